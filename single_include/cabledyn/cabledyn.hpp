@@ -974,4 +974,902 @@ inline std::vector<long double> slope_ratios(const std::vector<long double>& rem
 }  // namespace cabledyn
 // ---- end cabledyn/autodiff/tangent_check.hpp ----
 // ---- end cabledyn/autodiff.hpp ----
+// ---- begin cabledyn/elements.hpp ----
+// cabledyn module header: elements (the EI = 0 tension element and the cubic-Hermite bending
+// element with its section-force and curvature recovery).
+
+// ---- begin cabledyn/elements/element_params.hpp ----
+// cabledyn: parameters shared by the element kernels, their validation and the resolution of
+// a negative BA as a damping ratio.
+
+#include <cmath>
+#include <string>
+
+
+namespace cabledyn {
+
+/// Axial damping coefficient BA [N s] of an element from the line-type column value.
+/// BA >= 0 is taken as given; BA < 0 is a target damping ratio zeta = -BA of the axial mode
+/// of the element, resolved as BA = zeta L0 sqrt(EA rho_A) (spec "Axial damping",
+/// EQUATIONS.md section 2), with L0 the final element length.
+inline double resolve_axial_damping(double BA_input, double L0, double EA, double rho_A) {
+  if (BA_input >= 0) return BA_input;
+  return -BA_input * L0 * std::sqrt(EA * rho_A);
+}
+
+namespace detail {
+inline void check_positive(double v, const std::string& object, const char* name) {
+  if (!(std::isfinite(v) && v > 0)) throw InputError(object, name, v, "> 0");
+}
+inline void check_non_negative(double v, const std::string& object, const char* name) {
+  if (!(std::isfinite(v) && v >= 0)) throw InputError(object, name, v, ">= 0");
+}
+inline void check_order(int order, const std::string& object, const char* name) {
+  if (order < 1 || order > kMaxGaussOrder) throw InputError(object, name, order, "in [1, 6]");
+}
+}  // namespace detail
+
+/// Parameters of an EI = 0 tension element (spec "The EI = 0 tension element").
+struct TensionElementParams {
+  double L0 = 0;              ///< unstretched length [m], > 0
+  double EA = 0;              ///< axial stiffness [N], > 0
+  double BA = 0;              ///< axial damping [N s], >= 0 (resolve a negative column first)
+  double rho_A = 0;           ///< dry mass per unstretched metre [kg/m], >= 0
+  bool tension_only = true;   ///< slack (eps < 0) carries no elastic force
+
+  /// Throws InputError naming `object` and the first bad parameter.
+  void validate(const std::string& object) const {
+    detail::check_positive(L0, object, "L0");
+    detail::check_positive(EA, object, "EA");
+    detail::check_non_negative(BA, object, "BA");
+    detail::check_non_negative(rho_A, object, "rho_A");
+  }
+};
+
+/// Parameters of a cubic-Hermite bending element (spec "The cubic-Hermite bending element").
+struct HermiteElementParams {
+  double L0 = 0;              ///< unstretched length [m], > 0
+  double EA = 0;              ///< axial stiffness [N], > 0
+  double EI = 0;              ///< bending stiffness [N m^2], >= 0
+  double BA = 0;              ///< axial damping [N s], >= 0 (resolve a negative column first)
+  double rho_A = 0;           ///< dry mass per unstretched metre [kg/m], >= 0
+  int axial_order = 4;        ///< Gauss points of the axial energy (1..6)
+  int bending_order = 4;      ///< Gauss points of the bending energy (1..6)
+
+  /// Throws InputError naming `object` and the first bad parameter.
+  void validate(const std::string& object) const {
+    detail::check_positive(L0, object, "L0");
+    detail::check_positive(EA, object, "EA");
+    detail::check_non_negative(EI, object, "EI");
+    detail::check_non_negative(BA, object, "BA");
+    detail::check_non_negative(rho_A, object, "rho_A");
+    detail::check_order(axial_order, object, "axial_quadrature_order");
+    detail::check_order(bending_order, object, "bending_quadrature_order");
+  }
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/elements/element_params.hpp ----
+// ---- begin cabledyn/elements/tension_element.hpp ----
+// cabledyn: the geometrically exact EI = 0 tension element (3 DOFs per node, layout [r]).
+// Spec "The EI = 0 tension element" and "Axial damping"; EQUATIONS.md section 2.
+// Residual convention: R = f_int - f_ext, with f_int = dU/dq the force the element needs
+// from its nodes (the element pulls node b toward a with T e: f_int_b = +T e).
+
+#include <cmath>
+#include <string>
+
+
+namespace cabledyn {
+
+/// Kinematics of a tension element: chord d = r_b - r_a, length l, direction e, strain.
+template <class T>
+struct TensionKinematics {
+  Vec3<T> d;  ///< chord r_b - r_a [m]
+  T l;        ///< chord length [m]
+  Vec3<T> e;  ///< unit chord direction
+  T eps;      ///< strain l/L0 - 1
+};
+
+/// The EI = 0 element: strain, tension, internal force, exact tangent, consistent mass and
+/// Kelvin-Voigt axial damping. A small value type; every member is a pure function of its
+/// arguments and the parameters.
+class TensionElement {
+ public:
+  using Layout = LayoutR;
+  static constexpr int kDofs = LayoutR::kElementDofs;  // 6
+  template <class T>
+  using Vec = ElementVec<T, LayoutR>;
+  template <class T>
+  using Mat = ElementMat<T, LayoutR>;
+
+  explicit TensionElement(const TensionElementParams& p, std::string name = "tension element")
+      : p_(p), name_(std::move(name)) {
+    p_.validate(name_);
+  }
+
+  const TensionElementParams& params() const { return p_; }
+  const std::string& name() const { return name_; }
+
+  /// Chord, length, direction and strain eps = l/L0 - 1 (spec "The EI = 0 tension
+  /// element"). Throws DomainError for a zero-length chord.
+  template <class T>
+  TensionKinematics<T> kinematics(const Vec<T>& q) const {
+    using std::sqrt;
+    TensionKinematics<T> k;
+    k.d = q.template segment<3>(3) - q.template segment<3>(0);
+    const T l2 = k.d.squaredNorm();
+    if (!(value_of(l2) > 0)) throw DomainError(name_, "chord length", value_of(l2), "> 0");
+    k.l = sqrt(l2);
+    k.e = k.d / k.l;
+    k.eps = k.l / T(p_.L0) - T(1);
+    return k;
+  }
+
+  /// True when the element is slack (tension-only and eps < 0): zero elastic force and
+  /// zero material stiffness.
+  template <class T>
+  bool slack(const T& eps) const {
+    return p_.tension_only && value_of(eps) < 0;
+  }
+
+  /// Elastic tension T = EA eps [N] (0 when slack).
+  template <class T>
+  T tension(const Vec<T>& q) const {
+    const auto k = kinematics(q);
+    return slack(k.eps) ? T(0) : T(T(p_.EA) * k.eps);
+  }
+
+  /// Strain energy U = 1/2 EA L0 eps^2 [J] (0 when slack).
+  template <class T>
+  T energy(const Vec<T>& q) const {
+    const auto k = kinematics(q);
+    return slack(k.eps) ? T(0) : T(T(0.5) * T(p_.EA) * T(p_.L0) * k.eps * k.eps);
+  }
+
+  /// Internal force f = dU/dq (f_a = -T e, f_b = T e) and, when K is given, the exact
+  /// tangent K = [[k, -k], [-k, k]], k = EA/L0 e e^T + T/l (I - e e^T) (material plus
+  /// geometric stiffness; zero when slack). Spec "The EI = 0 tension element".
+  template <class T>
+  void internal_force(const Vec<T>& q, Vec<T>& f, Mat<T>* K = nullptr) const {
+    const auto k = kinematics(q);
+    if (slack(k.eps)) {
+      f.setZero();
+      if (K) K->setZero();
+      return;
+    }
+    const T ten = T(p_.EA) * k.eps;
+    const Vec3<T> fb = ten * k.e;
+    f.template segment<3>(0) = -fb;
+    f.template segment<3>(3) = fb;
+    if (K) {
+      const Mat3<T> ee = k.e * k.e.transpose();
+      const Mat3<T> kb = (T(p_.EA) / T(p_.L0)) * ee + (ten / k.l) * (Mat3<T>::Identity() - ee);
+      set_pair_blocks(*K, kb);
+    }
+  }
+
+  /// Kelvin-Voigt axial damping force (spec "Axial damping", MoorDyn sign):
+  /// T_d = BA (e . (v_b - v_a)) / L0 along e, f_a = -T_d e, f_b = T_d e, added to f_int.
+  /// Active on a slack element too. J_q = df/dq, J_v = df/dv when given.
+  template <class T>
+  void damping_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J_q = nullptr,
+                     Mat<T>* J_v = nullptr) const {
+    const auto k = kinematics(q);
+    const Vec3<T> dv = v.template segment<3>(3) - v.template segment<3>(0);
+    const T c = T(p_.BA) / T(p_.L0);
+    const T rate = k.e.dot(dv);  // elongation rate [m/s]
+    const Vec3<T> fb = (c * rate) * k.e;
+    f.template segment<3>(0) = -fb;
+    f.template segment<3>(3) = fb;
+    if (J_v) set_pair_blocks(*J_v, Mat3<T>(c * k.e * k.e.transpose()));
+    if (J_q) {
+      // d(rate e)/dd = [e dv^T P + rate P] / l, P = I - e e^T, de/dd = P / l.
+      const Mat3<T> P = Mat3<T>::Identity() - k.e * k.e.transpose();
+      const Mat3<T> jb = (c / k.l) * (k.e * (P * dv).transpose() + rate * P);
+      set_pair_blocks(*J_q, jb);
+    }
+  }
+
+  /// Total elastic-plus-damping axial force along e at the element [N] (the reported
+  /// tension includes the damping share; spec "Axial damping").
+  template <class T>
+  T tension_with_damping(const Vec<T>& q, const Vec<T>& v) const {
+    const auto k = kinematics(q);
+    const Vec3<T> dv = v.template segment<3>(3) - v.template segment<3>(0);
+    const T el = slack(k.eps) ? T(0) : T(T(p_.EA) * k.eps);
+    return el + (T(p_.BA) / T(p_.L0)) * k.e.dot(dv);
+  }
+
+  /// Consistent mass M = rho_A L0 / 6 [[2I, I], [I, 2I]] [kg] (spec "The EI = 0 tension
+  /// element").
+  template <class T = double>
+  Mat<T> mass() const {
+    Mat<T> M = Mat<T>::Zero();
+    const T m = T(p_.rho_A) * T(p_.L0) / T(6);
+    for (int i = 0; i < 3; ++i) {
+      M(i, i) = M(i + 3, i + 3) = T(2) * m;
+      M(i, i + 3) = M(i + 3, i) = m;
+    }
+    return M;
+  }
+
+  /// Kinetic energy 1/2 rho_A integral |v(s)|^2 ds of the linear velocity field [J] (the
+  /// independent check of the consistent mass).
+  template <class T>
+  T kinetic_energy(const Vec<T>& v) const {
+    const Vec3<T> va = v.template segment<3>(0), vb = v.template segment<3>(3);
+    return (T(p_.rho_A) * T(p_.L0) / T(6)) * (va.squaredNorm() + va.dot(vb) + vb.squaredNorm());
+  }
+
+ private:
+  template <class T>
+  static void set_pair_blocks(Mat<T>& K, const Mat3<T>& k) {
+    K.template block<3, 3>(0, 0) = k;
+    K.template block<3, 3>(3, 3) = k;
+    K.template block<3, 3>(0, 3) = -k;
+    K.template block<3, 3>(3, 0) = -k;
+  }
+
+  TensionElementParams p_;
+  std::string name_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/elements/tension_element.hpp ----
+// ---- begin cabledyn/elements/hermite_shape.hpp ----
+// cabledyn: cubic-Hermite shape functions and the centreline of a Hermite element.
+// Spec "The cubic-Hermite bending element": r(xi) = H1 r1 + H2 L0 m1 + H3 r2 + H4 L0 m2,
+// H1 = 1 - 3xi^2 + 2xi^3, H2 = xi - 2xi^2 + xi^3, H3 = 3xi^2 - 2xi^3, H4 = -xi^2 + xi^3
+// (EQUATIONS.md section 3), with xi = (s - s_e)/L0 and r' = dr/ds = (1/L0) dr/dxi.
+
+#include <array>
+
+
+namespace cabledyn {
+
+/// Values and xi-derivatives of the four cubic-Hermite shape functions at one xi.
+/// Index k: 0 -> r1, 1 -> m1 (times L0), 2 -> r2, 3 -> m2 (times L0).
+template <class T>
+struct HermiteShape {
+  std::array<T, 4> H;    ///< H_k(xi)
+  std::array<T, 4> dH;   ///< dH_k/dxi
+  std::array<T, 4> d2H;  ///< d2H_k/dxi2
+  /// Third derivatives are constant: (12, 6, -12, 6).
+  static constexpr std::array<double, 4> d3H{12.0, 6.0, -12.0, 6.0};
+};
+
+/// Shape functions and their first two derivatives at xi; spec "The cubic-Hermite bending
+/// element".
+template <class T>
+HermiteShape<T> hermite_shape(const T& xi) {
+  const T x2 = xi * xi, x3 = x2 * xi;
+  HermiteShape<T> s;
+  s.H = {T(1) - T(3) * x2 + T(2) * x3, xi - T(2) * x2 + x3, T(3) * x2 - T(2) * x3, x3 - x2};
+  s.dH = {T(6) * (x2 - xi), T(1) - T(4) * xi + T(3) * x2, T(6) * (xi - x2), T(3) * x2 - T(2) * xi};
+  s.d2H = {T(12) * xi - T(6), T(6) * xi - T(4), T(6) - T(12) * xi, T(6) * xi - T(2)};
+  return s;
+}
+
+/// Offset, inside the element vector of layout L, of the 3-vector block k of the Hermite
+/// interpolation (0: r1, 1: m1, 2: r2, 3: m2).
+template <class L>
+constexpr int hermite_block_offset(int k) {
+  static_assert(L::kHasTangent, "a Hermite element needs a layout with a tangent block");
+  return (k / 2) * L::kNodeDofs + (k % 2 == 0 ? L::kR : L::kM);
+}
+
+/// Weights that turn the four blocks into d^order r / ds^order: c_k with
+/// d^n r/ds^n = sum_k c_k q_k, for the shape derivatives dnH (n = 0, 1, 2, 3).
+template <class T>
+std::array<T, 4> hermite_block_weights(const std::array<T, 4>& dnH, int n, double L0) {
+  // r = H1 r1 + H2 L0 m1 + H3 r2 + H4 L0 m2, and d/ds = (1/L0) d/dxi.
+  long double scale = 1;
+  for (int i = 0; i < n; ++i) scale /= L0;
+  const long double scale_m = scale * L0;
+  return {dnH[0] * T(scale), dnH[1] * T(scale_m), dnH[2] * T(scale), dnH[3] * T(scale_m)};
+}
+
+/// sum_k c_k q_k for the four blocks of an element vector q of layout L.
+template <class L, class T, class Q>
+Vec3<T> hermite_combine(const std::array<T, 4>& c, const Q& q) {
+  Vec3<T> r = c[0] * q.template segment<3>(hermite_block_offset<L>(0));
+  for (int k = 1; k < 4; ++k) r += c[k] * q.template segment<3>(hermite_block_offset<L>(k));
+  return r;
+}
+
+/// Centreline r(xi), r'(xi) and r''(xi) (derivatives per unstretched arc length) of a
+/// Hermite element with DOFs q (layout L) and unstretched length L0.
+template <class T, class L = LayoutRM>
+struct HermiteCentreline {
+  Vec3<T> r, r1, r2;
+};
+
+template <class L = LayoutRM, class T, class Q>
+HermiteCentreline<T, L> hermite_centreline(const Q& q, double L0, const T& xi) {
+  const HermiteShape<T> s = hermite_shape(xi);
+  HermiteCentreline<T, L> c;
+  c.r = hermite_combine<L>(hermite_block_weights(s.H, 0, L0), q);
+  c.r1 = hermite_combine<L>(hermite_block_weights(s.dH, 1, L0), q);
+  c.r2 = hermite_combine<L>(hermite_block_weights(s.d2H, 2, L0), q);
+  return c;
+}
+
+/// r''' (constant over the element).
+template <class L = LayoutRM, class Q>
+Vec3<typename Q::Scalar> hermite_third_derivative(const Q& q, double L0) {
+  using T = typename Q::Scalar;
+  const std::array<T, 4> d3{T(12), T(6), T(-12), T(6)};
+  return hermite_combine<L>(hermite_block_weights(d3, 3, L0), q);
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/elements/hermite_shape.hpp ----
+// ---- begin cabledyn/elements/hermite_density.hpp ----
+// cabledyn: the axial and bending energy densities of the cubic-Hermite element and their
+// closed-form first and second derivatives with respect to (a, b) = (r', r'').
+// Spec "The cubic-Hermite bending element": W = 1/2 EA (|a| - 1)^2 + 1/2 EI |a x b|^2/|a|^6
+// (EQUATIONS.md section 3); "The gradient and Hessian of the energy density with respect to
+// (a, b) are written in closed form and chained to the DOFs".
+
+#include <cmath>
+#include <string>
+
+
+namespace cabledyn {
+
+/// Derivatives of an energy density W(a, b): value, gradient blocks and Hessian blocks.
+/// Haa = d2W/da2, Hab = d2W/(da db) (rows a, columns b), Hbb = d2W/db2.
+template <class T>
+struct DensityDerivatives {
+  T W;
+  Vec3<T> Wa, Wb;
+  Mat3<T> Haa, Hab, Hbb;
+};
+
+/// How much of a density to evaluate.
+enum class DensityOrder { kValue = 0, kGradient = 1, kHessian = 2 };
+
+namespace detail {
+template <class T>
+void throw_zero_tangent(const T& a2, const char* object) {
+  throw DomainError(object, "|r'|^2", value_of(a2), "> 0 (a zero-length tangent has no direction)");
+}
+}  // namespace detail
+
+/// Axial density 1/2 EA (|a| - 1)^2 [J/m] and its derivatives in a (b does not enter).
+/// dW/da = EA (|a| - 1) a/|a|; d2W/da2 = EA [t t^T + (|a| - 1)/|a| (I - t t^T)], t = a/|a|.
+template <class T>
+void axial_density(const Vec3<T>& a, double EA, DensityOrder order, DensityDerivatives<T>& d,
+                   const char* object = "Hermite element") {
+  using std::sqrt;
+  const T a2 = a.squaredNorm();
+  if (!(value_of(a2) > 0)) detail::throw_zero_tangent(a2, object);
+  const T alpha = sqrt(a2);
+  const T eps = alpha - T(1);
+  d.W = T(0.5 * EA) * eps * eps;
+  if (order == DensityOrder::kValue) return;
+  const Vec3<T> t = a / alpha;
+  d.Wa = (T(EA) * eps) * t;
+  if (order == DensityOrder::kGradient) return;
+  const Mat3<T> tt = t * t.transpose();
+  d.Haa = T(EA) * tt + (T(EA) * eps / alpha) * (Mat3<T>::Identity() - tt);
+}
+
+/// Bending density 1/2 EI |a x b|^2 / |a|^6 [J/m] and its derivatives.
+/// With C = |a x b|^2 = |a|^2 |b|^2 - (a.b)^2 and g = |a|^-6:
+/// C_a = 2|b|^2 a - 2(a.b) b, C_b = 2|a|^2 b - 2(a.b) a,
+/// C_aa = 2|b|^2 I - 2 b b^T, C_bb = 2|a|^2 I - 2 a a^T, C_ab = 4 a b^T - 2 b a^T - 2(a.b) I,
+/// g_a = -6 |a|^-8 a, g_aa = -6 |a|^-8 I + 48 |a|^-10 a a^T.
+template <class T>
+void bending_density(const Vec3<T>& a, const Vec3<T>& b, double EI, DensityOrder order,
+                     DensityDerivatives<T>& d, const char* object = "Hermite element") {
+  const T a2 = a.squaredNorm();
+  if (!(value_of(a2) > 0)) detail::throw_zero_tangent(a2, object);
+  const T b2 = b.squaredNorm();
+  const T ab = a.dot(b);
+  const T C = a2 * b2 - ab * ab;
+  const T inv2 = T(1) / a2;
+  const T g = inv2 * inv2 * inv2;  // |a|^-6
+  const T h = T(0.5 * EI);
+  d.W = h * C * g;
+  if (order == DensityOrder::kValue) return;
+  const Vec3<T> Ca = T(2) * b2 * a - T(2) * ab * b;
+  const Vec3<T> Cb = T(2) * a2 * b - T(2) * ab * a;
+  const T g8 = g * inv2;  // |a|^-8
+  d.Wa = h * (g * Ca - T(6) * C * g8 * a);
+  d.Wb = h * g * Cb;
+  if (order == DensityOrder::kGradient) return;
+  const Mat3<T> I = Mat3<T>::Identity();
+  const Mat3<T> aa = a * a.transpose();
+  const Mat3<T> Caa = T(2) * b2 * I - T(2) * b * b.transpose();
+  const Mat3<T> Cbb = T(2) * a2 * I - T(2) * aa;
+  const Mat3<T> Cab = T(4) * a * b.transpose() - T(2) * b * a.transpose() - T(2) * ab * I;
+  const Mat3<T> Caga = Ca * a.transpose();
+  d.Haa = h * (g * Caa - T(6) * g8 * (Caga + Caga.transpose()) - T(6) * C * g8 * I +
+               T(48) * C * g8 * inv2 * aa);
+  d.Hab = h * (g * Cab - T(6) * g8 * a * Cb.transpose());
+  d.Hbb = h * g * Cbb;
+}
+
+/// Curvature |a x b| / |a|^3 [1/m]; spec "Kinematics and discretisation".
+template <class T>
+T curvature(const Vec3<T>& a, const Vec3<T>& b) {
+  using std::sqrt;
+  const T a2 = a.squaredNorm();
+  if (!(value_of(a2) > 0)) detail::throw_zero_tangent(a2, "curvature");
+  const T c2 = a.cross(b).squaredNorm();
+  // sqrt at zero has an infinite derivative; the straight state has kappa = 0 exactly.
+  if (!(value_of(c2) > 0)) return T(0);
+  return sqrt(c2) / (a2 * sqrt(a2));
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/elements/hermite_density.hpp ----
+// ---- begin cabledyn/elements/hermite_element.hpp ----
+// cabledyn: the geometrically exact cubic-Hermite bending element (nodes [r, m], m = r').
+// Spec "The cubic-Hermite bending element" (energy, closed-form gradient and Hessian,
+// quadrature, consistent mass, curvature recovery), "Node tension, curvature and bend
+// moment" (section force, end generalised forces) and "Axial damping" (integrated over the
+// element); EQUATIONS.md sections 1 and 3.
+//
+// The kernel is a template over the scalar T and the DOF layout L (LayoutRM, or LayoutRMPhi
+// whose twist DOFs this element leaves untouched: torsion adds its own terms).
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+
+namespace cabledyn {
+
+/// Section quantities at a point of a Hermite element; spec "Node tension, curvature and
+/// bend moment": F = dW/da - (dW/db)' (force exerted by the part beyond s on the part before
+/// it), m = dW/db (conjugate of the material tangent), N = F . t, M = EI kappa.
+template <class T>
+struct SectionForce {
+  Vec3<T> F;      ///< section force [N]
+  Vec3<T> m;      ///< tangent conjugate dW/db [N m]
+  Vec3<T> t;      ///< unit tangent a/|a|
+  T N;            ///< effective tension F . t [N]
+  T M;            ///< bend moment EI kappa [N m]
+  T kappa;        ///< curvature [1/m]
+  T axial;        ///< formulation axial resultant EA (|r'| - 1) [N] (exceeds N by ~EI kappa^2)
+};
+
+/// End forces of an element split into the section quantities at its two ends:
+/// g_e position rows at node b are F_b^- (section force just before node b), minus the rows
+/// at node a are F_a^+; tangent rows are m (spec "Node tension, curvature and bend moment").
+template <class T>
+struct ElementEndForces {
+  Vec3<T> F_a, m_a;  ///< section force and tangent conjugate just after node a
+  Vec3<T> F_b, m_b;  ///< just before node b
+};
+
+/// Result of the in-element search for an extreme value (spec "Curvature recovery").
+struct ExtremeSearch {
+  double xi = 0;       ///< location of the extreme in [0, 1]
+  double value = 0;    ///< the extreme value
+  int evaluations = 0; ///< function evaluations spent
+};
+
+/// Extreme axial resultant N = EA (|r'| - 1) of an element: its maximum and minimum.
+struct AxialExtremes {
+  ExtremeSearch max, min;
+};
+
+/// The cubic-Hermite bending element with layout L.
+template <class L = LayoutRM>
+class HermiteElement {
+  static_assert(L::kHasTangent, "HermiteElement needs a layout with a tangent block");
+
+ public:
+  using Layout = L;
+  static constexpr int kDofs = L::kElementDofs;
+  template <class T>
+  using Vec = ElementVec<T, L>;
+  template <class T>
+  using Mat = ElementMat<T, L>;
+
+  explicit HermiteElement(const HermiteElementParams& p, std::string name = "Hermite element")
+      : p_(p), name_(std::move(name)) {
+    p_.validate(name_);
+    make_table(p_.axial_order, axial_d_);
+    make_table(p_.axial_order, axial_ld_);
+    make_table(p_.bending_order, bending_d_);
+    make_table(p_.bending_order, bending_ld_);
+  }
+
+  const HermiteElementParams& params() const { return p_; }
+  const std::string& name() const { return name_; }
+
+  /// r'(xi) and r''(xi) per unstretched arc length.
+  template <class T>
+  void tangents(const Vec<T>& q, const T& xi, Vec3<T>& a, Vec3<T>& b) const {
+    const HermiteShape<T> s = hermite_shape(xi);
+    a = hermite_combine<L>(hermite_block_weights(s.dH, 1, p_.L0), q);
+    b = hermite_combine<L>(hermite_block_weights(s.d2H, 2, p_.L0), q);
+  }
+
+  /// Centreline position r(xi).
+  template <class T>
+  Vec3<T> position(const Vec<T>& q, const T& xi) const {
+    return hermite_combine<L>(hermite_block_weights(hermite_shape(xi).H, 0, p_.L0), q);
+  }
+
+  /// Strain energy U = integral_0^L0 W(r', r'') ds [J], with the axial and bending parts on
+  /// their own Gauss rules (spec "Quadrature").
+  template <class T>
+  T energy(const Vec<T>& q) const {
+    const auto& axial_ = axial_table<T>();
+    const auto& bending_ = bending_table<T>();
+    T U = T(0);
+    DensityDerivatives<T> d;
+    for (int g = 0; g < axial_.n; ++g) {
+      const Vec3<T> a = combine<T>(axial_.A[g], q);
+      axial_density(a, p_.EA, DensityOrder::kValue, d, name_.c_str());
+      U += T(axial_.w[g]) * d.W;
+    }
+    if (p_.EI > 0) {
+      for (int g = 0; g < bending_.n; ++g) {
+        const Vec3<T> a = combine<T>(bending_.A[g], q);
+        const Vec3<T> b = combine<T>(bending_.B[g], q);
+        bending_density(a, b, p_.EI, DensityOrder::kValue, d, name_.c_str());
+        U += T(bending_.w[g]) * d.W;
+      }
+    }
+    return U;
+  }
+
+  /// Internal force f = dU/dq and, when K is given, the symmetric tangent K = d2U/dq2, in
+  /// closed form: at each Gauss point the (a, b) derivatives of the density are chained
+  /// through the fixed linear maps q -> a, q -> b (spec "The cubic-Hermite bending
+  /// element").
+  template <class T>
+  void internal_force(const Vec<T>& q, Vec<T>& f, Mat<T>* K = nullptr) const {
+    const auto& axial_ = axial_table<T>();
+    const auto& bending_ = bending_table<T>();
+    f.setZero();
+    if (K) K->setZero();
+    const DensityOrder order = K ? DensityOrder::kHessian : DensityOrder::kGradient;
+    DensityDerivatives<T> d, db;
+    const bool bend = p_.EI > 0;
+    if (bend && p_.axial_order == p_.bending_order) {
+      // Same points: one pass with the summed density.
+      for (int g = 0; g < axial_.n; ++g) {
+        const Vec3<T> a = combine<T>(axial_.A[g], q);
+        const Vec3<T> b = combine<T>(axial_.B[g], q);
+        axial_density(a, p_.EA, order, d, name_.c_str());
+        bending_density(a, b, p_.EI, order, db, name_.c_str());
+        db.Wa += d.Wa;
+        if (K) db.Haa += d.Haa;
+        accumulate_full(axial_, g, db, f, K);
+      }
+      return;
+    }
+    for (int g = 0; g < axial_.n; ++g) {
+      const Vec3<T> a = combine<T>(axial_.A[g], q);
+      axial_density(a, p_.EA, order, d, name_.c_str());
+      accumulate_axial(axial_, g, d.Wa, K ? &d.Haa : nullptr, f, K);
+    }
+    if (bend) {
+      for (int g = 0; g < bending_.n; ++g) {
+        const Vec3<T> a = combine<T>(bending_.A[g], q);
+        const Vec3<T> b = combine<T>(bending_.B[g], q);
+        bending_density(a, b, p_.EI, order, db, name_.c_str());
+        accumulate_full(bending_, g, db, f, K);
+      }
+    }
+  }
+
+  /// Axial Kelvin-Voigt damping integrated over the element on the axial rule (spec "Axial
+  /// damping"): the resultant BA * d|r'|/dt along t = r'/|r'|, i.e. f = integral BA
+  /// (t . a_dot) t . da/dq ds, with the exact Jacobians J_q = df/dq and J_v = df/dv.
+  template <class T>
+  void damping_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J_q = nullptr,
+                     Mat<T>* J_v = nullptr) const {
+    const auto& axial_ = axial_table<T>();
+    f.setZero();
+    if (J_q) J_q->setZero();
+    if (J_v) J_v->setZero();
+    const Mat3<T> I = Mat3<T>::Identity();
+    for (int g = 0; g < axial_.n; ++g) {
+      const Vec3<T> a = combine<T>(axial_.A[g], q);
+      const Vec3<T> ad = combine<T>(axial_.A[g], v);
+      const T a2 = a.squaredNorm();
+      if (!(value_of(a2) > 0)) detail::throw_zero_tangent(a2, name_.c_str());
+      const T ada = a.dot(ad);
+      // f_point = BA (a . a_dot) a / |a|^2 = BA (t . a_dot) t.
+      const T c = T(p_.BA) * T(axial_.w[g]);
+      const Vec3<T> fp = (c * ada / a2) * a;
+      Mat3<T> Jv = Mat3<T>::Zero(), Jq = Mat3<T>::Zero();
+      if (J_v) Jv = (c / a2) * (a * a.transpose());
+      if (J_q)
+        Jq = (c / a2) * (a * ad.transpose() + ada * I - (T(2) * ada / a2) * (a * a.transpose()));
+      for (int k = 0; k < 4; ++k) {
+        const int ok = hermite_block_offset<L>(k);
+        const auto Ak = axial_.A[g][k];
+        f.template segment<3>(ok) += T(Ak) * fp;
+        for (int l = 0; l < 4; ++l) {
+          const int ol = hermite_block_offset<L>(l);
+          const T w = T(Ak * axial_.A[g][l]);
+          if (J_v) J_v->template block<3, 3>(ok, ol) += w * Jv;
+          if (J_q) J_q->template block<3, 3>(ok, ol) += w * Jq;
+        }
+      }
+    }
+  }
+
+  /// Consistent mass M = rho_A integral N^T N ds on the four-point rule, exact for the
+  /// degree-6 integrand; block-diagonal per Cartesian component (spec "Quadrature").
+  template <class T = double>
+  Mat<T> mass() const {
+    Mat<T> M = Mat<T>::Zero();
+    const auto rule = gauss_legendre<long double>(4);
+    for (int g = 0; g < rule.n; ++g) {
+      const auto s = hermite_shape(rule.xi[g]);
+      const auto N = hermite_block_weights(s.H, 0, p_.L0);
+      const long double w = static_cast<long double>(p_.rho_A) * p_.L0 * rule.w[g];
+      for (int k = 0; k < 4; ++k)
+        for (int l = 0; l < 4; ++l) {
+          const T m = T(w * N[k] * N[l]);
+          for (int i = 0; i < 3; ++i)
+            M(hermite_block_offset<L>(k) + i, hermite_block_offset<L>(l) + i) += m;
+        }
+    }
+    return M;
+  }
+
+  /// Kinetic energy 1/2 rho_A integral |r_dot|^2 ds [J], evaluated on a six-point rule (an
+  /// independent check of the consistent mass).
+  template <class T>
+  T kinetic_energy(const Vec<T>& v) const {
+    const auto rule = gauss_legendre<long double>(6);
+    T E = T(0);
+    for (int g = 0; g < rule.n; ++g) {
+      const Vec3<T> rd = position(v, T(rule.xi[g]));
+      E += T(0.5L * p_.rho_A * p_.L0 * rule.w[g]) * rd.squaredNorm();
+    }
+    return E;
+  }
+
+  /// Section force, tangent conjugate, tension, moment and curvature at xi (spec "Node
+  /// tension, curvature and bend moment"): F = W_a - (W_b)', with
+  /// (W_b)' = W_ba r'' + W_bb r''' along the element.
+  template <class T>
+  SectionForce<T> section(const Vec<T>& q, const T& xi) const {
+    using std::sqrt;
+    Vec3<T> a, b;
+    tangents(q, xi, a, b);
+    const Vec3<T> c = hermite_third_derivative<L>(q, p_.L0);
+    DensityDerivatives<T> d, db;
+    axial_density(a, p_.EA, DensityOrder::kGradient, d, name_.c_str());
+    SectionForce<T> s;
+    const T alpha = sqrt(a.squaredNorm());
+    s.t = a / alpha;
+    s.axial = T(p_.EA) * (alpha - T(1));
+    if (p_.EI > 0) {
+      bending_density(a, b, p_.EI, DensityOrder::kHessian, db, name_.c_str());
+      s.F = d.Wa + db.Wa - db.Hab.transpose() * b - db.Hbb * c;
+      s.m = db.Wb;
+    } else {
+      s.F = d.Wa;
+      s.m.setZero();
+    }
+    s.N = s.F.dot(s.t);
+    s.kappa = curvature(a, b);
+    s.M = T(p_.EI) * s.kappa;
+    return s;
+  }
+
+  /// Curvature at xi [1/m].
+  template <class T>
+  T curvature_at(const Vec<T>& q, const T& xi) const {
+    Vec3<T> a, b;
+    tangents(q, xi, a, b);
+    return curvature(a, b);
+  }
+
+  /// Formulation axial resultant EA (|r'(xi)| - 1) [N].
+  template <class T>
+  T axial_resultant_at(const Vec<T>& q, const T& xi) const {
+    using std::sqrt;
+    const HermiteShape<T> s = hermite_shape(xi);
+    const Vec3<T> a = hermite_combine<L>(hermite_block_weights(s.dH, 1, p_.L0), q);
+    return T(p_.EA) * (sqrt(a.squaredNorm()) - T(1));
+  }
+
+  /// End generalised forces g_e = f_int - f_ext: f_ext holds the element's own distributed
+  /// loads (weight, buoyancy, drag, inertia, the spread seabed reaction) as an element
+  /// vector. Spec "Node tension, curvature and bend moment".
+  template <class T>
+  Vec<T> end_forces(const Vec<T>& q, const Vec<T>& f_ext) const {
+    Vec<T> f;
+    internal_force(q, f);
+    return f - f_ext;
+  }
+
+  /// Split g_e into the section quantities at the two ends.
+  template <class T>
+  static ElementEndForces<T> split_end_forces(const Vec<T>& g) {
+    ElementEndForces<T> e;
+    e.F_a = -g.template segment<3>(hermite_block_offset<L>(0));
+    e.m_a = -g.template segment<3>(hermite_block_offset<L>(1));
+    e.F_b = g.template segment<3>(hermite_block_offset<L>(2));
+    e.m_b = g.template segment<3>(hermite_block_offset<L>(3));
+    return e;
+  }
+
+  /// Peak curvature of the element (spec "Curvature recovery"): 16 equal intervals, each
+  /// bisected toward its largest value at least 5 and at most 12 times, continuing while the
+  /// curvature departs from linear variation by more than 5 % of the local maximum.
+  ExtremeSearch peak_curvature(const Vec<double>& q) const {
+    return search_max([&](double xi) { return curvature_at(q, xi); }, 0.05, 0.0);
+  }
+
+  /// Extreme axial resultant N = EA (|r'| - 1) (spec "Curvature recovery"): the same search
+  /// with a 2 % criterion relative to the largest local magnitude, at least 1 N; for the
+  /// maximum and the minimum.
+  AxialExtremes extreme_axial_resultant(const Vec<double>& q) const {
+    AxialExtremes r;
+    r.max = search_max([&](double xi) { return axial_resultant_at(q, xi); }, 0.02, 1.0);
+    r.min = search_max([&](double xi) { return -axial_resultant_at(q, xi); }, 0.02, 1.0);
+    r.min.value = -r.min.value;
+    return r;
+  }
+
+  /// The search of spec "Curvature recovery" for the maximum of any f on [0, 1]:
+  /// `rel` the departure-from-linear criterion, `floor` the least local magnitude it is
+  /// measured against.
+  template <class F>
+  static ExtremeSearch search_max(F&& f, double rel, double floor, int intervals = 16,
+                                  int min_bisections = 5, int max_bisections = 12) {
+    ExtremeSearch best;
+    int evals = 0;
+    auto eval = [&](double x) {
+      ++evals;
+      return f(x);
+    };
+    double xl = 0, fl = eval(0.0);
+    best.xi = 0;
+    best.value = fl;
+    auto consider = [&](double x, double v) {
+      if (v > best.value) {
+        best.value = v;
+        best.xi = x;
+      }
+    };
+    for (int i = 0; i < intervals; ++i) {
+      const double xr_end = double(i + 1) / intervals;
+      const double fr_end = eval(xr_end);
+      consider(xr_end, fr_end);
+      double l = xl, r = xr_end, fL = fl, fR = fr_end;
+      double m = 0.5 * (l + r), fM = eval(m);
+      consider(m, fM);
+      for (int it = 0; it < max_bisections; ++it) {
+        const double local = std::max({std::fabs(fL), std::fabs(fM), std::fabs(fR), floor});
+        const double dev = std::fabs(fM - 0.5 * (fL + fR));
+        if (it >= min_bisections && dev <= rel * local) break;
+        const double q1 = 0.5 * (l + m), q3 = 0.5 * (m + r);
+        const double f1 = eval(q1), f3 = eval(q3);
+        consider(q1, f1);
+        consider(q3, f3);
+        if (f1 >= fM && f1 >= f3) {
+          r = m; fR = fM; m = q1; fM = f1;
+        } else if (f3 >= fM) {
+          l = m; fL = fM; m = q3; fM = f3;
+        } else {
+          l = q1; fL = f1; r = q3; fR = f3;
+        }
+      }
+      xl = xr_end;
+      fl = fr_end;
+    }
+    best.evaluations = evals;
+    return best;
+  }
+
+ private:
+  // Shape-function maps at the points of one rule: a = sum_k A[g][k] q_k, b = sum B[g][k] q_k;
+  // w[g] = weight * L0 (integration in s). Stored in double and in long double, so that a
+  // long-double kernel is exact to its own precision.
+  template <class S>
+  struct Table {
+    int n = 0;
+    std::array<S, kMaxGaussOrder> w{};
+    std::array<std::array<S, 4>, kMaxGaussOrder> A{}, B{};
+  };
+  template <class T>
+  using table_scalar_t =
+      std::conditional_t<std::is_same_v<value_type_t<T>, long double>, long double, double>;
+
+  template <class S>
+  void make_table(int order, Table<S>& t) const {
+    const auto rule = gauss_legendre<long double>(order);
+    t.n = order;
+    for (int g = 0; g < order; ++g) {
+      const auto s = hermite_shape(rule.xi[g]);
+      const auto A = hermite_block_weights(s.dH, 1, p_.L0);
+      const auto B = hermite_block_weights(s.d2H, 2, p_.L0);
+      t.w[g] = static_cast<S>(rule.w[g] * p_.L0);
+      for (int k = 0; k < 4; ++k) {
+        t.A[g][k] = static_cast<S>(A[k]);
+        t.B[g][k] = static_cast<S>(B[k]);
+      }
+    }
+  }
+  template <class T>
+  const Table<table_scalar_t<T>>& axial_table() const {
+    if constexpr (std::is_same_v<table_scalar_t<T>, long double>) return axial_ld_;
+    else return axial_d_;
+  }
+  template <class T>
+  const Table<table_scalar_t<T>>& bending_table() const {
+    if constexpr (std::is_same_v<table_scalar_t<T>, long double>) return bending_ld_;
+    else return bending_d_;
+  }
+
+  template <class T, class S, class Q>
+  static Vec3<T> combine(const std::array<S, 4>& c, const Q& q) {
+    Vec3<T> r = T(c[0]) * q.template segment<3>(hermite_block_offset<L>(0));
+    for (int k = 1; k < 4; ++k) r += T(c[k]) * q.template segment<3>(hermite_block_offset<L>(k));
+    return r;
+  }
+
+  // f_k += w A_k Wa; K_kl += w A_k A_l Haa.
+  template <class T, class S>
+  static void accumulate_axial(const Table<S>& t, int g, const Vec3<T>& Wa, const Mat3<T>* Haa,
+                               Vec<T>& f, Mat<T>* K) {
+    const S w = t.w[g];
+    for (int k = 0; k < 4; ++k) {
+      const int ok = hermite_block_offset<L>(k);
+      const S Ak = w * t.A[g][k];
+      f.template segment<3>(ok) += T(Ak) * Wa;
+      if (!K) continue;
+      for (int l = k; l < 4; ++l) {
+        const int ol = hermite_block_offset<L>(l);
+        const Mat3<T> blk = T(Ak * t.A[g][l]) * (*Haa);
+        K->template block<3, 3>(ok, ol) += blk;
+        if (l != k) K->template block<3, 3>(ol, ok) += blk.transpose();
+      }
+    }
+  }
+
+  // f_k += w (A_k Wa + B_k Wb);
+  // K_kl += w (A_k A_l Haa + A_k B_l Hab + B_k A_l Hab^T + B_k B_l Hbb).
+  // The diagonal blocks are built from exactly symmetric parts, so K is exactly symmetric.
+  template <class T, class S>
+  static void accumulate_full(const Table<S>& t, int g, const DensityDerivatives<T>& d, Vec<T>& f,
+                              Mat<T>* K) {
+    const S w = t.w[g];
+    const auto& A = t.A[g];
+    const auto& B = t.B[g];
+    Mat3<T> Hsym;
+    if (K) Hsym = d.Hab + d.Hab.transpose();
+    for (int k = 0; k < 4; ++k) {
+      const int ok = hermite_block_offset<L>(k);
+      f.template segment<3>(ok) += T(w * A[k]) * d.Wa + T(w * B[k]) * d.Wb;
+      if (!K) continue;
+      K->template block<3, 3>(ok, ok) +=
+          T(w * (A[k] * A[k])) * d.Haa + T(w * (A[k] * B[k])) * Hsym + T(w * (B[k] * B[k])) * d.Hbb;
+      for (int l = k + 1; l < 4; ++l) {
+        const int ol = hermite_block_offset<L>(l);
+        const Mat3<T> blk = T(w * (A[k] * A[l])) * d.Haa + T(w * (A[k] * B[l])) * d.Hab +
+                            T(w * (B[k] * A[l])) * d.Hab.transpose() + T(w * (B[k] * B[l])) * d.Hbb;
+        K->template block<3, 3>(ok, ol) += blk;
+        K->template block<3, 3>(ol, ok) += blk.transpose();
+      }
+    }
+  }
+
+  HermiteElementParams p_;
+  std::string name_;
+  Table<double> axial_d_, bending_d_;
+  Table<long double> axial_ld_, bending_ld_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/elements/hermite_element.hpp ----
+// ---- end cabledyn/elements.hpp ----
 // ---- end cabledyn/cabledyn.hpp ----

@@ -1,0 +1,89 @@
+// cabledyn: cubic-Hermite shape functions and the centreline of a Hermite element.
+// Spec "The cubic-Hermite bending element": r(xi) = H1 r1 + H2 L0 m1 + H3 r2 + H4 L0 m2,
+// H1 = 1 - 3xi^2 + 2xi^3, H2 = xi - 2xi^2 + xi^3, H3 = 3xi^2 - 2xi^3, H4 = -xi^2 + xi^3
+// (EQUATIONS.md section 3), with xi = (s - s_e)/L0 and r' = dr/ds = (1/L0) dr/dxi.
+#pragma once
+
+#include <array>
+
+#include "cabledyn/core/dof_layout.hpp"
+#include "cabledyn/core/eigen.hpp"
+
+namespace cabledyn {
+
+/// Values and xi-derivatives of the four cubic-Hermite shape functions at one xi.
+/// Index k: 0 -> r1, 1 -> m1 (times L0), 2 -> r2, 3 -> m2 (times L0).
+template <class T>
+struct HermiteShape {
+  std::array<T, 4> H;    ///< H_k(xi)
+  std::array<T, 4> dH;   ///< dH_k/dxi
+  std::array<T, 4> d2H;  ///< d2H_k/dxi2
+  /// Third derivatives are constant: (12, 6, -12, 6).
+  static constexpr std::array<double, 4> d3H{12.0, 6.0, -12.0, 6.0};
+};
+
+/// Shape functions and their first two derivatives at xi; spec "The cubic-Hermite bending
+/// element".
+template <class T>
+HermiteShape<T> hermite_shape(const T& xi) {
+  const T x2 = xi * xi, x3 = x2 * xi;
+  HermiteShape<T> s;
+  s.H = {T(1) - T(3) * x2 + T(2) * x3, xi - T(2) * x2 + x3, T(3) * x2 - T(2) * x3, x3 - x2};
+  s.dH = {T(6) * (x2 - xi), T(1) - T(4) * xi + T(3) * x2, T(6) * (xi - x2), T(3) * x2 - T(2) * xi};
+  s.d2H = {T(12) * xi - T(6), T(6) * xi - T(4), T(6) - T(12) * xi, T(6) * xi - T(2)};
+  return s;
+}
+
+/// Offset, inside the element vector of layout L, of the 3-vector block k of the Hermite
+/// interpolation (0: r1, 1: m1, 2: r2, 3: m2).
+template <class L>
+constexpr int hermite_block_offset(int k) {
+  static_assert(L::kHasTangent, "a Hermite element needs a layout with a tangent block");
+  return (k / 2) * L::kNodeDofs + (k % 2 == 0 ? L::kR : L::kM);
+}
+
+/// Weights that turn the four blocks into d^order r / ds^order: c_k with
+/// d^n r/ds^n = sum_k c_k q_k, for the shape derivatives dnH (n = 0, 1, 2, 3).
+template <class T>
+std::array<T, 4> hermite_block_weights(const std::array<T, 4>& dnH, int n, double L0) {
+  // r = H1 r1 + H2 L0 m1 + H3 r2 + H4 L0 m2, and d/ds = (1/L0) d/dxi.
+  long double scale = 1;
+  for (int i = 0; i < n; ++i) scale /= L0;
+  const long double scale_m = scale * L0;
+  return {dnH[0] * T(scale), dnH[1] * T(scale_m), dnH[2] * T(scale), dnH[3] * T(scale_m)};
+}
+
+/// sum_k c_k q_k for the four blocks of an element vector q of layout L.
+template <class L, class T, class Q>
+Vec3<T> hermite_combine(const std::array<T, 4>& c, const Q& q) {
+  Vec3<T> r = c[0] * q.template segment<3>(hermite_block_offset<L>(0));
+  for (int k = 1; k < 4; ++k) r += c[k] * q.template segment<3>(hermite_block_offset<L>(k));
+  return r;
+}
+
+/// Centreline r(xi), r'(xi) and r''(xi) (derivatives per unstretched arc length) of a
+/// Hermite element with DOFs q (layout L) and unstretched length L0.
+template <class T, class L = LayoutRM>
+struct HermiteCentreline {
+  Vec3<T> r, r1, r2;
+};
+
+template <class L = LayoutRM, class T, class Q>
+HermiteCentreline<T, L> hermite_centreline(const Q& q, double L0, const T& xi) {
+  const HermiteShape<T> s = hermite_shape(xi);
+  HermiteCentreline<T, L> c;
+  c.r = hermite_combine<L>(hermite_block_weights(s.H, 0, L0), q);
+  c.r1 = hermite_combine<L>(hermite_block_weights(s.dH, 1, L0), q);
+  c.r2 = hermite_combine<L>(hermite_block_weights(s.d2H, 2, L0), q);
+  return c;
+}
+
+/// r''' (constant over the element).
+template <class L = LayoutRM, class Q>
+Vec3<typename Q::Scalar> hermite_third_derivative(const Q& q, double L0) {
+  using T = typename Q::Scalar;
+  const std::array<T, 4> d3{T(12), T(6), T(-12), T(6)};
+  return hermite_combine<L>(hermite_block_weights(d3, 3, L0), q);
+}
+
+}  // namespace cabledyn
