@@ -6,3 +6,4 @@
 #include "cabledyn/core.hpp"
 #include "cabledyn/autodiff.hpp"
 #include "cabledyn/elements.hpp"
+#include "cabledyn/statics.hpp"
