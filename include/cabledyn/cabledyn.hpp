@@ -6,4 +6,6 @@
 #include "cabledyn/core.hpp"
 #include "cabledyn/autodiff.hpp"
 #include "cabledyn/elements.hpp"
+#include "cabledyn/hydro.hpp"
+#include "cabledyn/seabed.hpp"
 #include "cabledyn/statics.hpp"

@@ -1957,6 +1957,216 @@ class HermiteElement {
 }  // namespace cabledyn
 // ---- end cabledyn/elements/hermite_element.hpp ----
 // ---- end cabledyn/elements.hpp ----
+// ---- begin cabledyn/hydro.hpp ----
+// cabledyn module header: hydro (Morison drag, added mass, Froude-Krylov, buoyancy).
+
+// ---- begin cabledyn/hydro/morison.hpp ----
+// cabledyn: Morison hydrodynamics per unit length of a line: drag, added mass, and the
+// Froude-Krylov plus fluid-inertia force, with their exact derivatives.
+// Spec "Hydrodynamic loads" (Drag; Added mass and fluid inertia); EQUATIONS.md section 6:
+//   u_r = u_f - v, u_rt = (u_r . t) t, u_rn = u_r - u_rt,
+//   f_d = 1/2 rho d Cdn |u_rn| u_rn + 1/2 rho pi d Cdt |u_rt| u_rt,
+//   m_a = rho A [Can (I - t t^T) + Cat t t^T],
+//   f_i = rho A [(1 + Can) udot_fn + (1 + Cat) udot_ft],  A = pi d^2 / 4.
+
+#include <cmath>
+#include <string>
+
+
+namespace cabledyn {
+
+/// Hydrodynamic coefficients of a line type (MoorDyn names).
+struct MorisonCoefficients {
+  double d = 0;      ///< hydrodynamic diameter [m]
+  double Cdn = 0;    ///< normal drag coefficient [-]
+  double Cdt = 0;    ///< tangential drag coefficient (on pi d) [-]
+  double Can = 0;    ///< normal added-mass coefficient [-]
+  double Cat = 0;    ///< tangential added-mass coefficient [-]
+  double rho = kRhoWater;  ///< water density [kg/m^3]
+
+  /// Cross-section area pi d^2 / 4 [m^2].
+  double area() const { return kPi * d * d / 4; }
+
+  void validate(const std::string& object) const {
+    auto nonneg = [&](double v, const char* name) {
+      if (!(std::isfinite(v) && v >= 0)) throw InputError(object, name, v, ">= 0");
+    };
+    nonneg(d, "Diam");
+    nonneg(Cdn, "Cdn");
+    nonneg(Cdt, "Cdt");
+    nonneg(Can, "Can");
+    nonneg(Cat, "Cat");
+    nonneg(rho, "rhoW");
+  }
+};
+
+namespace detail {
+/// d(|x| x)/dx = |x| I + x x^T / |x| (zero at x = 0, where |x| x is C1).
+template <class T>
+Mat3<T> abs_times_jacobian(const Vec3<T>& x, const T& nx) {
+  if (!(value_of(nx) > 0)) return Mat3<T>::Zero();
+  return nx * Mat3<T>::Identity() + (x * x.transpose()) / nx;
+}
+}  // namespace detail
+
+/// Morison drag per unit length [N/m] for relative velocity u_r = u_f - v and unit tangent t;
+/// spec "Drag". Optionally J_ur = df/du_r (so df/dv = -J_ur) and J_t = df/dt (t treated as an
+/// independent 3-vector; chain it through t(q)).
+template <class T>
+Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoefficients& c,
+                     Mat3<T>* J_ur = nullptr, Mat3<T>* J_t = nullptr) {
+  using std::sqrt;
+  const T cn = T(0.5 * c.rho * c.d * c.Cdn);
+  const T ct = T(0.5 * c.rho * kPi * c.d * c.Cdt);
+  const T ut = u_r.dot(t);
+  const Vec3<T> tau = ut * t;
+  const Vec3<T> nrm = u_r - tau;
+  const T n_tau = sqrt(tau.squaredNorm());
+  const T n2 = nrm.squaredNorm();
+  const T n_n = value_of(n2) > 0 ? T(sqrt(n2)) : T(0);
+  const Vec3<T> f = cn * n_n * nrm + ct * n_tau * tau;
+  if (J_ur || J_t) {
+    const Mat3<T> Gn = detail::abs_times_jacobian(nrm, n_n);
+    const Mat3<T> Gt = detail::abs_times_jacobian(tau, n_tau);
+    const Mat3<T> tt = t * t.transpose();
+    if (J_ur) *J_ur = cn * Gn * (Mat3<T>::Identity() - tt) + ct * Gt * tt;
+    if (J_t) {
+      // d tau / dt = (u.t) I + t u^T; d n / dt = -d tau / dt.
+      const Mat3<T> dtau = ut * Mat3<T>::Identity() + t * u_r.transpose();
+      *J_t = (ct * Gt - cn * Gn) * dtau;
+    }
+  }
+  return f;
+}
+
+/// Added-mass matrix per unit length rho A [Can (I - t t^T) + Cat t t^T] [kg/m]; spec
+/// "Added mass and fluid inertia".
+template <class T>
+Mat3<T> added_mass(const Vec3<T>& t, const MorisonCoefficients& c) {
+  const T rA = T(c.rho * c.area());
+  const Mat3<T> tt = t * t.transpose();
+  return rA * (T(c.Can) * (Mat3<T>::Identity() - tt) + T(c.Cat) * tt);
+}
+
+/// d(m_a(t) a)/dt for a fixed acceleration a: rho A (Cat - Can) [(t.a) I + t a^T].
+template <class T>
+Mat3<T> added_mass_times_jacobian(const Vec3<T>& t, const Vec3<T>& a, const MorisonCoefficients& c) {
+  const T k = T(c.rho * c.area() * (c.Cat - c.Can));
+  return k * (t.dot(a) * Mat3<T>::Identity() + t * a.transpose());
+}
+
+/// Froude-Krylov plus fluid-inertia force per unit length [N/m] for the local fluid
+/// acceleration udot_f; J_t = df/dt when given. Spec "Added mass and fluid inertia".
+template <class T>
+Vec3<T> fluid_inertia(const Vec3<T>& udot_f, const Vec3<T>& t, const MorisonCoefficients& c,
+                      Mat3<T>* J_t = nullptr) {
+  const T rA = T(c.rho * c.area());
+  const T at = udot_f.dot(t);
+  const Vec3<T> aft = at * t;
+  const Vec3<T> afn = udot_f - aft;
+  if (J_t) *J_t = rA * T(c.Cat - c.Can) * (at * Mat3<T>::Identity() + t * udot_f.transpose());
+  return rA * (T(1 + c.Can) * afn + T(1 + c.Cat) * aft);
+}
+
+/// Submerged weight per unstretched metre w = (rho_A - rho A) g [N/m], positive down; spec
+/// "Buoyancy and wetting".
+inline double submerged_weight(double rho_A, double d, double rho, double g) {
+  return (rho_A - rho * kPi * d * d / 4) * g;
+}
+
+/// Dry mass per metre from an EQUIVALENT BUOYANCY row: rho_A = w/g + rho A.
+inline double mass_from_submerged_weight(double w, double d, double rho, double g) {
+  return w / g + rho * kPi * d * d / 4;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/hydro/morison.hpp ----
+// ---- end cabledyn/hydro.hpp ----
+// ---- begin cabledyn/seabed.hpp ----
+// cabledyn module header: seabed (normal penalty contact and damping).
+
+// ---- begin cabledyn/seabed/contact.hpp ----
+// cabledyn: seabed normal contact at a node: the C1 penalty law with a 1e-6 m blend and the
+// normal damper. Spec "Seabed contact"; EQUATIONS.md section 8:
+//   g = z_floor - z (penetration), delta = 1e-6 m,
+//   f_n = 0 (g <= 0);  k g^2 / (2 delta) (0 < g < delta);  k (g - delta/2) (g >= delta),
+//   k = kBot d l_trib (nodal stiffness: kBot per unit area times diameter and tributary
+//   length); damper -cBot d l_trib v_n chi only while moving into the bed, chi rising
+//   linearly 0 -> 1 across the blend.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+
+namespace cabledyn {
+
+/// Seabed contact parameters (MoorDyn units: kBot [Pa/m], cBot [Pa s/m]).
+struct SeabedParams {
+  double kBot = 1e5;      ///< normal stiffness per unit area [Pa/m]
+  double cBot = 1e4;      ///< normal damping per unit area [Pa s/m]
+  double delta = 1e-6;    ///< blend width of the C1 penalty law [m]
+
+  void validate(const std::string& object = "seabed") const {
+    if (!(std::isfinite(kBot) && kBot >= 0)) throw InputError(object, "kBot", kBot, ">= 0");
+    if (!(std::isfinite(cBot) && cBot >= 0)) throw InputError(object, "cBot", cBot, ">= 0");
+    if (!(std::isfinite(delta) && delta > 0)) throw InputError(object, "delta", delta, "> 0");
+  }
+};
+
+/// Normal contact force at one node and its derivatives (upward positive).
+template <class T>
+struct NodalContact {
+  T f = T(0);        ///< total normal force (elastic + damper) [N], upward
+  T f_elastic = T(0);///< elastic part f_n^(k) [N]
+  T df_dz = T(0);    ///< d f / d z (through the penetration g = z_floor - z)
+  T df_dvz = T(0);   ///< d f / d v_z
+  T energy = T(0);   ///< penalty potential of the elastic part [J]
+};
+
+/// The C1 penalty law f_n(g) of stiffness k [N/m] and its derivative and potential.
+template <class T>
+void penalty_law(const T& g, double k, double delta, T& f, T& df_dg, T& E) {
+  if (!(value_of(g) > 0)) {
+    f = df_dg = E = T(0);
+  } else if (value_of(g) < delta) {
+    f = T(k / (2 * delta)) * g * g;
+    df_dg = T(k / delta) * g;
+    E = T(k / (6 * delta)) * g * g * g;
+  } else {
+    f = T(k) * (g - T(delta / 2));
+    df_dg = T(k);
+    E = T(k) * (T(0.5) * g * g - T(delta / 2) * g + T(delta * delta / 6));
+  }
+}
+
+/// Normal contact of a node at height z moving with vertical velocity vz over a flat floor
+/// at z_floor, for a line of diameter d and tributary length l_trib (spec "Seabed contact").
+template <class T>
+NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, double d, double l_trib,
+                               const SeabedParams& p) {
+  NodalContact<T> c;
+  const double k = p.kBot * d * l_trib;
+  const T g = T(z_floor) - z;
+  T df_dg;
+  penalty_law(g, k, p.delta, c.f_elastic, df_dg, c.energy);
+  c.f = c.f_elastic;
+  c.df_dz = -df_dg;
+  // Damper: only while moving into the bed (vz < 0) and in contact.
+  if (value_of(g) > 0 && value_of(vz) < 0 && p.cBot > 0) {
+    const double cn = p.cBot * d * l_trib;
+    const bool in_blend = value_of(g) < p.delta;
+    const T chi = in_blend ? T(g / T(p.delta)) : T(1);
+    c.f += T(-cn) * vz * chi;
+    c.df_dvz = T(-cn) * chi;
+    if (in_blend) c.df_dz += T(cn / p.delta) * vz;  // d(-cn vz g/delta)/dz, dg/dz = -1
+  }
+  return c;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/seabed/contact.hpp ----
+// ---- end cabledyn/seabed.hpp ----
 // ---- begin cabledyn/statics.hpp ----
 // cabledyn module header: statics (the analytic catenary; the EI = 0 and Hermite static
 // solvers).
