@@ -73,11 +73,22 @@ class TensionElement {
     return slack(k.eps) ? T(0) : T(T(p_.EA) * k.eps);
   }
 
+  /// Stiffness ratio of the compressed branch: 0 tension-only, 1 two-sided.
+  double compression_ratio() const { return p_.tension_only ? 0.0 : 1.0; }
+
   /// Strain energy U = 1/2 EA L0 eps^2 [J] (0 when slack).
   template <class T>
   T energy(const Vec<T>& q) const {
+    return energy(q, compression_ratio());
+  }
+
+  /// Strain energy with the compressed branch carrying r EA (spec "EI = 0 path": the
+  /// tension-only stages give the compressed branch a stiffness r EA, r -> 0).
+  template <class T>
+  T energy(const Vec<T>& q, double r) const {
     const auto k = kinematics(q);
-    return slack(k.eps) ? T(0) : T(T(0.5) * T(p_.EA) * T(p_.L0) * k.eps * k.eps);
+    const double ea = value_of(k.eps) < 0 ? r * p_.EA : p_.EA;
+    return ea == 0 ? T(0) : T(T(0.5) * T(ea) * T(p_.L0) * k.eps * k.eps);
   }
 
   /// Internal force f = dU/dq (f_a = -T e, f_b = T e) and, when K is given, the exact
@@ -85,19 +96,27 @@ class TensionElement {
   /// geometric stiffness; zero when slack). Spec "The EI = 0 tension element".
   template <class T>
   void internal_force(const Vec<T>& q, Vec<T>& f, Mat<T>* K = nullptr) const {
+    internal_force(q, f, K, compression_ratio());
+  }
+
+  /// Internal force and tangent with the compressed branch carrying r EA (r = 0:
+  /// tension-only, r = 1: two-sided).
+  template <class T>
+  void internal_force(const Vec<T>& q, Vec<T>& f, Mat<T>* K, double r) const {
     const auto k = kinematics(q);
-    if (slack(k.eps)) {
+    const double ea = value_of(k.eps) < 0 ? r * p_.EA : p_.EA;
+    if (ea == 0) {
       f.setZero();
       if (K) K->setZero();
       return;
     }
-    const T ten = T(p_.EA) * k.eps;
+    const T ten = T(ea) * k.eps;
     const Vec3<T> fb = ten * k.e;
     f.template segment<3>(0) = -fb;
     f.template segment<3>(3) = fb;
     if (K) {
       const Mat3<T> ee = k.e * k.e.transpose();
-      const Mat3<T> kb = (T(p_.EA) / T(p_.L0)) * ee + (ten / k.l) * (Mat3<T>::Identity() - ee);
+      const Mat3<T> kb = (T(ea) / T(p_.L0)) * ee + (ten / k.l) * (Mat3<T>::Identity() - ee);
       set_pair_blocks(*K, kb);
     }
   }

@@ -1,0 +1,357 @@
+// cabledyn: static equilibrium of an EI = 0 line.
+// Spec "Static equilibrium", "EI = 0 path": seeds tried in order (the analytical extensible
+// catenary, grounded or suspended; the catenary on the seabed lowered by the static penalty
+// penetration; the other catenary variant; a two-leg polyline that never compresses the line),
+// a compression-capable Newton with an Armijo line search on 1/2 ||R||^2, tension-only
+// Levenberg-Marquardt stages on the potential energy (the compressed branch carrying r EA with
+// r EA of order 1e-3 and then 1e-7 of the largest nodal load, then r = 0), load continuation
+// (0.25, 0.5, 0.75, 1.0, scaling the seabed stiffness with the load) as the fallback,
+// the convergence test ||R||_inf / s < 1e-8 or ||R||_inf < 1e-14 with the round-off floor,
+// the buoyancy recovery above the surface by fixed point, and a named failure.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cabledyn/statics/static_common.hpp"
+
+namespace cabledyn {
+
+/// Static solver of an EI = 0 line.
+class TensionStatics {
+ public:
+  TensionStatics(const Line& line, StaticProblem prob = {}, StaticOptions opt = {})
+      : line_(line),
+        prob_(std::move(prob)),
+        opt_(opt),
+        cons_(line),
+        n_(static_cast<Eigen::Index>(line.dofs())),
+        K_(n_, line.half_bandwidth(), line.half_bandwidth()),
+        lu_(n_, line.half_bandwidth(), line.half_bandwidth()) {
+    if (line.hermite()) throw InputError(line.name(), "element kind", "Hermite", "EI = 0 line");
+    prob_.seabed.validate(line.name() + " seabed");
+    if (prob_.seabed_z && line.end(0).position(2) < *prob_.seabed_z - 1e-6 &&
+        line.end(1).position(2) < *prob_.seabed_z - 1e-6)
+      throw InputError(line.name(), "end heights below the seabed", line.end(0).position(2),
+                       ">= seabed z " + to_text(*prob_.seabed_z));
+    for (std::size_t e = 0; e < line.n_elements(); ++e) {
+      kmax_ = std::max(kmax_, line.type(e).EA / line.L0(e));
+      EAmax_ = std::max(EAmax_, line.type(e).EA);
+    }
+  }
+
+  /// Solve from the spec's seed sequence. Throws SolveError naming the line, the seeds and
+  /// stages tried and the reason when no admissible equilibrium is found.
+  StaticResult solve() {
+    std::vector<std::pair<std::string, std::function<VecX<double>()>>> seeds;
+    seeds.emplace_back("catenary", [&] { return detail::catenary_seed(line_, prob_, true); });
+    if (prob_.seabed_z && prob_.seabed.kBot > 0) {
+      seeds.emplace_back("catenary on the softened seabed", [&] {
+        double wmax = 0, dmin = 1e300;
+        for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+          wmax = std::max(wmax, line_.w(e));
+          dmin = std::min(dmin, line_.type(e).d);
+        }
+        return detail::catenary_seed(line_, prob_, true, wmax / (prob_.seabed.kBot * dmin));
+      });
+    }
+    seeds.emplace_back("suspended catenary", [&] { return detail::catenary_seed(line_, prob_, false); });
+    seeds.emplace_back("two-leg polyline", [&] { return detail::polyline_seed(line_, prob_); });
+    std::ostringstream tried;
+    for (auto& [name, make] : seeds) {
+      VecX<double> q;
+      try {
+        q = make();
+      } catch (const Error& e) {
+        tried << name << " (no seed: " << e.what() << "); ";
+        continue;
+      }
+      std::string why;
+      if (auto r = solve_from(q, name, why)) return *r;
+      tried << name << " (" << why << "); ";
+    }
+    throw SolveError(line_.name(), "static equilibrium (EI = 0): seeds tried: " + tried.str(),
+                     "no admissible equilibrium", "a converged tension-only state");
+  }
+
+  /// Solve from a given seed; none when every stage fails (`why` says how).
+  std::optional<StaticResult> solve_from(VecX<double> q, const std::string& seed_name, std::string& why) {
+    detail::lift_onto_seabed(line_, prob_, q);
+    cons_.apply_to_state(line_, q);
+    VecX<double> recovery = VecX<double>::Zero(n_);
+    std::optional<StaticResult> res;
+    for (int pass = 0; pass < 50; ++pass) {
+      const VecX<double> q_before = q;
+      res = solve_stages(q, seed_name, recovery, why);
+      if (!res) return std::nullopt;
+      q = res->q;
+      bool dry = false;
+      for (std::size_t i = 0; i < line_.n_nodes(); ++i)
+        dry = dry || line_.r(q, i)(2) > prob_.surface_z;
+      if (!dry) return res;
+      const VecX<double> rec = tension_wetting_recovery(line_, q, prob_.surface_z);
+      if (pass > 0 && (q - q_before).cwiseAbs().maxCoeff() < 1e-9) {
+        res->notes.push_back("buoyancy recovery above the surface converged in " + std::to_string(pass) +
+                             " fixed-point passes");
+        return res;
+      }
+      recovery = rec;
+    }
+    why = "the buoyancy recovery above the surface did not settle in 50 passes";
+    return std::nullopt;
+  }
+
+  /// The tension-only static residual at q (every DOF), for reporting.
+  VecX<double> residual(const VecX<double>& q, const VecX<double>* constant_load = nullptr) const {
+    StaticLoadCase lc = load_case(1.0, 0.0, constant_load);
+    VecX<double> R;
+    line_static_residual<double>(line_, lc, q, R);
+    return R;
+  }
+
+ private:
+  StaticLoadCase load_case(double lf, double r, const VecX<double>* constant_load) const {
+    StaticLoadCase lc;
+    lc.seabed_z = prob_.seabed_z;
+    lc.seabed = prob_.seabed;
+    lc.load_factor = lf;
+    lc.compression_ratio = r;
+    lc.current = prob_.current ? &*prob_.current : nullptr;
+    lc.constant_load = constant_load && constant_load->size() > 0 && constant_load->cwiseAbs().maxCoeff() > 0
+                           ? constant_load
+                           : nullptr;
+    lc.hermite_wetting = false;
+    lc.surface_z = prob_.surface_z;
+    return lc;
+  }
+
+  // The sequence of laws and load steps of the spec for one seed.
+  std::optional<StaticResult> solve_stages(VecX<double> q0, const std::string& seed_name,
+                                           const VecX<double>& recovery, std::string& why) {
+    // 1. Compression-capable Newton at the full load.
+    {
+      VecX<double> q = q0;
+      int it = 0;
+      const auto lc = load_case(1.0, 1.0, &recovery);
+      if (newton(q, lc, it) && all_in_tension(q)) return finish(q, recovery, seed_name + ", compression-capable Newton", it);
+    }
+    // 2. Tension-only stages, then 3. load continuation of the same stages.
+    double fmax = 1;
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) fmax = std::max(fmax, std::fabs(line_.w(e)) * line_.L0(e));
+    const double r1 = 1e-3 * fmax / EAmax_, r2 = 1e-7 * fmax / EAmax_;
+    for (const std::vector<double>& factors : {std::vector<double>{1.0}, std::vector<double>{0.25, 0.5, 0.75, 1.0}}) {
+      VecX<double> q = q0;
+      int it = 0;
+      bool ok = true;
+      for (double lf : factors) {
+        for (double r : {r1, r2, 0.0}) {
+          const auto lc = load_case(lf, r, &recovery);
+          if (!lm_stage(q, lc, it)) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok) break;
+      }
+      if (ok) {
+        const std::string stage = factors.size() == 1 ? "tension-only stages" : "load continuation";
+        return finish(q, recovery, seed_name + ", " + stage, it);
+      }
+    }
+    why = "compression-capable Newton, tension-only stages and load continuation did not converge";
+    return std::nullopt;
+  }
+
+  bool all_in_tension(const VecX<double>& q) const {
+    for (std::size_t e = 0; e < line_.n_elements(); ++e)
+      if (line_.tension_element(e).kinematics(line_.element_dofs<double, 6>(q, e)).eps < -1e-6) return false;
+    return true;
+  }
+
+  StaticResult finish(const VecX<double>& q, const VecX<double>& recovery, const std::string& route, int it) {
+    StaticResult res;
+    res.q = q;
+    res.route = route;
+    res.iterations = it;
+    const auto lc = load_case(1.0, 0.0, &recovery);
+    VecX<double> R;
+    line_static_residual<double>(line_, lc, q, R);
+    detail::end_forces_from_residual(line_, R, res);
+    cons_.reduce_residual(R);
+    res.residual = cons_.free_norm_inf(R);
+    res.scale = detail::static_force_scale(line_, lc, q);
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const double eps = line_.tension_element(e).kinematics(line_.element_dofs<double, 6>(q, e)).eps;
+      if (eps < -1e-6) {
+        res.notes.push_back("slack elements carry no tension (first: element " + std::to_string(e + 1) + ")");
+        break;
+      }
+    }
+    fold_note(q, res);
+    return res;
+  }
+
+  // The hairpin note of the spec: grounded nodes more than 1 % of the horizontal span plus
+  // 0.5 m beyond the grounded end, measured along the horizontal chord.
+  void fold_note(const VecX<double>& q, StaticResult& res) const {
+    if (!prob_.seabed_z) return;
+    const Vec3<double> pA = line_.end(0).position, pB = line_.end(1).position;
+    const int low = pB(2) <= pA(2) ? 1 : 0;
+    const Vec3<double> anchor = line_.end(low).position, other = line_.end(1 - low).position;
+    if (std::fabs(anchor(2) - *prob_.seabed_z) > std::max(1e-3, 1e-5 * std::fabs(*prob_.seabed_z))) return;
+    Vec3<double> h = other - anchor;
+    h(2) = 0;
+    const double span = h.norm();
+    if (span < 0.1 * std::max(anchor(2) - *prob_.seabed_z, other(2) - anchor(2))) return;
+    if (span == 0) return;
+    h /= span;
+    double beyond = 0;
+    for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
+      const Vec3<double> x = line_.r(q, i);
+      if (x(2) > *prob_.seabed_z + 0.05) continue;
+      beyond = std::max(beyond, -(x - anchor).dot(h));
+    }
+    if (beyond > 0.01 * span + 0.5) {
+      std::ostringstream os;
+      os << "the static layout carries the grounded run " << beyond << " m past its anchor, where it folds back (a hairpin)";
+      res.notes.push_back(os.str());
+    }
+  }
+
+  bool converged(double norm, double scale, double floor) const {
+    return norm / scale < opt_.tol || norm < opt_.abs_tol || norm < floor;
+  }
+
+  double reduced_residual(const VecX<double>& q, const StaticLoadCase& lc, VecX<double>& R, bool with_tangent) {
+    if (with_tangent) K_.set_zero();
+    line_static_residual<double>(line_, lc, q, R, with_tangent ? &K_ : nullptr);
+    cons_.reduce_residual(R);
+    if (with_tangent) cons_.reduce_matrix(K_);
+    return cons_.free_norm_inf(R);
+  }
+
+  // Newton with an Armijo line search on 1/2 ||R||^2 (spec: compression-capable Newton).
+  bool newton(VecX<double>& q, const StaticLoadCase& lc, int& it) {
+    VecX<double> R, Rt;
+    MatX<double> d(n_, 1);
+    double stall = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < opt_.max_iterations; ++k, ++it) {
+      double norm;
+      try {
+        norm = reduced_residual(q, lc, R, true);
+      } catch (const DomainError&) {
+        return false;
+      }
+      const double scale = detail::static_force_scale(line_, lc, q);
+      const double floor = detail::roundoff_floor(line_, q);
+      if (converged(norm, scale, 0)) return true;
+      if (norm < floor && norm >= stall) return true;  // stopped decreasing inside the floor
+      stall = norm;
+      if (!lu_.factor(K_).ok()) return false;
+      d.col(0) = -R;
+      lu_.solve(d);
+      VecX<double> dq = d.col(0);
+      cons_.expand(dq);
+      const double phi = 0.5 * R.squaredNorm();
+      double alpha = 1;
+      bool accepted = false;
+      for (int ls = 0; ls < 30; ++ls, alpha *= 0.5) {
+        const VecX<double> qt = q + alpha * dq;
+        try {
+          reduced_residual(qt, lc, Rt, false);
+        } catch (const DomainError&) {
+          continue;
+        }
+        if (0.5 * Rt.squaredNorm() <= (1 - 2e-4 * alpha) * phi) {
+          q = qt;
+          accepted = true;
+          break;
+        }
+      }
+      if (!accepted) return norm < floor;
+    }
+    return false;
+  }
+
+  // A Levenberg-Marquardt stage whose line search descends the potential energy (a current
+  // drag frozen at the base point of each search).
+  bool lm_stage(VecX<double>& q, const StaticLoadCase& lc_in, int& it) {
+    VecX<double> R, Rlive;
+    MatX<double> d(n_, 1);
+    double mu = 1e-6 * kmax_;
+    const double mu_min = 1e-12 * kmax_;
+    for (int k = 0; k < opt_.max_iterations; ++k, ++it) {
+      StaticLoadCase lc = lc_in;
+      VecX<double> drag;
+      if (lc.current) {
+        line_current_drag<double, BandMatrix<double>>(line_, *lc.current, q, drag, nullptr);
+        lc.frozen_drag = &drag;
+      }
+      double norm_live;
+      try {
+        norm_live = reduced_residual(q, lc_in, Rlive, false);
+        reduced_residual(q, lc, R, true);
+      } catch (const DomainError&) {
+        return false;
+      }
+      const double scale = detail::static_force_scale(line_, lc_in, q);
+      if (converged(norm_live, scale, detail::roundoff_floor(line_, q))) return true;
+      const double E0 = line_potential_energy(line_, lc, q);
+      bool accepted = false;
+      for (int tries = 0; tries < 12 && !accepted; ++tries) {
+        // (K + mu I) on the free DOFs.
+        K_.set_zero();
+        line_static_residual<double>(line_, lc, q, R, &K_);
+        cons_.reduce_residual(R);
+        cons_.reduce_matrix(K_);
+        for (Eigen::Index i = 0; i < n_; ++i)
+          if (!cons_.held(i)) K_.add(i, i, mu);
+        if (!lu_.factor(K_).ok()) {
+          mu *= 10;
+          continue;
+        }
+        d.col(0) = -R;
+        lu_.solve(d);
+        VecX<double> dq = d.col(0);
+        cons_.expand(dq);
+        const double slope = -R.dot(d.col(0));  // R . dq < 0 for a descent direction
+        double alpha = 1;
+        for (int ls = 0; ls < 8; ++ls, alpha *= 0.5) {
+          const VecX<double> qt = q + alpha * dq;
+          double Et;
+          try {
+            Et = line_potential_energy(line_, lc, qt);
+          } catch (const DomainError&) {
+            continue;
+          }
+          if (Et <= E0 - 1e-4 * alpha * slope) {
+            q = qt;
+            accepted = true;
+            break;
+          }
+        }
+        if (!accepted) mu *= 10;
+      }
+      if (!accepted) {
+        // No descent left: converged only if the residual is inside the round-off floor.
+        return norm_live < detail::roundoff_floor(line_, q) * 10;
+      }
+      mu = std::max(mu / 3, mu_min);
+    }
+    return false;
+  }
+
+  const Line& line_;
+  StaticProblem prob_;
+  StaticOptions opt_;
+  LineConstraints cons_;
+  Eigen::Index n_;
+  BandMatrix<double> K_;
+  BandLU<double> lu_;
+  double kmax_ = 0, EAmax_ = 0;
+};
+
+}  // namespace cabledyn
