@@ -76,6 +76,7 @@ SymmetricBandMatrix<T> random_spd(Index n, Index kd, std::uint64_t seed) {
   for (Index j = 0; j < n; ++j)
     for (Index i = j; i <= std::min<Index>(n - 1, j + kd); ++i) G(i, j) = T(rnd());
   MatX<T> S = G * G.transpose();
+  S = ((S + S.transpose()) / T(2)).eval();  // exactly symmetric
   S.diagonal().array() += T(0.1);
   return SymmetricBandMatrix<T>::from_dense(S, kd);
 }

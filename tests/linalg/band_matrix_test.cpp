@@ -1,5 +1,7 @@
 // Band storage (LAPACK layouts), assembly from element blocks, products and in-band
 // Dirichlet rows, against dense matrices.
+#include "support/alloc_counter.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -187,4 +189,31 @@ TEST_CASE("Band storage holds dual numbers", "[linalg][band_matrix][dual]") {
   CHECK(y(0).value() == 2.0);
   CHECK(y(0).derivatives()(0) == 1.0);  // d(2 + p0) x0 / dp0
   CHECK(y(1).derivatives()(1) == 1.0);
+}
+
+TEMPLATE_TEST_CASE("Assembly, products and holds allocate nothing", "[linalg][band_matrix][alloc]",
+                   double, long double) {
+  using T = TestType;
+  using L = LayoutRM;
+  auto A = BandMatrix<T>::template for_line<L>(20);
+  auto S = SymmetricBandMatrix<T>::template for_line<L>(20);
+  const ElementMat<T, L> Ke = ElementMat<T, L>::Identity() + ElementMat<T, L>::Constant(T(0.1));
+  VecX<T> x = VecX<T>::Ones(A.rows()), y(A.rows()), rhs = VecX<T>::Ones(A.rows());
+  test_support::AllocationCounter count;
+  for (int step = 0; step < 3; ++step) {
+    A.set_zero();
+    S.set_zero();
+    for (std::size_t e = 0; e + 1 < 20; ++e) {
+      A.add_block(element_dofs<L>(e), Ke);
+      S.add_block(element_dofs<L>(e), Ke);
+    }
+    for (Index i = 0; i < 6; ++i) {
+      A.hold(i, T(0), rhs);
+      S.hold(A.rows() - 1 - i, T(1), rhs);
+    }
+    A.multiply(x, y);
+    S.multiply(x, y);
+  }
+  CHECK(count.allocations() == 0);
+  CHECK(y.sum() != T(0));
 }

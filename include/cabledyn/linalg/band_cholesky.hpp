@@ -119,7 +119,7 @@ class BandCholesky {
   /// Workspaces for n x n symmetric matrices with kd sub-diagonals.
   BandCholesky(Index n, Index kd, Backend backend = Backend::automatic)
       : n_(n), kd_(kd), ldab_(kd + 1) {
-    detail::require(n >= 0 && kd >= 0, "BandCholesky", "n, kd (smallest)", std::min(n, kd),
+    detail::check_arg(n >= 0 && kd >= 0, "BandCholesky", "n, kd (smallest)", std::min(n, kd),
                     ">= 0");
     detail::require_lapack_int(ldab_ * std::max<Index>(n, 1), "BandCholesky", "ldab n");
     lapack_ = detail::use_lapack<T>(backend, "BandCholesky");
@@ -178,7 +178,7 @@ class BandCholesky {
   /// failed factors and on a non-finite solution.
   void solve(Eigen::Ref<MatX<T>> B) const {
     if (!result_.ok()) throw result_.error("BandCholesky::solve");
-    detail::require(B.rows() == n_, "BandCholesky::solve", "rhs rows", B.rows(), "== n");
+    detail::check_arg(B.rows() == n_, "BandCholesky::solve", "rhs rows", B.rows(), "== n");
     if (n_ == 0 || B.cols() == 0) return;
 #ifdef CABLEDYN_WITH_LAPACK
     if constexpr (std::is_same_v<T, double>) {

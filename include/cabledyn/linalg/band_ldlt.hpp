@@ -55,7 +55,7 @@ class BandLDLT {
 
   BandLDLT() = default;
   BandLDLT(Index n, Index kd) : n_(n), kd_(kd), ldab_(kd + 1) {
-    detail::require(n >= 0 && kd >= 0, "BandLDLT", "n, kd (smallest)", std::min(n, kd),
+    detail::check_arg(n >= 0 && kd >= 0, "BandLDLT", "n, kd (smallest)", std::min(n, kd),
                     ">= 0");
     f_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
     m_.assign(static_cast<std::size_t>(n), Real(0));
@@ -157,7 +157,7 @@ class BandLDLT {
   /// grow, i.e. when perturbation_bound() is small against the smallest |eigenvalue|).
   void solve(Eigen::Ref<MatX<T>> B) const {
     if (!result_.ok()) throw result_.error("BandLDLT::solve");
-    detail::require(B.rows() == n_, "BandLDLT::solve", "rhs rows", B.rows(), "== n");
+    detail::check_arg(B.rows() == n_, "BandLDLT::solve", "rhs rows", B.rows(), "== n");
     const T* __restrict ab = f_.data();
     for (Index c = 0; c < B.cols(); ++c) {
       T* __restrict x = B.data() + c * B.outerStride();

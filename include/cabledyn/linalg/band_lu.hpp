@@ -131,7 +131,7 @@ class BandLU {
   /// Workspaces for n x n matrices with kl sub- and ku super-diagonals.
   BandLU(Index n, Index kl, Index ku, Backend backend = Backend::automatic)
       : n_(n), kl_(kl), ku_(ku), ldab_(2 * kl + ku + 1) {
-    detail::require(n >= 0 && kl >= 0 && ku >= 0, "BandLU", "n, kl, ku (smallest)",
+    detail::check_arg(n >= 0 && kl >= 0 && ku >= 0, "BandLU", "n, kl, ku (smallest)",
                     std::min({n, kl, ku}), ">= 0");
     detail::require_lapack_int(ldab_ * std::max<Index>(n, 1), "BandLU", "ldab n");
     lapack_ = detail::use_lapack<T>(backend, "BandLU");
@@ -211,7 +211,7 @@ class BandLU {
   /// factors and when the solution is not finite (an Inf or NaN right-hand side).
   void solve(Eigen::Ref<MatX<T>> B) const {
     if (!result_.ok()) throw result_.error("BandLU::solve");
-    detail::require(B.rows() == n_, "BandLU::solve", "rhs rows", B.rows(), "== n");
+    detail::check_arg(B.rows() == n_, "BandLU::solve", "rhs rows", B.rows(), "== n");
     if (n_ == 0 || B.cols() == 0) return;
 #ifdef CABLEDYN_WITH_LAPACK
     if constexpr (std::is_same_v<T, double>) {

@@ -18,6 +18,7 @@
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
+#include "cabledyn/linalg/detail/band_util.hpp"
 
 namespace cabledyn {
 
@@ -46,9 +47,9 @@ class BandMatrix {
   /// Zero n x n matrix with kl sub- and ku super-diagonals. Throws InputError for n < 0,
   /// kl < 0 or ku < 0.
   BandMatrix(Index n, Index kl, Index ku) : n_(n), kl_(kl), ku_(ku) {
-    detail::require(n >= 0, "BandMatrix", "n", n, ">= 0");
-    detail::require(kl >= 0, "BandMatrix", "kl", kl, ">= 0");
-    detail::require(ku >= 0, "BandMatrix", "ku", ku, ">= 0");
+    detail::check_arg(n >= 0, "BandMatrix", "n", n, ">= 0");
+    detail::check_arg(kl >= 0, "BandMatrix", "kl", kl, ">= 0");
+    detail::check_arg(ku >= 0, "BandMatrix", "ku", ku, ">= 0");
     ldab_ = 2 * kl + ku + 1;
     ab_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
   }
@@ -65,7 +66,7 @@ class BandMatrix {
   /// entry outside the band is nonzero.
   template <class Derived>
   static BandMatrix from_dense(const Eigen::MatrixBase<Derived>& M, Index kl, Index ku) {
-    detail::require(M.rows() == M.cols(), "BandMatrix", "dense columns", M.cols(),
+    detail::check_arg(M.rows() == M.cols(), "BandMatrix", "dense columns", M.cols(),
                     "== rows");
     BandMatrix A(M.rows(), kl, ku);
     for (Index j = 0; j < A.n_; ++j)
@@ -118,7 +119,7 @@ class BandMatrix {
   template <class Dofs, class Derived>
   void add_block(const Dofs& dofs, const Eigen::MatrixBase<Derived>& block) {
     const Index m = static_cast<Index>(std::size(dofs));
-    detail::require(block.rows() == m && block.cols() == m, "BandMatrix::add_block",
+    detail::check_arg(block.rows() == m && block.cols() == m, "BandMatrix::add_block",
                     "block size", block.rows(), "== number of dofs");
     for (Index b = 0; b < m; ++b) {
       const Index j = static_cast<Index>(dofs[static_cast<std::size_t>(b)]);
@@ -136,7 +137,7 @@ class BandMatrix {
 
   /// y = A x (x and y of length n, distinct).
   void multiply(const Eigen::Ref<const VecX<T>>& x, Eigen::Ref<VecX<T>> y) const {
-    detail::require(x.size() == n_ && y.size() == n_, "BandMatrix::multiply", "vector size",
+    detail::check_arg(x.size() == n_ && y.size() == n_, "BandMatrix::multiply", "vector size",
                     x.size() == n_ ? y.size() : x.size(), "== n");
     y.setZero();
     for (Index j = 0; j < n_; ++j) {
@@ -179,7 +180,7 @@ class BandMatrix {
   /// and rhs(i) = diag value, so that x(i) = value and the other rows are unchanged.
   void hold(Index i, const T& value, Eigen::Ref<VecX<T>> rhs, const T& diag = T(1)) {
     check_index(i, i);
-    detail::require(rhs.size() == n_, "BandMatrix::hold", "rhs size", rhs.size(), "== n");
+    detail::check_arg(rhs.size() == n_, "BandMatrix::hold", "rhs size", rhs.size(), "== n");
     for (Index k = std::max<Index>(0, i - ku_); k <= std::min<Index>(n_ - 1, i + kl_); ++k)
       if (k != i) rhs(k) -= ab_[offset(k, i)] * value;
     hold(i, diag);
@@ -230,8 +231,8 @@ class SymmetricBandMatrix {
   SymmetricBandMatrix() = default;
   /// Zero n x n matrix with kd sub- (and super-) diagonals.
   SymmetricBandMatrix(Index n, Index kd) : n_(n), kd_(kd) {
-    detail::require(n >= 0, "SymmetricBandMatrix", "n", n, ">= 0");
-    detail::require(kd >= 0, "SymmetricBandMatrix", "kd", kd, ">= 0");
+    detail::check_arg(n >= 0, "SymmetricBandMatrix", "n", n, ">= 0");
+    detail::check_arg(kd >= 0, "SymmetricBandMatrix", "kd", kd, ">= 0");
     ldab_ = kd + 1;
     ab_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
   }
@@ -246,7 +247,7 @@ class SymmetricBandMatrix {
   /// outside the band is nonzero or the matrix is not symmetric.
   template <class Derived>
   static SymmetricBandMatrix from_dense(const Eigen::MatrixBase<Derived>& M, Index kd) {
-    detail::require(M.rows() == M.cols(), "SymmetricBandMatrix", "dense columns", M.cols(),
+    detail::check_arg(M.rows() == M.cols(), "SymmetricBandMatrix", "dense columns", M.cols(),
                     "== rows");
     SymmetricBandMatrix A(M.rows(), kd);
     for (Index j = 0; j < A.n_; ++j)
@@ -299,7 +300,7 @@ class SymmetricBandMatrix {
   template <class Dofs, class Derived>
   void add_block(const Dofs& dofs, const Eigen::MatrixBase<Derived>& block) {
     const Index m = static_cast<Index>(std::size(dofs));
-    detail::require(block.rows() == m && block.cols() == m,
+    detail::check_arg(block.rows() == m && block.cols() == m,
                     "SymmetricBandMatrix::add_block", "block size", block.rows(),
                     "== number of dofs");
     for (Index b = 0; b < m; ++b) {
@@ -318,7 +319,7 @@ class SymmetricBandMatrix {
 
   /// y = A x.
   void multiply(const Eigen::Ref<const VecX<T>>& x, Eigen::Ref<VecX<T>> y) const {
-    detail::require(x.size() == n_ && y.size() == n_, "SymmetricBandMatrix::multiply",
+    detail::check_arg(x.size() == n_ && y.size() == n_, "SymmetricBandMatrix::multiply",
                     "vector size", x.size() == n_ ? y.size() : x.size(), "== n");
     y.setZero();
     for (Index j = 0; j < n_; ++j) {
@@ -361,7 +362,7 @@ class SymmetricBandMatrix {
   /// other rows, then hold(i, diag) and rhs(i) = diag value.
   void hold(Index i, const T& value, Eigen::Ref<VecX<T>> rhs, const T& diag = T(1)) {
     check_index(i, i);
-    detail::require(rhs.size() == n_, "SymmetricBandMatrix::hold", "rhs size", rhs.size(),
+    detail::check_arg(rhs.size() == n_, "SymmetricBandMatrix::hold", "rhs size", rhs.size(),
                     "== n");
     for (Index k = std::max<Index>(0, i - kd_); k <= std::min<Index>(n_ - 1, i + kd_); ++k)
       if (k != i) rhs(k) -= ab_[offset(std::max(i, k), std::min(i, k))] * value;

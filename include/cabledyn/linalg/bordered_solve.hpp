@@ -18,6 +18,7 @@
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
+#include "cabledyn/linalg/detail/band_util.hpp"
 
 namespace cabledyn {
 
@@ -74,7 +75,7 @@ class BorderedSolver {
 
   BorderedSolver() = default;
   explicit BorderedSolver(Index n) : n_(n) {
-    detail::require(n >= 0, "BorderedSolver", "n", n, ">= 0");
+    detail::check_arg(n >= 0, "BorderedSolver", "n", n, ">= 0");
     work_.assign(static_cast<std::size_t>(5 * n), T(0));
   }
 
@@ -98,9 +99,9 @@ class BorderedSolver {
                        const BorderedOptions& options = {}) {
     using std::abs;
     const Index n = n_;
-    detail::require(B.rows() == n, "BorderedSolver::solve", "matrix rows", B.rows(),
+    detail::check_arg(B.rows() == n, "BorderedSolver::solve", "matrix rows", B.rows(),
                     "== n as sized");
-    detail::require(u.size() == n && v.size() == n && rhs.size() == n && x.size() == n,
+    detail::check_arg(u.size() == n && v.size() == n && rhs.size() == n && x.size() == n,
                     "BorderedSolver::solve", "vector size (smallest)",
                     std::min({u.size(), v.size(), rhs.size(), x.size()}), "== n");
     if (!(value_of(c) != 0) || !is_finite(c))

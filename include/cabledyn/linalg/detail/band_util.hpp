@@ -7,9 +7,19 @@
 
 #include <Eigen/Core>
 
+#include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
 
 namespace cabledyn::detail {
+
+/// Throws InputError(object, quantity, value, limit) unless `ok`. Unlike detail::require it
+/// builds no std::string unless it throws, so checks in factor / solve / assembly paths
+/// allocate nothing.
+template <class V>
+void check_arg(bool ok, const char* object, const char* quantity, const V& value,
+               const char* limit) {
+  if (!ok) throw InputError(object, quantity, value, limit);
+}
 
 /// |x| of the value of x, for pivot choices (a branch on a dual compares values only).
 template <class T>
