@@ -139,12 +139,12 @@ long double backward_error(const MatX<T>& A, const MatX<T>& x, const MatX<T>& b)
   return worst;
 }
 
-/// Infinity-norm condition number of a dense matrix (by its inverse, in long double).
+/// Infinity-norm condition number of a dense matrix (by its inverse, in T).
 template <class T>
 long double condition_inf(const MatX<T>& A) {
-  const MatX<long double> Al = A.template cast<long double>();
-  const MatX<long double> inv = Al.partialPivLu().inverse();
-  return Al.cwiseAbs().rowwise().sum().maxCoeff() * inv.cwiseAbs().rowwise().sum().maxCoeff();
+  const MatX<T> inv = A.partialPivLu().inverse();
+  return static_cast<long double>(A.cwiseAbs().rowwise().sum().maxCoeff()) *
+         static_cast<long double>(inv.cwiseAbs().rowwise().sum().maxCoeff());
 }
 
 /// Number of eigenvalues of a dense symmetric matrix below `below`.
