@@ -974,4 +974,1446 @@ inline std::vector<long double> slope_ratios(const std::vector<long double>& rem
 }  // namespace cabledyn
 // ---- end cabledyn/autodiff/tangent_check.hpp ----
 // ---- end cabledyn/autodiff.hpp ----
+// ---- begin cabledyn/linalg.hpp ----
+// cabledyn module header: linalg (band storage in LAPACK layout with assembly and in-band
+// Dirichlet rows, banded LU, Cholesky and LDL^T with inertia, the Sherman-Morrison
+// bordered solve, the optional LAPACK backend for double).
+
+// ---- begin cabledyn/linalg/factor_result.hpp ----
+// cabledyn: the result of a band factorisation.
+// Spec "Linear algebra": a factorisation that fails reports how, as a value the caller tests
+// (the static solver shifts and retries on "not positive definite"), never as a NaN.
+
+#include <string>
+
+#include <Eigen/Core>
+
+
+namespace cabledyn {
+
+/// How a band factorisation ended.
+enum class FactorStatus {
+  ok,                     ///< factors usable
+  not_factored,           ///< no factor() call yet
+  singular,               ///< LU: a pivot is zero or numerically zero (see BandLU)
+  not_positive_definite,  ///< Cholesky: a pivot a_jj - sum l_jk^2 is <= 0
+  zero_pivot,             ///< LDL^T without pivoting: a pivot d_j is exactly zero
+  not_finite,             ///< an entry of the matrix, or a pivot, is Inf or NaN
+};
+
+/// Name of a status, e.g. "not positive definite".
+inline const char* to_string(FactorStatus s) {
+  switch (s) {
+    case FactorStatus::ok: return "ok";
+    case FactorStatus::not_factored: return "not factored";
+    case FactorStatus::singular: return "singular";
+    case FactorStatus::not_positive_definite: return "not positive definite";
+    case FactorStatus::zero_pivot: return "zero pivot";
+    case FactorStatus::not_finite: return "not finite";
+  }
+  return "unknown";
+}
+
+/// Outcome of `factor(...)`: the status, the 0-based index of the failing pivot (row and
+/// column j; -1 when ok) and that pivot's value (or the offending entry for not_finite).
+struct FactorResult {
+  FactorStatus status = FactorStatus::not_factored;
+  Eigen::Index index = -1;
+  long double value = 0;
+
+  /// True when the factors are usable.
+  bool ok() const noexcept { return status == FactorStatus::ok; }
+  explicit operator bool() const noexcept { return ok(); }
+
+  /// The SolveError a caller throws when it cannot go on, naming `object` and the pivot.
+  SolveError error(const std::string& object) const {
+    const std::string quantity =
+        std::string(to_string(status)) + ": pivot " + std::to_string(index);
+    const char* limit = status == FactorStatus::not_positive_definite ? "> 0"
+                        : status == FactorStatus::not_factored      ? "factor() first"
+                        : status == FactorStatus::not_finite        ? "finite"
+                                                                    : "nonzero";
+    return SolveError(object, quantity, value, limit);
+  }
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/linalg/factor_result.hpp ----
+// ---- begin cabledyn/linalg/lapack.hpp ----
+// cabledyn: the optional LAPACK backend of the band factorisations.
+// Spec "Linear algebra": band operators are factorised in LAPACK band form (DGBTRF/DGBTRS,
+// DPBTRF/DPBTRS). The templated code in band_lu.hpp / band_cholesky.hpp is always present
+// and is the only path for long double and duals; with CABLEDYN_WITH_LAPACK defined (CMake
+// defines it when LAPACK is found) `double` factorisations dispatch to the Fortran
+// routines declared here.
+
+#include <climits>
+#include <cstddef>
+#include <type_traits>
+
+#include <Eigen/Core>
+
+
+#ifdef CABLEDYN_WITH_LAPACK
+// Fortran LAPACK (gfortran ABI: every argument by address, hidden CHARACTER lengths last).
+// The prototypes match those of LAPACK's own lapack.h, so both may be included together.
+extern "C" {
+void dgbtrf_(const int* m, const int* n, const int* kl, const int* ku, double* ab,
+             const int* ldab, int* ipiv, int* info);
+void dgbtrs_(const char* trans, const int* n, const int* kl, const int* ku, const int* nrhs,
+             const double* ab, const int* ldab, const int* ipiv, double* b, const int* ldb,
+             int* info, std::size_t trans_len);
+void dpbtrf_(const char* uplo, const int* n, const int* kd, double* ab, const int* ldab,
+             int* info, std::size_t uplo_len);
+void dpbtrs_(const char* uplo, const int* n, const int* kd, const int* nrhs, const double* ab,
+             const int* ldab, double* b, const int* ldb, int* info, std::size_t uplo_len);
+}
+#endif
+
+namespace cabledyn {
+
+/// True when this build carries the LAPACK backend.
+#ifdef CABLEDYN_WITH_LAPACK
+inline constexpr bool kLapackAvailable = true;
+#else
+inline constexpr bool kLapackAvailable = false;
+#endif
+
+/// Which code factorises: `automatic` takes LAPACK for `double` when available and the
+/// templated code otherwise; `templated` forces the templated code; `lapack` demands LAPACK
+/// (InputError when T is not double or the build has no LAPACK).
+enum class Backend { automatic, templated, lapack };
+
+namespace detail {
+
+/// True when a factorisation of scalar T asked for `requested` runs in LAPACK; throws
+/// InputError naming `object` when LAPACK is demanded but cannot serve.
+template <class T>
+bool use_lapack(Backend requested, const char* object) {
+  constexpr bool can = kLapackAvailable && std::is_same_v<T, double>;
+  if (requested == Backend::lapack && !can)
+    throw InputError(object, "backend", kLapackAvailable ? "lapack (scalar not double)"
+                                                         : "lapack (not in this build)",
+                     "templated or automatic");
+  return can && requested != Backend::templated;
+}
+
+/// Throws InputError unless the LAPACK integer arguments fit in an int.
+inline void require_lapack_int(Eigen::Index v, const char* object, const char* quantity) {
+  if (v > INT_MAX) throw InputError(object, quantity, v, "<= INT_MAX");
+}
+
+}  // namespace detail
+}  // namespace cabledyn
+// ---- end cabledyn/linalg/lapack.hpp ----
+// ---- begin cabledyn/linalg/band_matrix.hpp ----
+// cabledyn: band matrices in LAPACK band storage, with assembly and in-band Dirichlet rows.
+// Spec "Linear algebra": every global operator is stored in LAPACK band form with
+// Dirichlet conditions applied in band; the half-bandwidth of a line is that of its DOF
+// layout (core/dof_layout.hpp: 2 * kNodeDofs - 1), never a hard-coded number.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+// ---- begin cabledyn/linalg/detail/band_util.hpp ----
+// cabledyn: internals shared by the band factorisations (not part of the API).
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include <Eigen/Core>
+
+
+namespace cabledyn::detail {
+
+/// Throws InputError(object, quantity, value, limit) unless `ok`. Unlike detail::require it
+/// builds no std::string unless it throws, so checks in factor / solve / assembly paths
+/// allocate nothing.
+template <class V>
+void check_arg(bool ok, const char* object, const char* quantity, const V& value,
+               const char* limit) {
+  if (!ok) throw InputError(object, quantity, value, limit);
+}
+
+/// |x| of the value of x, for pivot choices (a branch on a dual compares values only).
+template <class T>
+value_type_t<T> abs_value(const T& x) {
+  using std::abs;
+  return abs(value_of(x));
+}
+
+/// True when every one of the `len` values at p is finite (a dual: its value). For plain
+/// floats a vectorised sum of x * 0 (0 for finite x, NaN for Inf or NaN): one fast pass,
+/// no early exit needed.
+template <class T>
+bool all_finite(const T* p, Eigen::Index len) {
+  if constexpr (std::is_floating_point_v<T>) {
+    using std::isfinite;
+    return isfinite((Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>(p, len) * T(0)).sum());
+  } else {
+    for (Eigen::Index k = 0; k < len; ++k)
+      if (!is_finite(p[k])) return false;
+    return true;
+  }
+}
+
+/// out[j] = largest |value| of column j of an ld x n column-major array.
+template <class T>
+void column_max_abs(const T* p, Eigen::Index ld, Eigen::Index n, value_type_t<T>* out) {
+  if constexpr (std::is_floating_point_v<T>) {
+    using Array = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic>;
+    Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>>(out, n) =
+        Eigen::Map<const Array>(p, ld, n).abs().colwise().maxCoeff();
+  } else {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      value_type_t<T> m = 0;
+      for (Eigen::Index i = 0; i < ld; ++i) m = std::max(m, abs_value(p[i + j * ld]));
+      out[j] = m;
+    }
+  }
+}
+
+}  // namespace cabledyn::detail
+// ---- end cabledyn/linalg/detail/band_util.hpp ----
+
+namespace cabledyn {
+
+/// Global DOF indices of the two-node element `element` of a line numbered node by node in
+/// layout L (element e joins nodes e and e + 1), for `add_block`.
+template <DofLayout L>
+std::array<Eigen::Index, L::kElementDofs> element_dofs(std::size_t element) {
+  std::array<Eigen::Index, L::kElementDofs> dofs{};
+  for (int i = 0; i < L::kElementDofs; ++i)
+    dofs[static_cast<std::size_t>(i)] = static_cast<Eigen::Index>(L::element_index(element, i));
+  return dofs;
+}
+
+/// General band matrix of order n with kl sub- and ku super-diagonals, in the storage of
+/// LAPACK's DGBTRF: column-major, leading dimension ldab = 2 kl + ku + 1, entry A(i, j)
+/// (0-based) at data()[(kl + ku + i - j) + j ldab]. The first kl rows of each column are the
+/// fill-in space LU needs; assembly never writes them (they stay zero), so data() can be
+/// handed to DGBSV/DGBTRF as it is.
+template <class T>
+class BandMatrix {
+ public:
+  using Index = Eigen::Index;
+  using Scalar = T;
+
+  BandMatrix() = default;
+  /// Zero n x n matrix with kl sub- and ku super-diagonals. Throws InputError for n < 0,
+  /// kl < 0 or ku < 0.
+  BandMatrix(Index n, Index kl, Index ku) : n_(n), kl_(kl), ku_(ku) {
+    detail::check_arg(n >= 0, "BandMatrix", "n", n, ">= 0");
+    detail::check_arg(kl >= 0, "BandMatrix", "kl", kl, ">= 0");
+    detail::check_arg(ku >= 0, "BandMatrix", "ku", ku, ">= 0");
+    ldab_ = 2 * kl + ku + 1;
+    ab_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
+  }
+
+  /// The matrix of a line of `nodes` nodes in layout L: n = L::line_dofs(nodes),
+  /// kl = ku = L::half_bandwidth().
+  template <DofLayout L>
+  static BandMatrix for_line(std::size_t nodes) {
+    return BandMatrix(static_cast<Index>(L::line_dofs(nodes)), L::half_bandwidth(),
+                      L::half_bandwidth());
+  }
+
+  /// Packs the band of a dense matrix (reference path, tests). Throws InputError when an
+  /// entry outside the band is nonzero.
+  template <class Derived>
+  static BandMatrix from_dense(const Eigen::MatrixBase<Derived>& M, Index kl, Index ku) {
+    detail::check_arg(M.rows() == M.cols(), "BandMatrix", "dense columns", M.cols(),
+                    "== rows");
+    BandMatrix A(M.rows(), kl, ku);
+    for (Index j = 0; j < A.n_; ++j)
+      for (Index i = 0; i < A.n_; ++i) {
+        if (A.in_band(i, j)) {
+          A.at(i, j) = M(i, j);
+        } else if (value_of(M(i, j)) != 0) {
+          throw InputError("BandMatrix::from_dense", "entry (" + std::to_string(i) + ", " +
+                                                         std::to_string(j) + ")",
+                           value_of(M(i, j)), "0 outside the band");
+        }
+      }
+    return A;
+  }
+
+  Index rows() const noexcept { return n_; }
+  Index cols() const noexcept { return n_; }
+  Index kl() const noexcept { return kl_; }
+  Index ku() const noexcept { return ku_; }
+  /// Leading dimension of the storage, 2 kl + ku + 1.
+  Index ldab() const noexcept { return ldab_; }
+  /// Storage row of the diagonal, kl + ku.
+  Index diagonal_row() const noexcept { return kl_ + ku_; }
+  T* data() noexcept { return ab_.data(); }
+  const T* data() const noexcept { return ab_.data(); }
+
+  /// True when (i, j) lies inside the matrix and its band.
+  bool in_band(Index i, Index j) const noexcept {
+    return i >= 0 && j >= 0 && i < n_ && j < n_ && i - j <= kl_ && j - i <= ku_;
+  }
+
+  /// A(i, j); zero outside the band. Throws InputError outside the matrix.
+  T operator()(Index i, Index j) const {
+    check_index(i, j);
+    return in_band(i, j) ? ab_[offset(i, j)] : T(0);
+  }
+
+  /// Reference to the stored A(i, j). Throws InputError outside the band.
+  T& at(Index i, Index j) {
+    check_band(i, j);
+    return ab_[offset(i, j)];
+  }
+
+  /// A(i, j) += v. Throws InputError outside the band.
+  void add(Index i, Index j, const T& v) { at(i, j) += v; }
+
+  /// A(dofs[a], dofs[b]) += block(a, b) for every a, b whose indices are both >= 0 (a
+  /// negative index skips that row and column: a DOF the system does not carry). `dofs` is
+  /// any indexable range of integers (std::array, std::vector, an Eigen integer vector).
+  template <class Dofs, class Derived>
+  void add_block(const Dofs& dofs, const Eigen::MatrixBase<Derived>& block) {
+    const Index m = static_cast<Index>(std::size(dofs));
+    detail::check_arg(block.rows() == m && block.cols() == m, "BandMatrix::add_block",
+                    "block size", block.rows(), "== number of dofs");
+    for (Index b = 0; b < m; ++b) {
+      const Index j = static_cast<Index>(dofs[static_cast<std::size_t>(b)]);
+      if (j < 0) continue;
+      for (Index a = 0; a < m; ++a) {
+        const Index i = static_cast<Index>(dofs[static_cast<std::size_t>(a)]);
+        if (i < 0) continue;
+        at(i, j) += block(a, b);
+      }
+    }
+  }
+
+  /// Sets every entry to zero (keeps the size).
+  void set_zero() { std::fill(ab_.begin(), ab_.end(), T(0)); }
+
+  /// y = A x (x and y of length n, distinct).
+  void multiply(const Eigen::Ref<const VecX<T>>& x, Eigen::Ref<VecX<T>> y) const {
+    detail::check_arg(x.size() == n_ && y.size() == n_, "BandMatrix::multiply", "vector size",
+                    x.size() == n_ ? y.size() : x.size(), "== n");
+    y.setZero();
+    for (Index j = 0; j < n_; ++j) {
+      const Index i0 = std::max<Index>(0, j - ku_), i1 = std::min<Index>(n_ - 1, j + kl_);
+      const T* col = ab_.data() + offset(0, j);  // col[i] = A(i, j) for i in [i0, i1]
+      const T xj = x(j);
+      for (Index i = i0; i <= i1; ++i) y(i) += col[i] * xj;
+    }
+  }
+
+  /// Infinity norm, the largest row sum of |A(i, j)|, as a plain value.
+  /// Allocates nothing.
+  value_type_t<T> norm_inf() const {
+    using std::abs;
+    value_type_t<T> norm = 0;
+    for (Index i = 0; i < n_; ++i) {
+      value_type_t<T> row = 0;
+      for (Index j = std::max<Index>(0, i - kl_); j <= std::min<Index>(n_ - 1, i + ku_); ++j)
+        row += abs(value_of(ab_[offset(i, j)]));
+      norm = std::max(norm, row);
+    }
+    return norm;
+  }
+
+  /// Holds DOF i in place (a prescribed DOF whose increment is zero, spec "Linear
+  /// algebra": Dirichlet in band): zeroes row i and column i inside the band and sets
+  /// A(i, i) = diag. With diag > 0 the held DOFs add only positive eigenvalues, so the
+  /// inertia of the result is that of the free DOFs plus the held count.
+  void hold(Index i, const T& diag = T(1)) {
+    check_index(i, i);
+    for (Index j = std::max<Index>(0, i - kl_); j <= std::min<Index>(n_ - 1, i + ku_); ++j)
+      ab_[offset(i, j)] = T(0);
+    for (Index k = std::max<Index>(0, i - ku_); k <= std::min<Index>(n_ - 1, i + kl_); ++k)
+      ab_[offset(k, i)] = T(0);
+    ab_[offset(i, i)] = diag;
+  }
+
+  /// Holds DOF i at `value` in the system A x = rhs: moves the known column into the
+  /// right-hand side (rhs(k) -= A(k, i) value for every other row k), then hold(i, diag)
+  /// and rhs(i) = diag value, so that x(i) = value and the other rows are unchanged.
+  void hold(Index i, const T& value, Eigen::Ref<VecX<T>> rhs, const T& diag = T(1)) {
+    check_index(i, i);
+    detail::check_arg(rhs.size() == n_, "BandMatrix::hold", "rhs size", rhs.size(), "== n");
+    for (Index k = std::max<Index>(0, i - ku_); k <= std::min<Index>(n_ - 1, i + kl_); ++k)
+      if (k != i) rhs(k) -= ab_[offset(k, i)] * value;
+    hold(i, diag);
+    rhs(i) = diag * value;
+  }
+
+  /// The dense matrix (tests, small reference problems).
+  MatX<T> to_dense() const {
+    MatX<T> M = MatX<T>::Zero(n_, n_);
+    for (Index j = 0; j < n_; ++j)
+      for (Index i = std::max<Index>(0, j - ku_); i <= std::min<Index>(n_ - 1, j + kl_); ++i)
+        M(i, j) = ab_[offset(i, j)];
+    return M;
+  }
+
+  /// Storage offset of A(i, j) (no check).
+  std::size_t offset(Index i, Index j) const noexcept {
+    return static_cast<std::size_t>(kl_ + ku_ + i - j + j * ldab_);
+  }
+
+ private:
+  void check_index(Index i, Index j) const {
+    if (i < 0 || i >= n_) throw InputError("BandMatrix", "row", i, "in [0, n)");
+    if (j < 0 || j >= n_) throw InputError("BandMatrix", "column", j, "in [0, n)");
+  }
+  void check_band(Index i, Index j) const {
+    check_index(i, j);
+    if (i - j > kl_ || j - i > ku_)
+      throw InputError("BandMatrix", "offset j - i of entry (" + std::to_string(i) + ", " +
+                                         std::to_string(j) + ")",
+                       j - i, "in [-kl, ku] = [" + std::to_string(-kl_) + ", " +
+                                  std::to_string(ku_) + "]");
+  }
+
+  Index n_ = 0, kl_ = 0, ku_ = 0, ldab_ = 1;
+  std::vector<T> ab_;
+};
+
+/// Symmetric band matrix of order n with kd sub-diagonals, in the lower storage of
+/// LAPACK's DPBTRF (uplo = 'L'): column-major, ldab = kd + 1, A(i, j) for i >= j at
+/// data()[(i - j) + j ldab]. Only the lower triangle is stored; A(j, i) is A(i, j).
+template <class T>
+class SymmetricBandMatrix {
+ public:
+  using Index = Eigen::Index;
+  using Scalar = T;
+
+  SymmetricBandMatrix() = default;
+  /// Zero n x n matrix with kd sub- (and super-) diagonals.
+  SymmetricBandMatrix(Index n, Index kd) : n_(n), kd_(kd) {
+    detail::check_arg(n >= 0, "SymmetricBandMatrix", "n", n, ">= 0");
+    detail::check_arg(kd >= 0, "SymmetricBandMatrix", "kd", kd, ">= 0");
+    ldab_ = kd + 1;
+    ab_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
+  }
+
+  /// The matrix of a line of `nodes` nodes in layout L: kd = L::half_bandwidth().
+  template <DofLayout L>
+  static SymmetricBandMatrix for_line(std::size_t nodes) {
+    return SymmetricBandMatrix(static_cast<Index>(L::line_dofs(nodes)), L::half_bandwidth());
+  }
+
+  /// Packs the lower band of a dense symmetric matrix. Throws InputError when an entry
+  /// outside the band is nonzero or the matrix is not symmetric.
+  template <class Derived>
+  static SymmetricBandMatrix from_dense(const Eigen::MatrixBase<Derived>& M, Index kd) {
+    detail::check_arg(M.rows() == M.cols(), "SymmetricBandMatrix", "dense columns", M.cols(),
+                    "== rows");
+    SymmetricBandMatrix A(M.rows(), kd);
+    for (Index j = 0; j < A.n_; ++j)
+      for (Index i = j; i < A.n_; ++i) {
+        const std::string entry = "entry (" + std::to_string(i) + ", " + std::to_string(j) + ")";
+        if (value_of(M(i, j)) != value_of(M(j, i)))
+          throw InputError("SymmetricBandMatrix::from_dense", entry, value_of(M(i, j)),
+                           "== its transpose " + to_text(value_of(M(j, i))));
+        if (i - j <= kd)
+          A.ab_[A.offset(i, j)] = M(i, j);
+        else if (value_of(M(i, j)) != 0)
+          throw InputError("SymmetricBandMatrix::from_dense", entry, value_of(M(i, j)),
+                           "0 outside the band");
+      }
+    return A;
+  }
+
+  Index rows() const noexcept { return n_; }
+  Index cols() const noexcept { return n_; }
+  /// Number of sub-diagonals (= super-diagonals).
+  Index kd() const noexcept { return kd_; }
+  /// Leading dimension of the storage, kd + 1.
+  Index ldab() const noexcept { return ldab_; }
+  T* data() noexcept { return ab_.data(); }
+  const T* data() const noexcept { return ab_.data(); }
+
+  /// True when (i, j) lies inside the matrix and its band (either triangle).
+  bool in_band(Index i, Index j) const noexcept {
+    return i >= 0 && j >= 0 && i < n_ && j < n_ && (i > j ? i - j : j - i) <= kd_;
+  }
+
+  /// A(i, j) = A(j, i); zero outside the band. Throws InputError outside the matrix.
+  T operator()(Index i, Index j) const {
+    check_index(i, j);
+    return in_band(i, j) ? ab_[offset(std::max(i, j), std::min(i, j))] : T(0);
+  }
+
+  /// Reference to the stored A(max(i, j), min(i, j)). Throws InputError outside the band.
+  T& at(Index i, Index j) {
+    check_band(i, j);
+    return ab_[offset(std::max(i, j), std::min(i, j))];
+  }
+
+  /// A(i, j) += v and, for i != j, A(j, i) += v (the matrix stays symmetric).
+  void add(Index i, Index j, const T& v) { at(i, j) += v; }
+
+  /// A(dofs[a], dofs[b]) += block(a, b) for the symmetric `block`; negative indices skip
+  /// their row and column. Reads only the entries with dofs[a] >= dofs[b] (the lower
+  /// triangle in global numbering), so the block must be symmetric.
+  template <class Dofs, class Derived>
+  void add_block(const Dofs& dofs, const Eigen::MatrixBase<Derived>& block) {
+    const Index m = static_cast<Index>(std::size(dofs));
+    detail::check_arg(block.rows() == m && block.cols() == m,
+                    "SymmetricBandMatrix::add_block", "block size", block.rows(),
+                    "== number of dofs");
+    for (Index b = 0; b < m; ++b) {
+      const Index j = static_cast<Index>(dofs[static_cast<std::size_t>(b)]);
+      if (j < 0) continue;
+      for (Index a = 0; a < m; ++a) {
+        const Index i = static_cast<Index>(dofs[static_cast<std::size_t>(a)]);
+        if (i < j) continue;  // negative i too
+        check_band(i, j);
+        ab_[offset(i, j)] += block(a, b);
+      }
+    }
+  }
+
+  void set_zero() { std::fill(ab_.begin(), ab_.end(), T(0)); }
+
+  /// y = A x.
+  void multiply(const Eigen::Ref<const VecX<T>>& x, Eigen::Ref<VecX<T>> y) const {
+    detail::check_arg(x.size() == n_ && y.size() == n_, "SymmetricBandMatrix::multiply",
+                    "vector size", x.size() == n_ ? y.size() : x.size(), "== n");
+    y.setZero();
+    for (Index j = 0; j < n_; ++j) {
+      const T* col = ab_.data() + static_cast<std::size_t>(j * ldab_);  // col[r] = A(j + r, j)
+      const Index m = std::min<Index>(kd_, n_ - 1 - j);
+      const T xj = x(j);
+      T s = col[0] * xj;
+      for (Index r = 1; r <= m; ++r) {
+        y(j + r) += col[r] * xj;
+        s += col[r] * x(j + r);
+      }
+      y(j) += s;
+    }
+  }
+
+  /// Infinity norm (largest row sum of |A|).
+  /// Allocates nothing.
+  value_type_t<T> norm_inf() const {
+    using std::abs;
+    value_type_t<T> norm = 0;
+    for (Index i = 0; i < n_; ++i) {
+      value_type_t<T> row = 0;
+      for (Index j = std::max<Index>(0, i - kd_); j <= std::min<Index>(n_ - 1, i + kd_); ++j)
+        row += abs(value_of(ab_[offset(std::max(i, j), std::min(i, j))]));
+      norm = std::max(norm, row);
+    }
+    return norm;
+  }
+
+  /// Holds DOF i in place: zeroes row and column i in the band, A(i, i) = diag (see
+  /// BandMatrix::hold; the matrix stays symmetric).
+  void hold(Index i, const T& diag = T(1)) {
+    check_index(i, i);
+    for (Index k = std::max<Index>(0, i - kd_); k <= std::min<Index>(n_ - 1, i + kd_); ++k)
+      ab_[offset(std::max(i, k), std::min(i, k))] = T(0);
+    ab_[offset(i, i)] = diag;
+  }
+
+  /// Holds DOF i at `value` in A x = rhs, keeping symmetry: rhs(k) -= A(k, i) value for the
+  /// other rows, then hold(i, diag) and rhs(i) = diag value.
+  void hold(Index i, const T& value, Eigen::Ref<VecX<T>> rhs, const T& diag = T(1)) {
+    check_index(i, i);
+    detail::check_arg(rhs.size() == n_, "SymmetricBandMatrix::hold", "rhs size", rhs.size(),
+                    "== n");
+    for (Index k = std::max<Index>(0, i - kd_); k <= std::min<Index>(n_ - 1, i + kd_); ++k)
+      if (k != i) rhs(k) -= ab_[offset(std::max(i, k), std::min(i, k))] * value;
+    hold(i, diag);
+    rhs(i) = diag * value;
+  }
+
+  /// The dense symmetric matrix.
+  MatX<T> to_dense() const {
+    MatX<T> M = MatX<T>::Zero(n_, n_);
+    for (Index j = 0; j < n_; ++j)
+      for (Index i = j; i <= std::min<Index>(n_ - 1, j + kd_); ++i)
+        M(i, j) = M(j, i) = ab_[offset(i, j)];
+    return M;
+  }
+
+  /// Storage offset of A(i, j), i >= j (no check).
+  std::size_t offset(Index i, Index j) const noexcept {
+    return static_cast<std::size_t>(i - j + j * ldab_);
+  }
+
+ private:
+  void check_index(Index i, Index j) const {
+    if (i < 0 || i >= n_) throw InputError("SymmetricBandMatrix", "row", i, "in [0, n)");
+    if (j < 0 || j >= n_) throw InputError("SymmetricBandMatrix", "column", j, "in [0, n)");
+  }
+  void check_band(Index i, Index j) const {
+    check_index(i, j);
+    if ((i > j ? i - j : j - i) > kd_)
+      throw InputError("SymmetricBandMatrix", "offset |i - j| of entry (" + std::to_string(i) +
+                                                  ", " + std::to_string(j) + ")",
+                       i > j ? i - j : j - i, "<= kd = " + std::to_string(kd_));
+  }
+
+  Index n_ = 0, kd_ = 0, ldab_ = 1;
+  std::vector<T> ab_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/linalg/band_matrix.hpp ----
+// ---- begin cabledyn/linalg/band_lu.hpp ----
+// cabledyn: banded LU with partial pivoting (the DGBTRF/DGBTRS algorithm), templated on T.
+// Spec "Linear algebra": global operators are factorised in LAPACK band form (DGBTRF/DGBSV)
+// with workspaces allocated once, so a dynamic step performs no heap allocation.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+
+namespace cabledyn {
+namespace detail {
+
+/// Unblocked band LU with partial pivoting, column by column as LAPACK's DGBTF2 (0-based).
+/// `ab` holds A in DGBTRF storage (ldab >= 2 kl + ku + 1, diagonal in row kl + ku) with the
+/// top kl fill rows zero; on return it holds U (upper band of width kl + ku) and the
+/// multipliers of L below the diagonal. ipiv[j] is the row swapped with row j. Returns the
+/// first j with an exactly zero pivot, or -1.
+template <class T>
+Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restrict ab,
+                   Eigen::Index ldab, int* __restrict ipiv) {
+  using Index = Eigen::Index;
+  const Index kv = kl + ku;
+  Index info = -1;
+  Index ju = 0;  // last column touched by the row swaps so far
+  for (Index j = 0; j < n; ++j) {
+    T* __restrict col = ab + kv + j * ldab;  // col[p] = A(j + p, j)
+    const Index km = std::min(kl, n - 1 - j);
+    Index jp = 0;
+    value_type_t<T> amax = abs_value(col[0]);
+    for (Index p = 1; p <= km; ++p) {
+      const value_type_t<T> a = abs_value(col[p]);
+      if (a > amax) {
+        amax = a;
+        jp = p;
+      }
+    }
+    ipiv[j] = static_cast<int>(j + jp);
+    if (value_of(col[jp]) == 0) {
+      if (info < 0) info = j;
+      continue;
+    }
+    ju = std::max(ju, std::min(j + ku + jp, n - 1));
+    if (jp != 0) {
+      // Swap rows j and j + jp in columns j..ju; along a row the storage stride is ldab - 1.
+      T* __restrict r0 = col;
+      T* __restrict r1 = col + jp;
+      const Index stride = ldab - 1;
+      for (Index k = 0; k <= ju - j; ++k) std::swap(r0[k * stride], r1[k * stride]);
+    }
+    if (km > 0) {
+      const T r = T(1) / col[0];
+      for (Index p = 1; p <= km; ++p) col[p] *= r;
+      // Rank-one update of the trailing block: A(j+1..j+km, k) -= l * A(j, k), k in j+1..ju.
+      const T* __restrict l = col + 1;
+      for (Index k = j + 1; k <= ju; ++k) {
+        T* __restrict ck = ab + kv + j - k + k * ldab;  // ck[0] = A(j, k)
+        const T ujk = ck[0];
+        T* __restrict dst = ck + 1;
+        for (Index p = 0; p < km; ++p) dst[p] -= l[p] * ujk;
+      }
+    }
+  }
+  return info;
+}
+
+/// Solves A X = B with the factors of gbtrf (LAPACK's DGBTRS, trans = 'N'), B column-major
+/// with leading dimension ldb, overwritten by X.
+template <class T>
+void gbtrs(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
+           const T* __restrict ab, Eigen::Index ldab, const int* __restrict ipiv,
+           T* __restrict b, Eigen::Index ldb) {
+  using Index = Eigen::Index;
+  const Index kv = kl + ku;
+  for (Index c = 0; c < nrhs; ++c) {
+    T* __restrict x = b + c * ldb;
+    if (kl > 0) {
+      for (Index j = 0; j + 1 < n; ++j) {
+        const Index lm = std::min(kl, n - 1 - j);
+        const Index l = ipiv[j];
+        if (l != j) std::swap(x[l], x[j]);
+        const T xj = x[j];
+        const T* __restrict lc = ab + kv + 1 + j * ldab;
+        T* __restrict dst = x + j + 1;
+        for (Index p = 0; p < lm; ++p) dst[p] -= lc[p] * xj;
+      }
+    }
+    for (Index j = n - 1; j >= 0; --j) {
+      const T* __restrict uc = ab + j * ldab;  // uc[kv + i - j] = U(i, j)
+      x[j] /= uc[kv];
+      const T xj = x[j];
+      const Index lm = std::min(kv, j);
+      const T* __restrict u = uc + kv - lm;  // u[p] = U(j - lm + p, j)
+      T* __restrict dst = x + j - lm;
+      for (Index p = 0; p < lm; ++p) dst[p] -= u[p] * xj;
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Banded LU factorisation with partial pivoting, P A = L U (spec "Linear algebra": the
+/// DGBTRF/DGBTRS algorithm), for any scalar T (double, long double, duals). Sized once at
+/// construction; factor() and solve() then allocate nothing.
+///
+/// Status: `singular` when a pivot is zero or |u_jj| <= n eps max_i |a_ij| (then a
+/// perturbation of column j of A by n eps of its own size makes A exactly singular: the
+/// solution would carry no correct digit); `not_finite` when A holds an Inf or NaN. The
+/// index is the 0-based column j. solve() on failed factors throws SolveError.
+/// For T = double with CABLEDYN_WITH_LAPACK the work is done by DGBTRF/DGBTRS unless the
+/// backend says `templated`.
+template <class T>
+class BandLU {
+ public:
+  using Index = Eigen::Index;
+  using Real = value_type_t<T>;
+
+  BandLU() = default;
+  /// Workspaces for n x n matrices with kl sub- and ku super-diagonals.
+  BandLU(Index n, Index kl, Index ku, Backend backend = Backend::automatic)
+      : n_(n), kl_(kl), ku_(ku), ldab_(2 * kl + ku + 1) {
+    detail::check_arg(n >= 0 && kl >= 0 && ku >= 0, "BandLU", "n, kl, ku (smallest)",
+                    std::min({n, kl, ku}), ">= 0");
+    detail::require_lapack_int(ldab_ * std::max<Index>(n, 1), "BandLU", "ldab n");
+    lapack_ = detail::use_lapack<T>(backend, "BandLU");
+    lu_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
+    ipiv_.assign(static_cast<std::size_t>(n), 0);
+    colmax_.assign(static_cast<std::size_t>(n), Real(0));
+  }
+  /// Workspaces for matrices shaped like A.
+  explicit BandLU(const BandMatrix<T>& A, Backend backend = Backend::automatic)
+      : BandLU(A.rows(), A.kl(), A.ku(), backend) {}
+
+  Index rows() const noexcept { return n_; }
+  Index kl() const noexcept { return kl_; }
+  Index ku() const noexcept { return ku_; }
+  /// True when the factors come from LAPACK.
+  bool uses_lapack() const noexcept { return lapack_; }
+  /// Result of the last factor().
+  const FactorResult& result() const noexcept { return result_; }
+  /// The factors in DGBTRF storage (U in rows 0..kl+ku, L's multipliers below).
+  const T* factors() const noexcept { return lu_.data(); }
+  /// Row swapped with row j at step j (0-based).
+  Index pivot(Index j) const noexcept {
+    return ipiv_[static_cast<std::size_t>(j)] - (lapack_ ? 1 : 0);
+  }
+
+  /// Factorises A (copied; A is left untouched). Throws InputError when A's shape differs
+  /// from the one this object was sized for.
+  FactorResult factor(const BandMatrix<T>& A) {
+    if (A.rows() != n_ || A.kl() != kl_ || A.ku() != ku_)
+      throw InputError("BandLU::factor", "matrix shape (n)", A.rows(),
+                       "n = " + std::to_string(n_) + ", kl = " + std::to_string(kl_) +
+                           ", ku = " + std::to_string(ku_) + " as sized");
+    result_ = FactorResult{};
+    // Copy the storage whole; zero the kl fill rows (an earlier factorisation wrote them).
+    const T* src = A.data();
+    std::copy(src, src + n_ * ldab_, lu_.begin());
+    for (Index j = 0; j < n_; ++j)
+      std::fill(lu_.data() + j * ldab_, lu_.data() + j * ldab_ + kl_, T(0));
+    if (!detail::all_finite(src, n_ * ldab_)) {
+      for (Index j = 0; j < n_; ++j)
+        for (Index i = std::max<Index>(0, j - ku_); i <= std::min<Index>(n_ - 1, j + kl_); ++i)
+          if (!is_finite(A(i, j))) {
+            result_ = {FactorStatus::not_finite, j, static_cast<long double>(value_of(A(i, j)))};
+            return result_;
+          }
+    }
+    detail::column_max_abs(src, ldab_, n_, colmax_.data());
+    Index info = -1;
+#ifdef CABLEDYN_WITH_LAPACK
+    if constexpr (std::is_same_v<T, double>) {
+      if (lapack_) {
+        const int n = static_cast<int>(n_), kl = static_cast<int>(kl_),
+                  ku = static_cast<int>(ku_), ldab = static_cast<int>(ldab_);
+        int inf = 0;
+        if (n > 0) dgbtrf_(&n, &n, &kl, &ku, lu_.data(), &ldab, ipiv_.data(), &inf);
+        info = inf > 0 ? inf - 1 : -1;
+      }
+    }
+#endif
+    if (!lapack_) info = detail::gbtrf(n_, kl_, ku_, lu_.data(), ldab_, ipiv_.data());
+    // Numerically zero pivots (see the class comment).
+    const Real tol = static_cast<Real>(n_) * epsilon<T>();
+    const Index kv = kl_ + ku_;
+    for (Index j = 0; j < n_; ++j) {
+      const T& u = lu_[static_cast<std::size_t>(kv + j * ldab_)];
+      if (j == info || detail::abs_value(u) <= tol * colmax_[static_cast<std::size_t>(j)]) {
+        result_ = {FactorStatus::singular, j, static_cast<long double>(value_of(u))};
+        return result_;
+      }
+    }
+    result_ = {FactorStatus::ok, -1, 0};
+    return result_;
+  }
+
+  /// Solves A X = B in place for every column of B (n x nrhs, column-major, contiguous
+  /// columns: a VecX, a MatX, a block of whole columns). Throws SolveError on failed
+  /// factors and when the solution is not finite (an Inf or NaN right-hand side).
+  void solve(Eigen::Ref<MatX<T>> B) const {
+    if (!result_.ok()) throw result_.error("BandLU::solve");
+    detail::check_arg(B.rows() == n_, "BandLU::solve", "rhs rows", B.rows(), "== n");
+    if (n_ == 0 || B.cols() == 0) return;
+#ifdef CABLEDYN_WITH_LAPACK
+    if constexpr (std::is_same_v<T, double>) {
+      if (lapack_) {
+        detail::require_lapack_int(B.cols(), "BandLU::solve", "nrhs");
+        detail::require_lapack_int(B.outerStride(), "BandLU::solve", "ldb");
+        const int n = static_cast<int>(n_), kl = static_cast<int>(kl_),
+                  ku = static_cast<int>(ku_), ldab = static_cast<int>(ldab_),
+                  nrhs = static_cast<int>(B.cols()), ldb = static_cast<int>(B.outerStride());
+        int info = 0;
+        const char trans = 'N';
+        dgbtrs_(&trans, &n, &kl, &ku, &nrhs, lu_.data(), &ldab, ipiv_.data(), B.data(), &ldb,
+                &info, 1);
+        check_solution(B);
+        return;
+      }
+    }
+#endif
+    detail::gbtrs(n_, kl_, ku_, B.cols(), lu_.data(), ldab_, ipiv_.data(), B.data(),
+                  B.outerStride());
+    check_solution(B);
+  }
+
+ private:
+  void check_solution(const Eigen::Ref<MatX<T>>& B) const {
+    for (Index c = 0; c < B.cols(); ++c)
+      for (Index i = 0; i < n_; ++i)
+        if (!is_finite(B(i, c)))
+          throw SolveError("BandLU::solve", "solution entry " + std::to_string(i),
+                           value_of(B(i, c)), "finite (check the right-hand side)");
+  }
+
+  Index n_ = 0, kl_ = 0, ku_ = 0, ldab_ = 1;
+  bool lapack_ = false;
+  std::vector<T> lu_;
+  std::vector<int> ipiv_;
+  std::vector<Real> colmax_;
+  FactorResult result_{};
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/linalg/band_lu.hpp ----
+// ---- begin cabledyn/linalg/band_cholesky.hpp ----
+// cabledyn: banded Cholesky (the DPBTRF/DPBTRS algorithm), templated on T.
+// Spec "Linear algebra": the Hermite static energy minimisation uses the banded Cholesky
+// factorisation DPBTRF/DPBTRS, whose success is the positive-definiteness test of its
+// shifted tangent. A failure is therefore a result (status not_positive_definite with the
+// failing pivot), not an exception: the solver raises the shift and factors again.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include <Eigen/Core>
+
+
+namespace cabledyn {
+namespace detail {
+
+/// Unblocked band Cholesky A = L L^T in DPBTRF lower storage (LAPACK's DPBTF2, uplo 'L',
+/// 0-based): column j holds A(j..j+kd, j), overwritten by L. Returns the first j whose pivot
+/// a_jj - sum_k l_jk^2 is not > 0 (NaN included), or -1; the pivot value goes to `bad`.
+template <class T>
+Eigen::Index pbtrf_lower(Eigen::Index n, Eigen::Index kd, T* __restrict ab, Eigen::Index ldab,
+                         T& bad) {
+  using Index = Eigen::Index;
+  using std::sqrt;
+  for (Index j = 0; j < n; ++j) {
+    T* __restrict col = ab + j * ldab;
+    if (!(value_of(col[0]) > 0)) {
+      bad = col[0];
+      return j;
+    }
+    col[0] = sqrt(col[0]);
+    const Index kn = std::min(kd, n - 1 - j);
+    if (kn == 0) continue;
+    const T r = T(1) / col[0];
+    for (Index p = 1; p <= kn; ++p) col[p] *= r;
+    // Symmetric rank-one update of the trailing kn x kn lower triangle.
+    const T* __restrict l = col + 1;
+    for (Index c = 0; c < kn; ++c) {
+      T* __restrict dst = ab + (j + 1 + c) * ldab;  // dst[r - c] = A(j+1+r, j+1+c)
+      const T lc = l[c];
+      for (Index r = c; r < kn; ++r) dst[r - c] -= l[r] * lc;
+    }
+  }
+  return -1;
+}
+
+/// Solves L L^T X = B with the factor of pbtrf_lower (LAPACK's DPBTRS, uplo 'L').
+template <class T>
+void pbtrs_lower(Eigen::Index n, Eigen::Index kd, Eigen::Index nrhs, const T* __restrict ab,
+                 Eigen::Index ldab, T* __restrict b, Eigen::Index ldb) {
+  using Index = Eigen::Index;
+  for (Index c = 0; c < nrhs; ++c) {
+    T* __restrict x = b + c * ldb;
+    for (Index j = 0; j < n; ++j) {  // L y = b
+      const T* __restrict col = ab + j * ldab;
+      x[j] /= col[0];
+      const T xj = x[j];
+      const Index kn = std::min(kd, n - 1 - j);
+      for (Index p = 1; p <= kn; ++p) x[j + p] -= col[p] * xj;
+    }
+    for (Index j = n - 1; j >= 0; --j) {  // L^T x = y
+      const T* __restrict col = ab + j * ldab;
+      const Index kn = std::min(kd, n - 1 - j);
+      T s = x[j];
+      for (Index p = kn; p >= 1; --p) s -= col[p] * x[j + p];
+      x[j] = s / col[0];
+    }
+  }
+}
+
+/// Copies a symmetric band (with an optional diagonal shift) into factor storage; returns
+/// false, with the first offending entry in (bi, bj, bv), when an entry is Inf or NaN.
+template <class T>
+bool copy_symmetric_band(const SymmetricBandMatrix<T>& A, const T& shift, std::vector<T>& dst,
+                         Eigen::Index& bi, Eigen::Index& bj, long double& bv) {
+  using Index = Eigen::Index;
+  const Index n = A.rows(), kd = A.kd(), ld = A.ldab();
+  const T* src = A.data();
+  std::copy(src, src + n * ld, dst.begin());
+  const bool finite = all_finite(src, n * ld);
+  if (!finite) {
+    for (Index j = 0; j < n; ++j)
+      for (Index i = j; i <= std::min(n - 1, j + kd); ++i)
+        if (!is_finite(src[(i - j) + j * ld])) {
+          bi = i;
+          bj = j;
+          bv = static_cast<long double>(value_of(src[(i - j) + j * ld]));
+          return false;
+        }
+  }
+  if (value_of(shift) != 0 || is_dual_v<T>)
+    for (Index j = 0; j < n; ++j) dst[static_cast<std::size_t>(j * ld)] += shift;
+  return true;
+}
+
+}  // namespace detail
+
+/// Banded Cholesky factorisation A + shift I = L L^T of a symmetric band matrix (spec
+/// "Linear algebra": DPBTRF/DPBTRS), for any scalar T. Sized once; factor() and solve()
+/// then allocate nothing. factor() returns `not_positive_definite` with the 0-based index j
+/// and value of the first pivot that is not > 0 (the leading (j+1) x (j+1) block of
+/// A + shift I is not positive definite), `not_finite` for an Inf or NaN entry; it never
+/// throws on such a matrix. For T = double with CABLEDYN_WITH_LAPACK: DPBTRF/DPBTRS.
+template <class T>
+class BandCholesky {
+ public:
+  using Index = Eigen::Index;
+
+  BandCholesky() = default;
+  /// Workspaces for n x n symmetric matrices with kd sub-diagonals.
+  BandCholesky(Index n, Index kd, Backend backend = Backend::automatic)
+      : n_(n), kd_(kd), ldab_(kd + 1) {
+    detail::check_arg(n >= 0 && kd >= 0, "BandCholesky", "n, kd (smallest)", std::min(n, kd),
+                    ">= 0");
+    detail::require_lapack_int(ldab_ * std::max<Index>(n, 1), "BandCholesky", "ldab n");
+    lapack_ = detail::use_lapack<T>(backend, "BandCholesky");
+    l_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
+  }
+  explicit BandCholesky(const SymmetricBandMatrix<T>& A, Backend backend = Backend::automatic)
+      : BandCholesky(A.rows(), A.kd(), backend) {}
+
+  Index rows() const noexcept { return n_; }
+  Index kd() const noexcept { return kd_; }
+  bool uses_lapack() const noexcept { return lapack_; }
+  const FactorResult& result() const noexcept { return result_; }
+  /// The factor L in DPBTRF lower storage.
+  const T* factors() const noexcept { return l_.data(); }
+
+  /// Factorises A + shift I (A untouched; shift 0 by default).
+  FactorResult factor(const SymmetricBandMatrix<T>& A, const T& shift = T(0)) {
+    if (A.rows() != n_ || A.kd() != kd_)
+      throw InputError("BandCholesky::factor", "matrix shape (n)", A.rows(),
+                       "n = " + std::to_string(n_) + ", kd = " + std::to_string(kd_) +
+                           " as sized");
+    Index bi = -1, bj = -1;
+    long double bv = 0;
+    if (!detail::copy_symmetric_band(A, shift, l_, bi, bj, bv)) {
+      result_ = {FactorStatus::not_finite, bj, bv};
+      return result_;
+    }
+    Index info = -1;
+    T bad = T(0);
+#ifdef CABLEDYN_WITH_LAPACK
+    if constexpr (std::is_same_v<T, double>) {
+      if (lapack_) {
+        const int n = static_cast<int>(n_), kd = static_cast<int>(kd_),
+                  ldab = static_cast<int>(ldab_);
+        int inf = 0;
+        const char uplo = 'L';
+        if (n > 0) dpbtrf_(&uplo, &n, &kd, l_.data(), &ldab, &inf, 1);
+        if (inf > 0) {
+          info = inf - 1;
+          bad = pivot_after_lapack_failure(info);
+        }
+      }
+    }
+#endif
+    if (!lapack_) info = detail::pbtrf_lower(n_, kd_, l_.data(), ldab_, bad);
+    if (info >= 0) {
+      result_ = {is_finite(bad) ? FactorStatus::not_positive_definite : FactorStatus::not_finite,
+                 info, static_cast<long double>(value_of(bad))};
+      return result_;
+    }
+    result_ = {FactorStatus::ok, -1, 0};
+    return result_;
+  }
+
+  /// Solves (A + shift I) X = B in place (columns of B contiguous). Throws SolveError on
+  /// failed factors and on a non-finite solution.
+  void solve(Eigen::Ref<MatX<T>> B) const {
+    if (!result_.ok()) throw result_.error("BandCholesky::solve");
+    detail::check_arg(B.rows() == n_, "BandCholesky::solve", "rhs rows", B.rows(), "== n");
+    if (n_ == 0 || B.cols() == 0) return;
+#ifdef CABLEDYN_WITH_LAPACK
+    if constexpr (std::is_same_v<T, double>) {
+      if (lapack_) {
+        detail::require_lapack_int(B.cols(), "BandCholesky::solve", "nrhs");
+        detail::require_lapack_int(B.outerStride(), "BandCholesky::solve", "ldb");
+        const int n = static_cast<int>(n_), kd = static_cast<int>(kd_),
+                  ldab = static_cast<int>(ldab_), nrhs = static_cast<int>(B.cols()),
+                  ldb = static_cast<int>(B.outerStride());
+        int info = 0;
+        const char uplo = 'L';
+        dpbtrs_(&uplo, &n, &kd, &nrhs, l_.data(), &ldab, B.data(), &ldb, &info, 1);
+        check_solution(B);
+        return;
+      }
+    }
+#endif
+    detail::pbtrs_lower(n_, kd_, B.cols(), l_.data(), ldab_, B.data(), B.outerStride());
+    check_solution(B);
+  }
+
+ private:
+  // DPBTRF leaves the failing diagonal entry as a_jj - sum l_jk^2 (not square-rooted) in
+  // the unblocked path; the blocked path (kd > block size) may leave it mid-update, so
+  // the value reported is the one LAPACK left in place.
+  T pivot_after_lapack_failure(Index j) const { return l_[static_cast<std::size_t>(j * ldab_)]; }
+
+  void check_solution(const Eigen::Ref<MatX<T>>& B) const {
+    for (Index c = 0; c < B.cols(); ++c)
+      for (Index i = 0; i < n_; ++i)
+        if (!is_finite(B(i, c)))
+          throw SolveError("BandCholesky::solve", "solution entry " + std::to_string(i),
+                           value_of(B(i, c)), "finite (check the right-hand side)");
+  }
+
+  Index n_ = 0, kd_ = 0, ldab_ = 1;
+  bool lapack_ = false;
+  std::vector<T> l_;
+  FactorResult result_{};
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/linalg/band_cholesky.hpp ----
+// ---- begin cabledyn/linalg/band_ldlt.hpp ----
+// cabledyn: banded LDL^T without pivoting, and the inertia of a symmetric band matrix.
+// Spec "Condensed torsion", Statics and stability: each converged stage is tested for
+// stability by the inertia of K on the free DOFs, the negative eigenvalues of B counted by
+// a banded L D L^T factorisation.
+//
+// Pivoting. Symmetric pivoting (Bunch-Kaufman) would widen the band, so the factorisation
+// takes the diagonal in order, as a Sturm count does. By Sylvester's law the number of
+// negative d_j is the number of negative eigenvalues of L D L^T. Rounding makes the
+// computed factors exact for A + E with |E| <= gamma |L| |D| |L^T| entrywise (Higham,
+// Accuracy and Stability of Numerical Algorithms, 2nd ed., Thm 9.3 and sec. 10.4:
+// gamma = k u / (1 - k u), k = kd + 3 counting the reciprocal and the band's kd + 1 terms).
+// Cauchy-Schwarz bounds each entry of |L||D||L^T| by max_i m_i, m_i = sum_k l_ik^2 |d_k|,
+// and each row has at most 2 kd + 1 of them, so
+//     ||E||_2 <= delta = gamma (2 kd + 1) max_i m_i      (perturbation_bound()).
+// The count is then exact for A whenever no eigenvalue of A lies in [-delta, delta]
+// (Weyl), and in general it lies between #{lambda < -delta} and #{lambda < delta}.
+// delta is small (a few eps ||A||) when the pivots do not grow, e.g. for a definite or
+// diagonally dominant matrix, or a stiffness matrix a little past a bifurcation; a tiny
+// pivot makes max m_i, and so delta, large: then shift the matrix (factor(A, shift) counts
+// the eigenvalues below -shift) to move away from the near-zero eigenvalue.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include <Eigen/Core>
+
+
+namespace cabledyn {
+
+/// Inertia of a symmetric matrix: how many eigenvalues are negative, and how many positive.
+struct Inertia {
+  Eigen::Index negative = 0;
+  Eigen::Index positive = 0;
+};
+
+/// Banded A + shift I = L D L^T without pivoting, for any scalar T; the inertia of the
+/// matrix is the sign count of D (see the file comment for when it is reliable). Sized
+/// once; factor() and solve() then allocate nothing. factor() returns `zero_pivot` (index
+/// and value of the first d_j that is exactly zero) or `not_finite` (an Inf or NaN entry, or
+/// a pivot that overflowed), never a NaN inertia.
+template <class T>
+class BandLDLT {
+ public:
+  using Index = Eigen::Index;
+  using Real = value_type_t<T>;
+
+  BandLDLT() = default;
+  BandLDLT(Index n, Index kd) : n_(n), kd_(kd), ldab_(kd + 1) {
+    detail::check_arg(n >= 0 && kd >= 0, "BandLDLT", "n, kd (smallest)", std::min(n, kd),
+                    ">= 0");
+    f_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
+    m_.assign(static_cast<std::size_t>(n), Real(0));
+  }
+  explicit BandLDLT(const SymmetricBandMatrix<T>& A) : BandLDLT(A.rows(), A.kd()) {}
+
+  Index rows() const noexcept { return n_; }
+  Index kd() const noexcept { return kd_; }
+  const FactorResult& result() const noexcept { return result_; }
+  /// Factors in lower band storage: d_j on the diagonal row, l_ij below it.
+  const T* factors() const noexcept { return f_.data(); }
+  /// d_j.
+  T pivot(Index j) const { return f_[static_cast<std::size_t>(j * ldab_)]; }
+
+  /// Factorises A + shift I (A untouched).
+  FactorResult factor(const SymmetricBandMatrix<T>& A, const T& shift = T(0)) {
+    using std::abs;
+    if (A.rows() != n_ || A.kd() != kd_)
+      throw InputError("BandLDLT::factor", "matrix shape (n)", A.rows(),
+                       "n = " + std::to_string(n_) + ", kd = " + std::to_string(kd_) +
+                           " as sized");
+    inertia_ = {};
+    delta_ = 0;
+    const T* src = A.data();
+    std::copy(src, src + n_ * ldab_, f_.begin());
+    if (!detail::all_finite(src, n_ * ldab_)) {
+      for (Index j = 0; j < n_; ++j)
+        for (Index r = 0; r <= std::min(kd_, n_ - 1 - j); ++r)
+          if (!is_finite(src[r + j * ldab_])) {
+            result_ = {FactorStatus::not_finite, j,
+                       static_cast<long double>(value_of(src[r + j * ldab_]))};
+            return result_;
+          }
+    }
+    T* __restrict ab = f_.data();
+    for (Index j = 0; j < n_; ++j) ab[j * ldab_] += shift;
+    for (Index j = 0; j < n_; ++j) {
+      T* __restrict col = ab + j * ldab_;
+      const T d = col[0];
+      if (!is_finite(d) || value_of(d) == 0) {
+        result_ = {is_finite(d) ? FactorStatus::zero_pivot : FactorStatus::not_finite, j,
+                   static_cast<long double>(value_of(d))};
+        return result_;
+      }
+      if (value_of(d) < 0)
+        ++inertia_.negative;
+      else
+        ++inertia_.positive;
+      const Index kn = std::min(kd_, n_ - 1 - j);
+      if (kn == 0) continue;
+      const T r = T(1) / d;
+      // col[1..kn] holds the column below the pivot, c_i = a_ij; l_i = c_i / d and the
+      // trailing block loses l c^T.
+      for (Index c = 1; c <= kn; ++c) {
+        const T cc = col[c];
+        T* __restrict dst = ab + (j + c) * ldab_;  // dst[q - c] = A(j+q, j+c)
+        for (Index q = c; q <= kn; ++q) dst[q - c] -= (col[q] * r) * cc;
+      }
+      for (Index p = 1; p <= kn; ++p) col[p] *= r;
+    }
+    // Backward-error bound delta (file comment).
+    std::fill(m_.begin(), m_.end(), Real(0));
+    for (Index k = 0; k < n_; ++k) {
+      const T* col = ab + k * ldab_;
+      const Real dk = abs(value_of(col[0]));
+      m_[static_cast<std::size_t>(k)] += dk;
+      for (Index p = 1; p <= std::min(kd_, n_ - 1 - k); ++p) {
+        const Real l = value_of(col[p]);
+        m_[static_cast<std::size_t>(k + p)] += l * l * dk;
+      }
+    }
+    const Real u = epsilon<T>() / 2;
+    const Real k = static_cast<Real>(kd_ + 3);
+    const Real gamma = k * u / (1 - k * u);
+    const Real mmax = n_ > 0 ? *std::max_element(m_.begin(), m_.end()) : Real(0);
+    delta_ = gamma * static_cast<Real>(2 * kd_ + 1) * mmax;
+    if (!std::isfinite(delta_)) {
+      result_ = {FactorStatus::not_finite, -1, static_cast<long double>(delta_)};
+      return result_;
+    }
+    result_ = {FactorStatus::ok, -1, 0};
+    return result_;
+  }
+
+  /// Signs of D: the inertia of A + shift I up to the bound below. Throws SolveError on
+  /// failed factors.
+  Inertia inertia() const {
+    if (!result_.ok()) throw result_.error("BandLDLT::inertia");
+    return inertia_;
+  }
+  /// Number of negative pivots (negative eigenvalues of A + shift I).
+  Index negative_count() const { return inertia().negative; }
+
+  /// delta: the computed factors are exact for a matrix within delta of A + shift I in the
+  /// 2-norm, so the inertia is exact when no eigenvalue lies within delta of zero.
+  Real perturbation_bound() const noexcept { return delta_; }
+
+  /// Solves (A + shift I) X = B in place (no pivoting: accurate when the pivots do not
+  /// grow, i.e. when perturbation_bound() is small against the smallest |eigenvalue|).
+  void solve(Eigen::Ref<MatX<T>> B) const {
+    if (!result_.ok()) throw result_.error("BandLDLT::solve");
+    detail::check_arg(B.rows() == n_, "BandLDLT::solve", "rhs rows", B.rows(), "== n");
+    const T* __restrict ab = f_.data();
+    for (Index c = 0; c < B.cols(); ++c) {
+      T* __restrict x = B.data() + c * B.outerStride();
+      for (Index j = 0; j < n_; ++j) {  // L y = b
+        const T xj = x[j];
+        const T* __restrict col = ab + j * ldab_;
+        for (Index p = 1; p <= std::min(kd_, n_ - 1 - j); ++p) x[j + p] -= col[p] * xj;
+      }
+      for (Index j = 0; j < n_; ++j) x[j] /= ab[j * ldab_];  // D z = y
+      for (Index j = n_ - 1; j >= 0; --j) {                   // L^T x = z
+        const T* __restrict col = ab + j * ldab_;
+        T s = x[j];
+        for (Index p = std::min(kd_, n_ - 1 - j); p >= 1; --p) s -= col[p] * x[j + p];
+        x[j] = s;
+      }
+      for (Index i = 0; i < n_; ++i)
+        if (!is_finite(x[i]))
+          throw SolveError("BandLDLT::solve", "solution entry " + std::to_string(i),
+                           value_of(x[i]), "finite (check the right-hand side)");
+    }
+  }
+
+ private:
+  Index n_ = 0, kd_ = 0, ldab_ = 1;
+  std::vector<T> f_;
+  std::vector<Real> m_;
+  Inertia inertia_{};
+  Real delta_ = 0;
+  FactorResult result_{};
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/linalg/band_ldlt.hpp ----
+// ---- begin cabledyn/linalg/bordered_solve.hpp ----
+// cabledyn: the bordered solve by Sherman-Morrison on a band factorisation.
+// Spec "Condensed torsion", Residual and tangent: the tangent B + grad(Theta) grad(Theta)^T / C
+// carries a rank-one term that is not banded. Each Newton step solves it on the band
+// factorisation of B with two right-hand sides, B y = -R and B z = grad(Theta),
+//     x = y - z (grad(Theta) . y) / (C + grad(Theta) . z),
+// accepts x on a backward-error test, and falls back on iterative refinement (and, in the
+// caller, on a shifted factorisation). Statics and stability: the inertia of the bordered
+// matrix follows from that of B and the sign of 1 + grad(Theta)^T B^-1 grad(Theta) / C.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include <Eigen/Core>
+
+
+namespace cabledyn {
+
+/// Acceptance of a bordered solve.
+struct BorderedOptions {
+  /// Accept x when its normwise backward error is at most this; 0 means 64 eps of T.
+  double tolerance = 0;
+  /// Refinement steps allowed after the plain Sherman-Morrison solution (a step that does
+  /// not lower the backward error is undone and ends the refinement; it still counts).
+  int max_refinements = 4;
+};
+
+/// How a bordered solve ended.
+enum class BorderedStatus {
+  ok,               ///< backward error within the tolerance
+  singular_update,  ///< c + v.z is zero to working precision: B + u v^T / c is singular
+  not_accepted,     ///< still above the tolerance after refinement: shift and refactor
+};
+
+/// Outcome of BorderedSolver::solve. backward_error is the normwise backward error of the
+/// returned x, ||rhs - K x||_inf / (||K||_inf ||x||_inf + ||rhs||_inf) with ||K||_inf
+/// bounded by ||B||_inf + ||u||_inf ||v||_1 / |c|; initial_backward_error that of the plain
+/// Sherman-Morrison x; denominator is c + v.z, z = B^-1 u.
+struct BorderedResult {
+  BorderedStatus status = BorderedStatus::not_accepted;
+  long double backward_error = 0;
+  long double initial_backward_error = 0;
+  int refinements = 0;
+  long double denominator = 0;
+  bool ok() const noexcept { return status == BorderedStatus::ok; }
+};
+
+/// Negative eigenvalue count of K = B + g g^T / C from that of B (spec "Condensed torsion",
+/// Statics and stability: neg(K) = neg(B) - [1 + g^T B^-1 g / C < 0] for C > 0). By
+/// Haynsworth's inertia additivity on [[B, g], [g^T, -C]], for C of either sign:
+/// neg(K) = neg(B) + [C + g^T B^-1 g > 0] - [C > 0]. `g_dot_z` is g^T B^-1 g (z of the
+/// symmetric bordered solve); B and K are assumed nonsingular.
+template <class T>
+Eigen::Index bordered_negative_count(Eigen::Index negative_B, const T& C, const T& g_dot_z) {
+  const auto c = value_of(C);
+  const auto s = c + value_of(g_dot_z);
+  return negative_B + (s > 0 ? 1 : 0) - (c > 0 ? 1 : 0);
+}
+
+/// Solves (B + u v^T / c) x = rhs by Sherman-Morrison on a factorisation of the band matrix
+/// B (BandLU, BandCholesky, BandLDLT: anything with solve(Eigen::Ref<MatX<T>>)), with
+/// iterative refinement when the backward error is too large. Workspaces are sized once at
+/// construction; solve() allocates nothing.
+template <class T>
+class BorderedSolver {
+ public:
+  using Index = Eigen::Index;
+  using Real = value_type_t<T>;
+
+  BorderedSolver() = default;
+  explicit BorderedSolver(Index n) : n_(n) {
+    detail::check_arg(n >= 0, "BorderedSolver", "n", n, ">= 0");
+    work_.assign(static_cast<std::size_t>(5 * n), T(0));
+  }
+
+  Index rows() const noexcept { return n_; }
+
+  /// Symmetric border of the spec: (B + g g^T / C) x = rhs.
+  template <class Matrix, class Factor>
+  BorderedResult solve(const Matrix& B, const Factor& F, const Eigen::Ref<const VecX<T>>& g,
+                       const T& C, const Eigen::Ref<const VecX<T>>& rhs, Eigen::Ref<VecX<T>> x,
+                       const BorderedOptions& options = {}) {
+    return solve(B, F, g, g, C, rhs, x, options);
+  }
+
+  /// General rank-one border: (B + u v^T / c) x = rhs. B is the matrix F factorised (used
+  /// for the residual); x and rhs must not overlap. On singular_update x is left untouched;
+  /// on not_accepted x holds the iterate of smallest backward error.
+  template <class Matrix, class Factor>
+  BorderedResult solve(const Matrix& B, const Factor& F, const Eigen::Ref<const VecX<T>>& u,
+                       const Eigen::Ref<const VecX<T>>& v, const T& c,
+                       const Eigen::Ref<const VecX<T>>& rhs, Eigen::Ref<VecX<T>> x,
+                       const BorderedOptions& options = {}) {
+    using std::abs;
+    const Index n = n_;
+    detail::check_arg(B.rows() == n, "BorderedSolver::solve", "matrix rows", B.rows(),
+                    "== n as sized");
+    detail::check_arg(u.size() == n && v.size() == n && rhs.size() == n && x.size() == n,
+                    "BorderedSolver::solve", "vector size (smallest)",
+                    std::min({u.size(), v.size(), rhs.size(), x.size()}), "== n");
+    if (!(value_of(c) != 0) || !is_finite(c))
+      throw InputError("BorderedSolver::solve", "c", value_of(c), "finite, != 0");
+
+    Eigen::Map<MatX<T>> W(work_.data(), n, 2);  // [y, z]
+    Eigen::Map<VecX<T>> r(work_.data() + 2 * n, n), t(work_.data() + 3 * n, n),
+        d(work_.data() + 4 * n, n);
+    W.col(0) = rhs;
+    W.col(1) = u;
+    F.solve(W);  // two right-hand sides, one pass over the factors
+    auto y = W.col(0);
+    auto z = W.col(1);
+
+    BorderedResult res;
+    const T vz = dot(v, z);
+    const T den = c + vz;
+    res.denominator = static_cast<long double>(value_of(den));
+    Real scale = abs(value_of(c));
+    for (Index i = 0; i < n; ++i) scale += abs(value_of(v(i))) * abs(value_of(z(i)));
+    if (!(abs(value_of(den)) > static_cast<Real>(std::max<Index>(n, 1)) * epsilon<T>() * scale)) {
+      res.status = BorderedStatus::singular_update;
+      return res;
+    }
+    vz_ = vz;
+
+    // Norm bound of K = B + u v^T / c.
+    Real unorm = 0, vnorm1 = 0, rhsnorm = 0;
+    for (Index i = 0; i < n; ++i) {
+      unorm = std::max(unorm, abs(value_of(u(i))));
+      vnorm1 += abs(value_of(v(i)));
+      rhsnorm = std::max(rhsnorm, abs(value_of(rhs(i))));
+    }
+    const Real knorm = static_cast<Real>(B.norm_inf()) + unorm * vnorm1 / abs(value_of(c));
+
+    // x = y - z (v . y) / den
+    const T sy = dot(v, y) / den;
+    for (Index i = 0; i < n; ++i) x(i) = y(i) - z(i) * sy;
+
+    // Residual r = rhs - B x - u (v . x) / c; returns the backward error of x.
+    auto backward_error = [&]() -> Real {
+      B.multiply(x, t);
+      const T sx = dot(v, x) / c;
+      Real rn = 0, xn = 0;
+      for (Index i = 0; i < n; ++i) {
+        r(i) = rhs(i) - t(i) - u(i) * sx;
+        rn = std::max(rn, abs(value_of(r(i))));
+        xn = std::max(xn, abs(value_of(x(i))));
+      }
+      const Real denom = knorm * xn + rhsnorm;
+      return denom > 0 ? rn / denom : rn;
+    };
+
+    const Real tol = options.tolerance > 0 ? static_cast<Real>(options.tolerance)
+                                           : Real(64) * epsilon<T>();
+    Real eta = backward_error();
+    res.initial_backward_error = static_cast<long double>(eta);
+    while (!(eta <= tol) && res.refinements < options.max_refinements) {
+      // Correction d = K^-1 r by the same formula, reusing z.
+      d = r;
+      F.solve(d);
+      const T sd = dot(v, d) / den;
+      for (Index i = 0; i < n; ++i) d(i) -= z(i) * sd;
+      x += d;
+      ++res.refinements;
+      const Real eta_new = backward_error();
+      if (!(eta_new < eta)) {  // no progress: keep the better iterate and stop
+        x -= d;
+        break;
+      }
+      eta = eta_new;
+    }
+    res.backward_error = static_cast<long double>(eta);
+    res.status = eta <= tol ? BorderedStatus::ok : BorderedStatus::not_accepted;
+    return res;
+  }
+
+  /// v . z of the last successful solve, z = B^-1 u (g^T B^-1 g for the symmetric border,
+  /// the input of bordered_negative_count).
+  const T& v_dot_z() const noexcept { return vz_; }
+
+ private:
+  template <class A, class Bv>
+  static T dot(const A& a, const Bv& b) {
+    T s = T(0);
+    for (Index i = 0; i < a.size(); ++i) s += a(i) * b(i);
+    return s;
+  }
+  Index n_ = 0;
+  std::vector<T> work_;
+  T vz_ = T(0);
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/linalg/bordered_solve.hpp ----
+// ---- end cabledyn/linalg.hpp ----
 // ---- end cabledyn/cabledyn.hpp ----
