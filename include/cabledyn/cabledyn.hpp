@@ -5,7 +5,9 @@
 
 #include "cabledyn/core.hpp"
 #include "cabledyn/autodiff.hpp"
+#include "cabledyn/linalg.hpp"
 #include "cabledyn/elements.hpp"
 #include "cabledyn/hydro.hpp"
 #include "cabledyn/seabed.hpp"
+#include "cabledyn/line.hpp"
 #include "cabledyn/statics.hpp"

@@ -3,3 +3,6 @@
 #pragma once
 
 #include "cabledyn/statics/catenary.hpp"
+#include "cabledyn/statics/static_common.hpp"
+#include "cabledyn/statics/tension_statics.hpp"
+#include "cabledyn/statics/hermite_statics.hpp"

@@ -1,0 +1,255 @@
+// cabledyn: banded LU with partial pivoting (the DGBTRF/DGBTRS algorithm), templated on T.
+// Spec "Linear algebra": global operators are factorised in LAPACK band form (DGBTRF/DGBSV)
+// with workspaces allocated once, so a dynamic step performs no heap allocation.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "cabledyn/core/eigen.hpp"
+#include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/scalar.hpp"
+#include "cabledyn/linalg/band_matrix.hpp"
+#include "cabledyn/linalg/detail/band_util.hpp"
+#include "cabledyn/linalg/factor_result.hpp"
+#include "cabledyn/linalg/lapack.hpp"
+
+namespace cabledyn {
+namespace detail {
+
+/// Unblocked band LU with partial pivoting, column by column as LAPACK's DGBTF2 (0-based).
+/// `ab` holds A in DGBTRF storage (ldab >= 2 kl + ku + 1, diagonal in row kl + ku) with the
+/// top kl fill rows zero; on return it holds U (upper band of width kl + ku) and the
+/// multipliers of L below the diagonal. ipiv[j] is the row swapped with row j. Returns the
+/// first j with an exactly zero pivot, or -1.
+template <class T>
+Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restrict ab,
+                   Eigen::Index ldab, int* __restrict ipiv) {
+  using Index = Eigen::Index;
+  const Index kv = kl + ku;
+  Index info = -1;
+  Index ju = 0;  // last column touched by the row swaps so far
+  for (Index j = 0; j < n; ++j) {
+    T* __restrict col = ab + kv + j * ldab;  // col[p] = A(j + p, j)
+    const Index km = std::min(kl, n - 1 - j);
+    Index jp = 0;
+    value_type_t<T> amax = abs_value(col[0]);
+    for (Index p = 1; p <= km; ++p) {
+      const value_type_t<T> a = abs_value(col[p]);
+      if (a > amax) {
+        amax = a;
+        jp = p;
+      }
+    }
+    ipiv[j] = static_cast<int>(j + jp);
+    if (value_of(col[jp]) == 0) {
+      if (info < 0) info = j;
+      continue;
+    }
+    ju = std::max(ju, std::min(j + ku + jp, n - 1));
+    if (jp != 0) {
+      // Swap rows j and j + jp in columns j..ju; along a row the storage stride is ldab - 1.
+      T* __restrict r0 = col;
+      T* __restrict r1 = col + jp;
+      const Index stride = ldab - 1;
+      for (Index k = 0; k <= ju - j; ++k) std::swap(r0[k * stride], r1[k * stride]);
+    }
+    if (km > 0) {
+      const T r = T(1) / col[0];
+      for (Index p = 1; p <= km; ++p) col[p] *= r;
+      // Rank-one update of the trailing block: A(j+1..j+km, k) -= l * A(j, k), k in j+1..ju.
+      const T* __restrict l = col + 1;
+      for (Index k = j + 1; k <= ju; ++k) {
+        T* __restrict ck = ab + kv + j - k + k * ldab;  // ck[0] = A(j, k)
+        const T ujk = ck[0];
+        T* __restrict dst = ck + 1;
+        for (Index p = 0; p < km; ++p) dst[p] -= l[p] * ujk;
+      }
+    }
+  }
+  return info;
+}
+
+/// Solves A X = B with the factors of gbtrf (LAPACK's DGBTRS, trans = 'N'), B column-major
+/// with leading dimension ldb, overwritten by X.
+template <class T>
+void gbtrs(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
+           const T* __restrict ab, Eigen::Index ldab, const int* __restrict ipiv,
+           T* __restrict b, Eigen::Index ldb) {
+  using Index = Eigen::Index;
+  const Index kv = kl + ku;
+  for (Index c = 0; c < nrhs; ++c) {
+    T* __restrict x = b + c * ldb;
+    if (kl > 0) {
+      for (Index j = 0; j + 1 < n; ++j) {
+        const Index lm = std::min(kl, n - 1 - j);
+        const Index l = ipiv[j];
+        if (l != j) std::swap(x[l], x[j]);
+        const T xj = x[j];
+        const T* __restrict lc = ab + kv + 1 + j * ldab;
+        T* __restrict dst = x + j + 1;
+        for (Index p = 0; p < lm; ++p) dst[p] -= lc[p] * xj;
+      }
+    }
+    for (Index j = n - 1; j >= 0; --j) {
+      const T* __restrict uc = ab + j * ldab;  // uc[kv + i - j] = U(i, j)
+      x[j] /= uc[kv];
+      const T xj = x[j];
+      const Index lm = std::min(kv, j);
+      const T* __restrict u = uc + kv - lm;  // u[p] = U(j - lm + p, j)
+      T* __restrict dst = x + j - lm;
+      for (Index p = 0; p < lm; ++p) dst[p] -= u[p] * xj;
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Banded LU factorisation with partial pivoting, P A = L U (spec "Linear algebra": the
+/// DGBTRF/DGBTRS algorithm), for any scalar T (double, long double, duals). Sized once at
+/// construction; factor() and solve() then allocate nothing.
+///
+/// Status: `singular` when a pivot is zero or |u_jj| <= n eps max_i |a_ij| (then a
+/// perturbation of column j of A by n eps of its own size makes A exactly singular: the
+/// solution would carry no correct digit); `not_finite` when A holds an Inf or NaN. The
+/// index is the 0-based column j. solve() on failed factors throws SolveError.
+/// For T = double with CABLEDYN_WITH_LAPACK the work is done by DGBTRF/DGBTRS unless the
+/// backend says `templated`.
+template <class T>
+class BandLU {
+ public:
+  using Index = Eigen::Index;
+  using Real = value_type_t<T>;
+
+  BandLU() = default;
+  /// Workspaces for n x n matrices with kl sub- and ku super-diagonals.
+  BandLU(Index n, Index kl, Index ku, Backend backend = Backend::automatic)
+      : n_(n), kl_(kl), ku_(ku), ldab_(2 * kl + ku + 1) {
+    detail::check_arg(n >= 0 && kl >= 0 && ku >= 0, "BandLU", "n, kl, ku (smallest)",
+                    std::min({n, kl, ku}), ">= 0");
+    detail::require_lapack_int(ldab_ * std::max<Index>(n, 1), "BandLU", "ldab n");
+    lapack_ = detail::use_lapack<T>(backend, "BandLU");
+    lu_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
+    ipiv_.assign(static_cast<std::size_t>(n), 0);
+    colmax_.assign(static_cast<std::size_t>(n), Real(0));
+  }
+  /// Workspaces for matrices shaped like A.
+  explicit BandLU(const BandMatrix<T>& A, Backend backend = Backend::automatic)
+      : BandLU(A.rows(), A.kl(), A.ku(), backend) {}
+
+  Index rows() const noexcept { return n_; }
+  Index kl() const noexcept { return kl_; }
+  Index ku() const noexcept { return ku_; }
+  /// True when the factors come from LAPACK.
+  bool uses_lapack() const noexcept { return lapack_; }
+  /// Result of the last factor().
+  const FactorResult& result() const noexcept { return result_; }
+  /// The factors in DGBTRF storage (U in rows 0..kl+ku, L's multipliers below).
+  const T* factors() const noexcept { return lu_.data(); }
+  /// Row swapped with row j at step j (0-based).
+  Index pivot(Index j) const noexcept {
+    return ipiv_[static_cast<std::size_t>(j)] - (lapack_ ? 1 : 0);
+  }
+
+  /// Factorises A (copied; A is left untouched). Throws InputError when A's shape differs
+  /// from the one this object was sized for.
+  FactorResult factor(const BandMatrix<T>& A) {
+    if (A.rows() != n_ || A.kl() != kl_ || A.ku() != ku_)
+      throw InputError("BandLU::factor", "matrix shape (n)", A.rows(),
+                       "n = " + std::to_string(n_) + ", kl = " + std::to_string(kl_) +
+                           ", ku = " + std::to_string(ku_) + " as sized");
+    result_ = FactorResult{};
+    // Copy the storage whole; zero the kl fill rows (an earlier factorisation wrote them).
+    const T* src = A.data();
+    std::copy(src, src + n_ * ldab_, lu_.begin());
+    for (Index j = 0; j < n_; ++j)
+      std::fill(lu_.data() + j * ldab_, lu_.data() + j * ldab_ + kl_, T(0));
+    if (!detail::all_finite(src, n_ * ldab_)) {
+      for (Index j = 0; j < n_; ++j)
+        for (Index i = std::max<Index>(0, j - ku_); i <= std::min<Index>(n_ - 1, j + kl_); ++i)
+          if (!is_finite(A(i, j))) {
+            result_ = {FactorStatus::not_finite, j, static_cast<long double>(value_of(A(i, j)))};
+            return result_;
+          }
+    }
+    detail::column_max_abs(src, ldab_, n_, colmax_.data());
+    Index info = -1;
+#ifdef CABLEDYN_WITH_LAPACK
+    if constexpr (std::is_same_v<T, double>) {
+      if (lapack_) {
+        const int n = static_cast<int>(n_), kl = static_cast<int>(kl_),
+                  ku = static_cast<int>(ku_), ldab = static_cast<int>(ldab_);
+        int inf = 0;
+        if (n > 0) dgbtrf_(&n, &n, &kl, &ku, lu_.data(), &ldab, ipiv_.data(), &inf);
+        info = inf > 0 ? inf - 1 : -1;
+      }
+    }
+#endif
+    if (!lapack_) info = detail::gbtrf(n_, kl_, ku_, lu_.data(), ldab_, ipiv_.data());
+    // Numerically zero pivots (see the class comment).
+    const Real tol = static_cast<Real>(n_) * epsilon<T>();
+    const Index kv = kl_ + ku_;
+    for (Index j = 0; j < n_; ++j) {
+      const T& u = lu_[static_cast<std::size_t>(kv + j * ldab_)];
+      if (j == info || detail::abs_value(u) <= tol * colmax_[static_cast<std::size_t>(j)]) {
+        result_ = {FactorStatus::singular, j, static_cast<long double>(value_of(u))};
+        return result_;
+      }
+    }
+    result_ = {FactorStatus::ok, -1, 0};
+    return result_;
+  }
+
+  /// Solves A X = B in place for every column of B (n x nrhs, column-major, contiguous
+  /// columns: a VecX, a MatX, a block of whole columns). Throws SolveError on failed
+  /// factors and when the solution is not finite (an Inf or NaN right-hand side).
+  void solve(Eigen::Ref<MatX<T>> B) const {
+    if (!result_.ok()) throw result_.error("BandLU::solve");
+    detail::check_arg(B.rows() == n_, "BandLU::solve", "rhs rows", B.rows(), "== n");
+    if (n_ == 0 || B.cols() == 0) return;
+#ifdef CABLEDYN_WITH_LAPACK
+    if constexpr (std::is_same_v<T, double>) {
+      if (lapack_) {
+        detail::require_lapack_int(B.cols(), "BandLU::solve", "nrhs");
+        detail::require_lapack_int(B.outerStride(), "BandLU::solve", "ldb");
+        const int n = static_cast<int>(n_), kl = static_cast<int>(kl_),
+                  ku = static_cast<int>(ku_), ldab = static_cast<int>(ldab_),
+                  nrhs = static_cast<int>(B.cols()), ldb = static_cast<int>(B.outerStride());
+        int info = 0;
+        const char trans = 'N';
+        dgbtrs_(&trans, &n, &kl, &ku, &nrhs, lu_.data(), &ldab, ipiv_.data(), B.data(), &ldb,
+                &info, 1);
+        check_solution(B);
+        return;
+      }
+    }
+#endif
+    detail::gbtrs(n_, kl_, ku_, B.cols(), lu_.data(), ldab_, ipiv_.data(), B.data(),
+                  B.outerStride());
+    check_solution(B);
+  }
+
+ private:
+  void check_solution(const Eigen::Ref<MatX<T>>& B) const {
+    for (Index c = 0; c < B.cols(); ++c)
+      for (Index i = 0; i < n_; ++i)
+        if (!is_finite(B(i, c)))
+          throw SolveError("BandLU::solve", "solution entry " + std::to_string(i),
+                           value_of(B(i, c)), "finite (check the right-hand side)");
+  }
+
+  Index n_ = 0, kl_ = 0, ku_ = 0, ldab_ = 1;
+  bool lapack_ = false;
+  std::vector<T> lu_;
+  std::vector<int> ipiv_;
+  std::vector<Real> colmax_;
+  FactorResult result_{};
+};
+
+}  // namespace cabledyn
