@@ -40,6 +40,7 @@ struct StaticLoadCase {
   const SteadyCurrent* current = nullptr;      ///< steady current (none: still water)
   const VecX<double>* frozen_drag = nullptr;   ///< drag held constant (a frozen f_ext vector)
   const VecX<double>* constant_load = nullptr; ///< an extra constant f_ext (e.g. EI = 0 wetting recovery)
+  double drag_factor = 1;            ///< scales the current drag (drag brought in by load steps)
   bool hermite_wetting = true;       ///< Hermite: exact buoyancy recovery above the surface
   double surface_z = 0;              ///< still-water level
 };
@@ -202,8 +203,8 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
     R -= lc.frozen_drag->cast<T>();
   } else if (lc.current) {
     VecX<T> fd;
-    line_current_drag<T, Band>(line, *lc.current, q, fd, K, -1.0);
-    R -= fd;
+    line_current_drag<T, Band>(line, *lc.current, q, fd, K, -lc.drag_factor);
+    R -= T(lc.drag_factor) * fd;
   }
   if (lc.constant_load) R -= lc.constant_load->cast<T>();
 }

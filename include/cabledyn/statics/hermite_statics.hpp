@@ -43,6 +43,7 @@ class HermiteStatics {
         ldlt_(n_, kd_) {
     if (!line.hermite()) throw InputError(line.name(), "element kind", "EI = 0", "Hermite cable");
     prob_.seabed.validate(line.name() + " seabed");
+    detail::check_reach(line);
     if (opt_.tol > 1e-6) opt_.tol = 1e-6;  // static tolerance min(1e-6, tol_dyn)
   }
 
@@ -181,6 +182,12 @@ class HermiteStatics {
     return s;
   }
 
+  // Round-off floor of the nodal forces: the axial forces EA eps are formed from coordinate
+  // differences, and a stiff bed's contact forces likewise (spec "Hermite path").
+  double roundoff(const VecX<double>& q, const StaticLoadCase& lc) const {
+    return detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot : 0.0);
+  }
+
   void check_not_too_long() const {
     const Vec3<double> pA = line_.end(0).position, pB = line_.end(1).position;
     double wmin = 1e300;
@@ -227,7 +234,11 @@ class HermiteStatics {
       cons_.reduce_matrix(Ks_);
       const double scale = force_scale(lc, q);
       const double norm = scaled_norm(R, scale);
-      if (norm < tol) return true;
+      const double floor = roundoff(q, lc) / scale;
+      if (opt_.verbose)
+        std::fprintf(stderr, "%s minimise EI x %g it %d |R|/s %.3e floor %.3e shift %.3e\n", line_.name().c_str(),
+                     line_.EI_scale(), k, norm, floor, shift);
+      if (norm < std::max(tol, floor)) return true;
       const double E0 = line_potential_energy(line_, lc, q);
       const double knorm = std::max(Ks_.norm_inf(), 1e-300);
       // Shift until positive definite.
@@ -265,7 +276,7 @@ class HermiteStatics {
       }
       if (!accepted) {
         // The energy cannot descend further at its round-off: accept if the residual is small.
-        return norm < 1e-3;
+        return norm < std::max(1e-3, 10 * floor);
       }
       cons_.apply_to_state(line_, q);
     }
@@ -284,7 +295,14 @@ class HermiteStatics {
       cons_.reduce_matrix(K_);
       const double scale = force_scale(lc, q);
       const double norm = scaled_norm(R, scale);
+      if (opt_.verbose)
+        std::fprintf(stderr, "%s polish it %d |R|/s %.3e floor %.3e\n", line_.name().c_str(), k, norm,
+                     roundoff(q, lc) / scale);
       if (norm < opt_.tol) return true;
+      if (norm < roundoff(q, lc) / scale) {
+        floor_note = norm;
+        return true;
+      }
       if (!lu_.factor(K_).ok()) break;
       d.col(0) = -R;
       lu_.solve(d);
@@ -358,7 +376,9 @@ class HermiteStatics {
     }
     line_static_residual<double, SymmetricBandMatrix<double>>(line_, lcs, q, R, &Ks_);
     cons_.reduce_matrix(Ks_);
-    ldlt_.factor(Ks_);
+    // Eigenvalues within 1e-10 of the tangent's scale count as zero: a null mode (the bow of a
+    // weightless line turning about its chord) is neutral, not unstable.
+    ldlt_.factor(Ks_, 1e-10 * Ks_.norm_inf());
     const auto neg = ldlt_.negative_count();
     if (neg > 0)
       throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -32,6 +33,7 @@ struct StaticOptions {
   double tol = 1e-8;        ///< ||R||_inf / s (spec "Convergence")
   double abs_tol = 1e-14;   ///< ||R||_inf [N]
   int max_iterations = 200; ///< per Newton / stage
+  bool verbose = false;     ///< print each iteration to stderr
 };
 
 /// A converged static equilibrium.
@@ -39,6 +41,7 @@ struct StaticResult {
   VecX<double> q;                   ///< the state (positions; Hermite: and tangents)
   double residual = 0;              ///< ||R||_inf on the free DOFs [N]
   double scale = 0;                 ///< force scale s of the convergence test [N]
+  double floor = 0;                 ///< round-off floor of the nodal forces [N]
   int iterations = 0;               ///< Newton iterations of the accepted route
   std::string route;                ///< the seed and stage that converged
   std::vector<std::string> notes;   ///< notes for the run summary
@@ -46,6 +49,16 @@ struct StaticResult {
 };
 
 namespace detail {
+
+/// Throws InputError when the line cannot reach between its held ends: the chord would need
+/// a strain above 1 (the same admissibility limit as the analytic catenary).
+inline void check_reach(const Line& line) {
+  const double chord = (line.end(1).position - line.end(0).position).norm();
+  if (!(chord < 2 * line.length()))
+    throw InputError(line.name(), "chord between the ends", chord,
+                     "< " + to_text(2 * line.length()) +
+                         " m (the line stretched to strain 1; a longer chord is beyond what EA allows)");
+}
 
 /// Force scale s: the largest of the infinity norms of the external load, the seabed
 /// reaction and the current drag (spec "Convergence"), at least 1 N.
@@ -68,13 +81,16 @@ inline double static_force_scale(const Line& line, const StaticLoadCase& lc, con
   return s;
 }
 
-/// Round-off floor of the nodal forces: 16 eps max(EA/L0) max(|q|, L0) (spec "Convergence").
-inline double roundoff_floor(const Line& line, const VecX<double>& q) {
+/// Round-off floor of the nodal forces: 16 eps max(EA/L0) max(|q|, L0) (spec "Convergence"),
+/// with the nodal seabed stiffness kBot d l_trib counted among the stiffnesses when it is the
+/// larger (a stiff bed rounds the contact forces the same way).
+inline double roundoff_floor(const Line& line, const VecX<double>& q, double kBot = 0) {
   double k = 0, L = 0;
   for (std::size_t e = 0; e < line.n_elements(); ++e) {
     k = std::max(k, line.type(e).EA / line.L0(e));
     L = std::max(L, line.L0(e));
   }
+  for (std::size_t i = 0; i < line.n_nodes(); ++i) k = std::max(k, kBot * node_contact_width_length(line, i));
   return 16 * std::numeric_limits<double>::epsilon() * k * std::max(q.cwiseAbs().maxCoeff(), L);
 }
 

@@ -33,6 +33,7 @@ class TensionStatics {
         lu_(n_, line.half_bandwidth(), line.half_bandwidth()) {
     if (line.hermite()) throw InputError(line.name(), "element kind", "Hermite", "EI = 0 line");
     prob_.seabed.validate(line.name() + " seabed");
+    detail::check_reach(line);
     if (prob_.seabed_z && line.end(0).position(2) < *prob_.seabed_z - 1e-6 &&
         line.end(1).position(2) < *prob_.seabed_z - 1e-6)
       throw InputError(line.name(), "end heights below the seabed", line.end(0).position(2),
@@ -161,6 +162,25 @@ class TensionStatics {
         return finish(q, recovery, seed_name + ", " + stage, it);
       }
     }
+    // 4. In a current: the still-water equilibrium first, then the drag by load steps.
+    if (prob_.current) {
+      VecX<double> q = q0;
+      int it = 0;
+      bool ok = true;
+      for (double df : {0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1.0}) {
+        for (double r : {r1, r2, 0.0}) {
+          auto lc = load_case(1.0, r, &recovery);
+          lc.drag_factor = df;
+          if (df == 0) lc.current = nullptr;
+          if (!lm_stage(q, lc, it)) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok) break;
+      }
+      if (ok) return finish(q, recovery, seed_name + ", still water then drag load steps", it);
+    }
     why = "compression-capable Newton, tension-only stages and load continuation did not converge";
     return std::nullopt;
   }
@@ -183,6 +203,7 @@ class TensionStatics {
     cons_.reduce_residual(R);
     res.residual = cons_.free_norm_inf(R);
     res.scale = detail::static_force_scale(line_, lc, q);
+    res.floor = detail::roundoff_floor(line_, q, prob_.seabed_z ? prob_.seabed.kBot : 0.0);
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       const double eps = line_.tension_element(e).kinematics(line_.element_dofs<double, 6>(q, e)).eps;
       if (eps < -1e-6) {
@@ -246,11 +267,17 @@ class TensionStatics {
         return false;
       }
       const double scale = detail::static_force_scale(line_, lc, q);
-      const double floor = detail::roundoff_floor(line_, q);
+      const double floor = detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot * lc.load_factor : 0.0);
+      if (opt_.verbose)
+        std::fprintf(stderr, "%s newton r=%g lf=%g it %d |R| %.3e scale %.3e floor %.3e\n", line_.name().c_str(),
+                     lc.compression_ratio, lc.load_factor, k, norm, scale, floor);
       if (converged(norm, scale, 0)) return true;
       if (norm < floor && norm >= stall) return true;  // stopped decreasing inside the floor
       stall = norm;
-      if (!lu_.factor(K_).ok()) return false;
+      if (!lu_.factor(K_).ok()) {
+        if (opt_.verbose) std::fprintf(stderr, "  LU failed: %s\n", lu_.result().error(line_.name()).what());
+        return false;
+      }
       d.col(0) = -R;
       lu_.solve(d);
       VecX<double> dq = d.col(0);
@@ -288,6 +315,7 @@ class TensionStatics {
       VecX<double> drag;
       if (lc.current) {
         line_current_drag<double, BandMatrix<double>>(line_, *lc.current, q, drag, nullptr);
+        drag *= lc.drag_factor;
         lc.frozen_drag = &drag;
       }
       double norm_live;
@@ -298,7 +326,11 @@ class TensionStatics {
         return false;
       }
       const double scale = detail::static_force_scale(line_, lc_in, q);
-      if (converged(norm_live, scale, detail::roundoff_floor(line_, q))) return true;
+      if (opt_.verbose)
+        std::fprintf(stderr, "%s LM r=%g lf=%g it %d |R| %.3e scale %.3e mu %.3e\n", line_.name().c_str(),
+                     lc.compression_ratio, lc.load_factor, k, norm_live, scale, mu);
+      const double floor = detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot * lc.load_factor : 0.0);
+      if (converged(norm_live, scale, floor)) return true;
       const double E0 = line_potential_energy(line_, lc, q);
       bool accepted = false;
       for (int tries = 0; tries < 12 && !accepted; ++tries) {
@@ -337,7 +369,7 @@ class TensionStatics {
       }
       if (!accepted) {
         // No descent left: converged only if the residual is inside the round-off floor.
-        return norm_live < detail::roundoff_floor(line_, q) * 10;
+        return norm_live < floor * 10;
       }
       mu = std::max(mu / 3, mu_min);
     }
