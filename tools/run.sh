@@ -7,4 +7,7 @@ root=${CABLEDYN_BUILD_ROOT:-build}
 cmake -S . -B "$root/release" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCABLEDYN_BUILD_TESTS=OFF -DCABLEDYN_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$root/release" -j "${CABLEDYN_JOBS:-$(nproc)}"
-"$root/release/examples/tangent_check_demo" "$@"
+out=${CABLEDYN_OUT:-$root/results}
+mkdir -p "$out"
+"$root/release/examples/catenary_statics" "$@" > "$out/oc3_profile.csv"
+echo "profile written to $out/oc3_profile.csv"

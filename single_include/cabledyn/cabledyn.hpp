@@ -4306,6 +4306,7 @@ struct StaticLoadCase {
   const SteadyCurrent* current = nullptr;      ///< steady current (none: still water)
   const VecX<double>* frozen_drag = nullptr;   ///< drag held constant (a frozen f_ext vector)
   const VecX<double>* constant_load = nullptr; ///< an extra constant f_ext (e.g. EI = 0 wetting recovery)
+  double drag_factor = 1;            ///< scales the current drag (drag brought in by load steps)
   bool hermite_wetting = true;       ///< Hermite: exact buoyancy recovery above the surface
   double surface_z = 0;              ///< still-water level
 };
@@ -4468,8 +4469,8 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
     R -= lc.frozen_drag->cast<T>();
   } else if (lc.current) {
     VecX<T> fd;
-    line_current_drag<T, Band>(line, *lc.current, q, fd, K, -1.0);
-    R -= fd;
+    line_current_drag<T, Band>(line, *lc.current, q, fd, K, -lc.drag_factor);
+    R -= T(lc.drag_factor) * fd;
   }
   if (lc.constant_load) R -= lc.constant_load->cast<T>();
 }
@@ -5149,6 +5150,7 @@ class CatenaryLine {
 // Spec "Static equilibrium".
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -5171,6 +5173,7 @@ struct StaticOptions {
   double tol = 1e-8;        ///< ||R||_inf / s (spec "Convergence")
   double abs_tol = 1e-14;   ///< ||R||_inf [N]
   int max_iterations = 200; ///< per Newton / stage
+  bool verbose = false;     ///< print each iteration to stderr
 };
 
 /// A converged static equilibrium.
@@ -5178,6 +5181,7 @@ struct StaticResult {
   VecX<double> q;                   ///< the state (positions; Hermite: and tangents)
   double residual = 0;              ///< ||R||_inf on the free DOFs [N]
   double scale = 0;                 ///< force scale s of the convergence test [N]
+  double floor = 0;                 ///< round-off floor of the nodal forces [N]
   int iterations = 0;               ///< Newton iterations of the accepted route
   std::string route;                ///< the seed and stage that converged
   std::vector<std::string> notes;   ///< notes for the run summary
@@ -5185,6 +5189,16 @@ struct StaticResult {
 };
 
 namespace detail {
+
+/// Throws InputError when the line cannot reach between its held ends: the chord would need
+/// a strain above 1 (the same admissibility limit as the analytic catenary).
+inline void check_reach(const Line& line) {
+  const double chord = (line.end(1).position - line.end(0).position).norm();
+  if (!(chord < 2 * line.length()))
+    throw InputError(line.name(), "chord between the ends", chord,
+                     "< " + to_text(2 * line.length()) +
+                         " m (the line stretched to strain 1; a longer chord is beyond what EA allows)");
+}
 
 /// Force scale s: the largest of the infinity norms of the external load, the seabed
 /// reaction and the current drag (spec "Convergence"), at least 1 N.
@@ -5207,13 +5221,16 @@ inline double static_force_scale(const Line& line, const StaticLoadCase& lc, con
   return s;
 }
 
-/// Round-off floor of the nodal forces: 16 eps max(EA/L0) max(|q|, L0) (spec "Convergence").
-inline double roundoff_floor(const Line& line, const VecX<double>& q) {
+/// Round-off floor of the nodal forces: 16 eps max(EA/L0) max(|q|, L0) (spec "Convergence"),
+/// with the nodal seabed stiffness kBot d l_trib counted among the stiffnesses when it is the
+/// larger (a stiff bed rounds the contact forces the same way).
+inline double roundoff_floor(const Line& line, const VecX<double>& q, double kBot = 0) {
   double k = 0, L = 0;
   for (std::size_t e = 0; e < line.n_elements(); ++e) {
     k = std::max(k, line.type(e).EA / line.L0(e));
     L = std::max(L, line.L0(e));
   }
+  for (std::size_t i = 0; i < line.n_nodes(); ++i) k = std::max(k, kBot * node_contact_width_length(line, i));
   return 16 * std::numeric_limits<double>::epsilon() * k * std::max(q.cwiseAbs().maxCoeff(), L);
 }
 
@@ -5360,6 +5377,7 @@ class TensionStatics {
         lu_(n_, line.half_bandwidth(), line.half_bandwidth()) {
     if (line.hermite()) throw InputError(line.name(), "element kind", "Hermite", "EI = 0 line");
     prob_.seabed.validate(line.name() + " seabed");
+    detail::check_reach(line);
     if (prob_.seabed_z && line.end(0).position(2) < *prob_.seabed_z - 1e-6 &&
         line.end(1).position(2) < *prob_.seabed_z - 1e-6)
       throw InputError(line.name(), "end heights below the seabed", line.end(0).position(2),
@@ -5488,6 +5506,25 @@ class TensionStatics {
         return finish(q, recovery, seed_name + ", " + stage, it);
       }
     }
+    // 4. In a current: the still-water equilibrium first, then the drag by load steps.
+    if (prob_.current) {
+      VecX<double> q = q0;
+      int it = 0;
+      bool ok = true;
+      for (double df : {0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1.0}) {
+        for (double r : {r1, r2, 0.0}) {
+          auto lc = load_case(1.0, r, &recovery);
+          lc.drag_factor = df;
+          if (df == 0) lc.current = nullptr;
+          if (!lm_stage(q, lc, it)) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok) break;
+      }
+      if (ok) return finish(q, recovery, seed_name + ", still water then drag load steps", it);
+    }
     why = "compression-capable Newton, tension-only stages and load continuation did not converge";
     return std::nullopt;
   }
@@ -5510,6 +5547,7 @@ class TensionStatics {
     cons_.reduce_residual(R);
     res.residual = cons_.free_norm_inf(R);
     res.scale = detail::static_force_scale(line_, lc, q);
+    res.floor = detail::roundoff_floor(line_, q, prob_.seabed_z ? prob_.seabed.kBot : 0.0);
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       const double eps = line_.tension_element(e).kinematics(line_.element_dofs<double, 6>(q, e)).eps;
       if (eps < -1e-6) {
@@ -5573,11 +5611,17 @@ class TensionStatics {
         return false;
       }
       const double scale = detail::static_force_scale(line_, lc, q);
-      const double floor = detail::roundoff_floor(line_, q);
+      const double floor = detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot * lc.load_factor : 0.0);
+      if (opt_.verbose)
+        std::fprintf(stderr, "%s newton r=%g lf=%g it %d |R| %.3e scale %.3e floor %.3e\n", line_.name().c_str(),
+                     lc.compression_ratio, lc.load_factor, k, norm, scale, floor);
       if (converged(norm, scale, 0)) return true;
       if (norm < floor && norm >= stall) return true;  // stopped decreasing inside the floor
       stall = norm;
-      if (!lu_.factor(K_).ok()) return false;
+      if (!lu_.factor(K_).ok()) {
+        if (opt_.verbose) std::fprintf(stderr, "  LU failed: %s\n", lu_.result().error(line_.name()).what());
+        return false;
+      }
       d.col(0) = -R;
       lu_.solve(d);
       VecX<double> dq = d.col(0);
@@ -5615,6 +5659,7 @@ class TensionStatics {
       VecX<double> drag;
       if (lc.current) {
         line_current_drag<double, BandMatrix<double>>(line_, *lc.current, q, drag, nullptr);
+        drag *= lc.drag_factor;
         lc.frozen_drag = &drag;
       }
       double norm_live;
@@ -5625,7 +5670,11 @@ class TensionStatics {
         return false;
       }
       const double scale = detail::static_force_scale(line_, lc_in, q);
-      if (converged(norm_live, scale, detail::roundoff_floor(line_, q))) return true;
+      if (opt_.verbose)
+        std::fprintf(stderr, "%s LM r=%g lf=%g it %d |R| %.3e scale %.3e mu %.3e\n", line_.name().c_str(),
+                     lc.compression_ratio, lc.load_factor, k, norm_live, scale, mu);
+      const double floor = detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot * lc.load_factor : 0.0);
+      if (converged(norm_live, scale, floor)) return true;
       const double E0 = line_potential_energy(line_, lc, q);
       bool accepted = false;
       for (int tries = 0; tries < 12 && !accepted; ++tries) {
@@ -5664,7 +5713,7 @@ class TensionStatics {
       }
       if (!accepted) {
         // No descent left: converged only if the residual is inside the round-off floor.
-        return norm_live < detail::roundoff_floor(line_, q) * 10;
+        return norm_live < floor * 10;
       }
       mu = std::max(mu / 3, mu_min);
     }
@@ -5725,6 +5774,7 @@ class HermiteStatics {
         ldlt_(n_, kd_) {
     if (!line.hermite()) throw InputError(line.name(), "element kind", "EI = 0", "Hermite cable");
     prob_.seabed.validate(line.name() + " seabed");
+    detail::check_reach(line);
     if (opt_.tol > 1e-6) opt_.tol = 1e-6;  // static tolerance min(1e-6, tol_dyn)
   }
 
@@ -5863,6 +5913,12 @@ class HermiteStatics {
     return s;
   }
 
+  // Round-off floor of the nodal forces: the axial forces EA eps are formed from coordinate
+  // differences, and a stiff bed's contact forces likewise (spec "Hermite path").
+  double roundoff(const VecX<double>& q, const StaticLoadCase& lc) const {
+    return detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot : 0.0);
+  }
+
   void check_not_too_long() const {
     const Vec3<double> pA = line_.end(0).position, pB = line_.end(1).position;
     double wmin = 1e300;
@@ -5909,7 +5965,11 @@ class HermiteStatics {
       cons_.reduce_matrix(Ks_);
       const double scale = force_scale(lc, q);
       const double norm = scaled_norm(R, scale);
-      if (norm < tol) return true;
+      const double floor = roundoff(q, lc) / scale;
+      if (opt_.verbose)
+        std::fprintf(stderr, "%s minimise EI x %g it %d |R|/s %.3e floor %.3e shift %.3e\n", line_.name().c_str(),
+                     line_.EI_scale(), k, norm, floor, shift);
+      if (norm < std::max(tol, floor)) return true;
       const double E0 = line_potential_energy(line_, lc, q);
       const double knorm = std::max(Ks_.norm_inf(), 1e-300);
       // Shift until positive definite.
@@ -5947,7 +6007,7 @@ class HermiteStatics {
       }
       if (!accepted) {
         // The energy cannot descend further at its round-off: accept if the residual is small.
-        return norm < 1e-3;
+        return norm < std::max(1e-3, 10 * floor);
       }
       cons_.apply_to_state(line_, q);
     }
@@ -5966,7 +6026,14 @@ class HermiteStatics {
       cons_.reduce_matrix(K_);
       const double scale = force_scale(lc, q);
       const double norm = scaled_norm(R, scale);
+      if (opt_.verbose)
+        std::fprintf(stderr, "%s polish it %d |R|/s %.3e floor %.3e\n", line_.name().c_str(), k, norm,
+                     roundoff(q, lc) / scale);
       if (norm < opt_.tol) return true;
+      if (norm < roundoff(q, lc) / scale) {
+        floor_note = norm;
+        return true;
+      }
       if (!lu_.factor(K_).ok()) break;
       d.col(0) = -R;
       lu_.solve(d);
@@ -6040,7 +6107,9 @@ class HermiteStatics {
     }
     line_static_residual<double, SymmetricBandMatrix<double>>(line_, lcs, q, R, &Ks_);
     cons_.reduce_matrix(Ks_);
-    ldlt_.factor(Ks_);
+    // Eigenvalues within 1e-10 of the tangent's scale count as zero: a null mode (the bow of a
+    // weightless line turning about its chord) is neutral, not unstable.
+    ldlt_.factor(Ks_, 1e-10 * Ks_.norm_inf());
     const auto neg = ldlt_.negative_count();
     if (neg > 0)
       throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
