@@ -53,6 +53,14 @@ inline SpringDamperParams merged(const SpringDamperParams& p, const SpringDamper
   return r;
 }
 
+/// True when every parameter is acceptable (see `validate`).
+inline bool valid(const SpringDamperParams& p) {
+  using std::isfinite;
+  return isfinite(p.mass) && p.mass > 0 && isfinite(p.stiffness) && p.stiffness >= 0 &&
+         isfinite(p.damping) && p.damping >= 0 && isfinite(p.rest_length) &&
+         isfinite(p.initial_position) && isfinite(p.initial_velocity);
+}
+
 /// Throws InputError naming `object` and the first bad parameter: mass <= 0 (spec
 /// "Validated Physical Regimes": zero mass divides by zero), negative stiffness or
 /// damping, or any non-finite value.
@@ -70,12 +78,12 @@ inline void validate(const SpringDamperParams& p, const std::string& object) {
 }
 
 namespace detail {
-/// Throws InputError unless dt is finite and > 0.
-template <class T>
-void require_timestep(const T& dt, const std::string& object) {
+/// Throws InputError naming `object` (text) unless dt is finite and > 0.
+template <class T, class Object>
+void require_timestep(const T& dt, const Object& object) {
   using std::isfinite;
   const auto v = value_of(dt);
-  if (!(isfinite(v) && v > 0)) throw InputError(object, "dt", v, "> 0");
+  if (!(isfinite(v) && v > 0)) throw InputError(std::string(object), "dt", v, "> 0");
 }
 }  // namespace detail
 
@@ -121,7 +129,7 @@ class SpringDamperNode {
   /// node when an injected value is bad).
   Params effective_params(const Overrides& injected = {}) const {
     const Params p = merged(params_, injected);
-    validate(p, object());
+    if (!valid(p)) validate(p, object());  // the message is built only on failure
     return p;
   }
 
@@ -148,7 +156,7 @@ class SpringDamperNode {
   /// One semi-implicit Euler step of dt [s]; spec "Discretization":
   /// v+ = v + dt/m [-k (x - a - l0) - c v],  x+ = x + dt v+ (the new velocity).
   State step(const State& s, const Inputs& u, const T& dt, const Overrides& injected = {}) const {
-    detail::require_timestep(dt, object());
+    check_timestep(dt);
     const Params p = effective_params(injected);
     const T f = force(p, s, u);
     const T v1 = s(kVelocity) + (f / T(p.mass)) * dt;
@@ -167,7 +175,7 @@ class SpringDamperNode {
   /// "Implementation Mapping" (implicit_residual).
   State implicit_residual(const State& x_new, const State& x_old, const Inputs& u_new,
                           const T& dt, const Overrides& injected = {}) const {
-    detail::require_timestep(dt, object());
+    check_timestep(dt);
     return State(x_new - x_old - dt * derivatives(x_new, u_new, injected));
   }
 
@@ -175,7 +183,7 @@ class SpringDamperNode {
   Mat<T, 2> implicit_jacobian(const State& /*x_new*/, const State& /*x_old*/,
                               const Inputs& /*u_new*/, const T& dt,
                               const Overrides& injected = {}) const {
-    detail::require_timestep(dt, object());
+    check_timestep(dt);
     const Params p = effective_params(injected);
     Mat<T, 2> J;
     J << T(1), -dt, dt * T(p.stiffness) / T(p.mass), T(1) + dt * T(p.damping) / T(p.mass);
@@ -183,6 +191,10 @@ class SpringDamperNode {
   }
 
  private:
+  void check_timestep(const T& dt) const {
+    using std::isfinite;
+    if (!(isfinite(value_of(dt)) && value_of(dt) > 0)) detail::require_timestep(dt, object());
+  }
   static T force(const Params& p, const State& s, const Inputs& u) {
     return -T(p.stiffness) * (s(kPosition) - u(kAnchorPosition) - T(p.rest_length)) -
            T(p.damping) * s(kVelocity);
