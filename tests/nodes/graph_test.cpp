@@ -335,8 +335,9 @@ TEMPLATE_TEST_CASE("graph construction errors are named", "[nodes][graph][errors
   CHECK_FALSE(g.compiled());
 }
 
-TEST_CASE("a graph step allocates nothing (double)", "[nodes][graph][allocation]") {
-  using T = double;
+TEMPLATE_TEST_CASE("a graph step allocates nothing", "[nodes][graph][allocation]", double,
+                   long double) {
+  using T = TestType;
   Graph<T> g(0.01);
   const auto a = g.add_node("a", Node<T>(params(300, 20, 1, 1, 0.3, 0)));
   const auto b = g.add_node("b", Node<T>(params(300, 20, 1, -1, -0.3, 0.5)));
@@ -347,8 +348,8 @@ TEST_CASE("a graph step allocates nothing (double)", "[nodes][graph][allocation]
   g.connect(a, "spring_force", c, "anchor_position", {EdgeTransform<T>::scale(1e-2)});
   g.connect(b, "position", c, "anchor_position", {std::nullopt, true});
   g.connect(c, "position", d, "anchor_position",
-            {EdgeTransform<T>::custom("half", [](const T& x) { return 0.5 * x; })});
-  g.set_input_function(a, "anchor_position", [](const T& t) { return 0.1 * t; });
+            {EdgeTransform<T>::custom("half", [](const T& x) { return T(0.5) * x; })});
+  g.set_input_function(a, "anchor_position", [](const T& t) { return T(0.1) * t; });
   CouplingOptions o;
   o.scheme = CouplingScheme::jacobi;
   g.add_coupling_group({a, b}, o);

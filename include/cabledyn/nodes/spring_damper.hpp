@@ -128,6 +128,9 @@ class SpringDamperNode {
   /// The node's parameters with `injected` substituted, validated (InputError naming the
   /// node when an injected value is bad).
   Params effective_params(const Overrides& injected = {}) const {
+    if (!(injected.stiffness || injected.damping || injected.mass || injected.rest_length ||
+          injected.initial_position || injected.initial_velocity))
+      return params_;  // validated at construction
     const Params p = merged(params_, injected);
     if (!valid(p)) validate(p, object());  // the message is built only on failure
     return p;
