@@ -11,3 +11,4 @@
 #include "cabledyn/seabed.hpp"
 #include "cabledyn/line.hpp"
 #include "cabledyn/statics.hpp"
+#include "cabledyn/nodes.hpp"

@@ -6183,4 +6183,1706 @@ class HermiteStatics {
 }  // namespace cabledyn
 // ---- end cabledyn/statics/hermite_statics.hpp ----
 // ---- end cabledyn/statics.hpp ----
+// ---- begin cabledyn/nodes.hpp ----
+// cabledyn module header: nodes (the spring-damper node of spring-damper-node.md, generic
+// one-step integrators, the node graph with edges and coupling groups, the exact stability
+// analysis of a node and of an anchored pair, the compile-time advisory, the MMS order
+// study).
+
+// ---- begin cabledyn/nodes/spring_damper.hpp ----
+// cabledyn: the spring-damper node (spec spring-damper-node.md, "SpringDamperNode").
+// A point mass on a linear spring-damper whose other end, the anchor, is a boundary input:
+//   m x'' = -k (x - a(t) - l0) - c x'                       (spec "Governing Equations")
+// stepped by semi-implicit (symplectic) Euler, velocity first (spec "Discretization").
+// The node is a value type: parameters are plain doubles, the state and the inputs are
+// Eigen vectors of the scalar T (double, long double, duals), and every member is a pure
+// function of its arguments. The graph (nodes/graph.hpp) holds the state between steps.
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+
+namespace cabledyn {
+
+/// Parameters of a spring-damper node; spec "Parameters" (defaults 100, 1, 1, 1, 0, 0).
+struct SpringDamperParams {
+  double stiffness = 100.0;       ///< spring constant k [N/m], >= 0
+  double damping = 1.0;           ///< damping coefficient c [N s/m], >= 0
+  double mass = 1.0;              ///< point mass m [kg], > 0
+  double rest_length = 1.0;       ///< natural length l0 [m] (signed: x - a at rest)
+  double initial_position = 0.0;  ///< x(0) [m]
+  double initial_velocity = 0.0;  ///< v(0) [m/s]
+};
+
+/// Per-call (or per-graph, "live") parameter values. An engaged field wins over the node's
+/// own value: the spec's `{**self.params, **params}` rule ("Known Limitations" 3).
+struct SpringDamperOverrides {
+  std::optional<double> stiffness;
+  std::optional<double> damping;
+  std::optional<double> mass;
+  std::optional<double> rest_length;
+  std::optional<double> initial_position;
+  std::optional<double> initial_velocity;
+};
+
+/// `p` with every engaged field of `o` substituted (injected values win).
+inline SpringDamperParams merged(const SpringDamperParams& p, const SpringDamperOverrides& o) {
+  SpringDamperParams r = p;
+  if (o.stiffness) r.stiffness = *o.stiffness;
+  if (o.damping) r.damping = *o.damping;
+  if (o.mass) r.mass = *o.mass;
+  if (o.rest_length) r.rest_length = *o.rest_length;
+  if (o.initial_position) r.initial_position = *o.initial_position;
+  if (o.initial_velocity) r.initial_velocity = *o.initial_velocity;
+  return r;
+}
+
+/// True when every parameter is acceptable (see `validate`).
+inline bool valid(const SpringDamperParams& p) {
+  using std::isfinite;
+  return isfinite(p.mass) && p.mass > 0 && isfinite(p.stiffness) && p.stiffness >= 0 &&
+         isfinite(p.damping) && p.damping >= 0 && isfinite(p.rest_length) &&
+         isfinite(p.initial_position) && isfinite(p.initial_velocity);
+}
+
+/// Throws InputError naming `object` and the first bad parameter: mass <= 0 (spec
+/// "Validated Physical Regimes": zero mass divides by zero), negative stiffness or
+/// damping, or any non-finite value.
+inline void validate(const SpringDamperParams& p, const std::string& object) {
+  using std::isfinite;
+  detail::require(isfinite(p.mass) && p.mass > 0, object, "mass", p.mass, "> 0");
+  detail::require(isfinite(p.stiffness) && p.stiffness >= 0, object, "stiffness", p.stiffness,
+                  ">= 0");
+  detail::require(isfinite(p.damping) && p.damping >= 0, object, "damping", p.damping, ">= 0");
+  detail::require(isfinite(p.rest_length), object, "rest_length", p.rest_length, "finite");
+  detail::require(isfinite(p.initial_position), object, "initial_position", p.initial_position,
+                  "finite");
+  detail::require(isfinite(p.initial_velocity), object, "initial_velocity", p.initial_velocity,
+                  "finite");
+}
+
+namespace detail {
+/// Throws InputError naming `object` (text) unless dt is finite and > 0.
+template <class T, class Object>
+void require_timestep(const T& dt, const Object& object) {
+  using std::isfinite;
+  const auto v = value_of(dt);
+  if (!(isfinite(v) && v > 0)) throw InputError(std::string(object), "dt", v, "> 0");
+}
+}  // namespace detail
+
+/// The spring-damper node of spec spring-damper-node.md over the scalar T.
+/// State (position [m], velocity [m/s]); boundary input anchor_position [m] (default 0);
+/// boundary flux spring_force [N]. Every member takes optional injected parameters.
+template <class T>
+class SpringDamperNode {
+ public:
+  using Scalar = T;
+  using Params = SpringDamperParams;
+  using Overrides = SpringDamperOverrides;
+  /// (position [m], velocity [m/s]); spec "State Variables".
+  using State = Vec2<T>;
+  /// (anchor_position [m]); spec "Boundary Inputs".
+  using Inputs = Vec<T, 1>;
+  /// (spring_force [N]); spec "Boundary Fluxes".
+  using Fluxes = Vec<T, 1>;
+
+  static constexpr int kPosition = 0;
+  static constexpr int kVelocity = 1;
+  static constexpr int kAnchorPosition = 0;
+  static constexpr int kSpringForce = 0;
+  static constexpr std::array<std::string_view, 2> kStateFields{"position", "velocity"};
+  static constexpr std::array<std::string_view, 1> kInputFields{"anchor_position"};
+  static constexpr std::array<std::string_view, 1> kFluxFields{"spring_force"};
+  /// Declared global temporal order of `step` in both state fields; spec "Discretization"
+  /// (DiscretizationOrder(spatial=None, temporal=1.0)), measured in order_study_test.cpp.
+  static constexpr double kDeclaredTemporalOrder = 1.0;
+
+  /// Throws InputError for mass <= 0 (and the other checks of `validate`).
+  explicit SpringDamperNode(Params params = {}, std::string name = "SpringDamperNode")
+      : params_(params), name_(std::move(name)) {
+    validate(params_, object());
+  }
+
+  const Params& params() const noexcept { return params_; }
+  const std::string& name() const noexcept { return name_; }
+  /// "SpringDamperNode '<name>'": the object named by this node's errors.
+  std::string object() const { return "SpringDamperNode '" + name_ + "'"; }
+
+  /// The node's parameters with `injected` substituted, validated (InputError naming the
+  /// node when an injected value is bad).
+  Params effective_params(const Overrides& injected = {}) const {
+    if (!(injected.stiffness || injected.damping || injected.mass || injected.rest_length ||
+          injected.initial_position || injected.initial_velocity))
+      return params_;  // validated at construction
+    const Params p = merged(params_, injected);
+    if (!valid(p)) validate(p, object());  // the message is built only on failure
+    return p;
+  }
+
+  /// (initial_position, initial_velocity).
+  State initial_state(const Overrides& injected = {}) const {
+    const Params p = effective_params(injected);
+    return State(T(p.initial_position), T(p.initial_velocity));
+  }
+  /// anchor_position = 0 (spec: "defaults to the origin when unsupplied").
+  Inputs default_inputs() const { return Inputs(T(0)); }
+  /// The input vector of an anchor position a [m].
+  static Inputs inputs(const T& anchor_position) { return Inputs(anchor_position); }
+
+  /// Spring-damper force on the mass [N]: -k (x - a - l0) - c v; spec "Implementation
+  /// Mapping" (spring force, viscous damping). The reaction on the anchor is its negative.
+  T spring_force(const State& s, const Inputs& u, const Overrides& injected = {}) const {
+    return force(effective_params(injected), s, u);
+  }
+  /// The flux vector (spring_force); spec "Boundary Fluxes", same constants as `step`.
+  Fluxes boundary_fluxes(const State& s, const Inputs& u, const Overrides& injected = {}) const {
+    return Fluxes(spring_force(s, u, injected));
+  }
+
+  /// One semi-implicit Euler step of dt [s]; spec "Discretization":
+  /// v+ = v + dt/m [-k (x - a - l0) - c v],  x+ = x + dt v+ (the new velocity).
+  State step(const State& s, const Inputs& u, const T& dt, const Overrides& injected = {}) const {
+    check_timestep(dt);
+    const Params p = effective_params(injected);
+    const T f = force(p, s, u);
+    const T v1 = s(kVelocity) + (f / T(p.mass)) * dt;
+    const T x1 = s(kPosition) + v1 * dt;
+    return State(x1, v1);
+  }
+
+  /// Continuous right-hand side (x', v') = (v, F/m) of the governing equation; spec
+  /// "Implementation Mapping" (derivatives: for the generic integrators, not `step`).
+  State derivatives(const State& s, const Inputs& u, const Overrides& injected = {}) const {
+    const Params p = effective_params(injected);
+    return State(s(kVelocity), force(p, s, u) / T(p.mass));
+  }
+
+  /// Backward-Euler residual x+ - x - dt f(x+) with the inputs u+ at the new time; spec
+  /// "Implementation Mapping" (implicit_residual).
+  State implicit_residual(const State& x_new, const State& x_old, const Inputs& u_new,
+                          const T& dt, const Overrides& injected = {}) const {
+    check_timestep(dt);
+    return State(x_new - x_old - dt * derivatives(x_new, u_new, injected));
+  }
+
+  /// d(implicit_residual)/d(x+) = I - dt [[0, 1], [-k/m, -c/m]] (exact: the node is linear).
+  Mat<T, 2> implicit_jacobian(const State& /*x_new*/, const State& /*x_old*/,
+                              const Inputs& /*u_new*/, const T& dt,
+                              const Overrides& injected = {}) const {
+    check_timestep(dt);
+    const Params p = effective_params(injected);
+    Mat<T, 2> J;
+    J << T(1), -dt, dt * T(p.stiffness) / T(p.mass), T(1) + dt * T(p.damping) / T(p.mass);
+    return J;
+  }
+
+ private:
+  void check_timestep(const T& dt) const {
+    using std::isfinite;
+    if (!(isfinite(value_of(dt)) && value_of(dt) > 0)) detail::require_timestep(dt, object());
+  }
+  static T force(const Params& p, const State& s, const Inputs& u) {
+    return -T(p.stiffness) * (s(kPosition) - u(kAnchorPosition) - T(p.rest_length)) -
+           T(p.damping) * s(kVelocity);
+  }
+
+  Params params_;
+  std::string name_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/nodes/spring_damper.hpp ----
+// ---- begin cabledyn/nodes/integrators.hpp ----
+// cabledyn: generic one-step integrators over any node with a continuous right-hand side.
+// Spec spring-damper-node.md, "Implementation Mapping": `derivatives` is for the framework's
+// integrators (integrate_node), `implicit_residual` for its backward-Euler step
+// (implicit_euler_step); both take the injected parameters by the same rule as `step`.
+//
+// A node N qualifies (concept OdeNode) when it names `Scalar`, `State` (a fixed-size Eigen
+// column vector) and `Inputs`, and `node.derivatives(state, inputs)` returns the State
+// derivative. The inputs are either a value (held over the step) or a callable
+// `inputs(t) -> Inputs` sampled at the stage times, which the higher-order schemes need to
+// keep their order under a time-dependent boundary input.
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <string>
+#include <type_traits>
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+
+
+namespace cabledyn {
+
+/// A node with a continuous right-hand side: `derivatives(state, inputs) -> State`.
+template <class N>
+concept OdeNode = requires(const N& n, const typename N::State& s, const typename N::Inputs& u) {
+  typename N::Scalar;
+  requires N::State::ColsAtCompileTime == 1;
+  requires N::State::SizeAtCompileTime > 0;
+  { n.derivatives(s, u) } -> std::convertible_to<typename N::State>;
+};
+
+/// A node with a backward-Euler residual `implicit_residual(x_new, x_old, u_new, dt)`.
+template <class N>
+concept ImplicitNode = OdeNode<N> && requires(const N& n, const typename N::State& s,
+                                              const typename N::Inputs& u,
+                                              const typename N::Scalar& dt) {
+  { n.implicit_residual(s, s, u, dt) } -> std::convertible_to<typename N::State>;
+};
+
+/// Marker for "no injected parameters": the node's own constants are used.
+struct NoParams {};
+
+/// Inputs given as a value, or as a function of time returning the Inputs.
+template <class U, class N>
+concept InputSource =
+    std::is_convertible_v<const U&, typename N::Inputs> ||
+    (std::is_invocable_v<const U&, const typename N::Scalar&> &&
+     std::is_convertible_v<std::invoke_result_t<const U&, const typename N::Scalar&>,
+                           typename N::Inputs>);
+
+/// Options of the Newton solve of the backward-Euler step.
+struct NewtonOptions {
+  int max_iterations = 25;  ///< Newton iterations before SolveError
+  /// Converged when max |dx| <= tolerance * max(1, max |x|); 0 picks 64 eps of the scalar.
+  double tolerance = 0;
+};
+
+namespace detail {
+
+template <class N, class U>
+typename N::Inputs inputs_at(const U& u, const typename N::Scalar& t) {
+  if constexpr (std::is_convertible_v<const U&, typename N::Inputs>) {
+    return typename N::Inputs(u);
+  } else {
+    return typename N::Inputs(u(t));
+  }
+}
+
+template <class N, class P>
+typename N::State rhs(const N& node, const typename N::State& s, const typename N::Inputs& u,
+                      const P& params) {
+  if constexpr (std::is_same_v<P, NoParams>) {
+    return typename N::State(node.derivatives(s, u));
+  } else {
+    return typename N::State(node.derivatives(s, u, params));
+  }
+}
+
+template <class N, class P>
+typename N::State residual(const N& node, const typename N::State& x_new,
+                           const typename N::State& x_old, const typename N::Inputs& u,
+                           const typename N::Scalar& dt, const P& params) {
+  if constexpr (std::is_same_v<P, NoParams>) {
+    return typename N::State(node.implicit_residual(x_new, x_old, u, dt));
+  } else {
+    return typename N::State(node.implicit_residual(x_new, x_old, u, dt, params));
+  }
+}
+
+template <class N, class P>
+concept HasImplicitJacobian =
+    requires(const N& n, const typename N::State& s, const typename N::Inputs& u,
+             const typename N::Scalar& dt, const P& p) {
+      { n.implicit_jacobian(s, s, u, dt) };
+    } &&
+    (std::is_same_v<P, NoParams> ||
+     requires(const N& n, const typename N::State& s, const typename N::Inputs& u,
+              const typename N::Scalar& dt, const P& p) {
+       { n.implicit_jacobian(s, s, u, dt, p) };
+     });
+
+/// Name of a node for an error message: node.object() or node.name() when it has one.
+template <class N>
+std::string node_object(const N& node) {
+  if constexpr (requires { { node.object() } -> std::convertible_to<std::string>; }) {
+    return node.object();
+  } else if constexpr (requires { { node.name() } -> std::convertible_to<std::string>; }) {
+    return "node '" + std::string(node.name()) + "'";
+  } else {
+    return "node";
+  }
+}
+
+template <class V>
+auto max_abs_value(const V& v) {
+  using std::abs;
+  value_type_t<typename V::Scalar> m = 0;
+  for (Eigen::Index i = 0; i < v.size(); ++i) m = std::max(m, abs(value_of(v(i))));
+  return m;
+}
+
+}  // namespace detail
+
+/// Explicit (forward) Euler step of dt: x + dt f(x, u(t)). Order 1.
+template <OdeNode N, class U, class P = NoParams>
+  requires InputSource<U, N>
+typename N::State explicit_euler_step(const N& node, const typename N::State& s, const U& inputs,
+                                      const typename N::Scalar& t, const typename N::Scalar& dt,
+                                      const P& params = P{}) {
+  using State = typename N::State;
+  const State k1 = detail::rhs(node, s, detail::inputs_at<N>(inputs, t), params);
+  return State(s + dt * k1);
+}
+
+/// Heun's method (explicit trapezoidal rule): order 2.
+template <OdeNode N, class U, class P = NoParams>
+  requires InputSource<U, N>
+typename N::State heun_step(const N& node, const typename N::State& s, const U& inputs,
+                            const typename N::Scalar& t, const typename N::Scalar& dt,
+                            const P& params = P{}) {
+  using State = typename N::State;
+  using T = typename N::Scalar;
+  const State k1 = detail::rhs(node, s, detail::inputs_at<N>(inputs, t), params);
+  const State x1 = s + dt * k1;
+  const State k2 = detail::rhs(node, x1, detail::inputs_at<N>(inputs, T(t + dt)), params);
+  return State(s + (dt * T(0.5)) * (k1 + k2));
+}
+
+/// Classical fourth-order Runge-Kutta step: order 4.
+template <OdeNode N, class U, class P = NoParams>
+  requires InputSource<U, N>
+typename N::State rk4_step(const N& node, const typename N::State& s, const U& inputs,
+                           const typename N::Scalar& t, const typename N::Scalar& dt,
+                           const P& params = P{}) {
+  using State = typename N::State;
+  using T = typename N::Scalar;
+  const T h2 = dt * T(0.5);
+  const auto u0 = detail::inputs_at<N>(inputs, t);
+  const auto uh = detail::inputs_at<N>(inputs, T(t + h2));
+  const auto u1 = detail::inputs_at<N>(inputs, T(t + dt));
+  const State k1 = detail::rhs(node, s, u0, params);
+  const State x2 = s + h2 * k1;
+  const State k2 = detail::rhs(node, x2, uh, params);
+  const State x3 = s + h2 * k2;
+  const State k3 = detail::rhs(node, x3, uh, params);
+  const State x4 = s + dt * k3;
+  const State k4 = detail::rhs(node, x4, u1, params);
+  return State(s + (dt / T(6)) * (k1 + T(2) * k2 + T(2) * k3 + k4));
+}
+
+/// Backward-Euler step of dt: solves implicit_residual(x+, x, u(t + dt), dt) = 0 by Newton
+/// from x+ = x. The Jacobian is the node's `implicit_jacobian` when it has one, else central
+/// differences of the residual (step eps^(1/3) max(|x_i|, 1)). Order 1, A-stable.
+/// Throws SolveError naming the node when Newton does not converge or meets a non-finite
+/// residual or update.
+template <ImplicitNode N, class U, class P = NoParams>
+  requires InputSource<U, N>
+typename N::State backward_euler_step(const N& node, const typename N::State& s, const U& inputs,
+                                      const typename N::Scalar& t, const typename N::Scalar& dt,
+                                      const P& params = P{}, const NewtonOptions& opt = {}) {
+  using State = typename N::State;
+  using T = typename N::Scalar;
+  using V = value_type_t<T>;
+  constexpr int n = State::SizeAtCompileTime;
+  using Jac = Eigen::Matrix<T, n, n>;
+  using std::cbrt;
+  using std::isfinite;
+  if (opt.max_iterations < 1)
+    throw InputError(detail::node_object(node), "Newton max_iterations", opt.max_iterations,
+                     ">= 1");
+  const V tol = opt.tolerance > 0 ? static_cast<V>(opt.tolerance) : tolerance<T>(64);
+  const auto u1 = detail::inputs_at<N>(inputs, T(t + dt));
+  State x = s;
+  V last = 0;
+  for (int it = 0; it < opt.max_iterations; ++it) {
+    const State R = detail::residual(node, x, s, u1, dt, params);
+    Jac J;
+    if constexpr (detail::HasImplicitJacobian<N, P>) {
+      if constexpr (std::is_same_v<P, NoParams>)
+        J = node.implicit_jacobian(x, s, u1, dt);
+      else
+        J = node.implicit_jacobian(x, s, u1, dt, params);
+    } else {
+      const V rel = cbrt(epsilon<T>());
+      for (int j = 0; j < n; ++j) {
+        using std::abs;
+        const V h = rel * std::max<V>(abs(value_of(x(j))), V(1));
+        State xp = x, xm = x;
+        xp(j) += T(h);
+        xm(j) -= T(h);
+        J.col(j) = (detail::residual(node, xp, s, u1, dt, params) -
+                    detail::residual(node, xm, s, u1, dt, params)) /
+                   T(2 * h);
+      }
+    }
+    const State dx = J.partialPivLu().solve(-R);
+    last = detail::max_abs_value(dx);
+    if (!isfinite(last) || !isfinite(detail::max_abs_value(R)))
+      throw SolveError(detail::node_object(node), "backward-Euler Newton update", last,
+                       "finite (singular or non-finite residual Jacobian)");
+    x += dx;
+    if (last <= tol * std::max<V>(V(1), detail::max_abs_value(x))) return x;
+  }
+  throw SolveError(detail::node_object(node), "backward-Euler Newton update", last,
+                   "<= tolerance within " + std::to_string(opt.max_iterations) + " iterations");
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/nodes/integrators.hpp ----
+// ---- begin cabledyn/nodes/stability.hpp ----
+// cabledyn: exact stability analysis of the spring-damper node and of two nodes anchored on
+// each other in a converged coupling group (spec spring-damper-node.md, "Stability
+// Conditions"). Every function is a template over the scalar T, so that the radius can be
+// differentiated by duals with respect to the constants (d rho / d c, ...).
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <utility>
+
+
+namespace cabledyn {
+
+/// The constants of one node that the analysis needs, in the scalar T.
+template <class T>
+struct SpringDamperConstants {
+  T stiffness;         ///< k [N/m]
+  T damping;           ///< c [N s/m]
+  T mass;              ///< m [kg]
+  T rest_length = T(0);///< l0 [m] (enters only the affine part of the pair's step)
+};
+
+/// The constants of a parameter set, converted to T.
+template <class T>
+SpringDamperConstants<T> constants_of(const SpringDamperParams& p) {
+  return {T(p.stiffness), T(p.damping), T(p.mass), T(p.rest_length)};
+}
+
+namespace detail {
+template <class T>
+void require_constants(const SpringDamperConstants<T>& c, const T& dt, const char* object) {
+  using std::isfinite;
+  if (!(isfinite(value_of(c.mass)) && value_of(c.mass) > 0))
+    throw InputError(object, "mass", value_of(c.mass), "> 0");
+  if (!isfinite(value_of(c.stiffness)))
+    throw InputError(object, "stiffness", value_of(c.stiffness), "finite");
+  if (!isfinite(value_of(c.damping)))
+    throw InputError(object, "damping", value_of(c.damping), "finite");
+  require_timestep(dt, object);
+}
+}  // namespace detail
+
+// ---- spectral radius of small real matrices ------------------------------------------
+
+/// Spectral radius of a real 2x2 matrix from its trace and determinant: complex pair
+/// radius sqrt(det), real pair (|tr| + sqrt(tr^2 - 4 det)) / 2. Differentiable by duals
+/// away from a double eigenvalue.
+template <class T>
+T spectral_radius(const Mat<T, 2>& A) {
+  using std::abs;
+  using std::sqrt;
+  const T tr = A(0, 0) + A(1, 1);
+  const T det = A(0, 0) * A(1, 1) - A(0, 1) * A(1, 0);
+  const T disc = tr * tr - T(4) * det;
+  if (value_of(disc) < 0) return T(sqrt(det));
+  if (value_of(disc) == 0) return T(abs(tr) * T(0.5));
+  return T((abs(tr) + sqrt(disc)) * T(0.5));
+}
+
+/// Spectral radius of a real 3x3 matrix. The characteristic polynomial
+/// p(l) = l^3 - c2 l^2 + c1 l - c0 has a real root r, found by bisection in the value type
+/// and refined by one Newton step in T (which carries the dual derivative
+/// dr = -dp / p'(r)); the other two roots solve l^2 + (r - c2) l + (c1 + r (r - c2)) = 0,
+/// whose constant term is their squared modulus when they are complex.
+template <class T>
+T spectral_radius(const Mat3<T>& A) {
+  using std::abs;
+  using std::sqrt;
+  using V = value_type_t<T>;
+  const T c2 = A.trace();
+  const T c1 = A(0, 0) * A(1, 1) - A(0, 1) * A(1, 0) + A(0, 0) * A(2, 2) - A(0, 2) * A(2, 0) +
+               A(1, 1) * A(2, 2) - A(1, 2) * A(2, 1);
+  const T c0 = A.determinant();
+  const V a2 = value_of(c2), a1 = value_of(c1), a0 = value_of(c0);
+  auto p = [&](V l) { return ((l - a2) * l + a1) * l - a0; };
+  // Cauchy bound: every root lies in [-B, B]; p(-B) < 0 < p(B).
+  const V B = V(1) + std::max({abs(a2), abs(a1), abs(a0)});
+  V lo = -B, hi = B;
+  for (int i = 0; i < 400 && hi - lo > 0; ++i) {
+    const V mid = lo + (hi - lo) / V(2);
+    if (mid <= lo || mid >= hi) break;
+    (p(mid) < 0 ? lo : hi) = mid;
+  }
+  const V rv = abs(p(lo)) <= abs(p(hi)) ? lo : hi;
+  T r = T(rv);
+  const T dp = (T(3) * r - T(2) * c2) * r + c1;
+  if (value_of(dp) != 0) r = T(r - (((r - c2) * r + c1) * r - c0) / dp);
+  const T b = r - c2;           // the quadratic factor l^2 + b l + q
+  const T q = c1 + r * b;
+  const T disc = b * b - T(4) * q;
+  T rho2;
+  if (value_of(disc) < 0) {
+    rho2 = T(sqrt(q));
+  } else if (value_of(disc) == 0) {
+    rho2 = T(abs(b) * T(0.5));
+  } else {
+    rho2 = T((abs(b) + sqrt(disc)) * T(0.5));
+  }
+  const T rho1 = T(abs(r));
+  return value_of(rho1) >= value_of(rho2) ? rho1 : rho2;
+}
+
+// ---- one node, fixed or prescribed anchor ---------------------------------------------
+
+/// The step matrix of one node on (x - a - l0, v) with the anchor held: spec "Stability
+/// Conditions", one node: [[1 - k dt^2/m, dt (1 - c dt/m)], [-k dt/m, 1 - c dt/m]], whose
+/// trace is 2 - (k dt^2 + c dt)/m and determinant 1 - c dt/m.
+template <class T>
+Mat<T, 2> single_node_step_matrix(const SpringDamperConstants<T>& n, const T& dt) {
+  detail::require_constants(n, dt, "single-node stability analysis");
+  const T a = n.stiffness * dt / n.mass;  // k dt / m
+  const T d = T(1) - n.damping * dt / n.mass;
+  Mat<T, 2> A;
+  A << T(1) - a * dt, dt * d, -a, d;
+  return A;
+}
+
+/// Spectral radius of the single-node step (growth per step of the slowest-decaying mode).
+template <class T>
+T single_node_spectral_radius(const SpringDamperConstants<T>& n, const T& dt) {
+  return spectral_radius(single_node_step_matrix(n, dt));
+}
+
+/// The Jury conditions of spec "Stability Conditions": the step is strictly stable
+/// (radius < 1) exactly when k > 0, c > 0 and k dt^2 + 2 c dt < 4 m. Undamped (c = 0) the
+/// radius is exactly 1 inside the bound (symplectic Euler conserves a modified energy).
+template <class T>
+bool single_node_is_stable(const SpringDamperConstants<T>& n, const T& dt) {
+  detail::require_constants(n, dt, "single-node stability analysis");
+  const auto k = value_of(n.stiffness), c = value_of(n.damping), m = value_of(n.mass);
+  const auto h = value_of(dt);
+  return k > 0 && c > 0 && k * h * h + 2 * c * h < 4 * m;
+}
+
+/// The single-node bound expressed as the largest stable timestep [s]: the positive root of
+/// k dt^2 + 2 c dt = 4 m, i.e. 2 sqrt(m/k) undamped (omega dt < 2); damping tightens it.
+template <class T>
+T single_node_critical_timestep(const SpringDamperConstants<T>& n) {
+  using std::sqrt;
+  if (!(value_of(n.stiffness) > 0))
+    throw InputError("single-node stability analysis", "stiffness", value_of(n.stiffness), "> 0");
+  if (!(value_of(n.mass) > 0))
+    throw InputError("single-node stability analysis", "mass", value_of(n.mass), "> 0");
+  const T c = n.damping, k = n.stiffness, m = n.mass;
+  return T((sqrt(c * c + T(4) * k * m) - c) / k);
+}
+
+// ---- two nodes anchored on each other, converged coupling group -------------------------
+
+/// The converged step of an anchored pair as the affine map z+ = M z + f on
+/// z = (x_a - x_b, v_a, v_b); spec "Stability Conditions", two nodes.
+template <class T>
+struct AnchoredPairStep {
+  Mat3<T> matrix;  ///< M: the linear part (independent of the rest lengths)
+  Vec3<T> offset;  ///< f: the rest lengths' contribution; zero when l0_b = -l0_a at rest
+};
+
+/// Product (k_a dt^2/m_a)(k_b dt^2/m_b): the Gauss-Seidel contraction per sweep of the
+/// coupling iteration (the converged step exists and the iteration converges when < 1).
+template <class T>
+T anchored_pair_contraction(const SpringDamperConstants<T>& a, const SpringDamperConstants<T>& b,
+                            const T& dt) {
+  detail::require_constants(a, dt, "anchored-pair analysis");
+  detail::require_constants(b, dt, "anchored-pair analysis");
+  return T((a.stiffness * dt * dt / a.mass) * (b.stiffness * dt * dt / b.mass));
+}
+
+/// The converged step of nodes a and b anchored on each other (a's anchor is b's position
+/// and vice versa), each reading its own position at the old time and its partner's at the
+/// new time. With alpha = k_a dt^2/m_a and beta = k_b dt^2/m_b the two velocity updates
+///   v_a+ - alpha v_b+ = (1 - c_a dt/m_a) v_a - k_a dt/m_a (e - l0_a)
+///   v_b+ - beta v_a+  = (1 - c_b dt/m_b) v_b + k_b dt/m_b (e + l0_b),   e = x_a - x_b,
+/// are solved together, and e+ = e + dt (v_a+ - v_b+). None when alpha beta is within 1e-6
+/// of 1 (the updates are singular there).
+template <class T>
+std::optional<AnchoredPairStep<T>> anchored_pair_step(const SpringDamperConstants<T>& a,
+                                                      const SpringDamperConstants<T>& b,
+                                                      const T& dt) {
+  using std::abs;
+  const T alpha = a.stiffness * dt * dt / a.mass;
+  const T beta = b.stiffness * dt * dt / b.mass;
+  const T det = T(1) - anchored_pair_contraction(a, b, dt);
+  if (abs(value_of(det)) <= 1e-6) return std::nullopt;
+  // R z + r0: the right-hand sides of the two velocity updates.
+  Mat<T, 2, 3> R;
+  R << -a.stiffness * dt / a.mass, T(1) - a.damping * dt / a.mass, T(0),
+      b.stiffness * dt / b.mass, T(0), T(1) - b.damping * dt / b.mass;
+  const Vec2<T> r0(a.stiffness * dt * a.rest_length / a.mass,
+                   b.stiffness * dt * b.rest_length / b.mass);
+  Mat<T, 2> Vinv;  // inverse of [[1, -alpha], [-beta, 1]]
+  Vinv << T(1) / det, alpha / det, beta / det, T(1) / det;
+  const Mat<T, 2, 3> VR = Vinv * R;
+  const Vec2<T> Vr0 = Vinv * r0;
+  AnchoredPairStep<T> out;
+  out.matrix.row(0) = dt * (VR.row(0) - VR.row(1));
+  out.matrix(0, 0) += T(1);
+  out.matrix.template bottomRows<2>() = VR;
+  out.offset(0) = dt * (Vr0(0) - Vr0(1));
+  out.offset.template tail<2>() = Vr0;
+  return out;
+}
+
+/// The linear part M of the anchored pair's converged step (none near alpha beta = 1).
+template <class T>
+std::optional<Mat3<T>> anchored_pair_step_matrix(const SpringDamperConstants<T>& a,
+                                                 const SpringDamperConstants<T>& b, const T& dt) {
+  auto s = anchored_pair_step(a, b, dt);
+  if (!s) return std::nullopt;
+  return s->matrix;
+}
+
+/// Spectral radius of the anchored pair's converged step: its growth per step (the common
+/// translation, an eigenvalue of exactly 1, is outside the map). None near alpha beta = 1.
+template <class T>
+std::optional<T> anchored_pair_spectral_radius(const SpringDamperConstants<T>& a,
+                                               const SpringDamperConstants<T>& b, const T& dt) {
+  auto M = anchored_pair_step_matrix(a, b, dt);
+  if (!M) return std::nullopt;
+  return spectral_radius(*M);
+}
+
+/// Growth per step of the common velocity S = v_a + v_b of an equal pair (same k, c, m):
+/// S+ = (m - c dt) / (m - k dt^2) S (spec "Stability Conditions", closed form). Throws
+/// DomainError where m = k dt^2.
+template <class T>
+T equal_pair_growth_factor(const SpringDamperConstants<T>& n, const T& dt) {
+  detail::require_constants(n, dt, "equal-pair analysis");
+  const T den = n.mass - n.stiffness * dt * dt;
+  if (value_of(den) == 0)
+    throw DomainError("equal-pair analysis", "m - k dt^2", value_of(den), "!= 0");
+  return T((n.mass - n.damping * dt) / den);
+}
+
+/// The damping range in which an equal, converged pair is stable (spec "Stability
+/// Conditions"): k dt <= c <= (2 m - k dt^2) / dt [N s/m]. Empty (first > second) exactly
+/// when k dt^2 > m, where the coupling iteration does not converge either.
+template <class T>
+std::pair<T, T> equal_pair_damping_range(const T& stiffness, const T& mass, const T& dt) {
+  detail::require_timestep(dt, "equal-pair analysis");
+  return {T(stiffness * dt), T((T(2) * mass - stiffness * dt * dt) / dt)};
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/nodes/stability.hpp ----
+// ---- begin cabledyn/nodes/advisory.hpp ----
+// cabledyn: compile-time advisories of a node graph and the sinks that receive them.
+// An advisory is a warning, never a refusal (spec spring-damper-node.md, "The compile-time
+// warning"): Graph::compile() hands each one to a WarningSink and also returns them all.
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cabledyn {
+
+/// One warning found by Graph::compile().
+struct Advisory {
+  /// Stable identifier of the check, e.g. "anchored-pair-growth" (spec MADD-ANO-098).
+  std::string code;
+  /// The names of the nodes involved, in graph order.
+  std::vector<std::string> nodes;
+  /// The coupling group concerned ("" when none).
+  std::string group;
+  /// Growth factor per step the check found: for an equal anchored pair the signed
+  /// g = (m - c dt)/(m - k dt^2), otherwise the spectral radius.
+  double growth_factor = 0;
+  /// Spectral radius of the step the check judged.
+  double spectral_radius = 0;
+  /// The whole message a person reads.
+  std::string message;
+};
+
+/// Receives each advisory as compile() finds it. An empty sink drops them (they are still
+/// returned by compile() and kept in Graph::advisories()).
+using WarningSink = std::function<void(const Advisory&)>;
+
+/// Writes "cabledyn warning [<code>]: <message>" to stderr: the default sink, so that a
+/// warning is seen even when the caller ignores compile()'s report (as Python's UserWarning).
+inline void stderr_warning_sink(const Advisory& a) {
+  std::fprintf(stderr, "cabledyn warning [%s]: %s\n", a.code.c_str(), a.message.c_str());
+}
+
+/// A sink that appends every advisory to `out` (which must outlive the sink).
+inline WarningSink collect_into(std::vector<Advisory>& out) {
+  return [&out](const Advisory& a) { out.push_back(a); };
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/nodes/advisory.hpp ----
+// ---- begin cabledyn/nodes/anchored_pair_advisory.hpp ----
+// cabledyn: the compile-time advisory for two spring-damper nodes anchored on each other in a
+// coupling group (spec spring-damper-node.md, "The compile-time warning", MADD-ANO-098).
+//
+// anchored_pair_advisories(graph) returns one Advisory per pair of SpringDamperNodes a, b in
+// one coupling group when ALL of these hold (the spec's conservative pattern):
+//  1. both nodes are exactly SpringDamperNode<T> (not a wrapper, not a subclass);
+//  2. a's `position` reaches b's `anchor_position` through an edge with no transform or the
+//     built-in identity, not additive, and that edge is the only writer (replacing or
+//     additive) of b's anchor_position; and the same from b to a;
+//  3. both nodes have the same timestep;
+//  4. the group's max_iterations is at least 2;
+//  5. with the live parameter values (the graph's overrides as held at compile time), the
+//     coupling iteration converges: alpha beta < 1 - 1e-6 with alpha = k_a dt^2/m_a,
+//     beta = k_b dt^2/m_b (for an equal pair: k dt^2 < m), so that the converged step is the
+//     one that runs;
+//  6. the spectral radius of the converged step exceeds 1 + 1e-6.
+// It never refuses a graph. Rest lengths do not matter (they enter only the affine part of
+// the step). Values supplied after compile() are not judged.
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// Stable code of the anchored-pair advisory.
+inline constexpr const char* kAnchoredPairAdvisory = "anchored-pair-growth";
+
+namespace detail {
+
+inline std::string fmt_g(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+/// True when the only writer of dst's anchor_position is an identity, replacing edge from
+/// src's position.
+template <class G, class Id>
+bool sole_identity_anchor_writer(const G& graph, Id src, Id dst) {
+  int writers = 0;
+  bool pattern = false;
+  for (const auto& e : graph.edges()) {
+    if (!(e.target.node == dst && e.target.name == "anchor_position")) continue;
+    ++writers;
+    pattern = e.source.node == src && e.source.name == "position" && !e.options.additive &&
+              e.is_identity();
+  }
+  return writers == 1 && pattern;
+}
+
+}  // namespace detail
+
+/// The anchored-pair advisories of a graph (see the conditions above). G is a
+/// cabledyn::Graph<T>; compile() calls this and hands each advisory to its sink.
+template <class G>
+std::vector<Advisory> anchored_pair_advisories(const G& graph) {
+  using T = typename G::Scalar;
+  using Node = SpringDamperNode<T>;
+  using detail::fmt_g;
+  std::vector<Advisory> out;
+  for (const auto& group : graph.groups()) {
+    if (group.options.max_iterations < 2) continue;
+    const auto& mem = group.members;
+    for (std::size_t i = 0; i < mem.size(); ++i) {
+      for (std::size_t j = i + 1; j < mem.size(); ++j) {
+        const auto a = mem[i].index < mem[j].index ? mem[i] : mem[j];
+        const auto b = mem[i].index < mem[j].index ? mem[j] : mem[i];
+        const Node* na = graph.template node_if<Node>(a);
+        const Node* nb = graph.template node_if<Node>(b);
+        if (!na || !nb) continue;
+        if (graph.timestep(a) != graph.timestep(b)) continue;
+        if (!detail::sole_identity_anchor_writer(graph, a, b) ||
+            !detail::sole_identity_anchor_writer(graph, b, a))
+          continue;
+        const SpringDamperParams pa = na->effective_params(*graph.template params_if<Node>(a));
+        const SpringDamperParams pb = nb->effective_params(*graph.template params_if<Node>(b));
+        const double dt = graph.timestep(a);
+        const auto ca = constants_of<double>(pa);
+        const auto cb = constants_of<double>(pb);
+        if (!(anchored_pair_contraction(ca, cb, dt) < 1 - 1e-6)) continue;
+        const auto rho = anchored_pair_spectral_radius(ca, cb, dt);
+        if (!rho || !(*rho > 1 + 1e-6)) continue;
+
+        const bool equal =
+            pa.stiffness == pb.stiffness && pa.damping == pb.damping && pa.mass == pb.mass;
+        Advisory adv;
+        adv.code = kAnchoredPairAdvisory;
+        adv.nodes = {graph.name(a), graph.name(b)};
+        adv.group = group.options.name;
+        adv.spectral_radius = *rho;
+        adv.growth_factor = equal ? equal_pair_growth_factor(ca, dt) : *rho;
+        auto describe = [&](const std::string& name, const SpringDamperParams& p) {
+          return "'" + name + "' (k = " + fmt_g(p.stiffness) + " N/m, c = " + fmt_g(p.damping) +
+                 " N s/m, m = " + fmt_g(p.mass) + " kg)";
+        };
+        auto alone = [&](const SpringDamperParams& p) {
+          const double lhs = p.stiffness * dt * dt + 2 * p.damping * dt;
+          return fmt_g(lhs) + (lhs < 4 * p.mass ? " < " : " >= ") + "4m = " + fmt_g(4 * p.mass);
+        };
+        auto range = [&](const SpringDamperParams& p) {
+          const auto r = equal_pair_damping_range(p.stiffness, p.mass, dt);
+          return fmt_g(r.first) + " <= c <= " + fmt_g(r.second) + " N s/m";
+        };
+        std::string msg = "SpringDamperNodes " + describe(adv.nodes[0], pa) + " and " +
+                          describe(adv.nodes[1], pb) + " are anchored on each other in coupling group '" +
+                          adv.group + "' (max_iterations " +
+                          std::to_string(group.options.max_iterations) + ", dt = " + fmt_g(dt) +
+                          " s): the converged step ";
+        if (equal) {
+          msg += "multiplies the pair's common velocity by g = (m - c dt)/(m - k dt^2) = " +
+                 fmt_g(adv.growth_factor) + " per step (spectral radius " + fmt_g(*rho) + ")";
+        } else {
+          msg += "grows by a factor " + fmt_g(*rho) + " per step (spectral radius)";
+        }
+        msg += "; alone, each node has k dt^2 + 2 c dt = " + alone(pa);
+        if (!equal) msg += " and " + alone(pb);
+        msg += " (single-node bound k dt^2 + 2 c dt < 4m)";
+        msg += ". An equal pair is stable only for k dt <= c <= (2m - k dt^2)/dt";
+        if (equal) {
+          msg += ", here " + range(pa);
+        } else {
+          msg += ": with '" + adv.nodes[0] + "''s k and m " + range(pa) + ", with '" +
+                 adv.nodes[1] + "''s " + range(pb);
+        }
+        msg += ". Warning only; the graph runs as built (spec MADD-ANO-098).";
+        adv.message = std::move(msg);
+        out.push_back(std::move(adv));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/nodes/anchored_pair_advisory.hpp ----
+// ---- begin cabledyn/nodes/graph.hpp ----
+// cabledyn: a small graph of nodes joined by edges, with coupling groups.
+// The framework the spring-damper spec assumes (spec spring-damper-node.md: boundary inputs,
+// flux edges, coupling groups, GraphManager.compile()), in C++ value semantics:
+//  - a node is any value type satisfying GraphNode (named state, input and flux fields, a
+//    `step` and `boundary_fluxes` taking live parameter overrides); the graph owns a copy;
+//  - an edge carries a source field (state or flux) to a target input, through an optional
+//    transform, either replacing the input (at most one replacing writer per input) or
+//    adding to it;
+//  - a coupling group iterates its members to a fixed point inside each step, by
+//    Gauss-Seidel or Jacobi passes; every pass re-integrates each member from its pre-step
+//    state with the latest inputs;
+//  - without a group, nodes run once per step in the schedule (insertion order, a group at
+//    the place of its first member), so an edge pointing backwards in the schedule reads
+//    the previous step's value (lagged).
+// After compile(), a step allocates nothing for a plain floating scalar: every buffer is
+// sized at compile time.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// Handle of a node in a Graph.
+struct NodeId {
+  std::size_t index = 0;
+  friend bool operator==(NodeId, NodeId) = default;
+};
+/// Handle of an edge in a Graph.
+struct EdgeId {
+  std::size_t index = 0;
+  friend bool operator==(EdgeId, EdgeId) = default;
+};
+/// Handle of a coupling group in a Graph.
+struct GroupId {
+  std::size_t index = 0;
+  friend bool operator==(GroupId, GroupId) = default;
+};
+
+/// What a field of a node is: a state variable, a boundary input or a boundary flux.
+enum class FieldKind { state, input, flux };
+
+/// A named field of one node, resolved to its kind and index (Graph::field).
+struct FieldRef {
+  NodeId node;
+  FieldKind kind = FieldKind::state;
+  int index = 0;
+  std::string name;
+};
+
+/// A node the graph can run: fixed-size Eigen State, Inputs and Fluxes named by the static
+/// tables kStateFields, kInputFields, kFluxFields; an Overrides type of live parameters;
+/// initial_state(overrides), default_inputs(), step(state, inputs, dt, overrides) and
+/// boundary_fluxes(state, inputs, overrides).
+template <class N>
+concept GraphNode = requires(const N& n, const typename N::State& s, const typename N::Inputs& u,
+                             const typename N::Scalar& dt, const typename N::Overrides& o) {
+  requires std::is_copy_constructible_v<N>;
+  requires std::is_default_constructible_v<typename N::Overrides>;
+  requires N::State::SizeAtCompileTime == static_cast<int>(N::kStateFields.size());
+  requires N::Inputs::SizeAtCompileTime == static_cast<int>(N::kInputFields.size());
+  requires N::Fluxes::SizeAtCompileTime == static_cast<int>(N::kFluxFields.size());
+  { n.initial_state(o) } -> std::convertible_to<typename N::State>;
+  { n.default_inputs() } -> std::convertible_to<typename N::Inputs>;
+  { n.step(s, u, dt, o) } -> std::convertible_to<typename N::State>;
+  { n.boundary_fluxes(s, u, o) } -> std::convertible_to<typename N::Fluxes>;
+};
+
+/// The transform an edge applies to the value it carries.
+template <class T>
+struct EdgeTransform {
+  std::string name = "identity";
+  std::function<T(const T&)> fn;  ///< empty: the identity
+  bool builtin_identity = true;   ///< true only for EdgeTransform::identity()
+
+  /// The built-in identity (recognised as "no transform" by the advisories).
+  static EdgeTransform identity() { return {}; }
+  /// Multiplies by a constant s.
+  static EdgeTransform scale(double s) {
+    return {"scale(" + to_text(s) + ")", [s](const T& x) { return T(T(s) * x); }, false};
+  }
+  /// A user function, named for messages. Never treated as the identity, even when it is.
+  static EdgeTransform custom(std::string name, std::function<T(const T&)> f) {
+    return {std::move(name), std::move(f), false};
+  }
+  T operator()(const T& x) const { return fn ? T(fn(x)) : x; }
+};
+
+/// How an edge writes its target input.
+template <class T>
+struct EdgeOptions {
+  std::optional<EdgeTransform<T>> transform;  ///< none: the value as is
+  bool additive = false;  ///< add to the input (after any replacing writer) instead of set
+};
+
+/// An edge of the graph.
+template <class T>
+struct Edge {
+  FieldRef source;  ///< a state or flux field
+  FieldRef target;  ///< an input field
+  EdgeOptions<T> options;
+  /// True when no transform or the built-in identity is applied.
+  bool is_identity() const { return !options.transform || options.transform->builtin_identity; }
+};
+
+/// The passes of a coupling group.
+enum class CouplingScheme {
+  gauss_seidel,  ///< each member reads the latest values of the members before it
+  jacobi         ///< every member reads the previous pass's values
+};
+
+/// Options of a coupling group.
+struct CouplingOptions {
+  std::string name;         ///< for messages; "group <i>" when empty
+  int max_iterations = 50;  ///< passes per step, >= 1 (1: a single pass, no convergence test)
+  /// Converged when the largest change of a member state field between two passes is
+  /// <= tolerance * max(1, largest |member state field|).
+  double tolerance = 1e-12;
+  CouplingScheme scheme = CouplingScheme::gauss_seidel;
+  /// Throw SolveError (and roll the step back) when max_iterations >= 2 passes do not
+  /// converge; otherwise the last pass is kept and the report says so.
+  bool require_convergence = false;
+};
+
+/// A coupling group: members in pass order, and its options.
+struct CouplingGroup {
+  std::vector<NodeId> members;
+  CouplingOptions options;
+};
+
+/// What the last step of a coupling group did.
+struct CouplingReport {
+  int iterations = 0;      ///< passes made
+  bool converged = false;  ///< the tolerance was met (never for max_iterations = 1)
+  double increment = 0;    ///< last change between passes, relative to max(1, |state|)
+};
+
+/// What compile() found.
+struct CompileReport {
+  std::vector<Advisory> advisories;
+  std::vector<std::string> schedule;  ///< node names (a group as "[a, b]") in run order
+};
+
+namespace detail {
+
+template <class T>
+class AnyNode {
+ public:
+  virtual ~AnyNode() = default;
+  virtual int state_size() const = 0;
+  virtual int input_size() const = 0;
+  virtual int flux_size() const = 0;
+  virtual std::string_view field_name(FieldKind kind, int i) const = 0;
+  virtual void initial_state(T* out) const = 0;
+  virtual void default_inputs(T* out) const = 0;
+  virtual void step(const T* s, const T* u, const T& dt, T* out) const = 0;
+  virtual void fluxes(const T* s, const T* u, T* out) const = 0;
+};
+
+template <class T, class N>
+class NodeModel final : public AnyNode<T> {
+ public:
+  using State = typename N::State;
+  using Inputs = typename N::Inputs;
+  using Fluxes = typename N::Fluxes;
+  explicit NodeModel(N n) : node(std::move(n)) {}
+
+  int state_size() const override { return State::SizeAtCompileTime; }
+  int input_size() const override { return Inputs::SizeAtCompileTime; }
+  int flux_size() const override { return Fluxes::SizeAtCompileTime; }
+  std::string_view field_name(FieldKind kind, int i) const override {
+    const auto k = static_cast<std::size_t>(i);
+    switch (kind) {
+      case FieldKind::state: return N::kStateFields[k];
+      case FieldKind::input: return N::kInputFields[k];
+      default: return N::kFluxFields[k];
+    }
+  }
+  void initial_state(T* out) const override { write(node.initial_state(overrides), out); }
+  void default_inputs(T* out) const override { write(Inputs(node.default_inputs()), out); }
+  void step(const T* s, const T* u, const T& dt, T* out) const override {
+    write(State(node.step(read<State>(s), read<Inputs>(u), dt, overrides)), out);
+  }
+  void fluxes(const T* s, const T* u, T* out) const override {
+    write(Fluxes(node.boundary_fluxes(read<State>(s), read<Inputs>(u), overrides)), out);
+  }
+
+  N node;
+  typename N::Overrides overrides{};
+
+ private:
+  template <class V>
+  static V read(const T* p) {
+    V v;
+    for (Eigen::Index i = 0; i < v.size(); ++i) v(i) = p[i];
+    return v;
+  }
+  template <class V>
+  static void write(const V& v, T* p) {
+    for (Eigen::Index i = 0; i < v.size(); ++i) p[i] = v(i);
+  }
+};
+
+}  // namespace detail
+
+/// A graph of nodes over the scalar T with a base timestep dt [s]. Each node runs at its
+/// own timestep, an integer multiple r of dt: it steps on graph steps n with n % r == 0,
+/// integrating over its own timestep, and holds its state in between.
+template <class T>
+class Graph {
+ public:
+  using Scalar = T;
+
+  /// Throws InputError unless dt is finite and > 0.
+  explicit Graph(double dt) : dt_(dt) { detail::require_timestep(dt, "Graph"); }
+
+  /// Base timestep [s].
+  double dt() const noexcept { return dt_; }
+
+  /// Adds a copy of `node` named `name` (unique, non-empty) with its own timestep (default
+  /// the graph's). Invalidates the compilation.
+  template <GraphNode N>
+    requires std::is_same_v<typename N::Scalar, T>
+  NodeId add_node(std::string name, N node, std::optional<double> timestep = std::nullopt) {
+    if (name.empty()) throw InputError("Graph", "node name", "\"\"", "non-empty");
+    for (const auto& r : nodes_)
+      if (r.name == name) throw InputError("Graph", "node name", name, "unique");
+    const double ts = timestep.value_or(dt_);
+    detail::require_timestep(ts, node_object_text(name));
+    NodeRecord rec;
+    rec.name = std::move(name);
+    rec.timestep = ts;
+    rec.model = std::make_unique<detail::NodeModel<T, N>>(std::move(node));
+    rec.base_inputs.resize(static_cast<std::size_t>(rec.model->input_size()));
+    rec.model->default_inputs(rec.base_inputs.data());
+    rec.input_functions.resize(rec.base_inputs.size());
+    nodes_.push_back(std::move(rec));
+    compiled_ = false;
+    return NodeId{nodes_.size() - 1};
+  }
+
+  /// The field `name` of a node (a state, input or flux field), or InputError naming the
+  /// node and the field.
+  FieldRef field(NodeId id, std::string_view name) const {
+    const auto& m = *record(id).model;
+    for (FieldKind kind : {FieldKind::state, FieldKind::input, FieldKind::flux}) {
+      const int n = size_of(m, kind);
+      for (int i = 0; i < n; ++i)
+        if (m.field_name(kind, i) == name) return FieldRef{id, kind, i, std::string(name)};
+    }
+    throw InputError(node_object(id), "field", std::string(name),
+                     "a state, input or flux field of the node");
+  }
+
+  /// Adds an edge from a state or flux field to an input field. Invalidates the
+  /// compilation; the one-replacing-writer rule is checked by compile().
+  EdgeId connect(const FieldRef& from, const FieldRef& to, EdgeOptions<T> options = {}) {
+    record(from.node);
+    record(to.node);
+    if (from.kind == FieldKind::input)
+      throw InputError(node_object(from.node), "edge source " + from.name, "an input field",
+                       "a state or flux field");
+    if (to.kind != FieldKind::input)
+      throw InputError(node_object(to.node), "edge target " + to.name, "not an input field",
+                       "an input field");
+    if (options.transform && !options.transform->builtin_identity && !options.transform->fn)
+      throw InputError("Graph", "edge transform " + options.transform->name, "empty function",
+                       "callable");
+    edges_.push_back(Edge<T>{from, to, std::move(options)});
+    compiled_ = false;
+    return EdgeId{edges_.size() - 1};
+  }
+  /// connect(field(from, from_field), field(to, to_field), options).
+  EdgeId connect(NodeId from, std::string_view from_field, NodeId to, std::string_view to_field,
+                 EdgeOptions<T> options = {}) {
+    return connect(field(from, from_field), field(to, to_field), std::move(options));
+  }
+
+  /// Adds a coupling group; members in pass order, each node in at most one group.
+  GroupId add_coupling_group(std::vector<NodeId> members, CouplingOptions options = {}) {
+    const std::string gname =
+        options.name.empty() ? "group " + std::to_string(groups_.size()) : options.name;
+    if (members.empty()) throw InputError("coupling group '" + gname + "'", "members", 0, ">= 1");
+    if (options.max_iterations < 1)
+      throw InputError("coupling group '" + gname + "'", "max_iterations", options.max_iterations,
+                       ">= 1");
+    if (!(std::isfinite(options.tolerance) && options.tolerance > 0))
+      throw InputError("coupling group '" + gname + "'", "tolerance", options.tolerance, "> 0");
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      record(members[i]);
+      for (std::size_t j = 0; j < i; ++j)
+        if (members[j] == members[i])
+          throw InputError("coupling group '" + gname + "'", "member",
+                           nodes_[members[i].index].name, "listed once");
+      if (auto g = group_of(members[i]))
+        throw InputError("coupling group '" + gname + "'", "member",
+                         nodes_[members[i].index].name,
+                         "in no other group (already in '" + groups_[g->index].options.name + "')");
+    }
+    options.name = gname;
+    groups_.push_back(CouplingGroup{std::move(members), std::move(options)});
+    group_reports_.emplace_back();
+    compiled_ = false;
+    return GroupId{groups_.size() - 1};
+  }
+
+  /// The live parameter overrides of node `id` of type N (the spec's gm.params entry): the
+  /// graph's steps use them; compile() judges the values they hold at compile time.
+  template <class N>
+  typename N::Overrides& params(NodeId id) {
+    return model_as<N>(id).overrides;
+  }
+  template <class N>
+  const typename N::Overrides& params(NodeId id) const {
+    return model_as<N>(id).overrides;
+  }
+  /// The node `id` if it is exactly of type N (not a wrapper or a subclass), else null.
+  template <class N>
+  const N* node_if(NodeId id) const {
+    auto* m = dynamic_cast<const detail::NodeModel<T, N>*>(record(id).model.get());
+    return m ? &m->node : nullptr;
+  }
+  /// The live overrides of node `id` if it is exactly of type N, else null.
+  template <class N>
+  const typename N::Overrides* params_if(NodeId id) const {
+    auto* m = dynamic_cast<const detail::NodeModel<T, N>*>(record(id).model.get());
+    return m ? &m->overrides : nullptr;
+  }
+
+  /// Validates the graph (timesteps, one replacing writer per input), fixes the schedule,
+  /// sizes every buffer, initialises the state of nodes not yet initialised from their live
+  /// parameters, and runs the advisories: each goes to `sink` and into the report. Never
+  /// refuses a graph for an advisory. Throws InputError for an invalid graph.
+  CompileReport compile(const WarningSink& sink = WarningSink(stderr_warning_sink)) {
+    compiled_ = false;
+    // Timesteps: integer multiples of dt.
+    ratio_.assign(nodes_.size(), 1);
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      const double q = nodes_[i].timestep / dt_;
+      const double r = std::round(q);
+      if (!(r >= 1 && std::fabs(q - r) <= 1e-9 * q))
+        throw InputError(node_object(NodeId{i}), "timestep", nodes_[i].timestep,
+                         "an integer multiple of the graph dt = " + to_text(dt_));
+      ratio_[i] = static_cast<std::size_t>(r);
+    }
+    // At most one replacing writer per input.
+    for (std::size_t a = 0; a < edges_.size(); ++a) {
+      if (edges_[a].options.additive) continue;
+      int writers = 1;
+      for (std::size_t b = a + 1; b < edges_.size(); ++b)
+        if (!edges_[b].options.additive && same_input(edges_[a].target, edges_[b].target))
+          ++writers;
+      if (writers > 1)
+        throw InputError(node_object(edges_[a].target.node),
+                         "replacing writers of " + edges_[a].target.name, writers, "<= 1");
+    }
+    // Incoming edges per node: replacing ones first, then additive, each in edge order.
+    in_offsets_.assign(nodes_.size() + 1, 0);
+    for (const auto& e : edges_) ++in_offsets_[e.target.node.index + 1];
+    for (std::size_t i = 0; i < nodes_.size(); ++i) in_offsets_[i + 1] += in_offsets_[i];
+    in_edges_.assign(edges_.size(), 0);
+    {
+      std::vector<std::size_t> fill(in_offsets_.begin(), in_offsets_.end() - 1);
+      for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t k = 0; k < edges_.size(); ++k)
+          if (edges_[k].options.additive == (pass == 1))
+            in_edges_[fill[edges_[k].target.node.index]++] = k;
+    }
+    // Schedule: insertion order; a group at the place of its first member.
+    group_index_.assign(nodes_.size(), -1);
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+      for (const auto& m : groups_[g].members) group_index_[m.index] = static_cast<std::ptrdiff_t>(g);
+    schedule_.clear();
+    CompileReport report;
+    std::vector<bool> group_done(groups_.size(), false);
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (auto g = group_of(NodeId{i})) {
+        if (group_done[g->index]) continue;
+        group_done[g->index] = true;
+        schedule_.push_back({true, g->index});
+        std::string s = "[";
+        for (std::size_t k = 0; k < groups_[g->index].members.size(); ++k)
+          s += (k ? ", " : "") + nodes_[groups_[g->index].members[k].index].name;
+        report.schedule.push_back(s + "]");
+      } else {
+        schedule_.push_back({false, i});
+        report.schedule.push_back(nodes_[i].name);
+      }
+    }
+    // Buffers (appending nodes keeps the offsets, hence the state, of the earlier ones).
+    state_off_.assign(nodes_.size() + 1, 0);
+    input_off_.assign(nodes_.size() + 1, 0);
+    int max_state = 0, max_flux = 0;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      const auto& m = *nodes_[i].model;
+      state_off_[i + 1] = state_off_[i] + static_cast<std::size_t>(m.state_size());
+      input_off_[i + 1] = input_off_[i] + static_cast<std::size_t>(m.input_size());
+      max_state = std::max(max_state, m.state_size());
+      max_flux = std::max(max_flux, m.flux_size());
+    }
+    state_.resize(state_off_.back(), T(0));
+    inputs_.resize(input_off_.back(), T(0));
+    step_start_.resize(state_.size(), T(0));
+    step_start_inputs_.resize(inputs_.size(), T(0));
+    pre_.resize(state_.size(), T(0));
+    iterate_.resize(state_.size(), T(0));
+    tmp_.assign(static_cast<std::size_t>(max_state), T(0));
+    flux_tmp_.assign(static_cast<std::size_t>(max_flux), T(0));
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+      if (!nodes_[i].initialised) initialise(i);
+    compiled_ = true;
+    // Advisories (judged on the live parameter values held now).
+    report.advisories = anchored_pair_advisories(*this);
+    for (const auto& a : report.advisories)
+      if (sink) sink(a);
+    advisories_ = report.advisories;
+    return report;
+  }
+
+  /// True after compile() and until the graph's structure changes.
+  bool compiled() const noexcept { return compiled_; }
+
+  /// Re-initialises every state from its node's live initial values and sets the time to 0.
+  void reset() {
+    require_compiled();
+    for (std::size_t i = 0; i < nodes_.size(); ++i) initialise(i);
+    step_index_ = 0;
+  }
+
+  /// Advances the graph by dt. On an exception (a node's named error, a coupling group
+  /// that must converge and does not) every state is rolled back to its value at the start
+  /// of the step and the time does not advance.
+  void step() {
+    require_compiled();
+    std::copy(state_.begin(), state_.end(), step_start_.begin());
+    std::copy(inputs_.begin(), inputs_.end(), step_start_inputs_.begin());
+    try {
+      for (const auto& entry : schedule_) {
+        if (entry.group) {
+          step_group(entry.index);
+        } else if (fires(entry.index)) {
+          gather(entry.index, false);
+          advance(entry.index, state_.data());
+        }
+      }
+    } catch (...) {
+      std::copy(step_start_.begin(), step_start_.end(), state_.begin());
+      std::copy(step_start_inputs_.begin(), step_start_inputs_.end(), inputs_.begin());
+      throw;
+    }
+    ++step_index_;
+  }
+  /// `steps` calls of step().
+  void run(std::size_t steps) {
+    for (std::size_t k = 0; k < steps; ++k) step();
+  }
+
+  /// Time [s] (steps taken times dt).
+  double time() const noexcept { return static_cast<double>(step_index_) * dt_; }
+  std::size_t steps_taken() const noexcept { return step_index_; }
+
+  /// The current value of a state field, the last input a node stepped with (its base value
+  /// before the first step), or a flux computed from the current state and those inputs.
+  T value(NodeId id, std::string_view name) const {
+    require_compiled();
+    const FieldRef f = field(id, name);
+    return read_field(f, state_.data());
+  }
+  /// Overwrites a state field (the node then counts as initialised).
+  void set_state(NodeId id, std::string_view name, const T& v) {
+    require_compiled();
+    const FieldRef f = field(id, name);
+    if (f.kind != FieldKind::state)
+      throw InputError(node_object(id), "set_state field", f.name, "a state field");
+    state_[state_off_[id.index] + static_cast<std::size_t>(f.index)] = v;
+  }
+  /// Sets the base value of an input: what the node reads when no replacing edge writes it
+  /// (additive edges add to it). Clears an input function of the same input.
+  void set_input(NodeId id, std::string_view name, const T& v) {
+    const FieldRef f = input_field(id, name);
+    auto& rec = nodes_[id.index];
+    rec.base_inputs[static_cast<std::size_t>(f.index)] = v;
+    rec.input_functions[static_cast<std::size_t>(f.index)] = nullptr;
+    if (compiled_) inputs_[input_off_[id.index] + static_cast<std::size_t>(f.index)] = v;
+  }
+  /// Prescribes the base value of an input as a function of time, sampled at the start of
+  /// each of the node's steps.
+  void set_input_function(NodeId id, std::string_view name, std::function<T(const T&)> fn) {
+    const FieldRef f = input_field(id, name);
+    if (!fn) throw InputError(node_object(id), "input function of " + f.name, "empty", "callable");
+    nodes_[id.index].input_functions[static_cast<std::size_t>(f.index)] = std::move(fn);
+  }
+
+  // ---- introspection (used by the advisories) ---------------------------------------
+  std::size_t node_count() const noexcept { return nodes_.size(); }
+  const std::string& name(NodeId id) const { return record(id).name; }
+  /// The node's own timestep [s].
+  double timestep(NodeId id) const { return record(id).timestep; }
+  const std::vector<Edge<T>>& edges() const noexcept { return edges_; }
+  const std::vector<CouplingGroup>& groups() const noexcept { return groups_; }
+  /// The group of a node, if any.
+  std::optional<GroupId> group_of(NodeId id) const {
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+      for (const auto& m : groups_[g].members)
+        if (m == id) return GroupId{g};
+    return std::nullopt;
+  }
+  /// What the group's last step did.
+  const CouplingReport& report(GroupId g) const {
+    if (g.index >= groups_.size()) throw InputError("Graph", "group id", g.index, "a group of this graph");
+    return group_reports_[g.index];
+  }
+  /// The advisories of the last compile().
+  const std::vector<Advisory>& advisories() const noexcept { return advisories_; }
+  /// "node '<name>'".
+  std::string node_object(NodeId id) const { return node_object_text(record(id).name); }
+
+ private:
+  struct NodeRecord {
+    std::string name;
+    double timestep = 0;
+    std::unique_ptr<detail::AnyNode<T>> model;
+    std::vector<T> base_inputs;
+    std::vector<std::function<T(const T&)>> input_functions;
+    bool initialised = false;
+  };
+  struct ScheduleEntry {
+    bool group = false;
+    std::size_t index = 0;
+  };
+
+  static std::string node_object_text(const std::string& name) { return "node '" + name + "'"; }
+  static int size_of(const detail::AnyNode<T>& m, FieldKind k) {
+    return k == FieldKind::state ? m.state_size()
+                                 : k == FieldKind::input ? m.input_size() : m.flux_size();
+  }
+  static bool same_input(const FieldRef& a, const FieldRef& b) {
+    return a.node == b.node && a.index == b.index;
+  }
+
+  const NodeRecord& record(NodeId id) const {
+    if (id.index >= nodes_.size())
+      throw InputError("Graph", "node id", id.index, "< " + std::to_string(nodes_.size()));
+    return nodes_[id.index];
+  }
+  template <class N>
+  detail::NodeModel<T, N>& model_as(NodeId id) const {
+    auto* m = dynamic_cast<detail::NodeModel<T, N>*>(record(id).model.get());
+    if (!m)
+      throw InputError(node_object(id), "node type", typeid(N).name(), "the type it was added as");
+    return *m;
+  }
+  FieldRef input_field(NodeId id, std::string_view name) const {
+    const FieldRef f = field(id, name);
+    if (f.kind != FieldKind::input)
+      throw InputError(node_object(id), "input field", f.name, "a boundary input of the node");
+    return f;
+  }
+  void require_compiled() const {
+    if (!compiled_)
+      throw InputError("Graph", "compiled", false, "compile() after every change of structure");
+  }
+  void initialise(std::size_t i) {
+    auto& rec = nodes_[i];
+    rec.model->initial_state(state_.data() + state_off_[i]);
+    std::copy(rec.base_inputs.begin(), rec.base_inputs.end(),
+              inputs_.begin() + static_cast<std::ptrdiff_t>(input_off_[i]));
+    rec.initialised = true;
+  }
+  bool fires(std::size_t i) const { return step_index_ % ratio_[i] == 0; }
+
+  // Value of a field of a node whose state is read from `states` (state_ or iterate_).
+  T read_field(const FieldRef& f, const T* states) const {
+    const std::size_t i = f.node.index;
+    switch (f.kind) {
+      case FieldKind::state: return states[state_off_[i] + static_cast<std::size_t>(f.index)];
+      case FieldKind::input: return inputs_[input_off_[i] + static_cast<std::size_t>(f.index)];
+      default: {
+        nodes_[i].model->fluxes(states + state_off_[i], inputs_.data() + input_off_[i],
+                                flux_tmp_.data());
+        return flux_tmp_[static_cast<std::size_t>(f.index)];
+      }
+    }
+  }
+
+  // Fills the inputs of node i. `jacobi`: sources in i's own group are read from the
+  // previous pass (iterate_), all others from the current state.
+  void gather(std::size_t i, bool jacobi) {
+    const auto& rec = nodes_[i];
+    T* u = inputs_.data() + input_off_[i];
+    const T t = T(time());
+    for (std::size_t j = 0; j < rec.base_inputs.size(); ++j)
+      u[j] = rec.input_functions[j] ? T(rec.input_functions[j](t)) : rec.base_inputs[j];
+    for (std::size_t k = in_offsets_[i]; k < in_offsets_[i + 1]; ++k) {
+      const Edge<T>& e = edges_[in_edges_[k]];
+      const bool from_iterate = jacobi && group_index_[e.source.node.index] == group_index_[i];
+      const T raw = read_field(e.source, from_iterate ? iterate_.data() : state_.data());
+      const T v = e.options.transform ? (*e.options.transform)(raw) : raw;
+      const auto j = static_cast<std::size_t>(e.target.index);
+      if (e.options.additive)
+        u[j] += v;
+      else
+        u[j] = v;
+    }
+  }
+
+  // Steps node i from the state at `from` (same layout as state_) into state_.
+  void advance(std::size_t i, const T* from) {
+    const auto& rec = nodes_[i];
+    const T h = T(rec.timestep);
+    rec.model->step(from + state_off_[i], inputs_.data() + input_off_[i], h, tmp_.data());
+    std::copy(tmp_.begin(), tmp_.begin() + rec.model->state_size(),
+              state_.begin() + static_cast<std::ptrdiff_t>(state_off_[i]));
+  }
+
+  void copy_members(const CouplingGroup& g, const std::vector<T>& from, std::vector<T>& to) const {
+    for (const auto& m : g.members)
+      for (std::size_t k = state_off_[m.index]; k < state_off_[m.index + 1]; ++k) to[k] = from[k];
+  }
+
+  void step_group(std::size_t gi) {
+    const CouplingGroup& g = groups_[gi];
+    CouplingReport& rep = group_reports_[gi];
+    bool any = false;
+    for (const auto& m : g.members) any = any || fires(m.index);
+    if (!any) return;
+    const bool jacobi = g.options.scheme == CouplingScheme::jacobi;
+    copy_members(g, state_, pre_);
+    rep = CouplingReport{};
+    using std::abs;
+    for (int it = 1; it <= g.options.max_iterations; ++it) {
+      copy_members(g, state_, iterate_);
+      for (const auto& m : g.members) {
+        if (!fires(m.index)) continue;
+        gather(m.index, jacobi);
+        advance(m.index, pre_.data());
+      }
+      value_type_t<T> inc = 0, scale = 1;
+      for (const auto& m : g.members)
+        for (std::size_t k = state_off_[m.index]; k < state_off_[m.index + 1]; ++k) {
+          inc = std::max(inc, static_cast<value_type_t<T>>(abs(value_of(state_[k]) - value_of(iterate_[k]))));
+          scale = std::max(scale, static_cast<value_type_t<T>>(abs(value_of(state_[k]))));
+        }
+      if (!std::isfinite(static_cast<double>(inc)))
+        throw DomainError("coupling group '" + g.options.name + "'", "pass increment",
+                          static_cast<double>(inc), "finite");
+      rep.iterations = it;
+      rep.increment = static_cast<double>(inc / scale);
+      if (it >= 2 && rep.increment <= g.options.tolerance) {
+        rep.converged = true;
+        break;
+      }
+    }
+    if (g.options.require_convergence && g.options.max_iterations >= 2 && !rep.converged)
+      throw SolveError("coupling group '" + g.options.name + "'", "pass increment", rep.increment,
+                       "<= " + to_text(g.options.tolerance) + " within " +
+                           std::to_string(g.options.max_iterations) + " passes");
+  }
+
+  double dt_;
+  std::vector<NodeRecord> nodes_;
+  std::vector<Edge<T>> edges_;
+  std::vector<CouplingGroup> groups_;
+  std::vector<CouplingReport> group_reports_;
+  std::vector<Advisory> advisories_;
+  bool compiled_ = false;
+  std::size_t step_index_ = 0;
+  std::vector<std::size_t> ratio_, in_offsets_, in_edges_, state_off_, input_off_;
+  std::vector<std::ptrdiff_t> group_index_;
+  std::vector<ScheduleEntry> schedule_;
+  std::vector<T> state_, inputs_, step_start_, step_start_inputs_, pre_, iterate_, tmp_;
+  mutable std::vector<T> flux_tmp_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/nodes/graph.hpp ----
+// ---- begin cabledyn/nodes/order_study.hpp ----
+// cabledyn: observed temporal order of a node by the Method of Manufactured Solutions
+// (spec spring-damper-node.md, "Verification Evidence", MADD-VER-009; Roache 2002).
+// A manufactured trajectory x*(t) is made exact by the boundary input that drives it (for
+// the spring-damper node the anchor, which enters the force linearly); a ladder of step
+// counts at a fixed final time gives errors e_N, and the observed order over the finest
+// pair is log(e_coarse / e_fine) / log(N_fine / N_coarse), for every state field.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// Options of an order study.
+struct OrderStudyOptions {
+  std::vector<int> ladder{100, 200, 400, 800};  ///< step counts, ascending
+  double final_time = 1.0;                       ///< [s]
+  double min_order = 0.9;                        ///< accepted observed order range
+  double max_order = 1.2;
+};
+
+/// Result of an order study.
+struct OrderStudy {
+  std::string node;                         ///< the node studied, as named in messages
+  double declared = 0;                      ///< declared temporal order
+  std::vector<int> steps;                   ///< the ladder
+  std::vector<std::vector<double>> errors;  ///< errors[field][level] at the final time
+  std::vector<double> field_orders;         ///< observed order of each field, finest pair
+  double observed = 0;                      ///< the field order furthest from `declared`
+  bool passed = false;                      ///< every field order in [min, max], finite
+  std::string message;                      ///< names the node; says why it failed
+};
+
+/// Runs the ladder. `step(state, inputs, t, dt)` advances the node by one step from time t;
+/// `exact(t)` is the manufactured state; `inputs(t)` the boundary input that makes it exact.
+/// The study starts from exact(0) and compares with exact(final_time), field by field.
+template <class State, class Step, class Exact, class Inputs>
+OrderStudy temporal_order_study(const std::string& node, double declared, const Step& step,
+                                const Exact& exact, const Inputs& inputs,
+                                const OrderStudyOptions& opt = {}) {
+  using T = typename State::Scalar;
+  using std::abs;
+  using std::log;
+  if (opt.ladder.size() < 2)
+    throw InputError("order study of " + node, "ladder levels", opt.ladder.size(), ">= 2");
+  for (std::size_t l = 0; l < opt.ladder.size(); ++l)
+    if (opt.ladder[l] < 1 || (l > 0 && opt.ladder[l] <= opt.ladder[l - 1]))
+      throw InputError("order study of " + node, "ladder step count", opt.ladder[l],
+                       "ascending, >= 1");
+  if (!(opt.final_time > 0))
+    throw InputError("order study of " + node, "final_time", opt.final_time, "> 0");
+
+  OrderStudy out;
+  out.node = node;
+  out.declared = declared;
+  out.steps = opt.ladder;
+  const State x_end = exact(T(opt.final_time));
+  const auto nf = static_cast<std::size_t>(x_end.size());
+  out.errors.assign(nf, std::vector<double>(opt.ladder.size(), 0.0));
+  for (std::size_t l = 0; l < opt.ladder.size(); ++l) {
+    const int N = opt.ladder[l];
+    const T dt = T(opt.final_time) / T(N);
+    State x = exact(T(0));
+    for (int n = 0; n < N; ++n) {
+      const T t = T(n) * dt;
+      x = step(x, inputs(t), t, dt);
+    }
+    for (std::size_t f = 0; f < nf; ++f)
+      out.errors[f][l] =
+          static_cast<double>(abs(value_of(x(static_cast<Eigen::Index>(f))) -
+                                  value_of(x_end(static_cast<Eigen::Index>(f)))));
+  }
+  const std::size_t L = opt.ladder.size();
+  const double ratio = static_cast<double>(opt.ladder[L - 1]) / opt.ladder[L - 2];
+  out.passed = true;
+  double worst_gap = -1;
+  for (std::size_t f = 0; f < nf; ++f) {
+    const double p = log(out.errors[f][L - 2] / out.errors[f][L - 1]) / log(ratio);
+    out.field_orders.push_back(p);
+    const bool ok = std::isfinite(p) && p >= opt.min_order && p <= opt.max_order;
+    out.passed = out.passed && ok;
+    const double gap = std::isfinite(p) ? std::fabs(p - declared) : HUGE_VAL;
+    if (gap > worst_gap) {
+      worst_gap = gap;
+      out.observed = p;
+    }
+  }
+  char buf[256];
+  std::string orders;
+  for (std::size_t f = 0; f < nf; ++f) {
+    std::snprintf(buf, sizeof buf, "%sfield %zu: %.4f", f ? ", " : "", f, out.field_orders[f]);
+    orders += buf;
+  }
+  std::snprintf(buf, sizeof buf, "%s: observed temporal order %.4f over %d/%d steps (%s); declared %.3g, accepted [%.3g, %.3g]: ",
+                node.c_str(), out.observed, opt.ladder[L - 2], opt.ladder[L - 1], orders.c_str(),
+                declared, opt.min_order, opt.max_order);
+  out.message = std::string(buf) + (out.passed ? "passed" : "FAILED");
+  return out;
+}
+
+/// The anchor a(t) [m] that makes x*(t) exact for the governing equation of the spring-damper
+/// node: a = x* - l0 + (m x*'' + c x*') / k (spec "Verification Evidence": the anchor enters
+/// the force linearly). Throws InputError for k = 0, where no anchor drives the mass.
+template <class T>
+T spring_damper_mms_anchor(const SpringDamperParams& p, const T& x, const T& xdot,
+                           const T& xddot) {
+  if (!(p.stiffness > 0))
+    throw InputError("spring-damper MMS anchor", "stiffness", p.stiffness, "> 0");
+  return T(x - T(p.rest_length) + (T(p.mass) * xddot + T(p.damping) * xdot) / T(p.stiffness));
+}
+
+/// The order study of a spring-damper node's own `step` under the manufactured position
+/// x*(t) given with its first two derivatives: `manufactured(t)` returns {x, x', x''}.
+template <class T, class Manufactured>
+OrderStudy spring_damper_order_study(const SpringDamperNode<T>& node,
+                                     const Manufactured& manufactured,
+                                     const OrderStudyOptions& opt = {}) {
+  using Node = SpringDamperNode<T>;
+  const SpringDamperParams p = node.params();
+  auto exact = [&](const T& t) {
+    const auto m = manufactured(t);
+    return typename Node::State(T(m[0]), T(m[1]));
+  };
+  auto inputs = [&](const T& t) {
+    const auto m = manufactured(t);
+    return Node::inputs(spring_damper_mms_anchor<T>(p, T(m[0]), T(m[1]), T(m[2])));
+  };
+  auto step = [&](const typename Node::State& s, const typename Node::Inputs& u, const T&,
+                  const T& dt) { return node.step(s, u, dt); };
+  return temporal_order_study<typename Node::State>(node.object(), Node::kDeclaredTemporalOrder,
+                                                    step, exact, inputs, opt);
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/nodes/order_study.hpp ----
+// ---- end cabledyn/nodes.hpp ----
 // ---- end cabledyn/cabledyn.hpp ----
