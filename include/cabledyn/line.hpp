@@ -8,3 +8,4 @@
 #include "cabledyn/line/element_loads.hpp"
 #include "cabledyn/line/line_statics_model.hpp"
 #include "cabledyn/line/line_constraints.hpp"
+#include "cabledyn/line/line_mass.hpp"

@@ -14,64 +14,7 @@
 #include "cabledyn/nodes/graph.hpp"
 #include "cabledyn/nodes/spring_damper.hpp"
 
-// ---- allocation counter (counts only while armed) -------------------------------------
-// The replacements below pair malloc with free; GCC's -Wmismatched-new-delete cannot see that
-// they replace the global operators and flags the free in every inlined delete.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-namespace {
-std::atomic<long> g_allocations{0};
-std::atomic<bool> g_counting{false};
-}  // namespace
-namespace {
-void* counted_alloc(std::size_t n) {
-  if (g_counting) ++g_allocations;
-  return std::malloc(n ? n : 1);
-}
-void* counted_aligned_alloc(std::size_t n, std::align_val_t al) {
-  if (g_counting) ++g_allocations;
-  const auto a = static_cast<std::size_t>(al);
-  return std::aligned_alloc(a, (n + a - 1) / a * a);  // the size must be a multiple of a
-}
-}  // namespace
-// Every replaceable form, so that each allocation is paired with free (ASan checks it).
-void* operator new(std::size_t n) {
-  if (void* p = counted_alloc(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  if (void* p = counted_alloc(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void* operator new(std::size_t n, std::align_val_t al) {
-  if (void* p = counted_aligned_alloc(n, al)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n, std::align_val_t al) {
-  if (void* p = counted_aligned_alloc(n, al)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return counted_aligned_alloc(n, al);
-}
-void* operator new[](std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return counted_aligned_alloc(n, al);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+#include "support/alloc_counter.hpp"
 
 using namespace cabledyn;
 
@@ -389,10 +332,8 @@ TEMPLATE_TEST_CASE("a graph step allocates nothing", "[nodes][graph][allocation]
   g.add_coupling_group({a, b}, o);
   g.compile(WarningSink{});
   g.step();
-  g_allocations = 0;
-  g_counting = true;
+  cabledyn::test_support::AllocationCounter count;
   g.run(100);
-  g_counting = false;
-  CHECK(g_allocations == 0);
+  CHECK(count.allocations() == 0);
   CHECK(std::isfinite(g.value(d, "position")));
 }
