@@ -69,7 +69,7 @@ void tension_drag(const Vec<T, 6>& q, const Vec<T, 6>& v, const Vec3<T>& uf_a, c
   const T l = sqrt(d.squaredNorm());
   const Vec3<T> e = d / l;
   const Vec3<T> ur = T(0.5) * (uf_a + uf_b) - T(0.5) * (v.template segment<3>(0) + v.template segment<3>(3));
-  Mat3<T> Ju, Jt;
+  Mat3<T> Ju = Mat3<T>::Zero(), Jt = Mat3<T>::Zero();
   const bool jac = J_q || J_v;
   const Vec3<T> fd = morison_drag<T>(ur, e, c, jac ? &Ju : nullptr, jac ? &Jt : nullptr);
   const Vec3<T> half = (T(0.5) * l) * fd;
@@ -115,12 +115,12 @@ void hermite_drag(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec
     const T na = sqrt(a.squaredNorm());
     const Vec3<T> t = a / na;
     const Vec3<T> ur = uf[static_cast<std::size_t>(g)] - rd;
-    Mat3<T> Ju, Jt;
+    Mat3<T> Ju = Mat3<T>::Zero(), Jt = Mat3<T>::Zero();
     const bool jac = J_q || J_v;
     const Vec3<T> fd = morison_drag<T>(ur, t, c, jac ? &Ju : nullptr, jac ? &Jt : nullptr);
     const T wg = T(rule.w[g] * L0);
     const Vec3<T> load = (wg * na) * fd;  // per Gauss point, before the shape function
-    Mat3<T> dload_da, dload_dv;
+    Mat3<T> dload_da = Mat3<T>::Zero(), dload_dv = Mat3<T>::Zero();
     if (J_q) dload_da = wg * (Jt * (Mat3<T>::Identity() - t * t.transpose()) + fd * t.transpose());
     if (J_v) dload_dv = -(wg * na) * Ju;
     for (int k = 0; k < 4; ++k) {

@@ -52,6 +52,15 @@ class LineConstraints {
     }
   }
 
+  /// Project a Rigid end's tangent onto the ray of d0 (the end positions untouched).
+  void apply_rigid(const Line&, VecX<double>& q) const {
+    for (const auto& r : rigid_) {
+      const Vec3<double> d = r.Q.col(0);
+      const double a = std::max(q.segment<3>(r.i0).dot(d), 1e-3);
+      q.segment<3>(r.i0) = a * d;
+    }
+  }
+
   /// Residual in solver coordinates with the held rows zeroed.
   template <class T>
   void reduce_residual(VecX<T>& R) const {

@@ -1,0 +1,6 @@
+// cabledyn module header: dynamics (generalised-alpha parameters and a dense stepper; the
+// implicit march of a line).
+#pragma once
+
+#include "cabledyn/dynamics/generalized_alpha.hpp"
+#include "cabledyn/dynamics/line_dynamics.hpp"

@@ -1,0 +1,873 @@
+// cabledyn: the implicit generalised-alpha march of one line (EI = 0 or cubic-Hermite).
+// Spec "Time integration" (the scheme, the force and configuration blends, the predictors,
+// Newton iterations and their convergence rules, modified Newton, the reuse of a factorised
+// tangent, adaptive step subdivision, the release cap of the force blend), "Added mass and
+// fluid inertia", "Seabed contact" (normal law and damping in the march), "Prescribed
+// motion", "Tension and coupled loads", "Linear algebra" (band storage, workspaces sized once:
+// a step allocates nothing on the heap).
+//
+// State: q, v, a of every DOF (the held end DOFs carry the prescribed kinematics) and the
+// committed force r_n = r(q_n, v_n) of the force blend, where
+//   r(q, v) = f_int(q) + f_damping(q, v) - f_ext(q, v)
+// (f_ext: submerged weight, seabed contact and damping, Morison drag and Froude-Krylov with
+// the fluid field held over the step, the buoyancy lost above the surface), so that the
+// equation of motion is M a + r = 0 on the free DOFs, M the structural plus added mass.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cabledyn/dynamics/generalized_alpha.hpp"
+#include "cabledyn/line/element_loads.hpp"
+#include "cabledyn/line/line.hpp"
+#include "cabledyn/line/line_constraints.hpp"
+#include "cabledyn/line/line_mass.hpp"
+#include "cabledyn/line/line_statics_model.hpp"
+#include "cabledyn/linalg/band_lu.hpp"
+#include "cabledyn/seabed/contact.hpp"
+
+namespace cabledyn {
+
+/// Prescribed kinematics of a held line end at one time.
+struct EndMotion {
+  Vec3<double> x = Vec3<double>::Zero();  ///< position [m]
+  Vec3<double> v = Vec3<double>::Zero();  ///< velocity [m/s]
+  Vec3<double> a = Vec3<double>::Zero();  ///< acceleration [m/s^2]
+};
+using EndMotions = std::array<EndMotion, 2>;
+
+/// The fluid field of a step, sampled per node (velocity and local acceleration) and held
+/// over the step (spec "Time integration": the fluid fields are held over the step).
+struct HeldFluid {
+  std::vector<Vec3<double>> u;     ///< fluid velocity at each node [m/s]
+  std::vector<Vec3<double>> udot;  ///< local fluid acceleration at each node [m/s^2]
+};
+
+/// Options of the march (deck OPTIONS names in brackets).
+struct DynamicOptions {
+  double rho_inf = 0.4;           ///< spectral radius at infinite frequency [rhoInf]
+  bool force_blend = true;        ///< [alpha_force_blend]
+  double rel_tol = 1e-8;          ///< [dynamic_solver rel]
+  double abs_tol = 1e-14;         ///< [dynamic_solver abs]
+  int max_iterations = 30;        ///< [dynamic_solver max_iter]
+  int max_backtracks = 12;        ///< [dynamic_solver backtracks]
+  bool modified_newton = false;   ///< [modified_newton]
+  bool reuse_factor = true;       ///< Hermite: start from the previous step's factorised tangent
+  int max_substeps = 1024;        ///< [recovery_max_substeps] 4 ... 65536
+  bool release_cap = true;        ///< EI = 0, force blend: cap the blended force of a releasing element
+  std::optional<double> seabed_z; ///< flat seabed (none: no seabed)
+  SeabedParams seabed;            ///< kBot, cBot
+  double surface_z = 0;           ///< still-water level
+
+  void validate(const std::string& object) const {
+    if (!(rho_inf >= 0 && rho_inf <= 1)) throw InputError(object, "rhoInf", rho_inf, "in [0, 1]");
+    if (!(rel_tol > 0)) throw InputError(object, "dynamic_solver relative tolerance", rel_tol, "> 0");
+    if (!(abs_tol >= 0)) throw InputError(object, "dynamic_solver absolute tolerance", abs_tol, ">= 0");
+    if (max_iterations < 1) throw InputError(object, "dynamic_solver max_iter", max_iterations, ">= 1");
+    if (max_backtracks < 0) throw InputError(object, "dynamic_solver backtracks", max_backtracks, ">= 0");
+    if (max_substeps < 4 || max_substeps > 65536)
+      throw InputError(object, "recovery_max_substeps", max_substeps, "in [4, 65536]");
+    seabed.validate(object);
+  }
+};
+
+/// The committed state of a line's march (a snapshot is a copy of it).
+struct LineDynamicState {
+  double t = 0;
+  VecX<double> q, v, a;   ///< positions (and tangents), velocities, accelerations
+  VecX<double> r;         ///< committed force r(q_n, v_n) with the last held fluid field
+  // Factor reuse across steps (Hermite): part of the state so a restart repeats it.
+  bool have_factor = false;              ///< `factor` holds the last step's tangent
+  int reuse_skip = 0;                    ///< steps left that factorise fresh
+  int reuse_streak = 0;                  ///< length of the current back-off (1, 2, 4, ... 32)
+  int last_fresh_factorizations = 0;     ///< factorisations of the last fresh step
+  BandLU<double> factor;                 ///< the reusable factorised tangent
+};
+
+/// Counters of the march for the run summary.
+struct StepStatistics {
+  long steps = 0;
+  long subdivided_intervals = 0;
+  int largest_subdivision = 1;
+  long newton_iterations = 0;
+  long factorizations = 0;
+  long release_caps = 0;   ///< element steps whose blended force the release cap limited
+};
+
+/// The coupled end reaction -(M a + f_int - f_ext) at a held node and its derivatives with
+/// respect to the node's prescribed position, velocity and acceleration, the free DOFs
+/// statically condensed (spec "Tension and coupled loads").
+struct EndReaction {
+  Vec3<double> force;   ///< force the line exerts on the support [N]
+  Mat3<double> J_x;     ///< d force / d x_c: -(K_cc - K_cf K_ff^-1 K_fc)
+  Mat3<double> J_v;     ///< d force / d v_c: -Psi^T C Psi, Psi the quasi-static shape
+  Mat3<double> J_a;     ///< d force / d a_c: -(M_cc - M_cf M_ff^-1 M_fc)
+};
+
+/// The generalised-alpha march of one line.
+class LineDynamics {
+ public:
+  LineDynamics(const Line& line, DynamicOptions opt = {})
+      : line_(line),
+        opt_(opt),
+        ga_(GeneralizedAlpha<double>::from_rho_inf(opt.rho_inf)),
+        cons_(line),
+        n_(static_cast<Eigen::Index>(line.dofs())),
+        kd_(line.half_bandwidth()),
+        S_(n_, kd_, kd_),
+        M_(n_, kd_, kd_),
+        lu_(n_, kd_, kd_) {
+    opt_.validate(line.name() + " dynamics");
+    for (auto* v : {&G_, &r1_, &qt_, &qt2_, &dq_, &a1_, &v1_, &am_, &qa_, &va_, &Ma_, &q0_, &v0_, &a0_, &rtrial_, &rhs_})
+      v->setZero(n_);
+    rhs_mat_.setZero(n_, 1);
+    still_.u.assign(line.n_nodes(), Vec3<double>::Zero());
+    still_.udot.assign(line.n_nodes(), Vec3<double>::Zero());
+    for (std::size_t e = 0; e < line.n_elements(); ++e) {
+      kmax_ = std::max(kmax_, line.type(e).EA / line.L0(e));
+      wmax_ = std::max(wmax_, std::fabs(line.w(e)) * line.L0(e));
+    }
+    for (int end = 0; end < 2; ++end)
+      for (int k = 0; k < 3; ++k)
+        end_pos_[static_cast<std::size_t>(3 * end + k)] = static_cast<Eigen::Index>(line.dof(line.end_node(end), k));
+    held_x_.setZero(n_);
+    held_v_.setZero(n_);
+    held_a_.setZero(n_);
+  }
+
+  const Line& line() const { return line_; }
+  const DynamicOptions& options() const { return opt_; }
+  const LineDynamicState& state() const { return s_; }
+  const StepStatistics& statistics() const { return stats_; }
+
+  /// Start the march at t0 from positions q0 (a static equilibrium), the ends at rest or
+  /// moving with `ends`: v = 0 on the free DOFs, the held DOFs at the prescribed kinematics,
+  /// and the initial acceleration M_ff a_f = f_f - M_fp a_p (spec "Prescribed motion": an
+  /// accelerated fairlead loads the adjacent free DOFs through the consistent mass).
+  void initialize(double t0, const VecX<double>& q0, const EndMotions& ends, const HeldFluid* fluid = nullptr) {
+    if (q0.size() != n_) throw InputError(line_.name(), "initial state size", q0.size(), "line DOFs");
+    s_ = LineDynamicState{};
+    s_.factor = BandLU<double>(n_, kd_, kd_);
+    s_.t = t0;
+    s_.q = q0;
+    s_.v = VecX<double>::Zero(n_);
+    s_.a = VecX<double>::Zero(n_);
+    set_ends(s_.q, s_.v, s_.a, ends);
+    cons_.apply_rigid(line_, s_.q);
+    fluid_ = fluid ? fluid : &still_;
+    check_fluid(*fluid_);
+    s_.r = VecX<double>::Zero(n_);
+    evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+    solve_initial_acceleration();
+  }
+
+  /// Advance to t + dt with the held ends on their target kinematics at t + dt. Throws
+  /// SolveError (naming the line, the time and the finest subdivision) when the step cannot
+  /// converge; the committed state is then unchanged.
+  void step(double dt, const EndMotions& target, const HeldFluid* fluid = nullptr) {
+    if (!(dt > 0 && std::isfinite(dt))) throw InputError(line_.name(), "dt", dt, "> 0");
+    if (s_.q.size() != n_) throw InputError(line_.name(), "state", "uninitialised", "initialize() first");
+    fluid_ = fluid ? fluid : &still_;
+    check_fluid(*fluid_);
+    start_ = s_;  // the step-start state (copy-assigned into storage sized at the first step)
+    const LineDynamicState& start = start_;
+    // r_n with the step's held fluid (spec: both shares of the force blend see the held field).
+    evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+    if (try_step(dt, target)) {
+      ++stats_.steps;
+      return;
+    }
+    // Adaptive step subdivision: 4, 16, 64, ... substeps on the quintic trajectory.
+    const EndMotions from = current_ends();
+    for (int n = 4; n <= opt_.max_substeps; n *= 4) {
+      s_ = start;
+      evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+      bool ok = true;
+      for (int k = 1; k <= n && ok; ++k) {
+        const double tau = double(k) / n;
+        const EndMotions mid = k == n ? target : quintic(from, target, dt, tau);
+        if (k > 1) evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+        ok = try_step(dt / n, mid);
+      }
+      if (ok) {
+        ++stats_.steps;
+        ++stats_.subdivided_intervals;
+        stats_.largest_subdivision = std::max(stats_.largest_subdivision, n);
+        return;
+      }
+    }
+    s_ = start;
+    throw SolveError(line_.name() + " at t = " + to_text(start.t + dt),
+                     "generalised-alpha step (subdivided down to " + std::to_string(opt_.max_substeps) + " substeps)",
+                     "no convergence", "a converged step");
+  }
+
+  /// Restore a snapshot (a copy of state()): a restart repeats the run bit for bit.
+  void restore(const LineDynamicState& snapshot) {
+    if (snapshot.q.size() != n_) throw InputError(line_.name(), "snapshot size", snapshot.q.size(), "line DOFs");
+    s_ = snapshot;
+  }
+
+  /// Force the line exerts on a held end's support [N]: the line-end force, the end element's
+  /// internal force plus the end node's share of the external loads (FairTen / AnchTen).
+  Vec3<double> end_force(int end) {
+    VecX<double>& f = rtrial_;
+    eval_parts(s_.q, s_.v, f, /*inertia*/ false);
+    return -f.segment<3>(static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0)));
+  }
+
+  /// The coupled reaction -(M a + f_int - f_ext) at a held end with its condensed derivatives.
+  EndReaction coupled_reaction(int end) {
+    const std::size_t node = line_.end_node(end);
+    const auto c0 = static_cast<Eigen::Index>(line_.dof(node, 0));
+    // Matrices at the committed state (dense copies: a diagnostic, not in the step).
+    assemble_mass(s_.q);
+    const MatX<double> M = M_.to_dense();
+    BandMatrix<double> Kb(n_, kd_, kd_), Cb(n_, kd_, kd_);
+    VecX<double> r(n_);
+    evaluate_split(s_.q, s_.v, r, Kb, Cb);
+    const MatX<double> K = Kb.to_dense(), C = Cb.to_dense();
+    EndReaction out;
+    out.force = -(M * s_.a + r).segment<3>(c0);
+    // Free DOFs: not held.
+    std::vector<Eigen::Index> f;
+    for (Eigen::Index i = 0; i < n_; ++i)
+      if (!cons_.held(i)) f.push_back(i);
+    const Eigen::Index nf = static_cast<Eigen::Index>(f.size());
+    auto sub = [&](const MatX<double>& A, const std::vector<Eigen::Index>& rows, const std::vector<Eigen::Index>& cols) {
+      MatX<double> B(rows.size(), cols.size());
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = 0; j < cols.size(); ++j) B(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = A(rows[i], cols[j]);
+      return B;
+    };
+    const std::vector<Eigen::Index> c = {c0, c0 + 1, c0 + 2};
+    const MatX<double> Kff = sub(K, f, f), Kfc = sub(K, f, c), Kcf = sub(K, c, f), Kcc = sub(K, c, c);
+    const MatX<double> Mff = sub(M, f, f), Mfc = sub(M, f, c), Mcf = sub(M, c, f), Mcc = sub(M, c, c);
+    (void)nf;
+    const MatX<double> X = Kff.fullPivLu().solve(Kfc);
+    out.J_x = -(Kcc - Kcf * X);
+    MatX<double> Psi(f.size() + 3, 3);
+    // Psi = [I; -Kff^-1 Kfc] over (c, f).
+    std::vector<Eigen::Index> cf = c;
+    cf.insert(cf.end(), f.begin(), f.end());
+    Psi.topRows(3).setIdentity();
+    Psi.bottomRows(f.size()) = -X;
+    const MatX<double> Ccf = sub(C, cf, cf);
+    out.J_v = -(Psi.transpose() * Ccf * Psi);
+    out.J_a = -(Mcc - Mcf * Mff.fullPivLu().solve(Mfc));
+    return out;
+  }
+
+  /// The committed state's force residual r(q, v) (for outputs).
+  void residual_force(VecX<double>& r) { evaluate(s_.q, s_.v, r, nullptr, 0, 0); }
+
+ private:
+  // ---- ends ---------------------------------------------------------------------------
+  void set_ends(VecX<double>& q, VecX<double>& v, VecX<double>& a, const EndMotions& ends) const {
+    for (int end = 0; end < 2; ++end) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0));
+      q.segment<3>(i0) = ends[end].x;
+      v.segment<3>(i0) = ends[end].v;
+      a.segment<3>(i0) = ends[end].a;
+    }
+  }
+  EndMotions current_ends() const {
+    EndMotions m;
+    for (int end = 0; end < 2; ++end) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0));
+      m[end].x = s_.q.segment<3>(i0);
+      m[end].v = s_.v.segment<3>(i0);
+      m[end].a = s_.a.segment<3>(i0);
+    }
+    return m;
+  }
+  /// Quintic (C2) trajectory between the interval-start and target kinematics at tau in [0, 1]
+  /// (spec "Adaptive step subdivision").
+  static EndMotions quintic(const EndMotions& a, const EndMotions& b, double dt, double tau) {
+    EndMotions m;
+    const double t = tau, t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
+    // Quintic Hermite basis on [0, 1] for value, first and second derivative at both ends.
+    const double h0 = 1 - 10 * t3 + 15 * t4 - 6 * t5, h1 = t - 6 * t3 + 8 * t4 - 3 * t5,
+                 h2 = 0.5 * t2 - 1.5 * t3 + 1.5 * t4 - 0.5 * t5, h3 = 10 * t3 - 15 * t4 + 6 * t5,
+                 h4 = -4 * t3 + 7 * t4 - 3 * t5, h5 = 0.5 * t3 - t4 + 0.5 * t5;
+    const double d0 = -30 * t2 + 60 * t3 - 30 * t4, d1 = 1 - 18 * t2 + 32 * t3 - 15 * t4,
+                 d2 = t - 4.5 * t2 + 6 * t3 - 2.5 * t4, d3 = 30 * t2 - 60 * t3 + 30 * t4,
+                 d4 = -12 * t2 + 28 * t3 - 15 * t4, d5 = 1.5 * t2 - 4 * t3 + 2.5 * t4;
+    const double s0 = -60 * t + 180 * t2 - 120 * t3, s1 = -36 * t + 96 * t2 - 60 * t3,
+                 s2 = 1 - 9 * t + 18 * t2 - 10 * t3, s3 = 60 * t - 180 * t2 + 120 * t3,
+                 s4 = -24 * t + 84 * t2 - 60 * t3, s5 = 3 * t - 12 * t2 + 10 * t3;
+    for (int e = 0; e < 2; ++e) {
+      const auto& A = a[e];
+      const auto& B = b[e];
+      m[e].x = h0 * A.x + h1 * dt * A.v + h2 * dt * dt * A.a + h3 * B.x + h4 * dt * B.v + h5 * dt * dt * B.a;
+      m[e].v = (d0 * A.x + d1 * dt * A.v + d2 * dt * dt * A.a + d3 * B.x + d4 * dt * B.v + d5 * dt * dt * B.a) / dt;
+      m[e].a = (s0 * A.x + s1 * dt * A.v + s2 * dt * dt * A.a + s3 * B.x + s4 * dt * B.v + s5 * dt * dt * B.a) / (dt * dt);
+    }
+    return m;
+  }
+
+  void check_fluid(const HeldFluid& f) const {
+    if (f.u.size() != line_.n_nodes() || f.udot.size() != line_.n_nodes())
+      throw InputError(line_.name(), "held fluid samples", f.u.size(), "one per node");
+  }
+
+  // ---- mass -----------------------------------------------------------------------------
+  void assemble_mass(const VecX<double>& q) {
+    M_.set_zero();
+    line_mass<double>(line_, q, M_, true, opt_.surface_z);
+  }
+
+  // ---- the force r(q, v) and its Jacobians ------------------------------------------------
+  // r = f_int + f_damping - f_ext. When S is given, S += wq dr/dq + wv dr/dv.
+  void evaluate(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S, double wq,
+                double wv) {
+    r.setZero();
+    const auto& env = line_.environment();
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const double w = line_.w(e), L0 = line_.L0(e);
+      const auto mc = line_.morison(e);
+      const double rgA = env.rho_w * env.g * kPi * line_.type(e).d * line_.type(e).d / 4;
+      const Vec3<double>& ua = fluid_->u[e];
+      const Vec3<double>& ub = fluid_->u[e + 1];
+      if (line_.hermite()) {
+        const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+        const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
+        const auto& el = line_.hermite_element(e);
+        Vec<double, 12> f, fd;
+        Mat<double, 12> K, Jq, Jv;
+        el.internal_force<double>(qe, f, S ? &K : nullptr);
+        if (el.params().BA > 0) {
+          el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
+          f += fd;
+          if (S) K += Jq;
+        } else if (S) {
+          Jv.setZero();
+        }
+        Vec<double, 12> fw;
+        hermite_weight_load<double>(w, L0, fw);
+        f -= fw;
+        // Drag and Froude-Krylov on the wetted Gauss points, element-mean fluid kinematics.
+        const Vec3<double> um = 0.5 * (ua + ub), udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+        std::array<bool, 3> dry{};
+        const auto rule3 = gauss_legendre<double>(3);
+        for (int g = 0; g < 3; ++g) {
+          const auto sh = hermite_shape(rule3.xi[g]);
+          const auto N = hermite_block_weights(sh.H, 0, L0);
+          const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
+          dry[static_cast<std::size_t>(g)] = z > opt_.surface_z;
+        }
+        Mat<double, 12> Dq, Dv;
+        hermite_drag<double>(qe, ve, {um, um, um}, mc, L0, fd, S ? &Dq : nullptr, S ? &Dv : nullptr, dry);
+        f -= fd;
+        if (S) {
+          K -= Dq;
+          Jv -= Dv;
+        }
+        if (udm.squaredNorm() > 0) {
+          // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
+          for (int g = 0; g < 3; ++g) {
+            if (dry[static_cast<std::size_t>(g)]) continue;
+            const auto sh = hermite_shape(rule3.xi[g]);
+            const auto N = hermite_block_weights(sh.H, 0, L0);
+            const auto A = hermite_block_weights(sh.dH, 1, L0);
+            Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
+                             A[3] * qe.segment<3>(9);
+            const double na = a.norm();
+            const Vec3<double> t = a / na;
+            Mat3<double> Jt;
+            const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
+            const double wg = rule3.w[g] * L0;
+            const Mat3<double> dfa = wg * Jt * (Mat3<double>::Identity() - t * t.transpose()) / na;
+            for (int k = 0; k < 4; ++k) {
+              f.segment<3>(3 * k) -= wg * N[k] * fi;
+              if (S)
+                for (int l = 0; l < 4; ++l) K.block<3, 3>(3 * k, 3 * l) -= N[k] * A[l] * dfa;
+            }
+          }
+        }
+        // Buoyancy lost above the surface (exact crossings).
+        if (element_may_cross(qe, L0, opt_.surface_z)) {
+          Vec<double, 12> fwet;
+          Mat<double, 12> Jwet;
+          hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
+          f -= fwet;
+          if (S) K -= Jwet;
+        }
+        r.segment<12>(i0) += f;
+        if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(wq * K + wv * Jv));
+      } else {
+        const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+        const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
+        const auto& el = line_.tension_element(e);
+        Vec<double, 6> f, fd;
+        Mat<double, 6> K, Jq, Jv;
+        el.internal_force<double>(qe, f, S ? &K : nullptr);
+        if (el.params().BA > 0) {
+          el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
+          f += fd;
+          if (S) K += Jq;
+        } else if (S) {
+          Jv.setZero();
+        }
+        Vec<double, 6> fw;
+        tension_weight_load<double>(w, L0, fw);
+        f -= fw;
+        // Wetted fraction: drag, added mass and fluid inertia on the wetted part; recovery load.
+        double fa = 0, fb = 0;
+        const double frac = wetted_fraction(qe(2), qe(5), opt_.surface_z, &fa, &fb);
+        if (frac > 0) {
+          Mat<double, 6> Dq, Dv;
+          tension_drag<double>(qe, ve, ua, ub, mc, fd, S ? &Dq : nullptr, S ? &Dv : nullptr);
+          // Scaled by the wetted fraction (its derivative in z added).
+          f -= frac * fd;
+          if (S) {
+            K -= frac * Dq;
+            for (int k = 0; k < 6; ++k) {
+              K(k, 2) -= fd(k) * fa;
+              K(k, 5) -= fd(k) * fb;
+            }
+            Jv -= frac * Dv;
+          }
+          const Vec3<double> udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+          if (udm.squaredNorm() > 0) {
+            const Vec3<double> d = qe.segment<3>(3) - qe.segment<3>(0);
+            const double l = d.norm();
+            const Vec3<double> t = d / l;
+            Mat3<double> Jt;
+            const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
+            f.segment<3>(0) -= 0.5 * frac * L0 * fi;
+            f.segment<3>(3) -= 0.5 * frac * L0 * fi;
+            if (S) {
+              const Mat3<double> h = 0.5 * frac * L0 * Jt * (Mat3<double>::Identity() - t * t.transpose()) / l;
+              K.block<3, 3>(0, 0) += h;
+              K.block<3, 3>(0, 3) -= h;
+              K.block<3, 3>(3, 0) += h;
+              K.block<3, 3>(3, 3) -= h;
+            }
+          }
+        }
+        if (frac < 1) {
+          Vec<double, 6> fwet;
+          Mat<double, 6> Jwet;
+          tension_wetting_load<double>(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
+          f -= fwet;
+          if (S) K -= Jwet;
+        }
+        r.segment<6>(i0) += f;
+        if (S) add_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
+      }
+    }
+    // Seabed: normal penalty contact and damping at the nodes.
+    if (opt_.seabed_z) {
+      for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
+        const auto iz = static_cast<Eigen::Index>(line_.dof(i, 2));
+        const auto c = seabed_contact<double>(q(iz), v(iz), *opt_.seabed_z, node_contact_width_length(line_, i), 1.0,
+                                              opt_.seabed);
+        r(iz) -= c.f;
+        if (S) S->add(iz, iz, -wq * c.df_dz - wv * c.df_dvz);
+      }
+    }
+  }
+
+  // r with the stiffness and damping Jacobians in separate matrices (coupled reaction).
+  void evaluate_split(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>& K,
+                      BandMatrix<double>& C) {
+    K.set_zero();
+    C.set_zero();
+    evaluate(q, v, r, &K, 1.0, 0.0);
+    VecX<double> tmp(n_);
+    evaluate(q, v, tmp, &C, 0.0, 1.0);
+  }
+
+  // Residual parts for the end force: f_int - f_ext at (q, v) (no inertia).
+  void eval_parts(const VecX<double>& q, const VecX<double>& v, VecX<double>& f, bool) {
+    evaluate(q, v, f, nullptr, 0, 0);
+  }
+
+  template <int N>
+  void add_block(BandMatrix<double>& S, std::size_t first, int, const Mat<double, N>& B) {
+    const auto i0 = static_cast<Eigen::Index>(first);
+    for (int j = 0; j < N; ++j)
+      for (int i = 0; i < N; ++i) S.at(i0 + i, i0 + j) += B(i, j);
+  }
+
+  // ---- initial acceleration -------------------------------------------------------------
+  void solve_initial_acceleration() {
+    assemble_mass(s_.q);
+    // rhs = -(r + M a_p) on the free rows; held rows carry the prescribed a.
+    VecX<double>& rhs = rhs_;
+    M_.multiply(s_.a, Ma_);  // a holds only the prescribed entries now
+    rhs = -(s_.r + Ma_);
+    S_.set_zero();
+    for (Eigen::Index j = 0; j < n_; ++j)
+      for (Eigen::Index i = std::max<Eigen::Index>(0, j - kd_); i <= std::min<Eigen::Index>(n_ - 1, j + kd_); ++i)
+        S_.at(i, j) = M_(i, j);
+    cons_.reduce_residual(rhs);
+    cons_.reduce_matrix(S_);
+    if (!lu_.factor(S_).ok()) throw lu_.result().error(line_.name() + " mass matrix");
+    rhs_mat_.col(0) = rhs;
+    lu_.solve(rhs_mat_);
+    VecX<double> af = rhs_mat_.col(0);
+    cons_.expand(af);
+    for (Eigen::Index i = 0; i < n_; ++i)
+      if (!cons_.held(i)) s_.a(i) = af(i);
+    s_.have_factor = false;
+  }
+
+  // ---- one step -------------------------------------------------------------------------
+  // Scaled residual norm (Hermite: tangent rows over the tributary length).
+  double residual_norm(const VecX<double>& G) const {
+    double m = 0;
+    const int nd = line_.node_dofs();
+    for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
+      const double trib = std::max(line_.tributary(i), 1e-300);
+      for (int c = 0; c < nd; ++c) {
+        const auto k = static_cast<Eigen::Index>(line_.dof(i, c));
+        if (cons_.held(k)) continue;
+        m = std::max(m, std::fabs(G(k)) / (c < 3 ? 1.0 : trib));
+      }
+    }
+    return m;
+  }
+
+  // G(q1): the generalised-alpha residual with the ends at their target; optionally the
+  // effective tangent in S_. Returns false when the state is outside the model (a zero-length
+  // element), which the line searches treat as a failed trial.
+  bool residual(const VecX<double>& q1, double dt, bool tangent) {
+    const auto& g = ga_;
+    a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
+    v1_ = g.velocity(a1_, s_.v, s_.a, dt);
+    // The held end positions carry the prescribed kinematics exactly.
+    for (const Eigen::Index i : end_pos_) {
+      a1_(i) = held_a_(i);
+      v1_(i) = held_v_(i);
+    }
+    am_ = (1 - g.alpha_m) * a1_ + g.alpha_m * s_.a;
+    const double wq = 1 - g.alpha_f, wv = (1 - g.alpha_f) * g.damping_weight(dt);
+    try {
+      if (tangent) S_.set_zero();
+      if (opt_.force_blend) {
+        evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
+        G_ = (1 - g.alpha_f) * r1_ + g.alpha_f * s_.r;
+        if (!line_.hermite() && opt_.release_cap) release_cap(q1, tangent);
+      } else {
+        qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
+        va_ = (1 - g.alpha_f) * v1_ + g.alpha_f * s_.v;
+        evaluate(qa_, va_, r1_, tangent ? &S_ : nullptr, wq, wv);
+        G_ = r1_;
+      }
+      // Inertia: Hermite, the mass held at the step start; EI = 0, the added mass at q_alpha
+      // with its configuration derivative.
+      if (!line_.hermite()) {
+        qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
+        assemble_mass(qa_);
+        if (tangent) add_added_mass_jacobian(qa_, am_, (1 - g.alpha_f));
+      }
+      M_.multiply(am_, Ma_);
+      G_ += Ma_;
+      if (tangent) {
+        const double cm = g.mass_weight(dt);
+        for (Eigen::Index j = 0; j < n_; ++j)
+          for (Eigen::Index i = std::max<Eigen::Index>(0, j - kd_); i <= std::min<Eigen::Index>(n_ - 1, j + kd_); ++i)
+            S_.at(i, j) += cm * M_(i, j);
+        cons_.reduce_matrix(S_);
+      }
+    } catch (const DomainError&) {
+      return false;
+    }
+    cons_.reduce_residual(G_);
+    return G_.allFinite();
+  }
+
+  void add_added_mass_jacobian(const VecX<double>& qa, const VecX<double>& am, double w) {
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const Mat<double, 6> J = tension_added_mass_jacobian<double>(qa.segment<6>(i0), am.segment<6>(i0), line_.morison(e),
+                                                                  line_.L0(e), opt_.surface_z);
+      add_block(S_, line_.dof(e, 0), 6, Mat<double, 6>(w * J));
+    }
+  }
+
+  // Release cap of the force blend (spec "Release cap"): an element taut at t_n keeps
+  // alpha_f T_n along t_n; when it releases within the step the kept force is limited to
+  // (W_n + (1 - alpha_f) T^_{n+1} p_{n+1}) / p, W_n = 1/2 T_n e_n, p = l_n - t_n . d_{n+1},
+  // p_{n+1} = l_{n+1} - t_{n+1} . d_n, T^_{n+1} = T_n e_{n+1}/e_n; not for an element ending
+  // above alpha_f/(1 - alpha_f) T_n. The residual and the tangent take the difference.
+  void release_cap(const VecX<double>& q1, bool tangent) {
+    const double af = ga_.alpha_f, c = af / (1 - af);
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const auto& el = line_.tension_element(e);
+      const double L0 = el.params().L0, EA = el.params().EA;
+      const Vec3<double> dn = s_.q.segment<3>(i0 + 3) - s_.q.segment<3>(i0);
+      const double ln = dn.norm(), en = ln - L0;
+      if (!(en > 0)) continue;  // slack at t_n: the elastic cap does not act
+      const double Tn = EA * en / L0;
+      const Vec3<double> tn = dn / ln;
+      const Vec3<double> d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
+      const double l1 = d1.norm();
+      if (!(l1 > 0)) continue;
+      const Vec3<double> t1 = d1 / l1;
+      const double e1 = l1 - L0;
+      const double p = ln - tn.dot(d1);
+      if (!(p > 0)) continue;
+      const double That = Tn * e1 / en;
+      if (That >= c * Tn) continue;
+      const double p1 = l1 - t1.dot(dn);
+      const double Wn = 0.5 * Tn * en;
+      const double Fcap = (Wn + (1 - af) * That * p1) / p;
+      if (!(Fcap < af * Tn)) continue;
+      ++stats_.release_caps;
+      // Replace the kept force af Tn tn by Fcap tn: node b gets (Fcap - af Tn) tn, node a minus.
+      const Vec3<double> df = (Fcap - af * Tn) * tn;
+      G_.segment<3>(i0) -= df;
+      G_.segment<3>(i0 + 3) += df;
+      if (tangent) {
+        // dFcap/dd1 with dp/dd1 = -tn, dl1/dd1 = t1, de1 = dl1, dp1/dd1 = t1 - (I - t1 t1^T) dn / l1.
+        const Vec3<double> dp = -tn;
+        const Vec3<double> de1 = t1;
+        const Vec3<double> dp1 = t1 - (Mat3<double>::Identity() - t1 * t1.transpose()) * dn / l1;
+        const Vec3<double> dN = (1 - af) * (Tn / en * de1 * p1 + That * dp1);
+        const Vec3<double> dF = dN / p - Fcap / p * dp;
+        const Mat3<double> B = tn * dF.transpose();  // d(df)/dd1
+        for (int j = 0; j < 3; ++j)
+          for (int i = 0; i < 3; ++i) {
+            // rows a: -B, rows b: +B; columns: d1 = r_b - r_a.
+            S_.at(i0 + i, i0 + 3 + j) -= B(i, j);
+            S_.at(i0 + i, i0 + j) += B(i, j);
+            S_.at(i0 + 3 + i, i0 + 3 + j) += B(i, j);
+            S_.at(i0 + 3 + i, i0 + j) -= B(i, j);
+          }
+      }
+    }
+  }
+
+  // The Newton iteration of one (sub)step to the ends' target; commits on success.
+  bool try_step(double dt, const EndMotions& target) {
+    const auto& g = ga_;
+    for (int end = 0; end < 2; ++end)
+      for (int k = 0; k < 3; ++k) {
+        const Eigen::Index i = end_pos_[static_cast<std::size_t>(3 * end + k)];
+        held_x_(i) = target[end].x(k);
+        held_v_(i) = target[end].v(k);
+        held_a_(i) = target[end].a(k);
+      }
+    if (line_.hermite()) assemble_mass(s_.q);  // consistent mass held over the step
+    // Predictor: EI = 0 Newmark; Hermite with the force blend the constant-acceleration
+    // predictor when the committed acceleration balances the committed force
+    // (||M a_n + r_n|| <= 1/2 ||M a_n|| over the translational free DOFs), a failed attempt
+    // re-solved from the Newmark predictor.
+    bool ca = false;
+    if (line_.hermite() && opt_.force_blend) {
+      M_.multiply(s_.a, Ma_);
+      double num = 0, den = 0;
+      for (std::size_t i = 0; i < line_.n_nodes(); ++i)
+        for (int c = 0; c < 3; ++c) {
+          const auto k = static_cast<Eigen::Index>(line_.dof(i, c));
+          if (cons_.held(k)) continue;
+          num = std::max(num, std::fabs(Ma_(k) + s_.r(k)));
+          den = std::max(den, std::fabs(Ma_(k)));
+        }
+      ca = num <= 0.5 * den;
+    }
+    for (int attempt = 0; attempt < (ca ? 2 : 1); ++attempt) {
+      const bool use_ca = ca && attempt == 0;
+      qt_ = s_.q + dt * s_.v + (use_ca ? 0.5 * dt * dt : dt * dt * (0.5 - g.beta)) * s_.a;
+      apply_held(qt_);
+      if (newton(qt_, dt, use_ca) && geometry_ok(qt_)) {
+        commit(qt_, dt);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Hermite: a converged step that changes an element chord by more than 20 % of its length,
+  // turns a nodal tangent by more than 15 deg, or shrinks |m| below 0.01 is subdivided.
+  bool geometry_ok(const VecX<double>& q1) const {
+    if (!line_.hermite()) return true;
+    const double cos15 = std::cos(15.0 * kPi / 180.0);
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const Vec3<double> c0 = line_.r(s_.q, e + 1) - line_.r(s_.q, e), c1 = line_.r(q1, e + 1) - line_.r(q1, e);
+      if ((c1 - c0).norm() > 0.2 * line_.L0(e)) return false;
+    }
+    for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
+      const Vec3<double> m0 = line_.m(s_.q, i), m1 = line_.m(q1, i);
+      const double n1 = m1.norm();
+      if (n1 < 0.01) return false;
+      if (m0.dot(m1) < cos15 * m0.norm() * n1) return false;
+    }
+    return true;
+  }
+
+  void apply_held(VecX<double>& q) const {
+    for (const Eigen::Index i : end_pos_) q(i) = held_x_(i);
+    cons_.apply_rigid(line_, q);
+  }
+
+  // Newton iteration on q_{n+1} (spec "Newton iteration"): EI = 0 with an Armijo search on
+  // 1/2 ||G||^2, Hermite with a backtracking search on the scaled norm; modified Newton and
+  // the reuse of the previous step's factor under the quarter-contraction rule; with the
+  // Hermite force blend one correction beyond the tolerance with the last factorisation.
+  bool newton(VecX<double>& q, double dt, bool ca_branch) {
+    if (!residual(q, dt, false)) return false;
+    double xref = 0;
+    for (Eigen::Index i = 0; i < n_; ++i) xref = std::max(xref, std::fabs(q(i)));
+    double scale = std::max({1.0, wmax_, G_.cwiseAbs().maxCoeff(), Ma_.cwiseAbs().maxCoeff()});
+    if (line_.hermite())
+      scale = std::max(scale, 16 * std::numeric_limits<double>::epsilon() * kmax_ * xref / opt_.rel_tol);
+    const double tol = opt_.rel_tol * scale;
+    double norm = residual_norm(G_), prev = std::numeric_limits<double>::infinity();
+    bool have = false;       // lu_ holds a usable factor
+    bool reusing = false;    // still on the previous step's factor
+    int reuse_iters = 0, factorizations = 0;
+    const bool try_reuse = line_.hermite() && opt_.reuse_factor && ca_branch && s_.have_factor && s_.reuse_skip == 0;
+    if (try_reuse) {
+      lu_ = s_.factor;  // copy-assign into storage of the same size
+      have = reusing = true;
+    }
+    bool extra = false;
+    for (int it = 0; it < opt_.max_iterations; ++it) {
+      ++stats_.newton_iterations;
+      const bool conv = norm <= tol || norm <= opt_.abs_tol;
+      if (conv && !(reusing && norm > 0.3 * tol)) {
+        if (line_.hermite() && opt_.force_blend && have && !extra) {
+          extra = true;  // one correction beyond the tolerance, then accept
+        } else {
+          return finish(factorizations, try_reuse);
+        }
+      }
+      const bool contracted = norm <= 0.25 * prev;
+      bool use_old = false;
+      if (reusing && reuse_iters < 3 && (it == 0 || contracted)) {
+        use_old = true;
+        ++reuse_iters;
+      } else {
+        reusing = false;
+        use_old = extra || (opt_.modified_newton && have && contracted);
+      }
+      if (!use_old) {
+        if (!residual(q, dt, true)) return false;
+        if (!lu_.factor(S_).ok()) return false;
+        ++stats_.factorizations;
+        ++factorizations;
+        have = true;
+      }
+      rhs_mat_.col(0) = -G_;
+      lu_.solve(rhs_mat_);
+      dq_ = rhs_mat_.col(0);
+      cons_.expand(dq_);
+      if (extra) {
+        q += dq_;
+        apply_held(q);
+        if (!residual(q, dt, false)) return false;
+        return finish(factorizations, try_reuse);
+      }
+      double alpha = 1;
+      bool accepted = false;
+      const double phi = 0.5 * G_.squaredNorm();
+      for (int ls = 0; ls <= opt_.max_backtracks; ++ls, alpha *= 0.5) {
+        qt2_ = q + alpha * dq_;
+        apply_held(qt2_);
+        if (!residual(qt2_, dt, false)) continue;
+        const double nt = residual_norm(G_);
+        const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
+                                        : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
+        if (ok) {
+          q = qt2_;
+          prev = norm;
+          norm = nt;
+          accepted = true;
+          break;
+        }
+      }
+      if (!accepted) {
+        if (!residual(q, dt, false)) return false;
+        norm = residual_norm(G_);
+        if (reusing) {  // a step that fails on the reused factor is re-solved on a fresh one
+          reusing = false;
+          prev = std::numeric_limits<double>::infinity();
+          continue;
+        }
+        return near_tolerance(norm, scale, q) && finish(factorizations, try_reuse);
+      }
+    }
+    return near_tolerance(norm, scale, q) && finish(factorizations, try_reuse);
+  }
+
+  // Near-tolerance acceptance (spec): within twice the relative tolerance (never looser than
+  // sqrt(eps)); or below 1e-4 of the scale and within the round-off floor eps max|q| ||A||.
+  bool near_tolerance(double norm, double scale, const VecX<double>& q) const {
+    const double loose = std::max(opt_.rel_tol, std::min(2 * opt_.rel_tol, std::sqrt(std::numeric_limits<double>::epsilon())));
+    if (norm <= loose * scale) return true;
+    const double floor = std::numeric_limits<double>::epsilon() * q.cwiseAbs().maxCoeff() * S_.norm_inf();
+    return norm <= 1e-4 * scale && norm <= floor;
+  }
+
+  // Bookkeeping of the cross-step factor reuse: a step on the reused factor that needed as
+  // many factorisations as the last fresh step saved nothing, so the following steps
+  // factorise fresh for 1, 2, 4, ... up to 32 steps.
+  bool finish(int factorizations, bool tried_reuse) {
+    if (line_.hermite() && opt_.reuse_factor) {
+      if (s_.reuse_skip > 0) --s_.reuse_skip;
+      if (tried_reuse) {
+        if (factorizations >= std::max(1, s_.last_fresh_factorizations)) {
+          s_.reuse_streak = std::min(s_.reuse_streak == 0 ? 1 : 2 * s_.reuse_streak, 32);
+          s_.reuse_skip = s_.reuse_streak;
+        } else {
+          s_.reuse_streak = 0;
+        }
+      } else if (factorizations > 0) {
+        s_.last_fresh_factorizations = factorizations;
+      }
+      save_factor_ = factorizations > 0;
+    }
+    return true;
+  }
+
+  void commit(const VecX<double>& q1, double dt) {
+    const auto& g = ga_;
+    a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
+    v1_ = g.velocity(a1_, s_.v, s_.a, dt);
+    for (const Eigen::Index i : end_pos_) {
+      a1_(i) = held_a_(i);
+      v1_(i) = held_v_(i);
+    }
+    s_.q = q1;
+    s_.v = v1_;
+    s_.a = a1_;
+    s_.t += dt;
+    evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+    if (save_factor_) {
+      s_.factor = lu_;
+      s_.have_factor = true;
+    }
+    save_factor_ = false;
+  }
+
+  const Line& line_;
+  DynamicOptions opt_;
+  GeneralizedAlpha<double> ga_;
+  LineConstraints cons_;
+  Eigen::Index n_;
+  Eigen::Index kd_;
+  BandMatrix<double> S_, M_;
+  BandLU<double> lu_;
+  LineDynamicState s_;
+  StepStatistics stats_;
+  HeldFluid still_;
+  const HeldFluid* fluid_ = nullptr;
+  LineDynamicState start_;
+  VecX<double> G_, r1_, qt_, qt2_, dq_, a1_, v1_, am_, qa_, va_, Ma_, q0_, v0_, a0_, rtrial_, rhs_;
+  VecX<double> held_x_, held_v_, held_a_;
+  std::array<Eigen::Index, 6> end_pos_{};
+  MatX<double> rhs_mat_;
+  double kmax_ = 0, wmax_ = 0;
+  bool save_factor_ = false;
+};
+
+}  // namespace cabledyn
