@@ -159,7 +159,7 @@ inline std::vector<DirectionBin> cos2s_bins(double s, int n) {
         sum += len * rule.w[static_cast<std::size_t>(q)] * std::pow(h * h, static_cast<long double>(s));
       }
     }
-    bins[static_cast<std::size_t>(j)].offset = static_cast<double>(a + dth / 2);
+    bins[static_cast<std::size_t>(j)].offset = static_cast<double>((j + 0.5L - n / 2.0L) * dth);  // centre
     bins[static_cast<std::size_t>(j)].weight = static_cast<double>(c * sum);
   }
   return bins;

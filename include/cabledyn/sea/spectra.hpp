@@ -27,7 +27,6 @@ inline void require_spectrum(bool ok, const char* who, const char* what, double 
 template <class T>
 T pierson_moskowitz(const T& omega, double Hs, double Tp) {
   using std::exp;
-  using std::pow;
   detail::require_spectrum(std::isfinite(Hs) && Hs > 0, "Pierson-Moskowitz spectrum", "Hs", Hs, "> 0");
   detail::require_spectrum(std::isfinite(Tp) && Tp > 0, "Pierson-Moskowitz spectrum", "Tp", Tp, "> 0");
   if (!(value_of(omega) > 0)) return T(0);
@@ -53,14 +52,13 @@ T jonswap_r(const T& omega, double wp) {
 /// omega_p = 2 pi / Tp.
 template <class T>
 T jonswap(const T& omega, double Hs, double Tp, double gamma) {
-  using std::log;
-  using std::pow;
+  using std::exp;
   detail::require_spectrum(std::isfinite(gamma) && gamma >= 1, "JONSWAP spectrum", "gamma", gamma, ">= 1");
   const T pm = pierson_moskowitz(omega, Hs, Tp);
   if (gamma == 1) return pm;
   const double wp = 2 * kPi / Tp;
   const double A = 1 - 0.287 * std::log(gamma);
-  return T(T(A) * pm * pow(T(gamma), jonswap_r(omega, wp)));
+  return T(T(A) * pm * exp(T(std::log(gamma)) * jonswap_r(omega, wp)));  // gamma^r
 }
 
 /// Parameters of an Ochi-Hubble two-peak sea (Ochi & Hubble 1976): per partition j the
@@ -164,14 +162,13 @@ inline TorsethaugenPartitions torsethaugen_partitions(double Hs, double Tp, doub
 template <class T>
 T torsethaugen_partition(const T& omega, double H, double Tp, double gamma) {
   using std::exp;
-  using std::pow;
   if (!(value_of(omega) > 0) || H == 0) return T(0);
   const double E = H * H * Tp / (32 * kPi);
   const double Ag = (1 + 1.1 * std::pow(std::log(gamma), 1.19)) / gamma;
   const T w = omega * T(Tp / (2 * kPi));
   const T w4 = w * w * w * w;
   T s = T(E * 3.26 * Ag) / w4 * exp(-T(1) / w4);
-  if (gamma > 1) s *= pow(T(gamma), jonswap_r(w, 1.0));
+  if (gamma > 1) s *= exp(T(std::log(gamma)) * jonswap_r(w, 1.0));  // gamma^r
   return s;
 }
 

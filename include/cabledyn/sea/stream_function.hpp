@@ -390,17 +390,19 @@ class StreamWave {
       const bool ok = newton(z, H_next, Td, its, res);
       iterations_ += its;
       if (!ok) {
-        // a step beyond the limit at the last solved length is a breaking wave
-        const double ratio = H_next / stream_max_height(2 * kPi / z_prev(L.k()));
-        if (ratio > 1)
-          throw InputError(who, "H / H_max", Hd / stream_max_height(2 * kPi / z_prev(L.k())),
-                           "<= 1 (breaking limit, Fenton 1990: no steady wave found)");
-        if (++halvings > 8) {
-          if (ratio > 0.9)
-            throw InputError(who, "H / H_max", ratio, "<= 0.9 (too near the breaking limit, Fenton 1990)");
+        // a failed step beyond (or within 10 % of) the limit at the last solved length is a
+        // wave too high to be steady
+        const double Lh = 2 * kPi / z_prev(L.k());
+        const double ratio = H_next / stream_max_height(Lh);
+        const bool breaking = ratio > 1 || (++halvings > 8 && ratio > 0.9);
+        if (breaking)
+          throw InputError(who, "H / h", Hd,
+                           "<= H_max / h = " + to_text(stream_max_height(Lh)) + " at L / h = " + to_text(Lh) +
+                               " (breaking limit, Fenton 1990; no steady wave found above H / h = " +
+                               to_text(H_prev) + ")");
+        if (halvings > 8)
           throw SolveError(who, "Newton residual at H = " + to_text(H_next * h_) + " m", res,
                            "<= " + to_text(options_.tolerance));
-        }
         dH /= 2;
         continue;
       }
