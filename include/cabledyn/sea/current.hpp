@@ -149,14 +149,15 @@ class Current {
 
   template <class T>
   Vec3<T> seastate_velocity(const T& z) const {
-    using std::pow;
+    using std::exp;
+    using std::log;
     const double zv = static_cast<double>(value_of(z));
     T zc = z;
     if (zv > 0) zc = T(0);
     if (zv < -h_) zc = T(-h_);
     Vec3<T> U = U0_.cast<T>();
     if (static_cast<double>(value_of(zc)) > -h_ && ss_.ss_speed > 0)
-      U += e_ss_.cast<T>() * T(T(ss_.ss_speed) * pow((zc + T(h_)) / T(h_), T(1.0 / 7.0)));
+      U += e_ss_.cast<T>() * T(T(ss_.ss_speed) * exp(log(T((zc + T(h_)) / T(h_))) / T(7)));  // ^(1/7)
     const T ns = T(ss_.ns_speed) * (zc + T(ss_.ns_ref)) / T(ss_.ns_ref);
     if (value_of(ns) > 0) U += e_ns_.cast<T>() * ns;
     return U;
