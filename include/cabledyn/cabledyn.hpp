@@ -5,3 +5,4 @@
 
 #include "cabledyn/core.hpp"
 #include "cabledyn/autodiff.hpp"
+#include "cabledyn/sea.hpp"
