@@ -30,10 +30,10 @@ long double integrate_log(F&& f, double a, double b, int panels = 600) {
   return sum;
 }
 
-// d ln S / d omega at omega (duals), times omega: zero at a maximum.
-template <class F>
-double log_slope(F&& S, double w) {
-  using D = Dual<double, 1>;
+// d ln S / d omega at omega (duals over V), times omega: zero at a maximum.
+template <class V = double, class F>
+V log_slope(F&& S, V w) {
+  using D = Dual<V, 1>;
   const D s = S(D(w, 1, 0));
   return s.derivatives()(0) * w / s.value();
 }
@@ -49,6 +49,20 @@ TEST_CASE("spectra: Pierson-Moskowitz integrates to Hs^2/16 and peaks at omega_p
     CHECK(std::fabs(log_slope([&](auto w) { return pierson_moskowitz(w, Hs, Tp); }, wp)) < 1e-14);
     CHECK(pierson_moskowitz(0.0, Hs, Tp) == 0);
   }
+}
+
+TEMPLATE_TEST_CASE("spectra: the densities evaluate alike in double and long double", "[sea][spectra]",
+                   double, long double) {
+  using V = TestType;
+  const double Hs = 5, Tp = 10;
+  const V wp = V(2 * kPi / Tp);
+  for (const V w : {V(0.3), wp, V(1.7)}) {
+    CHECK(std::fabs(jonswap(w, Hs, Tp, 3.3) / jonswap(double(w), Hs, Tp, 3.3) - 1) < 1e-14);
+    CHECK(std::fabs(ochi_hubble_partition(w, Hs, Tp, 2.0) / ochi_hubble_partition(double(w), Hs, Tp, 2.0) - 1) < 1e-13);
+    CHECK(std::fabs(torsethaugen(w, Hs, Tp) / torsethaugen(double(w), Hs, Tp) - 1) < 1e-14);
+  }
+  // the JONSWAP maximum at omega_p in V (dual slope)
+  CHECK(std::fabs(log_slope<V>([&](auto w) { return jonswap(w, Hs, Tp, 3.3); }, wp)) < 1e-13);
 }
 
 TEST_CASE("spectra: JONSWAP peaks at omega_p with the peak factor A gamma", "[sea][spectra]") {

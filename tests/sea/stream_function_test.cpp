@@ -154,35 +154,42 @@ TEST_CASE("stream: the closed-form Newton Jacobian agrees with duals and differe
   }
 }
 
-TEST_CASE("stream: accelerations are time derivatives, the field is divergence free (duals)",
-          "[sea][stream][autodiff]") {
+TEMPLATE_TEST_CASE("stream: accelerations are time derivatives, the field is divergence free (duals)",
+                   "[sea][stream][autodiff]", double, long double) {
+  using V = TestType;
   const StreamWave w(0.4 * h, Tstar(9), 0.6, h, g);
   const Ramp ramp{30.0};
-  using D1 = Dual<double, 1>;
-  using D3 = Dual<double, 3>;
-  for (const double t : {3.0, 12.0, 45.0}) {
-    for (const double z : {-9.0, -4.0, -1.0}) {
-      const Eigen::Vector3d x(5, -3, z);
-      const auto k = w.kinematics<double>(x, t, ramp);
+  using D1 = Dual<V, 1>;
+  using D3 = Dual<V, 3>;
+  for (const V t : {V(3), V(12), V(45)}) {
+    for (const V z : {V(-9), V(-4), V(-1)}) {
+      const Vec3<V> x(V(5), V(-3), z);
+      const auto k = w.kinematics(x, t, ramp);
       REQUIRE(k.wet);
-      const auto kt = w.kinematics(Vec3<D1>(D1(5), D1(-3), D1(z)), D1(t, 1, 0), ramp);
-      const double scale = k.a.norm() + k.u.norm();
-      for (int i = 0; i < 3; ++i) CHECK(std::fabs(kt.u(i).derivatives()(0) - k.a(i)) <= 1e-13 * scale);
-      const auto kx = w.kinematics(Vec3<D3>(D3(5, 3, 0), D3(-3, 3, 1), D3(z, 3, 2)), D3(t), ramp);
-      const double div = kx.u(0).derivatives()(0) + kx.u(1).derivatives()(1) + kx.u(2).derivatives()(2);
+      const auto kt = w.kinematics(Vec3<D1>(D1(V(5)), D1(V(-3)), D1(z)), D1(t, 1, 0), ramp);
+      const V scale = k.a.norm() + k.u.norm();
+      for (int i = 0; i < 3; ++i) {
+        CHECK(kt.u(i).value() == k.u(i));
+        CHECK(std::fabs(kt.u(i).derivatives()(0) - k.a(i)) <= 1e-13 * scale);
+      }
+      const auto kx = w.kinematics(Vec3<D3>(D3(V(5), 3, 0), D3(V(-3), 3, 1), D3(z, 3, 2)), D3(t), ramp);
+      const V div = kx.u(0).derivatives()(0) + kx.u(1).derivatives()(1) + kx.u(2).derivatives()(2);
       CHECK(std::fabs(div) <= 1e-13 * w.k() * scale);
       // irrotational in the vertical plane of travel: d u_h / dz = d u_z / dx'
-      const double cb = std::cos(0.6), sb = std::sin(0.6);
-      const double duh_dz = cb * kx.u(0).derivatives()(2) + sb * kx.u(1).derivatives()(2);
-      const double duz_dxp = cb * kx.u(2).derivatives()(0) + sb * kx.u(2).derivatives()(1);
+      const V cb = std::cos(V(0.6)), sb = std::sin(V(0.6));
+      const V duh_dz = cb * kx.u(0).derivatives()(2) + sb * kx.u(1).derivatives()(2);
+      const V duz_dxp = cb * kx.u(2).derivatives()(0) + sb * kx.u(2).derivatives()(1);
       CHECK(std::fabs(duh_dz - duz_dxp) <= 1e-13 * w.k() * scale);
+      // long double and double evaluations agree to double precision
+      const auto kd = w.kinematics<double>(x.template cast<double>(), static_cast<double>(t), ramp);
+      CHECK((k.u.template cast<double>() - kd.u).norm() <= 1e-14 * static_cast<double>(scale));
     }
   }
   // above the surface: still water; before the ramp: nothing
-  const double crest = w.elevation(0.0, 0.0, 0.0);
-  CHECK_FALSE(w.kinematics<double>(Eigen::Vector3d(0, 0, crest + 0.01), 0.0).wet);
-  CHECK(w.kinematics<double>(Eigen::Vector3d(0, 0, crest + 0.01), 0.0).u.norm() == 0);
-  CHECK(w.kinematics<double>(Eigen::Vector3d(0, 0, -3), -1.0, ramp).u.norm() == 0);
+  const V crest = w.elevation(V(0), V(0), V(0));
+  CHECK_FALSE(w.kinematics(Vec3<V>(V(0), V(0), crest + V(0.01)), V(0)).wet);
+  CHECK(w.kinematics(Vec3<V>(V(0), V(0), crest + V(0.01)), V(0)).u.norm() == 0);
+  CHECK(w.kinematics(Vec3<V>(V(0), V(0), V(-3)), V(-1), ramp).u.norm() == 0);
 }
 
 TEST_CASE("stream: the celerity converges with StreamOrder", "[sea][stream]") {

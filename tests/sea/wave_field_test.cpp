@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "cabledyn/autodiff.hpp"
+#include "cabledyn/sea/irregular.hpp"
 #include "cabledyn/sea/wave_field.hpp"
 
 using namespace cabledyn;
@@ -81,6 +82,26 @@ TEST_CASE("wave field: the ramp scales the waves, not the current, and adds its 
       CHECK(std::fabs(f.surface(D(3), D(2), D(t, 1, 0)).derivatives()(0) -
                       (f.elevation(3, 2, t + 1e-6) - f.elevation(3, 2, t - 1e-6)) / 2e-6) < 1e-7);
     }
+  }
+}
+
+TEMPLATE_TEST_CASE("wave field: scalar-generic kinematics (double, long double, duals)",
+                   "[sea][wave_field][autodiff]", double, long double) {
+  using V = TestType;
+  using D = Dual<V, 1>;
+  const Current cur = Current::seastate(SeaStateCurrent{0.8, 0.3, 20.0, 0.2, 1.2, 0.1, -0.5}, 40.0);
+  SpectralTrain tr;
+  tr.Hs = 3;
+  tr.Tp = 9;
+  tr.components = 30;
+  const WaveField f(LinearSea(synthesize_train(tr, 5, g), 40.0, g, {.wheeler = false}), cur, Ramp{25.0});
+  for (const V t : {V(4), V(18), V(60)}) {
+    const Vec3<V> x(V(7), V(-2), V(-13));
+    const auto k = f.kinematics(x, t);
+    const FluidSample s = f.sample(x.template cast<double>(), static_cast<double>(t));
+    CHECK((k.u.template cast<double>() - s.u).norm() <= 1e-14 * (s.u.norm() + 1));
+    const auto kd = f.kinematics(Vec3<D>(D(x(0)), D(x(1)), D(x(2))), D(t, 1, 0));
+    for (int i = 0; i < 3; ++i) CHECK(std::fabs(kd.u(i).derivatives()(0) - k.a(i)) <= V(1e-13) * (k.a.norm() + 1));
   }
 }
 
