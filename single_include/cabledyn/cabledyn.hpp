@@ -2130,8 +2130,6 @@ inline Eigen::VectorXd stream_linear_guess(int N, double Hd, double Td) {
 /// cannot be solved within 10 % of it); SolveError if Newton fails below that.
 class StreamWave {
  public:
-  StreamWave() = default;
-
   StreamWave(double H, double T, double beta, double depth, double g = kGravity,
              StreamWaveOptions options = {})
       : H_(H), T_(T), beta_(beta), h_(depth), g_(g), options_(options) {
