@@ -13,3 +13,4 @@
 #include "cabledyn/statics.hpp"
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/nodes.hpp"
+#include "cabledyn/sea.hpp"
