@@ -147,14 +147,23 @@ long double condition_inf(const MatX<T>& A) {
          static_cast<long double>(inv.cwiseAbs().rowwise().sum().maxCoeff());
 }
 
+/// Eigenvalues (ascending, long double) of a dense symmetric matrix.
+template <class T>
+VecX<long double> eigenvalues(const MatX<T>& A) {
+  return Eigen::SelfAdjointEigenSolver<MatX<long double>>(A.template cast<long double>(),
+                                                          Eigen::EigenvaluesOnly)
+      .eigenvalues();
+}
+
+/// Number of entries of `lambda` below `below`.
+inline Index count_below(const VecX<long double>& lambda, long double below) {
+  return (lambda.array() < below).count();
+}
+
 /// Number of eigenvalues of a dense symmetric matrix below `below`.
 template <class T>
 Index eigen_count_below(const MatX<T>& A, long double below) {
-  Eigen::SelfAdjointEigenSolver<MatX<long double>> es(A.template cast<long double>(),
-                                                      Eigen::EigenvaluesOnly);
-  Index k = 0;
-  for (Index i = 0; i < A.rows(); ++i) k += es.eigenvalues()(i) < below ? 1 : 0;
-  return k;
+  return count_below(eigenvalues(A), below);
 }
 
 template <class T>
