@@ -1,4 +1,4 @@
-// cabledyn: umbrella header. Includes every module.
+// cabledyn: umbrella header. Includes every module (ARCHITECTURE.md order).
 // A header-only C++20 library for the statics, dynamics and modal analysis of mooring
 // lines and subsea power cables.
 #pragma once
@@ -8,9 +8,9 @@
 #include "cabledyn/linalg.hpp"
 #include "cabledyn/elements.hpp"
 #include "cabledyn/hydro.hpp"
+#include "cabledyn/sea.hpp"
 #include "cabledyn/seabed.hpp"
 #include "cabledyn/line.hpp"
 #include "cabledyn/statics.hpp"
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/nodes.hpp"
-#include "cabledyn/sea.hpp"

@@ -7,7 +7,7 @@
 #endif
 
 // ---- begin cabledyn/cabledyn.hpp ----
-// cabledyn: umbrella header. Includes every module.
+// cabledyn: umbrella header. Includes every module (ARCHITECTURE.md order).
 // A header-only C++20 library for the statics, dynamics and modal analysis of mooring
 // lines and subsea power cables.
 
@@ -3543,6 +3543,1845 @@ inline double mass_from_submerged_weight(double w, double d, double rho, double 
 }  // namespace cabledyn
 // ---- end cabledyn/hydro/morison.hpp ----
 // ---- end cabledyn/hydro.hpp ----
+// ---- begin cabledyn/sea.hpp ----
+// cabledyn module header: sea (dispersion, Airy and irregular linear seas with Wheeler
+// stretching, spectra and their synthesis, stream-function waves, currents, the ramp, the
+// FluidField interface and the held field).
+
+// ---- begin cabledyn/sea/dispersion.hpp ----
+// cabledyn: the linear dispersion relation omega^2 = g k tanh(k h).
+// Spec "Waves": the wavenumber solves the dispersion relation by monotone bisection in k h
+// to a relative interval of 1e-15 (EQUATIONS.md section 7).
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+
+namespace cabledyn {
+
+/// Water depth that stands for deep water (no seabed under the waves): the depth ratios of
+/// the kinematics become exp(k z') and the dispersion relation omega^2 = g k.
+inline constexpr double kDeepWater = std::numeric_limits<double>::infinity();
+
+/// Relative width of the final bisection interval of the dispersion solver in the floating
+/// type V: 1e-15 (the spec) in double, 2 eps in a finer type (long double).
+template <class V>
+constexpr V dispersion_tolerance() {
+  return std::min(V(1e-15), V(2) * std::numeric_limits<V>::epsilon());
+}
+
+/// Solves x tanh(x) = nu for x = k h > 0 (nu = omega^2 h / g > 0) by monotone bisection on
+/// the bracket [max(nu, sqrt(nu)), nu / tanh(max(nu, sqrt(nu)))], which holds the root
+/// because x tanh x is increasing, below x^2 and below x. Stops when the interval is
+/// narrower than dispersion_tolerance<V>() relative to its lower end, or when it cannot be
+/// halved any more; returns the midpoint. Spec "Waves" [-].
+template <class V>
+V dispersion_kh(V nu) {
+  static_assert(std::is_floating_point_v<V>, "dispersion_kh works in a floating type");
+  using std::sqrt;
+  using std::tanh;
+  if (!(std::isfinite(nu) && nu > 0)) throw InputError("dispersion relation", "omega^2 h / g", nu, "> 0, finite");
+  V lo = std::max(nu, sqrt(nu));
+  V hi = nu / tanh(lo);
+  const V tol = dispersion_tolerance<V>();
+  while (hi - lo > tol * lo) {
+    const V mid = lo + (hi - lo) / 2;
+    if (!(mid > lo && mid < hi)) break;  // the interval holds adjacent floats
+    if (mid * tanh(mid) < nu)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo + (hi - lo) / 2;
+}
+
+/// Wavenumber k [1/m] of a linear wave of angular frequency `omega` [rad/s] in water of
+/// depth `depth` [m] (kDeepWater for deep water) under gravity `g` [m/s^2]: the root of
+/// omega^2 = g k tanh(k h) (spec "Waves", EQUATIONS.md section 7).
+///
+/// The value comes from the bisection in the floating type beneath T. For a dual T the
+/// derivatives follow the implicit-function theorem, dk = d(omega^2 h / g) / f'(k h) / h with
+/// f(x) = x tanh x, so dk/domega = 2 omega / (g (tanh kh + kh sech^2 kh)) is exact while the
+/// value is bit for bit the one of the plain type.
+/// Throws InputError for omega <= 0, depth <= 0 or g <= 0.
+template <class T>
+T wave_number(const T& omega, double depth, double g) {
+  using V = value_type_t<T>;
+  using std::cosh;
+  using std::tanh;
+  const V w = value_of(omega);
+  if (!(std::isfinite(static_cast<double>(w)) && w > 0))
+    throw InputError("dispersion relation", "omega", w, "> 0");
+  if (!(depth > 0)) throw InputError("dispersion relation", "depth", depth, "> 0");
+  if (!(std::isfinite(g) && g > 0)) throw InputError("dispersion relation", "g", g, "> 0");
+  if (std::isinf(depth)) return T(omega * omega / T(g));  // deep water: omega^2 = g k
+  const V h = static_cast<V>(depth);
+  const V gv = static_cast<V>(g);
+  const V nu0 = w * w * h / gv;
+  const V x0 = dispersion_kh<V>(nu0);
+  if constexpr (is_dual_v<T>) {
+    // x = x0 + (nu - nu0) / f'(x0): value x0 exactly, derivative d nu / f'(x0).
+    const V th = tanh(x0);
+    const V ch = cosh(x0);
+    const V fprime = th + x0 / (ch * ch);
+    const T nu = omega * omega * T(h) / T(gv);  // same operations as nu0: equal values
+    return T((T(x0) + (nu - T(nu0)) / T(fprime)) / T(h));
+  } else {
+    return T(x0 / h);
+  }
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/sea/dispersion.hpp ----
+// ---- begin cabledyn/sea/ramp.hpp ----
+// cabledyn: the start-up ramp of the waves.
+// Spec "Waves": the optional rampTime T_r multiplies every wave amplitude by
+// r(t) = 1/2 [1 - cos(pi t / T_r)] for t < T_r; the fluid acceleration then includes the
+// ramp rate, r udot + rdot u. The current is not ramped (EQUATIONS.md section 7).
+
+#include <cmath>
+
+
+namespace cabledyn {
+
+/// The start-up ramp r(t) of the wave amplitudes. T_r = 0 (the default) is no ramp: r = 1
+/// at every t. With T_r > 0: r = 0 for t <= 0 (the statics and the initial state see no
+/// waves), 1/2 (1 - cos(pi t / T_r)) for 0 < t < T_r, 1 after. r and its rate are continuous.
+struct Ramp {
+  double T_r = 0;  ///< rampTime [s], >= 0
+
+  /// Throws InputError unless T_r is finite and >= 0.
+  void validate() const {
+    if (!(std::isfinite(T_r) && T_r >= 0)) throw InputError("wave ramp", "rampTime", T_r, ">= 0");
+  }
+
+  /// r(t) [-]; spec "Waves" (rampTime).
+  template <class T>
+  T factor(const T& t) const {
+    using std::cos;
+    if (T_r <= 0) return T(1);
+    const auto tv = value_of(t);
+    if (tv <= 0) return T(0);
+    if (tv >= T_r) return T(1);
+    return T(T(0.5) * (T(1) - cos(T(kPi / T_r) * t)));
+  }
+
+  /// dr/dt [1/s]; spec "Waves" (the ramp rate in the acceleration).
+  template <class T>
+  T rate(const T& t) const {
+    using std::sin;
+    if (T_r <= 0) return T(0);
+    const auto tv = value_of(t);
+    if (tv <= 0 || tv >= T_r) return T(0);
+    return T(T(0.5 * kPi / T_r) * sin(T(kPi / T_r) * t));
+  }
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/sea/ramp.hpp ----
+// ---- begin cabledyn/sea/airy.hpp ----
+// cabledyn: linear (Airy) waves: one regular wave or a sum of components, with or without
+// Wheeler stretching, and the early-stopping component sums.
+// Spec "Waves" (regular Airy, Wheeler stretching, irregular waves, the component sums);
+// EQUATIONS.md section 7.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// One linear wave component: elevation a cos(theta), theta = k (x cos beta + y sin beta)
+/// - omega t + phase. `k` is filled in by LinearSea from the dispersion relation.
+struct WaveComponent {
+  double a = 0;      ///< amplitude [m], >= 0
+  double omega = 0;  ///< angular frequency [rad/s], > 0
+  double phase = 0;  ///< phase [rad]
+  double beta = 0;   ///< direction of travel [rad], counter-clockwise from +x
+  double k = 0;      ///< wavenumber [1/m] (output of LinearSea)
+};
+
+/// Wave kinematics at one point and time. Above the instantaneous surface (z > eta) every
+/// field but `eta` is zero and `wet` is false.
+template <class T>
+struct WaveKinematics {
+  T eta = T(0);                    ///< surface elevation at (x, y) [m]
+  Vec3<T> u = Vec3<T>::Zero();     ///< fluid velocity [m/s]
+  Vec3<T> a = Vec3<T>::Zero();     ///< local (Eulerian) acceleration [m/s^2]
+  T pd = T(0);                     ///< dynamic pressure over density, p_dyn / rho_w [m^2/s^2]
+  bool wet = false;                ///< the point is at or below the surface
+  int terms = 0;                   ///< components summed in the velocity sums (early stop)
+};
+
+/// Options of a linear sea.
+struct LinearSeaOptions {
+  /// Wheeler stretching (spec "Waves"): kinematics at z' = h (z - eta) / (h + eta).
+  bool wheeler = true;
+  /// Stop the velocity, acceleration and pressure sums once the bound on the rest is below
+  /// half an ulp of the magnitudes already summed (spec "Waves"); false sums every component.
+  bool early_stop = true;
+};
+
+namespace detail {
+/// Half an ulp of m > 0 in the floating type V (0 for m <= 0).
+template <class V>
+V half_ulp(V m) {
+  if (!(m > 0) || !std::isfinite(m)) return V(0);
+  return std::ldexp(V(1), std::ilogb(m) - std::numeric_limits<V>::digits);
+}
+}  // namespace detail
+
+/// A linear sea: the superposition of Airy components (one for a regular wave), over a flat
+/// bed at depth h (or deep water). Spec "Waves":
+///   eta = sum a_i cos theta_i,
+///   u_h = sum a_i omega_i cosh k_i(z'+h) / sinh(k_i h) cos theta_i along (cos b_i, sin b_i, 0),
+///   u_z = sum a_i omega_i sinh k_i(z'+h) / sinh(k_i h) sin theta_i,
+///   udot_h = sum a_i omega_i^2 cosh(..)/sinh(..) sin theta_i,
+///   udot_z = -sum a_i omega_i^2 sinh(..)/sinh(..) cos theta_i,
+///   p_dyn / rho = sum g a_i cosh k_i(z'+h) / cosh(k_i h) cos theta_i,
+/// with z' = z, or with Wheeler stretching z' = h (z - eta) / (h + eta) against the total
+/// elevation (one mapping for every component). The accelerations are the local time
+/// derivatives at fixed z' (the spec's formulas at the stretched coordinate; without
+/// stretching, exactly du/dt at the point).
+///
+/// The depth ratios are evaluated from E = e^{-k (z' + h)} as e^{-kh} (1/E +- E) / (1 -+
+/// e^{-2kh}) (one exp per component), which neither overflows for large k h nor loses the bed
+/// condition: u_z = 0 exactly at z' = -h, which stretching maps the bed to exactly.
+///
+/// Components are kept in order of increasing k. The elevation sums every component. The
+/// velocity, acceleration and pressure sums run in that order and, with early stopping, stop
+/// after component i once C_i times each of the remaining sum_{j>i} a_j omega_j,
+/// sum a_j omega_j^2 and sum a_j omega_j^2 / k_j is below half an ulp of the magnitudes
+/// summed so far (C_i = cosh k_i(z'+h) / sinh k_i h, which falls as k grows for z' <= 0 and
+/// bounds the sinh ratio and g cosh/cosh = omega^2/k cosh/sinh; points with z' > 0 sum
+/// everything). The result then changes at round-off only.
+///
+/// Evaluation allocates nothing. Construction validates and throws InputError naming the
+/// offending component.
+class LinearSea {
+ public:
+  LinearSea() = default;
+
+  /// A sea of the given components over depth `depth` [m] (kDeepWater: deep water) under
+  /// gravity `g` [m/s^2]. Computes each k from the dispersion relation.
+  LinearSea(std::vector<WaveComponent> components, double depth, double g,
+            LinearSeaOptions options = {})
+      : depth_(depth), g_(g), options_(options) {
+    if (!(depth > 0)) throw InputError("linear sea", "depth", depth, "> 0");
+    if (!(std::isfinite(g) && g > 0)) throw InputError("linear sea", "g", g, "> 0");
+    for (std::size_t i = 0; i < components.size(); ++i) {
+      auto& c = components[i];
+      const std::string who = "wave component " + std::to_string(i + 1);
+      if (!(std::isfinite(c.a) && c.a >= 0)) throw InputError(who, "amplitude", c.a, ">= 0");
+      if (!(std::isfinite(c.omega) && c.omega > 0)) throw InputError(who, "omega", c.omega, "> 0");
+      if (!std::isfinite(c.phase)) throw InputError(who, "phase", c.phase, "finite");
+      if (!std::isfinite(c.beta)) throw InputError(who, "beta", c.beta, "finite");
+      c.k = wave_number(c.omega, depth, g);
+    }
+    std::stable_sort(components.begin(), components.end(),
+                     [](const WaveComponent& l, const WaveComponent& r) { return l.k < r.k; });
+    components_ = std::move(components);
+    terms_.resize(components_.size());
+    const bool deep = std::isinf(depth_);
+    for (std::size_t i = 0; i < components_.size(); ++i) {
+      const auto& c = components_[i];
+      Term& t = terms_[i];
+      t.a = c.a;
+      t.omega = c.omega;
+      t.k = c.k;
+      t.phase = c.phase;
+      t.cb = std::cos(c.beta);
+      t.sb = std::sin(c.beta);
+      t.aw = c.a * c.omega;
+      t.aw2 = c.a * c.omega * c.omega;
+      t.ga = g_ * c.a;
+      t.deep = deep || c.k * depth_ > kDeepKh;
+      if (t.deep) {
+        t.ekh = 0;
+        t.inv_s = 1;
+        t.inv_c = 1;
+      } else {
+        t.ekh = std::exp(-c.k * depth_);
+        t.inv_s = 1 / -std::expm1(-2 * c.k * depth_);
+        t.inv_c = 1 / (1 + t.ekh * t.ekh);
+      }
+    }
+    rem_v_.assign(components_.size() + 1, 0.0);
+    rem_a_.assign(components_.size() + 1, 0.0);
+    rem_p_.assign(components_.size() + 1, 0.0);
+    for (std::size_t i = components_.size(); i-- > 0;) {
+      const auto& c = components_[i];
+      rem_v_[i] = rem_v_[i + 1] + c.a * c.omega;
+      rem_a_[i] = rem_a_[i + 1] + c.a * c.omega * c.omega;
+      rem_p_[i] = rem_p_[i + 1] + c.a * c.omega * c.omega / c.k;
+    }
+  }
+
+  /// A regular Airy wave of height H [m] and period T [s] travelling along `beta` [rad],
+  /// crest at the origin at t = 0. Spec "Waves" (regular waves).
+  static LinearSea regular(double H, double T, double beta, double depth, double g,
+                           LinearSeaOptions options = {}) {
+    if (!(std::isfinite(H) && H > 0)) throw InputError("Airy wave", "H", H, "> 0");
+    if (!(std::isfinite(T) && T > 0)) throw InputError("Airy wave", "T", T, "> 0");
+    if (!std::isfinite(beta)) throw InputError("Airy wave", "beta", beta, "finite");
+    if (!(depth > 0)) throw InputError("Airy wave", "depth", depth, "> 0");
+    WaveComponent c;
+    c.a = H / 2;
+    c.omega = 2 * kPi / T;
+    c.beta = beta;
+    return LinearSea({c}, depth, g, options);
+  }
+
+  /// The components, in order of increasing k, with k filled in.
+  const std::vector<WaveComponent>& components() const { return components_; }
+  /// Water depth [m] (kDeepWater: deep water).
+  double depth() const { return depth_; }
+  /// Gravity [m/s^2].
+  double g() const { return g_; }
+  const LinearSeaOptions& options() const { return options_; }
+  /// Switch the early-stopping sums on or off (results differ at round-off only).
+  void set_early_stop(bool on) { options_.early_stop = on; }
+  /// Switch Wheeler stretching on or off.
+  void set_wheeler(bool on) { options_.wheeler = on; }
+
+  /// Surface elevation eta(x, y, t) [m], times the ramp factor; sums every component.
+  template <class T>
+  T elevation(const T& x, const T& y, const T& t, const Ramp& ramp = {}) const {
+    using std::cos;
+    const T r = ramp.factor(t);
+    if (value_of(r) == 0) return T(0);
+    T eta = T(0);
+    for (const Term& c : terms_) eta += T(c.a) * cos(T(c.k) * (x * T(c.cb) + y * T(c.sb)) - T(c.omega) * t + T(c.phase));
+    return T(r * eta);
+  }
+
+  /// The stretched coordinate z' [m] of a point at height z under the surface eta: Wheeler's
+  /// h (z - eta) / (h + eta) (z - eta in deep water), or z without stretching. Computed as
+  /// h (z + h) / (h + eta) - h, so that the bed maps to -h exactly. Throws DomainError when
+  /// the stretching meets a trough at or below the bed (h + eta <= 0).
+  template <class T>
+  T stretched_z(const T& z, const T& eta) const {
+    if (std::isinf(depth_)) return options_.wheeler ? T(z - eta) : z;
+    return T(above_bed(z, eta) - T(depth_));
+  }
+
+  /// Depth ratios deeper than k h > kDeepKh are evaluated as deep water (e^{-2kh} < 1e-260).
+  static constexpr double kDeepKh = 300;
+
+  /// Elevation, velocity, local acceleration and dynamic pressure at `x` [m] and time `t` [s],
+  /// ramped by `ramp` (u and p times r, the acceleration r udot + rdot u). Spec "Waves".
+  /// For double and long double seas of up to kTrigCache components the cos and sin of each
+  /// phase are computed once, in the elevation sum, and kept on the stack for the velocity
+  /// sums; duals (tests) recompute them. The results are the same either way.
+  template <class T>
+  WaveKinematics<T> kinematics(const Vec3<T>& x, const T& t, const Ramp& ramp = {}) const {
+    using std::cos;
+    using std::sin;
+    WaveKinematics<T> out;
+    const T r = ramp.factor(t);
+    if (value_of(r) == 0) {
+      out.wet = value_of(x(2)) <= 0;
+      return out;
+    }
+    const std::size_t n = terms_.size();
+    if constexpr (std::is_floating_point_v<T>) {
+      if (n <= kTrigCache) {
+        std::array<T, kTrigCache> cs, sn;
+        T eta = T(0);
+        for (std::size_t i = 0; i < n; ++i) {
+          const T th = phase_of(terms_[i], x, t);
+          cs[i] = cos(th);
+          sn[i] = sin(th);
+          eta += T(terms_[i].a) * cs[i];
+        }
+        out.eta = r * eta;
+        sum_kinematics(out, x, t, r, ramp, [&](std::size_t i, T& c, T& s) {
+          c = cs[i];
+          s = sn[i];
+        });
+        return out;
+      }
+    }
+    out.eta = elevation(x(0), x(1), t, ramp);
+    sum_kinematics(out, x, t, r, ramp, [&](std::size_t i, T& c, T& s) {
+      const T th = phase_of(terms_[i], x, t);
+      c = cos(th);
+      s = sin(th);
+    });
+    return out;
+  }
+
+  /// Largest sea whose phases kinematics() keeps on the stack (double, long double).
+  static constexpr std::size_t kTrigCache = 512;
+
+ private:
+  struct Term {
+    double a, omega, k, phase, cb, sb, aw, aw2, ga;
+    bool deep;     // deep water, or k h > kDeepKh: both ratios are e^{k z'}
+    double ekh;    // e^{-k h}
+    double inv_s;  // 1 / (1 - e^{-2kh})
+    double inv_c;  // 1 / (1 + e^{-2kh})
+  };
+
+  // zeta = z' + h: h (z + h) / (h + eta) with Wheeler stretching, z + h without.
+  template <class T>
+  T above_bed(const T& z, const T& eta) const {
+    const T h = T(depth_);
+    if (!options_.wheeler) return T(z + h);
+    if (!(value_of(h + eta) > 0))
+      throw DomainError("Wheeler stretching", "h + eta", static_cast<double>(value_of(h + eta)),
+                        "> 0 (a trough at or below the bed)");
+    return T(h * (z + h) / (h + eta));
+  }
+
+  template <class T>
+  static T phase_of(const Term& c, const Vec3<T>& x, const T& t) {
+    return T(T(c.k) * (x(0) * T(c.cb) + x(1) * T(c.sb)) - T(c.omega) * t + T(c.phase));
+  }
+
+  // The velocity, acceleration and pressure sums below the surface (out.eta set), with the
+  // cos and sin of component i from trig(i, c, s).
+  template <class T, class Trig>
+  void sum_kinematics(WaveKinematics<T>& out, const Vec3<T>& x, const T& t, const T& r,
+                      const Ramp& ramp, Trig&& trig) const {
+    using std::exp;
+    using V = value_type_t<T>;
+    const bool deep = std::isinf(depth_);
+    // the stretching is undefined over a trough at or below the bed: fail closed even for a
+    // dry point there (spec "Waves")
+    if (options_.wheeler && !deep && !(value_of(out.eta) + depth_ > 0)) (void)above_bed(x(2), out.eta);
+    if (value_of(x(2)) > value_of(out.eta)) return;  // above the surface: still air
+    out.wet = true;
+    // z' (deep water) or zeta = z' + h, the stretched height above the bed
+    const T zeta = deep ? stretched_z(x(2), out.eta) : above_bed(x(2), out.eta);
+    const bool may_stop = options_.early_stop && (deep ? value_of(zeta) <= 0 : value_of(zeta) <= depth_);
+    T ux = T(0), uy = T(0), uz = T(0), ax = T(0), ay = T(0), az = T(0), p = T(0);
+    V mag_v = 0, mag_a = 0, mag_p = 0;
+    const std::size_t n = terms_.size();
+    std::size_t i = 0;
+    while (i < n) {
+      const Term& c = terms_[i];
+      T ct, st;
+      trig(i, ct, st);
+      T C, S, Cp;
+      if (c.deep) {
+        // e^{k z'} (finite depth: z' = zeta - h)
+        C = deep ? T(exp(T(c.k) * zeta)) : T(exp(T(c.k) * (zeta - T(depth_))));
+        S = C;
+        Cp = C;
+      } else {
+        // with E = e^{-k zeta}: e^{k z'} = e^{-kh} / E, e^{-k(z' + 2h)} = e^{-kh} E, so
+        // cosh k(z'+h) / sinh kh = e^{-kh} (1/E + E) / (1 - e^{-2kh}), and the sinh ratio with
+        // 1/E - E vanishes exactly at the bed (zeta = 0, E = 1)
+        const T E = exp(-T(c.k) * zeta);
+        const T iE = T(1) / E;
+        C = T(c.ekh) * (iE + E) * T(c.inv_s);   // cosh k(z'+h) / sinh kh
+        S = T(c.ekh) * (iE - E) * T(c.inv_s);   // sinh k(z'+h) / sinh kh
+        Cp = T(c.ekh) * (iE + E) * T(c.inv_c);  // cosh k(z'+h) / cosh kh
+      }
+      const T vh = T(c.aw) * C * ct;
+      ux += vh * T(c.cb);
+      uy += vh * T(c.sb);
+      uz += T(c.aw) * S * st;
+      const T ah = T(c.aw2) * C * st;
+      ax += ah * T(c.cb);
+      ay += ah * T(c.sb);
+      az -= T(c.aw2) * S * ct;
+      p += T(c.ga) * Cp * ct;
+      ++i;
+      if (may_stop && i < n) {
+        const V cv = value_of(C);
+        mag_v += static_cast<V>(c.aw) * cv;
+        mag_a += static_cast<V>(c.aw2) * cv;
+        mag_p += static_cast<V>(c.ga) * value_of(Cp);
+        // half an ulp of m is at most m eps / 2: test that cheap necessary condition first
+        const V bv = cv * static_cast<V>(rem_v_[i]), ba = cv * static_cast<V>(rem_a_[i]),
+                bp = cv * static_cast<V>(rem_p_[i]);
+        constexpr V kHalfEps = std::numeric_limits<V>::epsilon() / 2;
+        if (bv < kHalfEps * mag_v && ba < kHalfEps * mag_a && bp < kHalfEps * mag_p &&
+            bv < detail::half_ulp(mag_v) && ba < detail::half_ulp(mag_a) && bp < detail::half_ulp(mag_p))
+          break;
+      }
+    }
+    out.terms = static_cast<int>(i);
+    const T rd = ramp.rate(t);
+    out.u << r * ux, r * uy, r * uz;
+    out.a << r * ax + rd * ux, r * ay + rd * uy, r * az + rd * uz;
+    out.pd = r * p;
+  }
+  std::vector<WaveComponent> components_;
+  std::vector<Term> terms_;
+  std::vector<double> rem_v_, rem_a_, rem_p_;  // suffix sums of a w, a w^2, a w^2 / k
+  double depth_ = kDeepWater;
+  double g_ = kGravity;
+  LinearSeaOptions options_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/sea/airy.hpp ----
+// ---- begin cabledyn/sea/spectra.hpp ----
+// cabledyn: one-sided wave spectra S(omega) [m^2 s / rad].
+// Spec "Waves" (JONSWAP) and "Other spectra, spreading and multiple trains" (ISSC /
+// Pierson-Moskowitz, Torsethaugen two-peak after DNV-RP-C205, Ochi-Hubble two-peak);
+// EQUATIONS.md section 7. The synthesis (irregular.hpp) rescales every train so that its
+// discrete m0 is exactly Hs^2 / 16, so only the shape of a density matters there; the
+// densities below are also normalised to m0 ~ Hs^2 / 16 on their own.
+
+#include <algorithm>
+#include <cmath>
+
+
+namespace cabledyn {
+
+namespace detail {
+inline void require_spectrum(bool ok, const char* who, const char* what, double v, const char* limit) {
+  if (!ok) throw InputError(who, what, v, limit);
+}
+}  // namespace detail
+
+/// Pierson-Moskowitz / ISSC density [m^2 s]:
+/// S = 5/16 Hs^2 omega_p^4 omega^-5 exp(-5/4 (omega_p / omega)^4), omega_p = 2 pi / Tp.
+/// Integrates to Hs^2 / 16. Spec "Other spectra" (Bretschneider, Pierson & Moskowitz).
+template <class T>
+T pierson_moskowitz(const T& omega, double Hs, double Tp) {
+  using std::exp;
+  detail::require_spectrum(std::isfinite(Hs) && Hs > 0, "Pierson-Moskowitz spectrum", "Hs", Hs, "> 0");
+  detail::require_spectrum(std::isfinite(Tp) && Tp > 0, "Pierson-Moskowitz spectrum", "Tp", Tp, "> 0");
+  if (!(value_of(omega) > 0)) return T(0);
+  const double wp = 2 * kPi / Tp;
+  const T q = T(wp) / omega;
+  const T q4 = q * q * q * q;
+  return T(T(5.0 / 16.0 * Hs * Hs) * q4 / omega * exp(T(-1.25) * q4));
+}
+
+/// JONSWAP peak-shape exponent r = exp(-(omega/omega_p - 1)^2 / (2 sigma^2)), sigma = 0.07
+/// for omega <= omega_p and 0.09 above. Spec "Waves" (JONSWAP).
+template <class T>
+T jonswap_r(const T& omega, double wp) {
+  using std::exp;
+  const double sigma = value_of(omega) <= wp ? 0.07 : 0.09;
+  const T d = omega / T(wp) - T(1);
+  return T(exp(-d * d / T(2 * sigma * sigma)));
+}
+
+/// JONSWAP density [m^2 s] (Hasselmann et al. 1973), spec "Waves": the Pierson-Moskowitz
+/// shape times gamma^r, times DNV-RP-C205's normalising factor A = 1 - 0.287 ln(gamma) (so
+/// that m0 ~ Hs^2 / 16). gamma >= 1; gamma = 1 is Pierson-Moskowitz. Its maximum is at
+/// omega_p = 2 pi / Tp.
+template <class T>
+T jonswap(const T& omega, double Hs, double Tp, double gamma) {
+  using std::exp;
+  detail::require_spectrum(std::isfinite(gamma) && gamma >= 1, "JONSWAP spectrum", "gamma", gamma, ">= 1");
+  const T pm = pierson_moskowitz(omega, Hs, Tp);
+  if (gamma == 1) return pm;
+  const double wp = 2 * kPi / Tp;
+  const double A = 1 - 0.287 * std::log(gamma);
+  return T(T(A) * pm * exp(T(std::log(gamma)) * jonswap_r(omega, wp)));  // gamma^r
+}
+
+/// Parameters of an Ochi-Hubble two-peak sea (Ochi & Hubble 1976): per partition j the
+/// significant height Hs_j [m], peak period Tp_j [s] and shape lambda_j [-].
+struct OchiHubbleParams {
+  double Hs1 = 0, Tp1 = 0, lambda1 = 1;
+  double Hs2 = 0, Tp2 = 0, lambda2 = 1;
+
+  /// Throws InputError naming the first bad parameter (Hs_j >= 0 with Hs1 + Hs2 > 0,
+  /// Tp_j > 0, lambda_j > 0).
+  void validate() const {
+    const char* who = "Ochi-Hubble spectrum";
+    detail::require_spectrum(std::isfinite(Hs1) && Hs1 >= 0, who, "Hs1", Hs1, ">= 0");
+    detail::require_spectrum(std::isfinite(Hs2) && Hs2 >= 0, who, "Hs2", Hs2, ">= 0");
+    detail::require_spectrum(Hs1 + Hs2 > 0, who, "Hs1 + Hs2", Hs1 + Hs2, "> 0");
+    detail::require_spectrum(std::isfinite(Tp1) && Tp1 > 0, who, "Tp1", Tp1, "> 0");
+    detail::require_spectrum(std::isfinite(Tp2) && Tp2 > 0, who, "Tp2", Tp2, "> 0");
+    detail::require_spectrum(std::isfinite(lambda1) && lambda1 > 0, who, "lambda1", lambda1, "> 0");
+    detail::require_spectrum(std::isfinite(lambda2) && lambda2 > 0, who, "lambda2", lambda2, "> 0");
+  }
+};
+
+/// One Ochi-Hubble partition [m^2 s]:
+/// S_j = 1/4 [((4 l + 1)/4 w_m^4)^l / Gamma(l)] Hs^2 / w^(4 l + 1) exp(-(4 l + 1)/4 (w_m / w)^4),
+/// w_m = 2 pi / Tp; integrates to Hs^2 / 16; l = 1 is Pierson-Moskowitz.
+template <class T>
+T ochi_hubble_partition(const T& omega, double Hs, double Tp, double lambda) {
+  using std::exp;
+  using std::log;
+  if (!(value_of(omega) > 0) || Hs == 0) return T(0);
+  const double wm = 2 * kPi / Tp;
+  const double c = (4 * lambda + 1) / 4;
+  // log of the constant 1/4 (c wm^4)^l / Gamma(l) Hs^2, kept in logs for large lambda
+  const double logK = std::log(0.25 * Hs * Hs) + lambda * std::log(c * std::pow(wm, 4)) - std::lgamma(lambda);
+  const T q = T(wm) / omega;
+  const T q4 = q * q * q * q;
+  return T(exp(T(logK) - T(4 * lambda + 1) * log(omega) - T(c) * q4));
+}
+
+/// Ochi-Hubble two-peak density [m^2 s]: the sum of the two partitions; m0 =
+/// (Hs1^2 + Hs2^2) / 16. Spec "Other spectra".
+template <class T>
+T ochi_hubble(const T& omega, const OchiHubbleParams& p) {
+  p.validate();
+  return T(ochi_hubble_partition(omega, p.Hs1, p.Tp1, p.lambda1) +
+           ochi_hubble_partition(omega, p.Hs2, p.Tp2, p.lambda2));
+}
+
+/// The two partitions of a Torsethaugen sea (spec "Other spectra", DNV-RP-C205 2021).
+struct TorsethaugenPartitions {
+  bool wind_dominated = true;  ///< Tp <= Tf
+  double Tf = 0;               ///< 6.6 Hs^(1/3) [s]
+  double r = 1;                ///< primary share of Hs [-]
+  double H1 = 0, Tp1 = 0, gamma1 = 1;  ///< primary sea (at the given Tp)
+  double H2 = 0, Tp2 = 0, gamma2 = 1;  ///< secondary sea
+};
+
+/// Partitions of a Torsethaugen sea of significant height Hs [m] and peak period Tp [s]
+/// under gravity g, exactly as the spec states: Tf = 6.6 Hs^(1/3); wind dominated
+/// (Tp <= Tf): eps_l = (Tf - Tp)/(Tf - 2 sqrt(Hs)), r = 0.7 + 0.3 exp(-(2 eps_l)^2),
+/// H1 = r Hs, gamma1 = 35 (2 pi H1 / (g Tp^2))^0.857, swell H2 = sqrt(1 - r^2) Hs at
+/// Tp2 = Tf + 2 s; swell dominated: eps_u = (Tp - Tf)/(25 - Tf), r = 0.6 + 0.4
+/// exp(-(eps_u/0.3)^2), gamma1 = 35 (2 pi Hs / (g Tf^2))^0.857 (1 + 6 eps_u), wind sea H2
+/// at Tp2 = 6.6 H2^(1/3); eps clamped to [0, 1], gamma1 >= 1, gamma2 = 1.
+inline TorsethaugenPartitions torsethaugen_partitions(double Hs, double Tp, double g = kGravity) {
+  const char* who = "Torsethaugen spectrum";
+  detail::require_spectrum(std::isfinite(Hs) && Hs > 0, who, "Hs", Hs, "> 0");
+  detail::require_spectrum(std::isfinite(Tp) && Tp > 0, who, "Tp", Tp, "> 0");
+  detail::require_spectrum(std::isfinite(g) && g > 0, who, "g", g, "> 0");
+  TorsethaugenPartitions p;
+  p.Tf = 6.6 * std::cbrt(Hs);
+  p.wind_dominated = Tp <= p.Tf;
+  if (p.wind_dominated) {
+    const double den = p.Tf - 2 * std::sqrt(Hs);
+    detail::require_spectrum(den > 0, who, "Tf - 2 sqrt(Hs)", den, "> 0");
+    const double e = std::clamp((p.Tf - Tp) / den, 0.0, 1.0);
+    p.r = 0.7 + 0.3 * std::exp(-(2 * e) * (2 * e));
+    p.H1 = p.r * Hs;
+    p.Tp1 = Tp;
+    p.gamma1 = std::max(1.0, 35 * std::pow(2 * kPi * p.H1 / (g * Tp * Tp), 0.857));
+    p.H2 = std::sqrt(1 - p.r * p.r) * Hs;
+    p.Tp2 = p.Tf + 2.0;
+  } else {
+    const double den = 25 - p.Tf;
+    detail::require_spectrum(den > 0, who, "25 s - Tf", den, "> 0");
+    const double e = std::clamp((Tp - p.Tf) / den, 0.0, 1.0);
+    p.r = 0.6 + 0.4 * std::exp(-(e / 0.3) * (e / 0.3));
+    p.H1 = p.r * Hs;
+    p.Tp1 = Tp;
+    p.gamma1 = std::max(1.0, 35 * std::pow(2 * kPi * Hs / (g * p.Tf * p.Tf), 0.857) * (1 + 6 * e));
+    p.H2 = std::sqrt(1 - p.r * p.r) * Hs;
+    p.Tp2 = 6.6 * std::cbrt(p.H2);
+  }
+  p.gamma2 = 1;
+  return p;
+}
+
+/// One Torsethaugen partition [m^2 s]: E G0 A_gamma w~^-4 exp(-w~^-4) gamma^r with
+/// w~ = omega Tp / (2 pi), E = H^2 Tp / (32 pi), G0 = 3.26, A_gamma = (1 + 1.1 (ln gamma)^1.19)
+/// / gamma and r the JONSWAP exponent in w~ (peak at w~ = 1). Spec "Other spectra".
+template <class T>
+T torsethaugen_partition(const T& omega, double H, double Tp, double gamma) {
+  using std::exp;
+  if (!(value_of(omega) > 0) || H == 0) return T(0);
+  const double E = H * H * Tp / (32 * kPi);
+  const double Ag = (1 + 1.1 * std::pow(std::log(gamma), 1.19)) / gamma;
+  const T w = omega * T(Tp / (2 * kPi));
+  const T w4 = w * w * w * w;
+  T s = T(E * 3.26 * Ag) / w4 * exp(-T(1) / w4);
+  if (gamma > 1) s *= exp(T(std::log(gamma)) * jonswap_r(w, 1.0));  // gamma^r
+  return s;
+}
+
+/// Torsethaugen two-peak density [m^2 s]; m0 ~ Hs^2 / 16. Spec "Other spectra".
+template <class T>
+T torsethaugen(const T& omega, double Hs, double Tp, double g = kGravity) {
+  const auto p = torsethaugen_partitions(Hs, Tp, g);
+  return T(torsethaugen_partition(omega, p.H1, p.Tp1, p.gamma1) +
+           torsethaugen_partition(omega, p.H2, p.Tp2, p.gamma2));
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/sea/spectra.hpp ----
+// ---- begin cabledyn/sea/irregular.hpp ----
+// cabledyn: synthesis of irregular seas: spectral trains (JONSWAP, ISSC / Pierson-Moskowitz,
+// Torsethaugen, Ochi-Hubble), cos-2s spreading, the MINSTD draws, several trains, a user
+// component table and the reduction of an elevation history to its Fourier components.
+// Spec "Waves" (irregular waves, the JONSWAP discretisation, WaveSeed) and "Other spectra,
+// spreading and multiple trains"; EQUATIONS.md section 7.
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <unsupported/Eigen/FFT>
+
+
+namespace cabledyn {
+
+/// Modulus 2^31 - 1 of the Park-Miller MINSTD generator.
+inline constexpr std::uint64_t kMinstdModulus = 2147483647u;
+
+/// The spec's generator: Park-Miller MINSTD, x_{k+1} = 48271 x_k mod (2^31 - 1), which is
+/// exactly std::minstd_rand (spec "Waves", WaveSeed).
+using Minstd = std::minstd_rand;
+static_assert(Minstd::multiplier == 48271 && Minstd::increment == 0 &&
+              Minstd::modulus == kMinstdModulus);
+
+/// The next uniform draw u = x / (2^31 - 1) in (0, 1) of a MINSTD generator (spec "Waves").
+inline double minstd_uniform(Minstd& gen) {
+  return static_cast<double>(gen()) / static_cast<double>(kMinstdModulus);
+}
+
+/// Kinds of spectral train.
+enum class SpectrumKind {
+  PiersonMoskowitz,  ///< ISSC / Pierson-Moskowitz (Hs, Tp)
+  Jonswap,           ///< JONSWAP (Hs, Tp, gamma)
+  Torsethaugen,      ///< Torsethaugen two-peak (Hs, Tp), DNV-RP-C205
+  OchiHubble,        ///< Ochi-Hubble two-peak (ochi)
+};
+
+/// One spectral train (a wavetrain row). Defaults follow the spec: WaveComponents 200,
+/// WaveDirections 9, long-crested (s = 0).
+struct SpectralTrain {
+  SpectrumKind kind = SpectrumKind::Jonswap;
+  double Hs = 0;         ///< significant wave height [m] (not used by Ochi-Hubble)
+  double Tp = 0;         ///< peak period [s] (not used by Ochi-Hubble)
+  double gamma = 3.3;    ///< JONSWAP peak enhancement [-], >= 1
+  OchiHubbleParams ochi; ///< Ochi-Hubble partitions
+  double beta = 0;       ///< mean direction of travel [rad]
+  double s = 0;          ///< cos-2s spreading exponent [-]; 0 = long-crested
+  int components = 200;  ///< WaveComponents per direction
+  int directions = 9;    ///< WaveDirections (with s > 0)
+  std::int64_t seed_offset = 0;  ///< added to WaveSeed for this train
+
+  /// Throws InputError naming the first bad field.
+  void validate() const {
+    const char* who = "spectral train";
+    if (kind == SpectrumKind::OchiHubble) {
+      ochi.validate();
+    } else {
+      if (!(std::isfinite(Hs) && Hs > 0)) throw InputError(who, "Hs", Hs, "> 0");
+      if (!(std::isfinite(Tp) && Tp > 0)) throw InputError(who, "Tp", Tp, "> 0");
+      if (kind == SpectrumKind::Jonswap && !(std::isfinite(gamma) && gamma >= 1))
+        throw InputError(who, "gamma", gamma, ">= 1");
+    }
+    if (!std::isfinite(beta)) throw InputError(who, "beta", beta, "finite");
+    if (!(std::isfinite(s) && s >= 0)) throw InputError(who, "spreading s", s, ">= 0");
+    if (components < 1) throw InputError(who, "WaveComponents", components, ">= 1");
+    if (s > 0 && directions < 1) throw InputError(who, "WaveDirections", directions, ">= 1");
+  }
+
+  /// Target zeroth moment m0 = Hs^2 / 16 ((Hs1^2 + Hs2^2) / 16 for Ochi-Hubble) [m^2].
+  double m0() const {
+    if (kind == SpectrumKind::OchiHubble) return (ochi.Hs1 * ochi.Hs1 + ochi.Hs2 * ochi.Hs2) / 16;
+    return Hs * Hs / 16;
+  }
+};
+
+/// The train's one-sided density S(omega) [m^2 s] (spectra.hpp), before the m0 scaling.
+template <class T>
+T train_density(const SpectralTrain& tr, const T& omega, double g = kGravity) {
+  switch (tr.kind) {
+    case SpectrumKind::PiersonMoskowitz: return pierson_moskowitz(omega, tr.Hs, tr.Tp);
+    case SpectrumKind::Jonswap: return jonswap(omega, tr.Hs, tr.Tp, tr.gamma);
+    case SpectrumKind::Torsethaugen: return torsethaugen(omega, tr.Hs, tr.Tp, g);
+    case SpectrumKind::OchiHubble: return ochi_hubble(omega, tr.ochi);
+  }
+  return T(0);
+}
+
+/// Frequency band [0.2 omega_p,min, 5 omega_p,max] [rad/s] of a train over the peaks of its
+/// partitions (spec "Other spectra"; [0.2 omega_p, 5 omega_p] for one peak).
+inline std::pair<double, double> train_band(const SpectralTrain& tr, double g = kGravity) {
+  double wmin = 0, wmax = 0;
+  switch (tr.kind) {
+    case SpectrumKind::PiersonMoskowitz:
+    case SpectrumKind::Jonswap:
+      wmin = wmax = 2 * kPi / tr.Tp;
+      break;
+    case SpectrumKind::Torsethaugen: {
+      const auto p = torsethaugen_partitions(tr.Hs, tr.Tp, g);
+      wmin = 2 * kPi / std::max(p.Tp1, p.Tp2);
+      wmax = 2 * kPi / std::min(p.Tp1, p.Tp2);
+      break;
+    }
+    case SpectrumKind::OchiHubble:
+      wmin = 2 * kPi / std::max(tr.ochi.Tp1, tr.ochi.Tp2);
+      wmax = 2 * kPi / std::min(tr.ochi.Tp1, tr.ochi.Tp2);
+      break;
+  }
+  return {0.2 * wmin, 5 * wmax};
+}
+
+/// One direction bin of a spread sea: offset from the mean direction [rad] and weight [-].
+struct DirectionBin {
+  double offset = 0;
+  double weight = 1;
+};
+
+/// The cos-2s spreading function D(theta) = Gamma(s+1) / (2 sqrt(pi) Gamma(s+1/2))
+/// cos^(2s)(theta / 2) [1/rad] of the offset theta from the mean direction, theta in
+/// [-pi, pi]; it integrates to 1 over the circle. EQUATIONS.md section 7.
+inline double cos2s_density(double theta, double s) {
+  const double c = std::exp(std::lgamma(s + 1) - std::lgamma(s + 0.5)) / (2 * std::sqrt(kPi));
+  const double h = std::cos(theta / 2);
+  return c * std::pow(h * h, s);
+}
+
+/// The spec's discretisation of cos-2s spreading: `n` equal-angle bins over [-pi, pi) about
+/// the mean direction (bin j spans [-pi + j dθ, -pi + (j+1) dθ], dθ = 2 pi / n, heading at
+/// its centre; an odd n centres a bin on the mean direction), each weighted by the bin
+/// integral of D. The integrals use 32 six-point Gauss-Legendre panels per bin (relative
+/// error far below 1e-14 for s <= 1000). Spec "Other spectra, spreading".
+inline std::vector<DirectionBin> cos2s_bins(double s, int n) {
+  if (!(std::isfinite(s) && s > 0)) throw InputError("cos-2s spreading", "s", s, "> 0");
+  if (n < 1) throw InputError("cos-2s spreading", "WaveDirections", n, ">= 1");
+  const auto rule = gauss_legendre<long double>(6);
+  const long double c =
+      std::exp(std::lgamma(static_cast<long double>(s) + 1) - std::lgamma(static_cast<long double>(s) + 0.5L)) /
+      (2 * std::sqrt(kPiLD));
+  const long double dth = 2 * kPiLD / n;
+  constexpr int kPanels = 32;
+  std::vector<DirectionBin> bins(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) {
+    const long double a = -kPiLD + j * dth;
+    long double sum = 0;
+    for (int p = 0; p < kPanels; ++p) {
+      const long double pa = a + p * dth / kPanels;
+      const long double len = dth / kPanels;
+      for (int q = 0; q < rule.n; ++q) {
+        const long double th = pa + len * rule.xi[static_cast<std::size_t>(q)];
+        const long double h = std::cos(th / 2);
+        sum += len * rule.w[static_cast<std::size_t>(q)] * std::pow(h * h, static_cast<long double>(s));
+      }
+    }
+    bins[static_cast<std::size_t>(j)].offset = static_cast<double>((j + 0.5L - n / 2.0L) * dth);  // centre
+    bins[static_cast<std::size_t>(j)].weight = static_cast<double>(c * sum);
+  }
+  return bins;
+}
+
+/// The MINSTD seed of a train: WaveSeed + seed_offset, which must lie in [1, 2^31 - 2].
+inline std::uint32_t train_seed(std::int64_t wave_seed, const SpectralTrain& tr) {
+  const std::int64_t s = wave_seed + tr.seed_offset;
+  if (s < 1 || s > static_cast<std::int64_t>(kMinstdModulus) - 1)
+    throw InputError("spectral train", "WaveSeed + seed offset", s, "in [1, 2^31 - 2]");
+  return static_cast<std::uint32_t>(s);
+}
+
+/// Synthesises the components of one spectral train (spec "Waves", irregular waves, and
+/// "Other spectra, spreading and multiple trains"):
+/// - the band [w0, w1] = train_band() split into M = `components` equal bins of width
+///   dw = (w1 - w0) / M (JONSWAP: [0.2 w_p, 5 w_p], dw = 4.8 w_p / 200);
+/// - component i (1-based) at omega_i = w0 + (i - 1 + u_i) dw, phase 2 pi v_i, with u_i then
+///   v_i the next two MINSTD draws u = x / (2^31 - 1) from seed WaveSeed + seed_offset;
+/// - amplitude a_i = sqrt(2 S(omega_i) dw w_d), w_d the direction bin weight (1 when
+///   long-crested), then every amplitude of the train scaled by one factor so that the
+///   discrete m0 = sum a_i^2 / 2 is exactly the train's m0 (Hs^2 / 16);
+/// - with s > 0, `directions` cos-2s bins in order, each with its own M jittered components
+///   (drawn in sequence from the same generator) travelling along beta + the bin offset.
+/// The order of the draws (per direction, per component: u then v) is this library's
+/// reading of the spec, which fixes the generator and the seed but not the interleaving.
+/// The components are returned without k (LinearSea fills it in). Throws InputError.
+inline std::vector<WaveComponent> synthesize_train(const SpectralTrain& tr, std::int64_t wave_seed,
+                                                   double g = kGravity) {
+  tr.validate();
+  Minstd gen(train_seed(wave_seed, tr));
+  const auto [w0, w1] = train_band(tr, g);
+  const int M = tr.components;
+  const double dw = (w1 - w0) / M;
+  std::vector<DirectionBin> bins;
+  if (tr.s > 0)
+    bins = cos2s_bins(tr.s, tr.directions);
+  else
+    bins.push_back(DirectionBin{0.0, 1.0});
+  std::vector<WaveComponent> out;
+  out.reserve(bins.size() * static_cast<std::size_t>(M));
+  for (const auto& bin : bins) {
+    for (int i = 0; i < M; ++i) {
+      const double u = minstd_uniform(gen);
+      const double v = minstd_uniform(gen);
+      WaveComponent c;
+      c.omega = w0 + (i + u) * dw;
+      c.phase = 2 * kPi * v;
+      c.beta = tr.beta + bin.offset;
+      c.a = std::sqrt(2 * train_density(tr, c.omega, g) * dw * bin.weight);
+      out.push_back(c);
+    }
+  }
+  double m0 = 0;
+  for (const auto& c : out) m0 += c.a * c.a / 2;
+  if (!(m0 > 0) || !std::isfinite(m0))
+    throw InputError("spectral train", "discrete m0 before scaling", m0, "> 0 (the spectrum vanishes on its band)");
+  const double scale = std::sqrt(tr.m0() / m0);
+  for (auto& c : out) c.a *= scale;
+  return out;
+}
+
+/// The components of several trains superposed component by component (spec "Other
+/// spectra, spreading and multiple trains"), each train with its own seed WaveSeed +
+/// seed_offset, in the order of the trains.
+inline std::vector<WaveComponent> synthesize_trains(const std::vector<SpectralTrain>& trains,
+                                                    std::int64_t wave_seed, double g = kGravity) {
+  std::vector<WaveComponent> out;
+  for (const auto& tr : trains) {
+    auto c = synthesize_train(tr, wave_seed, g);
+    out.insert(out.end(), c.begin(), c.end());
+  }
+  return out;
+}
+
+/// A user component table (amplitude [m], angular frequency [rad/s], phase [rad]), all
+/// travelling along `beta` [rad] (spec "Waves": to reproduce an external realisation). The
+/// rows must have equal lengths; LinearSea validates each value.
+inline std::vector<WaveComponent> component_table(const std::vector<double>& a,
+                                                  const std::vector<double>& omega,
+                                                  const std::vector<double>& phase, double beta = 0) {
+  if (omega.size() != a.size())
+    throw InputError("wave component table", "rows of omega", omega.size(), "= rows of amplitude (" + std::to_string(a.size()) + ")");
+  if (phase.size() != a.size())
+    throw InputError("wave component table", "rows of phase", phase.size(), "= rows of amplitude (" + std::to_string(a.size()) + ")");
+  std::vector<WaveComponent> out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    out[i].a = a[i];
+    out[i].omega = omega[i];
+    out[i].phase = phase[i];
+    out[i].beta = beta;
+  }
+  return out;
+}
+
+/// Reduces an elevation history eta(t0 + n dt), n = 0 .. N-1 (a WaterKin WaveKinMod 1 time
+/// series at the origin) once to its Fourier components on that time base (spec "Waves"):
+/// omega_j = 2 pi j / (N dt), j = 1 .. floor(N/2) (the Nyquist frequency of dt), kept up to
+/// `cutoff_hz` (WvHiCOff; <= 0 keeps all), so that sum a_j cos(-omega_j t + phase_j)
+/// reproduces the samples minus their mean. The components travel along `beta`.
+inline std::vector<WaveComponent> components_from_history(const std::vector<double>& eta, double dt,
+                                                          double t0 = 0, double cutoff_hz = 0,
+                                                          double beta = 0) {
+  const std::size_t N = eta.size();
+  if (N < 2) throw InputError("elevation history", "samples", N, ">= 2");
+  if (!(std::isfinite(dt) && dt > 0)) throw InputError("elevation history", "dt", dt, "> 0");
+  if (!std::isfinite(t0)) throw InputError("elevation history", "t0", t0, "finite");
+  for (std::size_t n = 0; n < N; ++n)
+    if (!std::isfinite(eta[n])) throw InputError("elevation history", "sample " + std::to_string(n + 1), eta[n], "finite");
+  Eigen::FFT<double> fft;
+  std::vector<std::complex<double>> X;
+  fft.fwd(X, eta);
+  const double T = static_cast<double>(N) * dt;
+  std::vector<WaveComponent> out;
+  for (std::size_t j = 1; j <= N / 2; ++j) {
+    const double w = 2 * kPi * static_cast<double>(j) / T;
+    if (cutoff_hz > 0 && w > 2 * kPi * cutoff_hz) break;
+    // eta_n = sum_j (A_j cos w_j s_n + B_j sin w_j s_n), s_n = n dt, with A - i B = 2 X_j / N
+    // (X_j / N at the Nyquist index of an even N).
+    const double f = (2 * j == N) ? 1.0 / N : 2.0 / N;
+    const double A = f * X[j].real(), B = -f * X[j].imag();
+    // a cos(w (t - t0) - psi) = a cos(-w t + phase) with phase = psi + w t0... written as
+    // a cos(theta) with theta = -w t + phase: phase = w t0 + atan2(B, A).
+    WaveComponent c;
+    c.a = std::hypot(A, B);
+    c.omega = w;
+    c.phase = std::remainder(w * t0 + std::atan2(B, A), 2 * kPi);
+    c.beta = beta;
+    if (c.a > 0) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/sea/irregular.hpp ----
+// ---- begin cabledyn/sea/stream_function.hpp ----
+// cabledyn: regular nonlinear waves by the stream-function (Fourier approximation) method.
+// Spec "Waves", regular nonlinear waves: Dean's stream-function wave solved numerically by
+// the Fourier method of Rienecker & Fenton (1981): Newton's method on 2N + 5 unknowns in
+// units of h and g, the height stepped up from a linear wave, StreamOrder N (default 20).
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+
+namespace cabledyn {
+
+/// Height of the highest steady wave H_max / h of length L / h on a flat bed: Fenton's (1990)
+/// fit to Williams' (1981) computations,
+/// (0.141063 l + 0.0095721 l^2 + 0.0077829 l^3) / (1 + 0.0788340 l + 0.0317567 l^2 + 0.0093407 l^3),
+/// l = L / h: 0.141063 L / h in deep water, 0.833 for a solitary wave. The breaking limit of a
+/// stream wave (Fenton's program FOURIER prints it as "the maximum of H/d for this length").
+inline double stream_max_height(double L_over_h) {
+  const double l = L_over_h;
+  return (0.141063 * l + 0.0095721 * l * l + 0.0077829 * l * l * l) /
+         (1 + 0.0788340 * l + 0.0317567 * l * l + 0.0093407 * l * l * l);
+}
+
+/// Options of the stream-function solver.
+struct StreamWaveOptions {
+  int order = 20;            ///< StreamOrder N (Fourier terms), in [1, 100]
+  int height_steps = 0;      ///< steps from the linear wave to H; 0: ceil(10 H / H_max), >= 1
+  double tolerance = 1e-12;  ///< Newton: max |residual| in units of h and g
+  int max_iterations = 40;   ///< Newton iterations per height step
+};
+
+namespace detail {
+
+/// Layout of the dimensionless unknowns z (units of h and g), size 2N + 5:
+/// z(0) = k h, z(1 + m) = eta_m / h (m = 0..N, crest to trough, about the mean level),
+/// z(N + 1 + j) = B_j / sqrt(g h^3) (j = 1..N), z(2N + 2) = Ubar / sqrt(g h),
+/// z(2N + 3) = Q / sqrt(g h^3), z(2N + 4) = R / (g h).
+struct StreamLayout {
+  int N;
+  int k() const { return 0; }
+  int eta(int m) const { return 1 + m; }
+  int B(int j) const { return N + 1 + j; }
+  int U() const { return 2 * N + 2; }
+  int Q() const { return 2 * N + 3; }
+  int R() const { return 2 * N + 4; }
+  int size() const { return 2 * N + 5; }
+};
+
+/// The 2N + 5 equations of Rienecker & Fenton (1981) with no Eulerian mean current (spec
+/// "Waves", regular nonlinear waves), dimensionless (h = g = 1), for the unknowns z of
+/// StreamLayout, height Hd = H / h and period Td = T sqrt(g / h). With X_m = m pi / (N k),
+/// Y_m = 1 + eta_m and the moving-frame stream function
+///   psi(X, Y) = -Ubar Y + sum_j B_j sinh(j k Y) / cosh(j k) cos(j k X):
+///   rows m = 0..N:        psi(X_m, Y_m) + Q = 0                    (kinematic)
+///   rows N + 1 + m:       1/2 |grad psi|^2 + eta_m - R = 0         (Bernoulli)
+///   row 2N + 2:           (eta_0/2 + eta_1 + .. + eta_{N-1} + eta_N/2) / N = 0  (mean level)
+///   row 2N + 3:           eta_0 - eta_N - Hd = 0                   (height)
+///   row 2N + 4:           k Ubar Td - 2 pi = 0                     (period, c = Ubar)
+/// Templated so that the tests differentiate it with duals.
+template <class Vec>
+Eigen::Matrix<typename Vec::Scalar, Eigen::Dynamic, 1> stream_residual(const Vec& z, int N, double Hd,
+                                                                       double Td) {
+  using T = typename Vec::Scalar;
+  using std::exp;
+  const StreamLayout L{N};
+  Eigen::Matrix<T, Eigen::Dynamic, 1> F(L.size());
+  const T k = z(L.k());
+  const T U = z(L.U());
+  const T Q = z(L.Q());
+  const T R = z(L.R());
+  for (int m = 0; m <= N; ++m) {
+    const T Y = T(1) + z(L.eta(m));
+    T psi = -U * Y + Q;
+    T u = -U;
+    T w = T(0);
+    for (int j = 1; j <= N; ++j) {
+      const double cj = std::cos(kPi * j * m / N), sj = std::sin(kPi * j * m / N);
+      const T jk = T(double(j)) * k;
+      const T e1 = exp(jk * (Y - T(1))), e2 = exp(-jk * (Y + T(1)));
+      const T den = T(1) + exp(T(-2) * jk);
+      const T S = (e1 - e2) / den, C = (e1 + e2) / den;
+      const T Bj = z(L.B(j));
+      psi += Bj * S * T(cj);
+      u += jk * Bj * C * T(cj);
+      w += jk * Bj * S * T(sj);
+    }
+    F(m) = psi;
+    F(N + 1 + m) = T(0.5) * (u * u + w * w) + z(L.eta(m)) - R;
+  }
+  T mean = T(0.5) * (z(L.eta(0)) + z(L.eta(N)));
+  for (int m = 1; m < N; ++m) mean += z(L.eta(m));
+  F(2 * N + 2) = mean / T(double(N));
+  F(2 * N + 3) = z(L.eta(0)) - z(L.eta(N)) - T(Hd);
+  F(2 * N + 4) = k * U * T(Td) - T(2 * kPi);
+  return F;
+}
+
+/// Closed-form Jacobian dF/dz of stream_residual (double). With S_j, C_j the sinh and cosh
+/// ratios at Y_m and t_j = tanh(j k): dS_j/dk = j (Y C_j - S_j t_j), dC_j/dk = j (Y S_j -
+/// C_j t_j), dS_j/dY = j k C_j, dC_j/dY = j k S_j.
+inline Eigen::MatrixXd stream_jacobian(const Eigen::VectorXd& z, int N, double Td) {
+  const StreamLayout L{N};
+  const int n = L.size();
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, n);
+  const double k = z(L.k()), U = z(L.U());
+  std::vector<double> Sv(static_cast<std::size_t>(N + 1)), Cv(static_cast<std::size_t>(N + 1));
+  for (int m = 0; m <= N; ++m) {
+    const double Y = 1 + z(L.eta(m));
+    double u = -U, w = 0;
+    double dpsi_dk = 0, du_dk = 0, dw_dk = 0, du_dY = 0, dw_dY = 0;
+    for (int j = 1; j <= N; ++j) {
+      const double cj = std::cos(kPi * j * m / N), sj = std::sin(kPi * j * m / N);
+      const double jk = j * k;
+      const double e1 = std::exp(jk * (Y - 1)), e2 = std::exp(-jk * (Y + 1));
+      const double den = 1 + std::exp(-2 * jk);
+      const double S = (e1 - e2) / den, C = (e1 + e2) / den;
+      Sv[static_cast<std::size_t>(j)] = S;
+      Cv[static_cast<std::size_t>(j)] = C;
+      const double tj = std::tanh(jk);
+      const double dS_dk = j * (Y * C - S * tj), dC_dk = j * (Y * S - C * tj);
+      const double Bj = z(L.B(j));
+      u += jk * Bj * C * cj;
+      w += jk * Bj * S * sj;
+      dpsi_dk += Bj * dS_dk * cj;
+      du_dk += j * Bj * cj * (C + k * dC_dk);
+      dw_dk += j * Bj * sj * (S + k * dS_dk);
+      du_dY += jk * jk * Bj * S * cj;
+      dw_dY += jk * jk * Bj * C * sj;
+      J(m, L.B(j)) = S * cj;
+    }
+    // kinematic row: d psi / dY = -Ubar + sum j k B_j C_j cos = u
+    J(m, L.k()) = dpsi_dk;
+    J(m, L.eta(m)) = u;
+    J(m, L.U()) = -Y;
+    J(m, L.Q()) = 1;
+    // Bernoulli row: u du/dx + w dw/dx (+ 1 for eta_m, - 1 for R)
+    J(N + 1 + m, L.k()) = u * du_dk + w * dw_dk;
+    J(N + 1 + m, L.eta(m)) = u * du_dY + w * dw_dY + 1;
+    J(N + 1 + m, L.U()) = -u;
+    J(N + 1 + m, L.R()) = -1;
+    for (int j = 1; j <= N; ++j) {
+      const double cj = std::cos(kPi * j * m / N), sj = std::sin(kPi * j * m / N);
+      const double jk = j * k;
+      J(N + 1 + m, L.B(j)) =
+          u * jk * Cv[static_cast<std::size_t>(j)] * cj + w * jk * Sv[static_cast<std::size_t>(j)] * sj;
+    }
+  }
+  for (int m = 0; m <= N; ++m) J(2 * N + 2, L.eta(m)) = (m == 0 || m == N) ? 0.5 / N : 1.0 / N;
+  J(2 * N + 3, L.eta(0)) = 1;
+  J(2 * N + 3, L.eta(N)) = -1;
+  J(2 * N + 4, L.k()) = U * Td;
+  J(2 * N + 4, L.U()) = k * Td;
+  return J;
+}
+
+/// The trivial (zero-height) and linear solutions in units of h and g for period Td.
+inline Eigen::VectorXd stream_linear_guess(int N, double Hd, double Td) {
+  const StreamLayout L{N};
+  const double w = 2 * kPi / Td;
+  const double k = dispersion_kh(w * w);
+  const double c = w / k;
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(L.size());
+  z(L.k()) = k;
+  for (int m = 0; m <= N; ++m) z(L.eta(m)) = Hd / 2 * std::cos(kPi * m / N);
+  z(L.B(1)) = Hd / 2 * c / std::tanh(k);
+  z(L.U()) = c;
+  z(L.Q()) = c;
+  z(L.R()) = c * c / 2;
+  return z;
+}
+
+}  // namespace detail
+
+/// A regular nonlinear (stream-function) wave of height H and period T over a flat bed,
+/// solved at construction by the Fourier method of Rienecker & Fenton (1981) as the spec
+/// states (see detail::stream_residual for the 2N + 5 equations). The height is stepped up
+/// from a linear wave: height_steps solves at H s / n, s = 1..n, each started from the linear
+/// extrapolation of the two previous solutions (the zero-height wave and the linear wave for
+/// the first); a step whose Newton iteration fails is halved (up to 8 times).
+///
+/// Kinematics in the fixed frame (spec): with x' = x cos beta + y sin beta, X = x' - c t,
+/// Y = z + h,
+///   u_h = sum j k B_j cosh(j k Y) / cosh(j k h) cos(j k X) along (cos beta, sin beta, 0),
+///   u_z = sum j k B_j sinh(j k Y) / cosh(j k h) sin(j k X),
+///   the local acceleration -c d/dX of these, the elevation the cosine interpolant of the
+///   eta_m, and the dynamic pressure p_dyn / rho = p / rho + g z = R - 1/2 |grad psi|^2
+///   (moving-frame velocity (u_h - c, u_z)).
+/// The field is exact up to the surface: no stretching; points above the surface see still
+/// water; the ramp scales the whole field. Evaluation allocates nothing.
+///
+/// Throws InputError for H <= 0, T <= 0, a depth that is not finite and > 0, or a wave beyond
+/// the breaking limit (stream_max_height of its computed length, or a height step that
+/// cannot be solved within 10 % of it); SolveError if Newton fails below that.
+class StreamWave {
+ public:
+  StreamWave(double H, double T, double beta, double depth, double g = kGravity,
+             StreamWaveOptions options = {})
+      : H_(H), T_(T), beta_(beta), h_(depth), g_(g), options_(options) {
+    const char* who = "stream wave";
+    if (!(std::isfinite(H) && H > 0)) throw InputError(who, "H", H, "> 0");
+    if (!(std::isfinite(T) && T > 0)) throw InputError(who, "T", T, "> 0");
+    if (!std::isfinite(beta)) throw InputError(who, "beta", beta, "finite");
+    if (!(std::isfinite(depth) && depth > 0)) throw InputError(who, "depth", depth, "> 0, finite");
+    if (!(std::isfinite(g) && g > 0)) throw InputError(who, "g", g, "> 0");
+    if (options.order < 1 || options.order > 100) throw InputError(who, "StreamOrder", options.order, "in [1, 100]");
+    if (options.height_steps < 0) throw InputError(who, "height steps", options.height_steps, ">= 0");
+    if (!(options.tolerance > 0)) throw InputError(who, "tolerance", options.tolerance, "> 0");
+    if (options.max_iterations < 1) throw InputError(who, "max iterations", options.max_iterations, ">= 1");
+    solve();
+    cb_ = std::cos(beta_);
+    sb_ = std::sin(beta_);
+  }
+
+  /// Height [m], period [s], direction [rad], depth [m], gravity [m/s^2].
+  double height() const { return H_; }
+  double period() const { return T_; }
+  double depth() const { return h_; }
+  double g() const { return g_; }
+  /// StreamOrder N.
+  int order() const { return N_; }
+  /// Wavenumber k [1/m], wavelength L = 2 pi / k [m], celerity c = Ubar [m/s].
+  double k() const { return k_; }
+  double wavelength() const { return 2 * kPi / k_; }
+  double celerity() const { return c_; }
+  /// Bernoulli constant R [m^2/s^2] (elevations about the mean level) and volume flux Q
+  /// [m^2/s] in the moving frame.
+  double R() const { return R_; }
+  double Q() const { return Q_; }
+  /// B_j [m^2/s], j = 1..N (index j - 1).
+  const std::vector<double>& B() const { return B_; }
+  /// Surface elevations eta_m [m] at X_m = m pi / (N k), m = 0..N (crest to trough).
+  const std::vector<double>& eta_nodes() const { return eta_m_; }
+  /// Newton iterations in all, height steps used, final max |residual| (units of h and g).
+  int iterations() const { return iterations_; }
+  int height_steps_used() const { return steps_used_; }
+  double residual() const { return residual_; }
+  /// The converged dimensionless unknowns (detail::StreamLayout).
+  const Eigen::VectorXd& solution() const { return z_; }
+  /// H_max [m] at this wave's length (stream_max_height).
+  double breaking_height() const { return stream_max_height(wavelength() / h_) * h_; }
+
+  /// Surface elevation [m] at (x, y) and time t, the cosine interpolant of the eta_m, times
+  /// the ramp.
+  template <class T>
+  T elevation(const T& x, const T& y, const T& t, const Ramp& ramp = {}) const {
+    const T r = ramp.factor(t);
+    if (value_of(r) == 0) return T(0);
+    const T X = x * T(cb_) + y * T(sb_) - T(c_) * t;
+    return T(r * eta_at(X));
+  }
+
+  /// Elevation, velocity, local acceleration and dynamic pressure at x [m], time t [s].
+  template <class T>
+  WaveKinematics<T> kinematics(const Vec3<T>& x, const T& t, const Ramp& ramp = {}) const {
+    using std::cos;
+    using std::exp;
+    using std::sin;
+    WaveKinematics<T> out;
+    const T r = ramp.factor(t);
+    if (value_of(r) == 0) {
+      out.wet = value_of(x(2)) <= 0;
+      return out;
+    }
+    const T X = x(0) * T(cb_) + x(1) * T(sb_) - T(c_) * t;
+    const T eta0 = eta_at(X);
+    out.eta = r * eta0;
+    if (value_of(x(2)) > value_of(out.eta)) return out;  // above the surface: still water
+    out.wet = true;
+    const T Y = x(2) + T(h_);
+    const T kX = T(k_) * X;
+    const T c1 = cos(kX), s1 = sin(kX);
+    const T g1 = exp(T(k_) * (Y - T(h_))), f1 = exp(-T(k_) * (Y + T(h_)));
+    T cj = c1, sj = s1, gj = g1, fj = f1;
+    T uh = T(0), uz = T(0), ah = T(0), az = T(0);
+    for (int j = 1; j <= N_; ++j) {
+      const double jk = j * k_;
+      const T C = (gj + fj) * T(inv_den_[static_cast<std::size_t>(j - 1)]);
+      const T S = (gj - fj) * T(inv_den_[static_cast<std::size_t>(j - 1)]);
+      const double b = jk * B_[static_cast<std::size_t>(j - 1)];
+      uh += T(b) * C * cj;
+      uz += T(b) * S * sj;
+      ah += T(jk * b) * C * sj;
+      az -= T(jk * b) * S * cj;
+      // advance cos, sin of j k X and the exponentials to j + 1
+      const T cn = cj * c1 - sj * s1;
+      sj = sj * c1 + cj * s1;
+      cj = cn;
+      gj *= g1;
+      fj *= f1;
+    }
+    ah *= T(c_);
+    az *= T(c_);
+    const T du = uh - T(c_);
+    const T pd0 = T(R_) - T(0.5) * (du * du + uz * uz);
+    const T rd = ramp.rate(t);
+    out.u << r * uh * T(cb_), r * uh * T(sb_), r * uz;
+    out.a << (r * ah + rd * uh) * T(cb_), (r * ah + rd * uh) * T(sb_), r * az + rd * uz;
+    out.pd = r * pd0;
+    out.terms = N_;
+    return out;
+  }
+
+ private:
+  template <class T>
+  T eta_at(const T& X) const {
+    using std::cos;
+    using std::sin;
+    const T kX = T(k_) * X;
+    const T c1 = cos(kX), s1 = sin(kX);
+    T cj = T(1), sj = T(0);
+    T eta = T(E_[0]);
+    for (int j = 1; j <= N_; ++j) {
+      const T cn = cj * c1 - sj * s1;
+      sj = sj * c1 + cj * s1;
+      cj = cn;
+      eta += T(E_[static_cast<std::size_t>(j)]) * cj;
+    }
+    return eta;
+  }
+
+  // Newton on the 2N + 5 equations at height Hd from the guess z; returns true when the
+  // max-norm of the residual fell below the tolerance.
+  bool newton(Eigen::VectorXd& z, double Hd, double Td, int& its, double& res) const {
+    for (int it = 0; it < options_.max_iterations; ++it) {
+      const Eigen::VectorXd F = detail::stream_residual(z, N_, Hd, Td);
+      res = F.cwiseAbs().maxCoeff();
+      if (!std::isfinite(res)) return false;
+      if (res <= options_.tolerance) return true;
+      ++its;
+      const Eigen::MatrixXd J = detail::stream_jacobian(z, N_, Td);
+      const Eigen::VectorXd dz = J.partialPivLu().solve(-F);
+      if (!dz.allFinite()) return false;
+      z += dz;
+      if (!(z(0) > 0)) return false;
+    }
+    const Eigen::VectorXd F = detail::stream_residual(z, N_, Hd, Td);
+    res = F.cwiseAbs().maxCoeff();
+    return std::isfinite(res) && res <= options_.tolerance;
+  }
+
+  void solve() {
+    N_ = options_.order;
+    const double Hd = H_ / h_;
+    const double Td = T_ * std::sqrt(g_ / h_);
+    const detail::StreamLayout L{N_};
+    const char* who = "stream wave";
+    // No steady wave is higher than the solitary wave's 0.833 h (stream_max_height's limit).
+    const double Hsol = 0.0077829 / 0.0093407;
+    if (Hd > Hsol) throw InputError(who, "H / h", Hd, "<= 0.833 (no steady wave is higher; breaking limit)");
+    const Eigen::VectorXd z_lin = detail::stream_linear_guess(N_, Hd, Td);
+    const double L_lin = 2 * kPi / z_lin(L.k());
+    int steps = options_.height_steps;
+    if (steps == 0) steps = std::clamp(static_cast<int>(std::ceil(10 * Hd / stream_max_height(L_lin))), 1, 100);
+    // zero-height solution and the linear one at the first step
+    Eigen::VectorXd z_prev = z_lin;
+    for (int m = 0; m <= N_; ++m) z_prev(L.eta(m)) = 0;
+    z_prev(L.B(1)) = 0;
+    double H_prev = 0;
+    Eigen::VectorXd z_prev2 = z_prev;
+    double H_prev2 = 0;
+    double dH = Hd / steps;
+    int halvings = 0;
+    iterations_ = 0;
+    steps_used_ = 0;
+    bool first = true;
+    while (H_prev < Hd) {
+      const double H_next = std::min(Hd, H_prev + dH);
+      Eigen::VectorXd z;
+      if (first) {
+        z = detail::stream_linear_guess(N_, H_next, Td);
+      } else {
+        const double f = (H_next - H_prev) / (H_prev - H_prev2);
+        z = z_prev + f * (z_prev - z_prev2);
+      }
+      int its = 0;
+      double res = 0;
+      const bool ok = newton(z, H_next, Td, its, res);
+      iterations_ += its;
+      if (!ok) {
+        // a failed step beyond (or within 10 % of) the limit at the last solved length is a
+        // wave too high to be steady
+        const double Lh = 2 * kPi / z_prev(L.k());
+        const double ratio = H_next / stream_max_height(Lh);
+        const bool breaking = ratio > 1 || (++halvings > 8 && ratio > 0.9);
+        if (breaking)
+          throw InputError(who, "H / h", Hd,
+                           "<= H_max / h = " + to_text(stream_max_height(Lh)) + " at L / h = " + to_text(Lh) +
+                               " (breaking limit, Fenton 1990; no steady wave found above H / h = " +
+                               to_text(H_prev) + ")");
+        if (halvings > 8)
+          throw SolveError(who, "Newton residual at H = " + to_text(H_next * h_) + " m", res,
+                           "<= " + to_text(options_.tolerance));
+        dH /= 2;
+        continue;
+      }
+      ++steps_used_;
+      residual_ = res;
+      z_prev2 = z_prev;
+      H_prev2 = H_prev;
+      z_prev = z;
+      H_prev = H_next;
+      first = false;
+    }
+    z_ = z_prev;
+    // breaking check at the computed length
+    const double Lh = 2 * kPi / z_(L.k());
+    if (Hd > stream_max_height(Lh))
+      throw InputError(who, "H / h", Hd,
+                       "<= " + to_text(stream_max_height(Lh)) + " (breaking limit at L / h = " + to_text(Lh) + ", Fenton 1990)");
+    // dimensional results
+    const double sgh = std::sqrt(g_ * h_), sgh3 = std::sqrt(g_ * h_ * h_ * h_);
+    k_ = z_(L.k()) / h_;
+    c_ = z_(L.U()) * sgh;
+    Q_ = z_(L.Q()) * sgh3;
+    R_ = z_(L.R()) * g_ * h_;
+    B_.resize(static_cast<std::size_t>(N_));
+    inv_den_.resize(static_cast<std::size_t>(N_));
+    for (int j = 1; j <= N_; ++j) {
+      B_[static_cast<std::size_t>(j - 1)] = z_(L.B(j)) * sgh3;
+      inv_den_[static_cast<std::size_t>(j - 1)] = 1 / (1 + std::exp(-2 * j * z_(L.k())));
+    }
+    eta_m_.resize(static_cast<std::size_t>(N_ + 1));
+    for (int m = 0; m <= N_; ++m) eta_m_[static_cast<std::size_t>(m)] = z_(L.eta(m)) * h_;
+    // cosine coefficients (DCT-I): eta(X) = sum_j E_j cos(j k X), eta(X_m) = eta_m
+    E_.assign(static_cast<std::size_t>(N_ + 1), 0.0);
+    for (int j = 0; j <= N_; ++j) {
+      double s = 0;
+      for (int m = 0; m <= N_; ++m) {
+        const double w = (m == 0 || m == N_) ? 0.5 : 1.0;
+        s += w * eta_m_[static_cast<std::size_t>(m)] * std::cos(kPi * j * m / N_);
+      }
+      s *= 2.0 / N_;
+      if (j == 0 || j == N_) s *= 0.5;
+      E_[static_cast<std::size_t>(j)] = s;
+    }
+  }
+
+  double H_ = 0, T_ = 0, beta_ = 0, h_ = 1, g_ = kGravity;
+  StreamWaveOptions options_;
+  int N_ = 0;
+  double k_ = 0, c_ = 0, Q_ = 0, R_ = 0, cb_ = 1, sb_ = 0;
+  std::vector<double> B_, eta_m_, E_, inv_den_;
+  Eigen::VectorXd z_;
+  int iterations_ = 0, steps_used_ = 0;
+  double residual_ = 0;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/sea/stream_function.hpp ----
+// ---- begin cabledyn/sea/current.hpp ----
+// cabledyn: steady currents: uniform, a depth profile, and SeaState's CurrMod 1.
+// Spec "Currents"; EQUATIONS.md section 7.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// OpenFAST SeaState's standard current (CurrMod = 1), reproduced so that wave and current
+/// contributions can be separated (spec "Currents"). Speeds >= 0 [m/s], headings [rad]
+/// counter-clockwise from +x (the direction the water flows to).
+struct SeaStateCurrent {
+  double ss_speed = 0;  ///< CurrSSV0: sub-surface speed at the still water level [m/s]
+  double ss_dir = 0;    ///< CurrSSDir [rad]
+  double ns_ref = 20;   ///< CurrNSRef: depth of the near-surface profile [m], > 0
+  double ns_speed = 0;  ///< CurrNSV0: near-surface speed at the still water level [m/s]
+  double ns_dir = 0;    ///< CurrNSDir [rad]
+  double di_speed = 0;  ///< CurrDIV: depth-independent speed [m/s]
+  double di_dir = 0;    ///< CurrDIDir [rad]
+};
+
+/// A steady current U(x) [m/s] (not ramped: spec "Waves", rampTime). Kinds:
+/// - none: U = 0;
+/// - uniform: U = U0 everywhere;
+/// - profile: N >= 2 levels (z_j, u_j) with strictly increasing z_j, interpolated linearly in
+///   z and held at the end values outside (spec "Currents"; also a WaterKin CurrentMod 1 depth
+///   table);
+/// - SeaState CurrMod 1 over depth h: U_ss ((z + h)/h)^(1/7) along CurrSSDir, plus
+///   max(U_ns (z + d_ns)/d_ns, 0) along CurrNSDir, plus U_di along CurrDIDir, for
+///   -h <= z <= 0 and held at z = 0 above the still water level (under a wave crest) and at
+///   z = -h below the bed (SeaState's HydroDyn formulas; spec "Currents").
+/// Evaluation allocates nothing.
+class Current {
+ public:
+  enum class Kind { None, Uniform, Profile, SeaState };
+
+  /// No current.
+  static Current none() { return Current(); }
+
+  /// A uniform current U0 [m/s].
+  static Current uniform(const Eigen::Vector3d& U0) {
+    if (!U0.allFinite()) throw InputError("uniform current", "velocity", U0.norm(), "finite");
+    Current c;
+    c.kind_ = Kind::Uniform;
+    c.U0_ = U0;
+    return c;
+  }
+
+  /// A depth profile: levels z [m] (strictly increasing, at least two) and velocities u [m/s].
+  static Current profile(std::vector<double> z, std::vector<Eigen::Vector3d> u) {
+    const char* who = "current profile";
+    if (z.size() < 2) throw InputError(who, "levels", z.size(), ">= 2");
+    if (u.size() != z.size())
+      throw InputError(who, "velocities", u.size(), "= levels (" + std::to_string(z.size()) + ")");
+    for (std::size_t j = 0; j < z.size(); ++j) {
+      if (!std::isfinite(z[j])) throw InputError(who, "z of level " + std::to_string(j + 1), z[j], "finite");
+      if (!u[j].allFinite())
+        throw InputError(who, "velocity of level " + std::to_string(j + 1), u[j].norm(), "finite");
+      if (j > 0 && !(z[j] > z[j - 1]))
+        throw InputError(who, "z of level " + std::to_string(j + 1), z[j],
+                         "> " + to_text(z[j - 1]) + " (strictly increasing)");
+    }
+    Current c;
+    c.kind_ = Kind::Profile;
+    c.z_ = std::move(z);
+    c.u_ = std::move(u);
+    return c;
+  }
+
+  /// SeaState's CurrMod 1 current over a bed at depth `depth` [m].
+  static Current seastate(const SeaStateCurrent& p, double depth) {
+    const char* who = "SeaState current (CurrMod 1)";
+    if (!(std::isfinite(depth) && depth > 0)) throw InputError(who, "WtrDpth", depth, "> 0, finite");
+    if (!(std::isfinite(p.ss_speed) && p.ss_speed >= 0)) throw InputError(who, "CurrSSV0", p.ss_speed, ">= 0");
+    if (!(std::isfinite(p.ns_speed) && p.ns_speed >= 0)) throw InputError(who, "CurrNSV0", p.ns_speed, ">= 0");
+    if (!(std::isfinite(p.di_speed) && p.di_speed >= 0)) throw InputError(who, "CurrDIV", p.di_speed, ">= 0");
+    if (!(std::isfinite(p.ns_ref) && p.ns_ref > 0)) throw InputError(who, "CurrNSRef", p.ns_ref, "> 0");
+    if (!std::isfinite(p.ss_dir)) throw InputError(who, "CurrSSDir", p.ss_dir, "finite");
+    if (!std::isfinite(p.ns_dir)) throw InputError(who, "CurrNSDir", p.ns_dir, "finite");
+    if (!std::isfinite(p.di_dir)) throw InputError(who, "CurrDIDir", p.di_dir, "finite");
+    Current c;
+    c.kind_ = Kind::SeaState;
+    c.ss_ = p;
+    c.h_ = depth;
+    c.e_ss_ << std::cos(p.ss_dir), std::sin(p.ss_dir), 0;
+    c.e_ns_ << std::cos(p.ns_dir), std::sin(p.ns_dir), 0;
+    c.U0_ = p.di_speed * Eigen::Vector3d(std::cos(p.di_dir), std::sin(p.di_dir), 0);
+    return c;
+  }
+
+  Kind kind() const { return kind_; }
+  /// Depth of a SeaState current [m] (0 for the other kinds).
+  double depth() const { return kind_ == Kind::SeaState ? h_ : 0.0; }
+
+  /// U(x) [m/s]; spec "Currents". A profile depends on z only.
+  template <class T>
+  Vec3<T> velocity(const Vec3<T>& x) const {
+    Vec3<T> U = Vec3<T>::Zero();
+    switch (kind_) {
+      case Kind::None: break;
+      case Kind::Uniform: U = U0_.cast<T>(); break;
+      case Kind::Profile: U = profile_velocity(x(2)); break;
+      case Kind::SeaState: U = seastate_velocity(x(2)); break;
+    }
+    return U;
+  }
+
+  /// The gradient dU_i / dx_j [1/s] (only the z column is non-zero). Piecewise: a profile
+  /// takes the slope of the interval above a level that x sits on exactly, zero outside;
+  /// SeaState's 1/7 law has the slope U_ss / (7 h) ((z + h)/h)^(-6/7), unbounded at the bed.
+  Eigen::Matrix3d gradient(const Eigen::Vector3d& x) const {
+    Eigen::Matrix3d G = Eigen::Matrix3d::Zero();
+    const double z = x(2);
+    if (kind_ == Kind::Profile) {
+      if (z < z_.front() || z >= z_.back()) return G;
+      const std::size_t j = interval(z);
+      G.col(2) = (u_[j + 1] - u_[j]) / (z_[j + 1] - z_[j]);
+    } else if (kind_ == Kind::SeaState) {
+      if (z <= -h_ || z > 0) return G;
+      G.col(2) = ss_.ss_speed / (7 * h_) * std::pow((z + h_) / h_, -6.0 / 7.0) * e_ss_;
+      if (z > -ss_.ns_ref) G.col(2) += ss_.ns_speed / ss_.ns_ref * e_ns_;
+    }
+    return G;
+  }
+
+ private:
+  // index j with z_j <= z < z_{j+1}, for z_front <= z < z_back
+  std::size_t interval(double z) const {
+    const auto it = std::upper_bound(z_.begin(), z_.end(), z);
+    return static_cast<std::size_t>(it - z_.begin()) - 1;
+  }
+
+  template <class T>
+  Vec3<T> profile_velocity(const T& z) const {
+    const double zv = static_cast<double>(value_of(z));
+    if (zv <= z_.front()) return u_.front().cast<T>();
+    if (zv >= z_.back()) return u_.back().cast<T>();
+    const std::size_t j = interval(zv);
+    const T s = (z - T(z_[j])) / T(z_[j + 1] - z_[j]);
+    return (u_[j].cast<T>() + (u_[j + 1] - u_[j]).cast<T>() * s).eval();
+  }
+
+  template <class T>
+  Vec3<T> seastate_velocity(const T& z) const {
+    using std::exp;
+    using std::log;
+    const double zv = static_cast<double>(value_of(z));
+    T zc = z;
+    if (zv > 0) zc = T(0);
+    if (zv < -h_) zc = T(-h_);
+    Vec3<T> U = U0_.cast<T>();
+    if (static_cast<double>(value_of(zc)) > -h_ && ss_.ss_speed > 0)
+      U += e_ss_.cast<T>() * T(T(ss_.ss_speed) * exp(log(T((zc + T(h_)) / T(h_))) / T(7)));  // ^(1/7)
+    const T ns = T(ss_.ns_speed) * (zc + T(ss_.ns_ref)) / T(ss_.ns_ref);
+    if (value_of(ns) > 0) U += e_ns_.cast<T>() * ns;
+    return U;
+  }
+
+  Kind kind_ = Kind::None;
+  Eigen::Vector3d U0_ = Eigen::Vector3d::Zero();
+  std::vector<double> z_;
+  std::vector<Eigen::Vector3d> u_;
+  SeaStateCurrent ss_;
+  double h_ = 0;
+  Eigen::Vector3d e_ss_ = Eigen::Vector3d::Zero(), e_ns_ = Eigen::Vector3d::Zero();
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/sea/current.hpp ----
+// ---- begin cabledyn/sea/fluid_field.hpp ----
+// cabledyn: the fluid field the line loads see, and a field held over a step.
+// Spec "Hydrodynamic loads" (the local acceleration of the wave field; the spatial gradient of
+// the wave field is not in the tangent), "Currents" (the fluid velocity is the current plus
+// the wave velocity; a coupled host samples velocity, acceleration and elevation at the nodes
+// and holds them over the step) and "Time integration" (an EI = 0 line holds its fluid fields
+// over the step, sampled for t_{n+1} at the committed node positions).
+
+#include <cmath>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// Everything the line loads need from the water at one point and time.
+struct FluidSample {
+  Eigen::Vector3d u = Eigen::Vector3d::Zero();  ///< fluid velocity, current + waves [m/s]
+  Eigen::Vector3d a = Eigen::Vector3d::Zero();  ///< local (Eulerian) acceleration [m/s^2]
+  double eta = 0;                               ///< surface elevation at (x, y) [m]
+  double p_dyn = 0;                             ///< dynamic pressure p + rho g z [Pa]
+  bool wet = true;                              ///< the point is at or below the surface
+};
+
+/// The fluid field interface the line loads call, once per point per step: velocity, local
+/// acceleration, surface elevation and dynamic pressure at (x, t), plus the steady current
+/// (what the statics use) and its gradient (the statics Jacobian).
+///
+/// A virtual base on double, not a concept: the field is selected at run time from the deck
+/// (waves or not, which current), and the loads evaluate it at the value of a position and
+/// hold the result (the spec leaves the field's spatial gradient out of the dynamic tangent),
+/// so nothing is lost by fixing the scalar to double, and a virtual call (ns) is negligible
+/// against one wave-kinematics evaluation (us for a 200-component sea). The scalar-generic
+/// kernels stay available to tests and users as the templated `kinematics<T>` members of the
+/// wave models (LinearSea, StreamWave, WaveField).
+class FluidField {
+ public:
+  virtual ~FluidField() = default;
+
+  /// Velocity, local acceleration, elevation and dynamic pressure at x [m], time t [s]. Points
+  /// above the surface get the current and no wave kinematics (`wet` false).
+  virtual FluidSample sample(const Eigen::Vector3d& x, double t) const = 0;
+  /// Surface elevation [m] at (x, y) and time t.
+  virtual double elevation(double x, double y, double t) const = 0;
+  /// The steady current [m/s] at x (no waves, not ramped).
+  virtual Eigen::Vector3d current(const Eigen::Vector3d& x) const = 0;
+  /// The gradient dU_i / dx_j [1/s] of the steady current at x.
+  virtual Eigen::Matrix3d current_gradient(const Eigen::Vector3d& x) const = 0;
+
+  /// Fluid velocity [m/s] at (x, t).
+  Eigen::Vector3d velocity(const Eigen::Vector3d& x, double t) const { return sample(x, t).u; }
+  /// Local acceleration [m/s^2] at (x, t).
+  Eigen::Vector3d acceleration(const Eigen::Vector3d& x, double t) const { return sample(x, t).a; }
+  /// Dynamic pressure [Pa] at (x, t).
+  double dynamic_pressure(const Eigen::Vector3d& x, double t) const { return sample(x, t).p_dyn; }
+};
+
+/// Still water: no waves, no current; the surface at z = 0.
+class StillWater final : public FluidField {
+ public:
+  FluidSample sample(const Eigen::Vector3d& x, double) const override {
+    FluidSample s;
+    s.wet = x(2) <= 0;
+    return s;
+  }
+  double elevation(double, double, double) const override { return 0; }
+  Eigen::Vector3d current(const Eigen::Vector3d&) const override { return Eigen::Vector3d::Zero(); }
+  Eigen::Matrix3d current_gradient(const Eigen::Vector3d&) const override { return Eigen::Matrix3d::Zero(); }
+};
+
+/// A steady current (uniform, profile or SeaState CurrMod 1) without waves; the surface at
+/// z = 0. Above it the current is still reported (held as the Current holds it), wet false.
+class CurrentField final : public FluidField {
+ public:
+  explicit CurrentField(Current c) : current_(std::move(c)) {}
+  const Current& model() const { return current_; }
+
+  FluidSample sample(const Eigen::Vector3d& x, double) const override {
+    FluidSample s;
+    s.u = current_.velocity(x);
+    s.wet = x(2) <= 0;
+    return s;
+  }
+  double elevation(double, double, double) const override { return 0; }
+  Eigen::Vector3d current(const Eigen::Vector3d& x) const override { return current_.velocity(x); }
+  Eigen::Matrix3d current_gradient(const Eigen::Vector3d& x) const override { return current_.gradient(x); }
+
+ private:
+  Current current_;
+};
+
+/// A field sampled at a fixed set of points at one time and held over a step (spec "Time
+/// integration": an EI = 0 line samples its fluid fields for t_{n+1} at the committed node
+/// positions and every load evaluation of the step uses them; "Currents": a coupling host
+/// sets them). Storage is allocated once, at construction; sampling allocates nothing and is
+/// all-or-nothing: it fills a second buffer and swaps it in only when every point succeeded,
+/// so a failed sample (a trough below the bed) leaves the held step intact.
+class HeldField {
+ public:
+  HeldField() = default;
+  /// Room for `points` samples.
+  explicit HeldField(std::size_t points) : held_(points), scratch_(points) {}
+
+  std::size_t size() const { return held_.size(); }
+  /// Time the samples belong to [s].
+  double time() const { return time_; }
+  const FluidSample& operator[](std::size_t i) const { return held_[i]; }
+  const std::vector<FluidSample>& samples() const { return held_; }
+
+  /// Samples `field` at the points at time t (one point per held slot).
+  void sample(const FluidField& field, std::span<const Eigen::Vector3d> points, double t) {
+    if (points.size() != held_.size())
+      throw InputError("held fluid field", "points", points.size(), "= " + std::to_string(held_.size()));
+    sample_with(field, [&](std::size_t i) -> const Eigen::Vector3d& { return points[i]; }, t);
+  }
+
+  /// Samples `field` at point(i), i = 0 .. size() - 1, at time t; `point` returns something
+  /// convertible to Eigen::Vector3d (e.g. a 3-segment of a DOF vector).
+  template <class PointFn>
+  void sample_with(const FluidField& field, PointFn&& point, double t) {
+    for (std::size_t i = 0; i < scratch_.size(); ++i) {
+      const Eigen::Vector3d x = point(i);
+      scratch_[i] = field.sample(x, t);
+    }
+    held_.swap(scratch_);
+    time_ = t;
+  }
+
+  /// Sets one held sample (a coupling host that samples its own field).
+  void set(std::size_t i, const FluidSample& s) {
+    if (i >= held_.size()) throw InputError("held fluid field", "point index", i, "< " + std::to_string(held_.size()));
+    held_[i] = s;
+  }
+  /// Sets the time the held samples belong to (with set()).
+  void set_time(double t) { time_ = t; }
+
+ private:
+  std::vector<FluidSample> held_, scratch_;
+  double time_ = 0;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/sea/fluid_field.hpp ----
+// ---- begin cabledyn/sea/wave_field.hpp ----
+// cabledyn: a sea state as the line loads see it: one wave model (none, linear Airy /
+// irregular / component table, or a stream wave), the start-up ramp and a steady current.
+// Spec "Waves", "Currents"; EQUATIONS.md section 7.
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <variant>
+
+
+namespace cabledyn {
+
+/// The wave depth an Environment implies: its WtrDpth, or deep water without one.
+inline double wave_depth(const Environment& env) { return env.depth ? *env.depth : kDeepWater; }
+
+/// The wave model of a sea state: no waves, a linear sea (a regular Airy wave, an irregular
+/// sea, several trains or a component table) or a stream-function wave.
+using WaveModel = std::variant<std::monostate, LinearSea, StreamWave>;
+
+/// Waves (ramped) plus a steady current (not ramped), as one FluidField (spec "Currents": the
+/// fluid velocity seen by the drag is the current plus the wave velocity). Above the
+/// instantaneous surface the waves contribute nothing and the current is held (Current).
+class WaveField final : public FluidField {
+ public:
+  /// Waves `waves`, current `current`, ramp `ramp`, water density rho_w [kg/m^3]. A SeaState
+  /// current must have the depth of the waves. Throws InputError.
+  explicit WaveField(WaveModel waves, Current current = Current::none(), Ramp ramp = {},
+                     double rho_w = kRhoWater)
+      : waves_(std::move(waves)), current_(std::move(current)), ramp_(ramp), rho_(rho_w) {
+    ramp_.validate();
+    if (!(std::isfinite(rho_w) && rho_w >= 0)) throw InputError("wave field", "rho_w", rho_w, ">= 0");
+    if (current_.kind() == Current::Kind::SeaState) {
+      const double h = waves_depth();
+      if (!std::isnan(h) && h != current_.depth())
+        throw InputError("wave field", "SeaState current depth", current_.depth(),
+                         "= wave depth (" + to_text(h) + ")");
+    }
+  }
+
+  const WaveModel& waves() const { return waves_; }
+  WaveModel& waves() { return waves_; }
+  const Current& current_model() const { return current_; }
+  const Ramp& ramp() const { return ramp_; }
+  double rho_w() const { return rho_; }
+
+  /// Elevation [m] at (x, y, t).
+  template <class T>
+  T surface(const T& x, const T& y, const T& t) const {
+    return std::visit(
+        [&](const auto& w) -> T {
+          using W = std::decay_t<decltype(w)>;
+          if constexpr (std::is_same_v<W, std::monostate>)
+            return T(0);
+          else
+            return w.elevation(x, y, t, ramp_);
+        },
+        waves_);
+  }
+
+  /// Wave kinematics plus the current at x, t: u = u_waves + U(x), a = a_waves (the current
+  /// is steady), pd = the waves' p_dyn / rho_w. Scalar-generic (duals in the tests).
+  template <class T>
+  WaveKinematics<T> kinematics(const Vec3<T>& x, const T& t) const {
+    WaveKinematics<T> k = std::visit(
+        [&](const auto& w) -> WaveKinematics<T> {
+          using W = std::decay_t<decltype(w)>;
+          if constexpr (std::is_same_v<W, std::monostate>) {
+            WaveKinematics<T> s;
+            s.wet = value_of(x(2)) <= 0;
+            return s;
+          } else {
+            return w.kinematics(x, t, ramp_);
+          }
+        },
+        waves_);
+    if (current_.kind() != Current::Kind::None) k.u += current_.velocity(x);
+    return k;
+  }
+
+  FluidSample sample(const Eigen::Vector3d& x, double t) const override {
+    const WaveKinematics<double> k = kinematics<double>(x, t);
+    FluidSample s;
+    s.u = k.u;
+    s.a = k.a;
+    s.eta = k.eta;
+    s.p_dyn = rho_ * k.pd;
+    s.wet = k.wet;
+    return s;
+  }
+  double elevation(double x, double y, double t) const override { return surface<double>(x, y, t); }
+  Eigen::Vector3d current(const Eigen::Vector3d& x) const override { return current_.velocity(x); }
+  Eigen::Matrix3d current_gradient(const Eigen::Vector3d& x) const override { return current_.gradient(x); }
+
+ private:
+  double waves_depth() const {
+    if (const auto* l = std::get_if<LinearSea>(&waves_)) return l->depth();
+    if (const auto* s = std::get_if<StreamWave>(&waves_)) return s->depth();
+    return std::nan("");
+  }
+
+  WaveModel waves_;
+  Current current_;
+  Ramp ramp_;
+  double rho_ = kRhoWater;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/sea/wave_field.hpp ----
+// ---- end cabledyn/sea.hpp ----
 // ---- begin cabledyn/seabed.hpp ----
 // cabledyn module header: seabed (normal penalty contact and damping).
 
@@ -9011,1843 +10850,4 @@ OrderStudy spring_damper_order_study(const SpringDamperNode<T>& node,
 }  // namespace cabledyn
 // ---- end cabledyn/nodes/order_study.hpp ----
 // ---- end cabledyn/nodes.hpp ----
-// ---- begin cabledyn/sea.hpp ----
-// cabledyn module header: sea (dispersion, Airy and irregular linear seas with Wheeler
-// stretching, spectra and their synthesis, stream-function waves, currents, the ramp, the
-// FluidField interface and the held field).
-
-// ---- begin cabledyn/sea/dispersion.hpp ----
-// cabledyn: the linear dispersion relation omega^2 = g k tanh(k h).
-// Spec "Waves": the wavenumber solves the dispersion relation by monotone bisection in k h
-// to a relative interval of 1e-15 (EQUATIONS.md section 7).
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <string>
-
-
-namespace cabledyn {
-
-/// Water depth that stands for deep water (no seabed under the waves): the depth ratios of
-/// the kinematics become exp(k z') and the dispersion relation omega^2 = g k.
-inline constexpr double kDeepWater = std::numeric_limits<double>::infinity();
-
-/// Relative width of the final bisection interval of the dispersion solver in the floating
-/// type V: 1e-15 (the spec) in double, 2 eps in a finer type (long double).
-template <class V>
-constexpr V dispersion_tolerance() {
-  return std::min(V(1e-15), V(2) * std::numeric_limits<V>::epsilon());
-}
-
-/// Solves x tanh(x) = nu for x = k h > 0 (nu = omega^2 h / g > 0) by monotone bisection on
-/// the bracket [max(nu, sqrt(nu)), nu / tanh(max(nu, sqrt(nu)))], which holds the root
-/// because x tanh x is increasing, below x^2 and below x. Stops when the interval is
-/// narrower than dispersion_tolerance<V>() relative to its lower end, or when it cannot be
-/// halved any more; returns the midpoint. Spec "Waves" [-].
-template <class V>
-V dispersion_kh(V nu) {
-  static_assert(std::is_floating_point_v<V>, "dispersion_kh works in a floating type");
-  using std::sqrt;
-  using std::tanh;
-  if (!(std::isfinite(nu) && nu > 0)) throw InputError("dispersion relation", "omega^2 h / g", nu, "> 0, finite");
-  V lo = std::max(nu, sqrt(nu));
-  V hi = nu / tanh(lo);
-  const V tol = dispersion_tolerance<V>();
-  while (hi - lo > tol * lo) {
-    const V mid = lo + (hi - lo) / 2;
-    if (!(mid > lo && mid < hi)) break;  // the interval holds adjacent floats
-    if (mid * tanh(mid) < nu)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo + (hi - lo) / 2;
-}
-
-/// Wavenumber k [1/m] of a linear wave of angular frequency `omega` [rad/s] in water of
-/// depth `depth` [m] (kDeepWater for deep water) under gravity `g` [m/s^2]: the root of
-/// omega^2 = g k tanh(k h) (spec "Waves", EQUATIONS.md section 7).
-///
-/// The value comes from the bisection in the floating type beneath T. For a dual T the
-/// derivatives follow the implicit-function theorem, dk = d(omega^2 h / g) / f'(k h) / h with
-/// f(x) = x tanh x, so dk/domega = 2 omega / (g (tanh kh + kh sech^2 kh)) is exact while the
-/// value is bit for bit the one of the plain type.
-/// Throws InputError for omega <= 0, depth <= 0 or g <= 0.
-template <class T>
-T wave_number(const T& omega, double depth, double g) {
-  using V = value_type_t<T>;
-  using std::cosh;
-  using std::tanh;
-  const V w = value_of(omega);
-  if (!(std::isfinite(static_cast<double>(w)) && w > 0))
-    throw InputError("dispersion relation", "omega", w, "> 0");
-  if (!(depth > 0)) throw InputError("dispersion relation", "depth", depth, "> 0");
-  if (!(std::isfinite(g) && g > 0)) throw InputError("dispersion relation", "g", g, "> 0");
-  if (std::isinf(depth)) return T(omega * omega / T(g));  // deep water: omega^2 = g k
-  const V h = static_cast<V>(depth);
-  const V gv = static_cast<V>(g);
-  const V nu0 = w * w * h / gv;
-  const V x0 = dispersion_kh<V>(nu0);
-  if constexpr (is_dual_v<T>) {
-    // x = x0 + (nu - nu0) / f'(x0): value x0 exactly, derivative d nu / f'(x0).
-    const V th = tanh(x0);
-    const V ch = cosh(x0);
-    const V fprime = th + x0 / (ch * ch);
-    const T nu = omega * omega * T(h) / T(gv);  // same operations as nu0: equal values
-    return T((T(x0) + (nu - T(nu0)) / T(fprime)) / T(h));
-  } else {
-    return T(x0 / h);
-  }
-}
-
-}  // namespace cabledyn
-// ---- end cabledyn/sea/dispersion.hpp ----
-// ---- begin cabledyn/sea/ramp.hpp ----
-// cabledyn: the start-up ramp of the waves.
-// Spec "Waves": the optional rampTime T_r multiplies every wave amplitude by
-// r(t) = 1/2 [1 - cos(pi t / T_r)] for t < T_r; the fluid acceleration then includes the
-// ramp rate, r udot + rdot u. The current is not ramped (EQUATIONS.md section 7).
-
-#include <cmath>
-
-
-namespace cabledyn {
-
-/// The start-up ramp r(t) of the wave amplitudes. T_r = 0 (the default) is no ramp: r = 1
-/// at every t. With T_r > 0: r = 0 for t <= 0 (the statics and the initial state see no
-/// waves), 1/2 (1 - cos(pi t / T_r)) for 0 < t < T_r, 1 after. r and its rate are continuous.
-struct Ramp {
-  double T_r = 0;  ///< rampTime [s], >= 0
-
-  /// Throws InputError unless T_r is finite and >= 0.
-  void validate() const {
-    if (!(std::isfinite(T_r) && T_r >= 0)) throw InputError("wave ramp", "rampTime", T_r, ">= 0");
-  }
-
-  /// r(t) [-]; spec "Waves" (rampTime).
-  template <class T>
-  T factor(const T& t) const {
-    using std::cos;
-    if (T_r <= 0) return T(1);
-    const auto tv = value_of(t);
-    if (tv <= 0) return T(0);
-    if (tv >= T_r) return T(1);
-    return T(T(0.5) * (T(1) - cos(T(kPi / T_r) * t)));
-  }
-
-  /// dr/dt [1/s]; spec "Waves" (the ramp rate in the acceleration).
-  template <class T>
-  T rate(const T& t) const {
-    using std::sin;
-    if (T_r <= 0) return T(0);
-    const auto tv = value_of(t);
-    if (tv <= 0 || tv >= T_r) return T(0);
-    return T(T(0.5 * kPi / T_r) * sin(T(kPi / T_r) * t));
-  }
-};
-
-}  // namespace cabledyn
-// ---- end cabledyn/sea/ramp.hpp ----
-// ---- begin cabledyn/sea/airy.hpp ----
-// cabledyn: linear (Airy) waves: one regular wave or a sum of components, with or without
-// Wheeler stretching, and the early-stopping component sums.
-// Spec "Waves" (regular Airy, Wheeler stretching, irregular waves, the component sums);
-// EQUATIONS.md section 7.
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <cstddef>
-#include <limits>
-#include <string>
-#include <type_traits>
-#include <vector>
-
-
-namespace cabledyn {
-
-/// One linear wave component: elevation a cos(theta), theta = k (x cos beta + y sin beta)
-/// - omega t + phase. `k` is filled in by LinearSea from the dispersion relation.
-struct WaveComponent {
-  double a = 0;      ///< amplitude [m], >= 0
-  double omega = 0;  ///< angular frequency [rad/s], > 0
-  double phase = 0;  ///< phase [rad]
-  double beta = 0;   ///< direction of travel [rad], counter-clockwise from +x
-  double k = 0;      ///< wavenumber [1/m] (output of LinearSea)
-};
-
-/// Wave kinematics at one point and time. Above the instantaneous surface (z > eta) every
-/// field but `eta` is zero and `wet` is false.
-template <class T>
-struct WaveKinematics {
-  T eta = T(0);                    ///< surface elevation at (x, y) [m]
-  Vec3<T> u = Vec3<T>::Zero();     ///< fluid velocity [m/s]
-  Vec3<T> a = Vec3<T>::Zero();     ///< local (Eulerian) acceleration [m/s^2]
-  T pd = T(0);                     ///< dynamic pressure over density, p_dyn / rho_w [m^2/s^2]
-  bool wet = false;                ///< the point is at or below the surface
-  int terms = 0;                   ///< components summed in the velocity sums (early stop)
-};
-
-/// Options of a linear sea.
-struct LinearSeaOptions {
-  /// Wheeler stretching (spec "Waves"): kinematics at z' = h (z - eta) / (h + eta).
-  bool wheeler = true;
-  /// Stop the velocity, acceleration and pressure sums once the bound on the rest is below
-  /// half an ulp of the magnitudes already summed (spec "Waves"); false sums every component.
-  bool early_stop = true;
-};
-
-namespace detail {
-/// Half an ulp of m > 0 in the floating type V (0 for m <= 0).
-template <class V>
-V half_ulp(V m) {
-  if (!(m > 0) || !std::isfinite(m)) return V(0);
-  return std::ldexp(V(1), std::ilogb(m) - std::numeric_limits<V>::digits);
-}
-}  // namespace detail
-
-/// A linear sea: the superposition of Airy components (one for a regular wave), over a flat
-/// bed at depth h (or deep water). Spec "Waves":
-///   eta = sum a_i cos theta_i,
-///   u_h = sum a_i omega_i cosh k_i(z'+h) / sinh(k_i h) cos theta_i along (cos b_i, sin b_i, 0),
-///   u_z = sum a_i omega_i sinh k_i(z'+h) / sinh(k_i h) sin theta_i,
-///   udot_h = sum a_i omega_i^2 cosh(..)/sinh(..) sin theta_i,
-///   udot_z = -sum a_i omega_i^2 sinh(..)/sinh(..) cos theta_i,
-///   p_dyn / rho = sum g a_i cosh k_i(z'+h) / cosh(k_i h) cos theta_i,
-/// with z' = z, or with Wheeler stretching z' = h (z - eta) / (h + eta) against the total
-/// elevation (one mapping for every component). The accelerations are the local time
-/// derivatives at fixed z' (the spec's formulas at the stretched coordinate; without
-/// stretching, exactly du/dt at the point).
-///
-/// The depth ratios are evaluated from E = e^{-k (z' + h)} as e^{-kh} (1/E +- E) / (1 -+
-/// e^{-2kh}) (one exp per component), which neither overflows for large k h nor loses the bed
-/// condition: u_z = 0 exactly at z' = -h, which stretching maps the bed to exactly.
-///
-/// Components are kept in order of increasing k. The elevation sums every component. The
-/// velocity, acceleration and pressure sums run in that order and, with early stopping, stop
-/// after component i once C_i times each of the remaining sum_{j>i} a_j omega_j,
-/// sum a_j omega_j^2 and sum a_j omega_j^2 / k_j is below half an ulp of the magnitudes
-/// summed so far (C_i = cosh k_i(z'+h) / sinh k_i h, which falls as k grows for z' <= 0 and
-/// bounds the sinh ratio and g cosh/cosh = omega^2/k cosh/sinh; points with z' > 0 sum
-/// everything). The result then changes at round-off only.
-///
-/// Evaluation allocates nothing. Construction validates and throws InputError naming the
-/// offending component.
-class LinearSea {
- public:
-  LinearSea() = default;
-
-  /// A sea of the given components over depth `depth` [m] (kDeepWater: deep water) under
-  /// gravity `g` [m/s^2]. Computes each k from the dispersion relation.
-  LinearSea(std::vector<WaveComponent> components, double depth, double g,
-            LinearSeaOptions options = {})
-      : depth_(depth), g_(g), options_(options) {
-    if (!(depth > 0)) throw InputError("linear sea", "depth", depth, "> 0");
-    if (!(std::isfinite(g) && g > 0)) throw InputError("linear sea", "g", g, "> 0");
-    for (std::size_t i = 0; i < components.size(); ++i) {
-      auto& c = components[i];
-      const std::string who = "wave component " + std::to_string(i + 1);
-      if (!(std::isfinite(c.a) && c.a >= 0)) throw InputError(who, "amplitude", c.a, ">= 0");
-      if (!(std::isfinite(c.omega) && c.omega > 0)) throw InputError(who, "omega", c.omega, "> 0");
-      if (!std::isfinite(c.phase)) throw InputError(who, "phase", c.phase, "finite");
-      if (!std::isfinite(c.beta)) throw InputError(who, "beta", c.beta, "finite");
-      c.k = wave_number(c.omega, depth, g);
-    }
-    std::stable_sort(components.begin(), components.end(),
-                     [](const WaveComponent& l, const WaveComponent& r) { return l.k < r.k; });
-    components_ = std::move(components);
-    terms_.resize(components_.size());
-    const bool deep = std::isinf(depth_);
-    for (std::size_t i = 0; i < components_.size(); ++i) {
-      const auto& c = components_[i];
-      Term& t = terms_[i];
-      t.a = c.a;
-      t.omega = c.omega;
-      t.k = c.k;
-      t.phase = c.phase;
-      t.cb = std::cos(c.beta);
-      t.sb = std::sin(c.beta);
-      t.aw = c.a * c.omega;
-      t.aw2 = c.a * c.omega * c.omega;
-      t.ga = g_ * c.a;
-      t.deep = deep || c.k * depth_ > kDeepKh;
-      if (t.deep) {
-        t.ekh = 0;
-        t.inv_s = 1;
-        t.inv_c = 1;
-      } else {
-        t.ekh = std::exp(-c.k * depth_);
-        t.inv_s = 1 / -std::expm1(-2 * c.k * depth_);
-        t.inv_c = 1 / (1 + t.ekh * t.ekh);
-      }
-    }
-    rem_v_.assign(components_.size() + 1, 0.0);
-    rem_a_.assign(components_.size() + 1, 0.0);
-    rem_p_.assign(components_.size() + 1, 0.0);
-    for (std::size_t i = components_.size(); i-- > 0;) {
-      const auto& c = components_[i];
-      rem_v_[i] = rem_v_[i + 1] + c.a * c.omega;
-      rem_a_[i] = rem_a_[i + 1] + c.a * c.omega * c.omega;
-      rem_p_[i] = rem_p_[i + 1] + c.a * c.omega * c.omega / c.k;
-    }
-  }
-
-  /// A regular Airy wave of height H [m] and period T [s] travelling along `beta` [rad],
-  /// crest at the origin at t = 0. Spec "Waves" (regular waves).
-  static LinearSea regular(double H, double T, double beta, double depth, double g,
-                           LinearSeaOptions options = {}) {
-    if (!(std::isfinite(H) && H > 0)) throw InputError("Airy wave", "H", H, "> 0");
-    if (!(std::isfinite(T) && T > 0)) throw InputError("Airy wave", "T", T, "> 0");
-    if (!std::isfinite(beta)) throw InputError("Airy wave", "beta", beta, "finite");
-    if (!(depth > 0)) throw InputError("Airy wave", "depth", depth, "> 0");
-    WaveComponent c;
-    c.a = H / 2;
-    c.omega = 2 * kPi / T;
-    c.beta = beta;
-    return LinearSea({c}, depth, g, options);
-  }
-
-  /// The components, in order of increasing k, with k filled in.
-  const std::vector<WaveComponent>& components() const { return components_; }
-  /// Water depth [m] (kDeepWater: deep water).
-  double depth() const { return depth_; }
-  /// Gravity [m/s^2].
-  double g() const { return g_; }
-  const LinearSeaOptions& options() const { return options_; }
-  /// Switch the early-stopping sums on or off (results differ at round-off only).
-  void set_early_stop(bool on) { options_.early_stop = on; }
-  /// Switch Wheeler stretching on or off.
-  void set_wheeler(bool on) { options_.wheeler = on; }
-
-  /// Surface elevation eta(x, y, t) [m], times the ramp factor; sums every component.
-  template <class T>
-  T elevation(const T& x, const T& y, const T& t, const Ramp& ramp = {}) const {
-    using std::cos;
-    const T r = ramp.factor(t);
-    if (value_of(r) == 0) return T(0);
-    T eta = T(0);
-    for (const Term& c : terms_) eta += T(c.a) * cos(T(c.k) * (x * T(c.cb) + y * T(c.sb)) - T(c.omega) * t + T(c.phase));
-    return T(r * eta);
-  }
-
-  /// The stretched coordinate z' [m] of a point at height z under the surface eta: Wheeler's
-  /// h (z - eta) / (h + eta) (z - eta in deep water), or z without stretching. Computed as
-  /// h (z + h) / (h + eta) - h, so that the bed maps to -h exactly. Throws DomainError when
-  /// the stretching meets a trough at or below the bed (h + eta <= 0).
-  template <class T>
-  T stretched_z(const T& z, const T& eta) const {
-    if (std::isinf(depth_)) return options_.wheeler ? T(z - eta) : z;
-    return T(above_bed(z, eta) - T(depth_));
-  }
-
-  /// Depth ratios deeper than k h > kDeepKh are evaluated as deep water (e^{-2kh} < 1e-260).
-  static constexpr double kDeepKh = 300;
-
-  /// Elevation, velocity, local acceleration and dynamic pressure at `x` [m] and time `t` [s],
-  /// ramped by `ramp` (u and p times r, the acceleration r udot + rdot u). Spec "Waves".
-  /// For double and long double seas of up to kTrigCache components the cos and sin of each
-  /// phase are computed once, in the elevation sum, and kept on the stack for the velocity
-  /// sums; duals (tests) recompute them. The results are the same either way.
-  template <class T>
-  WaveKinematics<T> kinematics(const Vec3<T>& x, const T& t, const Ramp& ramp = {}) const {
-    using std::cos;
-    using std::sin;
-    WaveKinematics<T> out;
-    const T r = ramp.factor(t);
-    if (value_of(r) == 0) {
-      out.wet = value_of(x(2)) <= 0;
-      return out;
-    }
-    const std::size_t n = terms_.size();
-    if constexpr (std::is_floating_point_v<T>) {
-      if (n <= kTrigCache) {
-        std::array<T, kTrigCache> cs, sn;
-        T eta = T(0);
-        for (std::size_t i = 0; i < n; ++i) {
-          const T th = phase_of(terms_[i], x, t);
-          cs[i] = cos(th);
-          sn[i] = sin(th);
-          eta += T(terms_[i].a) * cs[i];
-        }
-        out.eta = r * eta;
-        sum_kinematics(out, x, t, r, ramp, [&](std::size_t i, T& c, T& s) {
-          c = cs[i];
-          s = sn[i];
-        });
-        return out;
-      }
-    }
-    out.eta = elevation(x(0), x(1), t, ramp);
-    sum_kinematics(out, x, t, r, ramp, [&](std::size_t i, T& c, T& s) {
-      const T th = phase_of(terms_[i], x, t);
-      c = cos(th);
-      s = sin(th);
-    });
-    return out;
-  }
-
-  /// Largest sea whose phases kinematics() keeps on the stack (double, long double).
-  static constexpr std::size_t kTrigCache = 512;
-
- private:
-  struct Term {
-    double a, omega, k, phase, cb, sb, aw, aw2, ga;
-    bool deep;     // deep water, or k h > kDeepKh: both ratios are e^{k z'}
-    double ekh;    // e^{-k h}
-    double inv_s;  // 1 / (1 - e^{-2kh})
-    double inv_c;  // 1 / (1 + e^{-2kh})
-  };
-
-  // zeta = z' + h: h (z + h) / (h + eta) with Wheeler stretching, z + h without.
-  template <class T>
-  T above_bed(const T& z, const T& eta) const {
-    const T h = T(depth_);
-    if (!options_.wheeler) return T(z + h);
-    if (!(value_of(h + eta) > 0))
-      throw DomainError("Wheeler stretching", "h + eta", static_cast<double>(value_of(h + eta)),
-                        "> 0 (a trough at or below the bed)");
-    return T(h * (z + h) / (h + eta));
-  }
-
-  template <class T>
-  static T phase_of(const Term& c, const Vec3<T>& x, const T& t) {
-    return T(T(c.k) * (x(0) * T(c.cb) + x(1) * T(c.sb)) - T(c.omega) * t + T(c.phase));
-  }
-
-  // The velocity, acceleration and pressure sums below the surface (out.eta set), with the
-  // cos and sin of component i from trig(i, c, s).
-  template <class T, class Trig>
-  void sum_kinematics(WaveKinematics<T>& out, const Vec3<T>& x, const T& t, const T& r,
-                      const Ramp& ramp, Trig&& trig) const {
-    using std::exp;
-    using V = value_type_t<T>;
-    const bool deep = std::isinf(depth_);
-    // the stretching is undefined over a trough at or below the bed: fail closed even for a
-    // dry point there (spec "Waves")
-    if (options_.wheeler && !deep && !(value_of(out.eta) + depth_ > 0)) (void)above_bed(x(2), out.eta);
-    if (value_of(x(2)) > value_of(out.eta)) return;  // above the surface: still air
-    out.wet = true;
-    // z' (deep water) or zeta = z' + h, the stretched height above the bed
-    const T zeta = deep ? stretched_z(x(2), out.eta) : above_bed(x(2), out.eta);
-    const bool may_stop = options_.early_stop && (deep ? value_of(zeta) <= 0 : value_of(zeta) <= depth_);
-    T ux = T(0), uy = T(0), uz = T(0), ax = T(0), ay = T(0), az = T(0), p = T(0);
-    V mag_v = 0, mag_a = 0, mag_p = 0;
-    const std::size_t n = terms_.size();
-    std::size_t i = 0;
-    while (i < n) {
-      const Term& c = terms_[i];
-      T ct, st;
-      trig(i, ct, st);
-      T C, S, Cp;
-      if (c.deep) {
-        // e^{k z'} (finite depth: z' = zeta - h)
-        C = deep ? T(exp(T(c.k) * zeta)) : T(exp(T(c.k) * (zeta - T(depth_))));
-        S = C;
-        Cp = C;
-      } else {
-        // with E = e^{-k zeta}: e^{k z'} = e^{-kh} / E, e^{-k(z' + 2h)} = e^{-kh} E, so
-        // cosh k(z'+h) / sinh kh = e^{-kh} (1/E + E) / (1 - e^{-2kh}), and the sinh ratio with
-        // 1/E - E vanishes exactly at the bed (zeta = 0, E = 1)
-        const T E = exp(-T(c.k) * zeta);
-        const T iE = T(1) / E;
-        C = T(c.ekh) * (iE + E) * T(c.inv_s);   // cosh k(z'+h) / sinh kh
-        S = T(c.ekh) * (iE - E) * T(c.inv_s);   // sinh k(z'+h) / sinh kh
-        Cp = T(c.ekh) * (iE + E) * T(c.inv_c);  // cosh k(z'+h) / cosh kh
-      }
-      const T vh = T(c.aw) * C * ct;
-      ux += vh * T(c.cb);
-      uy += vh * T(c.sb);
-      uz += T(c.aw) * S * st;
-      const T ah = T(c.aw2) * C * st;
-      ax += ah * T(c.cb);
-      ay += ah * T(c.sb);
-      az -= T(c.aw2) * S * ct;
-      p += T(c.ga) * Cp * ct;
-      ++i;
-      if (may_stop && i < n) {
-        const V cv = value_of(C);
-        mag_v += static_cast<V>(c.aw) * cv;
-        mag_a += static_cast<V>(c.aw2) * cv;
-        mag_p += static_cast<V>(c.ga) * value_of(Cp);
-        // half an ulp of m is at most m eps / 2: test that cheap necessary condition first
-        const V bv = cv * static_cast<V>(rem_v_[i]), ba = cv * static_cast<V>(rem_a_[i]),
-                bp = cv * static_cast<V>(rem_p_[i]);
-        constexpr V kHalfEps = std::numeric_limits<V>::epsilon() / 2;
-        if (bv < kHalfEps * mag_v && ba < kHalfEps * mag_a && bp < kHalfEps * mag_p &&
-            bv < detail::half_ulp(mag_v) && ba < detail::half_ulp(mag_a) && bp < detail::half_ulp(mag_p))
-          break;
-      }
-    }
-    out.terms = static_cast<int>(i);
-    const T rd = ramp.rate(t);
-    out.u << r * ux, r * uy, r * uz;
-    out.a << r * ax + rd * ux, r * ay + rd * uy, r * az + rd * uz;
-    out.pd = r * p;
-  }
-  std::vector<WaveComponent> components_;
-  std::vector<Term> terms_;
-  std::vector<double> rem_v_, rem_a_, rem_p_;  // suffix sums of a w, a w^2, a w^2 / k
-  double depth_ = kDeepWater;
-  double g_ = kGravity;
-  LinearSeaOptions options_;
-};
-
-}  // namespace cabledyn
-// ---- end cabledyn/sea/airy.hpp ----
-// ---- begin cabledyn/sea/spectra.hpp ----
-// cabledyn: one-sided wave spectra S(omega) [m^2 s / rad].
-// Spec "Waves" (JONSWAP) and "Other spectra, spreading and multiple trains" (ISSC /
-// Pierson-Moskowitz, Torsethaugen two-peak after DNV-RP-C205, Ochi-Hubble two-peak);
-// EQUATIONS.md section 7. The synthesis (irregular.hpp) rescales every train so that its
-// discrete m0 is exactly Hs^2 / 16, so only the shape of a density matters there; the
-// densities below are also normalised to m0 ~ Hs^2 / 16 on their own.
-
-#include <algorithm>
-#include <cmath>
-
-
-namespace cabledyn {
-
-namespace detail {
-inline void require_spectrum(bool ok, const char* who, const char* what, double v, const char* limit) {
-  if (!ok) throw InputError(who, what, v, limit);
-}
-}  // namespace detail
-
-/// Pierson-Moskowitz / ISSC density [m^2 s]:
-/// S = 5/16 Hs^2 omega_p^4 omega^-5 exp(-5/4 (omega_p / omega)^4), omega_p = 2 pi / Tp.
-/// Integrates to Hs^2 / 16. Spec "Other spectra" (Bretschneider, Pierson & Moskowitz).
-template <class T>
-T pierson_moskowitz(const T& omega, double Hs, double Tp) {
-  using std::exp;
-  detail::require_spectrum(std::isfinite(Hs) && Hs > 0, "Pierson-Moskowitz spectrum", "Hs", Hs, "> 0");
-  detail::require_spectrum(std::isfinite(Tp) && Tp > 0, "Pierson-Moskowitz spectrum", "Tp", Tp, "> 0");
-  if (!(value_of(omega) > 0)) return T(0);
-  const double wp = 2 * kPi / Tp;
-  const T q = T(wp) / omega;
-  const T q4 = q * q * q * q;
-  return T(T(5.0 / 16.0 * Hs * Hs) * q4 / omega * exp(T(-1.25) * q4));
-}
-
-/// JONSWAP peak-shape exponent r = exp(-(omega/omega_p - 1)^2 / (2 sigma^2)), sigma = 0.07
-/// for omega <= omega_p and 0.09 above. Spec "Waves" (JONSWAP).
-template <class T>
-T jonswap_r(const T& omega, double wp) {
-  using std::exp;
-  const double sigma = value_of(omega) <= wp ? 0.07 : 0.09;
-  const T d = omega / T(wp) - T(1);
-  return T(exp(-d * d / T(2 * sigma * sigma)));
-}
-
-/// JONSWAP density [m^2 s] (Hasselmann et al. 1973), spec "Waves": the Pierson-Moskowitz
-/// shape times gamma^r, times DNV-RP-C205's normalising factor A = 1 - 0.287 ln(gamma) (so
-/// that m0 ~ Hs^2 / 16). gamma >= 1; gamma = 1 is Pierson-Moskowitz. Its maximum is at
-/// omega_p = 2 pi / Tp.
-template <class T>
-T jonswap(const T& omega, double Hs, double Tp, double gamma) {
-  using std::exp;
-  detail::require_spectrum(std::isfinite(gamma) && gamma >= 1, "JONSWAP spectrum", "gamma", gamma, ">= 1");
-  const T pm = pierson_moskowitz(omega, Hs, Tp);
-  if (gamma == 1) return pm;
-  const double wp = 2 * kPi / Tp;
-  const double A = 1 - 0.287 * std::log(gamma);
-  return T(T(A) * pm * exp(T(std::log(gamma)) * jonswap_r(omega, wp)));  // gamma^r
-}
-
-/// Parameters of an Ochi-Hubble two-peak sea (Ochi & Hubble 1976): per partition j the
-/// significant height Hs_j [m], peak period Tp_j [s] and shape lambda_j [-].
-struct OchiHubbleParams {
-  double Hs1 = 0, Tp1 = 0, lambda1 = 1;
-  double Hs2 = 0, Tp2 = 0, lambda2 = 1;
-
-  /// Throws InputError naming the first bad parameter (Hs_j >= 0 with Hs1 + Hs2 > 0,
-  /// Tp_j > 0, lambda_j > 0).
-  void validate() const {
-    const char* who = "Ochi-Hubble spectrum";
-    detail::require_spectrum(std::isfinite(Hs1) && Hs1 >= 0, who, "Hs1", Hs1, ">= 0");
-    detail::require_spectrum(std::isfinite(Hs2) && Hs2 >= 0, who, "Hs2", Hs2, ">= 0");
-    detail::require_spectrum(Hs1 + Hs2 > 0, who, "Hs1 + Hs2", Hs1 + Hs2, "> 0");
-    detail::require_spectrum(std::isfinite(Tp1) && Tp1 > 0, who, "Tp1", Tp1, "> 0");
-    detail::require_spectrum(std::isfinite(Tp2) && Tp2 > 0, who, "Tp2", Tp2, "> 0");
-    detail::require_spectrum(std::isfinite(lambda1) && lambda1 > 0, who, "lambda1", lambda1, "> 0");
-    detail::require_spectrum(std::isfinite(lambda2) && lambda2 > 0, who, "lambda2", lambda2, "> 0");
-  }
-};
-
-/// One Ochi-Hubble partition [m^2 s]:
-/// S_j = 1/4 [((4 l + 1)/4 w_m^4)^l / Gamma(l)] Hs^2 / w^(4 l + 1) exp(-(4 l + 1)/4 (w_m / w)^4),
-/// w_m = 2 pi / Tp; integrates to Hs^2 / 16; l = 1 is Pierson-Moskowitz.
-template <class T>
-T ochi_hubble_partition(const T& omega, double Hs, double Tp, double lambda) {
-  using std::exp;
-  using std::log;
-  if (!(value_of(omega) > 0) || Hs == 0) return T(0);
-  const double wm = 2 * kPi / Tp;
-  const double c = (4 * lambda + 1) / 4;
-  // log of the constant 1/4 (c wm^4)^l / Gamma(l) Hs^2, kept in logs for large lambda
-  const double logK = std::log(0.25 * Hs * Hs) + lambda * std::log(c * std::pow(wm, 4)) - std::lgamma(lambda);
-  const T q = T(wm) / omega;
-  const T q4 = q * q * q * q;
-  return T(exp(T(logK) - T(4 * lambda + 1) * log(omega) - T(c) * q4));
-}
-
-/// Ochi-Hubble two-peak density [m^2 s]: the sum of the two partitions; m0 =
-/// (Hs1^2 + Hs2^2) / 16. Spec "Other spectra".
-template <class T>
-T ochi_hubble(const T& omega, const OchiHubbleParams& p) {
-  p.validate();
-  return T(ochi_hubble_partition(omega, p.Hs1, p.Tp1, p.lambda1) +
-           ochi_hubble_partition(omega, p.Hs2, p.Tp2, p.lambda2));
-}
-
-/// The two partitions of a Torsethaugen sea (spec "Other spectra", DNV-RP-C205 2021).
-struct TorsethaugenPartitions {
-  bool wind_dominated = true;  ///< Tp <= Tf
-  double Tf = 0;               ///< 6.6 Hs^(1/3) [s]
-  double r = 1;                ///< primary share of Hs [-]
-  double H1 = 0, Tp1 = 0, gamma1 = 1;  ///< primary sea (at the given Tp)
-  double H2 = 0, Tp2 = 0, gamma2 = 1;  ///< secondary sea
-};
-
-/// Partitions of a Torsethaugen sea of significant height Hs [m] and peak period Tp [s]
-/// under gravity g, exactly as the spec states: Tf = 6.6 Hs^(1/3); wind dominated
-/// (Tp <= Tf): eps_l = (Tf - Tp)/(Tf - 2 sqrt(Hs)), r = 0.7 + 0.3 exp(-(2 eps_l)^2),
-/// H1 = r Hs, gamma1 = 35 (2 pi H1 / (g Tp^2))^0.857, swell H2 = sqrt(1 - r^2) Hs at
-/// Tp2 = Tf + 2 s; swell dominated: eps_u = (Tp - Tf)/(25 - Tf), r = 0.6 + 0.4
-/// exp(-(eps_u/0.3)^2), gamma1 = 35 (2 pi Hs / (g Tf^2))^0.857 (1 + 6 eps_u), wind sea H2
-/// at Tp2 = 6.6 H2^(1/3); eps clamped to [0, 1], gamma1 >= 1, gamma2 = 1.
-inline TorsethaugenPartitions torsethaugen_partitions(double Hs, double Tp, double g = kGravity) {
-  const char* who = "Torsethaugen spectrum";
-  detail::require_spectrum(std::isfinite(Hs) && Hs > 0, who, "Hs", Hs, "> 0");
-  detail::require_spectrum(std::isfinite(Tp) && Tp > 0, who, "Tp", Tp, "> 0");
-  detail::require_spectrum(std::isfinite(g) && g > 0, who, "g", g, "> 0");
-  TorsethaugenPartitions p;
-  p.Tf = 6.6 * std::cbrt(Hs);
-  p.wind_dominated = Tp <= p.Tf;
-  if (p.wind_dominated) {
-    const double den = p.Tf - 2 * std::sqrt(Hs);
-    detail::require_spectrum(den > 0, who, "Tf - 2 sqrt(Hs)", den, "> 0");
-    const double e = std::clamp((p.Tf - Tp) / den, 0.0, 1.0);
-    p.r = 0.7 + 0.3 * std::exp(-(2 * e) * (2 * e));
-    p.H1 = p.r * Hs;
-    p.Tp1 = Tp;
-    p.gamma1 = std::max(1.0, 35 * std::pow(2 * kPi * p.H1 / (g * Tp * Tp), 0.857));
-    p.H2 = std::sqrt(1 - p.r * p.r) * Hs;
-    p.Tp2 = p.Tf + 2.0;
-  } else {
-    const double den = 25 - p.Tf;
-    detail::require_spectrum(den > 0, who, "25 s - Tf", den, "> 0");
-    const double e = std::clamp((Tp - p.Tf) / den, 0.0, 1.0);
-    p.r = 0.6 + 0.4 * std::exp(-(e / 0.3) * (e / 0.3));
-    p.H1 = p.r * Hs;
-    p.Tp1 = Tp;
-    p.gamma1 = std::max(1.0, 35 * std::pow(2 * kPi * Hs / (g * p.Tf * p.Tf), 0.857) * (1 + 6 * e));
-    p.H2 = std::sqrt(1 - p.r * p.r) * Hs;
-    p.Tp2 = 6.6 * std::cbrt(p.H2);
-  }
-  p.gamma2 = 1;
-  return p;
-}
-
-/// One Torsethaugen partition [m^2 s]: E G0 A_gamma w~^-4 exp(-w~^-4) gamma^r with
-/// w~ = omega Tp / (2 pi), E = H^2 Tp / (32 pi), G0 = 3.26, A_gamma = (1 + 1.1 (ln gamma)^1.19)
-/// / gamma and r the JONSWAP exponent in w~ (peak at w~ = 1). Spec "Other spectra".
-template <class T>
-T torsethaugen_partition(const T& omega, double H, double Tp, double gamma) {
-  using std::exp;
-  if (!(value_of(omega) > 0) || H == 0) return T(0);
-  const double E = H * H * Tp / (32 * kPi);
-  const double Ag = (1 + 1.1 * std::pow(std::log(gamma), 1.19)) / gamma;
-  const T w = omega * T(Tp / (2 * kPi));
-  const T w4 = w * w * w * w;
-  T s = T(E * 3.26 * Ag) / w4 * exp(-T(1) / w4);
-  if (gamma > 1) s *= exp(T(std::log(gamma)) * jonswap_r(w, 1.0));  // gamma^r
-  return s;
-}
-
-/// Torsethaugen two-peak density [m^2 s]; m0 ~ Hs^2 / 16. Spec "Other spectra".
-template <class T>
-T torsethaugen(const T& omega, double Hs, double Tp, double g = kGravity) {
-  const auto p = torsethaugen_partitions(Hs, Tp, g);
-  return T(torsethaugen_partition(omega, p.H1, p.Tp1, p.gamma1) +
-           torsethaugen_partition(omega, p.H2, p.Tp2, p.gamma2));
-}
-
-}  // namespace cabledyn
-// ---- end cabledyn/sea/spectra.hpp ----
-// ---- begin cabledyn/sea/irregular.hpp ----
-// cabledyn: synthesis of irregular seas: spectral trains (JONSWAP, ISSC / Pierson-Moskowitz,
-// Torsethaugen, Ochi-Hubble), cos-2s spreading, the MINSTD draws, several trains, a user
-// component table and the reduction of an elevation history to its Fourier components.
-// Spec "Waves" (irregular waves, the JONSWAP discretisation, WaveSeed) and "Other spectra,
-// spreading and multiple trains"; EQUATIONS.md section 7.
-
-#include <cmath>
-#include <complex>
-#include <cstdint>
-#include <random>
-#include <string>
-#include <vector>
-
-#include <unsupported/Eigen/FFT>
-
-
-namespace cabledyn {
-
-/// Modulus 2^31 - 1 of the Park-Miller MINSTD generator.
-inline constexpr std::uint64_t kMinstdModulus = 2147483647u;
-
-/// The spec's generator: Park-Miller MINSTD, x_{k+1} = 48271 x_k mod (2^31 - 1), which is
-/// exactly std::minstd_rand (spec "Waves", WaveSeed).
-using Minstd = std::minstd_rand;
-static_assert(Minstd::multiplier == 48271 && Minstd::increment == 0 &&
-              Minstd::modulus == kMinstdModulus);
-
-/// The next uniform draw u = x / (2^31 - 1) in (0, 1) of a MINSTD generator (spec "Waves").
-inline double minstd_uniform(Minstd& gen) {
-  return static_cast<double>(gen()) / static_cast<double>(kMinstdModulus);
-}
-
-/// Kinds of spectral train.
-enum class SpectrumKind {
-  PiersonMoskowitz,  ///< ISSC / Pierson-Moskowitz (Hs, Tp)
-  Jonswap,           ///< JONSWAP (Hs, Tp, gamma)
-  Torsethaugen,      ///< Torsethaugen two-peak (Hs, Tp), DNV-RP-C205
-  OchiHubble,        ///< Ochi-Hubble two-peak (ochi)
-};
-
-/// One spectral train (a wavetrain row). Defaults follow the spec: WaveComponents 200,
-/// WaveDirections 9, long-crested (s = 0).
-struct SpectralTrain {
-  SpectrumKind kind = SpectrumKind::Jonswap;
-  double Hs = 0;         ///< significant wave height [m] (not used by Ochi-Hubble)
-  double Tp = 0;         ///< peak period [s] (not used by Ochi-Hubble)
-  double gamma = 3.3;    ///< JONSWAP peak enhancement [-], >= 1
-  OchiHubbleParams ochi; ///< Ochi-Hubble partitions
-  double beta = 0;       ///< mean direction of travel [rad]
-  double s = 0;          ///< cos-2s spreading exponent [-]; 0 = long-crested
-  int components = 200;  ///< WaveComponents per direction
-  int directions = 9;    ///< WaveDirections (with s > 0)
-  std::int64_t seed_offset = 0;  ///< added to WaveSeed for this train
-
-  /// Throws InputError naming the first bad field.
-  void validate() const {
-    const char* who = "spectral train";
-    if (kind == SpectrumKind::OchiHubble) {
-      ochi.validate();
-    } else {
-      if (!(std::isfinite(Hs) && Hs > 0)) throw InputError(who, "Hs", Hs, "> 0");
-      if (!(std::isfinite(Tp) && Tp > 0)) throw InputError(who, "Tp", Tp, "> 0");
-      if (kind == SpectrumKind::Jonswap && !(std::isfinite(gamma) && gamma >= 1))
-        throw InputError(who, "gamma", gamma, ">= 1");
-    }
-    if (!std::isfinite(beta)) throw InputError(who, "beta", beta, "finite");
-    if (!(std::isfinite(s) && s >= 0)) throw InputError(who, "spreading s", s, ">= 0");
-    if (components < 1) throw InputError(who, "WaveComponents", components, ">= 1");
-    if (s > 0 && directions < 1) throw InputError(who, "WaveDirections", directions, ">= 1");
-  }
-
-  /// Target zeroth moment m0 = Hs^2 / 16 ((Hs1^2 + Hs2^2) / 16 for Ochi-Hubble) [m^2].
-  double m0() const {
-    if (kind == SpectrumKind::OchiHubble) return (ochi.Hs1 * ochi.Hs1 + ochi.Hs2 * ochi.Hs2) / 16;
-    return Hs * Hs / 16;
-  }
-};
-
-/// The train's one-sided density S(omega) [m^2 s] (spectra.hpp), before the m0 scaling.
-template <class T>
-T train_density(const SpectralTrain& tr, const T& omega, double g = kGravity) {
-  switch (tr.kind) {
-    case SpectrumKind::PiersonMoskowitz: return pierson_moskowitz(omega, tr.Hs, tr.Tp);
-    case SpectrumKind::Jonswap: return jonswap(omega, tr.Hs, tr.Tp, tr.gamma);
-    case SpectrumKind::Torsethaugen: return torsethaugen(omega, tr.Hs, tr.Tp, g);
-    case SpectrumKind::OchiHubble: return ochi_hubble(omega, tr.ochi);
-  }
-  return T(0);
-}
-
-/// Frequency band [0.2 omega_p,min, 5 omega_p,max] [rad/s] of a train over the peaks of its
-/// partitions (spec "Other spectra"; [0.2 omega_p, 5 omega_p] for one peak).
-inline std::pair<double, double> train_band(const SpectralTrain& tr, double g = kGravity) {
-  double wmin = 0, wmax = 0;
-  switch (tr.kind) {
-    case SpectrumKind::PiersonMoskowitz:
-    case SpectrumKind::Jonswap:
-      wmin = wmax = 2 * kPi / tr.Tp;
-      break;
-    case SpectrumKind::Torsethaugen: {
-      const auto p = torsethaugen_partitions(tr.Hs, tr.Tp, g);
-      wmin = 2 * kPi / std::max(p.Tp1, p.Tp2);
-      wmax = 2 * kPi / std::min(p.Tp1, p.Tp2);
-      break;
-    }
-    case SpectrumKind::OchiHubble:
-      wmin = 2 * kPi / std::max(tr.ochi.Tp1, tr.ochi.Tp2);
-      wmax = 2 * kPi / std::min(tr.ochi.Tp1, tr.ochi.Tp2);
-      break;
-  }
-  return {0.2 * wmin, 5 * wmax};
-}
-
-/// One direction bin of a spread sea: offset from the mean direction [rad] and weight [-].
-struct DirectionBin {
-  double offset = 0;
-  double weight = 1;
-};
-
-/// The cos-2s spreading function D(theta) = Gamma(s+1) / (2 sqrt(pi) Gamma(s+1/2))
-/// cos^(2s)(theta / 2) [1/rad] of the offset theta from the mean direction, theta in
-/// [-pi, pi]; it integrates to 1 over the circle. EQUATIONS.md section 7.
-inline double cos2s_density(double theta, double s) {
-  const double c = std::exp(std::lgamma(s + 1) - std::lgamma(s + 0.5)) / (2 * std::sqrt(kPi));
-  const double h = std::cos(theta / 2);
-  return c * std::pow(h * h, s);
-}
-
-/// The spec's discretisation of cos-2s spreading: `n` equal-angle bins over [-pi, pi) about
-/// the mean direction (bin j spans [-pi + j dθ, -pi + (j+1) dθ], dθ = 2 pi / n, heading at
-/// its centre; an odd n centres a bin on the mean direction), each weighted by the bin
-/// integral of D. The integrals use 32 six-point Gauss-Legendre panels per bin (relative
-/// error far below 1e-14 for s <= 1000). Spec "Other spectra, spreading".
-inline std::vector<DirectionBin> cos2s_bins(double s, int n) {
-  if (!(std::isfinite(s) && s > 0)) throw InputError("cos-2s spreading", "s", s, "> 0");
-  if (n < 1) throw InputError("cos-2s spreading", "WaveDirections", n, ">= 1");
-  const auto rule = gauss_legendre<long double>(6);
-  const long double c =
-      std::exp(std::lgamma(static_cast<long double>(s) + 1) - std::lgamma(static_cast<long double>(s) + 0.5L)) /
-      (2 * std::sqrt(kPiLD));
-  const long double dth = 2 * kPiLD / n;
-  constexpr int kPanels = 32;
-  std::vector<DirectionBin> bins(static_cast<std::size_t>(n));
-  for (int j = 0; j < n; ++j) {
-    const long double a = -kPiLD + j * dth;
-    long double sum = 0;
-    for (int p = 0; p < kPanels; ++p) {
-      const long double pa = a + p * dth / kPanels;
-      const long double len = dth / kPanels;
-      for (int q = 0; q < rule.n; ++q) {
-        const long double th = pa + len * rule.xi[static_cast<std::size_t>(q)];
-        const long double h = std::cos(th / 2);
-        sum += len * rule.w[static_cast<std::size_t>(q)] * std::pow(h * h, static_cast<long double>(s));
-      }
-    }
-    bins[static_cast<std::size_t>(j)].offset = static_cast<double>((j + 0.5L - n / 2.0L) * dth);  // centre
-    bins[static_cast<std::size_t>(j)].weight = static_cast<double>(c * sum);
-  }
-  return bins;
-}
-
-/// The MINSTD seed of a train: WaveSeed + seed_offset, which must lie in [1, 2^31 - 2].
-inline std::uint32_t train_seed(std::int64_t wave_seed, const SpectralTrain& tr) {
-  const std::int64_t s = wave_seed + tr.seed_offset;
-  if (s < 1 || s > static_cast<std::int64_t>(kMinstdModulus) - 1)
-    throw InputError("spectral train", "WaveSeed + seed offset", s, "in [1, 2^31 - 2]");
-  return static_cast<std::uint32_t>(s);
-}
-
-/// Synthesises the components of one spectral train (spec "Waves", irregular waves, and
-/// "Other spectra, spreading and multiple trains"):
-/// - the band [w0, w1] = train_band() split into M = `components` equal bins of width
-///   dw = (w1 - w0) / M (JONSWAP: [0.2 w_p, 5 w_p], dw = 4.8 w_p / 200);
-/// - component i (1-based) at omega_i = w0 + (i - 1 + u_i) dw, phase 2 pi v_i, with u_i then
-///   v_i the next two MINSTD draws u = x / (2^31 - 1) from seed WaveSeed + seed_offset;
-/// - amplitude a_i = sqrt(2 S(omega_i) dw w_d), w_d the direction bin weight (1 when
-///   long-crested), then every amplitude of the train scaled by one factor so that the
-///   discrete m0 = sum a_i^2 / 2 is exactly the train's m0 (Hs^2 / 16);
-/// - with s > 0, `directions` cos-2s bins in order, each with its own M jittered components
-///   (drawn in sequence from the same generator) travelling along beta + the bin offset.
-/// The order of the draws (per direction, per component: u then v) is this library's
-/// reading of the spec, which fixes the generator and the seed but not the interleaving.
-/// The components are returned without k (LinearSea fills it in). Throws InputError.
-inline std::vector<WaveComponent> synthesize_train(const SpectralTrain& tr, std::int64_t wave_seed,
-                                                   double g = kGravity) {
-  tr.validate();
-  Minstd gen(train_seed(wave_seed, tr));
-  const auto [w0, w1] = train_band(tr, g);
-  const int M = tr.components;
-  const double dw = (w1 - w0) / M;
-  std::vector<DirectionBin> bins;
-  if (tr.s > 0)
-    bins = cos2s_bins(tr.s, tr.directions);
-  else
-    bins.push_back(DirectionBin{0.0, 1.0});
-  std::vector<WaveComponent> out;
-  out.reserve(bins.size() * static_cast<std::size_t>(M));
-  for (const auto& bin : bins) {
-    for (int i = 0; i < M; ++i) {
-      const double u = minstd_uniform(gen);
-      const double v = minstd_uniform(gen);
-      WaveComponent c;
-      c.omega = w0 + (i + u) * dw;
-      c.phase = 2 * kPi * v;
-      c.beta = tr.beta + bin.offset;
-      c.a = std::sqrt(2 * train_density(tr, c.omega, g) * dw * bin.weight);
-      out.push_back(c);
-    }
-  }
-  double m0 = 0;
-  for (const auto& c : out) m0 += c.a * c.a / 2;
-  if (!(m0 > 0) || !std::isfinite(m0))
-    throw InputError("spectral train", "discrete m0 before scaling", m0, "> 0 (the spectrum vanishes on its band)");
-  const double scale = std::sqrt(tr.m0() / m0);
-  for (auto& c : out) c.a *= scale;
-  return out;
-}
-
-/// The components of several trains superposed component by component (spec "Other
-/// spectra, spreading and multiple trains"), each train with its own seed WaveSeed +
-/// seed_offset, in the order of the trains.
-inline std::vector<WaveComponent> synthesize_trains(const std::vector<SpectralTrain>& trains,
-                                                    std::int64_t wave_seed, double g = kGravity) {
-  std::vector<WaveComponent> out;
-  for (const auto& tr : trains) {
-    auto c = synthesize_train(tr, wave_seed, g);
-    out.insert(out.end(), c.begin(), c.end());
-  }
-  return out;
-}
-
-/// A user component table (amplitude [m], angular frequency [rad/s], phase [rad]), all
-/// travelling along `beta` [rad] (spec "Waves": to reproduce an external realisation). The
-/// rows must have equal lengths; LinearSea validates each value.
-inline std::vector<WaveComponent> component_table(const std::vector<double>& a,
-                                                  const std::vector<double>& omega,
-                                                  const std::vector<double>& phase, double beta = 0) {
-  if (omega.size() != a.size())
-    throw InputError("wave component table", "rows of omega", omega.size(), "= rows of amplitude (" + std::to_string(a.size()) + ")");
-  if (phase.size() != a.size())
-    throw InputError("wave component table", "rows of phase", phase.size(), "= rows of amplitude (" + std::to_string(a.size()) + ")");
-  std::vector<WaveComponent> out(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    out[i].a = a[i];
-    out[i].omega = omega[i];
-    out[i].phase = phase[i];
-    out[i].beta = beta;
-  }
-  return out;
-}
-
-/// Reduces an elevation history eta(t0 + n dt), n = 0 .. N-1 (a WaterKin WaveKinMod 1 time
-/// series at the origin) once to its Fourier components on that time base (spec "Waves"):
-/// omega_j = 2 pi j / (N dt), j = 1 .. floor(N/2) (the Nyquist frequency of dt), kept up to
-/// `cutoff_hz` (WvHiCOff; <= 0 keeps all), so that sum a_j cos(-omega_j t + phase_j)
-/// reproduces the samples minus their mean. The components travel along `beta`.
-inline std::vector<WaveComponent> components_from_history(const std::vector<double>& eta, double dt,
-                                                          double t0 = 0, double cutoff_hz = 0,
-                                                          double beta = 0) {
-  const std::size_t N = eta.size();
-  if (N < 2) throw InputError("elevation history", "samples", N, ">= 2");
-  if (!(std::isfinite(dt) && dt > 0)) throw InputError("elevation history", "dt", dt, "> 0");
-  if (!std::isfinite(t0)) throw InputError("elevation history", "t0", t0, "finite");
-  for (std::size_t n = 0; n < N; ++n)
-    if (!std::isfinite(eta[n])) throw InputError("elevation history", "sample " + std::to_string(n + 1), eta[n], "finite");
-  Eigen::FFT<double> fft;
-  std::vector<std::complex<double>> X;
-  fft.fwd(X, eta);
-  const double T = static_cast<double>(N) * dt;
-  std::vector<WaveComponent> out;
-  for (std::size_t j = 1; j <= N / 2; ++j) {
-    const double w = 2 * kPi * static_cast<double>(j) / T;
-    if (cutoff_hz > 0 && w > 2 * kPi * cutoff_hz) break;
-    // eta_n = sum_j (A_j cos w_j s_n + B_j sin w_j s_n), s_n = n dt, with A - i B = 2 X_j / N
-    // (X_j / N at the Nyquist index of an even N).
-    const double f = (2 * j == N) ? 1.0 / N : 2.0 / N;
-    const double A = f * X[j].real(), B = -f * X[j].imag();
-    // a cos(w (t - t0) - psi) = a cos(-w t + phase) with phase = psi + w t0... written as
-    // a cos(theta) with theta = -w t + phase: phase = w t0 + atan2(B, A).
-    WaveComponent c;
-    c.a = std::hypot(A, B);
-    c.omega = w;
-    c.phase = std::remainder(w * t0 + std::atan2(B, A), 2 * kPi);
-    c.beta = beta;
-    if (c.a > 0) out.push_back(c);
-  }
-  return out;
-}
-
-}  // namespace cabledyn
-// ---- end cabledyn/sea/irregular.hpp ----
-// ---- begin cabledyn/sea/stream_function.hpp ----
-// cabledyn: regular nonlinear waves by the stream-function (Fourier approximation) method.
-// Spec "Waves", regular nonlinear waves: Dean's stream-function wave solved numerically by
-// the Fourier method of Rienecker & Fenton (1981): Newton's method on 2N + 5 unknowns in
-// units of h and g, the height stepped up from a linear wave, StreamOrder N (default 20).
-
-#include <algorithm>
-#include <cmath>
-#include <string>
-#include <vector>
-
-#include <Eigen/Dense>
-
-
-namespace cabledyn {
-
-/// Height of the highest steady wave H_max / h of length L / h on a flat bed: Fenton's (1990)
-/// fit to Williams' (1981) computations,
-/// (0.141063 l + 0.0095721 l^2 + 0.0077829 l^3) / (1 + 0.0788340 l + 0.0317567 l^2 + 0.0093407 l^3),
-/// l = L / h: 0.141063 L / h in deep water, 0.833 for a solitary wave. The breaking limit of a
-/// stream wave (Fenton's program FOURIER prints it as "the maximum of H/d for this length").
-inline double stream_max_height(double L_over_h) {
-  const double l = L_over_h;
-  return (0.141063 * l + 0.0095721 * l * l + 0.0077829 * l * l * l) /
-         (1 + 0.0788340 * l + 0.0317567 * l * l + 0.0093407 * l * l * l);
-}
-
-/// Options of the stream-function solver.
-struct StreamWaveOptions {
-  int order = 20;            ///< StreamOrder N (Fourier terms), in [1, 100]
-  int height_steps = 0;      ///< steps from the linear wave to H; 0: ceil(10 H / H_max), >= 1
-  double tolerance = 1e-12;  ///< Newton: max |residual| in units of h and g
-  int max_iterations = 40;   ///< Newton iterations per height step
-};
-
-namespace detail {
-
-/// Layout of the dimensionless unknowns z (units of h and g), size 2N + 5:
-/// z(0) = k h, z(1 + m) = eta_m / h (m = 0..N, crest to trough, about the mean level),
-/// z(N + 1 + j) = B_j / sqrt(g h^3) (j = 1..N), z(2N + 2) = Ubar / sqrt(g h),
-/// z(2N + 3) = Q / sqrt(g h^3), z(2N + 4) = R / (g h).
-struct StreamLayout {
-  int N;
-  int k() const { return 0; }
-  int eta(int m) const { return 1 + m; }
-  int B(int j) const { return N + 1 + j; }
-  int U() const { return 2 * N + 2; }
-  int Q() const { return 2 * N + 3; }
-  int R() const { return 2 * N + 4; }
-  int size() const { return 2 * N + 5; }
-};
-
-/// The 2N + 5 equations of Rienecker & Fenton (1981) with no Eulerian mean current (spec
-/// "Waves", regular nonlinear waves), dimensionless (h = g = 1), for the unknowns z of
-/// StreamLayout, height Hd = H / h and period Td = T sqrt(g / h). With X_m = m pi / (N k),
-/// Y_m = 1 + eta_m and the moving-frame stream function
-///   psi(X, Y) = -Ubar Y + sum_j B_j sinh(j k Y) / cosh(j k) cos(j k X):
-///   rows m = 0..N:        psi(X_m, Y_m) + Q = 0                    (kinematic)
-///   rows N + 1 + m:       1/2 |grad psi|^2 + eta_m - R = 0         (Bernoulli)
-///   row 2N + 2:           (eta_0/2 + eta_1 + .. + eta_{N-1} + eta_N/2) / N = 0  (mean level)
-///   row 2N + 3:           eta_0 - eta_N - Hd = 0                   (height)
-///   row 2N + 4:           k Ubar Td - 2 pi = 0                     (period, c = Ubar)
-/// Templated so that the tests differentiate it with duals.
-template <class Vec>
-Eigen::Matrix<typename Vec::Scalar, Eigen::Dynamic, 1> stream_residual(const Vec& z, int N, double Hd,
-                                                                       double Td) {
-  using T = typename Vec::Scalar;
-  using std::exp;
-  const StreamLayout L{N};
-  Eigen::Matrix<T, Eigen::Dynamic, 1> F(L.size());
-  const T k = z(L.k());
-  const T U = z(L.U());
-  const T Q = z(L.Q());
-  const T R = z(L.R());
-  for (int m = 0; m <= N; ++m) {
-    const T Y = T(1) + z(L.eta(m));
-    T psi = -U * Y + Q;
-    T u = -U;
-    T w = T(0);
-    for (int j = 1; j <= N; ++j) {
-      const double cj = std::cos(kPi * j * m / N), sj = std::sin(kPi * j * m / N);
-      const T jk = T(double(j)) * k;
-      const T e1 = exp(jk * (Y - T(1))), e2 = exp(-jk * (Y + T(1)));
-      const T den = T(1) + exp(T(-2) * jk);
-      const T S = (e1 - e2) / den, C = (e1 + e2) / den;
-      const T Bj = z(L.B(j));
-      psi += Bj * S * T(cj);
-      u += jk * Bj * C * T(cj);
-      w += jk * Bj * S * T(sj);
-    }
-    F(m) = psi;
-    F(N + 1 + m) = T(0.5) * (u * u + w * w) + z(L.eta(m)) - R;
-  }
-  T mean = T(0.5) * (z(L.eta(0)) + z(L.eta(N)));
-  for (int m = 1; m < N; ++m) mean += z(L.eta(m));
-  F(2 * N + 2) = mean / T(double(N));
-  F(2 * N + 3) = z(L.eta(0)) - z(L.eta(N)) - T(Hd);
-  F(2 * N + 4) = k * U * T(Td) - T(2 * kPi);
-  return F;
-}
-
-/// Closed-form Jacobian dF/dz of stream_residual (double). With S_j, C_j the sinh and cosh
-/// ratios at Y_m and t_j = tanh(j k): dS_j/dk = j (Y C_j - S_j t_j), dC_j/dk = j (Y S_j -
-/// C_j t_j), dS_j/dY = j k C_j, dC_j/dY = j k S_j.
-inline Eigen::MatrixXd stream_jacobian(const Eigen::VectorXd& z, int N, double Td) {
-  const StreamLayout L{N};
-  const int n = L.size();
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, n);
-  const double k = z(L.k()), U = z(L.U());
-  std::vector<double> Sv(static_cast<std::size_t>(N + 1)), Cv(static_cast<std::size_t>(N + 1));
-  for (int m = 0; m <= N; ++m) {
-    const double Y = 1 + z(L.eta(m));
-    double u = -U, w = 0;
-    double dpsi_dk = 0, du_dk = 0, dw_dk = 0, du_dY = 0, dw_dY = 0;
-    for (int j = 1; j <= N; ++j) {
-      const double cj = std::cos(kPi * j * m / N), sj = std::sin(kPi * j * m / N);
-      const double jk = j * k;
-      const double e1 = std::exp(jk * (Y - 1)), e2 = std::exp(-jk * (Y + 1));
-      const double den = 1 + std::exp(-2 * jk);
-      const double S = (e1 - e2) / den, C = (e1 + e2) / den;
-      Sv[static_cast<std::size_t>(j)] = S;
-      Cv[static_cast<std::size_t>(j)] = C;
-      const double tj = std::tanh(jk);
-      const double dS_dk = j * (Y * C - S * tj), dC_dk = j * (Y * S - C * tj);
-      const double Bj = z(L.B(j));
-      u += jk * Bj * C * cj;
-      w += jk * Bj * S * sj;
-      dpsi_dk += Bj * dS_dk * cj;
-      du_dk += j * Bj * cj * (C + k * dC_dk);
-      dw_dk += j * Bj * sj * (S + k * dS_dk);
-      du_dY += jk * jk * Bj * S * cj;
-      dw_dY += jk * jk * Bj * C * sj;
-      J(m, L.B(j)) = S * cj;
-    }
-    // kinematic row: d psi / dY = -Ubar + sum j k B_j C_j cos = u
-    J(m, L.k()) = dpsi_dk;
-    J(m, L.eta(m)) = u;
-    J(m, L.U()) = -Y;
-    J(m, L.Q()) = 1;
-    // Bernoulli row: u du/dx + w dw/dx (+ 1 for eta_m, - 1 for R)
-    J(N + 1 + m, L.k()) = u * du_dk + w * dw_dk;
-    J(N + 1 + m, L.eta(m)) = u * du_dY + w * dw_dY + 1;
-    J(N + 1 + m, L.U()) = -u;
-    J(N + 1 + m, L.R()) = -1;
-    for (int j = 1; j <= N; ++j) {
-      const double cj = std::cos(kPi * j * m / N), sj = std::sin(kPi * j * m / N);
-      const double jk = j * k;
-      J(N + 1 + m, L.B(j)) =
-          u * jk * Cv[static_cast<std::size_t>(j)] * cj + w * jk * Sv[static_cast<std::size_t>(j)] * sj;
-    }
-  }
-  for (int m = 0; m <= N; ++m) J(2 * N + 2, L.eta(m)) = (m == 0 || m == N) ? 0.5 / N : 1.0 / N;
-  J(2 * N + 3, L.eta(0)) = 1;
-  J(2 * N + 3, L.eta(N)) = -1;
-  J(2 * N + 4, L.k()) = U * Td;
-  J(2 * N + 4, L.U()) = k * Td;
-  return J;
-}
-
-/// The trivial (zero-height) and linear solutions in units of h and g for period Td.
-inline Eigen::VectorXd stream_linear_guess(int N, double Hd, double Td) {
-  const StreamLayout L{N};
-  const double w = 2 * kPi / Td;
-  const double k = dispersion_kh(w * w);
-  const double c = w / k;
-  Eigen::VectorXd z = Eigen::VectorXd::Zero(L.size());
-  z(L.k()) = k;
-  for (int m = 0; m <= N; ++m) z(L.eta(m)) = Hd / 2 * std::cos(kPi * m / N);
-  z(L.B(1)) = Hd / 2 * c / std::tanh(k);
-  z(L.U()) = c;
-  z(L.Q()) = c;
-  z(L.R()) = c * c / 2;
-  return z;
-}
-
-}  // namespace detail
-
-/// A regular nonlinear (stream-function) wave of height H and period T over a flat bed,
-/// solved at construction by the Fourier method of Rienecker & Fenton (1981) as the spec
-/// states (see detail::stream_residual for the 2N + 5 equations). The height is stepped up
-/// from a linear wave: height_steps solves at H s / n, s = 1..n, each started from the linear
-/// extrapolation of the two previous solutions (the zero-height wave and the linear wave for
-/// the first); a step whose Newton iteration fails is halved (up to 8 times).
-///
-/// Kinematics in the fixed frame (spec): with x' = x cos beta + y sin beta, X = x' - c t,
-/// Y = z + h,
-///   u_h = sum j k B_j cosh(j k Y) / cosh(j k h) cos(j k X) along (cos beta, sin beta, 0),
-///   u_z = sum j k B_j sinh(j k Y) / cosh(j k h) sin(j k X),
-///   the local acceleration -c d/dX of these, the elevation the cosine interpolant of the
-///   eta_m, and the dynamic pressure p_dyn / rho = p / rho + g z = R - 1/2 |grad psi|^2
-///   (moving-frame velocity (u_h - c, u_z)).
-/// The field is exact up to the surface: no stretching; points above the surface see still
-/// water; the ramp scales the whole field. Evaluation allocates nothing.
-///
-/// Throws InputError for H <= 0, T <= 0, a depth that is not finite and > 0, or a wave beyond
-/// the breaking limit (stream_max_height of its computed length, or a height step that
-/// cannot be solved within 10 % of it); SolveError if Newton fails below that.
-class StreamWave {
- public:
-  StreamWave(double H, double T, double beta, double depth, double g = kGravity,
-             StreamWaveOptions options = {})
-      : H_(H), T_(T), beta_(beta), h_(depth), g_(g), options_(options) {
-    const char* who = "stream wave";
-    if (!(std::isfinite(H) && H > 0)) throw InputError(who, "H", H, "> 0");
-    if (!(std::isfinite(T) && T > 0)) throw InputError(who, "T", T, "> 0");
-    if (!std::isfinite(beta)) throw InputError(who, "beta", beta, "finite");
-    if (!(std::isfinite(depth) && depth > 0)) throw InputError(who, "depth", depth, "> 0, finite");
-    if (!(std::isfinite(g) && g > 0)) throw InputError(who, "g", g, "> 0");
-    if (options.order < 1 || options.order > 100) throw InputError(who, "StreamOrder", options.order, "in [1, 100]");
-    if (options.height_steps < 0) throw InputError(who, "height steps", options.height_steps, ">= 0");
-    if (!(options.tolerance > 0)) throw InputError(who, "tolerance", options.tolerance, "> 0");
-    if (options.max_iterations < 1) throw InputError(who, "max iterations", options.max_iterations, ">= 1");
-    solve();
-    cb_ = std::cos(beta_);
-    sb_ = std::sin(beta_);
-  }
-
-  /// Height [m], period [s], direction [rad], depth [m], gravity [m/s^2].
-  double height() const { return H_; }
-  double period() const { return T_; }
-  double depth() const { return h_; }
-  double g() const { return g_; }
-  /// StreamOrder N.
-  int order() const { return N_; }
-  /// Wavenumber k [1/m], wavelength L = 2 pi / k [m], celerity c = Ubar [m/s].
-  double k() const { return k_; }
-  double wavelength() const { return 2 * kPi / k_; }
-  double celerity() const { return c_; }
-  /// Bernoulli constant R [m^2/s^2] (elevations about the mean level) and volume flux Q
-  /// [m^2/s] in the moving frame.
-  double R() const { return R_; }
-  double Q() const { return Q_; }
-  /// B_j [m^2/s], j = 1..N (index j - 1).
-  const std::vector<double>& B() const { return B_; }
-  /// Surface elevations eta_m [m] at X_m = m pi / (N k), m = 0..N (crest to trough).
-  const std::vector<double>& eta_nodes() const { return eta_m_; }
-  /// Newton iterations in all, height steps used, final max |residual| (units of h and g).
-  int iterations() const { return iterations_; }
-  int height_steps_used() const { return steps_used_; }
-  double residual() const { return residual_; }
-  /// The converged dimensionless unknowns (detail::StreamLayout).
-  const Eigen::VectorXd& solution() const { return z_; }
-  /// H_max [m] at this wave's length (stream_max_height).
-  double breaking_height() const { return stream_max_height(wavelength() / h_) * h_; }
-
-  /// Surface elevation [m] at (x, y) and time t, the cosine interpolant of the eta_m, times
-  /// the ramp.
-  template <class T>
-  T elevation(const T& x, const T& y, const T& t, const Ramp& ramp = {}) const {
-    const T r = ramp.factor(t);
-    if (value_of(r) == 0) return T(0);
-    const T X = x * T(cb_) + y * T(sb_) - T(c_) * t;
-    return T(r * eta_at(X));
-  }
-
-  /// Elevation, velocity, local acceleration and dynamic pressure at x [m], time t [s].
-  template <class T>
-  WaveKinematics<T> kinematics(const Vec3<T>& x, const T& t, const Ramp& ramp = {}) const {
-    using std::cos;
-    using std::exp;
-    using std::sin;
-    WaveKinematics<T> out;
-    const T r = ramp.factor(t);
-    if (value_of(r) == 0) {
-      out.wet = value_of(x(2)) <= 0;
-      return out;
-    }
-    const T X = x(0) * T(cb_) + x(1) * T(sb_) - T(c_) * t;
-    const T eta0 = eta_at(X);
-    out.eta = r * eta0;
-    if (value_of(x(2)) > value_of(out.eta)) return out;  // above the surface: still water
-    out.wet = true;
-    const T Y = x(2) + T(h_);
-    const T kX = T(k_) * X;
-    const T c1 = cos(kX), s1 = sin(kX);
-    const T g1 = exp(T(k_) * (Y - T(h_))), f1 = exp(-T(k_) * (Y + T(h_)));
-    T cj = c1, sj = s1, gj = g1, fj = f1;
-    T uh = T(0), uz = T(0), ah = T(0), az = T(0);
-    for (int j = 1; j <= N_; ++j) {
-      const double jk = j * k_;
-      const T C = (gj + fj) * T(inv_den_[static_cast<std::size_t>(j - 1)]);
-      const T S = (gj - fj) * T(inv_den_[static_cast<std::size_t>(j - 1)]);
-      const double b = jk * B_[static_cast<std::size_t>(j - 1)];
-      uh += T(b) * C * cj;
-      uz += T(b) * S * sj;
-      ah += T(jk * b) * C * sj;
-      az -= T(jk * b) * S * cj;
-      // advance cos, sin of j k X and the exponentials to j + 1
-      const T cn = cj * c1 - sj * s1;
-      sj = sj * c1 + cj * s1;
-      cj = cn;
-      gj *= g1;
-      fj *= f1;
-    }
-    ah *= T(c_);
-    az *= T(c_);
-    const T du = uh - T(c_);
-    const T pd0 = T(R_) - T(0.5) * (du * du + uz * uz);
-    const T rd = ramp.rate(t);
-    out.u << r * uh * T(cb_), r * uh * T(sb_), r * uz;
-    out.a << (r * ah + rd * uh) * T(cb_), (r * ah + rd * uh) * T(sb_), r * az + rd * uz;
-    out.pd = r * pd0;
-    out.terms = N_;
-    return out;
-  }
-
- private:
-  template <class T>
-  T eta_at(const T& X) const {
-    using std::cos;
-    using std::sin;
-    const T kX = T(k_) * X;
-    const T c1 = cos(kX), s1 = sin(kX);
-    T cj = T(1), sj = T(0);
-    T eta = T(E_[0]);
-    for (int j = 1; j <= N_; ++j) {
-      const T cn = cj * c1 - sj * s1;
-      sj = sj * c1 + cj * s1;
-      cj = cn;
-      eta += T(E_[static_cast<std::size_t>(j)]) * cj;
-    }
-    return eta;
-  }
-
-  // Newton on the 2N + 5 equations at height Hd from the guess z; returns true when the
-  // max-norm of the residual fell below the tolerance.
-  bool newton(Eigen::VectorXd& z, double Hd, double Td, int& its, double& res) const {
-    for (int it = 0; it < options_.max_iterations; ++it) {
-      const Eigen::VectorXd F = detail::stream_residual(z, N_, Hd, Td);
-      res = F.cwiseAbs().maxCoeff();
-      if (!std::isfinite(res)) return false;
-      if (res <= options_.tolerance) return true;
-      ++its;
-      const Eigen::MatrixXd J = detail::stream_jacobian(z, N_, Td);
-      const Eigen::VectorXd dz = J.partialPivLu().solve(-F);
-      if (!dz.allFinite()) return false;
-      z += dz;
-      if (!(z(0) > 0)) return false;
-    }
-    const Eigen::VectorXd F = detail::stream_residual(z, N_, Hd, Td);
-    res = F.cwiseAbs().maxCoeff();
-    return std::isfinite(res) && res <= options_.tolerance;
-  }
-
-  void solve() {
-    N_ = options_.order;
-    const double Hd = H_ / h_;
-    const double Td = T_ * std::sqrt(g_ / h_);
-    const detail::StreamLayout L{N_};
-    const char* who = "stream wave";
-    // No steady wave is higher than the solitary wave's 0.833 h (stream_max_height's limit).
-    const double Hsol = 0.0077829 / 0.0093407;
-    if (Hd > Hsol) throw InputError(who, "H / h", Hd, "<= 0.833 (no steady wave is higher; breaking limit)");
-    const Eigen::VectorXd z_lin = detail::stream_linear_guess(N_, Hd, Td);
-    const double L_lin = 2 * kPi / z_lin(L.k());
-    int steps = options_.height_steps;
-    if (steps == 0) steps = std::clamp(static_cast<int>(std::ceil(10 * Hd / stream_max_height(L_lin))), 1, 100);
-    // zero-height solution and the linear one at the first step
-    Eigen::VectorXd z_prev = z_lin;
-    for (int m = 0; m <= N_; ++m) z_prev(L.eta(m)) = 0;
-    z_prev(L.B(1)) = 0;
-    double H_prev = 0;
-    Eigen::VectorXd z_prev2 = z_prev;
-    double H_prev2 = 0;
-    double dH = Hd / steps;
-    int halvings = 0;
-    iterations_ = 0;
-    steps_used_ = 0;
-    bool first = true;
-    while (H_prev < Hd) {
-      const double H_next = std::min(Hd, H_prev + dH);
-      Eigen::VectorXd z;
-      if (first) {
-        z = detail::stream_linear_guess(N_, H_next, Td);
-      } else {
-        const double f = (H_next - H_prev) / (H_prev - H_prev2);
-        z = z_prev + f * (z_prev - z_prev2);
-      }
-      int its = 0;
-      double res = 0;
-      const bool ok = newton(z, H_next, Td, its, res);
-      iterations_ += its;
-      if (!ok) {
-        // a failed step beyond (or within 10 % of) the limit at the last solved length is a
-        // wave too high to be steady
-        const double Lh = 2 * kPi / z_prev(L.k());
-        const double ratio = H_next / stream_max_height(Lh);
-        const bool breaking = ratio > 1 || (++halvings > 8 && ratio > 0.9);
-        if (breaking)
-          throw InputError(who, "H / h", Hd,
-                           "<= H_max / h = " + to_text(stream_max_height(Lh)) + " at L / h = " + to_text(Lh) +
-                               " (breaking limit, Fenton 1990; no steady wave found above H / h = " +
-                               to_text(H_prev) + ")");
-        if (halvings > 8)
-          throw SolveError(who, "Newton residual at H = " + to_text(H_next * h_) + " m", res,
-                           "<= " + to_text(options_.tolerance));
-        dH /= 2;
-        continue;
-      }
-      ++steps_used_;
-      residual_ = res;
-      z_prev2 = z_prev;
-      H_prev2 = H_prev;
-      z_prev = z;
-      H_prev = H_next;
-      first = false;
-    }
-    z_ = z_prev;
-    // breaking check at the computed length
-    const double Lh = 2 * kPi / z_(L.k());
-    if (Hd > stream_max_height(Lh))
-      throw InputError(who, "H / h", Hd,
-                       "<= " + to_text(stream_max_height(Lh)) + " (breaking limit at L / h = " + to_text(Lh) + ", Fenton 1990)");
-    // dimensional results
-    const double sgh = std::sqrt(g_ * h_), sgh3 = std::sqrt(g_ * h_ * h_ * h_);
-    k_ = z_(L.k()) / h_;
-    c_ = z_(L.U()) * sgh;
-    Q_ = z_(L.Q()) * sgh3;
-    R_ = z_(L.R()) * g_ * h_;
-    B_.resize(static_cast<std::size_t>(N_));
-    inv_den_.resize(static_cast<std::size_t>(N_));
-    for (int j = 1; j <= N_; ++j) {
-      B_[static_cast<std::size_t>(j - 1)] = z_(L.B(j)) * sgh3;
-      inv_den_[static_cast<std::size_t>(j - 1)] = 1 / (1 + std::exp(-2 * j * z_(L.k())));
-    }
-    eta_m_.resize(static_cast<std::size_t>(N_ + 1));
-    for (int m = 0; m <= N_; ++m) eta_m_[static_cast<std::size_t>(m)] = z_(L.eta(m)) * h_;
-    // cosine coefficients (DCT-I): eta(X) = sum_j E_j cos(j k X), eta(X_m) = eta_m
-    E_.assign(static_cast<std::size_t>(N_ + 1), 0.0);
-    for (int j = 0; j <= N_; ++j) {
-      double s = 0;
-      for (int m = 0; m <= N_; ++m) {
-        const double w = (m == 0 || m == N_) ? 0.5 : 1.0;
-        s += w * eta_m_[static_cast<std::size_t>(m)] * std::cos(kPi * j * m / N_);
-      }
-      s *= 2.0 / N_;
-      if (j == 0 || j == N_) s *= 0.5;
-      E_[static_cast<std::size_t>(j)] = s;
-    }
-  }
-
-  double H_ = 0, T_ = 0, beta_ = 0, h_ = 1, g_ = kGravity;
-  StreamWaveOptions options_;
-  int N_ = 0;
-  double k_ = 0, c_ = 0, Q_ = 0, R_ = 0, cb_ = 1, sb_ = 0;
-  std::vector<double> B_, eta_m_, E_, inv_den_;
-  Eigen::VectorXd z_;
-  int iterations_ = 0, steps_used_ = 0;
-  double residual_ = 0;
-};
-
-}  // namespace cabledyn
-// ---- end cabledyn/sea/stream_function.hpp ----
-// ---- begin cabledyn/sea/current.hpp ----
-// cabledyn: steady currents: uniform, a depth profile, and SeaState's CurrMod 1.
-// Spec "Currents"; EQUATIONS.md section 7.
-
-#include <algorithm>
-#include <cmath>
-#include <string>
-#include <vector>
-
-
-namespace cabledyn {
-
-/// OpenFAST SeaState's standard current (CurrMod = 1), reproduced so that wave and current
-/// contributions can be separated (spec "Currents"). Speeds >= 0 [m/s], headings [rad]
-/// counter-clockwise from +x (the direction the water flows to).
-struct SeaStateCurrent {
-  double ss_speed = 0;  ///< CurrSSV0: sub-surface speed at the still water level [m/s]
-  double ss_dir = 0;    ///< CurrSSDir [rad]
-  double ns_ref = 20;   ///< CurrNSRef: depth of the near-surface profile [m], > 0
-  double ns_speed = 0;  ///< CurrNSV0: near-surface speed at the still water level [m/s]
-  double ns_dir = 0;    ///< CurrNSDir [rad]
-  double di_speed = 0;  ///< CurrDIV: depth-independent speed [m/s]
-  double di_dir = 0;    ///< CurrDIDir [rad]
-};
-
-/// A steady current U(x) [m/s] (not ramped: spec "Waves", rampTime). Kinds:
-/// - none: U = 0;
-/// - uniform: U = U0 everywhere;
-/// - profile: N >= 2 levels (z_j, u_j) with strictly increasing z_j, interpolated linearly in
-///   z and held at the end values outside (spec "Currents"; also a WaterKin CurrentMod 1 depth
-///   table);
-/// - SeaState CurrMod 1 over depth h: U_ss ((z + h)/h)^(1/7) along CurrSSDir, plus
-///   max(U_ns (z + d_ns)/d_ns, 0) along CurrNSDir, plus U_di along CurrDIDir, for
-///   -h <= z <= 0 and held at z = 0 above the still water level (under a wave crest) and at
-///   z = -h below the bed (SeaState's HydroDyn formulas; spec "Currents").
-/// Evaluation allocates nothing.
-class Current {
- public:
-  enum class Kind { None, Uniform, Profile, SeaState };
-
-  /// No current.
-  static Current none() { return Current(); }
-
-  /// A uniform current U0 [m/s].
-  static Current uniform(const Eigen::Vector3d& U0) {
-    if (!U0.allFinite()) throw InputError("uniform current", "velocity", U0.norm(), "finite");
-    Current c;
-    c.kind_ = Kind::Uniform;
-    c.U0_ = U0;
-    return c;
-  }
-
-  /// A depth profile: levels z [m] (strictly increasing, at least two) and velocities u [m/s].
-  static Current profile(std::vector<double> z, std::vector<Eigen::Vector3d> u) {
-    const char* who = "current profile";
-    if (z.size() < 2) throw InputError(who, "levels", z.size(), ">= 2");
-    if (u.size() != z.size())
-      throw InputError(who, "velocities", u.size(), "= levels (" + std::to_string(z.size()) + ")");
-    for (std::size_t j = 0; j < z.size(); ++j) {
-      if (!std::isfinite(z[j])) throw InputError(who, "z of level " + std::to_string(j + 1), z[j], "finite");
-      if (!u[j].allFinite())
-        throw InputError(who, "velocity of level " + std::to_string(j + 1), u[j].norm(), "finite");
-      if (j > 0 && !(z[j] > z[j - 1]))
-        throw InputError(who, "z of level " + std::to_string(j + 1), z[j],
-                         "> " + to_text(z[j - 1]) + " (strictly increasing)");
-    }
-    Current c;
-    c.kind_ = Kind::Profile;
-    c.z_ = std::move(z);
-    c.u_ = std::move(u);
-    return c;
-  }
-
-  /// SeaState's CurrMod 1 current over a bed at depth `depth` [m].
-  static Current seastate(const SeaStateCurrent& p, double depth) {
-    const char* who = "SeaState current (CurrMod 1)";
-    if (!(std::isfinite(depth) && depth > 0)) throw InputError(who, "WtrDpth", depth, "> 0, finite");
-    if (!(std::isfinite(p.ss_speed) && p.ss_speed >= 0)) throw InputError(who, "CurrSSV0", p.ss_speed, ">= 0");
-    if (!(std::isfinite(p.ns_speed) && p.ns_speed >= 0)) throw InputError(who, "CurrNSV0", p.ns_speed, ">= 0");
-    if (!(std::isfinite(p.di_speed) && p.di_speed >= 0)) throw InputError(who, "CurrDIV", p.di_speed, ">= 0");
-    if (!(std::isfinite(p.ns_ref) && p.ns_ref > 0)) throw InputError(who, "CurrNSRef", p.ns_ref, "> 0");
-    if (!std::isfinite(p.ss_dir)) throw InputError(who, "CurrSSDir", p.ss_dir, "finite");
-    if (!std::isfinite(p.ns_dir)) throw InputError(who, "CurrNSDir", p.ns_dir, "finite");
-    if (!std::isfinite(p.di_dir)) throw InputError(who, "CurrDIDir", p.di_dir, "finite");
-    Current c;
-    c.kind_ = Kind::SeaState;
-    c.ss_ = p;
-    c.h_ = depth;
-    c.e_ss_ << std::cos(p.ss_dir), std::sin(p.ss_dir), 0;
-    c.e_ns_ << std::cos(p.ns_dir), std::sin(p.ns_dir), 0;
-    c.U0_ = p.di_speed * Eigen::Vector3d(std::cos(p.di_dir), std::sin(p.di_dir), 0);
-    return c;
-  }
-
-  Kind kind() const { return kind_; }
-  /// Depth of a SeaState current [m] (0 for the other kinds).
-  double depth() const { return kind_ == Kind::SeaState ? h_ : 0.0; }
-
-  /// U(x) [m/s]; spec "Currents". A profile depends on z only.
-  template <class T>
-  Vec3<T> velocity(const Vec3<T>& x) const {
-    Vec3<T> U = Vec3<T>::Zero();
-    switch (kind_) {
-      case Kind::None: break;
-      case Kind::Uniform: U = U0_.cast<T>(); break;
-      case Kind::Profile: U = profile_velocity(x(2)); break;
-      case Kind::SeaState: U = seastate_velocity(x(2)); break;
-    }
-    return U;
-  }
-
-  /// The gradient dU_i / dx_j [1/s] (only the z column is non-zero). Piecewise: a profile
-  /// takes the slope of the interval above a level that x sits on exactly, zero outside;
-  /// SeaState's 1/7 law has the slope U_ss / (7 h) ((z + h)/h)^(-6/7), unbounded at the bed.
-  Eigen::Matrix3d gradient(const Eigen::Vector3d& x) const {
-    Eigen::Matrix3d G = Eigen::Matrix3d::Zero();
-    const double z = x(2);
-    if (kind_ == Kind::Profile) {
-      if (z < z_.front() || z >= z_.back()) return G;
-      const std::size_t j = interval(z);
-      G.col(2) = (u_[j + 1] - u_[j]) / (z_[j + 1] - z_[j]);
-    } else if (kind_ == Kind::SeaState) {
-      if (z <= -h_ || z > 0) return G;
-      G.col(2) = ss_.ss_speed / (7 * h_) * std::pow((z + h_) / h_, -6.0 / 7.0) * e_ss_;
-      if (z > -ss_.ns_ref) G.col(2) += ss_.ns_speed / ss_.ns_ref * e_ns_;
-    }
-    return G;
-  }
-
- private:
-  // index j with z_j <= z < z_{j+1}, for z_front <= z < z_back
-  std::size_t interval(double z) const {
-    const auto it = std::upper_bound(z_.begin(), z_.end(), z);
-    return static_cast<std::size_t>(it - z_.begin()) - 1;
-  }
-
-  template <class T>
-  Vec3<T> profile_velocity(const T& z) const {
-    const double zv = static_cast<double>(value_of(z));
-    if (zv <= z_.front()) return u_.front().cast<T>();
-    if (zv >= z_.back()) return u_.back().cast<T>();
-    const std::size_t j = interval(zv);
-    const T s = (z - T(z_[j])) / T(z_[j + 1] - z_[j]);
-    return (u_[j].cast<T>() + (u_[j + 1] - u_[j]).cast<T>() * s).eval();
-  }
-
-  template <class T>
-  Vec3<T> seastate_velocity(const T& z) const {
-    using std::exp;
-    using std::log;
-    const double zv = static_cast<double>(value_of(z));
-    T zc = z;
-    if (zv > 0) zc = T(0);
-    if (zv < -h_) zc = T(-h_);
-    Vec3<T> U = U0_.cast<T>();
-    if (static_cast<double>(value_of(zc)) > -h_ && ss_.ss_speed > 0)
-      U += e_ss_.cast<T>() * T(T(ss_.ss_speed) * exp(log(T((zc + T(h_)) / T(h_))) / T(7)));  // ^(1/7)
-    const T ns = T(ss_.ns_speed) * (zc + T(ss_.ns_ref)) / T(ss_.ns_ref);
-    if (value_of(ns) > 0) U += e_ns_.cast<T>() * ns;
-    return U;
-  }
-
-  Kind kind_ = Kind::None;
-  Eigen::Vector3d U0_ = Eigen::Vector3d::Zero();
-  std::vector<double> z_;
-  std::vector<Eigen::Vector3d> u_;
-  SeaStateCurrent ss_;
-  double h_ = 0;
-  Eigen::Vector3d e_ss_ = Eigen::Vector3d::Zero(), e_ns_ = Eigen::Vector3d::Zero();
-};
-
-}  // namespace cabledyn
-// ---- end cabledyn/sea/current.hpp ----
-// ---- begin cabledyn/sea/fluid_field.hpp ----
-// cabledyn: the fluid field the line loads see, and a field held over a step.
-// Spec "Hydrodynamic loads" (the local acceleration of the wave field; the spatial gradient of
-// the wave field is not in the tangent), "Currents" (the fluid velocity is the current plus
-// the wave velocity; a coupled host samples velocity, acceleration and elevation at the nodes
-// and holds them over the step) and "Time integration" (an EI = 0 line holds its fluid fields
-// over the step, sampled for t_{n+1} at the committed node positions).
-
-#include <cmath>
-#include <cstddef>
-#include <span>
-#include <string>
-#include <utility>
-#include <vector>
-
-
-namespace cabledyn {
-
-/// Everything the line loads need from the water at one point and time.
-struct FluidSample {
-  Eigen::Vector3d u = Eigen::Vector3d::Zero();  ///< fluid velocity, current + waves [m/s]
-  Eigen::Vector3d a = Eigen::Vector3d::Zero();  ///< local (Eulerian) acceleration [m/s^2]
-  double eta = 0;                               ///< surface elevation at (x, y) [m]
-  double p_dyn = 0;                             ///< dynamic pressure p + rho g z [Pa]
-  bool wet = true;                              ///< the point is at or below the surface
-};
-
-/// The fluid field interface the line loads call, once per point per step: velocity, local
-/// acceleration, surface elevation and dynamic pressure at (x, t), plus the steady current
-/// (what the statics use) and its gradient (the statics Jacobian).
-///
-/// A virtual base on double, not a concept: the field is selected at run time from the deck
-/// (waves or not, which current), and the loads evaluate it at the value of a position and
-/// hold the result (the spec leaves the field's spatial gradient out of the dynamic tangent),
-/// so nothing is lost by fixing the scalar to double, and a virtual call (ns) is negligible
-/// against one wave-kinematics evaluation (us for a 200-component sea). The scalar-generic
-/// kernels stay available to tests and users as the templated `kinematics<T>` members of the
-/// wave models (LinearSea, StreamWave, WaveField).
-class FluidField {
- public:
-  virtual ~FluidField() = default;
-
-  /// Velocity, local acceleration, elevation and dynamic pressure at x [m], time t [s]. Points
-  /// above the surface get the current and no wave kinematics (`wet` false).
-  virtual FluidSample sample(const Eigen::Vector3d& x, double t) const = 0;
-  /// Surface elevation [m] at (x, y) and time t.
-  virtual double elevation(double x, double y, double t) const = 0;
-  /// The steady current [m/s] at x (no waves, not ramped).
-  virtual Eigen::Vector3d current(const Eigen::Vector3d& x) const = 0;
-  /// The gradient dU_i / dx_j [1/s] of the steady current at x.
-  virtual Eigen::Matrix3d current_gradient(const Eigen::Vector3d& x) const = 0;
-
-  /// Fluid velocity [m/s] at (x, t).
-  Eigen::Vector3d velocity(const Eigen::Vector3d& x, double t) const { return sample(x, t).u; }
-  /// Local acceleration [m/s^2] at (x, t).
-  Eigen::Vector3d acceleration(const Eigen::Vector3d& x, double t) const { return sample(x, t).a; }
-  /// Dynamic pressure [Pa] at (x, t).
-  double dynamic_pressure(const Eigen::Vector3d& x, double t) const { return sample(x, t).p_dyn; }
-};
-
-/// Still water: no waves, no current; the surface at z = 0.
-class StillWater final : public FluidField {
- public:
-  FluidSample sample(const Eigen::Vector3d& x, double) const override {
-    FluidSample s;
-    s.wet = x(2) <= 0;
-    return s;
-  }
-  double elevation(double, double, double) const override { return 0; }
-  Eigen::Vector3d current(const Eigen::Vector3d&) const override { return Eigen::Vector3d::Zero(); }
-  Eigen::Matrix3d current_gradient(const Eigen::Vector3d&) const override { return Eigen::Matrix3d::Zero(); }
-};
-
-/// A steady current (uniform, profile or SeaState CurrMod 1) without waves; the surface at
-/// z = 0. Above it the current is still reported (held as the Current holds it), wet false.
-class CurrentField final : public FluidField {
- public:
-  explicit CurrentField(Current c) : current_(std::move(c)) {}
-  const Current& model() const { return current_; }
-
-  FluidSample sample(const Eigen::Vector3d& x, double) const override {
-    FluidSample s;
-    s.u = current_.velocity(x);
-    s.wet = x(2) <= 0;
-    return s;
-  }
-  double elevation(double, double, double) const override { return 0; }
-  Eigen::Vector3d current(const Eigen::Vector3d& x) const override { return current_.velocity(x); }
-  Eigen::Matrix3d current_gradient(const Eigen::Vector3d& x) const override { return current_.gradient(x); }
-
- private:
-  Current current_;
-};
-
-/// A field sampled at a fixed set of points at one time and held over a step (spec "Time
-/// integration": an EI = 0 line samples its fluid fields for t_{n+1} at the committed node
-/// positions and every load evaluation of the step uses them; "Currents": a coupling host
-/// sets them). Storage is allocated once, at construction; sampling allocates nothing and is
-/// all-or-nothing: it fills a second buffer and swaps it in only when every point succeeded,
-/// so a failed sample (a trough below the bed) leaves the held step intact.
-class HeldField {
- public:
-  HeldField() = default;
-  /// Room for `points` samples.
-  explicit HeldField(std::size_t points) : held_(points), scratch_(points) {}
-
-  std::size_t size() const { return held_.size(); }
-  /// Time the samples belong to [s].
-  double time() const { return time_; }
-  const FluidSample& operator[](std::size_t i) const { return held_[i]; }
-  const std::vector<FluidSample>& samples() const { return held_; }
-
-  /// Samples `field` at the points at time t (one point per held slot).
-  void sample(const FluidField& field, std::span<const Eigen::Vector3d> points, double t) {
-    if (points.size() != held_.size())
-      throw InputError("held fluid field", "points", points.size(), "= " + std::to_string(held_.size()));
-    sample_with(field, [&](std::size_t i) -> const Eigen::Vector3d& { return points[i]; }, t);
-  }
-
-  /// Samples `field` at point(i), i = 0 .. size() - 1, at time t; `point` returns something
-  /// convertible to Eigen::Vector3d (e.g. a 3-segment of a DOF vector).
-  template <class PointFn>
-  void sample_with(const FluidField& field, PointFn&& point, double t) {
-    for (std::size_t i = 0; i < scratch_.size(); ++i) {
-      const Eigen::Vector3d x = point(i);
-      scratch_[i] = field.sample(x, t);
-    }
-    held_.swap(scratch_);
-    time_ = t;
-  }
-
-  /// Sets one held sample (a coupling host that samples its own field).
-  void set(std::size_t i, const FluidSample& s) {
-    if (i >= held_.size()) throw InputError("held fluid field", "point index", i, "< " + std::to_string(held_.size()));
-    held_[i] = s;
-  }
-  /// Sets the time the held samples belong to (with set()).
-  void set_time(double t) { time_ = t; }
-
- private:
-  std::vector<FluidSample> held_, scratch_;
-  double time_ = 0;
-};
-
-}  // namespace cabledyn
-// ---- end cabledyn/sea/fluid_field.hpp ----
-// ---- begin cabledyn/sea/wave_field.hpp ----
-// cabledyn: a sea state as the line loads see it: one wave model (none, linear Airy /
-// irregular / component table, or a stream wave), the start-up ramp and a steady current.
-// Spec "Waves", "Currents"; EQUATIONS.md section 7.
-
-#include <cmath>
-#include <string>
-#include <utility>
-#include <variant>
-
-
-namespace cabledyn {
-
-/// The wave depth an Environment implies: its WtrDpth, or deep water without one.
-inline double wave_depth(const Environment& env) { return env.depth ? *env.depth : kDeepWater; }
-
-/// The wave model of a sea state: no waves, a linear sea (a regular Airy wave, an irregular
-/// sea, several trains or a component table) or a stream-function wave.
-using WaveModel = std::variant<std::monostate, LinearSea, StreamWave>;
-
-/// Waves (ramped) plus a steady current (not ramped), as one FluidField (spec "Currents": the
-/// fluid velocity seen by the drag is the current plus the wave velocity). Above the
-/// instantaneous surface the waves contribute nothing and the current is held (Current).
-class WaveField final : public FluidField {
- public:
-  /// Waves `waves`, current `current`, ramp `ramp`, water density rho_w [kg/m^3]. A SeaState
-  /// current must have the depth of the waves. Throws InputError.
-  explicit WaveField(WaveModel waves, Current current = Current::none(), Ramp ramp = {},
-                     double rho_w = kRhoWater)
-      : waves_(std::move(waves)), current_(std::move(current)), ramp_(ramp), rho_(rho_w) {
-    ramp_.validate();
-    if (!(std::isfinite(rho_w) && rho_w >= 0)) throw InputError("wave field", "rho_w", rho_w, ">= 0");
-    if (current_.kind() == Current::Kind::SeaState) {
-      const double h = waves_depth();
-      if (!std::isnan(h) && h != current_.depth())
-        throw InputError("wave field", "SeaState current depth", current_.depth(),
-                         "= wave depth (" + to_text(h) + ")");
-    }
-  }
-
-  const WaveModel& waves() const { return waves_; }
-  WaveModel& waves() { return waves_; }
-  const Current& current_model() const { return current_; }
-  const Ramp& ramp() const { return ramp_; }
-  double rho_w() const { return rho_; }
-
-  /// Elevation [m] at (x, y, t).
-  template <class T>
-  T surface(const T& x, const T& y, const T& t) const {
-    return std::visit(
-        [&](const auto& w) -> T {
-          using W = std::decay_t<decltype(w)>;
-          if constexpr (std::is_same_v<W, std::monostate>)
-            return T(0);
-          else
-            return w.elevation(x, y, t, ramp_);
-        },
-        waves_);
-  }
-
-  /// Wave kinematics plus the current at x, t: u = u_waves + U(x), a = a_waves (the current
-  /// is steady), pd = the waves' p_dyn / rho_w. Scalar-generic (duals in the tests).
-  template <class T>
-  WaveKinematics<T> kinematics(const Vec3<T>& x, const T& t) const {
-    WaveKinematics<T> k = std::visit(
-        [&](const auto& w) -> WaveKinematics<T> {
-          using W = std::decay_t<decltype(w)>;
-          if constexpr (std::is_same_v<W, std::monostate>) {
-            WaveKinematics<T> s;
-            s.wet = value_of(x(2)) <= 0;
-            return s;
-          } else {
-            return w.kinematics(x, t, ramp_);
-          }
-        },
-        waves_);
-    if (current_.kind() != Current::Kind::None) k.u += current_.velocity(x);
-    return k;
-  }
-
-  FluidSample sample(const Eigen::Vector3d& x, double t) const override {
-    const WaveKinematics<double> k = kinematics<double>(x, t);
-    FluidSample s;
-    s.u = k.u;
-    s.a = k.a;
-    s.eta = k.eta;
-    s.p_dyn = rho_ * k.pd;
-    s.wet = k.wet;
-    return s;
-  }
-  double elevation(double x, double y, double t) const override { return surface<double>(x, y, t); }
-  Eigen::Vector3d current(const Eigen::Vector3d& x) const override { return current_.velocity(x); }
-  Eigen::Matrix3d current_gradient(const Eigen::Vector3d& x) const override { return current_.gradient(x); }
-
- private:
-  double waves_depth() const {
-    if (const auto* l = std::get_if<LinearSea>(&waves_)) return l->depth();
-    if (const auto* s = std::get_if<StreamWave>(&waves_)) return s->depth();
-    return std::nan("");
-  }
-
-  WaveModel waves_;
-  Current current_;
-  Ramp ramp_;
-  double rho_ = kRhoWater;
-};
-
-}  // namespace cabledyn
-// ---- end cabledyn/sea/wave_field.hpp ----
-// ---- end cabledyn/sea.hpp ----
 // ---- end cabledyn/cabledyn.hpp ----
