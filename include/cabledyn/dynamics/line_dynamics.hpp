@@ -488,11 +488,22 @@ class LineDynamics {
     evaluate(q, v, f, nullptr, 0, 0);
   }
 
+  // Element block into band storage (indices are within the band by construction: an
+  // element spans 2 node blocks, exactly the half-bandwidth).
   template <int N>
   void add_block(BandMatrix<double>& S, std::size_t first, int, const Mat<double, N>& B) {
     const auto i0 = static_cast<Eigen::Index>(first);
-    for (int j = 0; j < N; ++j)
-      for (int i = 0; i < N; ++i) S.at(i0 + i, i0 + j) += B(i, j);
+    double* data = S.data();
+    for (int j = 0; j < N; ++j) {
+      double* col = data + S.offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
+      for (int i = 0; i < N; ++i) col[i] += B(i, j);
+    }
+  }
+
+  // S += c M over the whole band storage (same layout).
+  static void add_scaled(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
+    const Eigen::Index size = S.ldab() * S.rows();
+    Eigen::Map<VecX<double>>(S.data(), size) += c * Eigen::Map<const VecX<double>>(M.data(), size);
   }
 
   // ---- initial acceleration -------------------------------------------------------------
@@ -503,9 +514,7 @@ class LineDynamics {
     M_.multiply(s_.a, Ma_);  // a holds only the prescribed entries now
     rhs = -(s_.r + Ma_);
     S_.set_zero();
-    for (Eigen::Index j = 0; j < n_; ++j)
-      for (Eigen::Index i = std::max<Eigen::Index>(0, j - kd_); i <= std::min<Eigen::Index>(n_ - 1, j + kd_); ++i)
-        S_.at(i, j) = M_(i, j);
+    add_scaled(S_, M_, 1.0);
     cons_.reduce_residual(rhs);
     cons_.reduce_matrix(S_);
     if (!lu_.factor(S_).ok()) throw lu_.result().error(line_.name() + " mass matrix");
@@ -570,10 +579,7 @@ class LineDynamics {
       M_.multiply(am_, Ma_);
       G_ += Ma_;
       if (tangent) {
-        const double cm = g.mass_weight(dt);
-        for (Eigen::Index j = 0; j < n_; ++j)
-          for (Eigen::Index i = std::max<Eigen::Index>(0, j - kd_); i <= std::min<Eigen::Index>(n_ - 1, j + kd_); ++i)
-            S_.at(i, j) += cm * M_(i, j);
+        add_scaled(S_, M_, g.mass_weight(dt));
         cons_.reduce_matrix(S_);
       }
     } catch (const DomainError&) {
@@ -714,6 +720,7 @@ class LineDynamics {
   // the reuse of the previous step's factor under the quarter-contraction rule; with the
   // Hermite force blend one correction beyond the tolerance with the last factorisation.
   bool newton(VecX<double>& q, double dt, bool ca_branch) {
+    tangent_ready_ = false;
     if (!residual(q, dt, false)) return false;
     double xref = 0;
     for (Eigen::Index i = 0; i < n_; ++i) xref = std::max(xref, std::fabs(q(i)));
@@ -751,7 +758,8 @@ class LineDynamics {
         use_old = extra || (opt_.modified_newton && have && contracted);
       }
       if (!use_old) {
-        if (!residual(q, dt, true)) return false;
+        if (!tangent_ready_ && !residual(q, dt, true)) return false;
+        tangent_ready_ = false;
         if (!lu_.factor(S_).ok()) return false;
         ++stats_.factorizations;
         ++factorizations;
@@ -770,10 +778,14 @@ class LineDynamics {
       double alpha = 1;
       bool accepted = false;
       const double phi = 0.5 * G_.squaredNorm();
+      tangent_ready_ = false;
       for (int ls = 0; ls <= opt_.max_backtracks; ++ls, alpha *= 0.5) {
         qt2_ = q + alpha * dq_;
         apply_held(qt2_);
-        if (!residual(qt2_, dt, false)) continue;
+        // The full step usually succeeds: evaluate its tangent in the same pass, so that the
+        // next iteration need not evaluate again (the factor lives in lu_, S_ is free).
+        const bool spec = ls == 0 && !opt_.modified_newton && !reusing;
+        if (!residual(qt2_, dt, spec)) continue;
         const double nt = residual_norm(G_);
         const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
@@ -782,10 +794,12 @@ class LineDynamics {
           prev = norm;
           norm = nt;
           accepted = true;
+          tangent_ready_ = spec;
           break;
         }
       }
       if (!accepted) {
+        tangent_ready_ = false;
         if (!residual(q, dt, false)) return false;
         norm = residual_norm(G_);
         if (reusing) {  // a step that fails on the reused factor is re-solved on a fresh one
@@ -868,6 +882,7 @@ class LineDynamics {
   MatX<double> rhs_mat_;
   double kmax_ = 0, wmax_ = 0;
   bool save_factor_ = false;
+  bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
 };
 
 }  // namespace cabledyn

@@ -1,0 +1,110 @@
+// Dynamics: one generalised-alpha step of a 100-element EI = 0 chain and of a 100-element
+// Hermite cable under a 2 m / 10 s fairlead surge (dt = 0.05 s), beside one band LU
+// factorisation of the same size measured in the same run (the baseline).
+//   BM_step_tension/100, BM_step_hermite/100: time per step (wall time per simulated second
+//   = 20 steps); BM_band_factor_*: one factorisation.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+
+#include "cabledyn/dynamics.hpp"
+#include "cabledyn/linalg.hpp"
+#include "cabledyn/statics.hpp"
+
+using namespace cabledyn;
+
+namespace {
+
+struct Case {
+  Vec3<double> fair{5.2, 0, -70}, anchor{853.87, 0, -320};
+  Line line;
+  VecX<double> q0;
+  DynamicOptions opt;
+  static LineType type(double EI) {
+    LineType t;
+    t.name = "OC3";
+    t.d = 0.09;
+    t.rho_A = 77.7066;
+    t.EA = 384.243e6;
+    t.EI = EI;
+    t.BA = -0.8;
+    t.Cdn = 1.6;
+    t.Cdt = 0.1;
+    t.Can = 1.0;
+    return t;
+  }
+  static Environment env() {
+    Environment e;
+    e.depth = 320;
+    return e;
+  }
+  explicit Case(double EI)
+      : line("OC3", {{type(EI), 902.2, 100}}, LineEnd{fair, EndRotation::free, 0, {}},
+             LineEnd{anchor, EndRotation::free, 0, {}}, env()) {
+    StaticProblem p;
+    p.seabed_z = -320;
+    p.seabed.kBot = 1e5;
+    if (line.hermite()) {
+      HermiteStatics s(line, p);
+      q0 = s.solve().q;
+    } else {
+      TensionStatics s(line, p);
+      q0 = s.solve().q;
+    }
+    opt.seabed_z = -320;
+    opt.seabed.kBot = 1e5;
+  }
+};
+
+void run_steps(benchmark::State& state, double EI, bool reuse = true) {
+  Case c(EI);
+  c.opt.reuse_factor = reuse;
+  LineDynamics dyn(c.line, c.opt);
+  EndMotions e;
+  e[0].x = c.fair;
+  e[1].x = c.anchor;
+  dyn.initialize(0, c.q0, e);
+  const double dt = 0.05, A = 2, w = 2 * kPi / 10;
+  long k = 0;
+  for (auto _ : state) {
+    ++k;
+    const double t = k * dt;
+    const double r = std::min(1.0, t / 10);  // ramp (the benchmark runs long past it)
+    e[0].x(0) = c.fair(0) + A * r * std::sin(w * t);
+    e[0].v(0) = A * r * w * std::cos(w * t);
+    e[0].a(0) = -A * r * w * w * std::sin(w * t);
+    dyn.step(dt, e);
+    benchmark::DoNotOptimize(dyn.state().q.data());
+  }
+  state.counters["iterations_per_step"] = double(dyn.statistics().newton_iterations) / double(k);
+  state.counters["factorizations_per_step"] = double(dyn.statistics().factorizations) / double(k);
+  state.counters["steps_per_second"] = benchmark::Counter(double(k), benchmark::Counter::kIsRate);
+}
+
+void BM_step_tension(benchmark::State& state) { run_steps(state, 0.0); }
+BENCHMARK(BM_step_tension)->Arg(100)->Unit(benchmark::kMicrosecond);
+
+void BM_step_hermite(benchmark::State& state) { run_steps(state, 1e4); }
+void BM_step_hermite_noreuse(benchmark::State& state) { run_steps(state, 1e4, false); }
+BENCHMARK(BM_step_hermite_noreuse)->Arg(100)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_step_hermite)->Arg(100)->Unit(benchmark::kMicrosecond);
+
+void band_factor(benchmark::State& state, Eigen::Index n, Eigen::Index kd) {
+  BandMatrix<double> A(n, kd, kd);
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = std::max<Eigen::Index>(0, j - kd); i <= std::min<Eigen::Index>(n - 1, j + kd); ++i)
+      A.at(i, j) = (i == j ? 4.0 * kd : -1.0 / (1 + std::abs(i - j)));
+  BandLU<double> lu(n, kd, kd);
+  for (auto _ : state) {
+    lu.factor(A);
+    benchmark::DoNotOptimize(lu.factors());
+  }
+}
+void BM_band_factor_tension(benchmark::State& state) { band_factor(state, 303, 5); }
+BENCHMARK(BM_band_factor_tension)->Arg(303)->Unit(benchmark::kMicrosecond);
+void BM_band_factor_hermite(benchmark::State& state) { band_factor(state, 606, 11); }
+BENCHMARK(BM_band_factor_hermite)->Arg(606)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
