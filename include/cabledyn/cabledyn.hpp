@@ -11,4 +11,5 @@
 #include "cabledyn/seabed.hpp"
 #include "cabledyn/line.hpp"
 #include "cabledyn/statics.hpp"
+#include "cabledyn/modal.hpp"
 #include "cabledyn/nodes.hpp"
