@@ -13,4 +13,5 @@
 #include "cabledyn/line.hpp"
 #include "cabledyn/statics.hpp"
 #include "cabledyn/dynamics.hpp"
+#include "cabledyn/modal.hpp"
 #include "cabledyn/nodes.hpp"

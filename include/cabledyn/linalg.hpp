@@ -10,3 +10,4 @@
 #include "cabledyn/linalg/band_cholesky.hpp"
 #include "cabledyn/linalg/band_ldlt.hpp"
 #include "cabledyn/linalg/bordered_solve.hpp"
+#include "cabledyn/linalg/band_eigen.hpp"

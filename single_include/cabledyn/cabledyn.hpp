@@ -1190,6 +1190,19 @@ inline void require_lapack_int(Eigen::Index v, const char* object, const char* q
 
 }  // namespace detail
 }  // namespace cabledyn
+
+#ifdef CABLEDYN_WITH_LAPACK
+// The banded generalised symmetric-definite eigenproblem (spec "Modal analysis": LAPACK
+// dsbgvx gives the eigenvalues), gfortran ABI as above; the prototype matches lapack.h.
+extern "C" {
+void dsbgvx_(const char* jobz, const char* range, const char* uplo, const int* n, const int* ka,
+             const int* kb, double* ab, const int* ldab, double* bb, const int* ldbb, double* q,
+             const int* ldq, const double* vl, const double* vu, const int* il, const int* iu,
+             const double* abstol, int* m, double* w, double* z, const int* ldz, double* work,
+             int* iwork, int* ifail, int* info, std::size_t jobz_len, std::size_t range_len,
+             std::size_t uplo_len);
+}
+#endif
 // ---- end cabledyn/linalg/lapack.hpp ----
 // ---- begin cabledyn/linalg/band_matrix.hpp ----
 // cabledyn: band matrices in LAPACK band storage, with assembly and in-band Dirichlet rows.
@@ -2500,6 +2513,826 @@ class BorderedSolver {
 
 }  // namespace cabledyn
 // ---- end cabledyn/linalg/bordered_solve.hpp ----
+// ---- begin cabledyn/linalg/band_eigen.hpp ----
+// cabledyn: the lowest eigenpairs of a banded generalised symmetric-definite eigenproblem
+// K phi = lambda M phi (lambda = omega^2), with memory linear in n.
+// Spec "Modal analysis": K and M are banded and only the nModes lowest modes are computed;
+// LAPACK dsbgvx gives the eigenvalues, inverse iteration with the banded factors of
+// K - omega^2 M gives each shape, M-orthogonal to the shapes before it (a repeated frequency
+// gets independent shapes), and the returned omega^2 is the Rayleigh quotient of the shape
+// summed in extended precision, which keeps the lowest frequencies of a long, axially stiff
+// line accurate where the band reduction alone loses digits.
+//
+// Stages (docs/modal-analysis.md):
+//  1. Estimates. LAPACK (T = double, CABLEDYN_WITH_LAPACK): dsbgvx (JOBZ = 'N', RANGE = 'I':
+//     split Cholesky reduction, band-to-tridiagonal, bisection), whose absolute error is of
+//     order eps lambda_max. Templated (every floating T): shift-invert subspace iteration on
+//     the banded Cholesky factors of K - sigma M (sigma = 0, or the first sigma < 0 that
+//     makes it definite), Rayleigh-Ritz on p = max(2 nModes, nModes + 8) vectors.
+//  2. Shapes. For each mode in turn, inverse iteration with the banded LU factors (partial
+//     pivoting) of K - mu M at its estimate mu, each iterate M-orthogonalised (twice)
+//     against the shapes before it; started from the Ritz vector, or a fixed pseudo-random
+//     vector on the LAPACK path.
+//  3. Rayleigh-Ritz over the computed shapes (sorts them and separates near-repeated
+//     frequencies whose estimates could not), then omega^2 of each shape as its Rayleigh
+//     quotient phi^T K phi / phi^T M phi with every row of K phi and M phi and the outer sums
+//     compensated (detail/compensated.hpp: twice the working precision).
+//  4. Check. Sturm counts (banded L D L^T of K - s M, Sylvester's law) just below each
+//     cluster of the computed eigenvalues must equal the number computed below it, so no
+//     lower eigenvalue was missed. The templated path retries with a doubled subspace.
+// Plain floating types only (double, long double): the iterations branch on values.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <Eigen/Core>
+
+// ---- begin cabledyn/linalg/detail/compensated.hpp ----
+// cabledyn: compensated (doubled-precision) sums, dot products and band products
+// (internals of the eigensolver; not part of the API).
+// Spec "Modal analysis": the returned omega^2 is the Rayleigh quotient of the shape summed
+// in extended precision. The sums here are the error-free transformations of Knuth (TwoSum)
+// and Dekker / Veltkamp (TwoProduct; an FMA where the hardware has one) accumulated as in
+// Ogita, Rump and Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26 (2005),
+// Algorithm 5.3 (Dot2): the result is as accurate as if computed in twice the working
+// precision and then rounded, |res - x.y| <= eps |x.y| + gamma_n^2 sum |x_i y_i|. For
+// double that is 106 bits, for the x87 long double 128 bits: at least the 113 bits of
+// __float128 for the short sums used here (tests/linalg/band_eigen_test.cpp compares them).
+// Needs IEEE round-to-nearest arithmetic: not valid under -ffast-math.
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+#include <Eigen/Core>
+
+
+namespace cabledyn::detail {
+
+/// s + e = a + b exactly, s = fl(a + b) (Knuth's TwoSum, no branch).
+template <class T>
+inline void two_sum(T a, T b, T& s, T& e) {
+  s = a + b;
+  const T z = s - a;
+  e = (a - (s - z)) + (b - z);
+}
+
+/// p + e = a b exactly, p = fl(a b): an FMA for float and double where the hardware has
+/// one (then the compiler may also contract, which the split below would not survive),
+/// otherwise Veltkamp's split into halves of ceil(digits / 2) bits and Dekker's product.
+template <class T>
+inline void two_prod(T a, T b, T& p, T& e) {
+  p = a * b;
+#if defined(__FMA__) || defined(__FP_FAST_FMA)
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    e = std::fma(a, b, -p);
+    return;
+  }
+#endif
+  constexpr int half = (std::numeric_limits<T>::digits + 1) / 2;
+  const T factor = static_cast<T>(static_cast<unsigned long long>(1) << half) + T(1);
+  const T ca = factor * a, cb = factor * b;
+  const T ah = ca - (ca - a), al = a - ah;
+  const T bh = cb - (cb - b), bl = b - bh;
+  e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+}
+
+/// A sum carried as hi + lo (Dot2's accumulator): add() and add_product() are error-free up
+/// to the plain summation of the (tiny) error terms in lo.
+template <class T>
+struct CompensatedSum {
+  T hi = T(0);
+  T lo = T(0);
+
+  void add(T x) {
+    T s, e;
+    two_sum(hi, x, s, e);
+    hi = s;
+    lo += e;
+  }
+  void add_product(T a, T b) {
+    T p, e, s, t;
+    two_prod(a, b, p, e);
+    two_sum(hi, p, s, t);
+    hi = s;
+    lo += t + e;
+  }
+  /// The sum rounded to T.
+  T value() const { return hi + lo; }
+};
+
+/// y = A x for a symmetric band matrix, every row summed as a compensated dot product and
+/// kept unrounded as y_hi + y_lo (each row within gamma_m^2 sum_j |a_ij x_j| of exact, m the
+/// row's 2 kd + 1 terms). x, y_hi, y_lo of length n.
+template <class T>
+void compensated_band_multiply(const SymmetricBandMatrix<T>& A, const T* x, T* y_hi, T* y_lo) {
+  using Index = Eigen::Index;
+  const Index n = A.rows(), kd = A.kd(), ld = A.ldab();
+  for (Index i = 0; i < n; ++i) y_hi[i] = y_lo[i] = T(0);
+  const T* ab = A.data();
+  auto accumulate = [&](Index i, T a, T xj) {
+    T p, e, s, t;
+    two_prod(a, xj, p, e);
+    two_sum(y_hi[i], p, s, t);
+    y_hi[i] = s;
+    y_lo[i] += t + e;
+  };
+  for (Index j = 0; j < n; ++j) {
+    const T* col = ab + j * ld;  // col[r] = A(j + r, j)
+    const Index m = std::min(kd, n - 1 - j);
+    accumulate(j, col[0], x[j]);
+    for (Index r = 1; r <= m; ++r) {
+      accumulate(j + r, col[r], x[j]);  // A(j + r, j) x_j in row j + r
+      accumulate(j, col[r], x[j + r]);  // A(j, j + r) x_{j+r} in row j
+    }
+  }
+}
+
+/// sum_i x_i (y_hi_i + y_lo_i), compensated, returned unrounded.
+template <class T>
+CompensatedSum<T> compensated_dot(Eigen::Index n, const T* x, const T* y_hi, const T* y_lo) {
+  CompensatedSum<T> s;
+  T tail = T(0);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    s.add_product(x[i], y_hi[i]);
+    tail += x[i] * y_lo[i];
+  }
+  s.lo += tail;
+  return s;
+}
+
+}  // namespace cabledyn::detail
+// ---- end cabledyn/linalg/detail/compensated.hpp ----
+
+namespace cabledyn {
+
+namespace detail {
+
+/// The small dense problem A z = theta B z (A symmetric, B symmetric positive definite,
+/// p x p) of the Rayleigh-Ritz steps: B = L L^T, C = L^-1 A L^-T, cyclic Jacobi rotations
+/// on C until every off-diagonal entry is below eps sqrt(|c_ii c_jj|) (Demmel and Veselic's
+/// stopping rule, accurate eigenvalues), Z = L^-T V; theta ascending, Z B-orthonormal.
+/// Plain loops: the problems are tiny and this keeps the compile light. Returns false when
+/// B is not positive definite.
+template <class T>
+bool small_generalized_eigen(const MatX<T>& A, const MatX<T>& B, VecX<T>& theta, MatX<T>& Z) {
+  using Index = Eigen::Index;
+  using std::abs;
+  using std::sqrt;
+  const Index p = A.rows();
+  MatX<T> L = MatX<T>::Zero(p, p);
+  for (Index j = 0; j < p; ++j) {
+    T d = B(j, j);
+    for (Index k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+    if (!(d > 0)) return false;
+    L(j, j) = sqrt(d);
+    for (Index i = j + 1; i < p; ++i) {
+      T s = B(i, j);
+      for (Index k = 0; k < j; ++k) s -= L(i, k) * L(j, k);
+      L(i, j) = s / L(j, j);
+    }
+  }
+  // W = L^-1 A (forward substitution on each column), C = W L^-T = (L^-1 W^T)^T.
+  MatX<T> W = A;
+  for (Index c = 0; c < p; ++c)
+    for (Index i = 0; i < p; ++i) {
+      T s = W(i, c);
+      for (Index k = 0; k < i; ++k) s -= L(i, k) * W(k, c);
+      W(i, c) = s / L(i, i);
+    }
+  MatX<T> C(p, p);
+  for (Index r = 0; r < p; ++r)
+    for (Index i = 0; i < p; ++i) {
+      T s = W(r, i);
+      for (Index k = 0; k < i; ++k) s -= L(i, k) * C(r, k);
+      C(r, i) = s / L(i, i);
+    }
+  for (Index i = 0; i < p; ++i)
+    for (Index j = 0; j < i; ++j) C(i, j) = C(j, i) = T(0.5) * (C(i, j) + C(j, i));
+  MatX<T> V = MatX<T>::Identity(p, p);
+  const T eps = std::numeric_limits<T>::epsilon();
+  for (int sweep = 0; sweep < 60; ++sweep) {
+    bool rotated = false;
+    for (Index i = 0; i < p; ++i)
+      for (Index j = i + 1; j < p; ++j) {
+        const T cij = C(i, j);
+        if (abs(cij) <= eps * sqrt(abs(C(i, i) * C(j, j))) || cij == T(0)) continue;
+        rotated = true;
+        // Rotation that zeroes C(i, j): t = tan(phi), the smaller root.
+        const T tau = (C(j, j) - C(i, i)) / (T(2) * cij);
+        const T t = (tau >= 0 ? T(1) : T(-1)) / (abs(tau) + sqrt(T(1) + tau * tau));
+        const T c = T(1) / sqrt(T(1) + t * t), s = t * c;
+        for (Index k = 0; k < p; ++k) {
+          const T a = C(k, i), b = C(k, j);
+          C(k, i) = c * a - s * b;
+          C(k, j) = s * a + c * b;
+        }
+        for (Index k = 0; k < p; ++k) {
+          const T a = C(i, k), b = C(j, k);
+          C(i, k) = c * a - s * b;
+          C(j, k) = s * a + c * b;
+        }
+        C(i, j) = C(j, i) = T(0);
+        for (Index k = 0; k < p; ++k) {
+          const T a = V(k, i), b = V(k, j);
+          V(k, i) = c * a - s * b;
+          V(k, j) = s * a + c * b;
+        }
+      }
+    if (!rotated) break;
+  }
+  std::vector<Index> order(static_cast<std::size_t>(p));
+  for (Index i = 0; i < p; ++i) order[static_cast<std::size_t>(i)] = i;
+  std::sort(order.begin(), order.end(), [&](Index a, Index b) { return C(a, a) < C(b, b); });
+  theta.resize(p);
+  Z.resize(p, p);
+  for (Index c = 0; c < p; ++c) {
+    const Index o = order[static_cast<std::size_t>(c)];
+    theta(c) = C(o, o);
+    for (Index i = p - 1; i >= 0; --i) {  // L^T z = v
+      T s = V(i, o);
+      for (Index k = i + 1; k < p; ++k) s -= L(k, i) * Z(k, c);
+      Z(i, c) = s / L(i, i);
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
+
+/// Options of BandGeneralizedEigen.
+struct BandEigenOptions {
+  /// `automatic`: dsbgvx estimates for double when LAPACK is compiled in, the templated
+  /// subspace iteration otherwise; `templated`; `lapack` (InputError if unavailable).
+  Backend backend = Backend::automatic;
+  /// Subspace size p of the templated path (0: max(2 nModes, nModes + 8), at most n).
+  Eigen::Index subspace = 0;
+  /// The subspace iteration stops when no Ritz value of the wanted modes moves by more than
+  /// this, relative (they are shifts for inverse iteration, which refines them).
+  double ritz_tol = 1e-10;
+  int max_subspace_iterations = 1000;
+  /// Inverse iterations per shape: it stops when the shape changes by less than
+  /// 1000 eps (max norm, relative) or stops contracting.
+  int max_inverse_iterations = 12;
+  /// Rayleigh-Ritz over the computed shapes before the final Rayleigh quotients.
+  bool rayleigh_ritz = true;
+  /// Sturm-count check that no eigenvalue below the computed ones was missed.
+  bool verify_count = true;
+  /// Neighbouring eigenvalues closer than cluster_tol max |lambda| form one cluster in the
+  /// check, which counts at cluster_tol max |lambda| below each cluster.
+  double cluster_tol = 1e-6;
+  /// Seed of the start vectors (deterministic: a fixed seed gives the same result).
+  std::uint64_t seed = 20250101;
+};
+
+/// The lowest eigenpairs of (K, M).
+template <class T>
+struct BandEigenResult {
+  /// lambda = omega^2, ascending: the Rayleigh quotient of each vector, compensated.
+  VecX<T> eigenvalues;
+  /// n x nModes, M-orthonormal (phi_i^T M phi_j = delta_ij to round-off).
+  MatX<T> vectors;
+  /// Stage-1 eigenvalues (dsbgvx, or the Ritz values of the subspace iteration).
+  VecX<T> estimates;
+  /// Backward error of each pair, ||K phi - lambda M phi||_inf /
+  /// ((||K||_inf + |lambda| ||M||_inf) ||phi||_inf), the products compensated.
+  VecX<T> residuals;
+  bool lapack = false;           ///< stage 1 ran dsbgvx
+  T shift = T(0);                ///< sigma of the templated shift-invert
+  Eigen::Index subspace = 0;     ///< p of the templated path (last attempt)
+  int subspace_iterations = 0;   ///< templated path, over all attempts
+  int inverse_iterations = 0;    ///< total over the shapes
+  int sturm_checks = 0;          ///< L D L^T counts made by the check
+  int attempts = 1;              ///< subspace attempts (the check may double p)
+};
+
+/// Solver of K phi = lambda M phi for the `modes` lowest eigenpairs of symmetric band
+/// matrices K (any inertia) and M (positive definite) of order n and half-bandwidth kd.
+/// Sized once: every workspace is O(n (kd + p)); compute() allocates only the small dense
+/// p x p problems and the result.
+template <class T>
+class BandGeneralizedEigen {
+  static_assert(std::is_floating_point_v<T>,
+                "BandGeneralizedEigen: plain floating types only (double, long double)");
+
+ public:
+  using Index = Eigen::Index;
+
+  BandGeneralizedEigen(Index n, Index kd, Index modes, BandEigenOptions opt = {})
+      : n_(n), kd_(kd), k_(modes), opt_(opt) {
+    detail::check_arg(n >= 1, "BandGeneralizedEigen", "n", n, ">= 1");
+    detail::check_arg(kd >= 0, "BandGeneralizedEigen", "kd", kd, ">= 0");
+    if (!(modes >= 1 && modes <= n))
+      throw InputError("BandGeneralizedEigen", "nModes", modes, "in [1, n = " + std::to_string(n) + "]");
+    if (!(opt.ritz_tol > 0 && opt.ritz_tol < 1))
+      throw InputError("BandGeneralizedEigen", "ritz_tol", opt.ritz_tol, "in (0, 1)");
+    if (!(opt.cluster_tol > 0 && opt.cluster_tol < 1))
+      throw InputError("BandGeneralizedEigen", "cluster_tol", opt.cluster_tol, "in (0, 1)");
+    detail::check_arg(opt.max_subspace_iterations >= 1, "BandGeneralizedEigen",
+                      "max_subspace_iterations", opt.max_subspace_iterations, ">= 1");
+    detail::check_arg(opt.max_inverse_iterations >= 1, "BandGeneralizedEigen",
+                      "max_inverse_iterations", opt.max_inverse_iterations, ">= 1");
+    if (opt.subspace != 0 && !(opt.subspace >= modes && opt.subspace <= n))
+      throw InputError("BandGeneralizedEigen", "subspace", opt.subspace,
+                       "0 or in [nModes, n] = [" + std::to_string(modes) + ", " + std::to_string(n) + "]");
+    lapack_ = detail::use_lapack<T>(opt.backend, "BandGeneralizedEigen");
+    p_ = opt.subspace > 0 ? opt.subspace : std::min(n, std::max(2 * modes, modes + 8));
+    ldab_ = kd + 1;
+    ldlu_ = 3 * kd + 1;
+    detail::require_lapack_int(ldlu_ * n, "BandGeneralizedEigen", "ldab n");
+    C_ = SymmetricBandMatrix<T>(n, kd);
+    chol_ = BandCholesky<T>(n, kd, Backend::templated);
+    ldlt_ = BandLDLT<T>(n, kd);
+    lu_.assign(static_cast<std::size_t>(ldlu_ * n), T(0));
+    ipiv_.assign(static_cast<std::size_t>(n), 0);
+    phi_.resize(n, modes);
+    mphi_.resize(n, modes);
+    khi_.resize(n, modes);
+    klo_.resize(n, modes);
+    mhi_.resize(n, modes);
+    mlo_.resize(n, modes);
+    x_.resize(n);
+    mx_.resize(n);
+    y_.resize(n);
+    my_.resize(n);
+    c_.resize(modes);
+    if (lapack_) {
+      ab_.assign(static_cast<std::size_t>(ldab_ * n), 0.0);
+      bb_.assign(static_cast<std::size_t>(ldab_ * n), 0.0);
+      w_.assign(static_cast<std::size_t>(n), 0.0);
+      work_.assign(static_cast<std::size_t>(7 * n), 0.0);
+      iwork_.assign(static_cast<std::size_t>(5 * n), 0);
+      ifail_.assign(static_cast<std::size_t>(n), 0);
+    }
+  }
+
+  Index rows() const noexcept { return n_; }
+  Index kd() const noexcept { return kd_; }
+  Index modes() const noexcept { return k_; }
+  /// True when stage 1 runs dsbgvx.
+  bool uses_lapack() const noexcept { return lapack_; }
+  const BandEigenResult<T>& result() const noexcept { return res_; }
+
+  /// The `modes` lowest eigenpairs of (K, M). Throws InputError for a shape mismatch, a
+  /// non-finite entry or an M that is not positive definite, SolveError when an iteration
+  /// fails or the Sturm check still fails after the retries.
+  const BandEigenResult<T>& compute(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M) {
+    check_inputs(K, M);
+    res_ = BandEigenResult<T>{};
+    res_.lapack = lapack_;
+    knorm_ = K.norm_inf();
+    mnorm_ = M.norm_inf();
+    Index p = p_;
+    const int max_attempts = lapack_ ? 1 : 3;
+    for (int attempt = 0; attempt < max_attempts; ++attempt) {
+      res_.attempts = attempt + 1;
+      if (lapack_) {
+        estimates_lapack(K, M);
+      } else {
+        res_.subspace = p;
+        estimates_subspace(K, M, p);
+      }
+      for (Index j = 0; j < k_; ++j) shape(K, M, j);
+      finish(K, M);
+      if (!opt_.verify_count) return res_;
+      Index bad = -1, count = 0, expected = 0;
+      if (count_check(K, M, bad, count, expected)) return res_;
+      if (attempt + 1 == max_attempts)
+        throw SolveError("BandGeneralizedEigen",
+                         "eigenvalues below " + to_text(res_.eigenvalues(bad)) + " (Sturm count)", count,
+                         "== " + std::to_string(expected) + " computed below it" +
+                             (lapack_ ? "" : " (after " + std::to_string(max_attempts) + " subspace sizes)"));
+      p = std::min(n_, 2 * p);
+    }
+    return res_;
+  }
+
+ private:
+  // ---- inputs -------------------------------------------------------------------------
+  void check_inputs(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M) {
+    for (const auto* A : {&K, &M})
+      if (A->rows() != n_ || A->kd() != kd_)
+        throw InputError("BandGeneralizedEigen::compute", A == &K ? "K shape (n)" : "M shape (n)", A->rows(),
+                         "n = " + std::to_string(n_) + ", kd = " + std::to_string(kd_) + " as sized");
+    for (const auto* A : {&K, &M}) {
+      if (detail::all_finite(A->data(), n_ * ldab_)) continue;
+      for (Index j = 0; j < n_; ++j)
+        for (Index r = 0; r <= std::min(kd_, n_ - 1 - j); ++r)
+          if (!is_finite(A->data()[r + j * ldab_]))
+            throw InputError("BandGeneralizedEigen::compute",
+                             std::string(A == &K ? "K" : "M") + " entry (" + std::to_string(j + r) + ", " +
+                                 std::to_string(j) + ")",
+                             A->data()[r + j * ldab_], "finite");
+    }
+    // M must be positive definite (the Cholesky pivots of M).
+    const FactorResult f = chol_.factor(M);
+    if (!f.ok())
+      throw InputError("BandGeneralizedEigen::compute", "M Cholesky pivot " + std::to_string(f.index), f.value,
+                       "> 0 (the mass matrix must be positive definite)");
+  }
+
+  // ---- stage 1: estimates ---------------------------------------------------------------
+  void estimates_lapack(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M) {
+#ifdef CABLEDYN_WITH_LAPACK
+    if constexpr (std::is_same_v<T, double>) {
+      std::copy(K.data(), K.data() + n_ * ldab_, ab_.begin());
+      std::copy(M.data(), M.data() + n_ * ldab_, bb_.begin());
+      const int n = static_cast<int>(n_), kd = static_cast<int>(kd_), ld = static_cast<int>(ldab_), one = 1,
+                iu = static_cast<int>(k_);
+      const double vl = 0, vu = 0, abstol = 2 * std::numeric_limits<double>::min();
+      double dummy_q = 0, dummy_z = 0;
+      int m = 0, info = 0;
+      const char jobz = 'N', range = 'I', uplo = 'L';
+      dsbgvx_(&jobz, &range, &uplo, &n, &kd, &kd, ab_.data(), &ld, bb_.data(), &ld, &dummy_q, &one, &vl, &vu,
+              &one, &iu, &abstol, &m, w_.data(), &dummy_z, &one, work_.data(), iwork_.data(), ifail_.data(),
+              &info, 1, 1, 1);
+      if (info > n)
+        throw InputError("BandGeneralizedEigen (dsbgvx)", "M split Cholesky pivot " + std::to_string(info - n - 1),
+                         "not positive", "> 0 (the mass matrix must be positive definite)");
+      if (info != 0 || m != iu)
+        throw SolveError("BandGeneralizedEigen (dsbgvx)", "INFO (eigenvalues found " + std::to_string(m) + ")",
+                         info, "0");
+      res_.estimates = Eigen::Map<const VecX<double>>(w_.data(), k_);
+      // Start vectors: a fixed pseudo-random sequence (as LAPACK's dstein).
+      std::uint64_t state = opt_.seed;
+      for (Index j = 0; j < k_; ++j)
+        for (Index i = 0; i < n_; ++i) phi_(i, j) = random_unit(state);
+      return;
+    }
+#endif
+    (void)K;
+    (void)M;
+    throw InputError("BandGeneralizedEigen", "backend", "lapack (not in this build)", "templated or automatic");
+  }
+
+  void estimates_subspace(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M, Index p) {
+    // Shift: sigma = 0, or the first sigma = -s 10^(j - 14) (s = max K_ii / M_ii) that makes
+    // K - sigma M positive definite.
+    T s = T(0);
+    for (Index i = 0; i < n_; ++i) s = std::max(s, std::abs(K.data()[i * ldab_]) / M.data()[i * ldab_]);
+    if (!(s > 0)) s = T(1);
+    T sigma = T(0);
+    bool ok = false;
+    for (int j = 0; j <= 16 && !ok; ++j) {
+      sigma = j == 0 ? T(0) : -s * std::pow(T(10), T(j - 14));
+      shifted(K, M, sigma);
+      ok = chol_.factor(C_).ok();
+    }
+    if (!ok)
+      throw SolveError("BandGeneralizedEigen", "K - sigma M positive definite for sigma down to", sigma,
+                       "a sigma below the lowest eigenvalue (K far from definite)");
+    res_.shift = sigma;
+    // Subspace iteration: Y = (K - sigma M)^-1 M X, Rayleigh-Ritz on span Y with
+    // Y^T (K - sigma M) Y = Y^T M X (no product with K).
+    X_.resize(n_, p);
+    MX_.resize(n_, p);
+    Y_.resize(n_, p);
+    MY_.resize(n_, p);
+    std::uint64_t state = opt_.seed;
+    for (Index j = 0; j < p; ++j)
+      for (Index i = 0; i < n_; ++i) X_(i, j) = random_unit(state);
+    for (Index j = 0; j < p; ++j) M.multiply(X_.col(j), MX_.col(j));
+    VecX<T> prev = VecX<T>::Constant(k_, std::numeric_limits<T>::infinity());
+    VecX<T> lam(p);
+    T change_prev = std::numeric_limits<T>::infinity();
+    MatX<T> Z;
+    VecX<T> theta;
+    for (int it = 1; it <= opt_.max_subspace_iterations; ++it) {
+      ++res_.subspace_iterations;
+      Y_ = MX_;
+      chol_.solve(Y_);
+      for (Index j = 0; j < p; ++j) M.multiply(Y_.col(j), MY_.col(j));
+      orthonormalize_subspace(M, state);
+      MatX<T> A = Y_.transpose() * MX_;
+      MatX<T> B = Y_.transpose() * MY_;
+      A = T(0.5) * (A + A.transpose()).eval();
+      B = T(0.5) * (B + B.transpose()).eval();
+      if (!detail::small_generalized_eigen(A, B, theta, Z))
+        throw SolveError("BandGeneralizedEigen", "Rayleigh-Ritz at subspace iteration", it,
+                         "a definite projected mass (subspace lost rank)");
+      // theta = lambda - sigma > 0, ascending.
+      X_.noalias() = Y_ * Z;
+      MX_.noalias() = MY_ * Z;
+      lam = theta.array() + sigma;
+      T change = 0;
+      for (Index i = 0; i < k_; ++i) {
+        const T den = std::max(std::abs(lam(i)), std::abs(lam(i) - sigma));
+        change = std::max(change, std::abs(lam(i) - prev(i)) / den);
+      }
+      prev = lam.head(k_);
+      // Converged, or stalled at the round-off floor of the Ritz values.
+      if (change <= T(opt_.ritz_tol) || (it > 8 && change < T(1e-6) && change >= T(0.9) * change_prev)) break;
+      change_prev = change;
+      if (it == opt_.max_subspace_iterations)
+        throw SolveError("BandGeneralizedEigen", "subspace iterations (Ritz value change " + to_text(change) + ")",
+                         it, "converged within max_subspace_iterations");
+    }
+    res_.estimates = prev;
+    phi_ = X_.leftCols(k_);
+  }
+
+  // Modified Gram-Schmidt (twice) of the columns of Y_ in the M inner product, the same
+  // column operations applied to MY_ = M Y and MX_ = (K - sigma M) Y, so that the projected
+  // mass is the identity to round-off even when a shift close to an eigenvalue makes Y
+  // nearly rank deficient. A column lost to the orthogonalisation is replaced by a fresh
+  // pseudo-random one (its MX_ from C_ = K - sigma M).
+  void orthonormalize_subspace(const SymmetricBandMatrix<T>& M, std::uint64_t& state) {
+    const Index p = Y_.cols();
+    for (Index j = 0; j < p; ++j) {
+      for (int fresh = 0; fresh < 3; ++fresh) {
+        const T before = std::sqrt(std::max(T(0), Y_.col(j).dot(MY_.col(j))));
+        for (int pass = 0; pass < 2; ++pass)
+          for (Index i = 0; i < j; ++i) {
+            const T c = Y_.col(i).dot(MY_.col(j));
+            Y_.col(j) -= c * Y_.col(i);
+            MY_.col(j) -= c * MY_.col(i);
+            MX_.col(j) -= c * MX_.col(i);
+          }
+        const T nrm = std::sqrt(std::max(T(0), Y_.col(j).dot(MY_.col(j))));
+        if (nrm > T(1e3) * std::numeric_limits<T>::epsilon() * before && nrm > 0) {
+          Y_.col(j) /= nrm;
+          MY_.col(j) /= nrm;
+          MX_.col(j) /= nrm;
+          break;
+        }
+        if (fresh == 2)
+          throw SolveError("BandGeneralizedEigen", "subspace column " + std::to_string(j), "dependent",
+                           "independent of the columns before it");
+        for (Index i = 0; i < n_; ++i) Y_(i, j) = random_unit(state);
+        M.multiply(Y_.col(j), MY_.col(j));
+        C_.multiply(Y_.col(j), MX_.col(j));
+      }
+    }
+  }
+
+  // ---- stage 2: inverse iteration -------------------------------------------------------
+  void shape(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M, Index j) {
+    T mu = res_.estimates(j);
+    factor_shifted(K, M, mu);
+    x_ = phi_.col(j);
+    orthogonalize(x_, j);
+    normalize(M, x_, mx_);
+    T delta_prev = std::numeric_limits<T>::infinity();
+    const T tol = T(1000) * std::numeric_limits<T>::epsilon();
+    for (int it = 1; it <= opt_.max_inverse_iterations; ++it) {
+      ++res_.inverse_iterations;
+      y_ = mx_;
+      solve_shifted(y_);
+      orthogonalize(y_, j);
+      normalize(M, y_, my_);
+      if (y_.dot(mx_) < 0) {
+        y_ = -y_;
+        my_ = -my_;
+      }
+      const T delta = (y_ - x_).cwiseAbs().maxCoeff() / y_.cwiseAbs().maxCoeff();
+      x_.swap(y_);
+      mx_.swap(my_);
+      if (delta <= tol || (it >= 3 && delta >= delta_prev)) break;
+      delta_prev = delta;
+    }
+    phi_.col(j) = x_;
+    mphi_.col(j) = mx_;
+  }
+
+  // Classical Gram-Schmidt in the M inner product against the shapes 0..j-1, twice.
+  void orthogonalize(VecX<T>& v, Index j) {
+    if (j == 0) return;
+    for (int pass = 0; pass < 2; ++pass) {
+      c_.head(j).noalias() = mphi_.leftCols(j).transpose() * v;
+      v.noalias() -= phi_.leftCols(j) * c_.head(j);
+    }
+  }
+
+  // v <- v / ||v||_M and Mv = M v.
+  void normalize(const SymmetricBandMatrix<T>& M, VecX<T>& v, VecX<T>& Mv) {
+    M.multiply(v, Mv);
+    const T q = v.dot(Mv);
+    if (!(q > 0) || !std::isfinite(q))
+      throw SolveError("BandGeneralizedEigen", "inverse iteration: |phi|_M^2", q,
+                       "> 0 and finite (a shape lost to the orthogonalisation)");
+    const T r = T(1) / std::sqrt(q);
+    v *= r;
+    Mv *= r;
+  }
+
+  // C_ = K - sigma M.
+  void shifted(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M, T sigma) {
+    const T* k = K.data();
+    const T* m = M.data();
+    T* c = C_.data();
+    for (Index i = 0; i < n_ * ldab_; ++i) c[i] = k[i] - sigma * m[i];
+  }
+
+  // Banded LU with partial pivoting of K - mu M (DGBTRF storage, kl = ku = kd). An exactly
+  // zero pivot moves mu by a round-off-sized step and factors again.
+  void factor_shifted(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M, T mu) {
+    const Index kv = 2 * kd_;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      std::fill(lu_.begin(), lu_.end(), T(0));
+      const T* k = K.data();
+      const T* m = M.data();
+      for (Index j = 0; j < n_; ++j)
+        for (Index r = 0; r <= std::min(kd_, n_ - 1 - j); ++r) {
+          const T g = k[r + j * ldab_] - mu * m[r + j * ldab_];
+          lu_[static_cast<std::size_t>(kv + r + j * ldlu_)] = g;            // G(j + r, j)
+          lu_[static_cast<std::size_t>(kv - r + (j + r) * ldlu_)] = g;      // G(j, j + r)
+        }
+      Index info = -1;
+#ifdef CABLEDYN_WITH_LAPACK
+      if constexpr (std::is_same_v<T, double>) {
+        if (lapack_) {
+          const int n = static_cast<int>(n_), kd = static_cast<int>(kd_), ld = static_cast<int>(ldlu_);
+          int inf = 0;
+          dgbtrf_(&n, &n, &kd, &kd, lu_.data(), &ld, ipiv_.data(), &inf);
+          info = inf > 0 ? inf - 1 : -1;
+        }
+      }
+#endif
+      if (!lapack_) info = detail::gbtrf(n_, kd_, kd_, lu_.data(), ldlu_, ipiv_.data());
+      if (info < 0) return;
+      // Move mu by a round-off-sized step of the matrix (eps (||K|| + |mu| ||M||) / ||M||),
+      // then 100 times more.
+      mu += std::numeric_limits<T>::epsilon() * std::pow(T(100), T(attempt)) *
+            (T(knorm_) + std::abs(mu) * T(mnorm_)) / T(mnorm_);
+    }
+    throw SolveError("BandGeneralizedEigen", "inverse iteration: exactly singular K - mu M at mu", mu,
+                     "a nonsingular shifted matrix");
+  }
+
+  void solve_shifted(VecX<T>& b) const {
+#ifdef CABLEDYN_WITH_LAPACK
+    if constexpr (std::is_same_v<T, double>) {
+      if (lapack_) {
+        const int n = static_cast<int>(n_), kd = static_cast<int>(kd_), ld = static_cast<int>(ldlu_), one = 1;
+        int info = 0;
+        const char trans = 'N';
+        dgbtrs_(&trans, &n, &kd, &kd, &one, lu_.data(), &ld, ipiv_.data(), b.data(), &n, &info, 1);
+        check_finite(b);
+        return;
+      }
+    }
+#endif
+    detail::gbtrs(n_, kd_, kd_, Index(1), lu_.data(), ldlu_, ipiv_.data(), b.data(), n_);
+    check_finite(b);
+  }
+
+  static void check_finite(const VecX<T>& b) {
+    if (!b.allFinite())
+      throw SolveError("BandGeneralizedEigen", "inverse iteration iterate", "not finite",
+                       "finite (overflow in the shifted solve)");
+  }
+
+  // ---- stage 3: Rayleigh-Ritz and compensated Rayleigh quotients -------------------------
+  void products(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M) {
+    for (Index j = 0; j < k_; ++j) {
+      detail::compensated_band_multiply(K, phi_.col(j).data(), khi_.col(j).data(), klo_.col(j).data());
+      detail::compensated_band_multiply(M, phi_.col(j).data(), mhi_.col(j).data(), mlo_.col(j).data());
+    }
+  }
+
+  void finish(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M) {
+    products(K, M);
+    if (opt_.rayleigh_ritz && k_ > 1) {
+      MatX<T> A(k_, k_), B(k_, k_);
+      for (Index i = 0; i < k_; ++i)
+        for (Index j = 0; j <= i; ++j) {
+          A(i, j) = A(j, i) =
+              detail::compensated_dot(n_, phi_.col(i).data(), khi_.col(j).data(), klo_.col(j).data()).value();
+          B(i, j) = B(j, i) =
+              detail::compensated_dot(n_, phi_.col(i).data(), mhi_.col(j).data(), mlo_.col(j).data()).value();
+        }
+      VecX<T> theta;
+      MatX<T> Z;
+      if (!detail::small_generalized_eigen(A, B, theta, Z))
+        throw SolveError("BandGeneralizedEigen", "Rayleigh-Ritz of the shapes", "failed",
+                         "M-independent shapes");
+      phi_ = phi_ * Z;  // M-orthonormal to round-off (B-orthonormal Z)
+    }
+    res_.eigenvalues.resize(k_);
+    res_.residuals.resize(k_);
+    for (Index j = 0; j < k_; ++j) {
+      // The quotient of the stored shape, every product compensated.
+      if (opt_.rayleigh_ritz && k_ > 1) {
+        detail::compensated_band_multiply(K, phi_.col(j).data(), khi_.col(j).data(), klo_.col(j).data());
+        detail::compensated_band_multiply(M, phi_.col(j).data(), mhi_.col(j).data(), mlo_.col(j).data());
+      }
+      const T num = detail::compensated_dot(n_, phi_.col(j).data(), khi_.col(j).data(), klo_.col(j).data()).value();
+      const T den = detail::compensated_dot(n_, phi_.col(j).data(), mhi_.col(j).data(), mlo_.col(j).data()).value();
+      const T lam = num / den;
+      res_.eigenvalues(j) = lam;
+      T r = 0;
+      for (Index i = 0; i < n_; ++i)
+        r = std::max(r, std::abs((khi_(i, j) - lam * mhi_(i, j)) + (klo_(i, j) - lam * mlo_(i, j))));
+      res_.residuals(j) = r / ((T(knorm_) + std::abs(lam) * T(mnorm_)) * phi_.col(j).cwiseAbs().maxCoeff());
+    }
+    // Ascending order (Rayleigh-Ritz sorts; the quotients may swap exact ties only).
+    std::vector<Index> order(static_cast<std::size_t>(k_));
+    for (Index j = 0; j < k_; ++j) order[static_cast<std::size_t>(j)] = j;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](Index a, Index b) { return res_.eigenvalues(a) < res_.eigenvalues(b); });
+    res_.vectors.resize(n_, k_);
+    VecX<T> lam = res_.eigenvalues, eta = res_.residuals;
+    for (Index j = 0; j < k_; ++j) {
+      const Index o = order[static_cast<std::size_t>(j)];
+      res_.vectors.col(j) = phi_.col(o);
+      res_.eigenvalues(j) = lam(o);
+      res_.residuals(j) = eta(o);
+    }
+  }
+
+  // ---- stage 4: Sturm check -------------------------------------------------------------
+  // For each cluster of computed eigenvalues (neighbours closer than cluster_tol times the
+  // largest |lambda| computed) the count of eigenvalues below a point just under it
+  // (cluster_tol max |lambda| below it, or half-way to the cluster before) must equal the
+  // number computed below it.
+  bool count_check(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M, Index& bad, Index& count,
+                   Index& expected) {
+    const VecX<T>& lam = res_.eigenvalues;
+    const T tol = T(opt_.cluster_tol);
+    // Scale of the computed spectrum: margins are relative to the largest |lambda| computed.
+    const T scale = std::max({std::abs(lam(0)), std::abs(lam(k_ - 1)), std::numeric_limits<T>::min()});
+    for (Index j = 0; j < k_; ++j) {
+      if (j > 0 && lam(j) - lam(j - 1) <= tol * scale) continue;  // inside a cluster
+      T s = lam(j) - tol * scale;
+      if (j > 0) s = std::max(s, T(0.5) * (lam(j) + lam(j - 1)));
+      Index neg = -1;
+      for (int attempt = 0; attempt < 3 && neg < 0; ++attempt) {
+        shifted(K, M, s);
+        ++res_.sturm_checks;
+        if (ldlt_.factor(C_).ok()) neg = ldlt_.negative_count();
+        else s -= T(0.01) * tol * scale;
+      }
+      if (neg != j) {
+        bad = j;
+        count = neg;
+        expected = j;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // A reproducible uniform number in [-1, 1) (splitmix64).
+  static T random_unit(std::uint64_t& state) {
+    state += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return T(static_cast<double>(z >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+  }
+
+  Index n_ = 0, kd_ = 0, k_ = 0, p_ = 0, ldab_ = 1, ldlu_ = 1;
+  BandEigenOptions opt_;
+  bool lapack_ = false;
+  value_type_t<T> knorm_ = 0, mnorm_ = 0;
+  SymmetricBandMatrix<T> C_;
+  BandCholesky<T> chol_;
+  BandLDLT<T> ldlt_;
+  std::vector<T> lu_;
+  std::vector<int> ipiv_;
+  MatX<T> X_, MX_, Y_, MY_;
+  MatX<T> phi_, mphi_, khi_, klo_, mhi_, mlo_;
+  VecX<T> x_, mx_, y_, my_, c_;
+  std::vector<double> ab_, bb_, w_, work_;
+  std::vector<int> iwork_, ifail_;
+  BandEigenResult<T> res_;
+};
+
+/// Number of eigenvalues of K phi = lambda M phi below sigma: the negative pivots of the
+/// banded L D L^T of K - sigma M (Sylvester's law of inertia, M positive definite). Exact
+/// when no eigenvalue of K - sigma M lies within the factorisation's perturbation bound of
+/// zero (linalg/band_ldlt.hpp). Throws SolveError when the factorisation meets a zero pivot.
+template <class T>
+Eigen::Index count_eigenvalues_below(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M,
+                                     const T& sigma) {
+  if (K.rows() != M.rows() || K.kd() != M.kd())
+    throw InputError("count_eigenvalues_below", "M shape (n)", M.rows(),
+                     "that of K: n = " + std::to_string(K.rows()) + ", kd = " + std::to_string(K.kd()));
+  SymmetricBandMatrix<T> C(K.rows(), K.kd());
+  for (Eigen::Index i = 0; i < K.rows() * K.ldab(); ++i) C.data()[i] = K.data()[i] - sigma * M.data()[i];
+  BandLDLT<T> ldlt(C);
+  const FactorResult f = ldlt.factor(C);
+  if (!f.ok()) throw f.error("count_eigenvalues_below");
+  return ldlt.negative_count();
+}
+
+/// The `modes` lowest eigenpairs of K phi = lambda M phi (a one-shot BandGeneralizedEigen).
+template <class T>
+BandEigenResult<T> band_generalized_eigen(const SymmetricBandMatrix<T>& K, const SymmetricBandMatrix<T>& M,
+                                          Eigen::Index modes, const BandEigenOptions& opt = {}) {
+  BandGeneralizedEigen<T> solver(K.rows(), K.kd(), modes, opt);
+  return solver.compute(K, M);
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/linalg/band_eigen.hpp ----
 // ---- end cabledyn/linalg.hpp ----
 // ---- begin cabledyn/elements.hpp ----
 // cabledyn module header: elements (the EI = 0 tension element and the cubic-Hermite bending
@@ -8763,11 +9596,22 @@ class LineDynamics {
     evaluate(q, v, f, nullptr, 0, 0);
   }
 
+  // Element block into band storage (indices are within the band by construction: an
+  // element spans 2 node blocks, exactly the half-bandwidth).
   template <int N>
   void add_block(BandMatrix<double>& S, std::size_t first, int, const Mat<double, N>& B) {
     const auto i0 = static_cast<Eigen::Index>(first);
-    for (int j = 0; j < N; ++j)
-      for (int i = 0; i < N; ++i) S.at(i0 + i, i0 + j) += B(i, j);
+    double* data = S.data();
+    for (int j = 0; j < N; ++j) {
+      double* col = data + S.offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
+      for (int i = 0; i < N; ++i) col[i] += B(i, j);
+    }
+  }
+
+  // S += c M over the whole band storage (same layout).
+  static void add_scaled(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
+    const Eigen::Index size = S.ldab() * S.rows();
+    Eigen::Map<VecX<double>>(S.data(), size) += c * Eigen::Map<const VecX<double>>(M.data(), size);
   }
 
   // ---- initial acceleration -------------------------------------------------------------
@@ -8778,9 +9622,7 @@ class LineDynamics {
     M_.multiply(s_.a, Ma_);  // a holds only the prescribed entries now
     rhs = -(s_.r + Ma_);
     S_.set_zero();
-    for (Eigen::Index j = 0; j < n_; ++j)
-      for (Eigen::Index i = std::max<Eigen::Index>(0, j - kd_); i <= std::min<Eigen::Index>(n_ - 1, j + kd_); ++i)
-        S_.at(i, j) = M_(i, j);
+    add_scaled(S_, M_, 1.0);
     cons_.reduce_residual(rhs);
     cons_.reduce_matrix(S_);
     if (!lu_.factor(S_).ok()) throw lu_.result().error(line_.name() + " mass matrix");
@@ -8845,10 +9687,7 @@ class LineDynamics {
       M_.multiply(am_, Ma_);
       G_ += Ma_;
       if (tangent) {
-        const double cm = g.mass_weight(dt);
-        for (Eigen::Index j = 0; j < n_; ++j)
-          for (Eigen::Index i = std::max<Eigen::Index>(0, j - kd_); i <= std::min<Eigen::Index>(n_ - 1, j + kd_); ++i)
-            S_.at(i, j) += cm * M_(i, j);
+        add_scaled(S_, M_, g.mass_weight(dt));
         cons_.reduce_matrix(S_);
       }
     } catch (const DomainError&) {
@@ -8989,6 +9828,7 @@ class LineDynamics {
   // the reuse of the previous step's factor under the quarter-contraction rule; with the
   // Hermite force blend one correction beyond the tolerance with the last factorisation.
   bool newton(VecX<double>& q, double dt, bool ca_branch) {
+    tangent_ready_ = false;
     if (!residual(q, dt, false)) return false;
     double xref = 0;
     for (Eigen::Index i = 0; i < n_; ++i) xref = std::max(xref, std::fabs(q(i)));
@@ -9026,7 +9866,8 @@ class LineDynamics {
         use_old = extra || (opt_.modified_newton && have && contracted);
       }
       if (!use_old) {
-        if (!residual(q, dt, true)) return false;
+        if (!tangent_ready_ && !residual(q, dt, true)) return false;
+        tangent_ready_ = false;
         if (!lu_.factor(S_).ok()) return false;
         ++stats_.factorizations;
         ++factorizations;
@@ -9045,10 +9886,14 @@ class LineDynamics {
       double alpha = 1;
       bool accepted = false;
       const double phi = 0.5 * G_.squaredNorm();
+      tangent_ready_ = false;
       for (int ls = 0; ls <= opt_.max_backtracks; ++ls, alpha *= 0.5) {
         qt2_ = q + alpha * dq_;
         apply_held(qt2_);
-        if (!residual(qt2_, dt, false)) continue;
+        // The full step usually succeeds: evaluate its tangent in the same pass, so that the
+        // next iteration need not evaluate again (the factor lives in lu_, S_ is free).
+        const bool spec = ls == 0 && !opt_.modified_newton && !reusing;
+        if (!residual(qt2_, dt, spec)) continue;
         const double nt = residual_norm(G_);
         const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
@@ -9057,10 +9902,12 @@ class LineDynamics {
           prev = norm;
           norm = nt;
           accepted = true;
+          tangent_ready_ = spec;
           break;
         }
       }
       if (!accepted) {
+        tangent_ready_ = false;
         if (!residual(q, dt, false)) return false;
         norm = residual_norm(G_);
         if (reusing) {  // a step that fails on the reused factor is re-solved on a fresh one
@@ -9143,11 +9990,328 @@ class LineDynamics {
   MatX<double> rhs_mat_;
   double kmax_ = 0, wmax_ = 0;
   bool save_factor_ = false;
+  bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
 };
 
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/line_dynamics.hpp ----
 // ---- end cabledyn/dynamics.hpp ----
+// ---- begin cabledyn/modal.hpp ----
+// cabledyn module header: modal (natural frequencies and mode shapes of a line about its
+// static equilibrium: the free-DOF stiffness and mass, the analysis, the <root>.modes.out
+// writer).
+
+// ---- begin cabledyn/modal/modal_system.hpp ----
+// cabledyn: the stiffness and mass of a line's modal analysis, on its free DOFs.
+// Spec "Modal analysis": about the static equilibrium, over the free degrees of freedom with
+// both ends held; K is the static tangent stiffness (EI = 0: the element stiffness
+// k = (EA/l0) e e^T + (T/l)(I - e e^T), zero on a slack tension-only element; Hermite: the
+// Hessian of the strain energy, an end spring's Hessian, a Rigid end keeping only the
+// magnitude of its tangent) plus the linearised seabed normal contact; M is the consistent
+// structural mass plus the Morison added mass at the static shape. Friction, damping and
+// drag are left out.
+//
+// The tangent and the mass come from the line module (line_static_residual without a
+// current, tension-only law with compression_ratio 0; line_mass), are put in solver
+// coordinates (a Rigid end's tangent block in its basis (d0, b1, b2)), and the held rows and
+// columns are removed: nodes are numbered along the line, so the free DOFs keep the band.
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// K and M of a line on its free DOFs (reduced numbering), and the map back to the line's
+/// DOFs.
+template <class T>
+struct ModalSystem {
+  SymmetricBandMatrix<T> K;            ///< static tangent stiffness [N/m, N, N m]
+  SymmetricBandMatrix<T> M;            ///< consistent structural + added mass [kg, kg m, kg m^2]
+  std::vector<Eigen::Index> free_dofs; ///< reduced index -> line DOF (solver coordinates)
+  Eigen::Index line_dofs = 0;          ///< number of DOFs of the line
+
+  /// A reduced vector (a mode shape) as a vector of every line DOF in global coordinates:
+  /// held DOFs zero, a Rigid end's tangent component rotated back from its basis.
+  template <class C>
+  VecX<T> expand(const LineConstraints& cons, const Eigen::MatrixBase<C>& v) const {
+    VecX<T> full = VecX<T>::Zero(line_dofs);
+    for (std::size_t a = 0; a < free_dofs.size(); ++a) full(free_dofs[a]) = v(static_cast<Eigen::Index>(a));
+    cons.expand(full);
+    return full;
+  }
+};
+
+/// The static load case of the modal tangent: the seabed and still-water level of `prob`,
+/// full load, the tension-only EI = 0 law (slack elements carry nothing), no current (drag
+/// is left out of an undamped modal analysis).
+inline StaticLoadCase modal_load_case(const StaticProblem& prob) {
+  StaticLoadCase lc;
+  lc.seabed_z = prob.seabed_z;
+  lc.seabed = prob.seabed;
+  lc.load_factor = 1;
+  lc.compression_ratio = 0;
+  lc.current = nullptr;
+  lc.hermite_wetting = true;
+  lc.surface_z = prob.surface_z;
+  return lc;
+}
+
+/// Assembles K and M of `line` at the static state q (every DOF of the line, e.g.
+/// StaticResult::q) on the free DOFs, in scalar T (double or long double). `added_mass`
+/// includes the Morison added mass of the wetted part. Throws InputError for a state of the
+/// wrong size or with a non-finite entry.
+template <class T = double>
+ModalSystem<T> modal_system(const Line& line, const StaticProblem& prob, const VecX<double>& q,
+                            bool added_mass = true) {
+  using Index = Eigen::Index;
+  const Index n = static_cast<Index>(line.dofs());
+  if (q.size() != n) throw InputError(line.name() + " modal analysis", "state size", q.size(), "== " + std::to_string(n));
+  for (Index i = 0; i < n; ++i)
+    if (!std::isfinite(q(i)))
+      throw InputError(line.name() + " modal analysis", "state entry " + std::to_string(i), q(i), "finite");
+  prob.seabed.validate(line.name() + " seabed");
+  const Index kd = line.half_bandwidth();
+  const VecX<T> qT = q.cast<T>();
+  SymmetricBandMatrix<T> Kf(n, kd), Mf(n, kd);
+  VecX<T> R;
+  const StaticLoadCase lc = modal_load_case(prob);
+  line_static_residual<T, SymmetricBandMatrix<T>>(line, lc, qT, R, &Kf);
+  line_mass<T>(line, qT, Mf, added_mass, prob.surface_z);
+  const LineConstraints cons(line);
+  cons.reduce_matrix(Kf);
+  cons.reduce_matrix(Mf);
+  ModalSystem<T> sys;
+  sys.line_dofs = n;
+  for (Index i = 0; i < n; ++i)
+    if (!cons.held(i)) sys.free_dofs.push_back(i);
+  const Index m = static_cast<Index>(sys.free_dofs.size());
+  sys.K = SymmetricBandMatrix<T>(m, kd);
+  sys.M = SymmetricBandMatrix<T>(m, kd);
+  for (Index b = 0; b < m; ++b)
+    for (Index a = b; a <= std::min(m - 1, b + kd); ++a) {
+      const Index i = sys.free_dofs[static_cast<std::size_t>(a)], j = sys.free_dofs[static_cast<std::size_t>(b)];
+      if (i - j > kd) continue;  // outside the line's band (held DOFs in between)
+      sys.K.at(a, b) = Kf(i, j);
+      sys.M.at(a, b) = Mf(i, j);
+    }
+  return sys;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/modal/modal_system.hpp ----
+// ---- begin cabledyn/modal/modal_analysis.hpp ----
+// cabledyn: natural frequencies and mode shapes of a line about its static equilibrium.
+// Spec "Modal analysis": K phi = omega^2 M phi over the free DOFs (both ends held), the
+// nModes lowest modes by the banded eigensolver (linalg/band_eigen.hpp); frequencies
+// f = omega / 2 pi [Hz], periods 1/f [s] and the nodal translations of each mode scaled to a
+// unit largest nodal displacement (written to <root>.modes.out by modal/modes_output.hpp).
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+
+namespace cabledyn {
+
+/// Options of a modal analysis.
+struct ModalOptions {
+  Eigen::Index n_modes = 10;  ///< nModes: how many of the lowest modes
+  bool added_mass = true;     ///< include the Morison added mass of the wetted part in M
+  BandEigenOptions eigen;     ///< eigensolver options (backend, tolerances, checks)
+};
+
+/// The modes of one line.
+template <class T = double>
+struct ModalResult {
+  std::string line;          ///< line name
+  VecX<T> omega2;            ///< omega^2 [rad^2/s^2], ascending
+  VecX<T> frequency;         ///< f = omega / (2 pi) [Hz] (0 for an omega^2 that is zero to round-off)
+  VecX<T> period;            ///< 1 / f [s] (+inf for f = 0)
+  /// line DOFs x nModes: each mode over every DOF of the line (held DOFs zero, global
+  /// coordinates), M-orthonormal on the free DOFs.
+  MatX<T> shapes;
+  /// 3 nodes x nModes: nodal translations (x, y, z of node 0, node 1, ...) of each mode,
+  /// scaled so that the largest nodal displacement |dr_i| is 1, its largest component > 0.
+  MatX<T> translations;
+  MatX<double> positions;    ///< 3 x nodes: node positions of the static state [m]
+  VecX<double> arc_length;   ///< unstretched arc length of each node from End A [m]
+  BandEigenResult<T> eigen;  ///< the eigensolver's result on the free DOFs (diagnostics)
+
+  Eigen::Index n_modes() const { return omega2.size(); }
+  Eigen::Index n_nodes() const { return positions.cols(); }
+  /// Scaled translation of node `node` in mode `mode` (0-based).
+  Vec3<T> translation(Eigen::Index mode, Eigen::Index node) const {
+    return translations.template block<3, 1>(3 * node, mode);
+  }
+};
+
+/// The nModes lowest modes of `line` about the static state q (every DOF of the line, e.g.
+/// StaticResult::q) with the seabed and water level of `prob`, in scalar T (double or long
+/// double). Throws InputError for bad input (state size, nModes outside [1, free DOFs]),
+/// DomainError when an omega^2 is negative beyond round-off (an unstable equilibrium) and
+/// SolveError when the eigensolver fails.
+template <class T = double>
+ModalResult<T> modal_analysis(const Line& line, const StaticProblem& prob, const VecX<double>& q,
+                              const ModalOptions& opt = {}) {
+  using Index = Eigen::Index;
+  using std::sqrt;
+  const std::string obj = line.name() + " modal analysis";
+  const ModalSystem<T> sys = modal_system<T>(line, prob, q, opt.added_mass);
+  const Index m = sys.K.rows();
+  if (!(opt.n_modes >= 1 && opt.n_modes <= m))
+    throw InputError(obj, "nModes", opt.n_modes, "in [1, " + std::to_string(m) + "] (the free DOFs)");
+  ModalResult<T> res;
+  res.line = line.name();
+  res.eigen = band_generalized_eigen<T>(sys.K, sys.M, opt.n_modes, opt.eigen);
+  const Index k = opt.n_modes;
+  res.omega2 = res.eigen.eigenvalues;
+  res.frequency.resize(k);
+  res.period.resize(k);
+  const T top = res.omega2.cwiseAbs().maxCoeff();
+  for (Index j = 0; j < k; ++j) {
+    T w2 = res.omega2(j);
+    if (w2 < 0) {
+      // Zero to round-off (a mechanism, a slack element), or an unstable equilibrium.
+      if (-w2 > T(1e-8) * top + std::numeric_limits<T>::min())
+        throw DomainError(obj, "omega^2 of mode " + std::to_string(j + 1) + " [rad^2/s^2]", w2,
+                          ">= 0 (negative: the state is not a stable equilibrium)");
+      w2 = 0;
+    }
+    res.frequency(j) = sqrt(w2) / T(2 * kPiLD);
+    res.period(j) = res.frequency(j) > 0 ? T(1) / res.frequency(j) : std::numeric_limits<T>::infinity();
+  }
+  // Shapes on every DOF, nodal translations scaled to a unit largest nodal displacement.
+  const LineConstraints cons(line);
+  const Index nodes = static_cast<Index>(line.n_nodes());
+  res.shapes.resize(sys.line_dofs, k);
+  res.translations.resize(3 * nodes, k);
+  for (Index j = 0; j < k; ++j) {
+    res.shapes.col(j) = sys.expand(cons, res.eigen.vectors.col(j));
+    T big = 0, comp = 0;
+    for (Index i = 0; i < nodes; ++i) {
+      const Vec3<T> d = res.shapes.template block<3, 1>(static_cast<Index>(line.dof(static_cast<std::size_t>(i), 0)), j);
+      res.translations.template block<3, 1>(3 * i, j) = d;
+      const T nd = sqrt(d.squaredNorm());
+      if (nd > big) {
+        big = nd;
+        Index c = 0;
+        d.cwiseAbs().maxCoeff(&c);
+        comp = d(c);
+      }
+    }
+    if (big > 0) res.translations.col(j) *= (comp < 0 ? T(-1) : T(1)) / big;
+  }
+  res.positions.resize(3, nodes);
+  res.arc_length.resize(nodes);
+  for (Index i = 0; i < nodes; ++i) {
+    res.positions.col(i) = line.r(q, static_cast<std::size_t>(i));
+    res.arc_length(i) = line.s_node(static_cast<std::size_t>(i));
+  }
+  return res;
+}
+
+/// The modes about a converged static result.
+template <class T = double>
+ModalResult<T> modal_analysis(const Line& line, const StaticProblem& prob, const StaticResult& st,
+                              const ModalOptions& opt = {}) {
+  return modal_analysis<T>(line, prob, st.q, opt);
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/modal/modal_analysis.hpp ----
+// ---- begin cabledyn/modal/modes_output.hpp ----
+// cabledyn: the <root>.modes.out file of a modal analysis.
+// Spec "Modal analysis": the frequencies f = omega / 2 pi and the nodal translations of each
+// mode (scaled to a unit largest nodal displacement) are written to <root>.modes.out. The
+// deck driver calls write_modes_file once with the results of every line that has nModes.
+//
+// Format (plain text, one record per line, fields separated by spaces; numbers in C "%.12e",
+// a zero frequency's period written "inf"); docs/modal-analysis.md shows an example:
+//
+//   CableDyn modes: natural frequencies and mode shapes about the static equilibrium
+//   Lines <count>
+//   Line <i> <name> Nodes <N> Modes <k>
+//   Mode Frequency[Hz] Period[s] Omega2[rad^2/s^2]
+//   <j> <f_j> <T_j> <omega_j^2>                        (k rows, j = 1..k, ascending)
+//   Shape <j> Frequency[Hz] <f_j> Period[s] <T_j>      (then, for each mode j = 1..k:)
+//   Node s[m] x[m] y[m] z[m] dx dy dz
+//   <i> <s_i> <x_i> <y_i> <z_i> <dx_i> <dy_i> <dz_i>    (N rows, node 1 = End A)
+//
+// The Line block repeats for every line; <name> is the line's name with spaces replaced by
+// underscores; s is the unstretched arc length from End A, (x, y, z) the static position and
+// (dx, dy, dz) the scaled translation.
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+#include <span>
+#include <string>
+
+
+namespace cabledyn {
+
+namespace detail {
+inline std::string modes_number(long double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.12Le", v);
+  return buf;
+}
+inline std::string modes_name(std::string s) {
+  for (char& c : s)
+    if (c == ' ' || c == '\t' || c == '\n') c = '_';
+  return s.empty() ? std::string("_") : s;
+}
+}  // namespace detail
+
+/// Writes the modes of every line in `results` to `os` in the <root>.modes.out format.
+template <class T>
+void write_modes(std::ostream& os, std::span<const ModalResult<T>> results) {
+  using detail::modes_number;
+  os << "CableDyn modes: natural frequencies and mode shapes about the static equilibrium\n";
+  os << "Lines " << results.size() << "\n";
+  for (std::size_t l = 0; l < results.size(); ++l) {
+    const ModalResult<T>& r = results[l];
+    const Eigen::Index k = r.n_modes(), N = r.n_nodes();
+    os << "Line " << l + 1 << " " << detail::modes_name(r.line) << " Nodes " << N << " Modes " << k << "\n";
+    os << "Mode Frequency[Hz] Period[s] Omega2[rad^2/s^2]\n";
+    for (Eigen::Index j = 0; j < k; ++j)
+      os << j + 1 << " " << modes_number(r.frequency(j)) << " " << modes_number(r.period(j)) << " "
+         << modes_number(r.omega2(j)) << "\n";
+    for (Eigen::Index j = 0; j < k; ++j) {
+      os << "Shape " << j + 1 << " Frequency[Hz] " << modes_number(r.frequency(j)) << " Period[s] "
+         << modes_number(r.period(j)) << "\n";
+      os << "Node s[m] x[m] y[m] z[m] dx dy dz\n";
+      for (Eigen::Index i = 0; i < N; ++i) {
+        os << i + 1 << " " << modes_number(r.arc_length(i));
+        for (int c = 0; c < 3; ++c) os << " " << modes_number(r.positions(c, i));
+        const Vec3<T> d = r.translation(j, i);
+        for (int c = 0; c < 3; ++c) os << " " << modes_number(d(c));
+        os << "\n";
+      }
+    }
+  }
+}
+
+/// Writes `<root>.modes.out` (see the file comment for the format) and returns its path.
+/// Throws InputError when the file cannot be written.
+template <class T>
+std::string write_modes_file(const std::string& root, std::span<const ModalResult<T>> results) {
+  const std::string path = root + ".modes.out";
+  std::ofstream f(path);
+  if (!f) throw InputError("modes output", "file", path, "writable");
+  write_modes<T>(f, results);
+  f.close();
+  if (!f) throw InputError("modes output", "file", path, "written completely");
+  return path;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/modal/modes_output.hpp ----
+// ---- end cabledyn/modal.hpp ----
 // ---- begin cabledyn/nodes.hpp ----
 // cabledyn module header: nodes (the spring-damper node of spring-damper-node.md, generic
 // one-step integrators, the node graph with edges and coupling groups, the exact stability

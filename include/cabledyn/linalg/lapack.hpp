@@ -65,3 +65,16 @@ inline void require_lapack_int(Eigen::Index v, const char* object, const char* q
 
 }  // namespace detail
 }  // namespace cabledyn
+
+#ifdef CABLEDYN_WITH_LAPACK
+// The banded generalised symmetric-definite eigenproblem (spec "Modal analysis": LAPACK
+// dsbgvx gives the eigenvalues), gfortran ABI as above; the prototype matches lapack.h.
+extern "C" {
+void dsbgvx_(const char* jobz, const char* range, const char* uplo, const int* n, const int* ka,
+             const int* kb, double* ab, const int* ldab, double* bb, const int* ldbb, double* q,
+             const int* ldq, const double* vl, const double* vu, const int* il, const int* iu,
+             const double* abstol, int* m, double* w, double* z, const int* ldz, double* work,
+             int* iwork, int* ifail, int* info, std::size_t jobz_len, std::size_t range_len,
+             std::size_t uplo_len);
+}
+#endif
