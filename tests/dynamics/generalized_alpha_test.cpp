@@ -21,7 +21,12 @@ TEMPLATE_TEST_CASE("Generalised-alpha: spectral radius rho_inf at omega dt -> in
     const Mat3<double> A = generalized_alpha_amplification<T>(g, T(1e7)).template cast<double>();
     const double r = Eigen::EigenSolver<Mat3<double>>(A).eigenvalues().cwiseAbs().maxCoeff();
     INFO("rho_inf " << rho);
-    CHECK(r == Approx(rho).margin(1e-5));
+    // The scheme's double eigenvalue -rho_inf at infinity makes rho(omega dt) approach rho_inf
+    // slowly (observed 1.6e-3 at omega dt = 1e4, 1.6e-5 at 1e7).
+    CHECK(r == Approx(rho).margin(1e-4));
+    const Mat3<double> A4 = generalized_alpha_amplification<T>(g, T(1e4)).template cast<double>();
+    const double r4 = Eigen::EigenSolver<Mat3<double>>(A4).eigenvalues().cwiseAbs().maxCoeff();
+    if (rho < 1) CHECK(std::fabs(r - rho) < std::fabs(r4 - rho));
     // At small omega dt the scheme is nearly undamped (|lambda| -> 1).
     const Mat3<double> A0 = generalized_alpha_amplification<T>(g, T(1e-3)).template cast<double>();
     const double r0 = Eigen::EigenSolver<Mat3<double>>(A0).eigenvalues().cwiseAbs().maxCoeff();
@@ -54,11 +59,12 @@ TEMPLATE_TEST_CASE("Generalised-alpha: second-order accuracy on an oscillator (d
       for (int k = 0; k < n; ++k) ga.step(dt);
       err.push_back(std::fabs(static_cast<double>(ga.q()(0) - exact)));
     }
-    // Observed order 2.00 on the finest pairs (both blends coincide for a linear system).
+    // Observed orders 2.13, 2.06, 2.03 on the 50..400 ladder (both blends coincide for a
+    // linear system): second order, the finest pair within 0.05 of 2.
     for (std::size_t k = 0; k + 1 < err.size(); ++k) {
       const double order = std::log2(err[k] / err[k + 1]);
       INFO("blend " << blend << " error " << err[k + 1] << " order " << order);
-      CHECK(order == Approx(2.0).margin(0.05));
+      CHECK(order == Approx(2.0).margin(k + 2 == err.size() ? 0.05 : 0.2));
     }
   }
 }

@@ -28,6 +28,7 @@
 #include "cabledyn/line/line_mass.hpp"
 #include "cabledyn/line/line_statics_model.hpp"
 #include "cabledyn/linalg/band_lu.hpp"
+#include "cabledyn/sea/fluid_field.hpp"
 #include "cabledyn/seabed/contact.hpp"
 
 namespace cabledyn {
@@ -96,6 +97,10 @@ struct StepStatistics {
   long newton_iterations = 0;
   long factorizations = 0;
   long release_caps = 0;   ///< element steps whose blended force the release cap limited
+  /// EI = 0, force blend: energy the elastic element forces created over the run [J], the sum
+  /// over committed steps and elements of max(0, W - (U_n - U_{n+1})), W the work of the
+  /// element's blended force on its nodes (spec "Release cap": round-off with the cap).
+  double created_energy = 0;
 };
 
 /// The coupled end reaction -(M a + f_int - f_ext) at a held node and its derivatives with
@@ -137,6 +142,7 @@ class LineDynamics {
     held_x_.setZero(n_);
     held_v_.setZero(n_);
     held_a_.setZero(n_);
+    kept_.assign(line.n_elements(), 0.0);
   }
 
   const Line& line() const { return line_; }
@@ -611,6 +617,7 @@ class LineDynamics {
       const double L0 = el.params().L0, EA = el.params().EA;
       const Vec3<double> dn = s_.q.segment<3>(i0 + 3) - s_.q.segment<3>(i0);
       const double ln = dn.norm(), en = ln - L0;
+      kept_[e] = en > 0 ? af * EA * en / L0 : 0.0;
       if (!(en > 0)) continue;  // slack at t_n: the elastic cap does not act
       const double Tn = EA * en / L0;
       const Vec3<double> tn = dn / ln;
@@ -621,13 +628,14 @@ class LineDynamics {
       const double e1 = l1 - L0;
       const double p = ln - tn.dot(d1);
       if (!(p > 0)) continue;
-      const double That = Tn * e1 / en;
+      const double That = Tn * std::max(e1, 0.0) / en;  // the end tension of a linear element
       if (That >= c * Tn) continue;
       const double p1 = l1 - t1.dot(dn);
       const double Wn = 0.5 * Tn * en;
       const double Fcap = (Wn + (1 - af) * That * p1) / p;
       if (!(Fcap < af * Tn)) continue;
       ++stats_.release_caps;
+      kept_[e] = Fcap;
       // Replace the kept force af Tn tn by Fcap tn: node b gets (Fcap - af Tn) tn, node a minus.
       const Vec3<double> df = (Fcap - af * Tn) * tn;
       G_.segment<3>(i0) -= df;
@@ -637,7 +645,7 @@ class LineDynamics {
         const Vec3<double> dp = -tn;
         const Vec3<double> de1 = t1;
         const Vec3<double> dp1 = t1 - (Mat3<double>::Identity() - t1 * t1.transpose()) * dn / l1;
-        const Vec3<double> dN = (1 - af) * (Tn / en * de1 * p1 + That * dp1);
+        const Vec3<double> dN = (1 - af) * ((e1 > 0 ? Tn / en : 0.0) * de1 * p1 + That * dp1);
         const Vec3<double> dF = dN / p - Fcap / p * dp;
         const Mat3<double> B = tn * dF.transpose();  // d(df)/dd1
         for (int j = 0; j < 3; ++j)
@@ -843,7 +851,27 @@ class LineDynamics {
     return true;
   }
 
+  // Energy created by the elastic element forces over the committed step (EI = 0, force
+  // blend): W - (U_n - U_{n+1}) per element, W the work of alpha_f (kept) along t_n plus
+  // (1 - alpha_f) T_{n+1} t_{n+1} on the relative displacement of the ends.
+  void account_created_energy(const VecX<double>& q1) {
+    if (line_.hermite() || !opt_.force_blend) return;
+    const double af = ga_.alpha_f;
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const auto& el = line_.tension_element(e);
+      const Vec<double, 6> qn = s_.q.segment<6>(i0), qe = q1.segment<6>(i0);
+      const Vec3<double> dn = qn.segment<3>(3) - qn.segment<3>(0), d1 = qe.segment<3>(3) - qe.segment<3>(0);
+      const double kept = opt_.release_cap ? kept_[e] : af * std::max(el.tension(qn), 0.0);
+      const Vec3<double> Fb = kept * dn.normalized() + (1 - af) * el.tension(qe) * d1.normalized();
+      const double W = -Fb.dot(d1 - dn);  // work of the element's pull on its nodes
+      const double created = W - (el.energy(qn) - el.energy(qe));
+      if (created > 0) stats_.created_energy += created;
+    }
+  }
+
   void commit(const VecX<double>& q1, double dt) {
+    account_created_energy(q1);
     const auto& g = ga_;
     a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
     v1_ = g.velocity(a1_, s_.v, s_.a, dt);
@@ -883,6 +911,25 @@ class LineDynamics {
   double kmax_ = 0, wmax_ = 0;
   bool save_factor_ = false;
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
+  std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element
 };
+
+}  // namespace cabledyn
+
+namespace cabledyn {
+
+/// Sample a fluid field at the nodes of a line at time t (spec "Time integration": the host
+/// samples the fields for the end of the step, t_{n+1}, at the committed node positions, and
+/// every load evaluation of the step uses them). `out` keeps its storage (no allocation once
+/// sized).
+inline void sample_fluid(const FluidField& field, const Line& line, const VecX<double>& q, double t, HeldFluid& out) {
+  out.u.resize(line.n_nodes());
+  out.udot.resize(line.n_nodes());
+  for (std::size_t i = 0; i < line.n_nodes(); ++i) {
+    const FluidSample s = field.sample(line.r(q, i), t);
+    out.u[i] = s.u;
+    out.udot[i] = s.a;
+  }
+}
 
 }  // namespace cabledyn

@@ -273,6 +273,17 @@ class HermiteStatics {
           accepted = true;
           break;
         }
+        // Close to equilibrium the energy changes below its own round-off: an unshifted
+        // (positive definite) Newton step is then judged on the residual instead.
+        if (shift == 0 && ls == 0) {
+          line_static_residual<double>(line_, lc, qt, Rt_);
+          cons_.reduce_residual(Rt_);
+          if (scaled_norm(Rt_, force_scale(lc, qt)) < (1 - 1e-4) * norm) {
+            q = qt;
+            accepted = true;
+            break;
+          }
+        }
       }
       if (!accepted) {
         // The energy cannot descend further at its round-off: accept if the residual is small.
@@ -447,6 +458,7 @@ class HermiteStatics {
   BandCholesky<double> chol_;
   BandLU<double> lu_;
   BandLDLT<double> ldlt_;
+  VecX<double> Rt_;
 };
 
 }  // namespace cabledyn
