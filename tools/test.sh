@@ -8,6 +8,7 @@ root=${CABLEDYN_BUILD_ROOT:-build}
 jobs=${CABLEDYN_JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$PWD/$root/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
 start=$(date +%s)
 
 echo "== single header =="
@@ -21,7 +22,7 @@ ctest --test-dir "$root/werror" --output-on-failure -j "$jobs"
 
 echo "== tests with -fsanitize=address,undefined =="
 cmake -S . -B "$root/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCABLEDYN_BUILD_BENCHMARKS=OFF -DCABLEDYN_BUILD_EXAMPLES=OFF -DCABLEDYN_TEST_CONSUMER=OFF >/dev/null
