@@ -8,7 +8,6 @@ root=${CABLEDYN_BUILD_ROOT:-build}
 jobs=${CABLEDYN_JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$PWD/$root/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
 start=$(date +%s)
 
 echo "== single header =="
