@@ -456,6 +456,12 @@ TEST_CASE("swapped lines: the fairlead end first", "[deck]") {
   CHECK(oriented[0].type.name == "cable");
   CHECK(oriented[0].length == 10.0);
   CHECK(oriented[1].segments == 40);
+  CHECK(d.segments(1) == 42);
+  CHECK(d.oriented_node(1, 1) == 43);  // node 1 as written is the anchor node
+  CHECK(d.oriented_node(1, 43) == 1);
+  CHECK(d.oriented_end(1, 0) == 1);
+  CHECK(d.oriented_node(2, 5) == 5);  // line 2 is not swapped
+  CHECK(d.oriented_end(2, 1) == 1);
   // Both ends held or both moving: no swap.
   CHECK_FALSE(parse_deck(kBase, "b.dat").find_line(1)->swapped);
   CHECK_FALSE(parse_deck(replace_all(kBase, "2 2 3 -\n", "2 3 1 -\n"), "b.dat").find_line(2)->swapped);

@@ -198,6 +198,18 @@ struct Deck {
       if (e.line_id == line_id && e.end == end) return &e;
     return nullptr;
   }
+  /// End `end` (0: A, 1: B) of a line as written, counted in the fairlead-first orientation
+  /// (the other end of a swapped line).
+  int oriented_end(int line_id, int end) const {
+    const auto* l = find_line(line_id);
+    return l && l->swapped ? 1 - end : end;
+  }
+  /// Node `j` (1 .. N + 1 from End A as written) counted from the fairlead end (N + 2 - j on a
+  /// swapped line).
+  long long oriented_node(int line_id, long long j) const {
+    const auto* l = find_line(line_id);
+    return l && l->swapped ? segments(line_id) + 2 - j : j;
+  }
   /// The Environment of the options (g, rhoW, WtrDpth).
   Environment environment() const { return options.environment(); }
 };

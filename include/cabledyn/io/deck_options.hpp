@@ -82,7 +82,8 @@ struct OchiHubbleDeck {
 };
 
 /// A wave model or spectral train:
-/// `none`; `airy H T dir`; `stream H T dir`; `jonswap Hs Tp gamma dir [s]`;
+/// `none`; `airy H T dir`; `stream H T dir`; `jonswap Hs Tp gamma dir [s]` (or `jonswap Hs Tp
+/// dir`, gamma 3.3);
 /// `pm Hs Tp dir [s]` (also `issc`, `pierson-moskowitz`); `torsethaugen Hs Tp dir [s]`;
 /// `ochi Hs1 Tp1 lambda1 Hs2 Tp2 lambda2 dir [s]` (also `ochi-hubble`). Heights [m], periods
 /// [s], dir [deg] (direction of travel, counter-clockwise from +x), s the cos-2s spreading
@@ -560,6 +561,8 @@ class OptionsParser {
       o_.WaveDirections = static_cast<int>(integer_in(x, name, 1, 100000));
     } else if (name == "StreamOrder") {
       o_.StreamOrder = static_cast<int>(integer_in(x, name, 1, 100));
+    } else {
+      bad(name, x.text, "an option the reader handles (internal: keyword without a parser)");
     }
   }
 
@@ -640,12 +643,18 @@ class OptionsParser {
       return w;
     } else if (iequals(m, "jonswap")) {
       w.kind = WaveKind::jonswap;
-      base = 4;
-      count(v, 5, train ? 7 : 6, what, "jonswap Hs Tp gamma dir [s]" + std::string(train ? " [seed_offset]" : ""));
+      const std::string form = "jonswap Hs Tp dir, or jonswap Hs Tp gamma dir [s]" + std::string(train ? " [seed_offset]" : "");
+      count(v, 4, train ? 7 : 6, what, form);
       w.H = number_in(v[1], what + " Hs", 0, true);
       w.T = number_in(v[2], what + " Tp", 0, true);
-      w.gamma = number_in(v[3], what + " gamma", 1, false);
-      w.dir_deg = number(v[4], what + " dir");
+      if (v.size() == 4) {  // Hs Tp dir, gamma 3.3 (no optional values follow)
+        base = 3;
+        w.dir_deg = number(v[3], what + " dir");
+      } else {
+        base = 4;
+        w.gamma = number_in(v[3], what + " gamma", 1, false);
+        w.dir_deg = number(v[4], what + " dir");
+      }
     } else if (iequals(m, "pm") || iequals(m, "issc") || iequals(m, "pierson-moskowitz") ||
                iequals(m, "torsethaugen")) {
       w.kind = iequals(m, "torsethaugen") ? WaveKind::torsethaugen : WaveKind::pierson_moskowitz;
