@@ -15,3 +15,4 @@
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/modal.hpp"
 #include "cabledyn/nodes.hpp"
+#include "cabledyn/io.hpp"

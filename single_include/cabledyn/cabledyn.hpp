@@ -12014,4 +12014,2253 @@ OrderStudy spring_damper_order_study(const SpringDamperNode<T>& node,
 }  // namespace cabledyn
 // ---- end cabledyn/nodes/order_study.hpp ----
 // ---- end cabledyn/nodes.hpp ----
+// ---- begin cabledyn/io.hpp ----
+// cabledyn module header: io (the deck reader and writer of DECK_FORMAT.md: records with
+// their source lines, typed options, output channels, the motionFile and the harmonic
+// fairlead motion; see docs/deck-format.md).
+
+// ---- begin cabledyn/io/channel.hpp ----
+// cabledyn: output channels of a deck's OUTPUTS section (DECK_FORMAT.md "Outputs").
+// Grammar (case-insensitive; <L> a line ID, <J> a node number 1..N+1 from End A, <P> a point
+// ID, all positive integers):
+//   FairTen<L>  AnchTen<L>  FairIncl<L>  AnchIncl<L>
+//   Ten<L>N<J>  Curv<L>N<J>  BendMom<L>N<J>  L<L>N<J>p{x,y,z}
+//   Point<P>p{x,y,z}  Point<P>F{x,y,z}
+// FairTen/AnchTen are the line-end forces (the continuum end force, not the end element's
+// tension); FairIncl/AnchIncl the end inclination below horizontal [deg]. The canonical
+// spelling (`name()`) is the one above, e.g. "FairTen1", "L2N5pz", "Point3Fx".
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+// ---- begin cabledyn/io/detail/deck_lexer.hpp ----
+// cabledyn: the lexical layer of the deck reader (internal).
+// DECK_FORMAT.md "Lexical rules": `#` or `!` (and MoorDyn v2's `%`) start a comment anywhere
+// outside a quoted token; `--` starts a comment at the start of a record or after white space
+// in records that are not section headers; a record containing `---` is a section header whose
+// name is the non-dash text, case-folded, spaces collapsed; tokens are separated by white
+// space, a token that starts with `"` runs to the next `"`; numbers are finite and one token.
+//
+// Every function here does work linear in the length of its input and never recurses: the
+// reader is what a fuzzer hammers.
+
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+
+namespace cabledyn::io::detail {
+
+/// White space of a record: blank, tab, carriage return, vertical tab, form feed.
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+inline char upper_char(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+
+/// ASCII upper case (no locale).
+inline std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = upper_char(c);
+  return out;
+}
+
+/// Case-insensitive (ASCII) equality.
+inline bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (upper_char(a[i]) != upper_char(b[i])) return false;
+  return true;
+}
+
+/// Case-insensitive (ASCII) prefix test.
+inline bool istarts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+/// `s` without leading and trailing white space.
+inline std::string_view trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_space(s[b])) ++b;
+  while (e > b && is_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+/// A printable excerpt of `s` for an error message: at most 60 characters, bytes outside
+/// printable ASCII written as \xNN.
+inline std::string excerpt(std::string_view s) {
+  constexpr std::size_t kMax = 60;
+  std::string out;
+  const char* hex = "0123456789ABCDEF";
+  for (std::size_t i = 0; i < s.size() && i < kMax; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  if (s.size() > kMax) out += "...";
+  return out;
+}
+
+/// "file:line", the object of every error the reader throws.
+inline std::string where(const std::string& file, int line) { return file + ":" + std::to_string(line); }
+
+/// Throws InputError(object = "file:line", quantity, value (as a printable excerpt), limit).
+[[noreturn]] inline void fail(const std::string& file, int line, const std::string& quantity,
+                              std::string_view value, const std::string& limit) {
+  throw InputError(where(file, line), quantity, excerpt(value), limit);
+}
+
+/// One white-space separated token of a record. `column` counts tokens from 1.
+struct Token {
+  std::string text;
+  int column = 0;
+  bool quoted = false;  ///< written between double quotes
+};
+
+/// The record without its `#`, `!` and `%` comment (outside quoted tokens). A quote opens
+/// only at the start of a token; an unterminated quote runs to the end of the record (the
+/// tokenizer reports it when the record is read).
+inline std::string_view strip_hash_comment(std::string_view s) {
+  bool quoted = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (quoted) {
+      if (c == '"') quoted = false;
+      continue;
+    }
+    if (c == '"' && (i == 0 || is_space(s[i - 1]))) {
+      quoted = true;
+      continue;
+    }
+    if (c == '#' || c == '!' || c == '%') return s.substr(0, i);
+  }
+  return s;
+}
+
+/// The record without its `--` comment: `--` at the start of the record or after white
+/// space, outside quoted tokens (DECK_FORMAT.md; not applied to section headers).
+inline std::string_view strip_dash_comment(std::string_view s) {
+  bool quoted = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (quoted) {
+      if (c == '"') quoted = false;
+      continue;
+    }
+    const bool at_token_start = i == 0 || is_space(s[i - 1]);
+    if (c == '"' && at_token_start) {
+      quoted = true;
+      continue;
+    }
+    if (c == '-' && at_token_start && i + 1 < s.size() && s[i + 1] == '-') return s.substr(0, i);
+  }
+  return s;
+}
+
+/// True for a section header: the record (comments removed) contains `---`.
+inline bool is_header(std::string_view s) { return s.find("---") != std::string_view::npos; }
+
+/// The name of a section header: its non-dash text, upper case, runs of white space
+/// collapsed to one blank, trimmed.
+inline std::string header_name(std::string_view s) {
+  std::string out;
+  bool pending_space = false;
+  for (char c : s) {
+    if (c == '-' || is_space(c)) {
+      pending_space = !out.empty();
+      continue;
+    }
+    if (pending_space) out += ' ';
+    pending_space = false;
+    out += upper_char(c);
+  }
+  return out;
+}
+
+/// Splits a record into tokens. A token that starts with `"` runs to the next `"`, which
+/// must end the token. Throws InputError naming file:line for an unterminated quote or text
+/// glued to a closing quote.
+inline std::vector<Token> tokenize(std::string_view s, const std::string& file, int line) {
+  std::vector<Token> out;
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    while (i < n && is_space(s[i])) ++i;
+    if (i >= n) break;
+    Token t;
+    t.column = static_cast<int>(out.size()) + 1;
+    if (s[i] == '"') {
+      const std::size_t close = s.find('"', i + 1);
+      if (close == std::string_view::npos)
+        fail(file, line, "column " + std::to_string(t.column), s.substr(i), "a closing quote");
+      if (close + 1 < n && !is_space(s[close + 1]))
+        fail(file, line, "column " + std::to_string(t.column), s.substr(i), "white space after the closing quote");
+      t.text = std::string(s.substr(i + 1, close - i - 1));
+      t.quoted = true;
+      i = close + 1;
+    } else {
+      const std::size_t b = i;
+      while (i < n && !is_space(s[i])) ++i;
+      t.text = std::string(s.substr(b, i - b));
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// True when the token reads as the start of a number (a digit, or a sign or point followed
+/// by a digit, or a sign, point and digit): the test that tells a table's data rows from its
+/// header and units rows (DECK_FORMAT.md: a row with no numeric token is skipped).
+inline bool looks_numeric(std::string_view t) {
+  if (t.empty()) return false;
+  std::size_t i = 0;
+  if (t[i] == '+' || t[i] == '-') ++i;
+  if (i < t.size() && t[i] == '.') ++i;
+  return i < t.size() && is_digit(t[i]);
+}
+
+/// The finite number a whole token spells (C locale; an optional leading `+`), or none.
+inline std::optional<double> to_double(std::string_view t) {
+  if (!t.empty() && t[0] == '+') {
+    t.remove_prefix(1);
+    if (!t.empty() && (t[0] == '+' || t[0] == '-')) return std::nullopt;
+  }
+  if (t.empty()) return std::nullopt;
+  double v = 0;
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, std::chars_format::general);
+  if (ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+/// The integer a whole token spells (optional sign, decimal digits), or none (also on
+/// overflow of long long).
+inline std::optional<long long> to_integer(std::string_view t) {
+  if (!t.empty() && t[0] == '+') {
+    t.remove_prefix(1);
+    if (!t.empty() && (t[0] == '+' || t[0] == '-')) return std::nullopt;
+  }
+  if (t.empty()) return std::nullopt;
+  long long v = 0;
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 10);
+  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
+  return v;
+}
+
+/// The shortest text that reads back as exactly `v` (std::to_chars), for the writer.
+inline std::string number_text(double v) {
+  char buf[64];
+  const auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  if (ec != std::errc()) return cabledyn::to_text(v);
+  return std::string(buf, p);
+}
+
+/// `t` as one token of a record: quoted when it is empty or holds white space, a comment
+/// character, a leading `"` or `--`, so that the tokenizer reads it back unchanged.
+inline std::string token_text(std::string_view t) {
+  bool quote = t.empty() || t[0] == '"' || (t.size() >= 2 && t[0] == '-' && t[1] == '-');
+  for (char c : t)
+    if (is_space(c) || c == '#' || c == '!' || c == '%') quote = true;
+  std::string out;
+  if (quote) out.push_back('"');
+  out.append(t);
+  if (quote) out.push_back('"');
+  return out;
+}
+
+}  // namespace cabledyn::io::detail
+// ---- end cabledyn/io/detail/deck_lexer.hpp ----
+
+namespace cabledyn::io {
+
+/// Kinds of output channel.
+enum class ChannelKind {
+  FairTen,        ///< FairTen<L>: fairlead end force [N]
+  AnchTen,        ///< AnchTen<L>: anchor end force [N]
+  FairIncl,       ///< FairIncl<L>: fairlead inclination below horizontal [deg]
+  AnchIncl,       ///< AnchIncl<L>: anchor inclination below horizontal [deg]
+  Ten,            ///< Ten<L>N<J>: node tension [N]
+  Curv,           ///< Curv<L>N<J>: node curvature [1/m]
+  BendMom,        ///< BendMom<L>N<J>: node bend moment [N m]
+  NodePosition,   ///< L<L>N<J>p{x,y,z}: node position [m]
+  PointPosition,  ///< Point<P>p{x,y,z}: point position [m]
+  PointForce,     ///< Point<P>F{x,y,z}: force on the point [N]
+};
+
+/// One output channel.
+struct OutputChannel {
+  ChannelKind kind = ChannelKind::FairTen;
+  int line = 0;       ///< line ID (line channels)
+  int node = 0;       ///< node number 1..N+1 from End A (node channels)
+  int point = 0;      ///< point ID (point channels)
+  int component = 0;  ///< 0, 1, 2 for x, y, z (position and force channels)
+
+  /// True for the channels that name a line.
+  bool on_line() const { return kind != ChannelKind::PointPosition && kind != ChannelKind::PointForce; }
+  /// True for the channels that name a node of a line.
+  bool on_node() const {
+    return kind == ChannelKind::Ten || kind == ChannelKind::Curv || kind == ChannelKind::BendMom ||
+           kind == ChannelKind::NodePosition;
+  }
+
+  /// The canonical spelling.
+  std::string name() const {
+    const char xyz[] = {'x', 'y', 'z'};
+    const std::string L = std::to_string(line), J = std::to_string(node), P = std::to_string(point);
+    const char c = xyz[component < 0 || component > 2 ? 0 : component];
+    switch (kind) {
+      case ChannelKind::FairTen: return "FairTen" + L;
+      case ChannelKind::AnchTen: return "AnchTen" + L;
+      case ChannelKind::FairIncl: return "FairIncl" + L;
+      case ChannelKind::AnchIncl: return "AnchIncl" + L;
+      case ChannelKind::Ten: return "Ten" + L + "N" + J;
+      case ChannelKind::Curv: return "Curv" + L + "N" + J;
+      case ChannelKind::BendMom: return "BendMom" + L + "N" + J;
+      case ChannelKind::NodePosition: return "L" + L + "N" + J + "p" + c;
+      case ChannelKind::PointPosition: return "Point" + P + "p" + c;
+      case ChannelKind::PointForce: return "Point" + P + "F" + c;
+    }
+    return "";
+  }
+
+  friend bool operator==(const OutputChannel&, const OutputChannel&) = default;
+};
+
+namespace detail {
+
+/// Reads a positive integer of at most 9 digits at s[pos], advancing pos; 0 when there is none.
+inline int read_id(std::string_view s, std::size_t& pos) {
+  int v = 0, n = 0;
+  while (pos < s.size() && is_digit(s[pos])) {
+    if (++n > 9) return 0;
+    v = v * 10 + (s[pos] - '0');
+    ++pos;
+  }
+  return v;
+}
+
+inline int read_component(std::string_view s, std::size_t pos) {
+  if (pos + 1 != s.size()) return -1;
+  const char c = upper_char(s[pos]);
+  return c == 'X' ? 0 : c == 'Y' ? 1 : c == 'Z' ? 2 : -1;
+}
+
+}  // namespace detail
+
+/// The channel `text` spells (case-insensitive), or none when it is not in the grammar.
+inline std::optional<OutputChannel> parse_channel(std::string_view text) {
+  using detail::istarts_with;
+  using detail::read_id;
+  OutputChannel c;
+  std::size_t pos = 0;
+  // Line-end channels: <word><L>.
+  const struct {
+    const char* word;
+    ChannelKind kind;
+  } ends[] = {{"FAIRTEN", ChannelKind::FairTen},
+              {"ANCHTEN", ChannelKind::AnchTen},
+              {"FAIRINCL", ChannelKind::FairIncl},
+              {"ANCHINCL", ChannelKind::AnchIncl}};
+  for (const auto& e : ends) {
+    const std::string_view w = e.word;
+    if (istarts_with(text, w)) {
+      pos = w.size();
+      c.kind = e.kind;
+      c.line = read_id(text, pos);
+      if (c.line <= 0 || pos != text.size()) return std::nullopt;
+      return c;
+    }
+  }
+  // Node channels: <word><L>N<J>.
+  const struct {
+    const char* word;
+    ChannelKind kind;
+  } nodes[] = {{"TEN", ChannelKind::Ten}, {"CURV", ChannelKind::Curv}, {"BENDMOM", ChannelKind::BendMom}};
+  for (const auto& e : nodes) {
+    const std::string_view w = e.word;
+    if (istarts_with(text, w)) {
+      pos = w.size();
+      c.kind = e.kind;
+      c.line = read_id(text, pos);
+      if (c.line <= 0 || pos >= text.size() || detail::upper_char(text[pos]) != 'N') return std::nullopt;
+      ++pos;
+      c.node = read_id(text, pos);
+      if (c.node <= 0 || pos != text.size()) return std::nullopt;
+      return c;
+    }
+  }
+  // Point channels: Point<P>p{x,y,z}, Point<P>F{x,y,z}.
+  if (istarts_with(text, "POINT")) {
+    pos = 5;
+    c.point = read_id(text, pos);
+    if (c.point <= 0 || pos >= text.size()) return std::nullopt;
+    const char q = detail::upper_char(text[pos]);
+    if (q != 'P' && q != 'F') return std::nullopt;
+    c.kind = q == 'P' ? ChannelKind::PointPosition : ChannelKind::PointForce;
+    c.component = detail::read_component(text, pos + 1);
+    if (c.component < 0) return std::nullopt;
+    return c;
+  }
+  // Node positions: L<L>N<J>p{x,y,z}.
+  if (istarts_with(text, "L")) {
+    pos = 1;
+    c.kind = ChannelKind::NodePosition;
+    c.line = read_id(text, pos);
+    if (c.line <= 0 || pos >= text.size() || detail::upper_char(text[pos]) != 'N') return std::nullopt;
+    ++pos;
+    c.node = read_id(text, pos);
+    if (c.node <= 0 || pos >= text.size() || detail::upper_char(text[pos]) != 'P') return std::nullopt;
+    c.component = detail::read_component(text, pos + 1);
+    if (c.component < 0) return std::nullopt;
+    return c;
+  }
+  return std::nullopt;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/channel.hpp ----
+// ---- begin cabledyn/io/deck_options.hpp ----
+// cabledyn: the OPTIONS section of a deck: the typed options with their defaults, the row
+// grammar, the MoorDyn keywords accepted and ignored, and the keywords of features the library
+// does not implement (accepted at their default value, refused otherwise).
+// DECK_FORMAT.md "OPTIONS" and "Main options and defaults"; the spec's "Waves" (WaveSeed,
+// rampTime, WaveComponents, WaveDirections, StreamOrder, spectral trains), "Currents" (uniform,
+// profile, SeaState CurrMod 1), "Time integration" (rhoInf, dynamic_solver, modified_newton,
+// alpha_force_blend, recovery_max_substeps), "Modal analysis" (nModes), "Prescribed motion"
+// (motionFile). docs/deck-format.md lists every keyword.
+//
+// Row grammar: `value keyword [description]` (MoorDyn's value + key; the last row of a
+// keyword wins). Model rows may put their parameters after the keyword (`airy waves 2 8 0`) or
+// before it (`airy 2 8 0 waves`), and any keyword may come first (`dynamic_solver 1e-8 1e-14
+// 30 12`, `waves airy 2 8 0`). The keyword is the first token after the first that is neither
+// numeric nor quoted; a description (anything after the values, usually starting with `-`)
+// is ignored.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// `dynamic_solver rel abs max_iter backtracks [rhoInf]` (spec "Time integration").
+struct DynamicSolverSettings {
+  double rel_tol = 1e-8;    ///< relative tolerance [-], > 0
+  double abs_tol = 1e-14;   ///< absolute tolerance [N], >= 0
+  int max_iterations = 30;  ///< Newton iterations per step, >= 1
+  int max_backtracks = 12;  ///< line-search backtracks, >= 0
+  friend bool operator==(const DynamicSolverSettings&, const DynamicSolverSettings&) = default;
+};
+
+/// The current models of the `current` option (spec "Currents").
+enum class CurrentModel { none, uniform, profile, seastate };
+
+/// One level of a `profile` current: elevation z [m] and velocity [m/s].
+struct CurrentLevel {
+  double z = 0;
+  std::array<double, 3> u{};
+  friend bool operator==(const CurrentLevel&, const CurrentLevel&) = default;
+};
+
+/// SeaState's CurrMod 1 current as the deck gives it (directions in degrees, counter-clockwise
+/// from +x, the direction the water flows to).
+struct SeaStateCurrentDeck {
+  double ss_speed = 0;    ///< CurrSSV0 [m/s], >= 0
+  double ss_dir_deg = 0;  ///< CurrSSDir [deg]
+  double ns_ref = 20;     ///< CurrNSRef [m], > 0
+  double ns_speed = 0;    ///< CurrNSV0 [m/s], >= 0
+  double ns_dir_deg = 0;  ///< CurrNSDir [deg]
+  double di_speed = 0;    ///< CurrDIV [m/s], >= 0
+  double di_dir_deg = 0;  ///< CurrDIDir [deg]
+  friend bool operator==(const SeaStateCurrentDeck&, const SeaStateCurrentDeck&) = default;
+};
+
+/// The `current` option: `none`, `uniform vx vy vz`, `profile z1 ux1 uy1 uz1 z2 ...` (at
+/// least two levels, z strictly increasing) or `seastate SSV0 SSDir NSRef NSV0 NSDir DIV DIDir`.
+struct CurrentOption {
+  CurrentModel model = CurrentModel::none;
+  std::array<double, 3> velocity{};  ///< uniform [m/s]
+  std::vector<CurrentLevel> profile; ///< profile levels
+  SeaStateCurrentDeck seastate;      ///< seastate
+  friend bool operator==(const CurrentOption&, const CurrentOption&) = default;
+};
+
+/// Wave models of the `waves` option and spectral trains of `wavetrain` rows (spec "Waves").
+enum class WaveKind { none, airy, stream, jonswap, pierson_moskowitz, torsethaugen, ochi_hubble };
+
+/// Ochi-Hubble partitions as the deck gives them.
+struct OchiHubbleDeck {
+  double Hs1 = 0, Tp1 = 0, lambda1 = 1, Hs2 = 0, Tp2 = 0, lambda2 = 1;
+  friend bool operator==(const OchiHubbleDeck&, const OchiHubbleDeck&) = default;
+};
+
+/// A wave model or spectral train:
+/// `none`; `airy H T dir`; `stream H T dir`; `jonswap Hs Tp gamma dir [s]` (or `jonswap Hs Tp
+/// dir`, gamma 3.3);
+/// `pm Hs Tp dir [s]` (also `issc`, `pierson-moskowitz`); `torsethaugen Hs Tp dir [s]`;
+/// `ochi Hs1 Tp1 lambda1 Hs2 Tp2 lambda2 dir [s]` (also `ochi-hubble`). Heights [m], periods
+/// [s], dir [deg] (direction of travel, counter-clockwise from +x), s the cos-2s spreading
+/// exponent (0: long-crested). A `wavetrain` row may end with an integer seed offset.
+struct WaveOption {
+  WaveKind kind = WaveKind::none;
+  double H = 0;          ///< H (regular) or Hs [m]
+  double T = 0;          ///< T (regular) or Tp [s]
+  double gamma = 3.3;    ///< JONSWAP peak enhancement [-], >= 1
+  double dir_deg = 0;    ///< direction of travel [deg]
+  double spreading = 0;  ///< cos-2s exponent s [-], >= 0
+  OchiHubbleDeck ochi;   ///< Ochi-Hubble partitions
+  long long seed_offset = 0;  ///< added to WaveSeed for this train
+  int line = 0;          ///< source line (not compared)
+
+  /// Direction of travel [rad] (the sea module's convention).
+  double beta() const { return dir_deg * kPi / 180.0; }
+  bool spectral() const {
+    return kind == WaveKind::jonswap || kind == WaveKind::pierson_moskowitz ||
+           kind == WaveKind::torsethaugen || kind == WaveKind::ochi_hubble;
+  }
+  friend bool operator==(const WaveOption& a, const WaveOption& b) {
+    return a.kind == b.kind && a.H == b.H && a.T == b.T && a.gamma == b.gamma && a.dir_deg == b.dir_deg &&
+           a.spreading == b.spreading && a.ochi == b.ochi && a.seed_offset == b.seed_offset;
+  }
+};
+
+/// Degrees of freedom of the harmonic fairlead motion.
+enum class MotionMode { surge, sway, heave };
+
+/// `fairleadMotion mode amplitude period [phase]`: every Coupled/Vessel point moves by
+/// A sin(2 pi t / T + phase) along x (surge), y (sway) or z (heave) from its deck position
+/// (amplitude [m], period [s], phase [deg]).
+struct FairleadMotion {
+  MotionMode mode = MotionMode::surge;
+  double amplitude = 0;  ///< [m], >= 0
+  double period = 0;     ///< [s], > 0
+  double phase_deg = 0;  ///< [deg]
+  friend bool operator==(const FairleadMotion&, const FairleadMotion&) = default;
+};
+
+/// A MoorDyn keyword the implicit solver does not need, accepted and ignored with a note.
+struct IgnoredOption {
+  std::string keyword;  ///< canonical spelling
+  std::string value;    ///< the value tokens as written, space separated
+  std::string reason;   ///< why it is ignored
+  int line = 0;         ///< source line (not compared)
+  friend bool operator==(const IgnoredOption& a, const IgnoredOption& b) {
+    return a.keyword == b.keyword && a.value == b.value;
+  }
+};
+
+/// The typed options of a deck with DECK_FORMAT.md's defaults.
+struct Options {
+  double g = kGravity;                  ///< [g] gravity [m/s^2], > 0
+  double rhoW = kRhoWater;              ///< [rhoW] water density [kg/m^3], >= 0
+  std::optional<double> WtrDpth;        ///< [WtrDpth] water depth [m], > 0; absent: no seabed
+  double kBot = 1e5;                    ///< [kBot] seabed stiffness per unit area [Pa/m], >= 0
+  double cBot = 1e4;                    ///< [cBot] seabed damping per unit area [Pa s/m], >= 0
+  std::optional<double> dtM;            ///< [dtM] time step [s], > 0
+  std::optional<double> TMax;           ///< [TMax] duration [s], >= 0; absent: static only
+  double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
+  DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
+  bool modified_newton = false;         ///< [modified_newton]
+  bool alpha_force_blend = true;        ///< [alpha_force_blend]
+  int axial_quadrature_order = 4;       ///< [axial_quadrature_order] 1..6
+  int bending_quadrature_order = 4;     ///< [bending_quadrature_order] 1..6
+  int nModes = 0;                       ///< [nModes] 0 (off) .. 1000
+  int recovery_max_substeps = 1024;     ///< [recovery_max_substeps] 4 .. 65536
+  std::optional<std::string> motionFile;  ///< [motionFile] path, relative to the deck
+  std::optional<FairleadMotion> fairleadMotion;  ///< [fairleadMotion]
+  CurrentOption current;                ///< [current]
+  WaveOption waves;                     ///< [waves]
+  std::vector<WaveOption> wavetrains;   ///< [wavetrain] rows, in order (each row adds one)
+  long long WaveSeed = 1;               ///< [WaveSeed] 1 .. 2^31 - 2
+  double rampTime = 0;                  ///< [rampTime] [s], >= 0
+  int WaveComponents = 200;             ///< [WaveComponents] >= 1
+  int WaveDirections = 9;               ///< [WaveDirections] >= 1
+  int StreamOrder = 20;                 ///< [StreamOrder] 1 .. 100
+  std::vector<IgnoredOption> ignored;   ///< MoorDyn keywords accepted and ignored
+  std::map<std::string, int> source;    ///< canonical keyword -> line of the row that set it
+
+  /// True when the deck asks for a time march (dtM and TMax given).
+  bool dynamic() const { return dtM.has_value() && TMax.has_value(); }
+  /// Number of steps TMax / dtM (0 for a static deck).
+  long long steps() const { return dynamic() ? std::llround(*TMax / *dtM) : 0; }
+  /// The line of the row that set `keyword` (0: default).
+  int line_of(const std::string& keyword) const {
+    const auto it = source.find(keyword);
+    return it == source.end() ? 0 : it->second;
+  }
+  /// The Environment the options imply.
+  Environment environment() const {
+    Environment e;
+    e.g = g;
+    e.rho_w = rhoW;
+    e.depth = WtrDpth;
+    return e;
+  }
+
+  /// Equality of the option values (not of the source lines).
+  friend bool operator==(const Options& a, const Options& b) {
+    return a.g == b.g && a.rhoW == b.rhoW && a.WtrDpth == b.WtrDpth && a.kBot == b.kBot && a.cBot == b.cBot &&
+           a.dtM == b.dtM && a.TMax == b.TMax && a.rhoInf == b.rhoInf && a.dynamic_solver == b.dynamic_solver &&
+           a.modified_newton == b.modified_newton && a.alpha_force_blend == b.alpha_force_blend &&
+           a.axial_quadrature_order == b.axial_quadrature_order &&
+           a.bending_quadrature_order == b.bending_quadrature_order && a.nModes == b.nModes &&
+           a.recovery_max_substeps == b.recovery_max_substeps && a.motionFile == b.motionFile &&
+           a.fairleadMotion == b.fairleadMotion && a.current == b.current && a.waves == b.waves &&
+           a.wavetrains == b.wavetrains && a.WaveSeed == b.WaveSeed && a.rampTime == b.rampTime &&
+           a.WaveComponents == b.WaveComponents && a.WaveDirections == b.WaveDirections &&
+           a.StreamOrder == b.StreamOrder && a.ignored == b.ignored;
+  }
+};
+
+namespace detail {
+
+/// How the reader treats a keyword.
+enum class OptionRole {
+  typed,          ///< parsed into Options
+  ignored,        ///< MoorDyn keyword accepted and ignored with a note
+  default_only,   ///< feature not implemented: accepted at its default value, refused otherwise
+};
+
+/// One keyword of the OPTIONS table.
+struct OptionSpec {
+  const char* names;     ///< canonical spelling, then aliases, separated by '|'
+  OptionRole role;
+  bool multi;            ///< takes several values (parameters may follow the keyword)
+  const char* defaults;  ///< default_only: accepted values, '|' separated (numbers compare by value)
+  const char* note;      ///< ignored: the reason; default_only: what is not implemented
+};
+
+// clang-format off
+inline constexpr OptionSpec kOptionSpecs[] = {
+  // Implemented (typed) options.
+  {"g|gravity", OptionRole::typed, false, "", ""},
+  {"rhoW|rho|rho_w|WtrDnsty", OptionRole::typed, false, "", ""},
+  {"WtrDpth|depth|WaterDepth", OptionRole::typed, false, "", ""},
+  {"kBot|kb", OptionRole::typed, false, "", ""},
+  {"cBot|cb", OptionRole::typed, false, "", ""},
+  {"dtM", OptionRole::typed, false, "", ""},
+  {"TMax", OptionRole::typed, false, "", ""},
+  {"rhoInf", OptionRole::typed, false, "", ""},
+  {"dynamic_solver", OptionRole::typed, true, "", ""},
+  {"modified_newton", OptionRole::typed, false, "", ""},
+  {"alpha_force_blend", OptionRole::typed, false, "", ""},
+  {"axial_quadrature_order", OptionRole::typed, false, "", ""},
+  {"bending_quadrature_order", OptionRole::typed, false, "", ""},
+  {"nModes", OptionRole::typed, false, "", ""},
+  {"recovery_max_substeps", OptionRole::typed, false, "", ""},
+  {"motionFile", OptionRole::typed, false, "", ""},
+  {"fairleadMotion", OptionRole::typed, true, "", ""},
+  {"current", OptionRole::typed, true, "", ""},
+  {"waves", OptionRole::typed, true, "", ""},
+  {"wavetrain", OptionRole::typed, true, "", ""},
+  {"WaveSeed", OptionRole::typed, false, "", ""},
+  {"rampTime", OptionRole::typed, false, "", ""},
+  {"WaveComponents", OptionRole::typed, false, "", ""},
+  {"WaveDirections", OptionRole::typed, false, "", ""},
+  {"StreamOrder", OptionRole::typed, false, "", ""},
+  {"cable_statics", OptionRole::default_only, false, "continuation",
+   "only continuation (catenary statics, then full statics) is implemented; sequenced (mesh sequencing) is not"},
+  // MoorDyn keywords the implicit solver does not need: accepted and ignored with a note.
+  {"dtIC|ICdt", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
+  {"TmaxIC|ICTmax", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
+  {"CdScaleIC|ICDfac", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
+  {"threshIC|ICthresh", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
+  {"ICgenDynamic", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
+  {"tScheme", OptionRole::ignored, false, "", "explicit time scheme; the march is the implicit generalised-alpha scheme"},
+  {"CFL", OptionRole::ignored, false, "", "explicit-scheme step control; the implicit march takes dtM"},
+  {"WriteLog", OptionRole::ignored, false, "", "MoorDyn log file; the driver writes its own run summary"},
+  {"dtOut", OptionRole::ignored, false, "", "output interval; outputs are written every dtM"},
+  {"WriteUnits", OptionRole::ignored, false, "", "MoorDyn output units row"},
+  {"disableOutput", OptionRole::ignored, false, "", "MoorDyn console/output switch"},
+  {"disableOutTime", OptionRole::ignored, false, "", "MoorDyn console/output switch"},
+  {"OutSwitch", OptionRole::ignored, false, "", "MoorDyn-F main output switch"},
+  {"Echo", OptionRole::ignored, false, "", "input echo"},
+  {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn WaveKin grids (refused when WaveKin is set)"},
+  {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn wave/current grid merging (refused when WaveKin/Currents are set)"},
+  {"bodyScheme", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
+  {"bodySubstep", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
+  {"bodyIC", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
+  {"bodyWetting", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
+  {"bodyHydro", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
+  // Features the library does not implement: their default value is accepted silently.
+  {"frictionMu", OptionRole::default_only, false, "none|0", "seabed friction"},
+  {"frictionMuAxial", OptionRole::default_only, false, "none|0", "seabed friction"},
+  {"frictionMuLateral", OptionRole::default_only, false, "none|0", "seabed friction"},
+  {"FrictionCoefficient", OptionRole::default_only, false, "0", "seabed friction"},
+  {"FricDamp|CV", OptionRole::default_only, false, "200", "seabed friction"},
+  {"StatDynFricScale|MC", OptionRole::default_only, false, "1", "seabed friction"},
+  {"MU_KT", OptionRole::default_only, false, "0", "seabed friction"},
+  {"MU_KA", OptionRole::default_only, false, "0", "seabed friction"},
+  {"staticsFriction", OptionRole::default_only, false, "none", "static seabed friction (as laid)"},
+  {"asLaidTension", OptionRole::default_only, false, "0", "static seabed friction (as laid)"},
+  {"layAzimuth", OptionRole::default_only, false, "none|default", "static seabed friction (as laid)"},
+  {"tensile_safety", OptionRole::default_only, false, "False|0|no|off", "the tensile-safety audit and refinement"},
+  {"tensile_strain_tolerance", OptionRole::default_only, false, "2e-6", "the tensile-safety audit"},
+  {"adaptive_mesh", OptionRole::default_only, false, "False|0|no|off", "adaptive mesh refinement"},
+  {"ei0_substeps", OptionRole::default_only, false, "off|none|False|0", "rotation- and snap-resolved EI = 0 sub-steps (the march takes each step as given)"},
+  {"ei0_substep_max", OptionRole::default_only, false, "16", "rotation- and snap-resolved EI = 0 sub-steps"},
+  {"ei0_substep_angle", OptionRole::default_only, false, "1", "rotation- and snap-resolved EI = 0 sub-steps"},
+  {"WaterKin", OptionRole::default_only, false, "0|none", "WaterKin water kinematics (files, SEASTATE)"},
+  {"WaveKin", OptionRole::default_only, false, "0", "MoorDyn WaveKin water kinematics (use the waves option)"},
+  {"Currents", OptionRole::default_only, false, "0", "MoorDyn Currents grids (use the current option)"},
+  {"waveKin_rampT", OptionRole::default_only, false, "0", "MoorDyn's linear kinematics ramp (use rampTime)"},
+  {"SeafloorFile", OptionRole::default_only, false, "none|0", "bathymetry files"},
+  {"inertialF", OptionRole::default_only, false, "0", "MoorDyn-F inertial coupled forces"},
+  {"inertialF_rampT", OptionRole::default_only, false, "30", "MoorDyn-F inertial coupled forces"},
+  {"vesselRef", OptionRole::default_only, true, "0", "rigid-vessel motion about a reference point"},
+};
+// clang-format on
+
+/// The spec of a keyword (case-insensitive, aliases included), or nullptr.
+inline const OptionSpec* find_option(std::string_view word) {
+  for (const OptionSpec& s : kOptionSpecs) {
+    std::string_view names = s.names;
+    while (!names.empty()) {
+      const std::size_t bar = names.find('|');
+      const std::string_view n = names.substr(0, bar);
+      if (iequals(n, word)) return &s;
+      if (bar == std::string_view::npos) break;
+      names.remove_prefix(bar + 1);
+    }
+  }
+  return nullptr;
+}
+
+/// Canonical spelling of a spec (its first name).
+inline std::string canonical(const OptionSpec& s) {
+  const std::string_view n = s.names;
+  return std::string(n.substr(0, n.find('|')));
+}
+
+/// True when `value` is one of the '|' separated defaults: words compare case-insensitively,
+/// numbers by value.
+inline bool is_default_value(std::string_view value, std::string_view defaults) {
+  const auto num = to_double(value);
+  while (true) {
+    const std::size_t bar = defaults.find('|');
+    const std::string_view d = defaults.substr(0, bar);
+    if (iequals(d, value)) return true;
+    if (num) {
+      const auto dn = to_double(d);
+      if (dn && *dn == *num) return true;
+    }
+    if (bar == std::string_view::npos) return false;
+    defaults.remove_prefix(bar + 1);
+  }
+}
+
+/// The accepted values of a default-only keyword for a message: "a or b".
+inline std::string accepted(std::string_view defaults) {
+  std::string out;
+  for (char c : defaults) {
+    if (c == '|') out += " or ";
+    else out += c;
+  }
+  return out;
+}
+
+/// Parses OPTIONS rows into an Options (the reader calls `row` for each row, then `finish`).
+class OptionsParser {
+ public:
+  OptionsParser(Options& opt, std::vector<std::string>& notes, const std::string& file)
+      : o_(opt), notes_(notes), file_(file) {}
+
+  /// One OPTIONS record (its tokens, comments removed) at source line `line`.
+  void row(const std::vector<Token>& t, int line) {
+    if (t.empty()) return;
+    line_ = line;
+    const OptionSpec* spec = nullptr;
+    std::string written;
+    std::vector<Token> values;
+    if (!t[0].quoted && (spec = find_option(t[0].text)) != nullptr) {
+      // Keyword first: the next token, then the numbers that follow it.
+      written = t[0].text;
+      std::size_t i = 1;
+      if (i < t.size() && t[i].text != "-") values.push_back(t[i++]);
+      while (i < t.size() && looks_numeric(t[i].text)) values.push_back(t[i++]);
+      if (values.empty()) fail(file_, line, canonical(*spec), "missing", "a value after the keyword");
+      if (!spec->multi && values.size() > 1)
+        fail(file_, line, canonical(*spec), values[1].text, "one value (column " + std::to_string(values[1].column) + ")");
+    } else {
+      std::size_t k = 1;
+      while (k < t.size() && (t[k].quoted || looks_numeric(t[k].text))) ++k;
+      if (k >= t.size() || t[k].text == "-")
+        fail(file_, line, "OPTIONS keyword", t[0].text, "a row `value keyword [description]`");
+      written = t[k].text;
+      spec = find_option(written);
+      if (!spec) fail(file_, line, "OPTIONS keyword", written, "a known option (docs/deck-format.md lists them)");
+      values.assign(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(k));
+      std::size_t j = k + 1;
+      std::vector<Token> after;
+      while (j < t.size() && looks_numeric(t[j].text)) after.push_back(t[j++]);
+      if (spec->multi) {
+        if (values.size() > 1 && !after.empty())
+          fail(file_, line, canonical(*spec), after[0].text,
+               "parameters on one side of the keyword only (column " + std::to_string(after[0].column) + ")");
+        values.insert(values.end(), after.begin(), after.end());
+      } else if (values.size() > 1) {
+        fail(file_, line, canonical(*spec), values[1].text, "one value before the keyword");
+      }
+    }
+    apply(*spec, values);
+  }
+
+  /// Cross-option checks once every row is read.
+  void finish(int last_line) {
+    const auto at = [&](const char* kw) {
+      const int l = o_.line_of(kw);
+      return l > 0 ? l : last_line;
+    };
+    if (o_.TMax && !o_.dtM) fail(file_, at("TMax"), "dtM", "absent", "dtM > 0 with TMax");
+    if (o_.dtM && !o_.TMax)
+      notes_.push_back(where(file_, at("dtM")) + ": dtM without TMax: static run only");
+    if (o_.dynamic()) {
+      const double ratio = *o_.TMax / *o_.dtM;
+      if (!(ratio <= 2147483647.0))
+        fail(file_, at("TMax"), "TMax / dtM", number_text(ratio), "<= 2147483647 steps");
+      const double n = std::round(ratio);
+      if (std::fabs(*o_.TMax - n * *o_.dtM) > 1e-9 * std::max(*o_.TMax, *o_.dtM))
+        fail(file_, at("TMax"), "TMax", number_text(*o_.TMax), "a multiple of dtM = " + number_text(*o_.dtM));
+    }
+    if (o_.motionFile && o_.fairleadMotion) {
+      const int l = std::max(at("motionFile"), at("fairleadMotion"));
+      fail(file_, l, "fairleadMotion", "with motionFile", "one of motionFile and fairleadMotion");
+    }
+    if (o_.waves.kind == WaveKind::stream && !o_.WtrDpth)
+      fail(file_, at("waves"), "waves", "stream", "a finite WtrDpth (stream-function waves)");
+    if (o_.current.model == CurrentModel::seastate && !o_.WtrDpth)
+      fail(file_, at("current"), "current", "seastate", "a finite WtrDpth (CurrMod 1 current)");
+    if (!o_.wavetrains.empty() && (o_.waves.kind == WaveKind::airy || o_.waves.kind == WaveKind::stream))
+      fail(file_, o_.wavetrains.front().line, "wavetrain", "with a regular waves model",
+           "waves none or a spectral model (jonswap, pm, torsethaugen, ochi)");
+    const auto seed_ok = [&](const WaveOption& w) {
+      const long long s = o_.WaveSeed + w.seed_offset;
+      if (s < 1 || s > 2147483646)
+        fail(file_, w.line > 0 ? w.line : at("WaveSeed"), "WaveSeed + seed offset", std::to_string(s), "in [1, 2147483646]");
+    };
+    if (o_.waves.spectral()) seed_ok(o_.waves);
+    for (const auto& w : o_.wavetrains) seed_ok(w);
+  }
+
+ private:
+  [[noreturn]] void bad(const std::string& what, std::string_view value, const std::string& limit) const {
+    fail(file_, line_, what, value, limit);
+  }
+
+  double number(const Token& t, const std::string& what) const {
+    const auto v = to_double(t.text);
+    if (!v) bad(what, t.text, "a finite number");
+    return *v;
+  }
+  double number_in(const Token& t, const std::string& what, double lo, bool lo_open, double hi = HUGE_VAL) const {
+    const double v = number(t, what);
+    const bool ok = (lo_open ? v > lo : v >= lo) && v <= hi;
+    if (!ok) {
+      std::string lim = (lo_open ? "> " : ">= ") + number_text(lo);
+      if (hi != HUGE_VAL) lim = "in " + std::string(lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]";
+      bad(what, t.text, lim);
+    }
+    return v;
+  }
+  long long integer_in(const Token& t, const std::string& what, long long lo, long long hi) const {
+    const auto v = to_integer(t.text);
+    const std::string lim = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (!v || *v < lo || *v > hi) bad(what, t.text, lim);
+    return *v;
+  }
+  bool boolean(const Token& t, const std::string& what) const {
+    const std::string& s = t.text;
+    if (iequals(s, "true") || iequals(s, "yes") || iequals(s, "on") || s == "1") return true;
+    if (iequals(s, "false") || iequals(s, "no") || iequals(s, "off") || s == "0") return false;
+    bad(what, s, "True or False");
+  }
+  void count(const std::vector<Token>& v, std::size_t lo, std::size_t hi, const std::string& what,
+             const std::string& form) const {
+    if (v.size() < lo) bad(what, v.empty() ? std::string("missing") : v.back().text, "more values: " + form);
+    if (v.size() > hi) bad(what, v[hi].text, "at most " + std::to_string(hi) + " values: " + form);
+  }
+
+  void apply(const OptionSpec& spec, const std::vector<Token>& v) {
+    const std::string name = canonical(spec);
+    if (spec.role == OptionRole::ignored) {
+      IgnoredOption ig;
+      ig.keyword = name;
+      for (std::size_t i = 0; i < v.size(); ++i) ig.value += (i ? " " : "") + v[i].text;
+      ig.reason = spec.note;
+      ig.line = line_;
+      notes_.push_back(where(file_, line_) + ": " + name + " = " + excerpt(ig.value) + " accepted and ignored: " + ig.reason);
+      o_.ignored.push_back(std::move(ig));
+      o_.source[name] = line_;
+      return;
+    }
+    if (spec.role == OptionRole::default_only) {
+      for (const Token& t : v)
+        if (!is_default_value(t.text, spec.defaults))
+          bad(name, t.text, std::string("not implemented: ") + spec.note + "; accepted: " + accepted(spec.defaults));
+      return;
+    }
+    o_.source[name] = line_;
+    const Token& x = v.front();
+    if (name == "g") {
+      o_.g = number_in(x, name, 0, true);
+    } else if (name == "rhoW") {
+      o_.rhoW = number_in(x, name, 0, false);
+    } else if (name == "WtrDpth") {
+      if (iequals(x.text, "none")) {
+        o_.WtrDpth.reset();
+      } else {
+        const auto d = to_double(x.text);
+        if (!d) bad(name, x.text, "a number > 0 or none (bathymetry files are not implemented)");
+        if (!(*d > 0)) bad(name, x.text, "> 0");
+        o_.WtrDpth = *d;
+      }
+    } else if (name == "kBot") {
+      o_.kBot = number_in(x, name, 0, false);
+    } else if (name == "cBot") {
+      o_.cBot = number_in(x, name, 0, false);
+    } else if (name == "dtM") {
+      if (iequals(x.text, "none")) o_.dtM.reset();
+      else o_.dtM = number_in(x, name, 0, true);
+    } else if (name == "TMax") {
+      if (iequals(x.text, "none")) o_.TMax.reset();
+      else o_.TMax = number_in(x, name, 0, false);
+    } else if (name == "rhoInf") {
+      o_.rhoInf = number_in(x, name, 0, false, 1);
+    } else if (name == "dynamic_solver") {
+      const char* form = "dynamic_solver rel abs max_iter backtracks [rhoInf]";
+      count(v, 4, 5, name, form);
+      DynamicSolverSettings s;
+      s.rel_tol = number_in(v[0], "dynamic_solver rel", 0, true);
+      s.abs_tol = number_in(v[1], "dynamic_solver abs", 0, false);
+      s.max_iterations = static_cast<int>(integer_in(v[2], "dynamic_solver max_iter", 1, 1000000));
+      s.max_backtracks = static_cast<int>(integer_in(v[3], "dynamic_solver backtracks", 0, 1000));
+      o_.dynamic_solver = s;
+      if (v.size() == 5) {
+        o_.rhoInf = number_in(v[4], "dynamic_solver rhoInf", 0, false, 1);
+        o_.source["rhoInf"] = line_;
+      }
+    } else if (name == "modified_newton") {
+      o_.modified_newton = boolean(x, name);
+    } else if (name == "alpha_force_blend") {
+      o_.alpha_force_blend = boolean(x, name);
+    } else if (name == "axial_quadrature_order") {
+      o_.axial_quadrature_order = static_cast<int>(integer_in(x, name, 1, 6));
+    } else if (name == "bending_quadrature_order") {
+      o_.bending_quadrature_order = static_cast<int>(integer_in(x, name, 1, 6));
+    } else if (name == "nModes") {
+      o_.nModes = static_cast<int>(integer_in(x, name, 0, 1000));
+    } else if (name == "recovery_max_substeps") {
+      o_.recovery_max_substeps = static_cast<int>(integer_in(x, name, 4, 65536));
+    } else if (name == "motionFile") {
+      if (iequals(x.text, "none") || x.text.empty()) o_.motionFile.reset();
+      else o_.motionFile = x.text;
+    } else if (name == "fairleadMotion") {
+      fairlead(v);
+    } else if (name == "current") {
+      current(v);
+    } else if (name == "waves") {
+      o_.waves = wave(v, false);
+    } else if (name == "wavetrain") {
+      WaveOption w = wave(v, true);
+      if (!w.spectral()) bad(name, v.front().text, "a spectral model: jonswap, pm, torsethaugen or ochi");
+      o_.wavetrains.push_back(w);
+    } else if (name == "WaveSeed") {
+      o_.WaveSeed = integer_in(x, name, 1, 2147483646);
+    } else if (name == "rampTime") {
+      o_.rampTime = number_in(x, name, 0, false);
+    } else if (name == "WaveComponents") {
+      o_.WaveComponents = static_cast<int>(integer_in(x, name, 1, 1000000));
+    } else if (name == "WaveDirections") {
+      o_.WaveDirections = static_cast<int>(integer_in(x, name, 1, 100000));
+    } else if (name == "StreamOrder") {
+      o_.StreamOrder = static_cast<int>(integer_in(x, name, 1, 100));
+    } else {
+      bad(name, x.text, "an option the reader handles (internal: keyword without a parser)");
+    }
+  }
+
+  void fairlead(const std::vector<Token>& v) {
+    const char* form = "fairleadMotion surge|sway|heave amplitude period [phase]";
+    const std::string& m = v.front().text;
+    if (iequals(m, "none")) {
+      count(v, 1, 1, "fairleadMotion", form);
+      o_.fairleadMotion.reset();
+      return;
+    }
+    FairleadMotion f;
+    if (iequals(m, "surge")) f.mode = MotionMode::surge;
+    else if (iequals(m, "sway")) f.mode = MotionMode::sway;
+    else if (iequals(m, "heave")) f.mode = MotionMode::heave;
+    else bad("fairleadMotion mode", m, "none, surge, sway or heave");
+    count(v, 3, 4, "fairleadMotion", form);
+    f.amplitude = number_in(v[1], "fairleadMotion amplitude", 0, false);
+    f.period = number_in(v[2], "fairleadMotion period", 0, true);
+    if (v.size() == 4) f.phase_deg = number(v[3], "fairleadMotion phase");
+    o_.fairleadMotion = f;
+  }
+
+  void current(const std::vector<Token>& v) {
+    const std::string& m = v.front().text;
+    CurrentOption c;
+    if (iequals(m, "none")) {
+      count(v, 1, 1, "current", "none current");
+    } else if (iequals(m, "uniform")) {
+      count(v, 4, 4, "current", "uniform current vx vy vz");
+      c.model = CurrentModel::uniform;
+      for (int k = 0; k < 3; ++k) c.velocity[k] = number(v[k + 1], "current uniform velocity");
+    } else if (iequals(m, "profile")) {
+      const char* form = "profile current z1 ux1 uy1 uz1 z2 ux2 uy2 uz2 ...";
+      if (v.size() < 9) count(v, 9, 9, "current", form);
+      if ((v.size() - 1) % 4 != 0) bad("current profile", v.back().text, std::string("groups of four values: ") + form);
+      c.model = CurrentModel::profile;
+      for (std::size_t i = 1; i < v.size(); i += 4) {
+        CurrentLevel lv;
+        lv.z = number(v[i], "current profile z");
+        for (int k = 0; k < 3; ++k) lv.u[k] = number(v[i + 1 + k], "current profile velocity");
+        if (!c.profile.empty() && !(lv.z > c.profile.back().z))
+          bad("current profile z", v[i].text, "> " + number_text(c.profile.back().z) + " (strictly increasing)");
+        c.profile.push_back(lv);
+      }
+    } else if (iequals(m, "seastate")) {
+      count(v, 8, 8, "current", "seastate current SSV0 SSDir NSRef NSV0 NSDir DIV DIDir");
+      c.model = CurrentModel::seastate;
+      auto& s = c.seastate;
+      s.ss_speed = number_in(v[1], "current seastate CurrSSV0", 0, false);
+      s.ss_dir_deg = number(v[2], "current seastate CurrSSDir");
+      s.ns_ref = number_in(v[3], "current seastate CurrNSRef", 0, true);
+      s.ns_speed = number_in(v[4], "current seastate CurrNSV0", 0, false);
+      s.ns_dir_deg = number(v[5], "current seastate CurrNSDir");
+      s.di_speed = number_in(v[6], "current seastate CurrDIV", 0, false);
+      s.di_dir_deg = number(v[7], "current seastate CurrDIDir");
+    } else {
+      bad("current model", m, "none, uniform, profile or seastate");
+    }
+    o_.current = c;
+  }
+
+  WaveOption wave(const std::vector<Token>& v, bool train) const {
+    const std::string what = train ? "wavetrain" : "waves";
+    const std::string& m = v.front().text;
+    WaveOption w;
+    w.line = line_;
+    std::size_t base = 0;  // number of values after the model word before the optional ones
+    if (iequals(m, "none")) {
+      count(v, 1, 1, what, "none");
+      return w;
+    } else if (iequals(m, "airy") || iequals(m, "stream")) {
+      w.kind = iequals(m, "airy") ? WaveKind::airy : WaveKind::stream;
+      count(v, 4, 4, what, m + " H T dir");
+      w.H = number_in(v[1], what + " H", 0, true);
+      w.T = number_in(v[2], what + " T", 0, true);
+      w.dir_deg = number(v[3], what + " dir");
+      return w;
+    } else if (iequals(m, "jonswap")) {
+      w.kind = WaveKind::jonswap;
+      const std::string form = "jonswap Hs Tp dir, or jonswap Hs Tp gamma dir [s]" + std::string(train ? " [seed_offset]" : "");
+      count(v, 4, train ? 7 : 6, what, form);
+      w.H = number_in(v[1], what + " Hs", 0, true);
+      w.T = number_in(v[2], what + " Tp", 0, true);
+      if (v.size() == 4) {  // Hs Tp dir, gamma 3.3 (no optional values follow)
+        base = 3;
+        w.dir_deg = number(v[3], what + " dir");
+      } else {
+        base = 4;
+        w.gamma = number_in(v[3], what + " gamma", 1, false);
+        w.dir_deg = number(v[4], what + " dir");
+      }
+    } else if (iequals(m, "pm") || iequals(m, "issc") || iequals(m, "pierson-moskowitz") ||
+               iequals(m, "torsethaugen")) {
+      w.kind = iequals(m, "torsethaugen") ? WaveKind::torsethaugen : WaveKind::pierson_moskowitz;
+      base = 3;
+      count(v, 4, train ? 6 : 5, what, m + " Hs Tp dir [s]" + std::string(train ? " [seed_offset]" : ""));
+      w.H = number_in(v[1], what + " Hs", 0, true);
+      w.T = number_in(v[2], what + " Tp", 0, true);
+      w.dir_deg = number(v[3], what + " dir");
+    } else if (iequals(m, "ochi") || iequals(m, "ochi-hubble")) {
+      w.kind = WaveKind::ochi_hubble;
+      base = 7;
+      count(v, 8, train ? 10 : 9, what,
+            "ochi Hs1 Tp1 lambda1 Hs2 Tp2 lambda2 dir [s]" + std::string(train ? " [seed_offset]" : ""));
+      auto& o = w.ochi;
+      o.Hs1 = number_in(v[1], what + " Hs1", 0, false);
+      o.Tp1 = number_in(v[2], what + " Tp1", 0, true);
+      o.lambda1 = number_in(v[3], what + " lambda1", 0, true);
+      o.Hs2 = number_in(v[4], what + " Hs2", 0, false);
+      o.Tp2 = number_in(v[5], what + " Tp2", 0, true);
+      o.lambda2 = number_in(v[6], what + " lambda2", 0, true);
+      if (!(o.Hs1 + o.Hs2 > 0)) bad(what + " Hs1 + Hs2", v[4].text, "> 0");
+      w.dir_deg = number(v[7], what + " dir");
+    } else {
+      bad(what + " model", m, train ? "jonswap, pm, torsethaugen or ochi"
+                                    : "none, airy, stream, jonswap, pm, torsethaugen or ochi");
+    }
+    if (v.size() > base + 1) w.spreading = number_in(v[base + 1], what + " spreading s", 0, false);
+    if (v.size() > base + 2)
+      w.seed_offset = integer_in(v[base + 2], what + " seed_offset", -2147483646, 2147483646);
+    else if (train)
+      w.seed_offset = static_cast<long long>(o_.wavetrains.size()) + 1;
+    return w;
+  }
+
+  Options& o_;
+  std::vector<std::string>& notes_;
+  const std::string& file_;
+  int line_ = 0;
+};
+
+}  // namespace detail
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/deck_options.hpp ----
+// ---- begin cabledyn/io/deck.hpp ----
+// cabledyn: the deck reader and writer: MoorDyn v2 input files plus the CableDyn extensions
+// (SECTIONS, END CONNECTIONS, EQUIVALENT BUOYANCY, option rows), as DECK_FORMAT.md specifies.
+// docs/deck-format.md is the user guide (every section, column and option, with defaults).
+//
+// `parse_deck(text, file)` / `read_deck(path)` return a Deck whose every record keeps its
+// source line, or throw InputError(object = "file:line", quantity = the field, value, limit).
+// Records the library cannot model yet (viscoelastic or Syrope EA, torsion columns, VIV,
+// Free/Connect/Body/Rod/Turbine points, rod ends, BODIES, RODS, FAILURE, ... and options such
+// as tensile_safety True) are refused by name with their line; they are accepted silently
+// only when they ask for nothing (their default value, `none`, `False`, 0, or an empty
+// section). `to_text(deck)` writes the canonical dialect; reading it back gives an equal Deck
+// (`operator==` compares content, not source lines).
+//
+// The reader is linear in the size of the text, never recurses on its input and throws only
+// cabledyn::Error (a seeded mutation test in tests/io/ holds it to that).
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// Largest number of elements the reader accepts on one line (sum of its NumSegs).
+inline constexpr long long kMaxSegmentsPerLine = 1000000;
+
+/// A LINE TYPES row: the line type (EQUIVALENT BUOYANCY applied) and its source line.
+struct LineTypeRecord {
+  LineType type;
+  int line = 0;
+};
+
+/// An EQUIVALENT BUOYANCY row `LineType Diam SubmergedWeightPerMetre`: the named type gets
+/// Diam = d and rho_A = w / g + rhoW pi d^2 / 4 (spec "Buoyancy and wetting").
+struct BuoyancyRecord {
+  std::string type;
+  double d = 0;  ///< hydrodynamic diameter [m], > 0
+  double w = 0;  ///< submerged weight per metre [N/m], positive down
+  int line = 0;
+};
+
+/// Point types the library implements (the others are refused).
+enum class PointType { fixed, coupled, vessel };
+
+/// A POINTS row `ID Type X Y Z [Mass Vol CdA Ca]`.
+struct PointRecord {
+  int id = 0;
+  PointType type = PointType::fixed;
+  std::array<double, 3> r{};  ///< position [m]
+  double mass = 0;            ///< [kg] (Fixed only; 0 on Coupled/Vessel)
+  double volume = 0;          ///< [m^3]
+  double CdA = 0;             ///< [m^2]
+  double Ca = 0;              ///< [-]
+  int line = 0;
+  /// Coupled and Vessel points move (prescribed motion); Fixed points are anchors.
+  bool moving() const { return type != PointType::fixed; }
+};
+
+/// A LINES row: `ID NodeA NodeB [Outputs]` (sections from SECTIONS) or the stock MoorDyn
+/// `ID LineType AttachA AttachB UnstrLen NumSegs [Outputs]` (one section, stored in
+/// Deck::sections with this row's line).
+struct LineRecord {
+  int id = 0;
+  int node_a = 0;            ///< point ID of End A as written
+  int node_b = 0;            ///< point ID of End B as written
+  std::string outputs = "-"; ///< per-line output flags (MoorDyn letters) or "-"
+  /// End A is Fixed and End B Coupled/Vessel: the driver swaps the ends so that End A is the
+  /// fairlead (DECK_FORMAT.md); Deck::line_sections returns the sections in that order.
+  bool swapped = false;
+  bool stock_form = false;   ///< read from the 7-column MoorDyn row (provenance, not compared)
+  int line = 0;
+  /// Point ID of the fairlead end (End A after the swap).
+  int fairlead() const { return swapped ? node_b : node_a; }
+  /// Point ID of the anchor end (End B after the swap).
+  int anchor() const { return swapped ? node_a : node_b; }
+};
+
+/// A SECTIONS row `LineID LineType Length NumSegs` (End A to End B as written).
+struct SectionRecord {
+  int line_id = 0;
+  std::string type;
+  double length = 0;  ///< unstretched length [m], > 0
+  int segments = 0;   ///< NumSegs, >= 1
+  int line = 0;
+};
+
+/// Rotational end connections of finite-EI lines (spec "End connections (Hermite lines)").
+enum class EndConnectionKind {
+  pinned,  ///< Pinned / Free / Zero / 0: the tangent is free
+  spring,  ///< isotropic rotational spring, stiffness [N m/rad] about the direction
+  rigid,   ///< Rigid / Inf: the tangent held on the ray of the direction
+};
+
+/// An END CONNECTIONS row `LineID End Stiffness EzX EzY EzZ` (End A or B as written).
+struct EndConnectionRecord {
+  int line_id = 0;
+  int end = 0;  ///< 0: End A, 1: End B (as written in LINES)
+  EndConnectionKind kind = EndConnectionKind::pinned;
+  double stiffness = 0;             ///< [N m/rad] (spring)
+  std::array<double, 3> direction{};///< d0 (EzX, EzY, EzZ), non-zero for spring and rigid
+  int line = 0;
+};
+
+/// An OUTPUTS row.
+struct OutputRecord {
+  OutputChannel channel;
+  int line = 0;
+};
+
+/// A parsed deck.
+struct Deck {
+  std::string file = "deck";  ///< the name errors use (the path for read_deck)
+  std::string title;          ///< first free-text line after the opening banner
+  std::vector<LineTypeRecord> line_types;
+  std::vector<BuoyancyRecord> buoyancy;
+  std::vector<PointRecord> points;
+  std::vector<LineRecord> lines;
+  std::vector<SectionRecord> sections;
+  std::vector<EndConnectionRecord> end_connections;
+  Options options;
+  std::vector<OutputRecord> outputs;
+  /// Notes for the run summary ("file:line: ..."): MoorDyn keywords accepted and ignored,
+  /// dtM without TMax.
+  std::vector<std::string> notes;
+
+  const LineTypeRecord* find_line_type(std::string_view name) const {
+    for (const auto& t : line_types)
+      if (t.type.name == name) return &t;
+    return nullptr;
+  }
+  const PointRecord* find_point(int id) const {
+    for (const auto& p : points)
+      if (p.id == id) return &p;
+    return nullptr;
+  }
+  const LineRecord* find_line(int id) const {
+    for (const auto& l : lines)
+      if (l.id == id) return &l;
+    return nullptr;
+  }
+  /// The SECTIONS rows of a line, End A to End B as written.
+  std::vector<SectionRecord> sections_of(int line_id) const {
+    std::vector<SectionRecord> out;
+    for (const auto& s : sections)
+      if (s.line_id == line_id) out.push_back(s);
+    return out;
+  }
+  /// Elements of a line (sum of its NumSegs); its nodes are numbered 1 .. segments + 1.
+  long long segments(int line_id) const {
+    long long n = 0;
+    for (const auto& s : sections)
+      if (s.line_id == line_id) n += s.segments;
+    return n;
+  }
+  /// True when any section of the line has EI > 0 (a cubic-Hermite cable).
+  bool hermite(int line_id) const {
+    for (const auto& s : sections)
+      if (s.line_id == line_id) {
+        const auto* t = find_line_type(s.type);
+        if (t && t->type.EI > 0) return true;
+      }
+    return false;
+  }
+  /// The line's sections as LineSection values, fairlead end first (reversed when the line
+  /// is `swapped`), with the line types EQUIVALENT BUOYANCY resolved.
+  std::vector<LineSection> line_sections(int line_id) const {
+    std::vector<LineSection> out;
+    for (const auto& s : sections)
+      if (s.line_id == line_id) {
+        const auto* t = find_line_type(s.type);
+        if (!t) throw InputError(detail::where(file, s.line), "SECTIONS LineType", s.type, "a line type of LINE TYPES");
+        out.push_back(LineSection{t->type, s.length, s.segments});
+      }
+    const auto* l = find_line(line_id);
+    if (l && l->swapped) std::reverse(out.begin(), out.end());
+    return out;
+  }
+  /// The END CONNECTIONS row of a line end (0: End A, 1: End B, as written), or nullptr
+  /// (pinned).
+  const EndConnectionRecord* end_connection(int line_id, int end) const {
+    for (const auto& e : end_connections)
+      if (e.line_id == line_id && e.end == end) return &e;
+    return nullptr;
+  }
+  /// End `end` (0: A, 1: B) of a line as written, counted in the fairlead-first orientation
+  /// (the other end of a swapped line).
+  int oriented_end(int line_id, int end) const {
+    const auto* l = find_line(line_id);
+    return l && l->swapped ? 1 - end : end;
+  }
+  /// Node `j` (1 .. N + 1 from End A as written) counted from the fairlead end (N + 2 - j on a
+  /// swapped line).
+  long long oriented_node(int line_id, long long j) const {
+    const auto* l = find_line(line_id);
+    return l && l->swapped ? segments(line_id) + 2 - j : j;
+  }
+  /// The Environment of the options (g, rhoW, WtrDpth).
+  Environment environment() const { return options.environment(); }
+};
+
+// ---- equality (content, not source lines) ------------------------------------------------
+
+inline bool same_line_type(const LineType& a, const LineType& b) {
+  return a.name == b.name && a.d == b.d && a.rho_A == b.rho_A && a.EA == b.EA && a.BA == b.BA && a.EI == b.EI &&
+         a.Cdn == b.Cdn && a.Cdt == b.Cdt && a.Can == b.Can && a.Cat == b.Cat;
+}
+inline bool operator==(const LineTypeRecord& a, const LineTypeRecord& b) { return same_line_type(a.type, b.type); }
+inline bool operator==(const BuoyancyRecord& a, const BuoyancyRecord& b) {
+  return a.type == b.type && a.d == b.d && a.w == b.w;
+}
+inline bool operator==(const PointRecord& a, const PointRecord& b) {
+  return a.id == b.id && a.type == b.type && a.r == b.r && a.mass == b.mass && a.volume == b.volume &&
+         a.CdA == b.CdA && a.Ca == b.Ca;
+}
+inline bool operator==(const LineRecord& a, const LineRecord& b) {
+  return a.id == b.id && a.node_a == b.node_a && a.node_b == b.node_b && a.outputs == b.outputs &&
+         a.swapped == b.swapped;
+}
+inline bool operator==(const SectionRecord& a, const SectionRecord& b) {
+  return a.line_id == b.line_id && a.type == b.type && a.length == b.length && a.segments == b.segments;
+}
+inline bool operator==(const EndConnectionRecord& a, const EndConnectionRecord& b) {
+  return a.line_id == b.line_id && a.end == b.end && a.kind == b.kind && a.stiffness == b.stiffness &&
+         a.direction == b.direction;
+}
+inline bool operator==(const OutputRecord& a, const OutputRecord& b) { return a.channel == b.channel; }
+
+/// Describes the first difference of content between two decks ("" when equal): the
+/// diagnostic of a failed round trip.
+inline std::string first_difference(const Deck& a, const Deck& b) {
+  auto cmp = [](const auto& x, const auto& y, const char* what) -> std::string {
+    if (x.size() != y.size())
+      return std::string(what) + ": " + std::to_string(x.size()) + " vs " + std::to_string(y.size()) + " records";
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!(x[i] == y[i])) return std::string(what) + ": record " + std::to_string(i + 1) + " differs";
+    return "";
+  };
+  if (a.title != b.title) return "title: \"" + a.title + "\" vs \"" + b.title + "\"";
+  for (std::string s : {cmp(a.line_types, b.line_types, "LINE TYPES"), cmp(a.buoyancy, b.buoyancy, "EQUIVALENT BUOYANCY"),
+                        cmp(a.points, b.points, "POINTS"), cmp(a.lines, b.lines, "LINES"),
+                        cmp(a.sections, b.sections, "SECTIONS"),
+                        cmp(a.end_connections, b.end_connections, "END CONNECTIONS"),
+                        cmp(a.outputs, b.outputs, "OUTPUTS")})
+    if (!s.empty()) return s;
+  if (!(a.options == b.options)) {
+    if (a.options.ignored != b.options.ignored) return "OPTIONS: ignored keywords differ";
+    if (!(a.options.waves == b.options.waves) || a.options.wavetrains != b.options.wavetrains)
+      return "OPTIONS: waves differ";
+    if (!(a.options.current == b.options.current)) return "OPTIONS: current differs";
+    return "OPTIONS: values differ";
+  }
+  return "";
+}
+
+/// Content equality: every record and option value, in order; source lines, the file name,
+/// the notes and the form a line was written in do not take part.
+inline bool operator==(const Deck& a, const Deck& b) { return first_difference(a, b).empty(); }
+
+namespace detail {
+
+/// Section kinds.
+enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, unimplemented };
+
+struct SectionAlias {
+  const char* name;
+  Sec sec;
+};
+
+// clang-format off
+inline constexpr SectionAlias kSectionNames[] = {
+  {"LINE TYPES", Sec::line_types}, {"LINETYPES", Sec::line_types}, {"LINE DICTIONARY", Sec::line_types},
+  {"POINTS", Sec::points}, {"POINT LIST", Sec::points}, {"POINT PROPERTIES", Sec::points},
+  {"CONNECTION PROPERTIES", Sec::points}, {"CONNECTS", Sec::points},
+  {"LINES", Sec::lines}, {"LINE LIST", Sec::lines}, {"LINE PROPERTIES", Sec::lines},
+  {"SECTIONS", Sec::sections},
+  {"END CONNECTIONS", Sec::end_connections},
+  {"EQUIVALENT BUOYANCY", Sec::buoyancy},
+  {"OPTIONS", Sec::options}, {"SOLVER OPTIONS", Sec::options},
+  {"OUTPUTS", Sec::outputs},
+  // Later issues: accepted while empty, refused at their first data row.
+  {"ATTACHMENTS", Sec::unimplemented}, {"CLUMPS", Sec::unimplemented},
+  {"BODIES", Sec::unimplemented}, {"BODY LIST", Sec::unimplemented}, {"BODY PROPERTIES", Sec::unimplemented},
+  {"ROD TYPES", Sec::unimplemented}, {"ROD DICTIONARY", Sec::unimplemented},
+  {"RODS", Sec::unimplemented}, {"ROD LIST", Sec::unimplemented}, {"ROD PROPERTIES", Sec::unimplemented},
+  {"FAILURE", Sec::unimplemented}, {"CONTROL", Sec::unimplemented}, {"SYROPE IC", Sec::unimplemented},
+  {"EXTERNAL LOADS", Sec::unimplemented},
+};
+// clang-format on
+
+/// Column names of the LINE TYPES orders.
+inline constexpr const char* kCableDynColumns[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI",
+                                                   "Cd_n", "Cd_t", "Ca_n", "Ca_t"};
+inline constexpr const char* kTorsionColumns[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "GAs",
+                                                  "GJ", "Irt", "Irn", "Cd_n", "Cd_t", "Ca_n", "Ca_t"};
+inline constexpr const char* kMoorDynColumns[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "Cd",
+                                                  "Ca", "CdAx", "CaAx", "Cl", "dF", "cF"};
+
+/// MoorDyn's per-line output letters.
+inline constexpr std::string_view kLineOutputFlags = "pvaUDtcVKsdf";
+
+/// The reader: one pass over the records, then the cross-record checks.
+class DeckParser {
+ public:
+  DeckParser(Deck& d) : d_(d), file_(d.file), opts_(d.options, d.notes, d.file) {}
+
+  void run(std::string_view text) {
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    std::size_t pos = 0;
+    int line = 0;
+    while (pos < text.size()) {  // records end at '\n'; a final newline opens no record
+      const std::size_t nl = text.find('\n', pos);
+      const std::string_view rec = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+      if (line == 2147483646) fail(file_, line, "deck", "too many lines", "fewer than 2^31 - 1 lines");
+      record(rec, ++line);
+      if (nl == std::string_view::npos) break;
+      pos = nl + 1;
+    }
+    last_line_ = std::max(line, 1);
+    finish();
+  }
+
+ private:
+  // ---- records -----------------------------------------------------------------------------
+  void record(std::string_view raw, int line) {
+    const std::string_view s = strip_hash_comment(raw);
+    if (is_header(s)) {
+      header(header_name(s), line);
+      return;
+    }
+    if (sec_ == Sec::closed) {
+      if (title_pending_) {
+        const std::string_view t = trim(raw);
+        if (!t.empty()) {
+          d_.title = std::string(t);
+          title_pending_ = false;
+        }
+      }
+      return;
+    }
+    const std::vector<Token> t = tokenize(strip_dash_comment(s), file_, line);
+    if (t.empty()) return;
+    if (t.size() == 1 && !t[0].quoted && iequals(t[0].text, "END")) {
+      sec_ = Sec::closed;
+      return;
+    }
+    if (sec_ == Sec::options) {
+      opts_.row(t, line);
+      return;
+    }
+    if (sec_ == Sec::outputs) {
+      output_row(t, line);
+      return;
+    }
+    bool numeric = false;
+    for (const Token& k : t) numeric = numeric || looks_numeric(k.text);
+    if (!numeric) {  // a header or units row
+      if (sec_ == Sec::line_types && !data_seen_)
+        for (const Token& k : t)
+          if (iequals(k.text, "CdAx") || iequals(k.text, "CaAx")) moordyn_order_ = true;
+      return;
+    }
+    data_seen_ = true;
+    switch (sec_) {
+      case Sec::line_types: line_type_row(t, line); break;
+      case Sec::points: point_row(t, line); break;
+      case Sec::lines: line_row(t, line); break;
+      case Sec::sections: section_row(t, line); break;
+      case Sec::end_connections: end_connection_row(t, line); break;
+      case Sec::buoyancy: buoyancy_row(t, line); break;
+      case Sec::unimplemented:
+        fail(file_, line, "section " + sec_name_, t[0].text,
+             "not implemented: the section must have no data rows (header at line " + std::to_string(sec_line_) + ")");
+      default: break;
+    }
+  }
+
+  void header(const std::string& name, int line) {
+    if (name.empty() || name == "END" || name.find("NEED") != std::string::npos ||
+        name.find("INPUT FILE") != std::string::npos) {
+      sec_ = Sec::closed;
+      return;
+    }
+    for (const SectionAlias& a : kSectionNames)
+      if (name == a.name) {
+        sec_ = a.sec;
+        sec_name_ = name;
+        sec_line_ = line;
+        data_seen_ = false;
+        moordyn_order_ = false;
+        title_pending_ = false;
+        return;
+      }
+    fail(file_, line, "section", name,
+         "a known section: LINE TYPES, POINTS, LINES, SECTIONS, END CONNECTIONS, EQUIVALENT BUOYANCY, OPTIONS, "
+         "OUTPUTS (aliases in docs/deck-format.md)");
+  }
+
+  // ---- fields ------------------------------------------------------------------------------
+  static std::string col(const char* section, int column, const char* name) {
+    return std::string(section) + " column " + std::to_string(column) + " (" + name + ")";
+  }
+  double num(const Token& t, const std::string& what, int line) const {
+    const auto v = to_double(t.text);
+    if (!v) fail(file_, line, what, t.text, "a finite number");
+    return *v;
+  }
+  double num_pos(const Token& t, const std::string& what, int line) const {
+    const double v = num(t, what, line);
+    if (!(v > 0)) fail(file_, line, what, t.text, "> 0");
+    return v;
+  }
+  double num_nonneg(const Token& t, const std::string& what, int line) const {
+    const double v = num(t, what, line);
+    if (!(v >= 0)) fail(file_, line, what, t.text, ">= 0");
+    return v;
+  }
+  int id(const Token& t, const std::string& what, int line) const {
+    const auto v = to_integer(t.text);
+    if (!v || *v < 1 || *v > 999999999) fail(file_, line, what, t.text, "an integer ID in [1, 999999999]");
+    return static_cast<int>(*v);
+  }
+  int segments(const Token& t, const std::string& what, int line) const {
+    const auto v = to_integer(t.text);
+    if (!v || *v < 1 || *v > kMaxSegmentsPerLine)
+      fail(file_, line, what, t.text, "an integer in [1, " + std::to_string(kMaxSegmentsPerLine) + "]");
+    return static_cast<int>(*v);
+  }
+  /// A point reference in LINES: a point ID; rod ends (R<n>A / R<n>B) are refused.
+  int point_ref(const Token& t, const std::string& what, int line) const {
+    const std::string& s = t.text;
+    if (s.size() >= 3 && upper_char(s[0]) == 'R' && is_digit(s[1]) &&
+        (upper_char(s.back()) == 'A' || upper_char(s.back()) == 'B'))
+      fail(file_, line, what, s, "a point ID: lines attached to rod ends are not implemented");
+    return id(t, what, line);
+  }
+  void columns_at_most(const std::vector<Token>& t, std::size_t n, const char* section, int line,
+                       const std::string& form) const {
+    if (t.size() > n)
+      fail(file_, line, std::string(section) + " column " + std::to_string(n + 1), t[n].text, "no extra column: " + form);
+  }
+
+  // ---- sections ----------------------------------------------------------------------------
+  void line_type_row(const std::vector<Token>& t, int line) {
+    const bool md = moordyn_order_;
+    const std::size_t n = t.size();
+    const char* const* names = md ? kMoorDynColumns : (n == 14 ? kTorsionColumns : kCableDynColumns);
+    const std::string form = md ? "Name Diam MassDenInAir EA BA/-zeta EI Cd Ca CdAx CaAx [Cl dF cF] (MoorDyn order)"
+                                : "Name Diam MassDenInAir EA BA/-zeta EI Cd_n Cd_t Ca_n Ca_t (CableDyn order; "
+                                  "14 columns add GAs GJ Irt Irn after EI)";
+    if (n < 10) fail(file_, line, col("LINE TYPES", static_cast<int>(n) + 1, names[n]), "missing", form);
+    if (md) columns_at_most(t, 13, "LINE TYPES", line, form);
+    else if (n != 10 && n != 14) columns_at_most(t, n >= 14 ? 14 : 10, "LINE TYPES", line, form);
+    auto c = [&](int k) { return col("LINE TYPES", k + 1, names[k]); };
+    LineTypeRecord r;
+    r.line = line;
+    LineType& ty = r.type;
+    ty.name = t[0].text;
+    if (ty.name.empty()) fail(file_, line, c(0), "\"\"", "a non-empty name");
+    if (types_.count(ty.name))
+      fail(file_, line, c(0), ty.name, "a unique name (first defined at line " + std::to_string(types_[ty.name]) + ")");
+    ty.d = num_pos(t[1], c(1), line);
+    ty.rho_A = num_nonneg(t[2], c(2), line);
+    // EA: a number; the viscoelastic and Syrope forms are refused.
+    const std::string& ea = t[3].text;
+    if (istarts_with(ea, "SYROPE"))
+      fail(file_, line, c(3), ea, "a number > 0: the Syrope polyester model is not implemented");
+    if (ea.find('|') != std::string::npos)
+      fail(file_, line, c(3), ea,
+           "a number > 0: viscoelastic EA (Es|Ed, ElasticMod 2; Es|alphaMBL|vbeta, ElasticMod 3) is not implemented");
+    ty.EA = num_pos(t[3], c(3), line);
+    if (t[4].text.find('|') != std::string::npos)
+      fail(file_, line, c(4), t[4].text, "a number: static/dynamic damping BA_s|BA_d is not implemented");
+    ty.BA = num(t[4], c(4), line);
+    ty.EI = num_nonneg(t[5], c(5), line);
+    int k = 6;
+    if (!md && n == 14) {
+      for (; k < 10; ++k) {
+        if (t[k].text.find('|') != std::string::npos)
+          fail(file_, line, c(k), t[k].text, "0: torsion (and its coupling GJ|K|Bt) is not implemented");
+        if (num(t[k], c(k), line) != 0) fail(file_, line, c(k), t[k].text, "0: torsion is not implemented");
+      }
+    }
+    if (md) {
+      ty.Cdn = num_nonneg(t[6], c(6), line);
+      ty.Can = num_nonneg(t[7], c(7), line);
+      ty.Cdt = num_nonneg(t[8], c(8), line);
+      ty.Cat = num_nonneg(t[9], c(9), line);
+      if (n > 10 && num(t[10], c(10), line) != 0)
+        fail(file_, line, c(10), t[10].text, "0: vortex-induced vibration (Cl > 0) is not implemented");
+      for (std::size_t j = 11; j < n; ++j) num(t[j], c(static_cast<int>(j)), line);
+    } else {
+      ty.Cdn = num_nonneg(t[k], c(k), line);
+      ty.Cdt = num_nonneg(t[k + 1], c(k + 1), line);
+      ty.Can = num_nonneg(t[k + 2], c(k + 2), line);
+      ty.Cat = num_nonneg(t[k + 3], c(k + 3), line);
+    }
+    types_[ty.name] = line;
+    d_.line_types.push_back(std::move(r));
+  }
+
+  void point_row(const std::vector<Token>& t, int line) {
+    const char* names[] = {"ID", "Type", "X", "Y", "Z", "Mass", "Vol", "CdA", "Ca"};
+    const std::string form = "ID Type X Y Z [Mass Vol CdA Ca]";
+    const std::size_t n = t.size();
+    if (n < 5 || (n > 5 && n < 9))
+      fail(file_, line, col("POINTS", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 9, "POINTS", line, form);
+    auto c = [&](int k) { return col("POINTS", k + 1, names[k]); };
+    PointRecord p;
+    p.line = line;
+    p.id = id(t[0], c(0), line);
+    if (points_.count(p.id))
+      fail(file_, line, c(0), t[0].text, "a unique ID (first defined at line " + std::to_string(points_[p.id]) + ")");
+    p.type = point_type(t[1], c(1), line);
+    for (int k = 0; k < 3; ++k) p.r[k] = num(t[2 + k], c(2 + k), line);
+    if (n == 9) {
+      p.mass = num_nonneg(t[5], c(5), line);
+      p.volume = num_nonneg(t[6], c(6), line);
+      p.CdA = num_nonneg(t[7], c(7), line);
+      p.Ca = num_nonneg(t[8], c(8), line);
+      if (p.moving())
+        for (int k = 5; k < 9; ++k)
+          if (num(t[k], c(k), line) != 0)
+            fail(file_, line, c(k), t[k].text,
+                 "0: the mass, volume and drag of a Coupled/Vessel point are not implemented");
+    }
+    points_[p.id] = line;
+    d_.points.push_back(p);
+  }
+
+  PointType point_type(const Token& t, const std::string& what, int line) const {
+    const std::string u = upper(t.text);
+    if (u == "FIXED" || u == "FIX" || u == "ANCHOR") return PointType::fixed;
+    if (u == "COUPLED" || u == "CPLD") return PointType::coupled;
+    if (u == "VESSEL" || u == "VES" || u == "VESS") return PointType::vessel;
+    const char* lim = nullptr;
+    if (u == "FREE" || u == "CONNECT" || u == "CON" || u == "POINT")
+      lim = "Fixed, Coupled or Vessel: Free/Connect points are not implemented";
+    else if (u.rfind("BODY", 0) == 0)
+      lim = "Fixed, Coupled or Vessel: points on bodies are not implemented";
+    else if (u.rfind("ROD", 0) == 0 || (u.size() >= 2 && u[0] == 'R' && is_digit(u[1])))
+      lim = "Fixed, Coupled or Vessel: points on rods are not implemented";
+    else if (u.rfind("TURBINE", 0) == 0)
+      lim = "Fixed, Coupled or Vessel: Turbine (FAST.Farm) points are not implemented";
+    else if (u.find("PINNED") != std::string::npos)
+      lim = "Fixed, Coupled or Vessel: pinned couplings are not implemented";
+    else
+      lim = "Fixed, Coupled or Vessel";
+    fail(file_, line, what, t.text, lim);
+  }
+
+  void outputs_flags(const Token& t, const std::string& what, int line) const {
+    if (t.text == "-") return;
+    if (t.text.empty()) fail(file_, line, what, "\"\"", "- or MoorDyn line output letters (pvaUDtcVKsdf)");
+    for (char ch : t.text)
+      if (kLineOutputFlags.find(ch) == std::string_view::npos)
+        fail(file_, line, what, t.text, "- or MoorDyn line output letters (pvaUDtcVKsdf)");
+  }
+
+  void line_row(const std::vector<Token>& t, int line) {
+    const std::size_t n = t.size();
+    const std::string form = "ID NodeA NodeB [Outputs] (with SECTIONS) or ID LineType AttachA AttachB UnstrLen "
+                             "NumSegs [Outputs] (stock MoorDyn)";
+    if (n < 3 || n == 5) fail(file_, line, "LINES column " + std::to_string(n + 1), "missing", form);
+    columns_at_most(t, 7, "LINES", line, form);
+    LineRecord l;
+    l.line = line;
+    const bool stock = n >= 6;
+    l.id = id(t[0], col("LINES", 1, "ID"), line);
+    if (lines_.count(l.id))
+      fail(file_, line, col("LINES", 1, "ID"), t[0].text,
+           "a unique ID (first defined at line " + std::to_string(lines_[l.id]) + ")");
+    if (stock) {
+      l.stock_form = true;
+      l.node_a = point_ref(t[2], col("LINES", 3, "AttachA"), line);
+      l.node_b = point_ref(t[3], col("LINES", 4, "AttachB"), line);
+      SectionRecord s;
+      s.line_id = l.id;
+      s.type = t[1].text;
+      s.length = num_pos(t[4], col("LINES", 5, "UnstrLen"), line);
+      s.segments = segments(t[5], col("LINES", 6, "NumSegs"), line);
+      s.line = line;
+      if (n == 7) {
+        outputs_flags(t[6], col("LINES", 7, "Outputs"), line);
+        l.outputs = t[6].text;
+      }
+      d_.sections.push_back(s);
+    } else {
+      l.node_a = point_ref(t[1], col("LINES", 2, "NodeA"), line);
+      l.node_b = point_ref(t[2], col("LINES", 3, "NodeB"), line);
+      if (n == 4) {
+        outputs_flags(t[3], col("LINES", 4, "Outputs"), line);
+        l.outputs = t[3].text;
+      }
+    }
+    lines_[l.id] = line;
+    d_.lines.push_back(l);
+  }
+
+  void section_row(const std::vector<Token>& t, int line) {
+    const char* names[] = {"LineID", "LineType", "Length", "NumSegs"};
+    const std::string form = "LineID LineType Length NumSegs";
+    if (t.size() < 4) fail(file_, line, col("SECTIONS", static_cast<int>(t.size()) + 1, names[t.size()]), "missing", form);
+    columns_at_most(t, 4, "SECTIONS", line, form);
+    SectionRecord s;
+    s.line = line;
+    s.line_id = id(t[0], col("SECTIONS", 1, "LineID"), line);
+    s.type = t[1].text;
+    s.length = num_pos(t[2], col("SECTIONS", 3, "Length"), line);
+    s.segments = segments(t[3], col("SECTIONS", 4, "NumSegs"), line);
+    d_.sections.push_back(s);
+  }
+
+  /// Stiffness words and numbers of END CONNECTIONS: pinned, spring (k > 0) or rigid.
+  EndConnectionKind stiffness(const Token& t, const std::string& what, int line, double& k) const {
+    const std::string u = upper(t.text);
+    k = 0;
+    if (u == "PINNED" || u == "FREE" || u == "ZERO") return EndConnectionKind::pinned;
+    if (u == "RIGID" || u == "INF" || u == "INFINITY") return EndConnectionKind::rigid;
+    const auto v = to_double(t.text);
+    if (!v || *v < 0) fail(file_, line, what, t.text, "a stiffness >= 0 [N m/rad], Pinned/Free/Zero or Rigid/Inf");
+    k = *v;
+    return k > 0 ? EndConnectionKind::spring : EndConnectionKind::pinned;
+  }
+
+  void end_connection_row(const std::vector<Token>& t, int line) {
+    const char* names[] = {"LineID", "End", "Stiffness", "EzX", "EzY", "EzZ",
+                           "TorsStiffness", "NxX", "NxY", "NxZ", "Pretwist"};
+    const std::string form = "LineID End Stiffness EzX EzY EzZ [TorsStiffness NxX NxY NxZ Pretwist]";
+    const std::size_t n = t.size();
+    auto c = [&](int k) { return col("END CONNECTIONS", k + 1, names[k]); };
+    if (n < 3) fail(file_, line, c(static_cast<int>(n)), "missing", form);
+    columns_at_most(t, 11, "END CONNECTIONS", line, form);
+    EndConnectionRecord e;
+    e.line = line;
+    e.line_id = id(t[0], c(0), line);
+    const std::string end = upper(t[1].text);
+    if (end == "A" || end == "ENDA" || end == "END_A") e.end = 0;
+    else if (end == "B" || end == "ENDB" || end == "END_B") e.end = 1;
+    else fail(file_, line, c(1), t[1].text, "A or B");
+    e.kind = stiffness(t[2], c(2), line, e.stiffness);
+    if (n == 3) {
+      if (e.kind != EndConnectionKind::pinned)
+        fail(file_, line, c(3), "missing", "the direction EzX EzY EzZ of a spring or Rigid connection: " + form);
+    } else {
+      if (n < 6) fail(file_, line, c(static_cast<int>(n)), "missing", form);
+      if (n > 6 && n < 11) fail(file_, line, c(static_cast<int>(n)), "missing", form);
+      for (int k = 0; k < 3; ++k) e.direction[k] = num(t[3 + k], c(3 + k), line);
+      const double norm = std::hypot(e.direction[0], e.direction[1], e.direction[2]);
+      if (e.kind != EndConnectionKind::pinned && !(norm > 0 && std::isfinite(norm)))
+        fail(file_, line, c(3), t[3].text + " " + t[4].text + " " + t[5].text,
+             "a non-zero direction (spring and Rigid connections)");
+      if (n == 11) {
+        double kt = 0;
+        const EndConnectionKind tors = stiffness(t[6], c(6), line, kt);
+        for (int k = 7; k < 11; ++k) num(t[k], c(k), line);
+        if (tors != EndConnectionKind::pinned)
+          fail(file_, line, c(6), t[6].text, "Free or 0: torsional end restraint (condensed torsion) is not implemented");
+        if (num(t[10], c(10), line) != 0)
+          fail(file_, line, c(10), t[10].text, "0: pretwist (condensed torsion) is not implemented");
+      }
+    }
+    const auto key = std::make_pair(e.line_id, e.end);
+    if (ends_.count(key))
+      fail(file_, line, c(1), t[1].text,
+           "one row per line end (line " + std::to_string(e.line_id) + " End " + (e.end ? "B" : "A") +
+               " first given at line " + std::to_string(ends_[key]) + ")");
+    ends_[key] = line;
+    d_.end_connections.push_back(e);
+  }
+
+  void buoyancy_row(const std::vector<Token>& t, int line) {
+    const char* names[] = {"LineType", "Diam", "SubmergedWeightPerMetre"};
+    const std::string form = "LineType Diam SubmergedWeightPerMetre";
+    if (t.size() < 3)
+      fail(file_, line, col("EQUIVALENT BUOYANCY", static_cast<int>(t.size()) + 1, names[t.size()]), "missing", form);
+    columns_at_most(t, 3, "EQUIVALENT BUOYANCY", line, form);
+    BuoyancyRecord b;
+    b.line = line;
+    b.type = t[0].text;
+    b.d = num_pos(t[1], col("EQUIVALENT BUOYANCY", 2, "Diam"), line);
+    b.w = num(t[2], col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), line);
+    d_.buoyancy.push_back(b);
+  }
+
+  void output_row(const std::vector<Token>& t, int line) {
+    if (t.size() > 1) fail(file_, line, "OUTPUTS column 2", t[1].text, "one channel per row");
+    const auto ch = parse_channel(t[0].text);
+    if (!ch)
+      fail(file_, line, "OUTPUTS channel", t[0].text,
+           "FairTen<L>, AnchTen<L>, FairIncl<L>, AnchIncl<L>, Ten<L>N<J>, Curv<L>N<J>, BendMom<L>N<J>, "
+           "L<L>N<J>p{x,y,z}, Point<P>p{x,y,z} or Point<P>F{x,y,z}");
+    d_.outputs.push_back(OutputRecord{*ch, line});
+  }
+
+  // ---- cross-record checks -----------------------------------------------------------------
+  void finish() {
+    opts_.finish(last_line_);
+    const Options& o = d_.options;
+    // EQUIVALENT BUOYANCY: rho_A = w / g + rhoW A (spec "Buoyancy and wetting").
+    std::map<std::string, std::size_t> type_index;
+    for (std::size_t i = 0; i < d_.line_types.size(); ++i) type_index[d_.line_types[i].type.name] = i;
+    std::map<std::string, int> buoyed;
+    for (const BuoyancyRecord& b : d_.buoyancy) {
+      const auto it = type_index.find(b.type);
+      const std::string what = col("EQUIVALENT BUOYANCY", 1, "LineType");
+      if (it == type_index.end()) fail(file_, b.line, what, b.type, "a line type of LINE TYPES");
+      if (buoyed.count(b.type))
+        fail(file_, b.line, what, b.type, "one row per line type (first given at line " + std::to_string(buoyed[b.type]) + ")");
+      buoyed[b.type] = b.line;
+      const double rho_A = mass_from_submerged_weight(b.w, b.d, o.rhoW, o.g);
+      if (!(std::isfinite(rho_A) && rho_A >= 0))
+        fail(file_, b.line, col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), number_text(b.w),
+             ">= -rhoW g pi d^2 / 4 = " + number_text(-o.rhoW * o.g * kPi * b.d * b.d / 4) +
+                 " (a non-negative dry mass per metre)");
+      LineType& ty = d_.line_types[it->second].type;
+      ty.d = b.d;
+      ty.rho_A = rho_A;
+    }
+    if (d_.lines.empty()) fail(file_, last_line_, "LINES", "none", "at least one line");
+    std::map<int, std::size_t> point_index, line_index;
+    for (std::size_t i = 0; i < d_.points.size(); ++i) point_index[d_.points[i].id] = i;
+    for (std::size_t i = 0; i < d_.lines.size(); ++i) line_index[d_.lines[i].id] = i;
+    // Sections.
+    std::map<int, long long> segs;
+    std::map<int, bool> hermite;
+    for (const SectionRecord& s : d_.sections) {
+      const auto li = line_index.find(s.line_id);
+      if (li == line_index.end()) fail(file_, s.line, col("SECTIONS", 1, "LineID"), std::to_string(s.line_id), "a line ID of LINES");
+      const LineRecord& l = d_.lines[li->second];
+      const bool stock_row = l.stock_form && s.line == l.line;
+      if (l.stock_form && !stock_row)
+        fail(file_, s.line, col("SECTIONS", 1, "LineID"), std::to_string(s.line_id),
+             "a line written as ID NodeA NodeB (line " + std::to_string(s.line_id) + " has its section in LINES, line " +
+                 std::to_string(l.line) + ")");
+      const auto ti = type_index.find(s.type);
+      if (ti == type_index.end())
+        fail(file_, s.line, stock_row ? col("LINES", 2, "LineType") : col("SECTIONS", 2, "LineType"), s.type,
+             "a line type of LINE TYPES");
+      long long& n = segs[s.line_id];
+      n += s.segments;
+      if (n > kMaxSegmentsPerLine)
+        fail(file_, s.line, col("SECTIONS", 4, "NumSegs"), std::to_string(s.segments),
+             "at most " + std::to_string(kMaxSegmentsPerLine) + " elements on line " + std::to_string(s.line_id));
+      hermite[s.line_id] = hermite[s.line_id] || d_.line_types[ti->second].type.EI > 0;
+    }
+    // Lines.
+    for (LineRecord& l : d_.lines) {
+      const auto pa = point_index.find(l.node_a), pb = point_index.find(l.node_b);
+      const char* na = l.stock_form ? "AttachA" : "NodeA";
+      const char* nb = l.stock_form ? "AttachB" : "NodeB";
+      const int ca = l.stock_form ? 3 : 2;
+      if (pa == point_index.end())
+        fail(file_, l.line, col("LINES", ca, na), std::to_string(l.node_a), "a point ID of POINTS");
+      if (pb == point_index.end())
+        fail(file_, l.line, col("LINES", ca + 1, nb), std::to_string(l.node_b), "a point ID of POINTS");
+      if (l.node_a == l.node_b)
+        fail(file_, l.line, col("LINES", ca + 1, nb), std::to_string(l.node_b), std::string("a point other than ") + na);
+      if (!segs.count(l.id))
+        fail(file_, l.line, "SECTIONS of line " + std::to_string(l.id), "none",
+             "at least one SECTIONS row (LineID LineType Length NumSegs)");
+      l.swapped = !d_.points[pa->second].moving() && d_.points[pb->second].moving();
+    }
+    // End connections.
+    for (const EndConnectionRecord& e : d_.end_connections) {
+      if (!line_index.count(e.line_id))
+        fail(file_, e.line, col("END CONNECTIONS", 1, "LineID"), std::to_string(e.line_id), "a line ID of LINES");
+      if (e.kind != EndConnectionKind::pinned && !hermite[e.line_id])
+        fail(file_, e.line, col("END CONNECTIONS", 3, "Stiffness"), e.kind == EndConnectionKind::rigid ? "Rigid" : number_text(e.stiffness),
+             "Pinned: line " + std::to_string(e.line_id) + " has EI = 0 in every section (a rotational "
+             "connection needs a finite-EI line)");
+    }
+    // Outputs.
+    for (const OutputRecord& r : d_.outputs) {
+      const OutputChannel& c = r.channel;
+      if (c.on_line()) {
+        if (!line_index.count(c.line))
+          fail(file_, r.line, "OUTPUTS channel", c.name(), "a channel of an existing line (no line " + std::to_string(c.line) + ")");
+        if (c.on_node() && c.node > segs[c.line] + 1)
+          fail(file_, r.line, "OUTPUTS channel", c.name(),
+               "a node in [1, " + std::to_string(segs[c.line] + 1) + "] of line " + std::to_string(c.line));
+      } else if (!point_index.count(c.point)) {
+        fail(file_, r.line, "OUTPUTS channel", c.name(), "a channel of an existing point (no point " + std::to_string(c.point) + ")");
+      }
+    }
+    if (o.fairleadMotion) {
+      bool any = false;
+      for (const PointRecord& p : d_.points) any = any || p.moving();
+      if (!any) fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point", "a Coupled or Vessel point to move");
+    }
+  }
+
+  Deck& d_;
+  const std::string& file_;
+  OptionsParser opts_;
+  Sec sec_ = Sec::closed;
+  std::string sec_name_;
+  int sec_line_ = 0;
+  bool data_seen_ = false;
+  bool moordyn_order_ = false;
+  bool title_pending_ = true;
+  int last_line_ = 0;
+  std::map<std::string, int> types_;
+  std::map<int, int> points_, lines_;
+  std::map<std::pair<int, int>, int> ends_;
+};
+
+}  // namespace detail
+
+/// Parses a deck from its text; `file` names it in errors ("file:line"). Throws InputError.
+inline Deck parse_deck(std::string_view text, std::string file = "deck") {
+  Deck d;
+  d.file = std::move(file);
+  detail::DeckParser p(d);
+  p.run(text);
+  return d;
+}
+
+/// Reads and parses the deck at `path`. Throws InputError when the file cannot be read.
+inline Deck read_deck(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "deck file", "cannot be opened", "a readable file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_deck(ss.str(), path);
+}
+
+namespace detail {
+
+inline std::string wave_row(const WaveOption& w, const char* keyword, bool train) {
+  const auto N = number_text;
+  std::string s;
+  switch (w.kind) {
+    case WaveKind::none: return std::string("none ") + keyword;
+    case WaveKind::airy: s = "airy"; break;
+    case WaveKind::stream: s = "stream"; break;
+    case WaveKind::jonswap: s = "jonswap"; break;
+    case WaveKind::pierson_moskowitz: s = "pm"; break;
+    case WaveKind::torsethaugen: s = "torsethaugen"; break;
+    case WaveKind::ochi_hubble: s = "ochi"; break;
+  }
+  s += std::string(" ") + keyword;
+  if (w.kind == WaveKind::ochi_hubble) {
+    const auto& o = w.ochi;
+    s += " " + N(o.Hs1) + " " + N(o.Tp1) + " " + N(o.lambda1) + " " + N(o.Hs2) + " " + N(o.Tp2) + " " + N(o.lambda2);
+  } else {
+    s += " " + N(w.H) + " " + N(w.T);
+    if (w.kind == WaveKind::jonswap) s += " " + N(w.gamma);
+  }
+  s += " " + N(w.dir_deg);
+  if (w.spectral()) {
+    s += " " + N(w.spreading);
+    if (train) s += " " + std::to_string(w.seed_offset);
+  }
+  return s;
+}
+
+}  // namespace detail
+
+/// The deck in the canonical dialect: a banner and the title, LINE TYPES (CableDyn order,
+/// EQUIVALENT BUOYANCY resolved) and EQUIVALENT BUOYANCY, POINTS (9 columns), LINES (ID NodeA
+/// NodeB Outputs), SECTIONS, END CONNECTIONS, OPTIONS (every typed option, value first;
+/// model rows `model keyword parameters`) and OUTPUTS (quoted canonical channels). Numbers in
+/// their shortest round-trip form, so that parse_deck(to_text(d)) == d.
+inline std::string to_text(const Deck& d) {
+  using detail::number_text;
+  using detail::token_text;
+  const auto N = number_text;
+  const std::string rule = "---------------------";
+  std::ostringstream os;
+  os << rule << " CableDyn Input File " << rule << "\n";
+  if (!d.title.empty()) os << d.title << "\n";
+  os << rule << " LINE TYPES " << rule << "\n";
+  os << "TypeName Diam MassDenInAir EA BA/-zeta EI Cd_n Cd_t Ca_n Ca_t\n";
+  os << "(-) (m) (kg/m) (N) (N-s/-) (N-m^2) (-) (-) (-) (-)\n";
+  for (const auto& r : d.line_types) {
+    const LineType& t = r.type;
+    os << token_text(t.name) << " " << N(t.d) << " " << N(t.rho_A) << " " << N(t.EA) << " " << N(t.BA) << " "
+       << N(t.EI) << " " << N(t.Cdn) << " " << N(t.Cdt) << " " << N(t.Can) << " " << N(t.Cat) << "\n";
+  }
+  if (!d.buoyancy.empty()) {
+    os << rule << " EQUIVALENT BUOYANCY " << rule << "\n";
+    os << "LineType Diam SubmergedWeightPerMetre\n(-) (m) (N/m)\n";
+    for (const auto& b : d.buoyancy) os << token_text(b.type) << " " << N(b.d) << " " << N(b.w) << "\n";
+  }
+  os << rule << " POINTS " << rule << "\n";
+  os << "ID Type X Y Z Mass Vol CdA Ca\n(-) (-) (m) (m) (m) (kg) (m^3) (m^2) (-)\n";
+  for (const auto& p : d.points) {
+    const char* type = p.type == PointType::fixed ? "Fixed" : p.type == PointType::coupled ? "Coupled" : "Vessel";
+    os << p.id << " " << type << " " << N(p.r[0]) << " " << N(p.r[1]) << " " << N(p.r[2]) << " " << N(p.mass) << " "
+       << N(p.volume) << " " << N(p.CdA) << " " << N(p.Ca) << "\n";
+  }
+  os << rule << " LINES " << rule << "\n";
+  os << "ID NodeA NodeB Outputs\n(-) (-) (-) (-)\n";
+  for (const auto& l : d.lines) os << l.id << " " << l.node_a << " " << l.node_b << " " << token_text(l.outputs) << "\n";
+  os << rule << " SECTIONS " << rule << "\n";
+  os << "LineID LineType Length NumSegs\n(-) (-) (m) (-)\n";
+  for (const auto& s : d.sections)
+    os << s.line_id << " " << token_text(s.type) << " " << N(s.length) << " " << s.segments << "\n";
+  if (!d.end_connections.empty()) {
+    os << rule << " END CONNECTIONS " << rule << "\n";
+    os << "LineID End Stiffness EzX EzY EzZ\n(-) (-) (N-m/rad) (-) (-) (-)\n";
+    for (const auto& e : d.end_connections) {
+      const std::string k = e.kind == EndConnectionKind::pinned ? "Pinned"
+                            : e.kind == EndConnectionKind::rigid ? "Rigid"
+                                                                 : N(e.stiffness);
+      os << e.line_id << " " << (e.end ? "B" : "A") << " " << k << " " << N(e.direction[0]) << " "
+         << N(e.direction[1]) << " " << N(e.direction[2]) << "\n";
+    }
+  }
+  const Options& o = d.options;
+  os << rule << " OPTIONS " << rule << "\n";
+  os << N(o.g) << " g\n" << N(o.rhoW) << " rhoW\n";
+  if (o.WtrDpth) os << N(*o.WtrDpth) << " WtrDpth\n";
+  os << N(o.kBot) << " kBot\n" << N(o.cBot) << " cBot\n";
+  if (o.dtM) os << N(*o.dtM) << " dtM\n";
+  if (o.TMax) os << N(*o.TMax) << " TMax\n";
+  os << N(o.rhoInf) << " rhoInf\n";
+  const auto& ds = o.dynamic_solver;
+  os << "dynamic_solver " << N(ds.rel_tol) << " " << N(ds.abs_tol) << " " << ds.max_iterations << " "
+     << ds.max_backtracks << "\n";
+  os << (o.modified_newton ? "True" : "False") << " modified_newton\n";
+  os << (o.alpha_force_blend ? "True" : "False") << " alpha_force_blend\n";
+  os << o.axial_quadrature_order << " axial_quadrature_order\n";
+  os << o.bending_quadrature_order << " bending_quadrature_order\n";
+  os << o.nModes << " nModes\n" << o.recovery_max_substeps << " recovery_max_substeps\n";
+  if (o.motionFile) os << token_text(*o.motionFile) << " motionFile\n";
+  if (o.fairleadMotion) {
+    const auto& f = *o.fairleadMotion;
+    const char* m = f.mode == MotionMode::surge ? "surge" : f.mode == MotionMode::sway ? "sway" : "heave";
+    os << m << " fairleadMotion " << N(f.amplitude) << " " << N(f.period) << " " << N(f.phase_deg) << "\n";
+  }
+  const auto& c = o.current;
+  switch (c.model) {
+    case CurrentModel::none: os << "none current\n"; break;
+    case CurrentModel::uniform:
+      os << "uniform current " << N(c.velocity[0]) << " " << N(c.velocity[1]) << " " << N(c.velocity[2]) << "\n";
+      break;
+    case CurrentModel::profile:
+      os << "profile current";
+      for (const auto& lv : c.profile) os << " " << N(lv.z) << " " << N(lv.u[0]) << " " << N(lv.u[1]) << " " << N(lv.u[2]);
+      os << "\n";
+      break;
+    case CurrentModel::seastate: {
+      const auto& s = c.seastate;
+      os << "seastate current " << N(s.ss_speed) << " " << N(s.ss_dir_deg) << " " << N(s.ns_ref) << " "
+         << N(s.ns_speed) << " " << N(s.ns_dir_deg) << " " << N(s.di_speed) << " " << N(s.di_dir_deg) << "\n";
+      break;
+    }
+  }
+  os << detail::wave_row(o.waves, "waves", false) << "\n";
+  for (const auto& w : o.wavetrains) os << detail::wave_row(w, "wavetrain", true) << "\n";
+  os << o.WaveSeed << " WaveSeed\n" << N(o.rampTime) << " rampTime\n";
+  os << o.WaveComponents << " WaveComponents\n" << o.WaveDirections << " WaveDirections\n";
+  os << o.StreamOrder << " StreamOrder\n";
+  for (const auto& ig : o.ignored) os << token_text(ig.value) << " " << ig.keyword << "\n";
+  os << rule << " OUTPUTS " << rule << "\n";
+  for (const auto& r : d.outputs) os << "\"" << r.channel.name() << "\"\n";
+  os << rule << " need this line " << rule << "\n";
+  return os.str();
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/deck.hpp ----
+// ---- begin cabledyn/io/motion.hpp ----
+// cabledyn: prescribed fairlead motion of a deck: the motionFile (rows `t id x y z vx vy vz
+// ax ay az`, DECK_FORMAT.md) and the harmonic `fairleadMotion` option.
+// Spec "Prescribed motion": the prescribed position, velocity and acceleration of a moving
+// line end enter the step; the core does not ramp them.
+//
+// motionFile: the deck's lexical rules (`#`, `!`, `%` and `--` comments, rows without a
+// numeric token skipped as headers), one row per point and time: time t [s], the point ID
+// (a Coupled or Vessel point of the deck), its absolute position [m], velocity [m/s] and
+// acceleration [m/s^2]. Further columns (the roll column of torsion) must be 0. Against a
+// deck, every point listed has one row at every step t = k dtM, k = 0 .. TMax / dtM (the
+// dtM grid), in increasing time; points not listed are held at their deck position.
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// Prescribed kinematics of a point at one time.
+struct PointKinematics {
+  std::array<double, 3> x{};  ///< position [m]
+  std::array<double, 3> v{};  ///< velocity [m/s]
+  std::array<double, 3> a{};  ///< acceleration [m/s^2]
+};
+
+/// One motionFile row.
+struct MotionRow {
+  double t = 0;  ///< time [s]
+  int id = 0;    ///< point ID
+  PointKinematics k;
+  int line = 0;  ///< source line
+};
+
+/// A parsed motionFile.
+struct MotionTable {
+  std::string file = "motion";
+  std::vector<MotionRow> rows;
+};
+
+/// Parses a motionFile from its text; `file` names it in errors. Throws InputError naming
+/// file:line and the column.
+inline MotionTable parse_motion(std::string_view text, std::string file = "motion") {
+  using namespace detail;
+  MotionTable m;
+  m.file = std::move(file);
+  const char* names[] = {"t", "id", "x", "y", "z", "vx", "vy", "vz", "ax", "ay", "az"};
+  std::size_t pos = 0;
+  int line = 0;
+  while (true) {
+    const std::size_t nl = text.find('\n', pos);
+    const std::string_view raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    ++line;
+    const std::vector<Token> t = tokenize(strip_dash_comment(strip_hash_comment(raw)), m.file, line);
+    bool numeric = false;
+    for (const Token& k : t) numeric = numeric || looks_numeric(k.text);
+    if (numeric) {
+      auto c = [&](std::size_t k) {
+        return "motionFile column " + std::to_string(k + 1) + " (" + (k < 11 ? names[k] : "extra") + ")";
+      };
+      if (t.size() < 11) fail(m.file, line, c(t.size()), "missing", "t id x y z vx vy vz ax ay az");
+      MotionRow r;
+      r.line = line;
+      auto num = [&](std::size_t k) {
+        const auto v = to_double(t[k].text);
+        if (!v) fail(m.file, line, c(k), t[k].text, "a finite number");
+        return *v;
+      };
+      r.t = num(0);
+      if (r.t < 0) fail(m.file, line, c(0), t[0].text, ">= 0");
+      const auto id = to_integer(t[1].text);
+      if (!id || *id < 1 || *id > 999999999) fail(m.file, line, c(1), t[1].text, "a point ID in [1, 999999999]");
+      r.id = static_cast<int>(*id);
+      for (int k = 0; k < 3; ++k) {
+        r.k.x[k] = num(2 + k);
+        r.k.v[k] = num(5 + k);
+        r.k.a[k] = num(8 + k);
+      }
+      for (std::size_t k = 11; k < t.size(); ++k)
+        if (num(k) != 0) fail(m.file, line, c(k), t[k].text, "0: the roll column (torsion) is not implemented");
+      m.rows.push_back(r);
+    }
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return m;
+}
+
+/// Reads and parses the motionFile at `path`. Throws InputError when it cannot be read.
+inline MotionTable read_motion(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "motionFile", "cannot be opened", "a readable file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_motion(ss.str(), path);
+}
+
+/// The path of a file a deck names (motionFile): as given when absolute, else relative to
+/// the deck's folder.
+inline std::string deck_relative_path(const Deck& deck, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(deck.file).parent_path() / p).string();
+}
+
+/// The motion of each point of the table on the deck's dtM grid: tracks[id][k] is the row at
+/// t = k dtM, k = 0 .. TMax / dtM. Throws InputError (naming the motionFile line) when the deck
+/// is static, a point is not a Coupled/Vessel point of the deck, a time is off the grid or out
+/// of order, or a point misses a step.
+inline std::map<int, std::vector<PointKinematics>> motion_tracks(const MotionTable& m, const Deck& deck) {
+  using detail::fail;
+  const Options& o = deck.options;
+  if (!o.dynamic())
+    fail(deck.file, o.line_of("motionFile"), "motionFile", m.file, "a dynamic deck (dtM and TMax)");
+  const double dt = *o.dtM;
+  const long long steps = o.steps();
+  std::map<int, std::vector<PointKinematics>> tracks;
+  for (const MotionRow& r : m.rows) {
+    const PointRecord* p = deck.find_point(r.id);
+    if (!p || !p->moving())
+      detail::fail(m.file, r.line, "motionFile column 2 (id)", std::to_string(r.id), "a Coupled or Vessel point of the deck");
+    const double kf = r.t / dt;
+    const double k = std::round(kf);
+    if (std::fabs(kf - k) > 1e-6)
+      fail(m.file, r.line, "motionFile column 1 (t)", detail::number_text(r.t), "a multiple of dtM = " + detail::number_text(dt));
+    if (k > static_cast<double>(steps)) continue;  // beyond TMax
+    auto& track = tracks[r.id];
+    if (static_cast<double>(track.size()) != k)
+      fail(m.file, r.line, "motionFile column 1 (t)", detail::number_text(r.t),
+           "the next step of point " + std::to_string(r.id) + ": t = " +
+               detail::number_text(static_cast<double>(track.size()) * dt) + " (one row per step, in order)");
+    track.push_back(r.k);
+  }
+  for (const auto& [id, track] : tracks)
+    if (static_cast<long long>(track.size()) != steps + 1)
+      fail(m.file, m.rows.empty() ? 0 : m.rows.back().line, "motionFile rows of point " + std::to_string(id),
+           std::to_string(track.size()), "one per step up to TMax: " + std::to_string(steps + 1));
+  return tracks;
+}
+
+/// The harmonic fairlead motion at time t: the offset from the deck position, its velocity and
+/// acceleration, x = A sin(omega t + phase) along the mode's axis, omega = 2 pi / T.
+inline PointKinematics harmonic_motion(const FairleadMotion& f, double t) {
+  const double w = 2 * kPi / f.period;
+  const double th = w * t + f.phase_deg * kPi / 180.0;
+  const int axis = f.mode == MotionMode::surge ? 0 : f.mode == MotionMode::sway ? 1 : 2;
+  PointKinematics k;
+  k.x[axis] = f.amplitude * std::sin(th);
+  k.v[axis] = f.amplitude * w * std::cos(th);
+  k.a[axis] = -f.amplitude * w * w * std::sin(th);
+  return k;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/motion.hpp ----
+// ---- end cabledyn/io.hpp ----
 // ---- end cabledyn/cabledyn.hpp ----

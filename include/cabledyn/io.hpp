@@ -1,0 +1,9 @@
+// cabledyn module header: io (the deck reader and writer of DECK_FORMAT.md: records with
+// their source lines, typed options, output channels, the motionFile and the harmonic
+// fairlead motion; see docs/deck-format.md).
+#pragma once
+
+#include "cabledyn/io/channel.hpp"
+#include "cabledyn/io/deck_options.hpp"
+#include "cabledyn/io/deck.hpp"
+#include "cabledyn/io/motion.hpp"
