@@ -7,3 +7,5 @@
 #include "cabledyn/io/deck_options.hpp"
 #include "cabledyn/io/deck.hpp"
 #include "cabledyn/io/motion.hpp"
+#include "cabledyn/io/svg_plot.hpp"
+#include "cabledyn/io/driver.hpp"
