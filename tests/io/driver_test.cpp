@@ -180,3 +180,57 @@ TEST_CASE("Reference decks run unchanged, or are refused by name", "[io][driver]
   CHECK(ran >= 5);
   CHECK(fs::exists(dir / "chain_modes.modes.out"));
 }
+
+TEST_CASE("A motionFile drives the fairlead: the march follows the file's surge", "[io][driver][motion]") {
+  // One chain; the fairlead (point 2) surges 1 m over 2 s on a smooth quintic in the file.
+  const fs::path dir = scratch("motion");
+  const double dt = 0.1, T = 2.0;
+  {
+    std::ofstream m(dir / "motion.dat");
+    m << "# t id x y z vx vy vz ax ay az\n";
+    for (int k = 0; k <= 20; ++k) {
+      const double t = k * dt, u = t / T;
+      const double x = 5.2 + u * u * u * (10 - 15 * u + 6 * u * u);
+      const double v = 30 * u * u * (1 - u) * (1 - u) / T, a = 60 * u * (1 - u) * (1 - 2 * u) / (T * T);
+      m << t << " 2 " << x << " 0 -70 " << v << " 0 0 " << a << " 0 0\n";
+    }
+  }
+  {
+    std::ofstream d(dir / "surge.dat");
+    d << R"(--------------------- CableDyn Input File ------------------------------------
+chain with a motionFile
+--------------------- LINE TYPES ---------------------------------------
+TypeName   Diam     MassDenInAir   EA          BA/-zeta   EI       Cd_n  Cd_t  Ca_n  Ca_t
+chain      0.09     77.7066        384.243e6   -0.8       0.0      1.6   0.1   1.0   0.0
+--------------------- POINTS -------------------------------------------
+ID    Type      X          Y          Z
+1     Fixed     853.87     0.0        -320.0
+2     Coupled   5.2        0.0        -70.0
+--------------------- LINES --------------------------------------------
+ID    NodeA   NodeB   Outputs
+1     2       1       -
+--------------------- SECTIONS -----------------------------------------
+LineID   LineType   Length   NumSegs
+1        chain      902.2    20
+--------------------- OPTIONS ------------------------------------------
+320.0        WtrDpth
+0.1          dtM
+2.0          TMax
+motion.dat   motionFile
+--------------------- OUTPUTS ------------------------------------------
+Point2px
+FairTen1
+--------------------- need this line -----------------------------------
+)";
+  }
+  const io::Deck deck = io::read_deck((dir / "surge.dat").string());
+  io::DeckRunner run(deck, quiet(dir / "surge"));
+  run.run();
+  const OutFile out = read_out(dir / "surge.out");
+  REQUIRE(out.rows.size() == 21);
+  CHECK(out.rows.front()[1] == Approx(5.2));
+  CHECK(out.rows[10][1] == Approx(5.7).epsilon(1e-12));  // u = 1/2 of the quintic
+  CHECK(out.rows.back()[1] == Approx(6.2));
+  // Moved 1 m toward the anchor the fairlead tension falls (the line slackens).
+  CHECK(out.rows.back()[2] < out.rows.front()[2]);
+}

@@ -30,6 +30,7 @@
 #include "cabledyn/linalg/band_lu.hpp"
 #include "cabledyn/sea/fluid_field.hpp"
 #include "cabledyn/seabed/contact.hpp"
+#include "cabledyn/statics/tensile_audit.hpp"
 
 namespace cabledyn {
 
@@ -63,6 +64,8 @@ struct DynamicOptions {
   std::optional<double> seabed_z; ///< flat seabed (none: no seabed)
   SeabedParams seabed;            ///< kBot, cBot
   double surface_z = 0;           ///< still-water level
+  bool tensile_safety = false;    ///< Hermite: a step whose element-mean force is compressed fails (error mode)
+  double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance]
 
   void validate(const std::string& object) const {
     if (!(rho_inf >= 0 && rho_inf <= 1)) throw InputError(object, "rhoInf", rho_inf, "in [0, 1]");
@@ -143,6 +146,7 @@ class LineDynamics {
     held_v_.setZero(n_);
     held_a_.setZero(n_);
     kept_.assign(line.n_elements(), 0.0);
+    audit_work_.assign(line.n_elements(), 0.0);
   }
 
   const Line& line() const { return line_; }
@@ -715,6 +719,9 @@ class LineDynamics {
       if (n1 < 0.01) return false;
       if (m0.dot(m1) < cos15 * m0.norm() * n1) return false;
     }
+    // tensile_safety in error mode: a step that ends in element-mean compression is rejected
+    // (spec "Tensile audit"; it is then subdivided, and fails by name at the finest level).
+    if (opt_.tensile_safety && tensile_audit(line_, q1, opt_.tensile_strain_tolerance, false, &audit_work_)) return false;
     return true;
   }
 
@@ -912,6 +919,7 @@ class LineDynamics {
   bool save_factor_ = false;
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
   std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element
+  mutable std::vector<double> audit_work_;  // tensile audit scratch
 };
 
 }  // namespace cabledyn

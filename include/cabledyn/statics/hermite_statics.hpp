@@ -23,6 +23,7 @@
 #include "cabledyn/linalg/band_cholesky.hpp"
 #include "cabledyn/linalg/band_ldlt.hpp"
 #include "cabledyn/statics/static_common.hpp"
+#include "cabledyn/statics/tensile_audit.hpp"
 
 namespace cabledyn {
 
@@ -128,6 +129,14 @@ class HermiteStatics {
       notes.push_back(os.str());
     }
     audit(q, lc);
+    if (opt_.tensile_safety) {
+      // Spec "Tensile audit": element-mean compression beyond the band is rejected (the
+      // refinement the spec tries before rejecting is not implemented here).
+      if (const auto ev = tensile_audit(line_, q, opt_.tensile_strain_tolerance, true))
+        throw SolveError(line_.name() + " element " + std::to_string(ev->element + 1),
+                         "tensile_safety: three-element mean axial force [N]", ev->force,
+                         ">= -" + to_text(ev->threshold) + " N");
+    }
     StaticResult res;
     res.q = q;
     res.iterations = it;

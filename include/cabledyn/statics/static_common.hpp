@@ -34,6 +34,8 @@ struct StaticOptions {
   double abs_tol = 1e-14;   ///< ||R||_inf [N]
   int max_iterations = 200; ///< per Newton / stage
   bool verbose = false;     ///< print each iteration to stderr
+  bool tensile_safety = false;            ///< [tensile_safety] reject element-mean compression (Hermite)
+  double tensile_strain_tolerance = 2e-6; ///< [tensile_strain_tolerance]
 };
 
 /// A converged static equilibrium.
