@@ -212,3 +212,33 @@ TEST_CASE("Hermite statics: the audit rejects an unstable equilibrium", "[static
   for (std::size_t i = 0; i < line.n_nodes(); ++i) bow = std::max(bow, std::fabs(line.r(res.q, i)(2) + 50));
   CHECK(bow > 1.0);
 }
+
+TEST_CASE("Hermite statics: tensile_safety rejects element-mean compression, passes a tensioned cable",
+          "[statics][hermite][tensile]") {
+  // The bowed weightless line carries its Euler-type thrust in compression: rejected by name.
+  const double L = 120.0, chord = 113.0, EI = 1e6;
+  LineType t = oc3(EI);
+  t.EA = 1e9;
+  t.rho_A = 1025.0 * kPi * t.d * t.d / 4;
+  Line line("bow", {{t, L, 16}}, at(0, 0, -50), at(chord, 0, -50));
+  VecX<double> seed = VecX<double>::Zero(static_cast<Eigen::Index>(line.dofs()));
+  for (std::size_t i = 0; i < line.n_nodes(); ++i) {
+    const double s = line.s_node(i) / L;
+    seed.segment<3>(static_cast<Eigen::Index>(line.dof(i, 0))) = Vec3<double>(chord * s, 0, -50 + 15 * std::sin(kPi * s));
+    seed.segment<3>(static_cast<Eigen::Index>(line.dof(i, 3))) = Vec3<double>(chord / L, 0, 15 * kPi / L * std::cos(kPi * s));
+  }
+  StaticOptions o;
+  o.tensile_safety = true;
+  HermiteStatics strict(line, StaticProblem{}, o);
+  CHECK_THROWS_WITH(strict.solve_from(seed, false, "bow"), Catch::Contains("tensile_safety: three-element mean axial force"));
+  HermiteStatics lax(line);
+  const auto res = lax.solve_from(seed, false, "bow");
+  const auto ev = tensile_audit(line, res.q, 2e-6, true);
+  REQUIRE(ev.has_value());
+  CHECK(ev->force < -600);  // about the elastica thrust, 706 N
+  // A hanging cable in tension passes the audit.
+  Line span("span", {{oc3(1e4), 420.0, 40}}, at(0, 0, -50), at(380, 30, -120));
+  HermiteStatics ok(span, StaticProblem{}, o);
+  const auto r2 = ok.solve();
+  CHECK_FALSE(tensile_audit(span, r2.q, 2e-6, true).has_value());
+}
