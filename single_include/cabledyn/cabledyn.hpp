@@ -7957,6 +7957,8 @@ struct StaticOptions {
   double abs_tol = 1e-14;   ///< ||R||_inf [N]
   int max_iterations = 200; ///< per Newton / stage
   bool verbose = false;     ///< print each iteration to stderr
+  bool tensile_safety = false;            ///< [tensile_safety] reject element-mean compression (Hermite)
+  double tensile_strain_tolerance = 2e-6; ///< [tensile_strain_tolerance]
 };
 
 /// A converged static equilibrium.
@@ -8537,6 +8539,75 @@ class TensionStatics {
 #include <string>
 #include <vector>
 
+// ---- begin cabledyn/statics/tensile_audit.hpp ----
+// cabledyn: the tensile audit of a cubic-Hermite cable (option tensile_safety).
+// Spec "Constitutive laws", Tensile audit (Hermite path): the audited force is the one that
+// enters equilibrium, the element-mean axial force (the three-point Gauss mean of the signed
+// resultant EA (|r'| - 1)), averaged over each element and its two neighbours weighted by
+// length (one neighbour at a line end); a compressed span of three or more elements is never
+// averaged away. A state is flagged when the three-element mean falls below -eps_tol EA_bar
+// (EA_bar the length-weighted EA of the same elements, eps_tol = 2e-6 by default,
+// tensile_strain_tolerance); the static audit compares with the tighter of that band and a
+// thousandth of the peak tension (the largest pointwise resultant).
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// The worst audited element of a tensile audit.
+struct TensileEvent {
+  std::size_t element = 0;  ///< centre element (0-based)
+  double force = 0;         ///< three-element mean axial force [N] (negative: compression)
+  double threshold = 0;     ///< the band it fell below [N] (positive)
+};
+
+/// Tensile audit of a Hermite line at state q: the worst three-element mean below its band,
+/// or none. `static_band` also caps the band at a thousandth of the peak tension.
+/// `work` (optional) is scratch storage the caller keeps, so that a march audits without
+/// allocating.
+inline std::optional<TensileEvent> tensile_audit(const Line& line, const VecX<double>& q, double eps_tol = 2e-6,
+                                                 bool static_band = false, std::vector<double>* work = nullptr) {
+  if (!line.hermite()) return std::nullopt;
+  const std::size_t ne = line.n_elements();
+  const auto rule = gauss_legendre<double>(3);
+  std::vector<double> local;
+  std::vector<double>& mean = work ? *work : local;
+  mean.resize(ne);
+  double peak = 0;
+  for (std::size_t e = 0; e < ne; ++e) {
+    const auto qe = line.element_dofs<double, 12>(q, e);
+    const auto& el = line.hermite_element(e);
+    double m = 0;
+    for (int g = 0; g < 3; ++g) {
+      const double N = el.axial_resultant_at(qe, rule.xi[g]);
+      m += rule.w[g] * N;
+      peak = std::max(peak, N);
+    }
+    mean[e] = m;
+  }
+  std::optional<TensileEvent> worst;
+  for (std::size_t e = 0; e < ne; ++e) {
+    const std::size_t a = e > 0 ? e - 1 : e, b = std::min(e + 1, ne - 1);
+    double sum = 0, len = 0, ea = 0;
+    for (std::size_t k = a; k <= b; ++k) {
+      sum += mean[k] * line.L0(k);
+      ea += line.type(k).EA * line.L0(k);
+      len += line.L0(k);
+    }
+    const double m3 = sum / len;
+    double band = eps_tol * ea / len;
+    if (static_band) band = std::min(band, 1e-3 * peak);
+    if (m3 < -band && (!worst || m3 + band < worst->force + worst->threshold)) worst = TensileEvent{e, m3, band};
+  }
+  return worst;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/statics/tensile_audit.hpp ----
 
 namespace cabledyn {
 
@@ -8642,6 +8713,14 @@ class HermiteStatics {
       notes.push_back(os.str());
     }
     audit(q, lc);
+    if (opt_.tensile_safety) {
+      // Spec "Tensile audit": element-mean compression beyond the band is rejected (the
+      // refinement the spec tries before rejecting is not implemented here).
+      if (const auto ev = tensile_audit(line_, q, opt_.tensile_strain_tolerance, true))
+        throw SolveError(line_.name() + " element " + std::to_string(ev->element + 1),
+                         "tensile_safety: three-element mean axial force [N]", ev->force,
+                         ">= -" + to_text(ev->threshold) + " N");
+    }
     StaticResult res;
     res.q = q;
     res.iterations = it;
@@ -9026,15 +9105,16 @@ struct GeneralizedAlpha {
     return g;
   }
 
-  /// a_{n+1} from q_{n+1} and the committed state (Newmark).
+  /// a_{n+1} from q_{n+1} and the committed state (Newmark). Returns an Eigen expression
+  /// over the arguments (no temporary, no heap): assign it to a vector at once.
   template <class V>
   auto acceleration(const V& q1, const V& q0, const V& v0, const V& a0, const T& dt) const {
-    return ((q1 - q0 - dt * v0 - (dt * dt) * (T(0.5) - beta) * a0) / (beta * dt * dt)).eval();
+    return (q1 - q0 - dt * v0 - (dt * dt) * (T(0.5) - beta) * a0) / (beta * dt * dt);
   }
-  /// v_{n+1} from a_{n+1} (Newmark).
+  /// v_{n+1} from a_{n+1} (Newmark); an expression, as acceleration().
   template <class V>
   auto velocity(const V& a1, const V& v0, const V& a0, const T& dt) const {
-    return (v0 + dt * ((T(1) - gamma) * a0 + gamma * a1)).eval();
+    return v0 + dt * ((T(1) - gamma) * a0 + gamma * a1);
   }
   /// Weight of M in the effective tangent: (1 - alpha_m)/(beta dt^2).
   T mass_weight(const T& dt) const { return (T(1) - alpha_m) / (beta * dt * dt); }
@@ -9185,6 +9265,8 @@ struct DynamicOptions {
   std::optional<double> seabed_z; ///< flat seabed (none: no seabed)
   SeabedParams seabed;            ///< kBot, cBot
   double surface_z = 0;           ///< still-water level
+  bool tensile_safety = false;    ///< Hermite: a step whose element-mean force is compressed fails (error mode)
+  double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance]
 
   void validate(const std::string& object) const {
     if (!(rho_inf >= 0 && rho_inf <= 1)) throw InputError(object, "rhoInf", rho_inf, "in [0, 1]");
@@ -9219,9 +9301,12 @@ struct StepStatistics {
   long newton_iterations = 0;
   long factorizations = 0;
   long release_caps = 0;   ///< element steps whose blended force the release cap limited
-  /// EI = 0, force blend: energy the elastic element forces created over the run [J], the sum
-  /// over committed steps and elements of max(0, W - (U_n - U_{n+1})), W the work of the
-  /// element's blended force on its nodes (spec "Release cap": round-off with the cap).
+  /// EI = 0, force blend: energy the element forces (elastic and dashpot) created over the
+  /// run [J], the sum over committed steps and elements of max(0, W - (U_n - U_{n+1})), W the
+  /// work of the element's blended force on its nodes (spec "Release cap"). On an undamped
+  /// line it is round-off with the cap. With a dashpot it also counts the step-by-step
+  /// exchange of the generalised-alpha dashpot with the algorithmic state (dissipative over
+  /// the run, not every step), so there it measures, but does not bound, the creation.
   double created_energy = 0;
 };
 
@@ -9265,6 +9350,7 @@ class LineDynamics {
     held_v_.setZero(n_);
     held_a_.setZero(n_);
     kept_.assign(line.n_elements(), 0.0);
+    audit_work_.assign(line.n_elements(), 0.0);
   }
 
   const Line& line() const { return line_; }
@@ -9690,7 +9776,7 @@ class LineDynamics {
       if (opt_.force_blend) {
         evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = (1 - g.alpha_f) * r1_ + g.alpha_f * s_.r;
-        if (!line_.hermite() && opt_.release_cap) release_cap(q1, tangent);
+        if (!line_.hermite() && opt_.release_cap) release_cap(q1, dt, tangent);
       } else {
         qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
         va_ = (1 - g.alpha_f) * v1_ + g.alpha_f * s_.v;
@@ -9726,57 +9812,96 @@ class LineDynamics {
     }
   }
 
-  // Release cap of the force blend (spec "Release cap"): an element taut at t_n keeps
-  // alpha_f T_n along t_n; when it releases within the step the kept force is limited to
-  // (W_n + (1 - alpha_f) T^_{n+1} p_{n+1}) / p, W_n = 1/2 T_n e_n, p = l_n - t_n . d_{n+1},
-  // p_{n+1} = l_{n+1} - t_{n+1} . d_n, T^_{n+1} = T_n e_{n+1}/e_n; not for an element ending
-  // above alpha_f/(1 - alpha_f) T_n. The residual and the tangent take the difference.
-  void release_cap(const VecX<double>& q1, bool tangent) {
-    const double af = ga_.alpha_f, c = af / (1 - af);
+  // Release cap of the force blend (spec "Release cap"). An element keeps alpha_f (T_n +
+  // T_d,n) along t_n over the step (T_d the dashpot tension). For an element taut at t_n that
+  // shortens along t_n (p = l_n - t_n . d_{n+1} > 0) and ends below alpha_f/(1 - alpha_f) T_n,
+  // the kept force alpha_f (T_n + phi T_d,n) is replaced by N/p when smaller, with
+  // N = max(W_n + (1 - alpha_f)(T^_{n+1} + phi T_d,n+1) p_{n+1}, 0), W_n = 1/2 T_n e_n,
+  // T^_{n+1} = T_n max(e_{n+1}, 0)/e_n, p_{n+1} = l_{n+1} - t_{n+1} . d_n, and phi the dashpot
+  // weight (1 at or below l_0, falling linearly to 0 at l_0 + c e_n, c = alpha_f/(1 - alpha_f)).
+  // A damped element slack at t_n keeps alpha_f T_d,n with the budget of its own one-step
+  // dissipation W_d = |T_d,n| |ldot_n| dt: replaced by (W_d + N_d)/|p| when smaller,
+  // N_d = max((1 - alpha_f) T_d,n+1 p_{n+1}, 0) (a compressive T_d,n capped alike when p < 0).
+  // The residual and the tangent take the difference (T_d,n+1 depends on q_{n+1} through
+  // v_{n+1}: the factor gamma/(beta dt)).
+  void release_cap(const VecX<double>& q1, double dt, bool tangent) {
+    const double af = ga_.alpha_f, c = af / (1 - af), gv = ga_.damping_weight(dt);
+    const Mat3<double> I = Mat3<double>::Identity();
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
       const auto& el = line_.tension_element(e);
-      const double L0 = el.params().L0, EA = el.params().EA;
+      const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
       const Vec3<double> dn = s_.q.segment<3>(i0 + 3) - s_.q.segment<3>(i0);
       const double ln = dn.norm(), en = ln - L0;
-      kept_[e] = en > 0 ? af * EA * en / L0 : 0.0;
-      if (!(en > 0)) continue;  // slack at t_n: the elastic cap does not act
-      const double Tn = EA * en / L0;
       const Vec3<double> tn = dn / ln;
+      const double Tn = en > 0 ? EA * en / L0 : 0.0;
+      const double ldn = tn.dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));  // elongation rate at t_n
+      const double Tdn = cd * ldn;
+      kept_[e] = af * (Tn + Tdn);
       const Vec3<double> d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
       const double l1 = d1.norm();
       if (!(l1 > 0)) continue;
       const Vec3<double> t1 = d1 / l1;
-      const double e1 = l1 - L0;
-      const double p = ln - tn.dot(d1);
-      if (!(p > 0)) continue;
-      const double That = Tn * std::max(e1, 0.0) / en;  // the end tension of a linear element
-      if (That >= c * Tn) continue;
-      const double p1 = l1 - t1.dot(dn);
-      const double Wn = 0.5 * Tn * en;
-      const double Fcap = (Wn + (1 - af) * That * p1) / p;
-      if (!(Fcap < af * Tn)) continue;
+      const Vec3<double> dv1 = v1_.segment<3>(i0 + 3) - v1_.segment<3>(i0);
+      const double e1 = l1 - L0, Td1 = cd * t1.dot(dv1);
+      const double p = ln - tn.dot(d1), p1 = l1 - t1.dot(dn);
+      const Mat3<double> P1 = I - t1 * t1.transpose();
+      const Vec3<double> dp = -tn, dl1 = t1, dp1 = t1 - P1 * dn / l1;
+      const Vec3<double> dTd1 = cd * (P1 * dv1 / l1 + gv * t1);
+      Vec3<double> dF = Vec3<double>::Zero(), dK = Vec3<double>::Zero();
+      double F = 0, K = 0;
+      if (en > 0) {
+        if (!(p > 0)) continue;
+        const double That = Tn * std::max(e1, 0.0) / en;
+        if (That >= c * Tn) continue;  // ends above c T_n: phi = 0 and the elastic cap does not act
+        const double phi = e1 <= 0 ? 1.0 : 1.0 - e1 / (c * en);
+        const Vec3<double> dphi = e1 > 0 ? Vec3<double>(-dl1 / (c * en)) : Vec3<double>::Zero();
+        const double Wn = 0.5 * Tn * en;
+        const double Nraw = Wn + (1 - af) * (That + phi * Td1) * p1;
+        const double N = std::max(Nraw, 0.0);
+        K = af * (Tn + phi * Tdn);
+        F = N / p;
+        if (!(F < K)) continue;
+        if (Nraw > 0) {
+          const Vec3<double> dThat = e1 > 0 ? Vec3<double>(Tn / en * dl1) : Vec3<double>::Zero();
+          const Vec3<double> dN = (1 - af) * (dThat * p1 + That * dp1 + (dphi * Td1 + phi * dTd1) * p1 + phi * Td1 * dp1);
+          dF = dN / p - F / p * dp;
+        } else {
+          dF = -F / p * dp;
+        }
+        dK = af * Tdn * dphi;
+        kept_[e] = F + af * (1 - phi) * Tdn;
+      } else {
+        if (cd == 0 || Tdn == 0) continue;
+        const double sgn = Tdn > 0 ? 1.0 : -1.0;
+        if (!(sgn * p > 0)) continue;
+        const double Wd = std::fabs(Tdn) * std::fabs(ldn) * dt;
+        const double Nraw = (1 - af) * sgn * Td1 * p1;
+        const double Nd = std::max(Nraw, 0.0);
+        const double ap = std::fabs(p);
+        const double Fm = (Wd + Nd) / ap;  // capped magnitude
+        if (!(Fm < af * std::fabs(Tdn))) continue;
+        F = sgn * Fm;
+        K = af * Tdn;
+        const Vec3<double> dNd = Nraw > 0 ? Vec3<double>((1 - af) * sgn * (dTd1 * p1 + Td1 * dp1)) : Vec3<double>::Zero();
+        dF = sgn * (dNd / ap - Fm / ap * (sgn * dp));
+        kept_[e] = F;
+      }
       ++stats_.release_caps;
-      kept_[e] = Fcap;
-      // Replace the kept force af Tn tn by Fcap tn: node b gets (Fcap - af Tn) tn, node a minus.
-      const Vec3<double> df = (Fcap - af * Tn) * tn;
+      // Replace the kept force K t_n by F t_n: node b gets (F - K) t_n, node a minus.
+      const Vec3<double> df = (F - K) * tn;
       G_.segment<3>(i0) -= df;
       G_.segment<3>(i0 + 3) += df;
       if (tangent) {
-        // dFcap/dd1 with dp/dd1 = -tn, dl1/dd1 = t1, de1 = dl1, dp1/dd1 = t1 - (I - t1 t1^T) dn / l1.
-        const Vec3<double> dp = -tn;
-        const Vec3<double> de1 = t1;
-        const Vec3<double> dp1 = t1 - (Mat3<double>::Identity() - t1 * t1.transpose()) * dn / l1;
-        const Vec3<double> dN = (1 - af) * ((e1 > 0 ? Tn / en : 0.0) * de1 * p1 + That * dp1);
-        const Vec3<double> dF = dN / p - Fcap / p * dp;
-        const Mat3<double> B = tn * dF.transpose();  // d(df)/dd1
+        const Mat3<double> B = tn * (dF - dK).transpose();  // d(df)/dd1
+        double* data = S_.data();
         for (int j = 0; j < 3; ++j)
           for (int i = 0; i < 3; ++i) {
             // rows a: -B, rows b: +B; columns: d1 = r_b - r_a.
-            S_.at(i0 + i, i0 + 3 + j) -= B(i, j);
-            S_.at(i0 + i, i0 + j) += B(i, j);
-            S_.at(i0 + 3 + i, i0 + 3 + j) += B(i, j);
-            S_.at(i0 + 3 + i, i0 + j) -= B(i, j);
+            data[S_.offset(i0 + i, i0 + 3 + j)] -= B(i, j);
+            data[S_.offset(i0 + i, i0 + j)] += B(i, j);
+            data[S_.offset(i0 + 3 + i, i0 + 3 + j)] += B(i, j);
+            data[S_.offset(i0 + 3 + i, i0 + j)] -= B(i, j);
           }
       }
     }
@@ -9837,6 +9962,9 @@ class LineDynamics {
       if (n1 < 0.01) return false;
       if (m0.dot(m1) < cos15 * m0.norm() * n1) return false;
     }
+    // tensile_safety in error mode: a step that ends in element-mean compression is rejected
+    // (spec "Tensile audit"; it is then subdivided, and fails by name at the finest level).
+    if (opt_.tensile_safety && tensile_audit(line_, q1, opt_.tensile_strain_tolerance, false, &audit_work_)) return false;
     return true;
   }
 
@@ -9984,8 +10112,11 @@ class LineDynamics {
       const auto& el = line_.tension_element(e);
       const Vec<double, 6> qn = s_.q.segment<6>(i0), qe = q1.segment<6>(i0);
       const Vec3<double> dn = qn.segment<3>(3) - qn.segment<3>(0), d1 = qe.segment<3>(3) - qe.segment<3>(0);
-      const double kept = opt_.release_cap ? kept_[e] : af * std::max(el.tension(qn), 0.0);
-      const Vec3<double> Fb = kept * dn.normalized() + (1 - af) * el.tension(qe) * d1.normalized();
+      const double cd = el.params().BA / el.params().L0;
+      const double Tdn = cd * dn.normalized().dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));
+      const double Td1 = cd * d1.normalized().dot(v1_.segment<3>(i0 + 3) - v1_.segment<3>(i0));
+      const double kept = opt_.release_cap ? kept_[e] : af * (std::max(el.tension(qn), 0.0) + Tdn);
+      const Vec3<double> Fb = kept * dn.normalized() + (1 - af) * (el.tension(qe) + Td1) * d1.normalized();
       const double W = -Fb.dot(d1 - dn);  // work of the element's pull on its nodes
       const double created = W - (el.energy(qn) - el.energy(qe));
       if (created > 0) stats_.created_energy += created;
@@ -10034,6 +10165,7 @@ class LineDynamics {
   bool save_factor_ = false;
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
   std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element
+  mutable std::vector<double> audit_work_;  // tensile audit scratch
 };
 
 }  // namespace cabledyn
@@ -12642,6 +12774,8 @@ struct Options {
   int bending_quadrature_order = 4;     ///< [bending_quadrature_order] 1..6
   int nModes = 0;                       ///< [nModes] 0 (off) .. 1000
   int recovery_max_substeps = 1024;     ///< [recovery_max_substeps] 4 .. 65536
+  bool tensile_safety = false;          ///< [tensile_safety] Hermite tensile audit (statics, march)
+  double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance] > 0
   std::optional<std::string> motionFile;  ///< [motionFile] path, relative to the deck
   std::optional<FairleadMotion> fairleadMotion;  ///< [fairleadMotion]
   CurrentOption current;                ///< [current]
@@ -12680,7 +12814,8 @@ struct Options {
            a.modified_newton == b.modified_newton && a.alpha_force_blend == b.alpha_force_blend &&
            a.axial_quadrature_order == b.axial_quadrature_order &&
            a.bending_quadrature_order == b.bending_quadrature_order && a.nModes == b.nModes &&
-           a.recovery_max_substeps == b.recovery_max_substeps && a.motionFile == b.motionFile &&
+           a.recovery_max_substeps == b.recovery_max_substeps && a.tensile_safety == b.tensile_safety &&
+           a.tensile_strain_tolerance == b.tensile_strain_tolerance && a.motionFile == b.motionFile &&
            a.fairleadMotion == b.fairleadMotion && a.current == b.current && a.waves == b.waves &&
            a.wavetrains == b.wavetrains && a.WaveSeed == b.WaveSeed && a.rampTime == b.rampTime &&
            a.WaveComponents == b.WaveComponents && a.WaveDirections == b.WaveDirections &&
@@ -12724,6 +12859,8 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"bending_quadrature_order", OptionRole::typed, false, "", ""},
   {"nModes", OptionRole::typed, false, "", ""},
   {"recovery_max_substeps", OptionRole::typed, false, "", ""},
+  {"tensile_safety", OptionRole::typed, false, "", ""},
+  {"tensile_strain_tolerance", OptionRole::typed, false, "", ""},
   {"motionFile", OptionRole::typed, false, "", ""},
   {"fairleadMotion", OptionRole::typed, true, "", ""},
   {"current", OptionRole::typed, true, "", ""},
@@ -12770,8 +12907,6 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"staticsFriction", OptionRole::default_only, false, "none", "static seabed friction (as laid)"},
   {"asLaidTension", OptionRole::default_only, false, "0", "static seabed friction (as laid)"},
   {"layAzimuth", OptionRole::default_only, false, "none|default", "static seabed friction (as laid)"},
-  {"tensile_safety", OptionRole::default_only, false, "False|0|no|off", "the tensile-safety audit and refinement"},
-  {"tensile_strain_tolerance", OptionRole::default_only, false, "2e-6", "the tensile-safety audit"},
   {"adaptive_mesh", OptionRole::default_only, false, "False|0|no|off", "adaptive mesh refinement"},
   {"ei0_substeps", OptionRole::default_only, false, "off|none|False|0", "rotation- and snap-resolved EI = 0 sub-steps (the march takes each step as given)"},
   {"ei0_substep_max", OptionRole::default_only, false, "16", "rotation- and snap-resolved EI = 0 sub-steps"},
@@ -13027,6 +13162,10 @@ class OptionsParser {
       o_.nModes = static_cast<int>(integer_in(x, name, 0, 1000));
     } else if (name == "recovery_max_substeps") {
       o_.recovery_max_substeps = static_cast<int>(integer_in(x, name, 4, 65536));
+    } else if (name == "tensile_safety") {
+      o_.tensile_safety = boolean(x, name);
+    } else if (name == "tensile_strain_tolerance") {
+      o_.tensile_strain_tolerance = number_in(x, name, 0, true);
     } else if (name == "motionFile") {
       if (iequals(x.text, "none") || x.text.empty()) o_.motionFile.reset();
       else o_.motionFile = x.text;
@@ -13197,7 +13336,7 @@ class OptionsParser {
 // source line, or throw InputError(object = "file:line", quantity = the field, value, limit).
 // Records the library cannot model yet (viscoelastic or Syrope EA, torsion columns, VIV,
 // Free/Connect/Body/Rod/Turbine points, rod ends, BODIES, RODS, FAILURE, ... and options such
-// as tensile_safety True) are refused by name with their line; they are accepted silently
+// as adaptive_mesh True) are refused by name with their line; they are accepted silently
 // only when they ask for nothing (their default value, `none`, `False`, 0, or an empty
 // section). `to_text(deck)` writes the canonical dialect; reading it back gives an equal Deck
 // (`operator==` compares content, not source lines).
@@ -14123,6 +14262,8 @@ inline std::string to_text(const Deck& d) {
   os << o.axial_quadrature_order << " axial_quadrature_order\n";
   os << o.bending_quadrature_order << " bending_quadrature_order\n";
   os << o.nModes << " nModes\n" << o.recovery_max_substeps << " recovery_max_substeps\n";
+  os << (o.tensile_safety ? "True" : "False") << " tensile_safety\n";
+  os << N(o.tensile_strain_tolerance) << " tensile_strain_tolerance\n";
   if (o.motionFile) os << token_text(*o.motionFile) << " motionFile\n";
   if (o.fairleadMotion) {
     const auto& f = *o.fairleadMotion;
@@ -14766,7 +14907,10 @@ class DeckRunner {
   void solve_statics() {
     for (auto& L : lines_) {
       if (L.line->hermite()) {
-        HermiteStatics s(*L.line, L.problem);
+        StaticOptions so;
+        so.tensile_safety = deck_.options.tensile_safety;
+        so.tensile_strain_tolerance = deck_.options.tensile_strain_tolerance;
+        HermiteStatics s(*L.line, L.problem, so);
         L.statics = s.solve();
       } else {
         TensionStatics s(*L.line, L.problem);
@@ -14845,6 +14989,8 @@ class DeckRunner {
     d.max_backtracks = o.dynamic_solver.max_backtracks;
     d.modified_newton = o.modified_newton;
     d.max_substeps = o.recovery_max_substeps;
+    d.tensile_safety = o.tensile_safety;
+    d.tensile_strain_tolerance = o.tensile_strain_tolerance;
     std::vector<HeldFluid> fluid(lines_.size());
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       auto& L = lines_[k];

@@ -67,6 +67,8 @@ TEST_CASE("option defaults are DECK_FORMAT.md's", "[deck][options]") {
   CHECK(o.bending_quadrature_order == 4);
   CHECK(o.nModes == 0);
   CHECK(o.recovery_max_substeps == 1024);
+  CHECK_FALSE(o.tensile_safety);
+  CHECK(o.tensile_strain_tolerance == 2e-6);
   CHECK_FALSE(o.motionFile.has_value());
   CHECK_FALSE(o.fairleadMotion.has_value());
   CHECK(o.current.model == CurrentModel::none);
@@ -149,6 +151,8 @@ TEST_CASE("every typed keyword is parsed", "[deck][options]") {
       {"bending_quadrature_order", {"6 bending_quadrature_order", [](const Options& o) { return o.bending_quadrature_order == 6; }}},
       {"nModes", {"1000 nModes", [](const Options& o) { return o.nModes == 1000; }}},
       {"recovery_max_substeps", {"4 recovery_max_substeps", [](const Options& o) { return o.recovery_max_substeps == 4; }}},
+      {"tensile_safety", {"True tensile_safety", [](const Options& o) { return o.tensile_safety; }}},
+      {"tensile_strain_tolerance", {"1e-5 tensile_strain_tolerance", [](const Options& o) { return o.tensile_strain_tolerance == 1e-5; }}},
       {"motionFile", {"motion.dat motionFile", [](const Options& o) { return o.motionFile == "motion.dat"; }}},
       {"fairleadMotion", {"heave fairleadMotion 3 12 90", [](const Options& o) {
                             return o.fairleadMotion == FairleadMotion{MotionMode::heave, 3.0, 12.0, 90.0};
@@ -247,8 +251,8 @@ TEST_CASE("options of unimplemented features: accepted at their default, refused
       require_error(with_options("12345 " + alias), "opt.dat", {12, name, "12345", "not implemented"});
     }
   }
-  require_error(with_options("True tensile_safety - refine and reject compression"), "opt.dat",
-                {12, "tensile_safety", "True", "not implemented: the tensile-safety audit"});
+  require_error(with_options("True adaptive_mesh - refine where curvature is high"), "opt.dat",
+                {12, "adaptive_mesh", "True", "not implemented: adaptive mesh refinement"});
   require_error(with_options("0 0 1 vesselRef"), "opt.dat", {12, "vesselRef", "1", "not implemented"});
   CHECK(options("none frictionMu\n0 WaterKin\nFalse adaptive_mesh\noff ei0_substeps\n16 ei0_substep_max") == Options{});
 }

@@ -23,8 +23,6 @@ std::string base_name(const std::string& path) { return fs::path(path).filename(
 /// field of the refusal.
 const std::map<std::string, Expected>& refused_reference_decks() {
   static const std::map<std::string, Expected> m = {
-      {"lazy_wave_modes.dat", {40, "tensile_safety", "True", "not implemented"}},
-      {"lozon_gomex80_power_cable.dat", {37, "tensile_safety", "True", "not implemented"}},
       {"ve_polyester_dynamic_waves.dat", {12, "LINE TYPES column 4 (EA)", "1.424e8|2.50e8", "viscoelastic"}},
   };
   return m;
@@ -157,10 +155,10 @@ TEST_CASE("reference decks: the parsed numbers", "[deck]") {
     CHECK(d.outputs[4].channel.point == 2);
     CHECK(d.outputs[6].channel.component == 2);
   }
-  SECTION("lozon_gomex80_power_cable.dat reads once tensile_safety is False") {
-    const std::string text = replace_all(read_text(dir + "/lozon_gomex80_power_cable.dat"),
-                                         "True      tensile_safety", "False     tensile_safety");
-    const Deck d = parse_deck(text, "lozon.dat");
+  SECTION("lozon_gomex80_power_cable.dat: a Hermite cable with the tensile audit") {
+    const Deck d = read_deck(dir + "/lozon_gomex80_power_cable.dat");
+    CHECK(d.options.tensile_safety);
+    CHECK(d.options.line_of("tensile_safety") == 37);
     CHECK(d.hermite(1));
     CHECK(d.segments(1) == 448 + 320 + 256);
     CHECK(d.line_types[1].type.EI == 1.99e4);
@@ -662,7 +660,8 @@ TEST_CASE("every error path names the file, the line and the field", "[deck][err
       {"fairleadMotion mode", edit(25, "50 WtrDpth\nroll fairleadMotion 3 10"), {26, "fairleadMotion mode", "roll", "surge, sway or heave"}},
       {"motionFile and fairleadMotion", edit(25, "50 WtrDpth\nsurge fairleadMotion 5 10\nm.dat motionFile"), {27, "fairleadMotion", "motionFile", "one of"}},
       {"fairleadMotion without a coupled point", "", {0, "", "", ""}},
-      {"unimplemented option", edit(25, "True tensile_safety"), {25, "tensile_safety", "True", "not implemented"}},
+      {"unimplemented option", edit(25, "True adaptive_mesh"), {25, "adaptive_mesh", "True", "not implemented"}},
+      {"tensile_strain_tolerance", edit(25, "0 tensile_strain_tolerance"), {25, "tensile_strain_tolerance", "0", "> 0"}},
       {"friction", edit(25, "0.5 frictionMu"), {25, "frictionMu", "0.5", "seabed friction"}},
       {"WaterKin", edit(25, "SEASTATE WaterKin"), {25, "WaterKin", "SEASTATE", "not implemented"}},
       {"sequenced statics", edit(25, "sequenced cable_statics"), {25, "cable_statics", "sequenced", "not implemented"}},

@@ -157,8 +157,6 @@ TEST_CASE("Reference decks run unchanged, or are refused by name", "[io][driver]
   }
   const fs::path dir = scratch("shared");
   const std::map<std::string, std::string> refused = {
-      {"lazy_wave_modes.dat", "tensile_safety"},
-      {"lozon_gomex80_power_cable.dat", "tensile_safety"},
       {"ve_polyester_dynamic_waves.dat", "viscoelastic"}};
   int ran = 0;
   for (const auto& entry : fs::directory_iterator(shared)) {

@@ -1,7 +1,7 @@
 // Banded Cholesky against Eigen's dense LLT; a matrix that is not positive definite is a
 // result with the failing pivot (the first leading block that is not definite), which a
 // shift then cures; duals; no allocation once sized.
-#define EIGEN_RUNTIME_NO_MALLOC
+#include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include "support/alloc_counter.hpp"
 
 #include <catch2/catch.hpp>

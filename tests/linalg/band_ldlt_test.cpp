@@ -1,7 +1,7 @@
 // Banded LDL^T: the inertia (negative pivot count) equals the dense eigenvalue count, within
 // the stated perturbation bound; spectrum slicing of K - sigma M; zero pivots and NaN give
 // named results; no allocation once sized.
-#define EIGEN_RUNTIME_NO_MALLOC
+#include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include "support/alloc_counter.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // Banded LU with partial pivoting against Eigen's dense LU, for several band widths and
 // scalar types; singular and non-finite matrices give named results; duals carry the
 // derivative of the solution; factor and solve allocate nothing once sized.
-#define EIGEN_RUNTIME_NO_MALLOC
+#include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include "support/alloc_counter.hpp"
 
 #include <catch2/catch.hpp>

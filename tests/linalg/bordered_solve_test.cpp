@@ -1,7 +1,7 @@
 // The Sherman-Morrison bordered solve of spec "Condensed torsion" against the dense solve
 // of B + g g^T / C; refinement rescues the ill-conditioned B; a singular update is a named
 // result; the inertia of the bordered matrix; no allocation once sized.
-#define EIGEN_RUNTIME_NO_MALLOC
+#include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include "support/alloc_counter.hpp"
 
 #include <catch2/catch.hpp>

@@ -18,10 +18,9 @@
 // with free: new/delete pairs stay consistent malloc/free pairs for ASan.
 //
 // Eigen's dynamic matrices allocate with std::malloc, not operator new, so this counter
-// does not see them. A test that must also prove Eigen allocates nothing defines
-// EIGEN_RUNTIME_NO_MALLOC before including any header and holds an EigenMallocGuard over
-// the measured code: Eigen then asserts on any allocation in builds with assertions on
-// (the sanitizer build; Release defines NDEBUG). Library code that must not allocate keeps
+// does not see them. A test that must also prove Eigen allocates nothing includes
+// support/eigen_malloc_check.hpp before any other header and holds an EigenMallocGuard over
+// the measured code: Eigen then aborts on any allocation, in every build type. Library code that must not allocate keeps
 // its workspaces in std::vector (counted here) or fixed-size Eigen types.
 #pragma once
 

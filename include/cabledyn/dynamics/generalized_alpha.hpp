@@ -42,15 +42,16 @@ struct GeneralizedAlpha {
     return g;
   }
 
-  /// a_{n+1} from q_{n+1} and the committed state (Newmark).
+  /// a_{n+1} from q_{n+1} and the committed state (Newmark). Returns an Eigen expression
+  /// over the arguments (no temporary, no heap): assign it to a vector at once.
   template <class V>
   auto acceleration(const V& q1, const V& q0, const V& v0, const V& a0, const T& dt) const {
-    return ((q1 - q0 - dt * v0 - (dt * dt) * (T(0.5) - beta) * a0) / (beta * dt * dt)).eval();
+    return (q1 - q0 - dt * v0 - (dt * dt) * (T(0.5) - beta) * a0) / (beta * dt * dt);
   }
-  /// v_{n+1} from a_{n+1} (Newmark).
+  /// v_{n+1} from a_{n+1} (Newmark); an expression, as acceleration().
   template <class V>
   auto velocity(const V& a1, const V& v0, const V& a0, const T& dt) const {
-    return (v0 + dt * ((T(1) - gamma) * a0 + gamma * a1)).eval();
+    return v0 + dt * ((T(1) - gamma) * a0 + gamma * a1);
   }
   /// Weight of M in the effective tangent: (1 - alpha_m)/(beta dt^2).
   T mass_weight(const T& dt) const { return (T(1) - alpha_m) / (beta * dt * dt); }

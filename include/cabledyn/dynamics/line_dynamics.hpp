@@ -100,9 +100,12 @@ struct StepStatistics {
   long newton_iterations = 0;
   long factorizations = 0;
   long release_caps = 0;   ///< element steps whose blended force the release cap limited
-  /// EI = 0, force blend: energy the elastic element forces created over the run [J], the sum
-  /// over committed steps and elements of max(0, W - (U_n - U_{n+1})), W the work of the
-  /// element's blended force on its nodes (spec "Release cap": round-off with the cap).
+  /// EI = 0, force blend: energy the element forces (elastic and dashpot) created over the
+  /// run [J], the sum over committed steps and elements of max(0, W - (U_n - U_{n+1})), W the
+  /// work of the element's blended force on its nodes (spec "Release cap"). On an undamped
+  /// line it is round-off with the cap. With a dashpot it also counts the step-by-step
+  /// exchange of the generalised-alpha dashpot with the algorithmic state (dissipative over
+  /// the run, not every step), so there it measures, but does not bound, the creation.
   double created_energy = 0;
 };
 
@@ -572,7 +575,7 @@ class LineDynamics {
       if (opt_.force_blend) {
         evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = (1 - g.alpha_f) * r1_ + g.alpha_f * s_.r;
-        if (!line_.hermite() && opt_.release_cap) release_cap(q1, tangent);
+        if (!line_.hermite() && opt_.release_cap) release_cap(q1, dt, tangent);
       } else {
         qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
         va_ = (1 - g.alpha_f) * v1_ + g.alpha_f * s_.v;
@@ -608,57 +611,96 @@ class LineDynamics {
     }
   }
 
-  // Release cap of the force blend (spec "Release cap"): an element taut at t_n keeps
-  // alpha_f T_n along t_n; when it releases within the step the kept force is limited to
-  // (W_n + (1 - alpha_f) T^_{n+1} p_{n+1}) / p, W_n = 1/2 T_n e_n, p = l_n - t_n . d_{n+1},
-  // p_{n+1} = l_{n+1} - t_{n+1} . d_n, T^_{n+1} = T_n e_{n+1}/e_n; not for an element ending
-  // above alpha_f/(1 - alpha_f) T_n. The residual and the tangent take the difference.
-  void release_cap(const VecX<double>& q1, bool tangent) {
-    const double af = ga_.alpha_f, c = af / (1 - af);
+  // Release cap of the force blend (spec "Release cap"). An element keeps alpha_f (T_n +
+  // T_d,n) along t_n over the step (T_d the dashpot tension). For an element taut at t_n that
+  // shortens along t_n (p = l_n - t_n . d_{n+1} > 0) and ends below alpha_f/(1 - alpha_f) T_n,
+  // the kept force alpha_f (T_n + phi T_d,n) is replaced by N/p when smaller, with
+  // N = max(W_n + (1 - alpha_f)(T^_{n+1} + phi T_d,n+1) p_{n+1}, 0), W_n = 1/2 T_n e_n,
+  // T^_{n+1} = T_n max(e_{n+1}, 0)/e_n, p_{n+1} = l_{n+1} - t_{n+1} . d_n, and phi the dashpot
+  // weight (1 at or below l_0, falling linearly to 0 at l_0 + c e_n, c = alpha_f/(1 - alpha_f)).
+  // A damped element slack at t_n keeps alpha_f T_d,n with the budget of its own one-step
+  // dissipation W_d = |T_d,n| |ldot_n| dt: replaced by (W_d + N_d)/|p| when smaller,
+  // N_d = max((1 - alpha_f) T_d,n+1 p_{n+1}, 0) (a compressive T_d,n capped alike when p < 0).
+  // The residual and the tangent take the difference (T_d,n+1 depends on q_{n+1} through
+  // v_{n+1}: the factor gamma/(beta dt)).
+  void release_cap(const VecX<double>& q1, double dt, bool tangent) {
+    const double af = ga_.alpha_f, c = af / (1 - af), gv = ga_.damping_weight(dt);
+    const Mat3<double> I = Mat3<double>::Identity();
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
       const auto& el = line_.tension_element(e);
-      const double L0 = el.params().L0, EA = el.params().EA;
+      const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
       const Vec3<double> dn = s_.q.segment<3>(i0 + 3) - s_.q.segment<3>(i0);
       const double ln = dn.norm(), en = ln - L0;
-      kept_[e] = en > 0 ? af * EA * en / L0 : 0.0;
-      if (!(en > 0)) continue;  // slack at t_n: the elastic cap does not act
-      const double Tn = EA * en / L0;
       const Vec3<double> tn = dn / ln;
+      const double Tn = en > 0 ? EA * en / L0 : 0.0;
+      const double ldn = tn.dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));  // elongation rate at t_n
+      const double Tdn = cd * ldn;
+      kept_[e] = af * (Tn + Tdn);
       const Vec3<double> d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
       const double l1 = d1.norm();
       if (!(l1 > 0)) continue;
       const Vec3<double> t1 = d1 / l1;
-      const double e1 = l1 - L0;
-      const double p = ln - tn.dot(d1);
-      if (!(p > 0)) continue;
-      const double That = Tn * std::max(e1, 0.0) / en;  // the end tension of a linear element
-      if (That >= c * Tn) continue;
-      const double p1 = l1 - t1.dot(dn);
-      const double Wn = 0.5 * Tn * en;
-      const double Fcap = (Wn + (1 - af) * That * p1) / p;
-      if (!(Fcap < af * Tn)) continue;
+      const Vec3<double> dv1 = v1_.segment<3>(i0 + 3) - v1_.segment<3>(i0);
+      const double e1 = l1 - L0, Td1 = cd * t1.dot(dv1);
+      const double p = ln - tn.dot(d1), p1 = l1 - t1.dot(dn);
+      const Mat3<double> P1 = I - t1 * t1.transpose();
+      const Vec3<double> dp = -tn, dl1 = t1, dp1 = t1 - P1 * dn / l1;
+      const Vec3<double> dTd1 = cd * (P1 * dv1 / l1 + gv * t1);
+      Vec3<double> dF = Vec3<double>::Zero(), dK = Vec3<double>::Zero();
+      double F = 0, K = 0;
+      if (en > 0) {
+        if (!(p > 0)) continue;
+        const double That = Tn * std::max(e1, 0.0) / en;
+        if (That >= c * Tn) continue;  // ends above c T_n: phi = 0 and the elastic cap does not act
+        const double phi = e1 <= 0 ? 1.0 : 1.0 - e1 / (c * en);
+        const Vec3<double> dphi = e1 > 0 ? Vec3<double>(-dl1 / (c * en)) : Vec3<double>::Zero();
+        const double Wn = 0.5 * Tn * en;
+        const double Nraw = Wn + (1 - af) * (That + phi * Td1) * p1;
+        const double N = std::max(Nraw, 0.0);
+        K = af * (Tn + phi * Tdn);
+        F = N / p;
+        if (!(F < K)) continue;
+        if (Nraw > 0) {
+          const Vec3<double> dThat = e1 > 0 ? Vec3<double>(Tn / en * dl1) : Vec3<double>::Zero();
+          const Vec3<double> dN = (1 - af) * (dThat * p1 + That * dp1 + (dphi * Td1 + phi * dTd1) * p1 + phi * Td1 * dp1);
+          dF = dN / p - F / p * dp;
+        } else {
+          dF = -F / p * dp;
+        }
+        dK = af * Tdn * dphi;
+        kept_[e] = F + af * (1 - phi) * Tdn;
+      } else {
+        if (cd == 0 || Tdn == 0) continue;
+        const double sgn = Tdn > 0 ? 1.0 : -1.0;
+        if (!(sgn * p > 0)) continue;
+        const double Wd = std::fabs(Tdn) * std::fabs(ldn) * dt;
+        const double Nraw = (1 - af) * sgn * Td1 * p1;
+        const double Nd = std::max(Nraw, 0.0);
+        const double ap = std::fabs(p);
+        const double Fm = (Wd + Nd) / ap;  // capped magnitude
+        if (!(Fm < af * std::fabs(Tdn))) continue;
+        F = sgn * Fm;
+        K = af * Tdn;
+        const Vec3<double> dNd = Nraw > 0 ? Vec3<double>((1 - af) * sgn * (dTd1 * p1 + Td1 * dp1)) : Vec3<double>::Zero();
+        dF = sgn * (dNd / ap - Fm / ap * (sgn * dp));
+        kept_[e] = F;
+      }
       ++stats_.release_caps;
-      kept_[e] = Fcap;
-      // Replace the kept force af Tn tn by Fcap tn: node b gets (Fcap - af Tn) tn, node a minus.
-      const Vec3<double> df = (Fcap - af * Tn) * tn;
+      // Replace the kept force K t_n by F t_n: node b gets (F - K) t_n, node a minus.
+      const Vec3<double> df = (F - K) * tn;
       G_.segment<3>(i0) -= df;
       G_.segment<3>(i0 + 3) += df;
       if (tangent) {
-        // dFcap/dd1 with dp/dd1 = -tn, dl1/dd1 = t1, de1 = dl1, dp1/dd1 = t1 - (I - t1 t1^T) dn / l1.
-        const Vec3<double> dp = -tn;
-        const Vec3<double> de1 = t1;
-        const Vec3<double> dp1 = t1 - (Mat3<double>::Identity() - t1 * t1.transpose()) * dn / l1;
-        const Vec3<double> dN = (1 - af) * ((e1 > 0 ? Tn / en : 0.0) * de1 * p1 + That * dp1);
-        const Vec3<double> dF = dN / p - Fcap / p * dp;
-        const Mat3<double> B = tn * dF.transpose();  // d(df)/dd1
+        const Mat3<double> B = tn * (dF - dK).transpose();  // d(df)/dd1
+        double* data = S_.data();
         for (int j = 0; j < 3; ++j)
           for (int i = 0; i < 3; ++i) {
             // rows a: -B, rows b: +B; columns: d1 = r_b - r_a.
-            S_.at(i0 + i, i0 + 3 + j) -= B(i, j);
-            S_.at(i0 + i, i0 + j) += B(i, j);
-            S_.at(i0 + 3 + i, i0 + 3 + j) += B(i, j);
-            S_.at(i0 + 3 + i, i0 + j) -= B(i, j);
+            data[S_.offset(i0 + i, i0 + 3 + j)] -= B(i, j);
+            data[S_.offset(i0 + i, i0 + j)] += B(i, j);
+            data[S_.offset(i0 + 3 + i, i0 + 3 + j)] += B(i, j);
+            data[S_.offset(i0 + 3 + i, i0 + j)] -= B(i, j);
           }
       }
     }
@@ -869,8 +911,11 @@ class LineDynamics {
       const auto& el = line_.tension_element(e);
       const Vec<double, 6> qn = s_.q.segment<6>(i0), qe = q1.segment<6>(i0);
       const Vec3<double> dn = qn.segment<3>(3) - qn.segment<3>(0), d1 = qe.segment<3>(3) - qe.segment<3>(0);
-      const double kept = opt_.release_cap ? kept_[e] : af * std::max(el.tension(qn), 0.0);
-      const Vec3<double> Fb = kept * dn.normalized() + (1 - af) * el.tension(qe) * d1.normalized();
+      const double cd = el.params().BA / el.params().L0;
+      const double Tdn = cd * dn.normalized().dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));
+      const double Td1 = cd * d1.normalized().dot(v1_.segment<3>(i0 + 3) - v1_.segment<3>(i0));
+      const double kept = opt_.release_cap ? kept_[e] : af * (std::max(el.tension(qn), 0.0) + Tdn);
+      const Vec3<double> Fb = kept * dn.normalized() + (1 - af) * (el.tension(qe) + Td1) * d1.normalized();
       const double W = -Fb.dot(d1 - dn);  // work of the element's pull on its nodes
       const double created = W - (el.energy(qn) - el.energy(qe));
       if (created > 0) stats_.created_energy += created;

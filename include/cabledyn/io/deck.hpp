@@ -6,7 +6,7 @@
 // source line, or throw InputError(object = "file:line", quantity = the field, value, limit).
 // Records the library cannot model yet (viscoelastic or Syrope EA, torsion columns, VIV,
 // Free/Connect/Body/Rod/Turbine points, rod ends, BODIES, RODS, FAILURE, ... and options such
-// as tensile_safety True) are refused by name with their line; they are accepted silently
+// as adaptive_mesh True) are refused by name with their line; they are accepted silently
 // only when they ask for nothing (their default value, `none`, `False`, 0, or an empty
 // section). `to_text(deck)` writes the canonical dialect; reading it back gives an equal Deck
 // (`operator==` compares content, not source lines).
@@ -940,6 +940,8 @@ inline std::string to_text(const Deck& d) {
   os << o.axial_quadrature_order << " axial_quadrature_order\n";
   os << o.bending_quadrature_order << " bending_quadrature_order\n";
   os << o.nModes << " nModes\n" << o.recovery_max_substeps << " recovery_max_substeps\n";
+  os << (o.tensile_safety ? "True" : "False") << " tensile_safety\n";
+  os << N(o.tensile_strain_tolerance) << " tensile_strain_tolerance\n";
   if (o.motionFile) os << token_text(*o.motionFile) << " motionFile\n";
   if (o.fairleadMotion) {
     const auto& f = *o.fairleadMotion;

@@ -153,6 +153,8 @@ struct Options {
   int bending_quadrature_order = 4;     ///< [bending_quadrature_order] 1..6
   int nModes = 0;                       ///< [nModes] 0 (off) .. 1000
   int recovery_max_substeps = 1024;     ///< [recovery_max_substeps] 4 .. 65536
+  bool tensile_safety = false;          ///< [tensile_safety] Hermite tensile audit (statics, march)
+  double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance] > 0
   std::optional<std::string> motionFile;  ///< [motionFile] path, relative to the deck
   std::optional<FairleadMotion> fairleadMotion;  ///< [fairleadMotion]
   CurrentOption current;                ///< [current]
@@ -191,7 +193,8 @@ struct Options {
            a.modified_newton == b.modified_newton && a.alpha_force_blend == b.alpha_force_blend &&
            a.axial_quadrature_order == b.axial_quadrature_order &&
            a.bending_quadrature_order == b.bending_quadrature_order && a.nModes == b.nModes &&
-           a.recovery_max_substeps == b.recovery_max_substeps && a.motionFile == b.motionFile &&
+           a.recovery_max_substeps == b.recovery_max_substeps && a.tensile_safety == b.tensile_safety &&
+           a.tensile_strain_tolerance == b.tensile_strain_tolerance && a.motionFile == b.motionFile &&
            a.fairleadMotion == b.fairleadMotion && a.current == b.current && a.waves == b.waves &&
            a.wavetrains == b.wavetrains && a.WaveSeed == b.WaveSeed && a.rampTime == b.rampTime &&
            a.WaveComponents == b.WaveComponents && a.WaveDirections == b.WaveDirections &&
@@ -235,6 +238,8 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"bending_quadrature_order", OptionRole::typed, false, "", ""},
   {"nModes", OptionRole::typed, false, "", ""},
   {"recovery_max_substeps", OptionRole::typed, false, "", ""},
+  {"tensile_safety", OptionRole::typed, false, "", ""},
+  {"tensile_strain_tolerance", OptionRole::typed, false, "", ""},
   {"motionFile", OptionRole::typed, false, "", ""},
   {"fairleadMotion", OptionRole::typed, true, "", ""},
   {"current", OptionRole::typed, true, "", ""},
@@ -281,8 +286,6 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"staticsFriction", OptionRole::default_only, false, "none", "static seabed friction (as laid)"},
   {"asLaidTension", OptionRole::default_only, false, "0", "static seabed friction (as laid)"},
   {"layAzimuth", OptionRole::default_only, false, "none|default", "static seabed friction (as laid)"},
-  {"tensile_safety", OptionRole::default_only, false, "False|0|no|off", "the tensile-safety audit and refinement"},
-  {"tensile_strain_tolerance", OptionRole::default_only, false, "2e-6", "the tensile-safety audit"},
   {"adaptive_mesh", OptionRole::default_only, false, "False|0|no|off", "adaptive mesh refinement"},
   {"ei0_substeps", OptionRole::default_only, false, "off|none|False|0", "rotation- and snap-resolved EI = 0 sub-steps (the march takes each step as given)"},
   {"ei0_substep_max", OptionRole::default_only, false, "16", "rotation- and snap-resolved EI = 0 sub-steps"},
@@ -538,6 +541,10 @@ class OptionsParser {
       o_.nModes = static_cast<int>(integer_in(x, name, 0, 1000));
     } else if (name == "recovery_max_substeps") {
       o_.recovery_max_substeps = static_cast<int>(integer_in(x, name, 4, 65536));
+    } else if (name == "tensile_safety") {
+      o_.tensile_safety = boolean(x, name);
+    } else if (name == "tensile_strain_tolerance") {
+      o_.tensile_strain_tolerance = number_in(x, name, 0, true);
     } else if (name == "motionFile") {
       if (iequals(x.text, "none") || x.text.empty()) o_.motionFile.reset();
       else o_.motionFile = x.text;

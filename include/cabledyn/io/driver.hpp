@@ -312,7 +312,10 @@ class DeckRunner {
   void solve_statics() {
     for (auto& L : lines_) {
       if (L.line->hermite()) {
-        HermiteStatics s(*L.line, L.problem);
+        StaticOptions so;
+        so.tensile_safety = deck_.options.tensile_safety;
+        so.tensile_strain_tolerance = deck_.options.tensile_strain_tolerance;
+        HermiteStatics s(*L.line, L.problem, so);
         L.statics = s.solve();
       } else {
         TensionStatics s(*L.line, L.problem);
@@ -391,6 +394,8 @@ class DeckRunner {
     d.max_backtracks = o.dynamic_solver.max_backtracks;
     d.modified_newton = o.modified_newton;
     d.max_substeps = o.recovery_max_substeps;
+    d.tensile_safety = o.tensile_safety;
+    d.tensile_strain_tolerance = o.tensile_strain_tolerance;
     std::vector<HeldFluid> fluid(lines_.size());
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       auto& L = lines_[k];
