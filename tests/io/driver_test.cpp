@@ -175,8 +175,9 @@ TEST_CASE("Reference decks run unchanged, or are refused by name", "[io][driver]
     for (const auto& L : run.lines()) CHECK(L.statics.residual <= std::max(1e-6 * L.statics.scale, L.statics.floor * 10));
     ++ran;
   }
-  CHECK(ran >= 5);
+  CHECK(ran >= 7);
   CHECK(fs::exists(dir / "chain_modes.modes.out"));
+  CHECK(fs::exists(dir / "lazy_wave_modes.modes.out"));  // a Hermite lazy wave under the tensile audit
 }
 
 TEST_CASE("A motionFile drives the fairlead: the march follows the file's surge", "[io][driver][motion]") {
