@@ -25,7 +25,7 @@ cmake -S . -B "$root/check" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror $san -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
-cmake --build "$root/check" -j "$jobs"
+cmake --build "$root/check" -j "$jobs" -- -k 0  # report every failing file
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/check" --output-on-failure -j "$jobs"
 
