@@ -445,8 +445,7 @@ class HermiteElement {
     const S w = t.w[g];
     const auto& A = t.A[g];
     const auto& B = t.B[g];
-    Mat3<T> Hsym;
-    if (K) Hsym = d.Hab + d.Hab.transpose();
+    const Mat3<T> Hsym = K ? Mat3<T>(d.Hab + d.Hab.transpose()) : Mat3<T>(Mat3<T>::Zero());
     for (int k = 0; k < 4; ++k) {
       const int ok = hermite_block_offset<L>(k);
       f.template segment<3>(ok) += T(w * A[k]) * d.Wa + T(w * B[k]) * d.Wb;
