@@ -4224,7 +4224,11 @@ class HermiteElement {
     const S w = t.w[g];
     const auto& A = t.A[g];
     const auto& B = t.B[g];
-    const Mat3<T> Hsym = K ? Mat3<T>(d.Hab + d.Hab.transpose()) : Mat3<T>(Mat3<T>::Zero());
+    // Coefficient-wise (an Eigen expression assignment here trips GCC 12's maybe-uninitialized
+    // at -O1 through Eigen's debug aliasing check).
+    Mat3<T> Hsym;
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) Hsym(i, j) = K ? T(d.Hab(i, j) + d.Hab(j, i)) : T(0);
     for (int k = 0; k < 4; ++k) {
       const int ok = hermite_block_offset<L>(k);
       f.template segment<3>(ok) += T(w * A[k]) * d.Wa + T(w * B[k]) * d.Wb;
