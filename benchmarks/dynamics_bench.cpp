@@ -56,9 +56,10 @@ struct Case {
   }
 };
 
-void run_steps(benchmark::State& state, double EI, bool reuse = true) {
+void run_steps(benchmark::State& state, double EI, bool reuse = true, bool modified = false) {
   Case c(EI);
   c.opt.reuse_factor = reuse;
+  c.opt.modified_newton = modified;
   LineDynamics dyn(c.line, c.opt);
   EndMotions e;
   e[0].x = c.fair;
@@ -78,6 +79,8 @@ void run_steps(benchmark::State& state, double EI, bool reuse = true) {
   }
   state.counters["iterations_per_step"] = double(dyn.statistics().newton_iterations) / double(k);
   state.counters["factorizations_per_step"] = double(dyn.statistics().factorizations) / double(k);
+  state.counters["force_evals_per_step"] = double(dyn.statistics().force_evaluations) / double(k);
+  state.counters["tangent_evals_per_step"] = double(dyn.statistics().tangent_evaluations) / double(k);
   state.counters["steps_per_second"] = benchmark::Counter(double(k), benchmark::Counter::kIsRate);
 }
 
@@ -88,6 +91,44 @@ void BM_step_hermite(benchmark::State& state) { run_steps(state, 1e4); }
 void BM_step_hermite_noreuse(benchmark::State& state) { run_steps(state, 1e4, false); }
 BENCHMARK(BM_step_hermite_noreuse)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_step_hermite)->Arg(100)->Unit(benchmark::kMicrosecond);
+void BM_step_hermite_modified(benchmark::State& state) { run_steps(state, 1e4, true, true); }
+void BM_step_hermite_modified_noreuse(benchmark::State& state) { run_steps(state, 1e4, false, true); }
+BENCHMARK(BM_step_hermite_modified)->Arg(100)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_step_hermite_modified_noreuse)->Arg(100)->Unit(benchmark::kMicrosecond);
+
+// One evaluation of the line force r(q, v) of the march, without (BM_force_*) and with
+// (BM_force_tangent_*) its effective Jacobian in band storage, at a state of the surge run.
+void force_eval(benchmark::State& state, double EI, bool tangent) {
+  Case c(EI);
+  LineDynamics dyn(c.line, c.opt);
+  EndMotions e;
+  e[0].x = c.fair;
+  e[1].x = c.anchor;
+  dyn.initialize(0, c.q0, e);
+  for (int k = 1; k <= 40; ++k) {
+    const double t = k * 0.05;
+    e[0].x(0) = c.fair(0) + 2 * std::sin(0.2 * kPi * t);
+    e[0].v(0) = 2 * 0.2 * kPi * std::cos(0.2 * kPi * t);
+    dyn.step(0.05, e);
+  }
+  const auto n = static_cast<Eigen::Index>(c.line.dofs());
+  VecX<double> r(n);
+  BandMatrix<double> S(n, c.line.half_bandwidth(), c.line.half_bandwidth());
+  for (auto _ : state) {
+    if (tangent) S.set_zero();
+    dyn.force(dyn.state().q, dyn.state().v, r, tangent ? &S : nullptr, 0.6, 20.0);
+    benchmark::DoNotOptimize(r.data());
+    benchmark::DoNotOptimize(S.data());
+  }
+}
+void BM_force_tension(benchmark::State& state) { force_eval(state, 0.0, false); }
+void BM_force_tangent_tension(benchmark::State& state) { force_eval(state, 0.0, true); }
+void BM_force_hermite(benchmark::State& state) { force_eval(state, 1e4, false); }
+void BM_force_tangent_hermite(benchmark::State& state) { force_eval(state, 1e4, true); }
+BENCHMARK(BM_force_tension)->Arg(100)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_force_tangent_tension)->Arg(100)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_force_hermite)->Arg(100)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_force_tangent_hermite)->Arg(100)->Unit(benchmark::kMicrosecond);
 
 void band_factor(benchmark::State& state, Eigen::Index n, Eigen::Index kd) {
   BandMatrix<double> A(n, kd, kd);

@@ -3980,6 +3980,90 @@ class HermiteElement {
     }
   }
 
+  /// Internal force plus axial damping, f = dU/dq + f_d(q, v), and when J is given the
+  /// effective tangent J = wq (K + df_d/dq) + wv df_d/dv of the implicit march, in one pass
+  /// over the Gauss points (spec "Time integration": the effective tangent; "Axial damping").
+  /// The damping Jacobians enter the point Hessian before the scatter: the symmetric part
+  /// (BA/|a|^2)[wq (a.a_dot I - 2 (a.a_dot)/|a|^2 a a^T) + wv a a^T] joins d2W/da2, and the
+  /// one non-symmetric part wq (BA/|a|^2) a a_dot^T is a rank-one update of J. Equal to
+  /// internal_force + damping_force combined (tested to round-off and with duals).
+  template <class T>
+  void damped_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J, double wq, double wv) const {
+    const auto& axial_ = axial_table<T>();
+    const auto& bending_ = bending_table<T>();
+    f.setZero();
+    if (J) J->setZero();
+    const DensityOrder order = J ? DensityOrder::kHessian : DensityOrder::kGradient;
+    const bool bend = p_.EI > 0, fused = bend && p_.axial_order == p_.bending_order, damp = p_.BA > 0;
+    const T Wq = T(wq), Wv = T(wv), BA = T(p_.BA);
+    const Mat3<T> I = Mat3<T>::Identity();
+    DensityDerivatives<T> d, db;
+    for (int g = 0; g < axial_.n; ++g) {
+      const Vec3<T> a = combine<T>(axial_.A[g], q);
+      axial_density(a, p_.EA, order, d, name_.c_str());
+      if (fused) {
+        const Vec3<T> b = combine<T>(axial_.B[g], q);
+        bending_density(a, b, p_.EI, order, db, name_.c_str());
+        db.Wa += d.Wa;
+        if (J) db.Haa += d.Haa;
+      } else {
+        db.Wa = d.Wa;
+        db.Wb.setZero();
+        if (J) {
+          db.Haa = d.Haa;
+          db.Hab.setZero();
+          db.Hbb.setZero();
+        }
+      }
+      Vec3<T> ad = Vec3<T>::Zero();
+      T a2 = T(1), ada = T(0);
+      if (damp) {
+        ad = combine<T>(axial_.A[g], v);
+        a2 = a.squaredNorm();
+        ada = a.dot(ad);
+        db.Wa += (BA * ada / a2) * a;  // BA (t . a_dot) t per unit weight
+      }
+      if (J) {
+        db.Haa *= Wq;
+        db.Hab *= Wq;
+        db.Hbb *= Wq;
+        if (damp) {
+          const Mat3<T> aa = a * a.transpose();
+          db.Haa += (BA / a2) * (Wq * (ada * I - (T(2) * ada / a2) * aa) + Wv * aa);
+        }
+      }
+      accumulate_full(axial_, g, db, f, J);
+      if (J && damp) {
+        // J_kl += w A_k A_l wq (BA/|a|^2) a a_dot^T: J += u w^T, u_k = A_k a, w_l = A_l a_dot.
+        Vec<T> u, w;
+        if constexpr (kDofs > 12) {  // zero on the DOFs this element leaves untouched
+          u.setZero();
+          w.setZero();
+        }
+        const T c = Wq * T(axial_.w[g]) * BA / a2;
+        for (int k = 0; k < 4; ++k) {
+          const int ok = hermite_block_offset<L>(k);
+          u.template segment<3>(ok) = (c * T(axial_.A[g][k])) * a;
+          w.template segment<3>(ok) = T(axial_.A[g][k]) * ad;
+        }
+        J->noalias() += u * w.transpose();
+      }
+    }
+    if (bend && !fused) {
+      for (int g = 0; g < bending_.n; ++g) {
+        const Vec3<T> a = combine<T>(bending_.A[g], q);
+        const Vec3<T> b = combine<T>(bending_.B[g], q);
+        bending_density(a, b, p_.EI, order, db, name_.c_str());
+        if (J) {
+          db.Haa *= Wq;
+          db.Hab *= Wq;
+          db.Hbb *= Wq;
+        }
+        accumulate_full(bending_, g, db, f, J);
+      }
+    }
+  }
+
   /// Consistent mass M = rho_A integral N^T N ds on the four-point rule, exact for the
   /// degree-6 integrand; block-diagonal per Cartesian component (spec "Quadrature").
   template <class T = double>
@@ -4224,15 +4308,19 @@ class HermiteElement {
     const S w = t.w[g];
     const auto& A = t.A[g];
     const auto& B = t.B[g];
+    if (!K) {
+      for (int k = 0; k < 4; ++k)
+        f.template segment<3>(hermite_block_offset<L>(k)) += T(w * A[k]) * d.Wa + T(w * B[k]) * d.Wb;
+      return;
+    }
     // Coefficient-wise (an Eigen expression assignment here trips GCC 12's maybe-uninitialized
     // at -O1 through Eigen's debug aliasing check).
     Mat3<T> Hsym;
     for (int j = 0; j < 3; ++j)
-      for (int i = 0; i < 3; ++i) Hsym(i, j) = K ? T(d.Hab(i, j) + d.Hab(j, i)) : T(0);
+      for (int i = 0; i < 3; ++i) Hsym(i, j) = T(d.Hab(i, j) + d.Hab(j, i));
     for (int k = 0; k < 4; ++k) {
       const int ok = hermite_block_offset<L>(k);
       f.template segment<3>(ok) += T(w * A[k]) * d.Wa + T(w * B[k]) * d.Wb;
-      if (!K) continue;
       K->template block<3, 3>(ok, ok) +=
           T(w * (A[k] * A[k])) * d.Haa + T(w * (A[k] * B[k])) * Hsym + T(w * (B[k] * B[k])) * d.Hbb;
       for (int l = k + 1; l < 4; ++l) {
@@ -4297,18 +4385,9 @@ struct MorisonCoefficients {
   }
 };
 
-namespace detail {
-/// d(|x| x)/dx = |x| I + x x^T / |x| (zero at x = 0, where |x| x is C1).
-template <class T>
-Mat3<T> abs_times_jacobian(const Vec3<T>& x, const T& nx) {
-  if (!(value_of(nx) > 0)) return Mat3<T>::Zero();
-  return nx * Mat3<T>::Identity() + (x * x.transpose()) / nx;
-}
-}  // namespace detail
-
 /// Morison drag per unit length [N/m] for relative velocity u_r = u_f - v and unit tangent t;
 /// spec "Drag". Optionally J_ur = df/du_r (so df/dv = -J_ur) and J_t = df/dt (t treated as an
-/// independent 3-vector; chain it through t(q)).
+/// independent 3-vector, evaluated at a unit t; chain it through t(q)).
 template <class T>
 Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoefficients& c,
                      Mat3<T>* J_ur = nullptr, Mat3<T>* J_t = nullptr) {
@@ -4323,14 +4402,21 @@ Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoeffici
   const T n_n = value_of(n2) > 0 ? T(sqrt(n2)) : T(0);
   const Vec3<T> f = cn * n_n * nrm + ct * n_tau * tau;
   if (J_ur || J_t) {
-    const Mat3<T> Gn = detail::abs_times_jacobian(nrm, n_n);
-    const Mat3<T> Gt = detail::abs_times_jacobian(tau, n_tau);
+    // With G(x) = d(|x| x)/dx = |x| I + x x^T/|x| (zero at x = 0), J_ur = cn G(n)(I - t t^T)
+    // + ct G(tau) t t^T and J_t = (ct G(tau) - cn G(n)) (u.t I + t u^T) (d tau/dt; dn/dt =
+    // -dtau/dt). Expanded with n . t = 0 and |t| = 1 (G(n) t = |n| t, G(tau) = |u.t| (I + t t^T)),
+    // products of 3x3 matrices become rank-one terms.
+    const Mat3<T> I = Mat3<T>::Identity();
     const Mat3<T> tt = t * t.transpose();
-    if (J_ur) *J_ur = cn * Gn * (Mat3<T>::Identity() - tt) + ct * Gt * tt;
+    const T aut = n_tau;  // |u.t| for a unit t
+    const bool has_n = value_of(n_n) > 0;
+    const Mat3<T> nn = has_n ? Mat3<T>((nrm * nrm.transpose()) / n_n) : Mat3<T>::Zero();
+    if (J_ur) *J_ur = cn * (n_n * (I - tt) + nn) + (T(2) * ct * aut) * tt;
     if (J_t) {
-      // d tau / dt = (u.t) I + t u^T; d n / dt = -d tau / dt.
-      const Mat3<T> dtau = ut * Mat3<T>::Identity() + t * u_r.transpose();
-      *J_t = (ct * Gt - cn * Gn) * dtau;
+      // ct G(tau) dtau = ct |ut| (ut (I + t t^T) + 2 t u^T);
+      // cn G(n) dtau = cn (|n| ut I + |n| t u^T + ut n n^T/|n|).
+      const Mat3<T> tu = t * u_r.transpose();
+      *J_t = (ct * aut) * (ut * (I + tt) + T(2) * tu) - cn * (n_n * ut * I + n_n * tu + ut * nn);
     }
   }
   return f;
@@ -6761,6 +6847,27 @@ void tension_drag(const Vec<T, 6>& q, const Vec<T, 6>& v, const Vec3<T>& uf_a, c
   }
 }
 
+namespace detail {
+/// Shape functions at the three Gauss points of the distributed hydrodynamic loads, with the
+/// rule's weights (computed once).
+struct DragPoint {
+  std::array<double, 4> H, dH;
+  double xi, w;
+};
+inline const std::array<DragPoint, 3>& drag_points() {
+  static const std::array<DragPoint, 3> pts = [] {
+    std::array<DragPoint, 3> p{};
+    const auto rule = gauss_legendre<double>(3);
+    for (int g = 0; g < 3; ++g) {
+      const auto s = hermite_shape(rule.xi[g]);
+      p[static_cast<std::size_t>(g)] = {s.H, s.dH, rule.xi[g], rule.w[g]};
+    }
+    return p;
+  }();
+  return pts;
+}
+}  // namespace detail
+
 /// Drag on a Hermite element integrated over the deformed length at three Gauss points
 /// (spec "Buoyancy and wetting": "the hydrodynamic loads are integrated over the deformed
 /// element length at three Gauss points"). uf[g] is the fluid velocity at Gauss point g;
@@ -6799,6 +6906,46 @@ void hermite_drag(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec
         if (J_v) J_v->template block<3, 3>(3 * k, 3 * l) += T(N[k] * N[l]) * dload_dv;
       }
     }
+  }
+}
+
+/// Hermite drag as hermite_drag, with the Jacobians accumulated as one effective matrix:
+/// J += cq dF/dq + cv dF/dv (F the drag load f), the implicit march's weighting. At each
+/// Gauss point the two 3x3 point derivatives D_a = d load/d a and D_v = d load/d r_dot scatter
+/// once: J_kl += N_k (A_l cq D_a + N_l cv D_v). Equal to hermite_drag combined (tested).
+template <class T>
+void hermite_drag_blended(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec3<T>, 3>& uf,
+                          const MorisonCoefficients& c, double L0, Vec<T, 12>& f, Mat<T, 12>* J, double cq,
+                          double cv, const std::array<bool, 3>& dry = {false, false, false}) {
+  using std::sqrt;
+  f.setZero();
+  const auto& pts = detail::drag_points();
+  for (int g = 0; g < 3; ++g) {
+    if (dry[static_cast<std::size_t>(g)]) continue;
+    const auto& s = pts[static_cast<std::size_t>(g)];
+    const std::array<double, 4> N{s.H[0], s.H[1] * L0, s.H[2], s.H[3] * L0};
+    const std::array<double, 4> A{s.dH[0] / L0, s.dH[1], s.dH[2] / L0, s.dH[3]};
+    const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
+    const Vec3<T> rd = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, v);
+    const T na = sqrt(a.squaredNorm());
+    const Vec3<T> t = a / na;
+    const Vec3<T> ur = uf[static_cast<std::size_t>(g)] - rd;
+    Mat3<T> Ju, Jt;
+    const Vec3<T> fd = morison_drag<T>(ur, t, c, J ? &Ju : nullptr, J ? &Jt : nullptr);
+    const T wg = T(s.w * L0);
+    const Vec3<T> load = (wg * na) * fd;
+    for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) += T(N[k]) * load;
+    if (!J) continue;
+    // d load/d a = wg (J_t (I - t t^T) + f t^T) = wg (J_t + (f - J_t t) t^T) (d|a|/da = t).
+    const Mat3<T> X = (T(cq) * wg) * (Jt + (fd - Jt * t) * t.transpose());
+    const Mat3<T> Y = -T(cv) * (wg * na) * Ju;
+    // Entry by entry (no 3x3 temporaries reloaded from memory).
+    for (int l = 0; l < 4; ++l)
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) {
+          const T z = T(A[l]) * X(i, j) + T(N[l]) * Y(i, j);
+          for (int k = 0; k < 4; ++k) (*J)(3 * k + i, 3 * l + j) += T(N[k]) * z;
+        }
   }
 }
 
@@ -9303,6 +9450,8 @@ struct StepStatistics {
   int largest_subdivision = 1;
   long newton_iterations = 0;
   long factorizations = 0;
+  long force_evaluations = 0;    ///< evaluations of r(q, v) without its Jacobians
+  long tangent_evaluations = 0;  ///< evaluations of r(q, v) with its Jacobians
   long release_caps = 0;   ///< element steps whose blended force the release cap limited
   /// EI = 0, force blend: energy the element forces (elastic and dashpot) created over the
   /// run [J], the sum over committed steps and elements of max(0, W - (U_n - U_{n+1})), W the
@@ -9335,6 +9484,7 @@ class LineDynamics {
         kd_(line.half_bandwidth()),
         S_(n_, kd_, kd_),
         M_(n_, kd_, kd_),
+        M_struct_(n_, kd_, kd_),
         lu_(n_, kd_, kd_) {
     opt_.validate(line.name() + " dynamics");
     for (auto* v : {&G_, &r1_, &qt_, &qt2_, &dq_, &a1_, &v1_, &am_, &qa_, &va_, &Ma_, &q0_, &v0_, &a0_, &rtrial_, &rhs_})
@@ -9353,7 +9503,12 @@ class LineDynamics {
     held_v_.setZero(n_);
     held_a_.setZero(n_);
     kept_.assign(line.n_elements(), 0.0);
+    if (!line.hermite()) cap_start_.resize(line.n_elements());
     audit_work_.assign(line.n_elements(), 0.0);
+    // The structural consistent mass is constant: assembled once (the added mass is added
+    // per step, Hermite, or per residual, EI = 0).
+    M_struct_.set_zero();
+    line_mass<double>(line_, VecX<double>::Zero(n_), M_struct_, false, opt_.surface_z);
   }
 
   const Line& line() const { return line_; }
@@ -9390,10 +9545,14 @@ class LineDynamics {
     if (s_.q.size() != n_) throw InputError(line_.name(), "state", "uninitialised", "initialize() first");
     fluid_ = fluid ? fluid : &still_;
     check_fluid(*fluid_);
-    start_ = s_;  // the step-start state (copy-assigned into storage sized at the first step)
+    // r_n (spec "Time integration"): EI = 0, evaluated afresh at the committed state with the
+    // step's held fluid (both shares of the force blend see the held field); Hermite, the
+    // previous step's converged force, reused (it is part of the committed state, so a restart
+    // reuses it too).
+    if (!line_.hermite() || !opt_.force_blend) evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+    copy_march_state(start_, s_);  // the step-start state, without the factor (a cache)
+    factor_swapped_ = false;
     const LineDynamicState& start = start_;
-    // r_n with the step's held fluid (spec: both shares of the force blend see the held field).
-    evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
     if (try_step(dt, target)) {
       ++stats_.steps;
       return;
@@ -9401,14 +9560,12 @@ class LineDynamics {
     // Adaptive step subdivision: 4, 16, 64, ... substeps on the quintic trajectory.
     const EndMotions from = current_ends();
     for (int n = 4; n <= opt_.max_substeps; n *= 4) {
-      s_ = start;
-      evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+      rollback();
       bool ok = true;
       for (int k = 1; k <= n && ok; ++k) {
         const double tau = double(k) / n;
         const EndMotions mid = k == n ? target : quintic(from, target, dt, tau);
-        if (k > 1) evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
-        ok = try_step(dt / n, mid);
+        ok = try_step(dt / n, mid);  // each commit leaves r(q, v) with the held fluid in s_.r
       }
       if (ok) {
         ++stats_.steps;
@@ -9417,7 +9574,7 @@ class LineDynamics {
         return;
       }
     }
-    s_ = start;
+    rollback();
     throw SolveError(line_.name() + " at t = " + to_text(start.t + dt),
                      "generalised-alpha step (subdivided down to " + std::to_string(opt_.max_substeps) + " substeps)",
                      "no convergence", "a converged step");
@@ -9482,7 +9639,41 @@ class LineDynamics {
   /// The committed state's force residual r(q, v) (for outputs).
   void residual_force(VecX<double>& r) { evaluate(s_.q, s_.v, r, nullptr, 0, 0); }
 
+  /// The force r(q, v) = f_int + f_damping - f_ext the march evaluates, with the held fluid
+  /// of the last step, and when S is given S += wq dr/dq + wv dr/dv in band storage (the
+  /// line's half-bandwidth). For kernel benchmarks and tangent checks.
+  void force(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S = nullptr,
+             double wq = 1, double wv = 0) {
+    if (q.size() != n_ || v.size() != n_ || r.size() != n_)
+      throw InputError(line_.name(), "force: vector size", q.size(), "line DOFs");
+    if (S && (S->rows() != n_ || S->kl() != kd_ || S->ku() != kd_))
+      throw InputError(line_.name(), "force: band matrix size", S->rows(), "line DOFs and half-bandwidth");
+    evaluate(q, v, r, S, wq, wv);
+  }
+
  private:
+  // ---- the committed state ------------------------------------------------------------
+  // Copy of the march state without the factorised tangent (a cache of the last tangent,
+  // which a rollback discards: the next attempt factorises fresh; the path stays a function
+  // of the committed state, so a restart repeats it).
+  static void copy_march_state(LineDynamicState& dst, const LineDynamicState& src) {
+    dst.t = src.t;
+    dst.q = src.q;  // copy-assigned into storage of the same size: no allocation
+    dst.v = src.v;
+    dst.a = src.a;
+    dst.r = src.r;
+    dst.have_factor = src.have_factor;
+    dst.reuse_skip = src.reuse_skip;
+    dst.reuse_streak = src.reuse_streak;
+    dst.last_fresh_factorizations = src.last_fresh_factorizations;
+  }
+  // Back to the step-start state (full rollback: positions, velocities, accelerations, the
+  // committed force and the reuse bookkeeping); the factor is dropped unless untouched.
+  void rollback() {
+    copy_march_state(s_, start_);
+    if (factor_swapped_) s_.have_factor = false;
+  }
+
   // ---- ends ---------------------------------------------------------------------------
   void set_ends(VecX<double>& q, VecX<double>& v, VecX<double>& a, const EndMotions& ends) const {
     for (int end = 0; end < 2; ++end) {
@@ -9533,15 +9724,26 @@ class LineDynamics {
   }
 
   // ---- mass -----------------------------------------------------------------------------
+  // M = the cached structural mass + the added mass of the wetted part at q.
   void assemble_mass(const VecX<double>& q) {
-    M_.set_zero();
-    line_mass<double>(line_, q, M_, true, opt_.surface_z);
+    M_ = M_struct_;  // copy-assigned, same size: no allocation
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto mc = line_.morison(e);
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      if (line_.hermite())
+        add_block(M_, line_.dof(e, 0), 12,
+                  hermite_added_mass<double>(q.segment<12>(i0), mc, line_.L0(e), opt_.surface_z));
+      else
+        add_block(M_, line_.dof(e, 0), 6,
+                  tension_added_mass<double>(q.segment<6>(i0), mc, line_.L0(e), opt_.surface_z));
+    }
   }
 
   // ---- the force r(q, v) and its Jacobians ------------------------------------------------
   // r = f_int + f_damping - f_ext. When S is given, S += wq dr/dq + wv dr/dv.
   void evaluate(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S, double wq,
                 double wv) {
+    ++(S ? stats_.tangent_evaluations : stats_.force_evaluations);
     r.setZero();
     const auto& env = line_.environment();
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
@@ -9551,58 +9753,47 @@ class LineDynamics {
       const Vec3<double>& ua = fluid_->u[e];
       const Vec3<double>& ub = fluid_->u[e + 1];
       if (line_.hermite()) {
+        // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly.
         const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
         const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
         const auto& el = line_.hermite_element(e);
         Vec<double, 12> f, fd;
-        Mat<double, 12> K, Jq, Jv;
-        el.internal_force<double>(qe, f, S ? &K : nullptr);
-        if (el.params().BA > 0) {
-          el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
-          f += fd;
-          if (S) K += Jq;
-        } else if (S) {
-          Jv.setZero();
-        }
+        Mat<double, 12> J;
+        el.damped_force<double>(qe, ve, f, S ? &J : nullptr, wq, wv);  // internal + axial damping
         Vec<double, 12> fw;
         hermite_weight_load<double>(w, L0, fw);
         f -= fw;
         // Drag and Froude-Krylov on the wetted Gauss points, element-mean fluid kinematics.
         const Vec3<double> um = 0.5 * (ua + ub), udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
         std::array<bool, 3> dry{};
-        const auto rule3 = gauss_legendre<double>(3);
-        for (int g = 0; g < 3; ++g) {
-          const auto sh = hermite_shape(rule3.xi[g]);
-          const auto N = hermite_block_weights(sh.H, 0, L0);
-          const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
-          dry[static_cast<std::size_t>(g)] = z > opt_.surface_z;
+        const auto& pts = detail::drag_points();
+        for (std::size_t g = 0; g < 3; ++g) {
+          const auto& H = pts[g].H;
+          const double z = H[0] * qe(2) + H[1] * L0 * qe(5) + H[2] * qe(8) + H[3] * L0 * qe(11);
+          dry[g] = z > opt_.surface_z;
         }
-        Mat<double, 12> Dq, Dv;
-        hermite_drag<double>(qe, ve, {um, um, um}, mc, L0, fd, S ? &Dq : nullptr, S ? &Dv : nullptr, dry);
+        hermite_drag_blended<double>(qe, ve, {um, um, um}, mc, L0, fd, S ? &J : nullptr, -wq, -wv, dry);
         f -= fd;
-        if (S) {
-          K -= Dq;
-          Jv -= Dv;
-        }
         if (udm.squaredNorm() > 0) {
           // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
-          for (int g = 0; g < 3; ++g) {
-            if (dry[static_cast<std::size_t>(g)]) continue;
-            const auto sh = hermite_shape(rule3.xi[g]);
-            const auto N = hermite_block_weights(sh.H, 0, L0);
-            const auto A = hermite_block_weights(sh.dH, 1, L0);
+          for (std::size_t g = 0; g < 3; ++g) {
+            if (dry[g]) continue;
+            const auto& p = pts[g];
+            const std::array<double, 4> N{p.H[0], p.H[1] * L0, p.H[2], p.H[3] * L0};
+            const std::array<double, 4> A{p.dH[0] / L0, p.dH[1], p.dH[2] / L0, p.dH[3]};
             Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
                              A[3] * qe.segment<3>(9);
             const double na = a.norm();
             const Vec3<double> t = a / na;
             Mat3<double> Jt;
             const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
-            const double wg = rule3.w[g] * L0;
+            const double wg = p.w * L0;
             const Mat3<double> dfa = wg * Jt * (Mat3<double>::Identity() - t * t.transpose()) / na;
             for (int k = 0; k < 4; ++k) {
-              f.segment<3>(3 * k) -= wg * N[k] * fi;
+              f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
               if (S)
-                for (int l = 0; l < 4; ++l) K.block<3, 3>(3 * k, 3 * l) -= N[k] * A[l] * dfa;
+                for (int l = 0; l < 4; ++l)
+                  J.block<3, 3>(3 * k, 3 * l) -= (wq * N[static_cast<std::size_t>(k)] * A[static_cast<std::size_t>(l)]) * dfa;
             }
           }
         }
@@ -9612,10 +9803,10 @@ class LineDynamics {
           Mat<double, 12> Jwet;
           hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
           f -= fwet;
-          if (S) K -= Jwet;
+          if (S) J -= wq * Jwet;
         }
         r.segment<12>(i0) += f;
-        if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(wq * K + wv * Jv));
+        if (S) add_block(*S, line_.dof(e, 0), 12, J);
       } else {
         const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
         const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
@@ -9717,10 +9908,10 @@ class LineDynamics {
     }
   }
 
-  // S += c M over the whole band storage (same layout).
-  static void add_scaled(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
+  // S = c M over the whole band storage (same layout).
+  static void scaled_copy(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
     const Eigen::Index size = S.ldab() * S.rows();
-    Eigen::Map<VecX<double>>(S.data(), size) += c * Eigen::Map<const VecX<double>>(M.data(), size);
+    Eigen::Map<VecX<double>>(S.data(), size) = c * Eigen::Map<const VecX<double>>(M.data(), size);
   }
 
   // ---- initial acceleration -------------------------------------------------------------
@@ -9730,8 +9921,7 @@ class LineDynamics {
     VecX<double>& rhs = rhs_;
     M_.multiply(s_.a, Ma_);  // a holds only the prescribed entries now
     rhs = -(s_.r + Ma_);
-    S_.set_zero();
-    add_scaled(S_, M_, 1.0);
+    scaled_copy(S_, M_, 1.0);
     cons_.reduce_residual(rhs);
     cons_.reduce_matrix(S_);
     if (!lu_.factor(S_).ok()) throw lu_.result().error(line_.name() + " mass matrix");
@@ -9775,30 +9965,26 @@ class LineDynamics {
     am_ = (1 - g.alpha_m) * a1_ + g.alpha_m * s_.a;
     const double wq = 1 - g.alpha_f, wv = (1 - g.alpha_f) * g.damping_weight(dt);
     try {
-      if (tangent) S_.set_zero();
+      // Inertia: Hermite, the mass held at the step start; EI = 0, the added mass at q_alpha
+      // (with its configuration derivative in the tangent, below).
+      if (!line_.hermite() || !opt_.force_blend) qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
+      if (!line_.hermite()) assemble_mass(qa_);
+      // The tangent starts as the scaled mass (one pass over the band storage; the element
+      // blocks are then added onto it).
+      if (tangent) scaled_copy(S_, M_, g.mass_weight(dt));
       if (opt_.force_blend) {
         evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = (1 - g.alpha_f) * r1_ + g.alpha_f * s_.r;
         if (!line_.hermite() && opt_.release_cap) release_cap(q1, dt, tangent);
       } else {
-        qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
         va_ = (1 - g.alpha_f) * v1_ + g.alpha_f * s_.v;
         evaluate(qa_, va_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = r1_;
       }
-      // Inertia: Hermite, the mass held at the step start; EI = 0, the added mass at q_alpha
-      // with its configuration derivative.
-      if (!line_.hermite()) {
-        qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
-        assemble_mass(qa_);
-        if (tangent) add_added_mass_jacobian(qa_, am_, (1 - g.alpha_f));
-      }
+      if (!line_.hermite() && tangent) add_added_mass_jacobian(qa_, am_, (1 - g.alpha_f));
       M_.multiply(am_, Ma_);
       G_ += Ma_;
-      if (tangent) {
-        add_scaled(S_, M_, g.mass_weight(dt));
-        cons_.reduce_matrix(S_);
-      }
+      if (tangent) cons_.reduce_matrix(S_);
     } catch (const DomainError&) {
       return false;
     }
@@ -9827,19 +10013,39 @@ class LineDynamics {
   // N_d = max((1 - alpha_f) T_d,n+1 p_{n+1}, 0) (a compressive T_d,n capped alike when p < 0).
   // The residual and the tangent take the difference (T_d,n+1 depends on q_{n+1} through
   // v_{n+1}: the factor gamma/(beta dt)).
+  // The step-start quantities of the release cap, constant over the (sub)step: filled once
+  // per Newton solve (preallocated, no heap).
+  struct CapStart {
+    Vec3<double> dn, tn;  // chord and its direction at t_n
+    double ln, en, Tn;    // length, elongation, elastic tension at t_n
+    double ldn, Tdn;      // elongation rate and dashpot tension at t_n
+  };
+  void prepare_release_cap() {
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const auto& el = line_.tension_element(e);
+      const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
+      CapStart& c = cap_start_[e];
+      c.dn = s_.q.segment<3>(i0 + 3) - s_.q.segment<3>(i0);
+      c.ln = c.dn.norm();
+      c.en = c.ln - L0;
+      c.tn = c.dn / c.ln;
+      c.Tn = c.en > 0 ? EA * c.en / L0 : 0.0;
+      c.ldn = c.tn.dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));
+      c.Tdn = cd * c.ldn;
+    }
+  }
   void release_cap(const VecX<double>& q1, double dt, bool tangent) {
     const double af = ga_.alpha_f, c = af / (1 - af), gv = ga_.damping_weight(dt);
     const Mat3<double> I = Mat3<double>::Identity();
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
       const auto& el = line_.tension_element(e);
-      const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
-      const Vec3<double> dn = s_.q.segment<3>(i0 + 3) - s_.q.segment<3>(i0);
-      const double ln = dn.norm(), en = ln - L0;
-      const Vec3<double> tn = dn / ln;
-      const double Tn = en > 0 ? EA * en / L0 : 0.0;
-      const double ldn = tn.dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));  // elongation rate at t_n
-      const double Tdn = cd * ldn;
+      const double L0 = el.params().L0, cd = el.params().BA / L0;
+      const CapStart& cs = cap_start_[e];
+      const Vec3<double>& dn = cs.dn;
+      const Vec3<double>& tn = cs.tn;
+      const double ln = cs.ln, en = cs.en, Tn = cs.Tn, ldn = cs.ldn, Tdn = cs.Tdn;
       kept_[e] = af * (Tn + Tdn);
       const Vec3<double> d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
       const double l1 = d1.norm();
@@ -9921,6 +10127,7 @@ class LineDynamics {
         held_a_(i) = target[end].a(k);
       }
     if (line_.hermite()) assemble_mass(s_.q);  // consistent mass held over the step
+    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) prepare_release_cap();
     // Predictor: EI = 0 Newmark; Hermite with the force blend the constant-acceleration
     // predictor when the committed acceleration balances the committed force
     // (||M a_n + r_n|| <= 1/2 ||M a_n|| over the translational free DOFs), a failed attempt
@@ -9994,8 +10201,9 @@ class LineDynamics {
     bool reusing = false;    // still on the previous step's factor
     int reuse_iters = 0, factorizations = 0;
     const bool try_reuse = line_.hermite() && opt_.reuse_factor && ca_branch && s_.have_factor && s_.reuse_skip == 0;
+    const BandLU<double>* fac = &lu_;
     if (try_reuse) {
-      lu_ = s_.factor;  // copy-assign into storage of the same size
+      fac = &s_.factor;  // the previous step's factor, used in place
       have = reusing = true;
     }
     bool extra = false;
@@ -10022,12 +10230,13 @@ class LineDynamics {
         if (!tangent_ready_ && !residual(q, dt, true)) return false;
         tangent_ready_ = false;
         if (!lu_.factor(S_).ok()) return false;
+        fac = &lu_;
         ++stats_.factorizations;
         ++factorizations;
         have = true;
       }
       rhs_mat_.col(0) = -G_;
-      lu_.solve(rhs_mat_);
+      fac->solve(rhs_mat_);
       dq_ = rhs_mat_.col(0);
       cons_.expand(dq_);
       if (extra) {
@@ -10040,17 +10249,30 @@ class LineDynamics {
       bool accepted = false;
       const double phi = 0.5 * G_.squaredNorm();
       tangent_ready_ = false;
+      // A fresh Newton step contracts quadratically, n_{k+1} ~ c n_k^2 in units of the
+      // tolerance, c measured on the last fresh full step. A trial predicted to converge needs
+      // no new tangent (the iteration ends, or the extra correction reuses this factor).
+      const double nrel = norm / tol;
+      const bool fresh = !use_old;
+      const bool expect_converged = fresh && newton_rate_ > 0 && newton_rate_ * nrel * nrel < 0.5;
+      // On the last iteration the reused factor may take, the next one factorises fresh
+      // unless the trial converges (predicted from the last contraction): its tangent is
+      // then evaluated with the trial's residual.
+      const double rho = std::isfinite(prev) ? norm / prev : 1.0;
+      const bool spec_reuse = reusing && reuse_iters >= 3 && rho * norm > 0.3 * tol;
       for (int ls = 0; ls <= opt_.max_backtracks; ++ls, alpha *= 0.5) {
         qt2_ = q + alpha * dq_;
         apply_held(qt2_);
         // The full step usually succeeds: evaluate its tangent in the same pass, so that the
-        // next iteration need not evaluate again (the factor lives in lu_, S_ is free).
-        const bool spec = ls == 0 && !opt_.modified_newton && !reusing;
+        // next iteration need not evaluate again (the factor lives in lu_, S_ is free). This
+        // changes only when the tangent is evaluated, never the iterates.
+        const bool spec = ls == 0 && !opt_.modified_newton && (reusing ? spec_reuse : !expect_converged);
         if (!residual(qt2_, dt, spec)) continue;
         const double nt = residual_norm(G_);
         const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
         if (ok) {
+          if (fresh && ls == 0 && nrel > 0) newton_rate_ = (nt / tol) / (nrel * nrel);
           q = qt2_;
           prev = norm;
           norm = nt;
@@ -10139,10 +10361,17 @@ class LineDynamics {
     s_.v = v1_;
     s_.a = a1_;
     s_.t += dt;
-    evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+    // r_{n+1} = r(q_{n+1}, v_{n+1}): with the force blend the last residual of the Newton
+    // iteration was evaluated at exactly this state (newton() ends on a residual at q), so
+    // r1_ holds it; the configuration blend evaluates it here.
+    if (opt_.force_blend)
+      s_.r = r1_;
+    else
+      evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
     if (save_factor_) {
-      s_.factor = lu_;
+      std::swap(s_.factor, lu_);  // O(1); lu_ keeps storage of the same size as scratch
       s_.have_factor = true;
+      factor_swapped_ = true;
     }
     save_factor_ = false;
   }
@@ -10153,7 +10382,7 @@ class LineDynamics {
   LineConstraints cons_;
   Eigen::Index n_;
   Eigen::Index kd_;
-  BandMatrix<double> S_, M_;
+  BandMatrix<double> S_, M_, M_struct_;
   BandLU<double> lu_;
   LineDynamicState s_;
   StepStatistics stats_;
@@ -10166,8 +10395,11 @@ class LineDynamics {
   MatX<double> rhs_mat_;
   double kmax_ = 0, wmax_ = 0;
   bool save_factor_ = false;
+  bool factor_swapped_ = false;  // s_.factor replaced since the step began
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
+  double newton_rate_ = 0;      // c of n_{k+1} = c n_k^2 (tolerance units), last fresh step; 0: unknown
   std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element
+  std::vector<CapStart> cap_start_;  // EI = 0: the release cap's step-start quantities
   mutable std::vector<double> audit_work_;  // tensile audit scratch
 };
 

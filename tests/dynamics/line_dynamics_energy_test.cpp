@@ -220,3 +220,92 @@ TEST_CASE("Coupled end reaction: force and condensed derivatives", "[dynamics][r
   // Damping-free line: no velocity derivative.
   CHECK(r.J_v.norm() == 0);
 }
+
+TEST_CASE("The march's force and effective tangent equal central differences (both element kinds)",
+          "[dynamics][tangent]") {
+  // r(q, v) with drag in a held current, axial damping, seabed contact and a line that
+  // crosses the surface; S = wq dr/dq + wv dr/dv checked column by column against central
+  // differences along the direction (dq, (wv/wq) dq), and bad sizes named.
+  for (const double EI : {0.0, 2e3}) {
+    INFO("EI " << EI);
+    LineType t;
+    t.name = "cable";
+    t.d = 0.12;
+    t.rho_A = 30;
+    t.EA = 2e7;
+    t.EI = EI;
+    t.BA = 3e4;
+    t.Cdn = 1.2;
+    t.Cdt = 0.05;
+    t.Can = 1.0;
+    Environment env;
+    env.depth = 40;
+    Line line("cable", {{t, 70.0, 8}}, LineEnd{{0, 0, -39.8}, EndRotation::free, 0, {}},
+              LineEnd{{62, 0, 3}, EndRotation::free, 0, {}}, env);
+    DynamicOptions opt;
+    opt.seabed_z = -40;
+    opt.seabed.kBot = 3e5;
+    opt.seabed.cBot = 2e3;
+    LineDynamics d(line, opt);
+    const auto n = static_cast<Eigen::Index>(line.dofs());
+    // A sagging state through the seabed contact zone and above the surface, moving.
+    VecX<double> q = VecX<double>::Zero(n), v = VecX<double>::Zero(n);
+    for (std::size_t i = 0; i < line.n_nodes(); ++i) {
+      const double s = double(i) / double(line.n_nodes() - 1);
+      const Vec3<double> r(62 * s, 0.5 * std::sin(3 * s), -39.8 + 42.8 * s * s - 2.5 * std::sin(kPi * s));
+      q.segment<3>(static_cast<Eigen::Index>(line.dof(i, 0))) = r;
+      v.segment<3>(static_cast<Eigen::Index>(line.dof(i, 0))) = Vec3<double>(0.3 * std::cos(5 * s), -0.2 * s, 0.4 * s - 0.1);
+      if (line.hermite()) {
+        const Vec3<double> m(62, 0.5 * 3 * std::cos(3 * s), 85.6 * s - 2.5 * kPi * std::cos(kPi * s));
+        q.segment<3>(static_cast<Eigen::Index>(line.dof(i, 3))) = m / 70.0 * 1.01;
+        v.segment<3>(static_cast<Eigen::Index>(line.dof(i, 3))) = Vec3<double>(0.01, -0.02 * s, 0.03);
+      }
+    }
+    EndMotions e;
+    e[0].x = q.segment<3>(0);
+    e[1].x = q.segment<3>(static_cast<Eigen::Index>(line.dof(line.n_nodes() - 1, 0)));
+    // The held fluid: a sheared current (initialize() samples nothing; pass it explicitly).
+    HeldFluid fluid;
+    for (std::size_t i = 0; i < line.n_nodes(); ++i) {
+      fluid.u.emplace_back(0.6 + 0.01 * q(static_cast<Eigen::Index>(line.dof(i, 2))), 0.2, 0.0);
+      fluid.udot.emplace_back(Vec3<double>::Zero());
+    }
+    d.initialize(0, q, e, &fluid);
+    const double wq = 0.6, wv = 25.0;
+    VecX<double> r(n);
+    BandMatrix<double> S(n, line.half_bandwidth(), line.half_bandwidth());
+    S.set_zero();
+    d.force(q, v, r, &S, wq, wv);
+    VecX<double> r_only(n);
+    d.force(q, v, r_only);
+    CHECK((r_only - r).cwiseAbs().maxCoeff() == 0);
+    const MatX<double> Sd = S.to_dense();
+    double worst = 0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const double h = 1e-6 * std::max(1.0, std::fabs(q(j)));
+      VecX<double> qp = q, qm = q, vp = v, vm = v, rp(n), rm(n);
+      qp(j) += h;
+      qm(j) -= h;
+      vp(j) += (wv / wq) * h;
+      vm(j) -= (wv / wq) * h;
+      d.force(qp, vp, rp);
+      d.force(qm, vm, rm);
+      const VecX<double> col = wq * (rp - rm) / (2 * h);
+      worst = std::max(worst, (col - Sd.col(j)).cwiseAbs().maxCoeff());
+    }
+    // The state reaches into the seabed and above the surface.
+    double zmin = 1e9, zmax = -1e9;
+    for (std::size_t i = 0; i < line.n_nodes(); ++i) {
+      zmin = std::min(zmin, q(static_cast<Eigen::Index>(line.dof(i, 2))));
+      zmax = std::max(zmax, q(static_cast<Eigen::Index>(line.dof(i, 2))));
+    }
+    CHECK(zmin < -40);
+    CHECK(zmax > 0);
+    INFO("largest column error " << worst << " of " << Sd.cwiseAbs().maxCoeff());
+    CHECK(worst <= 1e-7 * Sd.cwiseAbs().maxCoeff());
+    VecX<double> bad(n - 1);
+    CHECK_THROWS_AS(d.force(bad, v, r), InputError);
+    BandMatrix<double> Sbad(n, 3, 3);
+    CHECK_THROWS_AS(d.force(q, v, r, &Sbad), InputError);
+  }
+}

@@ -210,3 +210,53 @@ TEST_CASE("Hermite element with the [r, m, phi] layout leaves the twist DOFs alo
   CHECK(e7.energy(q7) == e6.energy(q6));
   CHECK(e7.mass().trace() == Approx(e6.mass().trace()).epsilon(1e-15));
 }
+
+TEMPLATE_TEST_CASE("Hermite element: the march's one-pass force and effective tangent (damped_force)",
+                   "[elements][hermite][damping]", double, long double) {
+  // damped_force returns f = dU/dq + f_d(q, v) and J = wq (K + df_d/dq) + wv df_d/dv in one
+  // pass. Checked (1) against internal_force + damping_force combined, and (2) with duals:
+  // along the path v(x) = v0 + (wv/wq)(x - q0), J/wq is the total derivative of f.
+  using T = TestType;
+  const double wq = 0.55, wv = 17.0;
+  const std::vector<std::pair<int, int>> orders = {{4, 4}, {3, 3}, {2, 5}, {6, 1}};
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const double tol = std::is_same_v<T, double> ? 2e-12 : 1e-15;
+  for (const auto& [pa, pb] : orders)
+    for (const double EI : {35.0, 0.0}) {
+      HermiteElementParams p = params(pa, pb, 4.0e5, EI);
+      for (const double BA : {120.0, 0.0}) {
+        p.BA = BA;
+        const HermiteElement<> e(p);
+        for (const auto& st : hermite_states(p.L0)) {
+          INFO("orders " << pa << "/" << pb << ", EI " << EI << ", BA " << BA << ", state " << st.name);
+          Vec12 v0;
+          for (int i = 0; i < 12; ++i) v0(i) = 0.8 * u(rng);
+          const V12<T> q = st.q.cast<T>(), v = v0.cast<T>();
+          V12<T> f, fi, fd = V12<T>::Zero(), f_only;
+          Eigen::Matrix<T, 12, 12> J, K, Jq = Eigen::Matrix<T, 12, 12>::Zero(), Jv = Jq;
+          e.template damped_force<T>(q, v, f, &J, wq, wv);
+          e.template damped_force<T>(q, v, f_only, nullptr, wq, wv);
+          e.template internal_force<T>(q, fi, &K);
+          if (BA > 0) e.template damping_force<T>(q, v, fd, &Jq, &Jv);
+          const Eigen::Matrix<T, 12, 12> Jref = T(wq) * (K + Jq) + T(wv) * Jv;
+          const T fscale = fi.cwiseAbs().maxCoeff() + fd.cwiseAbs().maxCoeff();
+          CHECK(static_cast<double>((f - fi - fd).cwiseAbs().maxCoeff() / fscale) <= tol);
+          CHECK(static_cast<double>((J - Jref).cwiseAbs().maxCoeff() / Jref.cwiseAbs().maxCoeff()) <= tol);
+          CHECK((f_only - f).cwiseAbs().maxCoeff() == 0);  // the force does not depend on J
+          auto along = [&](const auto& x) {
+            using S = typename std::decay_t<decltype(x)>::Scalar;
+            const V12<S> xs(x);
+            const V12<S> vs = v.template cast<S>() + S(wv / wq) * (xs - q.template cast<S>());
+            V12<S> out;
+            e.template damped_force<S>(xs, vs, out, nullptr, wq, wv);
+            return out;
+          };
+          const auto chk = check_jacobian(along, q, Eigen::Matrix<T, 12, 12>(J / T(wq)));
+          INFO(chk.log());
+          CHECK(chk.vs_dual.ok(std::is_same_v<T, double> ? 1e-12 : 1e-15));
+          CHECK(chk.vs_fd.ok(1e-7));
+        }
+      }
+    }
+}

@@ -99,6 +99,8 @@ struct StepStatistics {
   int largest_subdivision = 1;
   long newton_iterations = 0;
   long factorizations = 0;
+  long force_evaluations = 0;    ///< evaluations of r(q, v) without its Jacobians
+  long tangent_evaluations = 0;  ///< evaluations of r(q, v) with its Jacobians
   long release_caps = 0;   ///< element steps whose blended force the release cap limited
   /// EI = 0, force blend: energy the element forces (elastic and dashpot) created over the
   /// run [J], the sum over committed steps and elements of max(0, W - (U_n - U_{n+1})), W the
@@ -131,6 +133,7 @@ class LineDynamics {
         kd_(line.half_bandwidth()),
         S_(n_, kd_, kd_),
         M_(n_, kd_, kd_),
+        M_struct_(n_, kd_, kd_),
         lu_(n_, kd_, kd_) {
     opt_.validate(line.name() + " dynamics");
     for (auto* v : {&G_, &r1_, &qt_, &qt2_, &dq_, &a1_, &v1_, &am_, &qa_, &va_, &Ma_, &q0_, &v0_, &a0_, &rtrial_, &rhs_})
@@ -149,7 +152,12 @@ class LineDynamics {
     held_v_.setZero(n_);
     held_a_.setZero(n_);
     kept_.assign(line.n_elements(), 0.0);
+    if (!line.hermite()) cap_start_.resize(line.n_elements());
     audit_work_.assign(line.n_elements(), 0.0);
+    // The structural consistent mass is constant: assembled once (the added mass is added
+    // per step, Hermite, or per residual, EI = 0).
+    M_struct_.set_zero();
+    line_mass<double>(line_, VecX<double>::Zero(n_), M_struct_, false, opt_.surface_z);
   }
 
   const Line& line() const { return line_; }
@@ -186,10 +194,14 @@ class LineDynamics {
     if (s_.q.size() != n_) throw InputError(line_.name(), "state", "uninitialised", "initialize() first");
     fluid_ = fluid ? fluid : &still_;
     check_fluid(*fluid_);
-    start_ = s_;  // the step-start state (copy-assigned into storage sized at the first step)
+    // r_n (spec "Time integration"): EI = 0, evaluated afresh at the committed state with the
+    // step's held fluid (both shares of the force blend see the held field); Hermite, the
+    // previous step's converged force, reused (it is part of the committed state, so a restart
+    // reuses it too).
+    if (!line_.hermite() || !opt_.force_blend) evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+    copy_march_state(start_, s_);  // the step-start state, without the factor (a cache)
+    factor_swapped_ = false;
     const LineDynamicState& start = start_;
-    // r_n with the step's held fluid (spec: both shares of the force blend see the held field).
-    evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
     if (try_step(dt, target)) {
       ++stats_.steps;
       return;
@@ -197,14 +209,12 @@ class LineDynamics {
     // Adaptive step subdivision: 4, 16, 64, ... substeps on the quintic trajectory.
     const EndMotions from = current_ends();
     for (int n = 4; n <= opt_.max_substeps; n *= 4) {
-      s_ = start;
-      evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+      rollback();
       bool ok = true;
       for (int k = 1; k <= n && ok; ++k) {
         const double tau = double(k) / n;
         const EndMotions mid = k == n ? target : quintic(from, target, dt, tau);
-        if (k > 1) evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
-        ok = try_step(dt / n, mid);
+        ok = try_step(dt / n, mid);  // each commit leaves r(q, v) with the held fluid in s_.r
       }
       if (ok) {
         ++stats_.steps;
@@ -213,7 +223,7 @@ class LineDynamics {
         return;
       }
     }
-    s_ = start;
+    rollback();
     throw SolveError(line_.name() + " at t = " + to_text(start.t + dt),
                      "generalised-alpha step (subdivided down to " + std::to_string(opt_.max_substeps) + " substeps)",
                      "no convergence", "a converged step");
@@ -278,7 +288,41 @@ class LineDynamics {
   /// The committed state's force residual r(q, v) (for outputs).
   void residual_force(VecX<double>& r) { evaluate(s_.q, s_.v, r, nullptr, 0, 0); }
 
+  /// The force r(q, v) = f_int + f_damping - f_ext the march evaluates, with the held fluid
+  /// of the last step, and when S is given S += wq dr/dq + wv dr/dv in band storage (the
+  /// line's half-bandwidth). For kernel benchmarks and tangent checks.
+  void force(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S = nullptr,
+             double wq = 1, double wv = 0) {
+    if (q.size() != n_ || v.size() != n_ || r.size() != n_)
+      throw InputError(line_.name(), "force: vector size", q.size(), "line DOFs");
+    if (S && (S->rows() != n_ || S->kl() != kd_ || S->ku() != kd_))
+      throw InputError(line_.name(), "force: band matrix size", S->rows(), "line DOFs and half-bandwidth");
+    evaluate(q, v, r, S, wq, wv);
+  }
+
  private:
+  // ---- the committed state ------------------------------------------------------------
+  // Copy of the march state without the factorised tangent (a cache of the last tangent,
+  // which a rollback discards: the next attempt factorises fresh; the path stays a function
+  // of the committed state, so a restart repeats it).
+  static void copy_march_state(LineDynamicState& dst, const LineDynamicState& src) {
+    dst.t = src.t;
+    dst.q = src.q;  // copy-assigned into storage of the same size: no allocation
+    dst.v = src.v;
+    dst.a = src.a;
+    dst.r = src.r;
+    dst.have_factor = src.have_factor;
+    dst.reuse_skip = src.reuse_skip;
+    dst.reuse_streak = src.reuse_streak;
+    dst.last_fresh_factorizations = src.last_fresh_factorizations;
+  }
+  // Back to the step-start state (full rollback: positions, velocities, accelerations, the
+  // committed force and the reuse bookkeeping); the factor is dropped unless untouched.
+  void rollback() {
+    copy_march_state(s_, start_);
+    if (factor_swapped_) s_.have_factor = false;
+  }
+
   // ---- ends ---------------------------------------------------------------------------
   void set_ends(VecX<double>& q, VecX<double>& v, VecX<double>& a, const EndMotions& ends) const {
     for (int end = 0; end < 2; ++end) {
@@ -329,15 +373,26 @@ class LineDynamics {
   }
 
   // ---- mass -----------------------------------------------------------------------------
+  // M = the cached structural mass + the added mass of the wetted part at q.
   void assemble_mass(const VecX<double>& q) {
-    M_.set_zero();
-    line_mass<double>(line_, q, M_, true, opt_.surface_z);
+    M_ = M_struct_;  // copy-assigned, same size: no allocation
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto mc = line_.morison(e);
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      if (line_.hermite())
+        add_block(M_, line_.dof(e, 0), 12,
+                  hermite_added_mass<double>(q.segment<12>(i0), mc, line_.L0(e), opt_.surface_z));
+      else
+        add_block(M_, line_.dof(e, 0), 6,
+                  tension_added_mass<double>(q.segment<6>(i0), mc, line_.L0(e), opt_.surface_z));
+    }
   }
 
   // ---- the force r(q, v) and its Jacobians ------------------------------------------------
   // r = f_int + f_damping - f_ext. When S is given, S += wq dr/dq + wv dr/dv.
   void evaluate(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S, double wq,
                 double wv) {
+    ++(S ? stats_.tangent_evaluations : stats_.force_evaluations);
     r.setZero();
     const auto& env = line_.environment();
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
@@ -347,58 +402,47 @@ class LineDynamics {
       const Vec3<double>& ua = fluid_->u[e];
       const Vec3<double>& ub = fluid_->u[e + 1];
       if (line_.hermite()) {
+        // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly.
         const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
         const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
         const auto& el = line_.hermite_element(e);
         Vec<double, 12> f, fd;
-        Mat<double, 12> K, Jq, Jv;
-        el.internal_force<double>(qe, f, S ? &K : nullptr);
-        if (el.params().BA > 0) {
-          el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
-          f += fd;
-          if (S) K += Jq;
-        } else if (S) {
-          Jv.setZero();
-        }
+        Mat<double, 12> J;
+        el.damped_force<double>(qe, ve, f, S ? &J : nullptr, wq, wv);  // internal + axial damping
         Vec<double, 12> fw;
         hermite_weight_load<double>(w, L0, fw);
         f -= fw;
         // Drag and Froude-Krylov on the wetted Gauss points, element-mean fluid kinematics.
         const Vec3<double> um = 0.5 * (ua + ub), udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
         std::array<bool, 3> dry{};
-        const auto rule3 = gauss_legendre<double>(3);
-        for (int g = 0; g < 3; ++g) {
-          const auto sh = hermite_shape(rule3.xi[g]);
-          const auto N = hermite_block_weights(sh.H, 0, L0);
-          const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
-          dry[static_cast<std::size_t>(g)] = z > opt_.surface_z;
+        const auto& pts = detail::drag_points();
+        for (std::size_t g = 0; g < 3; ++g) {
+          const auto& H = pts[g].H;
+          const double z = H[0] * qe(2) + H[1] * L0 * qe(5) + H[2] * qe(8) + H[3] * L0 * qe(11);
+          dry[g] = z > opt_.surface_z;
         }
-        Mat<double, 12> Dq, Dv;
-        hermite_drag<double>(qe, ve, {um, um, um}, mc, L0, fd, S ? &Dq : nullptr, S ? &Dv : nullptr, dry);
+        hermite_drag_blended<double>(qe, ve, {um, um, um}, mc, L0, fd, S ? &J : nullptr, -wq, -wv, dry);
         f -= fd;
-        if (S) {
-          K -= Dq;
-          Jv -= Dv;
-        }
         if (udm.squaredNorm() > 0) {
           // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
-          for (int g = 0; g < 3; ++g) {
-            if (dry[static_cast<std::size_t>(g)]) continue;
-            const auto sh = hermite_shape(rule3.xi[g]);
-            const auto N = hermite_block_weights(sh.H, 0, L0);
-            const auto A = hermite_block_weights(sh.dH, 1, L0);
+          for (std::size_t g = 0; g < 3; ++g) {
+            if (dry[g]) continue;
+            const auto& p = pts[g];
+            const std::array<double, 4> N{p.H[0], p.H[1] * L0, p.H[2], p.H[3] * L0};
+            const std::array<double, 4> A{p.dH[0] / L0, p.dH[1], p.dH[2] / L0, p.dH[3]};
             Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
                              A[3] * qe.segment<3>(9);
             const double na = a.norm();
             const Vec3<double> t = a / na;
             Mat3<double> Jt;
             const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
-            const double wg = rule3.w[g] * L0;
+            const double wg = p.w * L0;
             const Mat3<double> dfa = wg * Jt * (Mat3<double>::Identity() - t * t.transpose()) / na;
             for (int k = 0; k < 4; ++k) {
-              f.segment<3>(3 * k) -= wg * N[k] * fi;
+              f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
               if (S)
-                for (int l = 0; l < 4; ++l) K.block<3, 3>(3 * k, 3 * l) -= N[k] * A[l] * dfa;
+                for (int l = 0; l < 4; ++l)
+                  J.block<3, 3>(3 * k, 3 * l) -= (wq * N[static_cast<std::size_t>(k)] * A[static_cast<std::size_t>(l)]) * dfa;
             }
           }
         }
@@ -408,10 +452,10 @@ class LineDynamics {
           Mat<double, 12> Jwet;
           hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
           f -= fwet;
-          if (S) K -= Jwet;
+          if (S) J -= wq * Jwet;
         }
         r.segment<12>(i0) += f;
-        if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(wq * K + wv * Jv));
+        if (S) add_block(*S, line_.dof(e, 0), 12, J);
       } else {
         const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
         const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
@@ -513,10 +557,10 @@ class LineDynamics {
     }
   }
 
-  // S += c M over the whole band storage (same layout).
-  static void add_scaled(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
+  // S = c M over the whole band storage (same layout).
+  static void scaled_copy(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
     const Eigen::Index size = S.ldab() * S.rows();
-    Eigen::Map<VecX<double>>(S.data(), size) += c * Eigen::Map<const VecX<double>>(M.data(), size);
+    Eigen::Map<VecX<double>>(S.data(), size) = c * Eigen::Map<const VecX<double>>(M.data(), size);
   }
 
   // ---- initial acceleration -------------------------------------------------------------
@@ -526,8 +570,7 @@ class LineDynamics {
     VecX<double>& rhs = rhs_;
     M_.multiply(s_.a, Ma_);  // a holds only the prescribed entries now
     rhs = -(s_.r + Ma_);
-    S_.set_zero();
-    add_scaled(S_, M_, 1.0);
+    scaled_copy(S_, M_, 1.0);
     cons_.reduce_residual(rhs);
     cons_.reduce_matrix(S_);
     if (!lu_.factor(S_).ok()) throw lu_.result().error(line_.name() + " mass matrix");
@@ -571,30 +614,26 @@ class LineDynamics {
     am_ = (1 - g.alpha_m) * a1_ + g.alpha_m * s_.a;
     const double wq = 1 - g.alpha_f, wv = (1 - g.alpha_f) * g.damping_weight(dt);
     try {
-      if (tangent) S_.set_zero();
+      // Inertia: Hermite, the mass held at the step start; EI = 0, the added mass at q_alpha
+      // (with its configuration derivative in the tangent, below).
+      if (!line_.hermite() || !opt_.force_blend) qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
+      if (!line_.hermite()) assemble_mass(qa_);
+      // The tangent starts as the scaled mass (one pass over the band storage; the element
+      // blocks are then added onto it).
+      if (tangent) scaled_copy(S_, M_, g.mass_weight(dt));
       if (opt_.force_blend) {
         evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = (1 - g.alpha_f) * r1_ + g.alpha_f * s_.r;
         if (!line_.hermite() && opt_.release_cap) release_cap(q1, dt, tangent);
       } else {
-        qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
         va_ = (1 - g.alpha_f) * v1_ + g.alpha_f * s_.v;
         evaluate(qa_, va_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = r1_;
       }
-      // Inertia: Hermite, the mass held at the step start; EI = 0, the added mass at q_alpha
-      // with its configuration derivative.
-      if (!line_.hermite()) {
-        qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
-        assemble_mass(qa_);
-        if (tangent) add_added_mass_jacobian(qa_, am_, (1 - g.alpha_f));
-      }
+      if (!line_.hermite() && tangent) add_added_mass_jacobian(qa_, am_, (1 - g.alpha_f));
       M_.multiply(am_, Ma_);
       G_ += Ma_;
-      if (tangent) {
-        add_scaled(S_, M_, g.mass_weight(dt));
-        cons_.reduce_matrix(S_);
-      }
+      if (tangent) cons_.reduce_matrix(S_);
     } catch (const DomainError&) {
       return false;
     }
@@ -623,19 +662,39 @@ class LineDynamics {
   // N_d = max((1 - alpha_f) T_d,n+1 p_{n+1}, 0) (a compressive T_d,n capped alike when p < 0).
   // The residual and the tangent take the difference (T_d,n+1 depends on q_{n+1} through
   // v_{n+1}: the factor gamma/(beta dt)).
+  // The step-start quantities of the release cap, constant over the (sub)step: filled once
+  // per Newton solve (preallocated, no heap).
+  struct CapStart {
+    Vec3<double> dn, tn;  // chord and its direction at t_n
+    double ln, en, Tn;    // length, elongation, elastic tension at t_n
+    double ldn, Tdn;      // elongation rate and dashpot tension at t_n
+  };
+  void prepare_release_cap() {
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const auto& el = line_.tension_element(e);
+      const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
+      CapStart& c = cap_start_[e];
+      c.dn = s_.q.segment<3>(i0 + 3) - s_.q.segment<3>(i0);
+      c.ln = c.dn.norm();
+      c.en = c.ln - L0;
+      c.tn = c.dn / c.ln;
+      c.Tn = c.en > 0 ? EA * c.en / L0 : 0.0;
+      c.ldn = c.tn.dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));
+      c.Tdn = cd * c.ldn;
+    }
+  }
   void release_cap(const VecX<double>& q1, double dt, bool tangent) {
     const double af = ga_.alpha_f, c = af / (1 - af), gv = ga_.damping_weight(dt);
     const Mat3<double> I = Mat3<double>::Identity();
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
       const auto& el = line_.tension_element(e);
-      const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
-      const Vec3<double> dn = s_.q.segment<3>(i0 + 3) - s_.q.segment<3>(i0);
-      const double ln = dn.norm(), en = ln - L0;
-      const Vec3<double> tn = dn / ln;
-      const double Tn = en > 0 ? EA * en / L0 : 0.0;
-      const double ldn = tn.dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));  // elongation rate at t_n
-      const double Tdn = cd * ldn;
+      const double L0 = el.params().L0, cd = el.params().BA / L0;
+      const CapStart& cs = cap_start_[e];
+      const Vec3<double>& dn = cs.dn;
+      const Vec3<double>& tn = cs.tn;
+      const double ln = cs.ln, en = cs.en, Tn = cs.Tn, ldn = cs.ldn, Tdn = cs.Tdn;
       kept_[e] = af * (Tn + Tdn);
       const Vec3<double> d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
       const double l1 = d1.norm();
@@ -717,6 +776,7 @@ class LineDynamics {
         held_a_(i) = target[end].a(k);
       }
     if (line_.hermite()) assemble_mass(s_.q);  // consistent mass held over the step
+    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) prepare_release_cap();
     // Predictor: EI = 0 Newmark; Hermite with the force blend the constant-acceleration
     // predictor when the committed acceleration balances the committed force
     // (||M a_n + r_n|| <= 1/2 ||M a_n|| over the translational free DOFs), a failed attempt
@@ -790,8 +850,9 @@ class LineDynamics {
     bool reusing = false;    // still on the previous step's factor
     int reuse_iters = 0, factorizations = 0;
     const bool try_reuse = line_.hermite() && opt_.reuse_factor && ca_branch && s_.have_factor && s_.reuse_skip == 0;
+    const BandLU<double>* fac = &lu_;
     if (try_reuse) {
-      lu_ = s_.factor;  // copy-assign into storage of the same size
+      fac = &s_.factor;  // the previous step's factor, used in place
       have = reusing = true;
     }
     bool extra = false;
@@ -818,12 +879,13 @@ class LineDynamics {
         if (!tangent_ready_ && !residual(q, dt, true)) return false;
         tangent_ready_ = false;
         if (!lu_.factor(S_).ok()) return false;
+        fac = &lu_;
         ++stats_.factorizations;
         ++factorizations;
         have = true;
       }
       rhs_mat_.col(0) = -G_;
-      lu_.solve(rhs_mat_);
+      fac->solve(rhs_mat_);
       dq_ = rhs_mat_.col(0);
       cons_.expand(dq_);
       if (extra) {
@@ -836,17 +898,30 @@ class LineDynamics {
       bool accepted = false;
       const double phi = 0.5 * G_.squaredNorm();
       tangent_ready_ = false;
+      // A fresh Newton step contracts quadratically, n_{k+1} ~ c n_k^2 in units of the
+      // tolerance, c measured on the last fresh full step. A trial predicted to converge needs
+      // no new tangent (the iteration ends, or the extra correction reuses this factor).
+      const double nrel = norm / tol;
+      const bool fresh = !use_old;
+      const bool expect_converged = fresh && newton_rate_ > 0 && newton_rate_ * nrel * nrel < 0.5;
+      // On the last iteration the reused factor may take, the next one factorises fresh
+      // unless the trial converges (predicted from the last contraction): its tangent is
+      // then evaluated with the trial's residual.
+      const double rho = std::isfinite(prev) ? norm / prev : 1.0;
+      const bool spec_reuse = reusing && reuse_iters >= 3 && rho * norm > 0.3 * tol;
       for (int ls = 0; ls <= opt_.max_backtracks; ++ls, alpha *= 0.5) {
         qt2_ = q + alpha * dq_;
         apply_held(qt2_);
         // The full step usually succeeds: evaluate its tangent in the same pass, so that the
-        // next iteration need not evaluate again (the factor lives in lu_, S_ is free).
-        const bool spec = ls == 0 && !opt_.modified_newton && !reusing;
+        // next iteration need not evaluate again (the factor lives in lu_, S_ is free). This
+        // changes only when the tangent is evaluated, never the iterates.
+        const bool spec = ls == 0 && !opt_.modified_newton && (reusing ? spec_reuse : !expect_converged);
         if (!residual(qt2_, dt, spec)) continue;
         const double nt = residual_norm(G_);
         const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
         if (ok) {
+          if (fresh && ls == 0 && nrel > 0) newton_rate_ = (nt / tol) / (nrel * nrel);
           q = qt2_;
           prev = norm;
           norm = nt;
@@ -935,10 +1010,17 @@ class LineDynamics {
     s_.v = v1_;
     s_.a = a1_;
     s_.t += dt;
-    evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+    // r_{n+1} = r(q_{n+1}, v_{n+1}): with the force blend the last residual of the Newton
+    // iteration was evaluated at exactly this state (newton() ends on a residual at q), so
+    // r1_ holds it; the configuration blend evaluates it here.
+    if (opt_.force_blend)
+      s_.r = r1_;
+    else
+      evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
     if (save_factor_) {
-      s_.factor = lu_;
+      std::swap(s_.factor, lu_);  // O(1); lu_ keeps storage of the same size as scratch
       s_.have_factor = true;
+      factor_swapped_ = true;
     }
     save_factor_ = false;
   }
@@ -949,7 +1031,7 @@ class LineDynamics {
   LineConstraints cons_;
   Eigen::Index n_;
   Eigen::Index kd_;
-  BandMatrix<double> S_, M_;
+  BandMatrix<double> S_, M_, M_struct_;
   BandLU<double> lu_;
   LineDynamicState s_;
   StepStatistics stats_;
@@ -962,8 +1044,11 @@ class LineDynamics {
   MatX<double> rhs_mat_;
   double kmax_ = 0, wmax_ = 0;
   bool save_factor_ = false;
+  bool factor_swapped_ = false;  // s_.factor replaced since the step began
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
+  double newton_rate_ = 0;      // c of n_{k+1} = c n_k^2 (tolerance units), last fresh step; 0: unknown
   std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element
+  std::vector<CapStart> cap_start_;  // EI = 0: the release cap's step-start quantities
   mutable std::vector<double> audit_work_;  // tensile audit scratch
 };
 

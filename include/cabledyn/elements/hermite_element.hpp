@@ -201,6 +201,90 @@ class HermiteElement {
     }
   }
 
+  /// Internal force plus axial damping, f = dU/dq + f_d(q, v), and when J is given the
+  /// effective tangent J = wq (K + df_d/dq) + wv df_d/dv of the implicit march, in one pass
+  /// over the Gauss points (spec "Time integration": the effective tangent; "Axial damping").
+  /// The damping Jacobians enter the point Hessian before the scatter: the symmetric part
+  /// (BA/|a|^2)[wq (a.a_dot I - 2 (a.a_dot)/|a|^2 a a^T) + wv a a^T] joins d2W/da2, and the
+  /// one non-symmetric part wq (BA/|a|^2) a a_dot^T is a rank-one update of J. Equal to
+  /// internal_force + damping_force combined (tested to round-off and with duals).
+  template <class T>
+  void damped_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J, double wq, double wv) const {
+    const auto& axial_ = axial_table<T>();
+    const auto& bending_ = bending_table<T>();
+    f.setZero();
+    if (J) J->setZero();
+    const DensityOrder order = J ? DensityOrder::kHessian : DensityOrder::kGradient;
+    const bool bend = p_.EI > 0, fused = bend && p_.axial_order == p_.bending_order, damp = p_.BA > 0;
+    const T Wq = T(wq), Wv = T(wv), BA = T(p_.BA);
+    const Mat3<T> I = Mat3<T>::Identity();
+    DensityDerivatives<T> d, db;
+    for (int g = 0; g < axial_.n; ++g) {
+      const Vec3<T> a = combine<T>(axial_.A[g], q);
+      axial_density(a, p_.EA, order, d, name_.c_str());
+      if (fused) {
+        const Vec3<T> b = combine<T>(axial_.B[g], q);
+        bending_density(a, b, p_.EI, order, db, name_.c_str());
+        db.Wa += d.Wa;
+        if (J) db.Haa += d.Haa;
+      } else {
+        db.Wa = d.Wa;
+        db.Wb.setZero();
+        if (J) {
+          db.Haa = d.Haa;
+          db.Hab.setZero();
+          db.Hbb.setZero();
+        }
+      }
+      Vec3<T> ad = Vec3<T>::Zero();
+      T a2 = T(1), ada = T(0);
+      if (damp) {
+        ad = combine<T>(axial_.A[g], v);
+        a2 = a.squaredNorm();
+        ada = a.dot(ad);
+        db.Wa += (BA * ada / a2) * a;  // BA (t . a_dot) t per unit weight
+      }
+      if (J) {
+        db.Haa *= Wq;
+        db.Hab *= Wq;
+        db.Hbb *= Wq;
+        if (damp) {
+          const Mat3<T> aa = a * a.transpose();
+          db.Haa += (BA / a2) * (Wq * (ada * I - (T(2) * ada / a2) * aa) + Wv * aa);
+        }
+      }
+      accumulate_full(axial_, g, db, f, J);
+      if (J && damp) {
+        // J_kl += w A_k A_l wq (BA/|a|^2) a a_dot^T: J += u w^T, u_k = A_k a, w_l = A_l a_dot.
+        Vec<T> u, w;
+        if constexpr (kDofs > 12) {  // zero on the DOFs this element leaves untouched
+          u.setZero();
+          w.setZero();
+        }
+        const T c = Wq * T(axial_.w[g]) * BA / a2;
+        for (int k = 0; k < 4; ++k) {
+          const int ok = hermite_block_offset<L>(k);
+          u.template segment<3>(ok) = (c * T(axial_.A[g][k])) * a;
+          w.template segment<3>(ok) = T(axial_.A[g][k]) * ad;
+        }
+        J->noalias() += u * w.transpose();
+      }
+    }
+    if (bend && !fused) {
+      for (int g = 0; g < bending_.n; ++g) {
+        const Vec3<T> a = combine<T>(bending_.A[g], q);
+        const Vec3<T> b = combine<T>(bending_.B[g], q);
+        bending_density(a, b, p_.EI, order, db, name_.c_str());
+        if (J) {
+          db.Haa *= Wq;
+          db.Hab *= Wq;
+          db.Hbb *= Wq;
+        }
+        accumulate_full(bending_, g, db, f, J);
+      }
+    }
+  }
+
   /// Consistent mass M = rho_A integral N^T N ds on the four-point rule, exact for the
   /// degree-6 integrand; block-diagonal per Cartesian component (spec "Quadrature").
   template <class T = double>
@@ -445,15 +529,19 @@ class HermiteElement {
     const S w = t.w[g];
     const auto& A = t.A[g];
     const auto& B = t.B[g];
+    if (!K) {
+      for (int k = 0; k < 4; ++k)
+        f.template segment<3>(hermite_block_offset<L>(k)) += T(w * A[k]) * d.Wa + T(w * B[k]) * d.Wb;
+      return;
+    }
     // Coefficient-wise (an Eigen expression assignment here trips GCC 12's maybe-uninitialized
     // at -O1 through Eigen's debug aliasing check).
     Mat3<T> Hsym;
     for (int j = 0; j < 3; ++j)
-      for (int i = 0; i < 3; ++i) Hsym(i, j) = K ? T(d.Hab(i, j) + d.Hab(j, i)) : T(0);
+      for (int i = 0; i < 3; ++i) Hsym(i, j) = T(d.Hab(i, j) + d.Hab(j, i));
     for (int k = 0; k < 4; ++k) {
       const int ok = hermite_block_offset<L>(k);
       f.template segment<3>(ok) += T(w * A[k]) * d.Wa + T(w * B[k]) * d.Wb;
-      if (!K) continue;
       K->template block<3, 3>(ok, ok) +=
           T(w * (A[k] * A[k])) * d.Haa + T(w * (A[k] * B[k])) * Hsym + T(w * (B[k] * B[k])) * d.Hbb;
       for (int l = k + 1; l < 4; ++l) {

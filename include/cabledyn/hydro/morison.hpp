@@ -42,18 +42,9 @@ struct MorisonCoefficients {
   }
 };
 
-namespace detail {
-/// d(|x| x)/dx = |x| I + x x^T / |x| (zero at x = 0, where |x| x is C1).
-template <class T>
-Mat3<T> abs_times_jacobian(const Vec3<T>& x, const T& nx) {
-  if (!(value_of(nx) > 0)) return Mat3<T>::Zero();
-  return nx * Mat3<T>::Identity() + (x * x.transpose()) / nx;
-}
-}  // namespace detail
-
 /// Morison drag per unit length [N/m] for relative velocity u_r = u_f - v and unit tangent t;
 /// spec "Drag". Optionally J_ur = df/du_r (so df/dv = -J_ur) and J_t = df/dt (t treated as an
-/// independent 3-vector; chain it through t(q)).
+/// independent 3-vector, evaluated at a unit t; chain it through t(q)).
 template <class T>
 Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoefficients& c,
                      Mat3<T>* J_ur = nullptr, Mat3<T>* J_t = nullptr) {
@@ -68,14 +59,21 @@ Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoeffici
   const T n_n = value_of(n2) > 0 ? T(sqrt(n2)) : T(0);
   const Vec3<T> f = cn * n_n * nrm + ct * n_tau * tau;
   if (J_ur || J_t) {
-    const Mat3<T> Gn = detail::abs_times_jacobian(nrm, n_n);
-    const Mat3<T> Gt = detail::abs_times_jacobian(tau, n_tau);
+    // With G(x) = d(|x| x)/dx = |x| I + x x^T/|x| (zero at x = 0), J_ur = cn G(n)(I - t t^T)
+    // + ct G(tau) t t^T and J_t = (ct G(tau) - cn G(n)) (u.t I + t u^T) (d tau/dt; dn/dt =
+    // -dtau/dt). Expanded with n . t = 0 and |t| = 1 (G(n) t = |n| t, G(tau) = |u.t| (I + t t^T)),
+    // products of 3x3 matrices become rank-one terms.
+    const Mat3<T> I = Mat3<T>::Identity();
     const Mat3<T> tt = t * t.transpose();
-    if (J_ur) *J_ur = cn * Gn * (Mat3<T>::Identity() - tt) + ct * Gt * tt;
+    const T aut = n_tau;  // |u.t| for a unit t
+    const bool has_n = value_of(n_n) > 0;
+    const Mat3<T> nn = has_n ? Mat3<T>((nrm * nrm.transpose()) / n_n) : Mat3<T>::Zero();
+    if (J_ur) *J_ur = cn * (n_n * (I - tt) + nn) + (T(2) * ct * aut) * tt;
     if (J_t) {
-      // d tau / dt = (u.t) I + t u^T; d n / dt = -d tau / dt.
-      const Mat3<T> dtau = ut * Mat3<T>::Identity() + t * u_r.transpose();
-      *J_t = (ct * Gt - cn * Gn) * dtau;
+      // ct G(tau) dtau = ct |ut| (ut (I + t t^T) + 2 t u^T);
+      // cn G(n) dtau = cn (|n| ut I + |n| t u^T + ut n n^T/|n|).
+      const Mat3<T> tu = t * u_r.transpose();
+      *J_t = (ct * aut) * (ut * (I + tt) + T(2) * tu) - cn * (n_n * ut * I + n_n * tu + ut * nn);
     }
   }
   return f;
