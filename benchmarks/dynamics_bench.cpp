@@ -70,10 +70,13 @@ void run_steps(benchmark::State& state, double EI, bool reuse = true, bool modif
   for (auto _ : state) {
     ++k;
     const double t = k * dt;
-    const double r = std::min(1.0, t / 10);  // ramp (the benchmark runs long past it)
-    e[0].x(0) = c.fair(0) + A * r * std::sin(w * t);
-    e[0].v(0) = A * r * w * std::cos(w * t);
-    e[0].a(0) = -A * r * w * w * std::sin(w * t);
+    // Ramped in linearly over 10 s (the benchmark runs long past it), with the velocity and
+    // acceleration of that motion.
+    const double r = std::min(1.0, t / 10), r1 = t < 10 ? 0.1 : 0.0;
+    const double sn = std::sin(w * t), cs = std::cos(w * t);
+    e[0].x(0) = c.fair(0) + A * r * sn;
+    e[0].v(0) = A * (r1 * sn + r * w * cs);
+    e[0].a(0) = A * (2 * r1 * w * cs - r * w * w * sn);
     dyn.step(dt, e);
     benchmark::DoNotOptimize(dyn.state().q.data());
   }

@@ -153,6 +153,9 @@ TEST_CASE("every typed keyword is parsed", "[deck][options]") {
       {"recovery_max_substeps", {"4 recovery_max_substeps", [](const Options& o) { return o.recovery_max_substeps == 4; }}},
       {"tensile_safety", {"True tensile_safety", [](const Options& o) { return o.tensile_safety; }}},
       {"tensile_strain_tolerance", {"1e-5 tensile_strain_tolerance", [](const Options& o) { return o.tensile_strain_tolerance == 1e-5; }}},
+      {"ei0_substeps", {"off ei0_substeps", [](const Options& o) { return !o.ei0_substeps; }}},
+      {"ei0_substep_max", {"64 ei0_substep_max", [](const Options& o) { return o.ei0_substep_max == 64; }}},
+      {"ei0_substep_angle", {"2.5 ei0_substep_angle", [](const Options& o) { return o.ei0_substep_angle == 2.5; }}},
       {"motionFile", {"motion.dat motionFile", [](const Options& o) { return o.motionFile == "motion.dat"; }}},
       {"fairleadMotion", {"heave fairleadMotion 3 12 90", [](const Options& o) {
                             return o.fairleadMotion == FairleadMotion{MotionMode::heave, 3.0, 12.0, 90.0};
@@ -254,7 +257,14 @@ TEST_CASE("options of unimplemented features: accepted at their default, refused
   require_error(with_options("True adaptive_mesh - refine where curvature is high"), "opt.dat",
                 {12, "adaptive_mesh", "True", "not implemented: adaptive mesh refinement"});
   require_error(with_options("0 0 1 vesselRef"), "opt.dat", {12, "vesselRef", "1", "not implemented"});
-  CHECK(options("none frictionMu\n0 WaterKin\nFalse adaptive_mesh\noff ei0_substeps\n16 ei0_substep_max") == Options{});
+  CHECK(options("none frictionMu\n0 WaterKin\nFalse adaptive_mesh\n16 ei0_substep_max") == Options{});
+  // ei0_substeps: auto (the default) or off, with its count and angle.
+  CHECK(Options{}.ei0_substeps);
+  CHECK_FALSE(options("off ei0_substeps").ei0_substeps);
+  CHECK_FALSE(options("False ei0_substeps").ei0_substeps);
+  CHECK(options("auto ei0_substeps").ei0_substeps);
+  CHECK(options("32 ei0_substep_max").ei0_substep_max == 32);
+  CHECK(options("0.5 ei0_substep_angle").ei0_substep_angle == 0.5);
 }
 
 TEST_CASE("option values out of range name the keyword", "[deck][options]") {

@@ -665,7 +665,9 @@ TEST_CASE("every error path names the file, the line and the field", "[deck][err
       {"friction", edit(25, "0.5 frictionMu"), {25, "frictionMu", "0.5", "seabed friction"}},
       {"WaterKin", edit(25, "SEASTATE WaterKin"), {25, "WaterKin", "SEASTATE", "not implemented"}},
       {"sequenced statics", edit(25, "sequenced cable_statics"), {25, "cable_statics", "sequenced", "not implemented"}},
-      {"substeps", edit(25, "auto ei0_substeps"), {25, "ei0_substeps", "auto", "not implemented"}},
+      {"substeps", edit(25, "3 ei0_substep_max"), {25, "ei0_substep_max", "3", "[4, 65536]"}},
+      {"substep angle", edit(25, "0 ei0_substep_angle"), {25, "ei0_substep_angle", "0", "(0, 90]"}},
+      {"substeps value", edit(25, "sometimes ei0_substeps"), {25, "ei0_substeps", "sometimes", "True or False"}},
       // OUTPUTS.
       {"unknown channel", edit(29, "FairTension1"), {29, "OUTPUTS channel", "FairTension1", "FairTen<L>"}},
       {"channel of an unknown line", edit(29, "FairTen3"), {29, "OUTPUTS channel", "FairTen3", "no line 3"}},

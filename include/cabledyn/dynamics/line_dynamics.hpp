@@ -66,6 +66,9 @@ struct DynamicOptions {
   double surface_z = 0;           ///< still-water level
   bool tensile_safety = false;    ///< Hermite: a step whose element-mean force is compressed fails (error mode)
   double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance]
+  bool ei0_substeps = true;       ///< [ei0_substeps] auto (true) / off: EI = 0 rotation- and snap-resolved sub-steps
+  int ei0_substep_max = 16;       ///< [ei0_substep_max] 4 ... 65536
+  double ei0_substep_angle = 1.0; ///< [ei0_substep_angle] chord turn per step that triggers them [deg], in (0, 90]
 
   void validate(const std::string& object) const {
     if (!(rho_inf >= 0 && rho_inf <= 1)) throw InputError(object, "rhoInf", rho_inf, "in [0, 1]");
@@ -75,6 +78,10 @@ struct DynamicOptions {
     if (max_backtracks < 0) throw InputError(object, "dynamic_solver backtracks", max_backtracks, ">= 0");
     if (max_substeps < 4 || max_substeps > 65536)
       throw InputError(object, "recovery_max_substeps", max_substeps, "in [4, 65536]");
+    if (ei0_substep_max < 4 || ei0_substep_max > 65536)
+      throw InputError(object, "ei0_substep_max", ei0_substep_max, "in [4, 65536]");
+    if (!(ei0_substep_angle > 0 && ei0_substep_angle <= 90))
+      throw InputError(object, "ei0_substep_angle", ei0_substep_angle, "in (0, 90] deg");
     seabed.validate(object);
   }
 };
@@ -84,6 +91,7 @@ struct LineDynamicState {
   double t = 0;
   VecX<double> q, v, a;   ///< positions (and tangents), velocities, accelerations
   VecX<double> r;         ///< committed force r(q_n, v_n) with the last held fluid field
+  double initial_tension = 0;  ///< EI = 0: the largest element tension of the initial state [N]
   // Factor reuse across steps (Hermite): part of the state so a restart repeats it.
   bool have_factor = false;              ///< `factor` holds the last step's tangent
   int reuse_skip = 0;                    ///< steps left that factorise fresh
@@ -102,6 +110,12 @@ struct StepStatistics {
   long force_evaluations = 0;    ///< evaluations of r(q, v) without its Jacobians
   long tangent_evaluations = 0;  ///< evaluations of r(q, v) with its Jacobians
   long release_caps = 0;   ///< element steps whose blended force the release cap limited
+  // EI = 0 rotation- and snap-resolved sub-steps (spec "Rotation- and snap-resolved sub-steps").
+  long ei0_substepped = 0;       ///< steps solved again in sub-steps
+  int ei0_largest_count = 0;     ///< the largest sub-step count used
+  long ei0_capped = 0;           ///< steps whose turn asked for more than ei0_substep_max
+  long ei0_kept_plain = 0;       ///< steps that kept the plain step (a sub-step did not converge)
+  double largest_turn_deg = 0;   ///< EI = 0: largest chord turn of a taut segment in one solver step [deg]
   /// EI = 0, force blend: energy the element forces (elastic and dashpot) created over the
   /// run [J], the sum over committed steps and elements of max(0, W - (U_n - U_{n+1})), W the
   /// work of the element's blended force on its nodes (spec "Release cap"). On an undamped
@@ -158,6 +172,9 @@ class LineDynamics {
     // per step, Hermite, or per residual, EI = 0).
     M_struct_.set_zero();
     line_mass<double>(line_, VecX<double>::Zero(n_), M_struct_, false, opt_.surface_z);
+    // The step-start and plain-step copies of the state, sized here (a step allocates nothing).
+    for (LineDynamicState* st : {&start_, &plain_})
+      for (VecX<double>* v : {&st->q, &st->v, &st->a, &st->r}) v->setZero(n_);
   }
 
   const Line& line() const { return line_; }
@@ -182,6 +199,9 @@ class LineDynamics {
     fluid_ = fluid ? fluid : &still_;
     check_fluid(*fluid_);
     s_.r = VecX<double>::Zero(n_);
+    if (!line_.hermite())
+      for (std::size_t e = 0; e < line_.n_elements(); ++e)
+        s_.initial_tension = std::max(s_.initial_tension, segment_tension(s_.q, e));
     evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
     solve_initial_acceleration();
   }
@@ -202,7 +222,9 @@ class LineDynamics {
     copy_march_state(start_, s_);  // the step-start state, without the factor (a cache)
     factor_swapped_ = false;
     const LineDynamicState& start = start_;
+    const double created0 = stats_.created_energy, turn0 = stats_.largest_turn_deg;
     if (try_step(dt, target)) {
+      if (!line_.hermite() && opt_.ei0_substeps) resolve_turn(dt, target, created0, turn0);
       ++stats_.steps;
       return;
     }
@@ -311,6 +333,7 @@ class LineDynamics {
     dst.v = src.v;
     dst.a = src.a;
     dst.r = src.r;
+    dst.initial_tension = src.initial_tension;
     dst.have_factor = src.have_factor;
     dst.reuse_skip = src.reuse_skip;
     dst.reuse_streak = src.reuse_streak;
@@ -323,6 +346,93 @@ class LineDynamics {
     if (factor_swapped_) s_.have_factor = false;
   }
 
+  // ---- EI = 0 rotation- and snap-resolved sub-steps --------------------------------------
+  // Elastic tension of segment e at q [N] (0 when slack).
+  double segment_tension(const VecX<double>& q, std::size_t e) const {
+    const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+    return std::max(line_.tension_element(e).tension<double>(Vec<double, 6>(q.segment<6>(i0))), 0.0);
+  }
+  // The trigger of the spec: the largest chord turn [deg] over [q0, q1] of a segment that ends
+  // above 1e-3 T_max, and whether a segment slack at q0 ends above T_max/4 while the axial wave
+  // crosses it more than once in dt (dt c / l0 > 1, c = sqrt(EA / rho_A)); T_max the largest
+  // step-start tension, at least 1e-3 of the line's initial tension.
+  struct Turn {
+    double theta = 0;
+    bool snap = false;
+  };
+  Turn measure_turn(const VecX<double>& q0, const VecX<double>& q1, double dt) const {
+    double Tmax = 1e-3 * s_.initial_tension;
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) Tmax = std::max(Tmax, segment_tension(q0, e));
+    Turn out;
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const double T1 = segment_tension(q1, e);
+      if (!(T1 > 1e-3 * Tmax)) continue;
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const Vec3<double> d0 = q0.segment<3>(i0 + 3) - q0.segment<3>(i0), d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
+      out.theta = std::max(out.theta, std::atan2(d0.cross(d1).norm(), d0.dot(d1)) * 180.0 / kPi);
+      const auto& p = line_.tension_element(e).params();
+      const double c = std::sqrt(p.EA / line_.type(e).rho_A);
+      if (segment_tension(q0, e) <= 0 && T1 > 0.25 * Tmax && dt * c / p.L0 > 1) out.snap = true;
+    }
+    return out;
+  }
+  // Re-solve the interval from the step-start state in n equal sub-steps, the held ends on the
+  // quintic trajectory of the recovery and the last sub-step on the target.
+  bool solve_substeps(int n, double dt, const EndMotions& from, const EndMotions& target) {
+    rollback();
+    for (int k = 1; k <= n; ++k) {
+      const EndMotions mid = k == n ? target : quintic(from, target, dt, double(k) / n);
+      if (!try_step(dt / n, mid)) return false;
+    }
+    return true;
+  }
+  // After a converged plain EI = 0 step (spec "Rotation- and snap-resolved sub-steps"): when
+  // a segment turned by more than ei0_substep_angle, or snapped taut while the axial wave is
+  // not resolved, solve the interval again in n = max(4, ceil(theta/theta_s)) sub-steps (at
+  // most ei0_substep_max); measure the sub-stepped interval again and solve once more when
+  // its turn needs more sub-steps; keep the plain step when a sub-step does not converge.
+  // The decision uses only the committed state, the step inputs and the initial tension.
+  // The statistics count the sub-steps as the solver steps they are (created energy, largest
+  // turn), or the plain step when it is kept.
+  void resolve_turn(double dt, const EndMotions& target, double created0, double turn0) {
+    const Turn turn = measure_turn(start_.q, s_.q, dt);
+    const double ts = opt_.ei0_substep_angle;
+    if (!(turn.theta > ts || turn.snap)) return;
+    bool capped = false;
+    auto count = [&](double theta) {
+      const double want = std::ceil(theta / ts);
+      capped = capped || want > opt_.ei0_substep_max;
+      return std::clamp(static_cast<int>(std::min(want, 1e9)), 4, opt_.ei0_substep_max);
+    };
+    copy_march_state(plain_, s_);
+    const double plain_created = stats_.created_energy, plain_turn = stats_.largest_turn_deg;
+    const EndMotions from = ends_of(start_);
+    stats_.created_energy = created0;
+    stats_.largest_turn_deg = turn0;
+    int n = count(turn.theta);
+    bool ok = solve_substeps(n, dt, from, target);
+    if (ok) {
+      const int n2 = count(measure_turn(start_.q, s_.q, dt).theta);
+      if (n2 > n) {
+        n = n2;
+        stats_.created_energy = created0;
+        stats_.largest_turn_deg = turn0;
+        ok = solve_substeps(n, dt, from, target);
+      }
+    }
+    if (capped) ++stats_.ei0_capped;
+    if (!ok) {
+      copy_march_state(s_, plain_);
+      if (factor_swapped_) s_.have_factor = false;
+      stats_.created_energy = plain_created;
+      stats_.largest_turn_deg = plain_turn;
+      ++stats_.ei0_kept_plain;
+      return;
+    }
+    ++stats_.ei0_substepped;
+    stats_.ei0_largest_count = std::max(stats_.ei0_largest_count, n);
+  }
+
   // ---- ends ---------------------------------------------------------------------------
   void set_ends(VecX<double>& q, VecX<double>& v, VecX<double>& a, const EndMotions& ends) const {
     for (int end = 0; end < 2; ++end) {
@@ -332,13 +442,14 @@ class LineDynamics {
       a.segment<3>(i0) = ends[end].a;
     }
   }
-  EndMotions current_ends() const {
+  EndMotions current_ends() const { return ends_of(s_); }
+  EndMotions ends_of(const LineDynamicState& st) const {
     EndMotions m;
     for (int end = 0; end < 2; ++end) {
       const auto i0 = static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0));
-      m[end].x = s_.q.segment<3>(i0);
-      m[end].v = s_.v.segment<3>(i0);
-      m[end].a = s_.a.segment<3>(i0);
+      m[end].x = st.q.segment<3>(i0);
+      m[end].v = st.v.segment<3>(i0);
+      m[end].a = st.a.segment<3>(i0);
     }
     return m;
   }
@@ -999,6 +1110,7 @@ class LineDynamics {
 
   void commit(const VecX<double>& q1, double dt) {
     account_created_energy(q1);
+    if (!line_.hermite()) stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, measure_turn(s_.q, q1, dt).theta);
     const auto& g = ga_;
     a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
     v1_ = g.velocity(a1_, s_.v, s_.a, dt);
@@ -1038,6 +1150,7 @@ class LineDynamics {
   HeldFluid still_;
   const HeldFluid* fluid_ = nullptr;
   LineDynamicState start_;
+  LineDynamicState plain_;  // EI = 0: the plain step's result while its sub-steps are solved
   VecX<double> G_, r1_, qt_, qt2_, dq_, a1_, v1_, am_, qa_, va_, Ma_, q0_, v0_, a0_, rtrial_, rhs_;
   VecX<double> held_x_, held_v_, held_a_;
   std::array<Eigen::Index, 6> end_pos_{};

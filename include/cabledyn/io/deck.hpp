@@ -942,6 +942,8 @@ inline std::string to_text(const Deck& d) {
   os << o.nModes << " nModes\n" << o.recovery_max_substeps << " recovery_max_substeps\n";
   os << (o.tensile_safety ? "True" : "False") << " tensile_safety\n";
   os << N(o.tensile_strain_tolerance) << " tensile_strain_tolerance\n";
+  if (o.line_of("ei0_substeps") || !o.ei0_substeps) os << (o.ei0_substeps ? "auto" : "off") << " ei0_substeps\n";
+  os << o.ei0_substep_max << " ei0_substep_max\n" << N(o.ei0_substep_angle) << " ei0_substep_angle\n";
   if (o.motionFile) os << token_text(*o.motionFile) << " motionFile\n";
   if (o.fairleadMotion) {
     const auto& f = *o.fairleadMotion;

@@ -155,6 +155,9 @@ struct Options {
   int recovery_max_substeps = 1024;     ///< [recovery_max_substeps] 4 .. 65536
   bool tensile_safety = false;          ///< [tensile_safety] Hermite tensile audit (statics, march)
   double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance] > 0
+  bool ei0_substeps = true;             ///< [ei0_substeps] auto (true) or off; False alpha_force_blend turns it off unless set
+  int ei0_substep_max = 16;             ///< [ei0_substep_max] 4 .. 65536
+  double ei0_substep_angle = 1.0;       ///< [ei0_substep_angle] [deg], in (0, 90]
   std::optional<std::string> motionFile;  ///< [motionFile] path, relative to the deck
   std::optional<FairleadMotion> fairleadMotion;  ///< [fairleadMotion]
   CurrentOption current;                ///< [current]
@@ -194,7 +197,9 @@ struct Options {
            a.axial_quadrature_order == b.axial_quadrature_order &&
            a.bending_quadrature_order == b.bending_quadrature_order && a.nModes == b.nModes &&
            a.recovery_max_substeps == b.recovery_max_substeps && a.tensile_safety == b.tensile_safety &&
-           a.tensile_strain_tolerance == b.tensile_strain_tolerance && a.motionFile == b.motionFile &&
+           a.tensile_strain_tolerance == b.tensile_strain_tolerance && a.ei0_substeps == b.ei0_substeps &&
+           a.ei0_substep_max == b.ei0_substep_max && a.ei0_substep_angle == b.ei0_substep_angle &&
+           a.motionFile == b.motionFile &&
            a.fairleadMotion == b.fairleadMotion && a.current == b.current && a.waves == b.waves &&
            a.wavetrains == b.wavetrains && a.WaveSeed == b.WaveSeed && a.rampTime == b.rampTime &&
            a.WaveComponents == b.WaveComponents && a.WaveDirections == b.WaveDirections &&
@@ -287,9 +292,9 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"asLaidTension", OptionRole::default_only, false, "0", "static seabed friction (as laid)"},
   {"layAzimuth", OptionRole::default_only, false, "none|default", "static seabed friction (as laid)"},
   {"adaptive_mesh", OptionRole::default_only, false, "False|0|no|off", "adaptive mesh refinement"},
-  {"ei0_substeps", OptionRole::default_only, false, "off|none|False|0", "rotation- and snap-resolved EI = 0 sub-steps (the march takes each step as given)"},
-  {"ei0_substep_max", OptionRole::default_only, false, "16", "rotation- and snap-resolved EI = 0 sub-steps"},
-  {"ei0_substep_angle", OptionRole::default_only, false, "1", "rotation- and snap-resolved EI = 0 sub-steps"},
+  {"ei0_substeps", OptionRole::typed, false, "", ""},
+  {"ei0_substep_max", OptionRole::typed, false, "", ""},
+  {"ei0_substep_angle", OptionRole::typed, false, "", ""},
   {"WaterKin", OptionRole::default_only, false, "0|none", "WaterKin water kinematics (files, SEASTATE)"},
   {"WaveKin", OptionRole::default_only, false, "0", "MoorDyn WaveKin water kinematics (use the waves option)"},
   {"Currents", OptionRole::default_only, false, "0", "MoorDyn Currents grids (use the current option)"},
@@ -545,6 +550,14 @@ class OptionsParser {
       o_.tensile_safety = boolean(x, name);
     } else if (name == "tensile_strain_tolerance") {
       o_.tensile_strain_tolerance = number_in(x, name, 0, true);
+    } else if (name == "ei0_substeps") {
+      if (iequals(x.text, "auto")) o_.ei0_substeps = true;
+      else if (iequals(x.text, "off") || iequals(x.text, "none")) o_.ei0_substeps = false;
+      else o_.ei0_substeps = boolean(x, name);
+    } else if (name == "ei0_substep_max") {
+      o_.ei0_substep_max = static_cast<int>(integer_in(x, name, 4, 65536));
+    } else if (name == "ei0_substep_angle") {
+      o_.ei0_substep_angle = number_in(x, name, 0, true, 90);
     } else if (name == "motionFile") {
       if (iequals(x.text, "none") || x.text.empty()) o_.motionFile.reset();
       else o_.motionFile = x.text;

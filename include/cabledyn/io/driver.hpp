@@ -396,6 +396,10 @@ class DeckRunner {
     d.max_substeps = o.recovery_max_substeps;
     d.tensile_safety = o.tensile_safety;
     d.tensile_strain_tolerance = o.tensile_strain_tolerance;
+    // ei0_substeps: auto by default; False alpha_force_blend turns it off unless the deck sets it.
+    d.ei0_substeps = o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0);
+    d.ei0_substep_max = o.ei0_substep_max;
+    d.ei0_substep_angle = o.ei0_substep_angle;
     std::vector<HeldFluid> fluid(lines_.size());
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       auto& L = lines_[k];
@@ -699,6 +703,18 @@ class DeckRunner {
         f << "  march: " << s.steps << " steps, " << s.newton_iterations << " Newton iterations, " << s.factorizations
           << " factorisations, " << s.subdivided_intervals << " subdivided intervals (largest " << s.largest_subdivision
           << " substeps), " << s.release_caps << " release caps\n";
+        if (!L.line->hermite()) {
+          f << "  ei0_substeps " << (L.dynamics->options().ei0_substeps ? "auto" : "off") << ": " << s.ei0_substepped
+            << " steps solved in sub-steps (largest count " << s.ei0_largest_count << "), " << s.ei0_capped
+            << " needed more than ei0_substep_max, " << s.ei0_kept_plain << " kept the plain step; largest chord turn "
+            << s.largest_turn_deg << " deg per solver step\n";
+          const auto& dopt = L.dynamics->options();
+          const double limit = dopt.ei0_substeps ? 1.1 * std::max(1.0, dopt.ei0_substep_angle) : 1.0;
+          if (s.largest_turn_deg > limit)
+            f << "  note: a taut segment turned by " << s.largest_turn_deg << " deg in one solver step (above "
+              << limit << " deg): tension means and standard deviations err in proportion with the turn, and snap "
+              << "peaks come out low at several degrees per step; confirm at a smaller dtM\n";
+        }
       }
     }
     f << "\nwall time " << seconds << " s\nfiles:";
