@@ -9417,7 +9417,10 @@ struct DynamicOptions {
   double surface_z = 0;           ///< still-water level
   bool tensile_safety = false;    ///< Hermite: a step whose element-mean force is compressed fails (error mode)
   double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance]
-  bool ei0_substeps = true;       ///< [ei0_substeps] auto (true) / off: EI = 0 rotation- and snap-resolved sub-steps
+  /// [ei0_substeps] auto (true, the spec's default) / off: EI = 0 rotation- and snap-resolved
+  /// sub-steps. The deck rule "False alpha_force_blend turns it off unless the deck sets it"
+  /// is the driver's; a library user who clears force_blend sets this as wanted.
+  bool ei0_substeps = true;
   int ei0_substep_max = 16;       ///< [ei0_substep_max] 4 ... 65536
   double ei0_substep_angle = 1.0; ///< [ei0_substep_angle] chord turn per step that triggers them [deg], in (0, 90]
 
@@ -9448,6 +9451,7 @@ struct LineDynamicState {
   int reuse_skip = 0;                    ///< steps left that factorise fresh
   int reuse_streak = 0;                  ///< length of the current back-off (1, 2, 4, ... 32)
   int last_fresh_factorizations = 0;     ///< factorisations of the last fresh step
+  double newton_rate = 0;                ///< c of n_{k+1} = c n_k^2 (tolerance units) on the last fresh step; 0: unknown
   BandLU<double> factor;                 ///< the reusable factorised tangent
 };
 
@@ -9458,9 +9462,10 @@ struct StepStatistics {
   int largest_subdivision = 1;
   long newton_iterations = 0;
   long factorizations = 0;
-  long force_evaluations = 0;    ///< evaluations of r(q, v) without its Jacobians
-  long tangent_evaluations = 0;  ///< evaluations of r(q, v) with its Jacobians
-  long release_caps = 0;   ///< element steps whose blended force the release cap limited
+  long force_evaluations = 0;    ///< the march's evaluations of r(q, v) without its Jacobians
+  long tangent_evaluations = 0;  ///< the march's evaluations of r(q, v) with its Jacobians
+                                 ///< (outputs such as end_force() and force() not counted)
+  long release_caps = 0;   ///< committed element steps whose blended force the release cap limited
   // EI = 0 rotation- and snap-resolved sub-steps (spec "Rotation- and snap-resolved sub-steps").
   long ei0_substepped = 0;       ///< steps solved again in sub-steps
   int ei0_largest_count = 0;     ///< the largest sub-step count used
@@ -9559,7 +9564,9 @@ class LineDynamics {
 
   /// Advance to t + dt with the held ends on their target kinematics at t + dt. Throws
   /// SolveError (naming the line, the time and the finest subdivision) when the step cannot
-  /// converge; the committed state is then unchanged.
+  /// converge; the committed state is then unchanged (positions, velocities, accelerations,
+  /// forces, time; the cached factorised tangent may be dropped, and the next step then
+  /// factorises fresh).
   void step(double dt, const EndMotions& target, const HeldFluid* fluid = nullptr) {
     if (!(dt > 0 && std::isfinite(dt))) throw InputError(line_.name(), "dt", dt, "> 0");
     if (s_.q.size() != n_) throw InputError(line_.name(), "state", "uninitialised", "initialize() first");
@@ -9569,13 +9576,17 @@ class LineDynamics {
     // step's held fluid (both shares of the force blend see the held field); Hermite, the
     // previous step's converged force, reused (it is part of the committed state, so a restart
     // reuses it too).
-    if (!line_.hermite() || !opt_.force_blend) evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+    if (!line_.hermite() || !opt_.force_blend) {
+      evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+      ++stats_.force_evaluations;
+    }
     copy_march_state(start_, s_);  // the step-start state, without the factor (a cache)
     factor_swapped_ = false;
     const LineDynamicState& start = start_;
     const double created0 = stats_.created_energy, turn0 = stats_.largest_turn_deg;
+    const long caps0 = stats_.release_caps;
     if (try_step(dt, target)) {
-      if (!line_.hermite() && opt_.ei0_substeps) resolve_turn(dt, target, created0, turn0);
+      if (!line_.hermite() && opt_.ei0_substeps) resolve_turn(dt, target, created0, turn0, caps0);
       ++stats_.steps;
       return;
     }
@@ -9689,6 +9700,7 @@ class LineDynamics {
     dst.reuse_skip = src.reuse_skip;
     dst.reuse_streak = src.reuse_streak;
     dst.last_fresh_factorizations = src.last_fresh_factorizations;
+    dst.newton_rate = src.newton_rate;
   }
   // Back to the step-start state (full rollback: positions, velocities, accelerations, the
   // committed force and the reuse bookkeeping); the factor is dropped unless untouched.
@@ -9745,7 +9757,7 @@ class LineDynamics {
   // The decision uses only the committed state, the step inputs and the initial tension.
   // The statistics count the sub-steps as the solver steps they are (created energy, largest
   // turn), or the plain step when it is kept.
-  void resolve_turn(double dt, const EndMotions& target, double created0, double turn0) {
+  void resolve_turn(double dt, const EndMotions& target, double created0, double turn0, long caps0) {
     const Turn turn = measure_turn(start_.q, s_.q, dt);
     const double ts = opt_.ei0_substep_angle;
     if (!(turn.theta > ts || turn.snap)) return;
@@ -9757,9 +9769,11 @@ class LineDynamics {
     };
     copy_march_state(plain_, s_);
     const double plain_created = stats_.created_energy, plain_turn = stats_.largest_turn_deg;
+    const long plain_caps = stats_.release_caps;
     const EndMotions from = ends_of(start_);
     stats_.created_energy = created0;
     stats_.largest_turn_deg = turn0;
+    stats_.release_caps = caps0;
     int n = count(turn.theta);
     bool ok = solve_substeps(n, dt, from, target);
     if (ok) {
@@ -9768,6 +9782,7 @@ class LineDynamics {
         n = n2;
         stats_.created_energy = created0;
         stats_.largest_turn_deg = turn0;
+        stats_.release_caps = caps0;
         ok = solve_substeps(n, dt, from, target);
       }
     }
@@ -9777,6 +9792,7 @@ class LineDynamics {
       if (factor_swapped_) s_.have_factor = false;
       stats_.created_energy = plain_created;
       stats_.largest_turn_deg = plain_turn;
+      stats_.release_caps = plain_caps;
       ++stats_.ei0_kept_plain;
       return;
     }
@@ -9854,7 +9870,6 @@ class LineDynamics {
   // r = f_int + f_damping - f_ext. When S is given, S += wq dr/dq + wv dr/dv.
   void evaluate(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S, double wq,
                 double wv) {
-    ++(S ? stats_.tangent_evaluations : stats_.force_evaluations);
     r.setZero();
     const auto& env = line_.environment();
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
@@ -10066,6 +10081,7 @@ class LineDynamics {
   // element), which the line searches treat as a failed trial.
   bool residual(const VecX<double>& q1, double dt, bool tangent) {
     const auto& g = ga_;
+    ++(tangent ? stats_.tangent_evaluations : stats_.force_evaluations);
     a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
     v1_ = g.velocity(a1_, s_.v, s_.a, dt);
     // The held end positions carry the prescribed kinematics exactly.
@@ -10147,6 +10163,7 @@ class LineDynamics {
     }
   }
   void release_cap(const VecX<double>& q1, double dt, bool tangent) {
+    caps_last_ = 0;
     const double af = ga_.alpha_f, c = af / (1 - af), gv = ga_.damping_weight(dt);
     const Mat3<double> I = Mat3<double>::Identity();
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
@@ -10207,7 +10224,7 @@ class LineDynamics {
         dF = sgn * (dNd / ap - Fm / ap * (sgn * dp));
         kept_[e] = F;
       }
-      ++stats_.release_caps;
+      ++caps_last_;
       // Replace the kept force K t_n by F t_n: node b gets (F - K) t_n, node a minus.
       const Vec3<double> df = (F - K) * tn;
       G_.segment<3>(i0) -= df;
@@ -10365,7 +10382,7 @@ class LineDynamics {
       // no new tangent (the iteration ends, or the extra correction reuses this factor).
       const double nrel = norm / tol;
       const bool fresh = !use_old;
-      const bool expect_converged = fresh && newton_rate_ > 0 && newton_rate_ * nrel * nrel < 0.5;
+      const bool expect_converged = fresh && s_.newton_rate > 0 && s_.newton_rate * nrel * nrel < 0.5;
       // On the last iteration the reused factor may take, the next one factorises fresh
       // unless the trial converges (predicted from the last contraction): its tangent is
       // then evaluated with the trial's residual.
@@ -10376,14 +10393,16 @@ class LineDynamics {
         apply_held(qt2_);
         // The full step usually succeeds: evaluate its tangent in the same pass, so that the
         // next iteration need not evaluate again (the factor lives in lu_, S_ is free). This
-        // changes only when the tangent is evaluated, never the iterates.
+        // changes when the tangent is evaluated; the iterates only through the round-off floor
+        // of near_tolerance (it reads the last tangent evaluated). The rate it predicts from
+        // is part of the state, so a restart repeats the decisions.
         const bool spec = ls == 0 && !opt_.modified_newton && (reusing ? spec_reuse : !expect_converged);
         if (!residual(qt2_, dt, spec)) continue;
         const double nt = residual_norm(G_);
         const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
         if (ok) {
-          if (fresh && ls == 0 && nrel > 0) newton_rate_ = (nt / tol) / (nrel * nrel);
+          if (fresh && ls == 0 && nrel > 0) s_.newton_rate = (nt / tol) / (nrel * nrel);
           q = qt2_;
           prev = norm;
           norm = nt;
@@ -10461,6 +10480,9 @@ class LineDynamics {
 
   void commit(const VecX<double>& q1, double dt) {
     account_created_energy(q1);
+    // The last residual of the iteration was evaluated at q1: its capped elements are this
+    // step's.
+    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) stats_.release_caps += caps_last_;
     if (!line_.hermite()) stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, measure_turn(s_.q, q1, dt).theta);
     const auto& g = ga_;
     a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
@@ -10478,8 +10500,10 @@ class LineDynamics {
     // r1_ holds it; the configuration blend evaluates it here.
     if (opt_.force_blend)
       s_.r = r1_;
-    else
+    else {
       evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+      ++stats_.force_evaluations;
+    }
     if (save_factor_) {
       std::swap(s_.factor, lu_);  // O(1); lu_ keeps storage of the same size as scratch
       s_.have_factor = true;
@@ -10509,8 +10533,8 @@ class LineDynamics {
   double kmax_ = 0, wmax_ = 0;
   bool save_factor_ = false;
   bool factor_swapped_ = false;  // s_.factor replaced since the step began
+  long caps_last_ = 0;           // EI = 0: elements the release cap limited in the last residual
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
-  double newton_rate_ = 0;      // c of n_{k+1} = c n_k^2 (tolerance units), last fresh step; 0: unknown
   std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element
   std::vector<CapStart> cap_start_;  // EI = 0: the release cap's step-start quantities
   mutable std::vector<double> audit_work_;  // tensile audit scratch
