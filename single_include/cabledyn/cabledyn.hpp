@@ -6853,6 +6853,10 @@ namespace detail {
 struct DragPoint {
   std::array<double, 4> H, dH;
   double xi, w;
+  /// Block weights of r (N) and of r' = dr/ds (A) for an element of length L0 (the
+  /// hermite_block_weights of H and dH).
+  std::array<double, 4> N(double L0) const { return {H[0], H[1] * L0, H[2], H[3] * L0}; }
+  std::array<double, 4> A(double L0) const { return {dH[0] / L0, dH[1], dH[2] / L0, dH[3]}; }
 };
 inline const std::array<DragPoint, 3>& drag_points() {
   static const std::array<DragPoint, 3> pts = [] {
@@ -6923,8 +6927,7 @@ void hermite_drag_blended(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::a
   for (int g = 0; g < 3; ++g) {
     if (dry[static_cast<std::size_t>(g)]) continue;
     const auto& s = pts[static_cast<std::size_t>(g)];
-    const std::array<double, 4> N{s.H[0], s.H[1] * L0, s.H[2], s.H[3] * L0};
-    const std::array<double, 4> A{s.dH[0] / L0, s.dH[1], s.dH[2] / L0, s.dH[3]};
+    const std::array<double, 4> N = s.N(L0), A = s.A(L0);
     const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
     const Vec3<T> rd = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, v);
     const T na = sqrt(a.squaredNorm());
@@ -9894,8 +9897,8 @@ class LineDynamics {
         std::array<bool, 3> dry{};
         const auto& pts = detail::drag_points();
         for (std::size_t g = 0; g < 3; ++g) {
-          const auto& H = pts[g].H;
-          const double z = H[0] * qe(2) + H[1] * L0 * qe(5) + H[2] * qe(8) + H[3] * L0 * qe(11);
+          const auto N = pts[g].N(L0);
+          const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
           dry[g] = z > opt_.surface_z;
         }
         hermite_drag_blended<double>(qe, ve, {um, um, um}, mc, L0, fd, S ? &J : nullptr, -wq, -wv, dry);
@@ -9905,8 +9908,7 @@ class LineDynamics {
           for (std::size_t g = 0; g < 3; ++g) {
             if (dry[g]) continue;
             const auto& p = pts[g];
-            const std::array<double, 4> N{p.H[0], p.H[1] * L0, p.H[2], p.H[3] * L0};
-            const std::array<double, 4> A{p.dH[0] / L0, p.dH[1], p.dH[2] / L0, p.dH[3]};
+            const std::array<double, 4> N = p.N(L0), A = p.A(L0);
             Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
                              A[3] * qe.segment<3>(9);
             const double na = a.norm();

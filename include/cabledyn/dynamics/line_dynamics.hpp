@@ -543,8 +543,8 @@ class LineDynamics {
         std::array<bool, 3> dry{};
         const auto& pts = detail::drag_points();
         for (std::size_t g = 0; g < 3; ++g) {
-          const auto& H = pts[g].H;
-          const double z = H[0] * qe(2) + H[1] * L0 * qe(5) + H[2] * qe(8) + H[3] * L0 * qe(11);
+          const auto N = pts[g].N(L0);
+          const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
           dry[g] = z > opt_.surface_z;
         }
         hermite_drag_blended<double>(qe, ve, {um, um, um}, mc, L0, fd, S ? &J : nullptr, -wq, -wv, dry);
@@ -554,8 +554,7 @@ class LineDynamics {
           for (std::size_t g = 0; g < 3; ++g) {
             if (dry[g]) continue;
             const auto& p = pts[g];
-            const std::array<double, 4> N{p.H[0], p.H[1] * L0, p.H[2], p.H[3] * L0};
-            const std::array<double, 4> A{p.dH[0] / L0, p.dH[1], p.dH[2] / L0, p.dH[3]};
+            const std::array<double, 4> N = p.N(L0), A = p.A(L0);
             Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
                              A[3] * qe.segment<3>(9);
             const double na = a.norm();

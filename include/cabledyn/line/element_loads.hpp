@@ -98,6 +98,10 @@ namespace detail {
 struct DragPoint {
   std::array<double, 4> H, dH;
   double xi, w;
+  /// Block weights of r (N) and of r' = dr/ds (A) for an element of length L0 (the
+  /// hermite_block_weights of H and dH).
+  std::array<double, 4> N(double L0) const { return {H[0], H[1] * L0, H[2], H[3] * L0}; }
+  std::array<double, 4> A(double L0) const { return {dH[0] / L0, dH[1], dH[2] / L0, dH[3]}; }
 };
 inline const std::array<DragPoint, 3>& drag_points() {
   static const std::array<DragPoint, 3> pts = [] {
@@ -168,8 +172,7 @@ void hermite_drag_blended(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::a
   for (int g = 0; g < 3; ++g) {
     if (dry[static_cast<std::size_t>(g)]) continue;
     const auto& s = pts[static_cast<std::size_t>(g)];
-    const std::array<double, 4> N{s.H[0], s.H[1] * L0, s.H[2], s.H[3] * L0};
-    const std::array<double, 4> A{s.dH[0] / L0, s.dH[1], s.dH[2] / L0, s.dH[3]};
+    const std::array<double, 4> N = s.N(L0), A = s.A(L0);
     const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
     const Vec3<T> rd = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, v);
     const T na = sqrt(a.squaredNorm());
