@@ -3657,6 +3657,70 @@ Vec3<T> hermite_combine(const std::array<T, 4>& c, const Q& q) {
   return r;
 }
 
+/// A Hermite element matrix written as a sum of shape-weighted 3x3 blocks,
+/// J = sum_p (c_p d_p^T) (x) H_p, i.e. J_{(k,i),(l,j)} = sum_p c_p[k] d_p[l] H_p(i, j) with k, l
+/// the four Hermite blocks and i, j the Cartesian components. This is the form of every
+/// element Jacobian chained through the fixed shape maps q -> r, r', r'' at a point (spec "The
+/// cubic-Hermite bending element": the Hessian of the density chained to the DOFs; "Drag" on
+/// Hermite elements). The terms are recorded as the columns c_p d_p^T of Phi (16 x P) and
+/// the rows H_p of H (P x 9); the sum is the product R = Phi H, held component-major,
+/// R(k + 4 l, i + 3 j), formed with the 16 rows of a column in registers (the 3x3 blocks of
+/// the element layout are three entries long and do not vectorise).
+template <class T>
+class HermiteBlockSum {
+ public:
+  static constexpr int kTerms = 28;  ///< terms recorded before they are folded into R
+
+  void set_zero() {
+    R_.setZero();
+    n_ = 0;
+  }
+
+  /// J += (c d^T) (x) H.
+  template <class S>
+  void add(const std::array<S, 4>& c, const std::array<S, 4>& d, const Mat3<T>& H) {
+    if (n_ == kTerms) flush();
+    for (int l = 0; l < 4; ++l)
+      for (int k = 0; k < 4; ++k)
+        Phi_(k + 4 * l, n_) = T(c[static_cast<std::size_t>(k)] * d[static_cast<std::size_t>(l)]);
+    const T* h = H.data();  // column-major: h[i + 3 j] = H(i, j)
+    for (int j = 0; j < 9; ++j) H_(n_, j) = h[j];
+    ++n_;
+  }
+
+  /// The sum, R(k + 4 l, i + 3 j) = J(3 k + i, 3 l + j) in the [r1, m1, r2, m2] order.
+  const Eigen::Matrix<T, 16, 9>& matrix() {
+    flush();
+    return R_;
+  }
+
+  /// J added onto an element matrix of layout L (the blocks at hermite_block_offset<L>).
+  template <class L, class M>
+  void add_to(M& J) {
+    flush();
+    for (int l = 0; l < 4; ++l)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 4; ++k)
+          for (int i = 0; i < 3; ++i)
+            J(hermite_block_offset<L>(k) + i, hermite_block_offset<L>(l) + j) += R_(k + 4 * l, i + 3 * j);
+  }
+
+ private:
+  void flush() {
+    for (int j = 0; j < 9; ++j) {
+      Eigen::Matrix<T, 16, 1> acc = R_.col(j);
+      for (int p = 0; p < n_; ++p) acc += Phi_.col(p) * H_(p, j);
+      R_.col(j) = acc;
+    }
+    n_ = 0;
+  }
+
+  Eigen::Matrix<T, 16, kTerms> Phi_;
+  Eigen::Matrix<T, kTerms, 9> H_;
+  Eigen::Matrix<T, 16, 9> R_;
+  int n_ = 0;
+};
+
 /// Centreline r(xi), r'(xi) and r''(xi) (derivatives per unstretched arc length) of a
 /// Hermite element with DOFs q (layout L) and unstretched length L0.
 template <class T, class L = LayoutRM>
@@ -3984,16 +4048,31 @@ class HermiteElement {
   /// effective tangent J = wq (K + df_d/dq) + wv df_d/dv of the implicit march, in one pass
   /// over the Gauss points (spec "Time integration": the effective tangent; "Axial damping").
   /// The damping Jacobians enter the point Hessian before the scatter: the symmetric part
-  /// (BA/|a|^2)[wq (a.a_dot I - 2 (a.a_dot)/|a|^2 a a^T) + wv a a^T] joins d2W/da2, and the
-  /// one non-symmetric part wq (BA/|a|^2) a a_dot^T is a rank-one update of J. Equal to
-  /// internal_force + damping_force combined (tested to round-off and with duals).
+  /// (BA/|a|^2)[wq (a.a_dot I - 2 (a.a_dot)/|a|^2 a a^T) + wv a a^T] and the one
+  /// non-symmetric part wq (BA/|a|^2) a a_dot^T join d2W/da2. Equal to internal_force +
+  /// damping_force combined (tested to round-off and with duals).
   template <class T>
   void damped_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J, double wq, double wv) const {
+    if (!J) {
+      damped_force_blocks<T>(q, v, f, nullptr, wq, wv);
+      return;
+    }
+    HermiteBlockSum<T> R;
+    R.set_zero();
+    damped_force_blocks<T>(q, v, f, &R, wq, wv);
+    J->setZero();
+    R.template add_to<L>(*J);
+  }
+
+  /// damped_force with the effective tangent added onto R in component-major block form
+  /// (HermiteBlockSum; R is not cleared). The march scatters R into the band directly.
+  template <class T>
+  void damped_force_blocks(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, HermiteBlockSum<T>* R, double wq,
+                           double wv) const {
     const auto& axial_ = axial_table<T>();
     const auto& bending_ = bending_table<T>();
     f.setZero();
-    if (J) J->setZero();
-    const DensityOrder order = J ? DensityOrder::kHessian : DensityOrder::kGradient;
+    const DensityOrder order = R ? DensityOrder::kHessian : DensityOrder::kGradient;
     const bool bend = p_.EI > 0, fused = bend && p_.axial_order == p_.bending_order, damp = p_.BA > 0;
     const T Wq = T(wq), Wv = T(wv), BA = T(p_.BA);
     const Mat3<T> I = Mat3<T>::Identity();
@@ -4001,19 +4080,15 @@ class HermiteElement {
     for (int g = 0; g < axial_.n; ++g) {
       const Vec3<T> a = combine<T>(axial_.A[g], q);
       axial_density(a, p_.EA, order, d, name_.c_str());
+      Vec3<T> b;
       if (fused) {
-        const Vec3<T> b = combine<T>(axial_.B[g], q);
+        b = combine<T>(axial_.B[g], q);
         bending_density(a, b, p_.EI, order, db, name_.c_str());
         db.Wa += d.Wa;
-        if (J) db.Haa += d.Haa;
+        if (R) db.Haa += d.Haa;
       } else {
         db.Wa = d.Wa;
-        db.Wb.setZero();
-        if (J) {
-          db.Haa = d.Haa;
-          db.Hab.setZero();
-          db.Hbb.setZero();
-        }
+        if (R) db.Haa = d.Haa;
       }
       Vec3<T> ad = Vec3<T>::Zero();
       T a2 = T(1), ada = T(0);
@@ -4023,43 +4098,38 @@ class HermiteElement {
         ada = a.dot(ad);
         db.Wa += (BA * ada / a2) * a;  // BA (t . a_dot) t per unit weight
       }
-      if (J) {
-        db.Haa *= Wq;
-        db.Hab *= Wq;
-        db.Hbb *= Wq;
-        if (damp) {
-          const Mat3<T> aa = a * a.transpose();
-          db.Haa += (BA / a2) * (Wq * (ada * I - (T(2) * ada / a2) * aa) + Wv * aa);
-        }
+      const auto& A = axial_.A[g];
+      const auto& B = axial_.B[g];
+      const auto w = axial_.w[g];
+      for (int k = 0; k < 4; ++k) {
+        const int ok = hermite_block_offset<L>(k);
+        f.template segment<3>(ok) += T(w * A[k]) * db.Wa;
+        if (fused) f.template segment<3>(ok) += T(w * B[k]) * db.Wb;
       }
-      accumulate_full(axial_, g, db, f, J);
-      if (J && damp) {
-        // J_kl += w A_k A_l wq (BA/|a|^2) a a_dot^T: J += u w^T, u_k = A_k a, w_l = A_l a_dot.
-        Vec<T> u, w;
-        if constexpr (kDofs > 12) {  // zero on the DOFs this element leaves untouched
-          u.setZero();
-          w.setZero();
-        }
-        const T c = Wq * T(axial_.w[g]) * BA / a2;
-        for (int k = 0; k < 4; ++k) {
-          const int ok = hermite_block_offset<L>(k);
-          u.template segment<3>(ok) = (c * T(axial_.A[g][k])) * a;
-          w.template segment<3>(ok) = T(axial_.A[g][k]) * ad;
-        }
-        J->noalias() += u * w.transpose();
+      if (!R) continue;
+      Mat3<T> Haa = Wq * db.Haa;
+      if (damp) {
+        const Mat3<T> aa = a * a.transpose();
+        Haa += (BA / a2) * (Wq * (ada * I - (T(2) * ada / a2) * aa + a * ad.transpose()) + Wv * aa);
       }
+      const std::array<table_scalar_t<T>, 4> wA{w * A[0], w * A[1], w * A[2], w * A[3]};
+      R->add(wA, A, Haa);
+      if (fused) add_bending_blocks(w, A, B, db, Wq, *R);
     }
     if (bend && !fused) {
       for (int g = 0; g < bending_.n; ++g) {
-        const Vec3<T> a = combine<T>(bending_.A[g], q);
-        const Vec3<T> b = combine<T>(bending_.B[g], q);
+        const auto& A = bending_.A[g];
+        const auto& B = bending_.B[g];
+        const auto w = bending_.w[g];
+        const Vec3<T> a = combine<T>(A, q);
+        const Vec3<T> b = combine<T>(B, q);
         bending_density(a, b, p_.EI, order, db, name_.c_str());
-        if (J) {
-          db.Haa *= Wq;
-          db.Hab *= Wq;
-          db.Hbb *= Wq;
-        }
-        accumulate_full(bending_, g, db, f, J);
+        for (int k = 0; k < 4; ++k)
+          f.template segment<3>(hermite_block_offset<L>(k)) += T(w * A[k]) * db.Wa + T(w * B[k]) * db.Wb;
+        if (!R) continue;
+        const std::array<table_scalar_t<T>, 4> wA{w * A[0], w * A[1], w * A[2], w * A[3]};
+        R->add(wA, A, Mat3<T>(Wq * db.Haa));
+        add_bending_blocks(w, A, B, db, Wq, *R);
       }
     }
   }
@@ -4278,6 +4348,18 @@ class HermiteElement {
     Vec3<T> r = T(c[0]) * q.template segment<3>(hermite_block_offset<L>(0));
     for (int k = 1; k < 4; ++k) r += T(c[k]) * q.template segment<3>(hermite_block_offset<L>(k));
     return r;
+  }
+
+  // The (a, b), (b, a) and (b, b) terms of a point Hessian, scaled by wq, onto R:
+  // w (A B^T) (x) Hab + w (B A^T) (x) Hab^T + w (B B^T) (x) Hbb.
+  template <class T, class S>
+  static void add_bending_blocks(S w, const std::array<S, 4>& A, const std::array<S, 4>& B,
+                                 const DensityDerivatives<T>& d, const T& wq, HermiteBlockSum<T>& R) {
+    const std::array<S, 4> wA{w * A[0], w * A[1], w * A[2], w * A[3]};
+    const std::array<S, 4> wB{w * B[0], w * B[1], w * B[2], w * B[3]};
+    R.add(wA, B, Mat3<T>(wq * d.Hab));
+    R.add(wB, A, Mat3<T>(wq * d.Hab.transpose()));
+    R.add(wB, B, Mat3<T>(wq * d.Hbb));
   }
 
   // f_k += w A_k Wa; K_kl += w A_k A_l Haa.
@@ -6913,14 +6995,13 @@ void hermite_drag(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec
   }
 }
 
-/// Hermite drag as hermite_drag, with the Jacobians accumulated as one effective matrix:
-/// J += cq dF/dq + cv dF/dv (F the drag load f), the implicit march's weighting. At each
-/// Gauss point the two 3x3 point derivatives D_a = d load/d a and D_v = d load/d r_dot scatter
-/// once: J_kl += N_k (A_l cq D_a + N_l cv D_v). Equal to hermite_drag combined (tested).
+/// Hermite drag (as hermite_drag_blended below) with the Jacobian added onto R in
+/// component-major block form (HermiteBlockSum; R is not cleared): the terms
+/// (N A^T) (x) cq D_a and (N N^T) (x) cv D_v at each wetted Gauss point.
 template <class T>
-void hermite_drag_blended(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec3<T>, 3>& uf,
-                          const MorisonCoefficients& c, double L0, Vec<T, 12>& f, Mat<T, 12>* J, double cq,
-                          double cv, const std::array<bool, 3>& dry = {false, false, false}) {
+void hermite_drag_blocks(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec3<T>, 3>& uf,
+                         const MorisonCoefficients& c, double L0, Vec<T, 12>& f, HermiteBlockSum<T>* R,
+                         double cq, double cv, const std::array<bool, 3>& dry = {false, false, false}) {
   using std::sqrt;
   f.setZero();
   const auto& pts = detail::drag_points();
@@ -6934,22 +7015,33 @@ void hermite_drag_blended(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::a
     const Vec3<T> t = a / na;
     const Vec3<T> ur = uf[static_cast<std::size_t>(g)] - rd;
     Mat3<T> Ju, Jt;
-    const Vec3<T> fd = morison_drag<T>(ur, t, c, J ? &Ju : nullptr, J ? &Jt : nullptr);
+    const Vec3<T> fd = morison_drag<T>(ur, t, c, R ? &Ju : nullptr, R ? &Jt : nullptr);
     const T wg = T(s.w * L0);
     const Vec3<T> load = (wg * na) * fd;
     for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) += T(N[k]) * load;
-    if (!J) continue;
+    if (!R) continue;
     // d load/d a = wg (J_t (I - t t^T) + f t^T) = wg (J_t + (f - J_t t) t^T) (d|a|/da = t).
-    const Mat3<T> X = (T(cq) * wg) * (Jt + (fd - Jt * t) * t.transpose());
-    const Mat3<T> Y = -T(cv) * (wg * na) * Ju;
-    // Entry by entry (no 3x3 temporaries reloaded from memory).
-    for (int l = 0; l < 4; ++l)
-      for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i) {
-          const T z = T(A[l]) * X(i, j) + T(N[l]) * Y(i, j);
-          for (int k = 0; k < 4; ++k) (*J)(3 * k + i, 3 * l + j) += T(N[k]) * z;
-        }
+    R->add(N, A, Mat3<T>((T(cq) * wg) * (Jt + (fd - Jt * t) * t.transpose())));
+    R->add(N, N, Mat3<T>(-T(cv) * (wg * na) * Ju));
   }
+}
+
+/// Hermite drag as hermite_drag, with the Jacobians accumulated as one effective matrix:
+/// J += cq dF/dq + cv dF/dv (F the drag load f), the implicit march's weighting. At each
+/// Gauss point the two 3x3 point derivatives D_a = d load/d a and D_v = d load/d r_dot enter
+/// once: J_kl += N_k (A_l cq D_a + N_l cv D_v). Equal to hermite_drag combined (tested).
+template <class T>
+void hermite_drag_blended(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec3<T>, 3>& uf,
+                          const MorisonCoefficients& c, double L0, Vec<T, 12>& f, Mat<T, 12>* J, double cq,
+                          double cv, const std::array<bool, 3>& dry = {false, false, false}) {
+  if (!J) {
+    hermite_drag_blocks<T>(q, v, uf, c, L0, f, nullptr, cq, cv, dry);
+    return;
+  }
+  HermiteBlockSum<T> R;
+  R.set_zero();
+  hermite_drag_blocks<T>(q, v, uf, c, L0, f, &R, cq, cv, dry);
+  R.template add_to<LayoutRM>(*J);
 }
 
 // ---- buoyancy lost above the surface ----------------------------------------------------------
@@ -9882,13 +9974,15 @@ class LineDynamics {
       const Vec3<double>& ua = fluid_->u[e];
       const Vec3<double>& ub = fluid_->u[e + 1];
       if (line_.hermite()) {
-        // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly.
+        // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly, in the
+        // component-major block form of every point term (HermiteBlockSum), scattered once.
         const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
         const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
         const auto& el = line_.hermite_element(e);
         Vec<double, 12> f, fd;
-        Mat<double, 12> J;
-        el.damped_force<double>(qe, ve, f, S ? &J : nullptr, wq, wv);  // internal + axial damping
+        HermiteBlockSum<double>* R = S ? &blocks_ : nullptr;
+        if (R) R->set_zero();
+        el.damped_force_blocks<double>(qe, ve, f, R, wq, wv);  // internal + axial damping
         Vec<double, 12> fw;
         hermite_weight_load<double>(w, L0, fw);
         f -= fw;
@@ -9901,7 +9995,7 @@ class LineDynamics {
           const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
           dry[g] = z > opt_.surface_z;
         }
-        hermite_drag_blended<double>(qe, ve, {um, um, um}, mc, L0, fd, S ? &J : nullptr, -wq, -wv, dry);
+        hermite_drag_blocks<double>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
         f -= fd;
         if (udm.squaredNorm() > 0) {
           // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
@@ -9916,13 +10010,9 @@ class LineDynamics {
             Mat3<double> Jt;
             const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
             const double wg = p.w * L0;
-            const Mat3<double> dfa = wg * Jt * (Mat3<double>::Identity() - t * t.transpose()) / na;
-            for (int k = 0; k < 4; ++k) {
-              f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
-              if (S)
-                for (int l = 0; l < 4; ++l)
-                  J.block<3, 3>(3 * k, 3 * l) -= (wq * N[static_cast<std::size_t>(k)] * A[static_cast<std::size_t>(l)]) * dfa;
-            }
+            for (int k = 0; k < 4; ++k) f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
+            // J_kl -= wq N_k A_l d(fi)/da.
+            if (R) R->add(N, A, Mat3<double>((-wq * wg / na) * Jt * (Mat3<double>::Identity() - t * t.transpose())));
           }
         }
         // Buoyancy lost above the surface (exact crossings).
@@ -9931,10 +10021,10 @@ class LineDynamics {
           Mat<double, 12> Jwet;
           hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
           f -= fwet;
-          if (S) J -= wq * Jwet;
+          if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
         }
         r.segment<12>(i0) += f;
-        if (S) add_block(*S, line_.dof(e, 0), 12, J);
+        if (S) add_blocks(*S, line_.dof(e, 0), *R);
       } else {
         const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
         const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
@@ -9983,6 +10073,11 @@ class LineDynamics {
               K.block<3, 3>(0, 3) -= h;
               K.block<3, 3>(3, 0) += h;
               K.block<3, 3>(3, 3) -= h;
+              // The wetted fraction's derivative in the end heights.
+              for (int k = 0; k < 6; ++k) {
+                K(k, 2) -= 0.5 * L0 * fi(k % 3) * fa;
+                K(k, 5) -= 0.5 * L0 * fi(k % 3) * fb;
+              }
             }
           }
         }
@@ -10034,6 +10129,19 @@ class LineDynamics {
       double* col = data + S.offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
       for (int i = 0; i < N; ++i) col[i] += B(i, j);
     }
+  }
+
+  // Component-major element blocks into band storage: S(i0 + 3k + i, i0 + 3l + j) += R(k + 4l, i + 3j).
+  static void add_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<double>& blocks) {
+    const auto i0 = static_cast<Eigen::Index>(first);
+    const auto& R = blocks.matrix();
+    double* data = S.data();
+    for (int l = 0; l < 4; ++l)
+      for (int j = 0; j < 3; ++j) {
+        double* col = data + S.offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
+        for (int k = 0; k < 4; ++k)
+          for (int i = 0; i < 3; ++i) col[3 * k + i] += R(k + 4 * l, i + 3 * j);
+      }
   }
 
   // S = c M over the whole band storage (same layout).
@@ -10535,6 +10643,7 @@ class LineDynamics {
   double kmax_ = 0, wmax_ = 0;
   bool save_factor_ = false;
   bool factor_swapped_ = false;  // s_.factor replaced since the step began
+  HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
   long caps_last_ = 0;           // EI = 0: elements the release cap limited in the last residual
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
   std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element

@@ -226,10 +226,12 @@ TEST_CASE("Coupled end reaction: force and condensed derivatives", "[dynamics][r
 TEST_CASE("The march's force and effective tangent equal central differences (both element kinds)",
           "[dynamics][tangent]") {
   // r(q, v) with drag in a held current, axial damping, seabed contact and a line that
-  // crosses the surface; S = wq dr/dq + wv dr/dv checked column by column against central
-  // differences along the direction (dq, (wv/wq) dq), and bad sizes named.
-  for (const double EI : {0.0, 2e3}) {
-    INFO("EI " << EI);
+  // crosses the surface, and (second pass) a held fluid acceleration (Froude-Krylov and fluid
+  // inertia); S = wq dr/dq + wv dr/dv checked column by column against central differences
+  // along the direction (dq, (wv/wq) dq), and bad sizes named.
+  const std::pair<double, bool> cases[] = {{0.0, false}, {0.0, true}, {2e3, false}, {2e3, true}};
+  for (const auto& [EI, accelerating] : cases) {
+    INFO("EI " << EI << (accelerating ? ", accelerating fluid" : ", steady current"));
     LineType t;
     t.name = "cable";
     t.d = 0.12;
@@ -270,7 +272,8 @@ TEST_CASE("The march's force and effective tangent equal central differences (bo
     HeldFluid fluid;
     for (std::size_t i = 0; i < line.n_nodes(); ++i) {
       fluid.u.emplace_back(0.6 + 0.01 * q(static_cast<Eigen::Index>(line.dof(i, 2))), 0.2, 0.0);
-      fluid.udot.emplace_back(Vec3<double>::Zero());
+      const double z = q(static_cast<Eigen::Index>(line.dof(i, 2)));
+      fluid.udot.emplace_back(accelerating ? Vec3<double>(0.4 + 0.01 * z, -0.15, 0.2) : Vec3<double>::Zero());
     }
     d.initialize(0, q, e, &fluid);
     const double wq = 0.6, wv = 25.0;

@@ -260,3 +260,50 @@ TEMPLATE_TEST_CASE("Hermite element: the march's one-pass force and effective ta
       }
     }
 }
+
+TEMPLATE_TEST_CASE("HermiteBlockSum: the component-major sum of (c d^T) (x) H terms equals the explicit matrix",
+                   "[elements][hermite][blocks]", double, long double) {
+  // Random terms, more than kTerms of them (so the recorded terms are folded into the sum
+  // part-way), against the 12x12 matrix built block by block; and added onto the [r, m, phi]
+  // layout, whose twist rows and columns stay untouched.
+  using T = TestType;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const int terms : {0, 1, 7, HermiteBlockSum<T>::kTerms, HermiteBlockSum<T>::kTerms + 9}) {
+    INFO(terms << " terms");
+    HermiteBlockSum<T> R;
+    R.set_zero();
+    Eigen::Matrix<T, 12, 12> ref = Eigen::Matrix<T, 12, 12>::Zero();
+    for (int p = 0; p < terms; ++p) {
+      std::array<T, 4> c, d;
+      for (int k = 0; k < 4; ++k) {
+        c[static_cast<std::size_t>(k)] = T(u(rng));
+        d[static_cast<std::size_t>(k)] = T(u(rng));
+      }
+      Mat3<T> H;
+      for (int i = 0; i < 9; ++i) H.data()[i] = T(u(rng));
+      R.add(c, d, H);
+      for (int k = 0; k < 4; ++k)
+        for (int l = 0; l < 4; ++l)
+          ref.template block<3, 3>(3 * k, 3 * l) += (c[static_cast<std::size_t>(k)] * d[static_cast<std::size_t>(l)]) * H;
+    }
+    Eigen::Matrix<T, 12, 12> J = Eigen::Matrix<T, 12, 12>::Zero();
+    R.template add_to<LayoutRM>(J);
+    const double tol = std::is_same_v<T, double> ? 1e-14 : 1e-17;
+    CHECK(static_cast<double>((J - ref).cwiseAbs().maxCoeff()) <= tol * std::max(1, terms));
+    const auto& C = R.matrix();
+    for (int k = 0; k < 4; ++k)
+      for (int l = 0; l < 4; ++l)
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) CHECK(C(k + 4 * l, i + 3 * j) == J(3 * k + i, 3 * l + j));
+    Eigen::Matrix<T, 14, 14> J7 = Eigen::Matrix<T, 14, 14>::Constant(T(2));
+    R.template add_to<LayoutRMPhi>(J7);
+    const int map[12] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
+    for (int i = 0; i < 12; ++i)
+      for (int j = 0; j < 12; ++j) CHECK(J7(map[i], map[j]) == J(i, j) + T(2));
+    for (int i = 0; i < 14; ++i) {
+      CHECK(J7(6, i) == T(2));
+      CHECK(J7(i, 13) == T(2));
+    }
+  }
+}

@@ -528,13 +528,15 @@ class LineDynamics {
       const Vec3<double>& ua = fluid_->u[e];
       const Vec3<double>& ub = fluid_->u[e + 1];
       if (line_.hermite()) {
-        // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly.
+        // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly, in the
+        // component-major block form of every point term (HermiteBlockSum), scattered once.
         const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
         const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
         const auto& el = line_.hermite_element(e);
         Vec<double, 12> f, fd;
-        Mat<double, 12> J;
-        el.damped_force<double>(qe, ve, f, S ? &J : nullptr, wq, wv);  // internal + axial damping
+        HermiteBlockSum<double>* R = S ? &blocks_ : nullptr;
+        if (R) R->set_zero();
+        el.damped_force_blocks<double>(qe, ve, f, R, wq, wv);  // internal + axial damping
         Vec<double, 12> fw;
         hermite_weight_load<double>(w, L0, fw);
         f -= fw;
@@ -547,7 +549,7 @@ class LineDynamics {
           const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
           dry[g] = z > opt_.surface_z;
         }
-        hermite_drag_blended<double>(qe, ve, {um, um, um}, mc, L0, fd, S ? &J : nullptr, -wq, -wv, dry);
+        hermite_drag_blocks<double>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
         f -= fd;
         if (udm.squaredNorm() > 0) {
           // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
@@ -562,13 +564,9 @@ class LineDynamics {
             Mat3<double> Jt;
             const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
             const double wg = p.w * L0;
-            const Mat3<double> dfa = wg * Jt * (Mat3<double>::Identity() - t * t.transpose()) / na;
-            for (int k = 0; k < 4; ++k) {
-              f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
-              if (S)
-                for (int l = 0; l < 4; ++l)
-                  J.block<3, 3>(3 * k, 3 * l) -= (wq * N[static_cast<std::size_t>(k)] * A[static_cast<std::size_t>(l)]) * dfa;
-            }
+            for (int k = 0; k < 4; ++k) f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
+            // J_kl -= wq N_k A_l d(fi)/da.
+            if (R) R->add(N, A, Mat3<double>((-wq * wg / na) * Jt * (Mat3<double>::Identity() - t * t.transpose())));
           }
         }
         // Buoyancy lost above the surface (exact crossings).
@@ -577,10 +575,10 @@ class LineDynamics {
           Mat<double, 12> Jwet;
           hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
           f -= fwet;
-          if (S) J -= wq * Jwet;
+          if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
         }
         r.segment<12>(i0) += f;
-        if (S) add_block(*S, line_.dof(e, 0), 12, J);
+        if (S) add_blocks(*S, line_.dof(e, 0), *R);
       } else {
         const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
         const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
@@ -629,6 +627,11 @@ class LineDynamics {
               K.block<3, 3>(0, 3) -= h;
               K.block<3, 3>(3, 0) += h;
               K.block<3, 3>(3, 3) -= h;
+              // The wetted fraction's derivative in the end heights.
+              for (int k = 0; k < 6; ++k) {
+                K(k, 2) -= 0.5 * L0 * fi(k % 3) * fa;
+                K(k, 5) -= 0.5 * L0 * fi(k % 3) * fb;
+              }
             }
           }
         }
@@ -680,6 +683,19 @@ class LineDynamics {
       double* col = data + S.offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
       for (int i = 0; i < N; ++i) col[i] += B(i, j);
     }
+  }
+
+  // Component-major element blocks into band storage: S(i0 + 3k + i, i0 + 3l + j) += R(k + 4l, i + 3j).
+  static void add_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<double>& blocks) {
+    const auto i0 = static_cast<Eigen::Index>(first);
+    const auto& R = blocks.matrix();
+    double* data = S.data();
+    for (int l = 0; l < 4; ++l)
+      for (int j = 0; j < 3; ++j) {
+        double* col = data + S.offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
+        for (int k = 0; k < 4; ++k)
+          for (int i = 0; i < 3; ++i) col[3 * k + i] += R(k + 4 * l, i + 3 * j);
+      }
   }
 
   // S = c M over the whole band storage (same layout).
@@ -1181,6 +1197,7 @@ class LineDynamics {
   double kmax_ = 0, wmax_ = 0;
   bool save_factor_ = false;
   bool factor_swapped_ = false;  // s_.factor replaced since the step began
+  HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
   long caps_last_ = 0;           // EI = 0: elements the release cap limited in the last residual
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
   std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element

@@ -205,16 +205,31 @@ class HermiteElement {
   /// effective tangent J = wq (K + df_d/dq) + wv df_d/dv of the implicit march, in one pass
   /// over the Gauss points (spec "Time integration": the effective tangent; "Axial damping").
   /// The damping Jacobians enter the point Hessian before the scatter: the symmetric part
-  /// (BA/|a|^2)[wq (a.a_dot I - 2 (a.a_dot)/|a|^2 a a^T) + wv a a^T] joins d2W/da2, and the
-  /// one non-symmetric part wq (BA/|a|^2) a a_dot^T is a rank-one update of J. Equal to
-  /// internal_force + damping_force combined (tested to round-off and with duals).
+  /// (BA/|a|^2)[wq (a.a_dot I - 2 (a.a_dot)/|a|^2 a a^T) + wv a a^T] and the one
+  /// non-symmetric part wq (BA/|a|^2) a a_dot^T join d2W/da2. Equal to internal_force +
+  /// damping_force combined (tested to round-off and with duals).
   template <class T>
   void damped_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J, double wq, double wv) const {
+    if (!J) {
+      damped_force_blocks<T>(q, v, f, nullptr, wq, wv);
+      return;
+    }
+    HermiteBlockSum<T> R;
+    R.set_zero();
+    damped_force_blocks<T>(q, v, f, &R, wq, wv);
+    J->setZero();
+    R.template add_to<L>(*J);
+  }
+
+  /// damped_force with the effective tangent added onto R in component-major block form
+  /// (HermiteBlockSum; R is not cleared). The march scatters R into the band directly.
+  template <class T>
+  void damped_force_blocks(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, HermiteBlockSum<T>* R, double wq,
+                           double wv) const {
     const auto& axial_ = axial_table<T>();
     const auto& bending_ = bending_table<T>();
     f.setZero();
-    if (J) J->setZero();
-    const DensityOrder order = J ? DensityOrder::kHessian : DensityOrder::kGradient;
+    const DensityOrder order = R ? DensityOrder::kHessian : DensityOrder::kGradient;
     const bool bend = p_.EI > 0, fused = bend && p_.axial_order == p_.bending_order, damp = p_.BA > 0;
     const T Wq = T(wq), Wv = T(wv), BA = T(p_.BA);
     const Mat3<T> I = Mat3<T>::Identity();
@@ -222,19 +237,15 @@ class HermiteElement {
     for (int g = 0; g < axial_.n; ++g) {
       const Vec3<T> a = combine<T>(axial_.A[g], q);
       axial_density(a, p_.EA, order, d, name_.c_str());
+      Vec3<T> b;
       if (fused) {
-        const Vec3<T> b = combine<T>(axial_.B[g], q);
+        b = combine<T>(axial_.B[g], q);
         bending_density(a, b, p_.EI, order, db, name_.c_str());
         db.Wa += d.Wa;
-        if (J) db.Haa += d.Haa;
+        if (R) db.Haa += d.Haa;
       } else {
         db.Wa = d.Wa;
-        db.Wb.setZero();
-        if (J) {
-          db.Haa = d.Haa;
-          db.Hab.setZero();
-          db.Hbb.setZero();
-        }
+        if (R) db.Haa = d.Haa;
       }
       Vec3<T> ad = Vec3<T>::Zero();
       T a2 = T(1), ada = T(0);
@@ -244,43 +255,38 @@ class HermiteElement {
         ada = a.dot(ad);
         db.Wa += (BA * ada / a2) * a;  // BA (t . a_dot) t per unit weight
       }
-      if (J) {
-        db.Haa *= Wq;
-        db.Hab *= Wq;
-        db.Hbb *= Wq;
-        if (damp) {
-          const Mat3<T> aa = a * a.transpose();
-          db.Haa += (BA / a2) * (Wq * (ada * I - (T(2) * ada / a2) * aa) + Wv * aa);
-        }
+      const auto& A = axial_.A[g];
+      const auto& B = axial_.B[g];
+      const auto w = axial_.w[g];
+      for (int k = 0; k < 4; ++k) {
+        const int ok = hermite_block_offset<L>(k);
+        f.template segment<3>(ok) += T(w * A[k]) * db.Wa;
+        if (fused) f.template segment<3>(ok) += T(w * B[k]) * db.Wb;
       }
-      accumulate_full(axial_, g, db, f, J);
-      if (J && damp) {
-        // J_kl += w A_k A_l wq (BA/|a|^2) a a_dot^T: J += u w^T, u_k = A_k a, w_l = A_l a_dot.
-        Vec<T> u, w;
-        if constexpr (kDofs > 12) {  // zero on the DOFs this element leaves untouched
-          u.setZero();
-          w.setZero();
-        }
-        const T c = Wq * T(axial_.w[g]) * BA / a2;
-        for (int k = 0; k < 4; ++k) {
-          const int ok = hermite_block_offset<L>(k);
-          u.template segment<3>(ok) = (c * T(axial_.A[g][k])) * a;
-          w.template segment<3>(ok) = T(axial_.A[g][k]) * ad;
-        }
-        J->noalias() += u * w.transpose();
+      if (!R) continue;
+      Mat3<T> Haa = Wq * db.Haa;
+      if (damp) {
+        const Mat3<T> aa = a * a.transpose();
+        Haa += (BA / a2) * (Wq * (ada * I - (T(2) * ada / a2) * aa + a * ad.transpose()) + Wv * aa);
       }
+      const std::array<table_scalar_t<T>, 4> wA{w * A[0], w * A[1], w * A[2], w * A[3]};
+      R->add(wA, A, Haa);
+      if (fused) add_bending_blocks(w, A, B, db, Wq, *R);
     }
     if (bend && !fused) {
       for (int g = 0; g < bending_.n; ++g) {
-        const Vec3<T> a = combine<T>(bending_.A[g], q);
-        const Vec3<T> b = combine<T>(bending_.B[g], q);
+        const auto& A = bending_.A[g];
+        const auto& B = bending_.B[g];
+        const auto w = bending_.w[g];
+        const Vec3<T> a = combine<T>(A, q);
+        const Vec3<T> b = combine<T>(B, q);
         bending_density(a, b, p_.EI, order, db, name_.c_str());
-        if (J) {
-          db.Haa *= Wq;
-          db.Hab *= Wq;
-          db.Hbb *= Wq;
-        }
-        accumulate_full(bending_, g, db, f, J);
+        for (int k = 0; k < 4; ++k)
+          f.template segment<3>(hermite_block_offset<L>(k)) += T(w * A[k]) * db.Wa + T(w * B[k]) * db.Wb;
+        if (!R) continue;
+        const std::array<table_scalar_t<T>, 4> wA{w * A[0], w * A[1], w * A[2], w * A[3]};
+        R->add(wA, A, Mat3<T>(Wq * db.Haa));
+        add_bending_blocks(w, A, B, db, Wq, *R);
       }
     }
   }
@@ -499,6 +505,18 @@ class HermiteElement {
     Vec3<T> r = T(c[0]) * q.template segment<3>(hermite_block_offset<L>(0));
     for (int k = 1; k < 4; ++k) r += T(c[k]) * q.template segment<3>(hermite_block_offset<L>(k));
     return r;
+  }
+
+  // The (a, b), (b, a) and (b, b) terms of a point Hessian, scaled by wq, onto R:
+  // w (A B^T) (x) Hab + w (B A^T) (x) Hab^T + w (B B^T) (x) Hbb.
+  template <class T, class S>
+  static void add_bending_blocks(S w, const std::array<S, 4>& A, const std::array<S, 4>& B,
+                                 const DensityDerivatives<T>& d, const T& wq, HermiteBlockSum<T>& R) {
+    const std::array<S, 4> wA{w * A[0], w * A[1], w * A[2], w * A[3]};
+    const std::array<S, 4> wB{w * B[0], w * B[1], w * B[2], w * B[3]};
+    R.add(wA, B, Mat3<T>(wq * d.Hab));
+    R.add(wB, A, Mat3<T>(wq * d.Hab.transpose()));
+    R.add(wB, B, Mat3<T>(wq * d.Hbb));
   }
 
   // f_k += w A_k Wa; K_kl += w A_k A_l Haa.

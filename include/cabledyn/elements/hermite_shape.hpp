@@ -61,6 +61,70 @@ Vec3<T> hermite_combine(const std::array<T, 4>& c, const Q& q) {
   return r;
 }
 
+/// A Hermite element matrix written as a sum of shape-weighted 3x3 blocks,
+/// J = sum_p (c_p d_p^T) (x) H_p, i.e. J_{(k,i),(l,j)} = sum_p c_p[k] d_p[l] H_p(i, j) with k, l
+/// the four Hermite blocks and i, j the Cartesian components. This is the form of every
+/// element Jacobian chained through the fixed shape maps q -> r, r', r'' at a point (spec "The
+/// cubic-Hermite bending element": the Hessian of the density chained to the DOFs; "Drag" on
+/// Hermite elements). The terms are recorded as the columns c_p d_p^T of Phi (16 x P) and
+/// the rows H_p of H (P x 9); the sum is the product R = Phi H, held component-major,
+/// R(k + 4 l, i + 3 j), formed with the 16 rows of a column in registers (the 3x3 blocks of
+/// the element layout are three entries long and do not vectorise).
+template <class T>
+class HermiteBlockSum {
+ public:
+  static constexpr int kTerms = 28;  ///< terms recorded before they are folded into R
+
+  void set_zero() {
+    R_.setZero();
+    n_ = 0;
+  }
+
+  /// J += (c d^T) (x) H.
+  template <class S>
+  void add(const std::array<S, 4>& c, const std::array<S, 4>& d, const Mat3<T>& H) {
+    if (n_ == kTerms) flush();
+    for (int l = 0; l < 4; ++l)
+      for (int k = 0; k < 4; ++k)
+        Phi_(k + 4 * l, n_) = T(c[static_cast<std::size_t>(k)] * d[static_cast<std::size_t>(l)]);
+    const T* h = H.data();  // column-major: h[i + 3 j] = H(i, j)
+    for (int j = 0; j < 9; ++j) H_(n_, j) = h[j];
+    ++n_;
+  }
+
+  /// The sum, R(k + 4 l, i + 3 j) = J(3 k + i, 3 l + j) in the [r1, m1, r2, m2] order.
+  const Eigen::Matrix<T, 16, 9>& matrix() {
+    flush();
+    return R_;
+  }
+
+  /// J added onto an element matrix of layout L (the blocks at hermite_block_offset<L>).
+  template <class L, class M>
+  void add_to(M& J) {
+    flush();
+    for (int l = 0; l < 4; ++l)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 4; ++k)
+          for (int i = 0; i < 3; ++i)
+            J(hermite_block_offset<L>(k) + i, hermite_block_offset<L>(l) + j) += R_(k + 4 * l, i + 3 * j);
+  }
+
+ private:
+  void flush() {
+    for (int j = 0; j < 9; ++j) {
+      Eigen::Matrix<T, 16, 1> acc = R_.col(j);
+      for (int p = 0; p < n_; ++p) acc += Phi_.col(p) * H_(p, j);
+      R_.col(j) = acc;
+    }
+    n_ = 0;
+  }
+
+  Eigen::Matrix<T, 16, kTerms> Phi_;
+  Eigen::Matrix<T, kTerms, 9> H_;
+  Eigen::Matrix<T, 16, 9> R_;
+  int n_ = 0;
+};
+
 /// Centreline r(xi), r'(xi) and r''(xi) (derivatives per unstretched arc length) of a
 /// Hermite element with DOFs q (layout L) and unstretched length L0.
 template <class T, class L = LayoutRM>

@@ -158,14 +158,13 @@ void hermite_drag(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec
   }
 }
 
-/// Hermite drag as hermite_drag, with the Jacobians accumulated as one effective matrix:
-/// J += cq dF/dq + cv dF/dv (F the drag load f), the implicit march's weighting. At each
-/// Gauss point the two 3x3 point derivatives D_a = d load/d a and D_v = d load/d r_dot scatter
-/// once: J_kl += N_k (A_l cq D_a + N_l cv D_v). Equal to hermite_drag combined (tested).
+/// Hermite drag (as hermite_drag_blended below) with the Jacobian added onto R in
+/// component-major block form (HermiteBlockSum; R is not cleared): the terms
+/// (N A^T) (x) cq D_a and (N N^T) (x) cv D_v at each wetted Gauss point.
 template <class T>
-void hermite_drag_blended(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec3<T>, 3>& uf,
-                          const MorisonCoefficients& c, double L0, Vec<T, 12>& f, Mat<T, 12>* J, double cq,
-                          double cv, const std::array<bool, 3>& dry = {false, false, false}) {
+void hermite_drag_blocks(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec3<T>, 3>& uf,
+                         const MorisonCoefficients& c, double L0, Vec<T, 12>& f, HermiteBlockSum<T>* R,
+                         double cq, double cv, const std::array<bool, 3>& dry = {false, false, false}) {
   using std::sqrt;
   f.setZero();
   const auto& pts = detail::drag_points();
@@ -179,22 +178,33 @@ void hermite_drag_blended(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::a
     const Vec3<T> t = a / na;
     const Vec3<T> ur = uf[static_cast<std::size_t>(g)] - rd;
     Mat3<T> Ju, Jt;
-    const Vec3<T> fd = morison_drag<T>(ur, t, c, J ? &Ju : nullptr, J ? &Jt : nullptr);
+    const Vec3<T> fd = morison_drag<T>(ur, t, c, R ? &Ju : nullptr, R ? &Jt : nullptr);
     const T wg = T(s.w * L0);
     const Vec3<T> load = (wg * na) * fd;
     for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) += T(N[k]) * load;
-    if (!J) continue;
+    if (!R) continue;
     // d load/d a = wg (J_t (I - t t^T) + f t^T) = wg (J_t + (f - J_t t) t^T) (d|a|/da = t).
-    const Mat3<T> X = (T(cq) * wg) * (Jt + (fd - Jt * t) * t.transpose());
-    const Mat3<T> Y = -T(cv) * (wg * na) * Ju;
-    // Entry by entry (no 3x3 temporaries reloaded from memory).
-    for (int l = 0; l < 4; ++l)
-      for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i) {
-          const T z = T(A[l]) * X(i, j) + T(N[l]) * Y(i, j);
-          for (int k = 0; k < 4; ++k) (*J)(3 * k + i, 3 * l + j) += T(N[k]) * z;
-        }
+    R->add(N, A, Mat3<T>((T(cq) * wg) * (Jt + (fd - Jt * t) * t.transpose())));
+    R->add(N, N, Mat3<T>(-T(cv) * (wg * na) * Ju));
   }
+}
+
+/// Hermite drag as hermite_drag, with the Jacobians accumulated as one effective matrix:
+/// J += cq dF/dq + cv dF/dv (F the drag load f), the implicit march's weighting. At each
+/// Gauss point the two 3x3 point derivatives D_a = d load/d a and D_v = d load/d r_dot enter
+/// once: J_kl += N_k (A_l cq D_a + N_l cv D_v). Equal to hermite_drag combined (tested).
+template <class T>
+void hermite_drag_blended(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec3<T>, 3>& uf,
+                          const MorisonCoefficients& c, double L0, Vec<T, 12>& f, Mat<T, 12>* J, double cq,
+                          double cv, const std::array<bool, 3>& dry = {false, false, false}) {
+  if (!J) {
+    hermite_drag_blocks<T>(q, v, uf, c, L0, f, nullptr, cq, cv, dry);
+    return;
+  }
+  HermiteBlockSum<T> R;
+  R.set_zero();
+  hermite_drag_blocks<T>(q, v, uf, c, L0, f, &R, cq, cv, dry);
+  R.template add_to<LayoutRM>(*J);
 }
 
 // ---- buoyancy lost above the surface ----------------------------------------------------------
