@@ -237,9 +237,8 @@ class HermiteElement {
     for (int g = 0; g < axial_.n; ++g) {
       const Vec3<T> a = combine<T>(axial_.A[g], q);
       axial_density(a, p_.EA, order, d, name_.c_str());
-      Vec3<T> b;
       if (fused) {
-        b = combine<T>(axial_.B[g], q);
+        const Vec3<T> b = combine<T>(axial_.B[g], q);
         bending_density(a, b, p_.EI, order, db, name_.c_str());
         db.Wa += d.Wa;
         if (R) db.Haa += d.Haa;
@@ -269,9 +268,7 @@ class HermiteElement {
         const Mat3<T> aa = a * a.transpose();
         Haa += (BA / a2) * (Wq * (ada * I - (T(2) * ada / a2) * aa + a * ad.transpose()) + Wv * aa);
       }
-      const std::array<table_scalar_t<T>, 4> wA{w * A[0], w * A[1], w * A[2], w * A[3]};
-      R->add(wA, A, Haa);
-      if (fused) add_bending_blocks(w, A, B, db, Wq, *R);
+      add_point_blocks(w, A, B, Haa, fused ? &db : nullptr, Wq, *R);
     }
     if (bend && !fused) {
       for (int g = 0; g < bending_.n; ++g) {
@@ -284,9 +281,7 @@ class HermiteElement {
         for (int k = 0; k < 4; ++k)
           f.template segment<3>(hermite_block_offset<L>(k)) += T(w * A[k]) * db.Wa + T(w * B[k]) * db.Wb;
         if (!R) continue;
-        const std::array<table_scalar_t<T>, 4> wA{w * A[0], w * A[1], w * A[2], w * A[3]};
-        R->add(wA, A, Mat3<T>(Wq * db.Haa));
-        add_bending_blocks(w, A, B, db, Wq, *R);
+        add_point_blocks(w, A, B, Mat3<T>(Wq * db.Haa), &db, Wq, *R);
       }
     }
   }
@@ -507,16 +502,18 @@ class HermiteElement {
     return r;
   }
 
-  // The (a, b), (b, a) and (b, b) terms of a point Hessian, scaled by wq, onto R:
-  // w (A B^T) (x) Hab + w (B A^T) (x) Hab^T + w (B B^T) (x) Hbb.
+  // The terms of one point onto R: w (A A^T) (x) Haa (Haa given, already weighted) and, when
+  // d is given (a bending point), wq w [(A B^T) (x) Hab + (B A^T) (x) Hab^T + (B B^T) (x) Hbb].
   template <class T, class S>
-  static void add_bending_blocks(S w, const std::array<S, 4>& A, const std::array<S, 4>& B,
-                                 const DensityDerivatives<T>& d, const T& wq, HermiteBlockSum<T>& R) {
+  static void add_point_blocks(S w, const std::array<S, 4>& A, const std::array<S, 4>& B, const Mat3<T>& Haa,
+                               const DensityDerivatives<T>* d, const T& wq, HermiteBlockSum<T>& R) {
     const std::array<S, 4> wA{w * A[0], w * A[1], w * A[2], w * A[3]};
+    R.add(wA, A, Haa);
+    if (!d) return;
     const std::array<S, 4> wB{w * B[0], w * B[1], w * B[2], w * B[3]};
-    R.add(wA, B, Mat3<T>(wq * d.Hab));
-    R.add(wB, A, Mat3<T>(wq * d.Hab.transpose()));
-    R.add(wB, B, Mat3<T>(wq * d.Hbb));
+    R.add(wA, B, Mat3<T>(wq * d->Hab));
+    R.add(wB, A, Mat3<T>(wq * d->Hab.transpose()));
+    R.add(wB, B, Mat3<T>(wq * d->Hbb));
   }
 
   // f_k += w A_k Wa; K_kl += w A_k A_l Haa.
