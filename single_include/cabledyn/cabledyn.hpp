@@ -8392,9 +8392,13 @@ inline void end_forces_from_residual(const Line& line, const VecX<double>& R, St
 namespace cabledyn {
 
 /// Static solver of an EI = 0 line.
-class TensionStatics {
+/// (A class template with one defaulted, unused parameter, `TensionStatics` its only instance: its member
+/// bodies are instantiated only in the translation units that use them, which keeps the
+/// headers that include this one cheap to compile.)
+template <class Unused = void>
+class BasicTensionStatics {
  public:
-  TensionStatics(const Line& line, StaticProblem prob = {}, StaticOptions opt = {})
+  BasicTensionStatics(const Line& line, StaticProblem prob = {}, StaticOptions opt = {})
       : line_(line),
         prob_(std::move(prob)),
         opt_(opt),
@@ -8757,6 +8761,8 @@ class TensionStatics {
   double kmax_ = 0, EAmax_ = 0;
 };
 
+using TensionStatics = BasicTensionStatics<>;
+
 }  // namespace cabledyn
 // ---- end cabledyn/statics/tension_statics.hpp ----
 // ---- begin cabledyn/statics/hermite_statics.hpp ----
@@ -8854,9 +8860,13 @@ inline std::optional<TensileEvent> tensile_audit(const Line& line, const VecX<do
 namespace cabledyn {
 
 /// Static solver of a cubic-Hermite cable.
-class HermiteStatics {
+/// (A class template with one defaulted, unused parameter, `HermiteStatics` its only instance: its member
+/// bodies are instantiated only in the translation units that use them, which keeps the
+/// headers that include this one cheap to compile.)
+template <class Unused = void>
+class BasicHermiteStatics {
  public:
-  HermiteStatics(Line& line, StaticProblem prob = {}, StaticOptions opt = {})
+  BasicHermiteStatics(Line& line, StaticProblem prob = {}, StaticOptions opt = {})
       : line_(line),
         prob_(std::move(prob)),
         opt_(opt),
@@ -9299,6 +9309,8 @@ class HermiteStatics {
   VecX<double> Rt_;
 };
 
+using HermiteStatics = BasicHermiteStatics<>;
+
 }  // namespace cabledyn
 // ---- end cabledyn/statics/hermite_statics.hpp ----
 // ---- end cabledyn/statics.hpp ----
@@ -9584,9 +9596,13 @@ struct EndReaction {
 };
 
 /// The generalised-alpha march of one line.
-class LineDynamics {
+/// (A class template with one defaulted, unused parameter, `LineDynamics` its only instance: its member
+/// bodies are instantiated only in the translation units that use them, which keeps the
+/// headers that include this one cheap to compile.)
+template <class Unused = void>
+class BasicLineDynamics {
  public:
-  LineDynamics(const Line& line, DynamicOptions opt = {})
+  BasicLineDynamics(const Line& line, DynamicOptions opt = {})
       : line_(line),
         opt_(opt),
         ga_(GeneralizedAlpha<double>::from_rho_inf(opt.rho_inf)),
@@ -10647,6 +10663,8 @@ class LineDynamics {
   std::vector<CapStart> cap_start_;  // EI = 0: the release cap's step-start quantities
   mutable std::vector<double> audit_work_;  // tensile audit scratch
 };
+
+using LineDynamics = BasicLineDynamics<>;
 
 }  // namespace cabledyn
 
@@ -15147,9 +15165,13 @@ struct NodeRecovery {
 };
 
 /// A deck run: build with the deck, call run().
-class DeckRunner {
+/// (A class template with one defaulted, unused parameter, `DeckRunner` its only instance: its member
+/// bodies are instantiated only in the translation units that use them, which keeps the
+/// headers that include this one cheap to compile.)
+template <class Unused = void>
+class BasicDeckRunner {
  public:
-  DeckRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
+  BasicDeckRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
     env_ = deck.environment();
     env_.validate();
     build_lines();
@@ -15826,6 +15848,8 @@ class DeckRunner {
   std::vector<std::string> names_, files_;
   std::map<std::pair<std::size_t, bool>, NodeRecovery> recovery_cache_;
 };
+
+using DeckRunner = BasicDeckRunner<>;
 
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/driver.hpp ----

@@ -141,9 +141,13 @@ struct EndReaction {
 };
 
 /// The generalised-alpha march of one line.
-class LineDynamics {
+/// (A class template with one defaulted, unused parameter, `LineDynamics` its only instance: its member
+/// bodies are instantiated only in the translation units that use them, which keeps the
+/// headers that include this one cheap to compile.)
+template <class Unused = void>
+class BasicLineDynamics {
  public:
-  LineDynamics(const Line& line, DynamicOptions opt = {})
+  BasicLineDynamics(const Line& line, DynamicOptions opt = {})
       : line_(line),
         opt_(opt),
         ga_(GeneralizedAlpha<double>::from_rho_inf(opt.rho_inf)),
@@ -1204,6 +1208,8 @@ class LineDynamics {
   std::vector<CapStart> cap_start_;  // EI = 0: the release cap's step-start quantities
   mutable std::vector<double> audit_work_;  // tensile audit scratch
 };
+
+using LineDynamics = BasicLineDynamics<>;
 
 }  // namespace cabledyn
 

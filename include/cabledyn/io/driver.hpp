@@ -57,9 +57,13 @@ struct NodeRecovery {
 };
 
 /// A deck run: build with the deck, call run().
-class DeckRunner {
+/// (A class template with one defaulted, unused parameter, `DeckRunner` its only instance: its member
+/// bodies are instantiated only in the translation units that use them, which keeps the
+/// headers that include this one cheap to compile.)
+template <class Unused = void>
+class BasicDeckRunner {
  public:
-  DeckRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
+  BasicDeckRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
     env_ = deck.environment();
     env_.validate();
     build_lines();
@@ -736,5 +740,7 @@ class DeckRunner {
   std::vector<std::string> names_, files_;
   std::map<std::pair<std::size_t, bool>, NodeRecovery> recovery_cache_;
 };
+
+using DeckRunner = BasicDeckRunner<>;
 
 }  // namespace cabledyn::io

@@ -28,9 +28,13 @@
 namespace cabledyn {
 
 /// Static solver of a cubic-Hermite cable.
-class HermiteStatics {
+/// (A class template with one defaulted, unused parameter, `HermiteStatics` its only instance: its member
+/// bodies are instantiated only in the translation units that use them, which keeps the
+/// headers that include this one cheap to compile.)
+template <class Unused = void>
+class BasicHermiteStatics {
  public:
-  HermiteStatics(Line& line, StaticProblem prob = {}, StaticOptions opt = {})
+  BasicHermiteStatics(Line& line, StaticProblem prob = {}, StaticOptions opt = {})
       : line_(line),
         prob_(std::move(prob)),
         opt_(opt),
@@ -472,5 +476,7 @@ class HermiteStatics {
   BandLDLT<double> ldlt_;
   VecX<double> Rt_;
 };
+
+using HermiteStatics = BasicHermiteStatics<>;
 
 }  // namespace cabledyn

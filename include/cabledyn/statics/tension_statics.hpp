@@ -21,9 +21,13 @@
 namespace cabledyn {
 
 /// Static solver of an EI = 0 line.
-class TensionStatics {
+/// (A class template with one defaulted, unused parameter, `TensionStatics` its only instance: its member
+/// bodies are instantiated only in the translation units that use them, which keeps the
+/// headers that include this one cheap to compile.)
+template <class Unused = void>
+class BasicTensionStatics {
  public:
-  TensionStatics(const Line& line, StaticProblem prob = {}, StaticOptions opt = {})
+  BasicTensionStatics(const Line& line, StaticProblem prob = {}, StaticOptions opt = {})
       : line_(line),
         prob_(std::move(prob)),
         opt_(opt),
@@ -385,5 +389,7 @@ class TensionStatics {
   BandLU<double> lu_;
   double kmax_ = 0, EAmax_ = 0;
 };
+
+using TensionStatics = BasicTensionStatics<>;
 
 }  // namespace cabledyn
