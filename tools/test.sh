@@ -8,7 +8,8 @@
 # out: they tripled the compile time of the template-heavy tests, and AddressSanitizer
 # covers null and out-of-object accesses. -Og rather than -O1: the instrumented code compiles
 # about a quarter faster and the tests run as fast. With GCC, the collector runs later
-# (--param ggc-min-*: about 7 % less compile time, about 1.3 GB per compiler).
+# (--param ggc-min-*: about 7 % less compile time, about 1.3 GB per compiler). The tests of a
+# folder compile as one unit (tests/CMakeLists.txt, CABLEDYN_UNITY_TESTS).
 # CABLEDYN_RELEASE_BUILD=1 adds a Release (-O3) -Werror build with its CTest run.
 # Build trees go under ${CABLEDYN_BUILD_ROOT:-build}.
 set -euo pipefail

@@ -16,7 +16,7 @@ namespace {
 template <class S>
 using V6 = Eigen::Matrix<S, 6, 1>;
 
-TensionElementParams params(bool tension_only = true) {
+TensionElementParams tension_params(bool tension_only = true) {
   TensionElementParams p;
   p.L0 = 3.2;
   p.EA = 7.5e5;
@@ -26,7 +26,7 @@ TensionElementParams params(bool tension_only = true) {
   return p;
 }
 
-struct EnergyOf {
+struct TensionEnergyOf {
   const TensionElement* e;
   template <class V>
   typename V::Scalar operator()(const V& q) const {
@@ -58,7 +58,7 @@ TEMPLATE_TEST_CASE("Tension element: force and tangent equal duals, taut and two
   using T = TestType;
   const double tol = std::is_same_v<T, double> ? 1e-13 : 1e-16;
   for (bool tension_only : {true, false}) {
-    const TensionElement e(params(tension_only));
+    const TensionElement e(tension_params(tension_only));
     for (double sign : {1.0, -1.0}) {
       if (tension_only && sign < 0) continue;  // slack: tested below
       for (const auto& qd : states(e.params().L0, sign)) {
@@ -66,11 +66,11 @@ TEMPLATE_TEST_CASE("Tension element: force and tangent equal duals, taut and two
         V6<T> f;
         Eigen::Matrix<T, 6, 6> K;
         e.internal_force<T>(q, f, &K);
-        const auto cg = check_gradient(EnergyOf{&e}, q, f);
+        const auto cg = check_gradient(TensionEnergyOf{&e}, q, f);
         INFO(cg.log());
         CHECK(cg.vs_dual.ok(tol));
         CHECK(cg.vs_fd.ok(1e-9));
-        const auto ch = check_hessian(EnergyOf{&e}, q, K);
+        const auto ch = check_hessian(TensionEnergyOf{&e}, q, K);
         INFO(ch.log());
         CHECK(ch.vs_dual.ok(tol));
         CHECK(ch.vs_fd.ok(1e-9));
@@ -85,7 +85,7 @@ TEMPLATE_TEST_CASE("Tension element: force and tangent equal duals, taut and two
 
 TEST_CASE("Tension-only switch: slack gives zero force and zero stiffness, consistently",
           "[elements][tension]") {
-  const TensionElement e(params(true));
+  const TensionElement e(tension_params(true));
   for (const auto& q : states(e.params().L0, -1.0)) {
     V6<double> f;
     Eigen::Matrix<double, 6, 6> K;
@@ -95,7 +95,7 @@ TEST_CASE("Tension-only switch: slack gives zero force and zero stiffness, consi
     CHECK(e.energy(q) == 0);
     CHECK(e.tension(q) == 0);
     // The duals agree on the slack side as well (zero everywhere).
-    CHECK(hessian(EnergyOf{&e}, q).norm() == 0);
+    CHECK(hessian(TensionEnergyOf{&e}, q).norm() == 0);
   }
   // Either side of eps = 0: the force is continuous (zero at the switch), the material
   // stiffness jumps from 0 to EA/L0 e e^T as the spec says.
@@ -115,7 +115,7 @@ TEST_CASE("Tension-only switch: slack gives zero force and zero stiffness, consi
 TEMPLATE_TEST_CASE("Tension element: Kelvin-Voigt damping and its position and velocity Jacobians",
                    "[elements][tension][damping]", double, long double) {
   using T = TestType;
-  const TensionElement e(params(true));
+  const TensionElement e(tension_params(true));
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (double sign : {1.0, -1.0}) {  // damping stays active on a slack element
@@ -161,7 +161,7 @@ TEMPLATE_TEST_CASE("Tension element: Kelvin-Voigt damping and its position and v
 TEMPLATE_TEST_CASE("Tension element: consistent mass and total mass", "[elements][tension][mass]",
                    double, long double) {
   using T = TestType;
-  const TensionElement e(params());
+  const TensionElement e(tension_params());
   const auto M = e.mass<T>();
   auto KE = [&](const auto& v) {
     using S = typename std::decay_t<decltype(v)>::Scalar;
@@ -177,7 +177,7 @@ TEMPLATE_TEST_CASE("Tension element: consistent mass and total mass", "[elements
 
 TEST_CASE("Tension element: invariance under rigid motion; agreement with a straight Hermite element",
           "[elements][tension]") {
-  const TensionElement e(params(false));
+  const TensionElement e(tension_params(false));
   const Eigen::Matrix3d R = test::rotation(Eigen::Vector3d(1, 2, 3), 0.77);
   const Eigen::Vector3d c(5, -6, 7);
   for (const auto& q : states(e.params().L0, 1.0)) {
@@ -210,7 +210,7 @@ TEST_CASE("Tension element: invariance under rigid motion; agreement with a stra
 
 TEST_CASE("Tension element bad input gives named errors", "[elements][tension][errors]") {
   auto make = [](auto mutate) {
-    TensionElementParams p = params();
+    TensionElementParams p = tension_params();
     mutate(p);
     return TensionElement(p, "line 1 segment 3");
   };
@@ -218,7 +218,7 @@ TEST_CASE("Tension element bad input gives named errors", "[elements][tension][e
   CHECK_THROWS_WITH(make([](auto& p) { p.EA = -5; }), "InputError: line 1 segment 3: EA = -5 (limit: > 0)");
   CHECK_THROWS_WITH(make([](auto& p) { p.BA = -1; }), "InputError: line 1 segment 3: BA = -1 (limit: >= 0)");
   CHECK_THROWS_AS(make([](auto& p) { p.rho_A = std::nan(""); }), InputError);
-  const TensionElement e(params(), "line 1 segment 3");
+  const TensionElement e(tension_params(), "line 1 segment 3");
   V6<double> q = V6<double>::Zero(), f;
   CHECK_THROWS_WITH(e.internal_force<double>(q, f), "DomainError: line 1 segment 3: chord length = 0 (limit: > 0)");
 }

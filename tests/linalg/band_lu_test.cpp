@@ -35,7 +35,7 @@ MatX<T> reconstruct(const BandLU<T>& lu) {
 }
 
 template <class T>
-std::vector<Backend> backends() {
+std::vector<Backend> lu_backends() {
   std::vector<Backend> b{Backend::templated};
   if (kLapackAvailable && std::is_same_v<T, double>) b.push_back(Backend::lapack);
   return b;
@@ -58,7 +58,7 @@ TEMPLATE_TEST_CASE("Band LU solves like dense LU for many band widths", "[linalg
                                                      {7, 11, 11},
                                                      {90, 13, 13},
                                                      {50, 1, 13}}};
-  for (Backend backend : backends<T>()) {
+  for (Backend backend : lu_backends<T>()) {
     for (const auto& [n, kl, ku] : shapes) {
       CAPTURE(n, kl, ku, backend == Backend::lapack);
       const auto A = fixtures::random_band<T>(n, kl, ku, 100 + n + 7 * kl + 13 * ku);
@@ -100,7 +100,7 @@ TEMPLATE_TEST_CASE("Partial pivoting swaps rows when the diagonal is small",
     A.at(i, i + 1) = T(1);
     A.at(i + 1, i) = T(2);
   }
-  for (Backend backend : backends<T>()) {
+  for (Backend backend : lu_backends<T>()) {
     BandLU<T> lu(A, backend);
     REQUIRE(lu.factor(A).ok());
     CHECK(lu.pivot(0) == 1);
@@ -115,7 +115,7 @@ TEMPLATE_TEST_CASE("Partial pivoting swaps rows when the diagonal is small",
 TEMPLATE_TEST_CASE("Singular and non-finite matrices give named results, never NaN",
                    "[linalg][band_lu]", double, long double) {
   using T = TestType;
-  for (Backend backend : backends<T>()) {
+  for (Backend backend : lu_backends<T>()) {
     // A zero column: exactly singular at that column.
     auto A = fixtures::random_band<T>(20, 2, 3, 9, 4.0);
     for (Index i = 4; i <= 9; ++i) A.at(i, 7) = T(0);
@@ -224,7 +224,7 @@ TEMPLATE_TEST_CASE("Band LU factors and solves again without allocating",
                    "[linalg][band_lu][alloc]", double, long double) {
   using T = TestType;
   const auto A = fixtures::random_band<T>(150, 11, 11, 77);
-  for (Backend backend : backends<T>()) {
+  for (Backend backend : lu_backends<T>()) {
     BandLU<T> lu(A, backend);
     MatX<T> B = fixtures::Random(78).matrix<T>(150, 2);
     VecX<T> b = B.col(0);

@@ -1,6 +1,6 @@
 // Observed temporal order of the spring-damper node by the Method of Manufactured Solutions
 // (spec spring-damper-node.md, "Verification Evidence", MADD-VER-009; Roache 2002): the
-// manufactured x*(t) = sin(2t) + 0.3 cos(5t) is injected through anchor_position, ladder
+// mms_solution: the manufactured x*(t) = sin(2t) + 0.3 cos(5t) is injected through anchor_position, ladder
 // 100/200/400/800 steps to t = 1. The spec reports 1.029 for its own x*; the order observed
 // here is printed by the test (about 1.00 in both fields). Three mutations of the step must
 // each fail the study, and the failure must name the node.
@@ -18,7 +18,7 @@ using namespace cabledyn;
 namespace {
 
 template <class T>
-std::array<T, 3> manufactured(const T& t) {
+std::array<T, 3> mms_solution(const T& t) {
   using std::cos;
   using std::sin;
   return {T(sin(T(2) * t) + T(0.3) * cos(T(5) * t)),
@@ -34,12 +34,12 @@ OrderStudy run(Mutation mutation) {
   const N node(SpringDamperParams{}, "mms-node");
   const SpringDamperParams p = node.params();
   auto exact = [](const T& t) {
-    const auto m = manufactured(t);
+    const auto m = mms_solution(t);
     return typename N::State(m[0], m[1]);
   };
   auto source = [&](const T& t) {
     const T ts = mutation == Mutation::frozen_source ? T(0) : t;
-    const auto m = manufactured(ts);
+    const auto m = mms_solution(ts);
     return N::inputs(spring_damper_mms_anchor<T>(p, m[0], m[1], m[2]));
   };
   auto step = [&](const typename N::State& s, const typename N::Inputs& u, const T&, const T& dt) {
@@ -78,7 +78,7 @@ TEMPLATE_TEST_CASE("MMS: the node's observed temporal order is 1 in both fields"
 
   // The convenience entry point gives the same study.
   const auto direct = spring_damper_order_study(
-      SpringDamperNode<T>(SpringDamperParams{}, "mms-node"), [](const T& t) { return manufactured(t); });
+      SpringDamperNode<T>(SpringDamperParams{}, "mms-node"), [](const T& t) { return mms_solution(t); });
   CHECK(direct.observed == study.observed);
 }
 

@@ -50,7 +50,7 @@ struct Pair {
   }
 };
 
-SpringDamperParams params(double k, double c, double m, double l0, double x0, double v0) {
+SpringDamperParams pair_params(double k, double c, double m, double l0, double x0, double v0) {
   return SpringDamperParams{k, c, m, l0, x0, v0};
 }
 
@@ -75,7 +75,7 @@ TEMPLATE_TEST_CASE("coupled pair: measured growth of the common velocity is (m -
     const auto n = constants<T>(cs.k, cs.c, cs.m);
     const T g = equal_pair_growth_factor(n, T(cs.dt));
     CHECK(std::fabs(g - T(cs.expected)) <= T(1e-15));
-    Pair<T> pair(params(cs.k, cs.c, cs.m, 1.0, 0.3, 0.9), params(cs.k, cs.c, cs.m, -1.0, -0.2, 0.4),
+    Pair<T> pair(pair_params(cs.k, cs.c, cs.m, 1.0, 0.3, 0.9), pair_params(cs.k, cs.c, cs.m, -1.0, -0.2, 0.4),
                  cs.dt);
     T worst = 0;
     for (int step = 0; step < 12; ++step) {
@@ -98,8 +98,8 @@ TEMPLATE_TEST_CASE("coupled pair: measured growth of the common velocity is (m -
   CHECK(std::fabs(range.first - T(10)) <= T(1e-12));
   CHECK(std::fabs(range.second - T(90)) <= T(1e-12));
   // Jacobi passes converge to the same fixed point.
-  Pair<T> gs(params(1000, 2, 0.5, 1.0, 0.3, 0.9), params(1000, 2, 0.5, -1.0, -0.2, 0.4), 0.01);
-  Pair<T> jac(params(1000, 2, 0.5, 1.0, 0.3, 0.9), params(1000, 2, 0.5, -1.0, -0.2, 0.4), 0.01,
+  Pair<T> gs(pair_params(1000, 2, 0.5, 1.0, 0.3, 0.9), pair_params(1000, 2, 0.5, -1.0, -0.2, 0.4), 0.01);
+  Pair<T> jac(pair_params(1000, 2, 0.5, 1.0, 0.3, 0.9), pair_params(1000, 2, 0.5, -1.0, -0.2, 0.4), 0.01,
               CouplingScheme::jacobi);
   gs.graph.run(10);
   jac.graph.run(10);
@@ -115,11 +115,11 @@ TEMPLATE_TEST_CASE("the converged 3x3 step to the 40th power reproduces 40 steps
   };
   const Case cases[] = {
       // equal, stable and unstable
-      {params(100, 0.5, 1, 0.8, 0.3, 0.9), params(100, 0.5, 1, -0.8, -0.7, 0.4), 0.01},
-      {params(1000, 2, 0.5, 0.8, 0.3, 0.9), params(1000, 2, 0.5, -0.8, -0.7, 0.4), 0.01},
+      {pair_params(100, 0.5, 1, 0.8, 0.3, 0.9), pair_params(100, 0.5, 1, -0.8, -0.7, 0.4), 0.01},
+      {pair_params(1000, 2, 0.5, 0.8, 0.3, 0.9), pair_params(1000, 2, 0.5, -0.8, -0.7, 0.4), 0.01},
       // unequal, stable and unstable
-      {params(100, 2.0, 1, 0.8, 0.3, 0.9), params(300, 5.0, 2.5, -0.8, -0.7, 0.4), 0.01},
-      {params(1500, 1.0, 0.5, 0.8, 0.3, 0.9), params(900, 2.0, 0.8, -0.8, -0.7, 0.4), 0.01},
+      {pair_params(100, 2.0, 1, 0.8, 0.3, 0.9), pair_params(300, 5.0, 2.5, -0.8, -0.7, 0.4), 0.01},
+      {pair_params(1500, 1.0, 0.5, 0.8, 0.3, 0.9), pair_params(900, 2.0, 0.8, -0.8, -0.7, 0.4), 0.01},
   };
   for (const auto& cs : cases) {
     const auto ca = constants_of<T>(cs.a), cb = constants_of<T>(cs.b);
@@ -156,7 +156,7 @@ TEMPLATE_TEST_CASE("the converged 3x3 step to the 40th power reproduces 40 steps
 TEMPLATE_TEST_CASE("Gauss-Seidel contracts by alpha beta per sweep, Jacobi by its square root",
                    "[nodes][stability][graph]", double, long double) {
   using T = TestType;
-  const auto pa = params(2000, 1.0, 0.7, 0.8, 0.3, 0.9), pb = params(500, 9.0, 1.3, -0.8, -0.7, 0.4);
+  const auto pa = pair_params(2000, 1.0, 0.7, 0.8, 0.3, 0.9), pb = pair_params(500, 9.0, 1.3, -0.8, -0.7, 0.4);
   const double dt = 0.01;
   const T ab = anchored_pair_contraction(constants_of<T>(pa), constants_of<T>(pb), T(dt));
   for (auto scheme : {CouplingScheme::gauss_seidel, CouplingScheme::jacobi}) {

@@ -44,7 +44,7 @@ long double reference_radius(const Mat3<T>& A) {
 }
 
 template <class T>
-SpringDamperConstants<T> constants(double k, double c, double m, double l0 = 0) {
+SpringDamperConstants<T> node_constants(double k, double c, double m, double l0 = 0) {
   return {T(k), T(c), T(m), T(l0)};
 }
 
@@ -98,7 +98,7 @@ TEMPLATE_TEST_CASE("single-node step matrix: trace, determinant and the node its
                    "[nodes][stability]", double, long double) {
   using T = TestType;
   const T k = T(250), c = T(3), m = T(2), dt = T(0.02);
-  const auto A = single_node_step_matrix(constants<T>(250, 3, 2), dt);
+  const auto A = single_node_step_matrix(node_constants<T>(250, 3, 2), dt);
   const T tol = T(32) * epsilon<T>();
   CHECK(std::fabs(A.trace() - (T(2) - (k * dt * dt + c * dt) / m)) <= tol);
   CHECK(std::fabs(A.determinant() - (T(1) - c * dt / m)) <= tol);
@@ -120,7 +120,7 @@ TEMPLATE_TEST_CASE("single node: radius < 1 just inside k dt^2 + 2 c dt = 4 m, >
   };
   for (const Case cs : {Case{100, 1, 1}, Case{1000, 2, 0.5}, Case{6000, 150, 1}, Case{1e6, 1e4, 3},
                         Case{0.01, 0.002, 0.1}, Case{400, 0, 1}, Case{1e5, 0, 2}}) {
-    const auto n = constants<T>(cs.k, cs.c, cs.m);
+    const auto n = node_constants<T>(cs.k, cs.c, cs.m);
     const T dt_c = single_node_critical_timestep(n);
     // It is the root of the bound.
     CHECK(std::fabs(n.stiffness * dt_c * dt_c + T(2) * n.damping * dt_c - T(4) * n.mass) <=
@@ -170,18 +170,18 @@ TEMPLATE_TEST_CASE("anchored_pair_step: none within 1e-6 of alpha beta = 1; bad 
                    "[nodes][stability]", double, long double) {
   using T = TestType;
   // k dt^2 / m = 1 for both: alpha beta = 1 exactly.
-  const auto n = constants<T>(10000, 1, 1);
+  const auto n = node_constants<T>(10000, 1, 1);
   CHECK_FALSE(anchored_pair_step(n, n, T(0.01)).has_value());
   CHECK_FALSE(anchored_pair_spectral_radius(n, n, T(0.01)).has_value());
-  CHECK_FALSE(anchored_pair_step(n, constants<T>(10000 * (1 + 0.9e-6), 1, 1), T(0.01)).has_value());
-  CHECK(anchored_pair_step(n, constants<T>(10000 * (1 + 1.1e-6), 1, 1), T(0.01)).has_value());
-  CHECK(anchored_pair_step(n, constants<T>(10000 * (1 - 1.1e-6), 1, 1), T(0.01)).has_value());
+  CHECK_FALSE(anchored_pair_step(n, node_constants<T>(10000 * (1 + 0.9e-6), 1, 1), T(0.01)).has_value());
+  CHECK(anchored_pair_step(n, node_constants<T>(10000 * (1 + 1.1e-6), 1, 1), T(0.01)).has_value());
+  CHECK(anchored_pair_step(n, node_constants<T>(10000 * (1 - 1.1e-6), 1, 1), T(0.01)).has_value());
   // m = k dt^2 exactly (4 * 0.5^2 = 1): the closed form has no value.
-  CHECK_THROWS_AS(equal_pair_growth_factor(constants<T>(4, 1, 1), T(0.5)), DomainError);
-  CHECK_THROWS_AS(single_node_step_matrix(constants<T>(1, 1, 0), T(0.01)), InputError);
-  CHECK_THROWS_AS(single_node_step_matrix(constants<T>(1, 1, 1), T(0)), InputError);
-  CHECK_THROWS_AS(anchored_pair_step(constants<T>(1, 1, -1), n, T(0.01)), InputError);
-  CHECK_THROWS_AS(single_node_critical_timestep(constants<T>(0, 1, 1)), InputError);
+  CHECK_THROWS_AS(equal_pair_growth_factor(node_constants<T>(4, 1, 1), T(0.5)), DomainError);
+  CHECK_THROWS_AS(single_node_step_matrix(node_constants<T>(1, 1, 0), T(0.01)), InputError);
+  CHECK_THROWS_AS(single_node_step_matrix(node_constants<T>(1, 1, 1), T(0)), InputError);
+  CHECK_THROWS_AS(anchored_pair_step(node_constants<T>(1, 1, -1), n, T(0.01)), InputError);
+  CHECK_THROWS_AS(single_node_critical_timestep(node_constants<T>(0, 1, 1)), InputError);
 }
 
 TEMPLATE_TEST_CASE("d radius / d c by duals equals a long-double central difference",
@@ -215,12 +215,12 @@ TEMPLATE_TEST_CASE("d radius / d c by duals equals a long-double central differe
   }
   // Unequal pair: d radius / d c_b.
   for (double cb : {9.0, 3.0}) {
-    const auto ca = constants<D>(2000, 1.0, 0.7);
+    const auto ca = node_constants<D>(2000, 1.0, 0.7);
     const SpringDamperConstants<D> nb{D(T(500)), D(T(cb), 1, 0), D(T(1.3))};
     const auto r = anchored_pair_spectral_radius(ca, nb, D(T(0.01)));
     REQUIRE(r.has_value());
     const long double ref = fd([&](long double cc) {
-      return *anchored_pair_spectral_radius(constants<long double>(2000, 1.0, 0.7),
+      return *anchored_pair_spectral_radius(node_constants<long double>(2000, 1.0, 0.7),
                                             SpringDamperConstants<long double>{500, cc, 1.3L, 0}, 0.01L);
     }, cb);
     INFO("unequal pair c_b = " << cb << ": dual " << r->derivatives()(0) << ", difference " << ref);

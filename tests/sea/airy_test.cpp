@@ -7,12 +7,13 @@
 
 #include "cabledyn/autodiff.hpp"
 #include "cabledyn/sea/airy.hpp"
+#include "support/constants.hpp"
 
 using namespace cabledyn;
 
 namespace {
 
-constexpr double g = 9.80665;
+using cabledyn::test_support::g;
 
 // Independent textbook Airy field (Dean & Dalrymple 1991) of one component in long double,
 // written with cosh / sinh directly, at the (already stretched) elevation zp.

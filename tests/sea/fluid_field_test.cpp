@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cabledyn/sea.hpp"
+#include "support/constants.hpp"
 
 // Count every allocation through operator new (std containers use it; the sea code uses no
 // dynamic Eigen types when it evaluates). The replacement pairs malloc with free; GCC's
@@ -43,7 +44,7 @@ void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); 
 using namespace cabledyn;
 
 namespace {
-constexpr double g = 9.80665;
+using cabledyn::test_support::g;
 }
 
 TEST_CASE("fluid field: still water and a steady current", "[sea][fluid_field]") {

@@ -9,12 +9,13 @@
 #include <random>
 
 #include "cabledyn/sea/irregular.hpp"
+#include "support/constants.hpp"
 
 using namespace cabledyn;
 
 namespace {
 
-constexpr double g = 9.80665;
+using cabledyn::test_support::g;
 
 double m0_of(const std::vector<WaveComponent>& c) {
   long double m0 = 0;

@@ -9,11 +9,12 @@
 #include "cabledyn/autodiff.hpp"
 #include "cabledyn/core/quadrature.hpp"
 #include "cabledyn/sea/stream_function.hpp"
+#include "support/constants.hpp"
 
 using namespace cabledyn;
 
 namespace {
-constexpr double g = 9.80665;
+using cabledyn::test_support::g;
 constexpr double h = 10;
 const double sgh = std::sqrt(g * h);
 double Tstar(double Td) { return Td * std::sqrt(h / g); }  // period from T sqrt(g/h)

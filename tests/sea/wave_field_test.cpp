@@ -8,11 +8,12 @@
 #include "cabledyn/autodiff.hpp"
 #include "cabledyn/sea/irregular.hpp"
 #include "cabledyn/sea/wave_field.hpp"
+#include "support/constants.hpp"
 
 using namespace cabledyn;
 
 namespace {
-constexpr double g = 9.80665;
+using cabledyn::test_support::g;
 }
 
 TEST_CASE("wave field: the fluid velocity is the current plus the waves", "[sea][wave_field]") {

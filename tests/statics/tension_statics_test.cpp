@@ -25,7 +25,7 @@ LineType oc3() {
   return t;
 }
 
-LineEnd at(double x, double y, double z) {
+LineEnd end_at(double x, double y, double z) {
   LineEnd e;
   e.position = Vec3<double>(x, y, z);
   return e;
@@ -39,7 +39,7 @@ struct Errors {
 Errors oc3_errors(int N, StaticResult* out = nullptr) {
   Environment env;
   env.depth = 320.0;
-  const Line line("OC3 line", {{oc3(), 902.2, N}}, at(5.2, 0, -70), at(853.87, 0, -320), env);
+  const Line line("OC3 line", {{oc3(), 902.2, N}}, end_at(5.2, 0, -70), end_at(853.87, 0, -320), env);
   StaticProblem prob;
   prob.seabed_z = -320.0;
   prob.seabed.kBot = 1e8;  // penetration w / (kBot d) = 8e-5 m: a stiff bed
@@ -88,7 +88,7 @@ TEST_CASE("EI = 0 statics converge to the analytic catenary (grounded OC3 line)"
 
 TEST_CASE("EI = 0 statics: a suspended line matches the suspended catenary", "[statics][tension]") {
   // No seabed: both ends in mid-water, a sagging span.
-  const Line line("span", {{oc3(), 420.0, 40}}, at(0, 0, -50), at(380, 30, -120));
+  const Line line("span", {{oc3(), 420.0, 40}}, end_at(0, 0, -50), end_at(380, 30, -120));
   TensionStatics solver(line);
   const auto res = solver.solve();
   const double w = oc3().submerged_weight(line.environment());
@@ -109,7 +109,7 @@ TEST_CASE("EI = 0 statics: a slack line longer than span plus rise", "[statics][
   // hanging leg: tension ~ w times its length.
   Environment env;
   env.depth = 100.0;
-  const Line line("slack", {{oc3(), 300.0, 60}}, at(150, 0, -40), at(0, 0, -100), env);
+  const Line line("slack", {{oc3(), 300.0, 60}}, end_at(150, 0, -40), end_at(0, 0, -100), env);
   StaticProblem prob;
   prob.seabed_z = -100.0;
   prob.seabed.kBot = 1e8;
@@ -132,7 +132,7 @@ TEST_CASE("EI = 0 statics: a current toward the anchor folds the grounded run (h
   // 320 m from an anchor on a 100 m bed to a fairlead 70 m above it and 265 m away (a little
   // longer than span + rise): a 3 m/s current toward the anchor drives the frictionless
   // grounded run past the anchor, where it folds back with zero tension at the fold.
-  const Line line("hairpin", {{oc3(), 320.0, 64}}, at(265, 0, -30), at(0, 0, -100), env);
+  const Line line("hairpin", {{oc3(), 320.0, 64}}, end_at(265, 0, -30), end_at(0, 0, -100), env);
   StaticProblem prob;
   prob.seabed_z = -100.0;
   prob.seabed.kBot = 1e7;
@@ -156,7 +156,7 @@ TEST_CASE("EI = 0 statics: a current toward the anchor folds the grounded run (h
 
 TEST_CASE("EI = 0 statics: buoyancy lost above the surface by fixed point", "[statics][tension]") {
   // A chain hung from 5 m above the surface: its dry part weighs its dry weight.
-  const Line line("hang", {{oc3(), 120.0, 60}}, at(0, 0, 5), at(60, 0, -90));
+  const Line line("hang", {{oc3(), 120.0, 60}}, end_at(0, 0, 5), end_at(60, 0, -90));
   TensionStatics solver(line);
   const auto res = solver.solve();
   // Vertical balance: the end forces carry the dry weight above the surface and the
@@ -177,15 +177,15 @@ TEST_CASE("EI = 0 statics: buoyancy lost above the surface by fixed point", "[st
 TEST_CASE("EI = 0 statics: named errors", "[statics][tension][errors]") {
   Environment env;
   env.depth = 100.0;
-  const Line deep("deep", {{oc3(), 300.0, 30}}, at(100, 0, -150), at(0, 0, -150), env);
+  const Line deep("deep", {{oc3(), 300.0, 30}}, end_at(100, 0, -150), end_at(0, 0, -150), env);
   StaticProblem prob;
   prob.seabed_z = -100.0;
   CHECK_THROWS_AS(TensionStatics(deep, prob), InputError);
   LineType h = oc3();
   h.EI = 1e4;
-  const Line cable("cable", {{h, 300.0, 30}}, at(100, 0, -50), at(0, 0, -100), env);
+  const Line cable("cable", {{h, 300.0, 30}}, end_at(100, 0, -50), end_at(0, 0, -100), env);
   CHECK_THROWS_WITH(TensionStatics(cable, prob), Catch::Contains("cable: element kind = Hermite"));
   // A line that cannot reach: the chord beyond what EA allows.
-  const Line shortl("short", {{oc3(), 100.0, 10}}, at(0, 0, -10), at(5000, 0, -10));
+  const Line shortl("short", {{oc3(), 100.0, 10}}, end_at(0, 0, -10), end_at(5000, 0, -10));
   CHECK_THROWS_WITH(TensionStatics(shortl), Catch::Contains("short: chord between the ends = 5000"));
 }
