@@ -84,6 +84,7 @@ void run_steps(benchmark::State& state, double EI, bool reuse = true, bool modif
   state.counters["factorizations_per_step"] = double(dyn.statistics().factorizations) / double(k);
   state.counters["force_evals_per_step"] = double(dyn.statistics().force_evaluations) / double(k);
   state.counters["tangent_evals_per_step"] = double(dyn.statistics().tangent_evaluations) / double(k);
+  state.counters["unused_tangents_per_step"] = double(dyn.statistics().unused_tangents) / double(k);
   state.counters["steps_per_second"] = benchmark::Counter(double(k), benchmark::Counter::kIsRate);
 }
 

@@ -207,6 +207,12 @@ TEST_CASE("Harmonic surge: the fairlead tension converges at second order in dt;
       e[0] = motion(k * dt);
       dyn.step(dt, e);
     }
+    // Every tangent the march evaluated was factorised or counted as unused (made ahead
+    // with a trial that converged or was rejected).
+    const auto& s = dyn.statistics();
+    INFO("EI " << EI << " dt " << dt << ": " << s.tangent_evaluations << " tangents, " << s.factorizations
+               << " factorisations, " << s.unused_tangents << " unused");
+    CHECK(s.tangent_evaluations == s.factorizations + s.unused_tangents);
     return dyn.end_force(0).norm();
   };
   // Observed: differences 10.7, 2.55, 0.63 N between successive halvings (orders 2.07, 2.02).

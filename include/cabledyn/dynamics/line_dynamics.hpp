@@ -101,6 +101,10 @@ struct LineDynamicState {
   int reuse_streak = 0;                  ///< length of the current back-off (1, 2, 4, ... 32)
   int last_fresh_factorizations = 0;     ///< factorisations of the last fresh step
   double newton_rate = 0;                ///< c of n_{k+1} = c n_k^2 (tolerance units) on the last fresh step; 0: unknown
+  /// How often a tangent evaluated ahead with a trial would be factorised, after a fresh
+  /// factorisation [0] and on the reused factor [1]: a running mean (weight 1/5 on the last
+  /// outcome) that decides whether the march evaluates ahead (above 3/4).
+  std::array<double, 2> ahead_use{1.0, 1.0};
   BandLU<double> factor;                 ///< the reusable factorised tangent
 };
 
@@ -114,6 +118,7 @@ struct StepStatistics {
   long force_evaluations = 0;    ///< the march's evaluations of r(q, v) without its Jacobians
   long tangent_evaluations = 0;  ///< the march's evaluations of r(q, v) with its Jacobians
                                  ///< (outputs such as end_force() and force() not counted)
+  long unused_tangents = 0;  ///< tangent evaluations made ahead with a trial and then not factorised
   long release_caps = 0;   ///< committed element steps whose blended force the release cap limited
   // EI = 0 rotation- and snap-resolved sub-steps (spec "Rotation- and snap-resolved sub-steps").
   long ei0_substepped = 0;       ///< steps solved again in sub-steps
@@ -354,6 +359,7 @@ class BasicLineDynamics {
     dst.reuse_streak = src.reuse_streak;
     dst.last_fresh_factorizations = src.last_fresh_factorizations;
     dst.newton_rate = src.newton_rate;
+    dst.ahead_use = src.ahead_use;
   }
   // Back to the step-start state (full rollback: positions, velocities, accelerations, the
   // committed force and the reuse bookkeeping); the factor is dropped unless untouched.
@@ -1003,6 +1009,7 @@ class BasicLineDynamics {
       have = reusing = true;
     }
     bool extra = false;
+    int pending = -1;  // the ahead_use entry the next iteration's need for a fresh tangent updates
     for (int it = 0; it < opt_.max_iterations; ++it) {
       ++stats_.newton_iterations;
       const bool conv = norm <= tol || norm <= opt_.abs_tol;
@@ -1010,6 +1017,8 @@ class BasicLineDynamics {
         if (line_.hermite() && opt_.force_blend && have && !extra) {
           extra = true;  // one correction beyond the tolerance, then accept
         } else {
+          if (tangent_ready_) ++stats_.unused_tangents;
+          record_ahead(pending, false);
           return finish(factorizations, try_reuse);
         }
       }
@@ -1022,6 +1031,9 @@ class BasicLineDynamics {
         reusing = false;
         use_old = extra || (opt_.modified_newton && have && contracted);
       }
+      if (use_old && tangent_ready_) ++stats_.unused_tangents;
+      record_ahead(pending, !use_old);
+      pending = -1;
       if (!use_old) {
         if (!tangent_ready_ && !residual(q, dt, true)) return false;
         tangent_ready_ = false;
@@ -1056,6 +1068,12 @@ class BasicLineDynamics {
       // then evaluated with the trial's residual.
       const double rho = std::isfinite(prev) ? norm / prev : 1.0;
       const bool spec_reuse = reusing && reuse_iters >= 3 && rho * norm > 0.3 * tol;
+      // Whether the tangent at the trial is expected to be needed; evaluated ahead only where
+      // that expectation has held at least 3 times in 4 lately (a tangent evaluation costs
+      // about four force evaluations: evaluating ahead in vain wastes three, evaluating
+      // again at the same iterate costs one).
+      const int path = reusing ? 1 : 0;
+      const bool want = !opt_.modified_newton && (reusing ? spec_reuse : !expect_converged);
       for (int ls = 0; ls <= opt_.max_backtracks; ++ls, alpha *= 0.5) {
         qt2_ = q + alpha * dq_;
         apply_held(qt2_);
@@ -1064,11 +1082,19 @@ class BasicLineDynamics {
         // changes when the tangent is evaluated; the iterates only through the round-off floor
         // of near_tolerance (it reads the last tangent evaluated). The rate it predicts from
         // is part of the state, so a restart repeats the decisions.
-        const bool spec = ls == 0 && !opt_.modified_newton && (reusing ? spec_reuse : !expect_converged);
-        if (!residual(qt2_, dt, spec)) continue;
+        const bool spec = ls == 0 && want && s_.ahead_use[static_cast<std::size_t>(path)] > 0.75;
+        if (!residual(qt2_, dt, spec)) {
+          if (spec) ++stats_.unused_tangents;
+          continue;
+        }
         const double nt = residual_norm(G_);
         const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
+        if (!ok && spec) ++stats_.unused_tangents;
+        if (ls == 0 && want) {
+          if (ok) pending = path;
+          else record_ahead(path, false);
+        }
         if (ok) {
           if (fresh && ls == 0 && nrel > 0) s_.newton_rate = (nt / tol) / (nrel * nrel);
           q = qt2_;
@@ -1091,7 +1117,15 @@ class BasicLineDynamics {
         return near_tolerance(norm, scale, q) && finish(factorizations, try_reuse);
       }
     }
+    if (tangent_ready_) ++stats_.unused_tangents;
     return near_tolerance(norm, scale, q) && finish(factorizations, try_reuse);
+  }
+
+  // One outcome of the expectation that the tangent at an accepted trial is needed.
+  void record_ahead(int path, bool needed) {
+    if (path < 0) return;
+    double& u = s_.ahead_use[static_cast<std::size_t>(path)];
+    u = 0.8 * u + (needed ? 0.2 : 0.0);
   }
 
   // Near-tolerance acceptance (spec): within twice the relative tolerance (never looser than
