@@ -8392,9 +8392,9 @@ inline void end_forces_from_residual(const Line& line, const VecX<double>& R, St
 namespace cabledyn {
 
 /// Static solver of an EI = 0 line.
-/// (A class template with one defaulted, unused parameter, `TensionStatics` its only instance: its member
-/// bodies are instantiated only in the translation units that use them, which keeps the
-/// headers that include this one cheap to compile.)
+/// A class template with one defaulted, unused parameter; use it as `TensionStatics`, its only
+/// instance. Its member bodies are then compiled only in the files that use them, which
+/// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicTensionStatics {
  public:
@@ -8860,9 +8860,9 @@ inline std::optional<TensileEvent> tensile_audit(const Line& line, const VecX<do
 namespace cabledyn {
 
 /// Static solver of a cubic-Hermite cable.
-/// (A class template with one defaulted, unused parameter, `HermiteStatics` its only instance: its member
-/// bodies are instantiated only in the translation units that use them, which keeps the
-/// headers that include this one cheap to compile.)
+/// A class template with one defaulted, unused parameter; use it as `HermiteStatics`, its only
+/// instance. Its member bodies are then compiled only in the files that use them, which
+/// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicHermiteStatics {
  public:
@@ -9601,9 +9601,9 @@ struct EndReaction {
 };
 
 /// The generalised-alpha march of one line.
-/// (A class template with one defaulted, unused parameter, `LineDynamics` its only instance: its member
-/// bodies are instantiated only in the translation units that use them, which keeps the
-/// headers that include this one cheap to compile.)
+/// A class template with one defaulted, unused parameter; use it as `LineDynamics`, its only
+/// instance. Its member bodies are then compiled only in the files that use them, which
+/// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicLineDynamics {
  public:
@@ -15199,9 +15199,9 @@ struct NodeRecovery {
 };
 
 /// A deck run: build with the deck, call run().
-/// (A class template with one defaulted, unused parameter, `DeckRunner` its only instance: its member
-/// bodies are instantiated only in the translation units that use them, which keeps the
-/// headers that include this one cheap to compile.)
+/// A class template with one defaulted, unused parameter; use it as `DeckRunner`, its only
+/// instance. Its member bodies are then compiled only in the files that use them, which
+/// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicDeckRunner {
  public:

@@ -146,9 +146,9 @@ struct EndReaction {
 };
 
 /// The generalised-alpha march of one line.
-/// (A class template with one defaulted, unused parameter, `LineDynamics` its only instance: its member
-/// bodies are instantiated only in the translation units that use them, which keeps the
-/// headers that include this one cheap to compile.)
+/// A class template with one defaulted, unused parameter; use it as `LineDynamics`, its only
+/// instance. Its member bodies are then compiled only in the files that use them, which
+/// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicLineDynamics {
  public:

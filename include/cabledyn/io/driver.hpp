@@ -57,9 +57,9 @@ struct NodeRecovery {
 };
 
 /// A deck run: build with the deck, call run().
-/// (A class template with one defaulted, unused parameter, `DeckRunner` its only instance: its member
-/// bodies are instantiated only in the translation units that use them, which keeps the
-/// headers that include this one cheap to compile.)
+/// A class template with one defaulted, unused parameter; use it as `DeckRunner`, its only
+/// instance. Its member bodies are then compiled only in the files that use them, which
+/// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicDeckRunner {
  public:

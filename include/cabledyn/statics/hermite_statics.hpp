@@ -28,9 +28,9 @@
 namespace cabledyn {
 
 /// Static solver of a cubic-Hermite cable.
-/// (A class template with one defaulted, unused parameter, `HermiteStatics` its only instance: its member
-/// bodies are instantiated only in the translation units that use them, which keeps the
-/// headers that include this one cheap to compile.)
+/// A class template with one defaulted, unused parameter; use it as `HermiteStatics`, its only
+/// instance. Its member bodies are then compiled only in the files that use them, which
+/// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicHermiteStatics {
  public:

@@ -21,9 +21,9 @@
 namespace cabledyn {
 
 /// Static solver of an EI = 0 line.
-/// (A class template with one defaulted, unused parameter, `TensionStatics` its only instance: its member
-/// bodies are instantiated only in the translation units that use them, which keeps the
-/// headers that include this one cheap to compile.)
+/// A class template with one defaulted, unused parameter; use it as `TensionStatics`, its only
+/// instance. Its member bodies are then compiled only in the files that use them, which
+/// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicTensionStatics {
  public:
