@@ -1017,7 +1017,6 @@ class BasicLineDynamics {
         if (line_.hermite() && opt_.force_blend && have && !extra) {
           extra = true;  // one correction beyond the tolerance, then accept
         } else {
-          if (tangent_ready_) ++stats_.unused_tangents;
           record_ahead(pending, false);
           return finish(factorizations, try_reuse);
         }
@@ -1031,11 +1030,11 @@ class BasicLineDynamics {
         reusing = false;
         use_old = extra || (opt_.modified_newton && have && contracted);
       }
-      if (use_old && tangent_ready_) ++stats_.unused_tangents;
       record_ahead(pending, !use_old);
       pending = -1;
       if (!use_old) {
-        if (!tangent_ready_ && !residual(q, dt, true)) return false;
+        if (tangent_ready_) --stats_.unused_tangents;  // the tangent evaluated ahead is factorised
+        else if (!residual(q, dt, true)) return false;
         tangent_ready_ = false;
         if (!lu_.factor(S_).ok()) return false;
         fac = &lu_;
@@ -1080,17 +1079,15 @@ class BasicLineDynamics {
         // The full step usually succeeds: evaluate its tangent in the same pass, so that the
         // next iteration need not evaluate again (the factor lives in lu_, S_ is free). This
         // changes when the tangent is evaluated; the iterates only through the round-off floor
-        // of near_tolerance (it reads the last tangent evaluated). The rate it predicts from
-        // is part of the state, so a restart repeats the decisions.
+        // of near_tolerance (it reads the last tangent evaluated). The rate and the means it
+        // decides from are part of the state, so a restart repeats the decisions. A tangent
+        // evaluated ahead counts as unused until it is factorised.
         const bool spec = ls == 0 && want && s_.ahead_use[static_cast<std::size_t>(path)] > 0.75;
-        if (!residual(qt2_, dt, spec)) {
-          if (spec) ++stats_.unused_tangents;
-          continue;
-        }
+        if (spec) ++stats_.unused_tangents;
+        if (!residual(qt2_, dt, spec)) continue;
         const double nt = residual_norm(G_);
         const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
-        if (!ok && spec) ++stats_.unused_tangents;
         if (ls == 0 && want) {
           if (ok) pending = path;
           else record_ahead(path, false);
@@ -1117,7 +1114,6 @@ class BasicLineDynamics {
         return near_tolerance(norm, scale, q) && finish(factorizations, try_reuse);
       }
     }
-    if (tangent_ready_) ++stats_.unused_tangents;
     return near_tolerance(norm, scale, q) && finish(factorizations, try_reuse);
   }
 
