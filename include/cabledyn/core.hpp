@@ -5,6 +5,7 @@
 #include "cabledyn/core/version.hpp"
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
+#include "cabledyn/core/pack.hpp"
 #include "cabledyn/core/math.hpp"
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/quadrature.hpp"

@@ -212,8 +212,232 @@ bool is_finite(const T& x) {
   return isfinite(value_of(x));
 }
 
+// ---- lane-aware branches (a Pack has no single value; see core/pack.hpp) -------------------
+
+/// True when T is a Pack (core/pack.hpp): N lanes evaluated at once.
+template <class T>
+inline constexpr bool is_pack_v = false;
+
+/// The smallest lane of a pack (x itself for a scalar, its value for a dual).
+template <class T>
+value_type_t<T> min_lane(const T& x) {
+  if constexpr (is_pack_v<T>) {
+    value_type_t<T> m = x[0];
+    for (int i = 1; i < T::kLanes; ++i) m = x[i] < m ? x[i] : m;
+    return m;
+  } else {
+    return value_of(x);
+  }
+}
+
+/// True when every lane of x is > 0 (the value of x for a scalar or a dual; NaN is not).
+template <class T>
+bool all_positive(const T& x) {
+  if constexpr (is_pack_v<T>) {
+    for (int i = 0; i < T::kLanes; ++i)
+      if (!(x[i] > 0)) return false;
+    return true;
+  } else {
+    return value_of(x) > 0;
+  }
+}
+
+/// Lane by lane: a where c > 0, else b (for a scalar or a dual, the branch on c's value).
+template <class T>
+T select_positive(const T& c, const T& a, const T& b) {
+  if constexpr (is_pack_v<T>) {
+    T r;
+    for (int i = 0; i < T::kLanes; ++i) r.set(i, c[i] > 0 ? a[i] : b[i]);
+    return r;
+  } else {
+    return value_of(c) > 0 ? a : b;
+  }
+}
+
+/// sqrt(x) where x > 0, else 0: the derivative of a dual stays finite at 0 (a pack takes the
+/// lane-wise sqrt, exact 0 at 0).
+template <class T>
+T sqrt_or_zero(const T& x) {
+  using std::sqrt;
+  if constexpr (is_pack_v<T>) {
+    return select_positive(x, T(sqrt(x)), T(0));
+  } else {
+    return value_of(x) > 0 ? T(sqrt(x)) : T(0);
+  }
+}
+
 }  // namespace cabledyn
 // ---- end cabledyn/core/scalar.hpp ----
+// ---- begin cabledyn/core/pack.hpp ----
+// cabledyn: Pack<S, N>, a scalar that holds N independent lanes of S (a SIMD vector), so that
+// a kernel written once as a template over T evaluates N elements at a time (the march packs
+// runs of equal Hermite elements; DynamicOptions::pack_elements). Arithmetic, sqrt and abs
+// act lane by lane with the operations of the scalar kernel, so each lane is the scalar
+// result to round-off (Eigen may associate a double reduction differently, and the compiler
+// may contract multiply-adds differently in vector and scalar code).
+//
+// A data-dependent branch cannot be taken on a pack: value_of(Pack) does not compile, so
+// every branch of a kernel instantiated on packs is written with the lane-aware helpers of
+// core/scalar.hpp (all_positive, min_lane, select_positive, sqrt_or_zero), which reduce to
+// the plain branch for double, long double and duals.
+//
+// With GCC or Clang the lanes are a vector extension (one AVX register for 4 doubles when the
+// target has AVX: build with -march=native or -mavx2 to get it); other compilers get a plain
+// array.
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+#include <Eigen/Core>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+
+namespace cabledyn {
+
+/// N lanes of the floating type S; the lanes never interact except in the reductions
+/// (min_lane, all_positive) that a caller asks for by name.
+template <class S, int N>
+struct Pack {
+  static_assert(std::is_floating_point_v<S> && N >= 1, "Pack holds floating lanes");
+#if defined(__GNUC__)
+  typedef S V __attribute__((vector_size(sizeof(S) * N)));  // the alias form drops the attribute
+#endif
+  static constexpr int kLanes = N;
+
+#if defined(__GNUC__)
+  V v;
+  Pack() = default;
+  Pack(S x) : v(V{} + x) {}  // NOLINT: implicit broadcast, as a double literal converts to T
+  Pack(int x) : Pack(S(x)) {}  // NOLINT
+  static Pack from(const V& x) {
+    Pack p;
+    p.v = x;
+    return p;
+  }
+  S operator[](int i) const { return v[i]; }
+  void set(int i, S x) { v[i] = x; }
+  friend Pack operator+(const Pack& a, const Pack& b) { return from(a.v + b.v); }
+  friend Pack operator-(const Pack& a, const Pack& b) { return from(a.v - b.v); }
+  friend Pack operator*(const Pack& a, const Pack& b) { return from(a.v * b.v); }
+  friend Pack operator/(const Pack& a, const Pack& b) { return from(a.v / b.v); }
+  friend Pack operator-(const Pack& a) { return from(-a.v); }
+#else
+  S v[N];
+  Pack() = default;
+  Pack(S x) { for (int i = 0; i < N; ++i) v[i] = x; }  // NOLINT
+  Pack(int x) : Pack(S(x)) {}  // NOLINT
+  S operator[](int i) const { return v[i]; }
+  void set(int i, S x) { v[i] = x; }
+  template <class F>
+  static Pack map2(const Pack& a, const Pack& b, F f) {
+    Pack r;
+    for (int i = 0; i < N; ++i) r.v[i] = f(a.v[i], b.v[i]);
+    return r;
+  }
+  friend Pack operator+(const Pack& a, const Pack& b) { return map2(a, b, [](S x, S y) { return x + y; }); }
+  friend Pack operator-(const Pack& a, const Pack& b) { return map2(a, b, [](S x, S y) { return x - y; }); }
+  friend Pack operator*(const Pack& a, const Pack& b) { return map2(a, b, [](S x, S y) { return x * y; }); }
+  friend Pack operator/(const Pack& a, const Pack& b) { return map2(a, b, [](S x, S y) { return x / y; }); }
+  friend Pack operator-(const Pack& a) { return map2(a, a, [](S x, S) { return -x; }); }
+#endif
+  Pack& operator+=(const Pack& b) { return *this = *this + b; }
+  Pack& operator-=(const Pack& b) { return *this = *this - b; }
+  Pack& operator*=(const Pack& b) { return *this = *this * b; }
+  Pack& operator/=(const Pack& b) { return *this = *this / b; }
+  friend Pack operator+(const Pack& a) { return a; }
+};
+
+/// The lanes of S a pack holds by default: one SIMD register of the target (4 doubles with
+/// AVX, 2 with SSE2 or without a known vector unit; twice as many floats).
+template <class S>
+inline constexpr int kPackLanes =
+#if defined(__AVX__)
+    32 / static_cast<int>(sizeof(S));
+#else
+    16 / static_cast<int>(sizeof(S));
+#endif
+
+/// Lane-wise square root (the correctly rounded IEEE sqrt of each lane).
+template <class S, int N>
+Pack<S, N> sqrt(const Pack<S, N>& x) {
+  Pack<S, N> r;
+#if defined(__AVX__)
+  if constexpr (std::is_same_v<S, double> && N % 4 == 0) {
+    for (int i = 0; i < N; i += 4) {
+      const __m256d s = _mm256_sqrt_pd(_mm256_loadu_pd(reinterpret_cast<const double*>(&x.v) + i));
+      _mm256_storeu_pd(reinterpret_cast<double*>(&r.v) + i, s);
+    }
+    return r;
+  }
+#endif
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<S, double> && N % 2 == 0) {
+    for (int i = 0; i < N; i += 2) {
+      const __m128d s = _mm_sqrt_pd(_mm_loadu_pd(reinterpret_cast<const double*>(&x.v) + i));
+      _mm_storeu_pd(reinterpret_cast<double*>(&r.v) + i, s);
+    }
+    return r;
+  }
+#endif
+  for (int i = 0; i < N; ++i) r.set(i, std::sqrt(x[i]));
+  return r;
+}
+
+/// Lane-wise |x|.
+template <class S, int N>
+Pack<S, N> abs(const Pack<S, N>& x) {
+  Pack<S, N> r;
+  for (int i = 0; i < N; ++i) r.set(i, std::fabs(x[i]));
+  return r;
+}
+
+/// The lanes of a pack are plain S: its traits name S as the value type.
+template <class S, int N>
+struct scalar_traits<Pack<S, N>> {
+  using value_type = S;
+  static constexpr bool is_dual = false;
+  static constexpr int depth = 0;
+};
+
+template <class S, int N>
+inline constexpr bool is_pack_v<Pack<S, N>> = true;
+
+}  // namespace cabledyn
+
+namespace Eigen {
+/// Eigen sees a pack as a real, non-vectorised scalar (the pack is the vector).
+template <class S, int N>
+struct NumTraits<cabledyn::Pack<S, N>> {
+  using P = cabledyn::Pack<S, N>;
+  using Real = P;
+  using NonInteger = P;
+  using Nested = P;
+  using Literal = P;
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    RequireInitialization = 0,
+    ReadCost = N,
+    AddCost = N,
+    MulCost = N
+  };
+  static P epsilon() { return P(std::numeric_limits<S>::epsilon()); }
+  static P dummy_precision() { return P(NumTraits<S>::dummy_precision()); }
+  static P highest() { return P(std::numeric_limits<S>::max()); }
+  static P lowest() { return P(std::numeric_limits<S>::lowest()); }
+  static P infinity() { return P(std::numeric_limits<S>::infinity()); }
+  static P quiet_NaN() { return P(std::numeric_limits<S>::quiet_NaN()); }
+  static int digits10() { return std::numeric_limits<S>::digits10; }
+  static int digits() { return std::numeric_limits<S>::digits; }
+};
+}  // namespace Eigen
+// ---- end cabledyn/core/pack.hpp ----
 // ---- begin cabledyn/core/math.hpp ----
 // cabledyn: small scalar-generic math helpers shared by the kernels.
 
@@ -1402,7 +1626,32 @@ class BandMatrix {
     detail::check_arg(x.size() == n_ && y.size() == n_, "BandMatrix::multiply", "vector size",
                     x.size() == n_ ? y.size() : x.size(), "== n");
     y.setZero();
-    for (Index j = 0; j < n_; ++j) {
+    Index jb = 0;
+    if (kl_ >= 3) {
+      // Four columns per pass over y: each y(i) still adds A(i, j) x(j) in increasing j (an
+      // entry just outside the band is read from the zero fill rows, and adds an exact 0),
+      // while a partial sum is stored once per four columns, at the alignment it is next
+      // read at (a pass per column reloads each store one entry over, which stalls the loads).
+      const Index kv = kl_ + ku_;
+      for (; jb + 4 <= n_; jb += 4) {
+        const T* a0 = ab_.data() + kv - jb + jb * ldab_;  // a0[i] = A(i, jb)
+        const T* a1 = a0 + ldab_ - 1;
+        const T* a2 = a1 + ldab_ - 1;
+        const T* a3 = a2 + ldab_ - 1;
+        const T x0 = x(jb), x1 = x(jb + 1), x2 = x(jb + 2), x3 = x(jb + 3);
+        const Index i0 = std::max<Index>(0, jb - ku_), i1 = std::min<Index>(n_ - 1, jb + 3 + kl_);
+        T* yp = y.data();
+        for (Index i = i0; i <= i1; ++i) {
+          T s = yp[i];
+          s += a0[i] * x0;
+          s += a1[i] * x1;
+          s += a2[i] * x2;
+          s += a3[i] * x3;
+          yp[i] = s;
+        }
+      }
+    }
+    for (Index j = jb; j < n_; ++j) {
       const Index i0 = std::max<Index>(0, j - ku_), i1 = std::min<Index>(n_ - 1, j + kl_);
       const T* col = ab_.data() + offset(0, j);  // col[i] = A(i, j) for i in [i0, i1]
       const T xj = x(j);
@@ -1688,9 +1937,17 @@ namespace detail {
 /// top kl fill rows zero; on return it holds U (upper band of width kl + ku) and the
 /// multipliers of L below the diagonal. ipiv[j] is the row swapped with row j. Returns the
 /// first j with an exactly zero pivot, or -1.
-template <class T>
+/// KL > 0 fixes kl at compile time (the columns with a full kl rows below the diagonal run
+/// fully unrolled loops); KL = 0 takes kl at run time.
+template <class T, int KL = 0>
 Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restrict ab,
                    Eigen::Index ldab, int* __restrict ipiv) {
+  if constexpr (KL == 0) {
+    // The common half-bandwidths of the lines (EI = 0, Hermite, Hermite with twist) unrolled.
+    if (kl == 5) return gbtrf<T, 5>(n, kl, ku, ab, ldab, ipiv);
+    if (kl == 11) return gbtrf<T, 11>(n, kl, ku, ab, ldab, ipiv);
+    if (kl == 13) return gbtrf<T, 13>(n, kl, ku, ab, ldab, ipiv);
+  }
   using Index = Eigen::Index;
   const Index kv = kl + ku;
   Index info = -1;
@@ -1700,7 +1957,7 @@ Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restri
     const Index km = std::min(kl, n - 1 - j);
     Index jp = 0;
     value_type_t<T> amax = abs_value(col[0]);
-    for (Index p = 1; p <= km; ++p) {
+    for (Index p = 1; p <= (KL > 0 && km == KL ? Index(KL) : km); ++p) {
       const value_type_t<T> a = abs_value(col[p]);
       if (a > amax) {
         amax = a;
@@ -1720,7 +1977,17 @@ Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restri
       const Index stride = ldab - 1;
       for (Index k = 0; k <= ju - j; ++k) std::swap(r0[k * stride], r1[k * stride]);
     }
-    if (km > 0) {
+    if (KL > 0 && km == KL) {
+      const T r = T(1) / col[0];
+      for (int p = 1; p <= KL; ++p) col[p] *= r;
+      const T* __restrict l = col + 1;
+      for (Index k = j + 1; k <= ju; ++k) {
+        T* __restrict ck = ab + kv + j - k + k * ldab;
+        const T ujk = ck[0];
+        T* __restrict dst = ck + 1;
+        for (int p = 0; p < KL; ++p) dst[p] -= l[p] * ujk;
+      }
+    } else if (km > 0) {
       const T r = T(1) / col[0];
       for (Index p = 1; p <= km; ++p) col[p] *= r;
       // Rank-one update of the trailing block: A(j+1..j+km, k) -= l * A(j, k), k in j+1..ju.
@@ -3776,7 +4043,7 @@ enum class DensityOrder { kValue = 0, kGradient = 1, kHessian = 2 };
 namespace detail {
 template <class T>
 void throw_zero_tangent(const T& a2, const char* object) {
-  throw DomainError(object, "|r'|^2", value_of(a2), "> 0 (a zero-length tangent has no direction)");
+  throw DomainError(object, "|r'|^2", min_lane(a2), "> 0 (a zero-length tangent has no direction)");
 }
 }  // namespace detail
 
@@ -3787,7 +4054,7 @@ void axial_density(const Vec3<T>& a, double EA, DensityOrder order, DensityDeriv
                    const char* object = "Hermite element") {
   using std::sqrt;
   const T a2 = a.squaredNorm();
-  if (!(value_of(a2) > 0)) detail::throw_zero_tangent(a2, object);
+  if (!all_positive(a2)) detail::throw_zero_tangent(a2, object);
   const T alpha = sqrt(a2);
   const T eps = alpha - T(1);
   d.W = T(0.5 * EA) * eps * eps;
@@ -3808,7 +4075,7 @@ template <class T>
 void bending_density(const Vec3<T>& a, const Vec3<T>& b, double EI, DensityOrder order,
                      DensityDerivatives<T>& d, const char* object = "Hermite element") {
   const T a2 = a.squaredNorm();
-  if (!(value_of(a2) > 0)) detail::throw_zero_tangent(a2, object);
+  if (!all_positive(a2)) detail::throw_zero_tangent(a2, object);
   const T b2 = b.squaredNorm();
   const T ab = a.dot(b);
   const T C = a2 * b2 - ab * ab;
@@ -4434,6 +4701,7 @@ class HermiteElement {
 //   f_i = rho A [(1 + Can) udot_fn + (1 + Cat) udot_ft],  A = pi d^2 / 4.
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 
@@ -4478,7 +4746,7 @@ Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoeffici
   const Vec3<T> nrm = u_r - tau;
   const T n_tau = sqrt(tau.squaredNorm());
   const T n2 = nrm.squaredNorm();
-  const T n_n = value_of(n2) > 0 ? T(sqrt(n2)) : T(0);
+  const T n_n = sqrt_or_zero(n2);
   const Vec3<T> f = cn * n_n * nrm + ct * n_tau * tau;
   if (J_ur || J_t) {
     // With G(x) = d(|x| x)/dx = |x| I + x x^T/|x| (zero at x = 0), J_ur = cn G(n)(I - t t^T)
@@ -4488,8 +4756,12 @@ Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoeffici
     const Mat3<T> I = Mat3<T>::Identity();
     const Mat3<T> tt = t * t.transpose();
     const T aut = n_tau;  // |u.t| for a unit t
-    const bool has_n = value_of(n_n) > 0;
-    const Mat3<T> nn = has_n ? Mat3<T>((nrm * nrm.transpose()) / n_n) : Mat3<T>::Zero();
+    // n n^T/|n|, zero at n = 0 (lane by lane for a pack: x/inf = 0).
+    Mat3<T> nn;
+    if constexpr (is_pack_v<T>)
+      nn = (nrm * nrm.transpose()) / select_positive(n_n, n_n, T(std::numeric_limits<double>::infinity()));
+    else
+      nn = value_of(n_n) > 0 ? Mat3<T>((nrm * nrm.transpose()) / n_n) : Mat3<T>::Zero();
     if (J_ur) *J_ur = cn * (n_n * (I - tt) + nn) + (T(2) * ct * aut) * tt;
     if (J_t) {
       // ct G(tau) dtau = ct |ut| (ut (I + t t^T) + 2 t u^T);
@@ -7685,8 +7957,12 @@ Mat<T, 12> hermite_added_mass(const Vec<T, 12>& q, const MorisonCoefficients& c,
     const auto A = hermite_block_weights(s.dH, 1, L0);
     const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
     const Vec3<T> x = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, q);
-    if (value_of(x(2)) > surface_z) continue;
-    const Mat3<T> ma = added_mass<T>(Vec3<T>(a / T(sqrt(a.squaredNorm()))), c);
+    Mat3<T> ma = added_mass<T>(Vec3<T>(a / T(sqrt(a.squaredNorm()))), c);
+    if constexpr (is_pack_v<T>) {
+      ma *= select_positive(T(x(2) - T(surface_z)), T(0), T(1));  // a dry lane adds zeros
+    } else {
+      if (value_of(x(2)) > surface_z) continue;
+    }
     for (int k = 0; k < 4; ++k)
       for (int l = 0; l < 4; ++l)
         M.template block<3, 3>(3 * k, 3 * l) += T(rule.w[g] * L0 * N[k] * N[l]) * ma;
@@ -9489,6 +9765,20 @@ Mat3<T> generalized_alpha_amplification(const GeneralizedAlpha<T>& g, const T& O
 
 namespace cabledyn {
 
+namespace detail {
+/// Two Hermite elements of a line that one pack evaluation may share: equal element
+/// parameters, submerged weight and Morison coefficients.
+inline bool equal_elements(const Line& line, std::size_t a, std::size_t b) {
+  const auto& p = line.hermite_element(a).params();
+  const auto& o = line.hermite_element(b).params();
+  const auto ma = line.morison(a), mb = line.morison(b);
+  return p.L0 == o.L0 && p.EA == o.EA && p.EI == o.EI && p.BA == o.BA && p.rho_A == o.rho_A &&
+         p.axial_order == o.axial_order && p.bending_order == o.bending_order && line.w(a) == line.w(b) &&
+         ma.d == mb.d && ma.Cdn == mb.Cdn && ma.Cdt == mb.Cdt && ma.Can == mb.Can && ma.Cat == mb.Cat &&
+         ma.rho == mb.rho;
+}
+}  // namespace detail
+
 /// Prescribed kinematics of a held line end at one time.
 struct EndMotion {
   Vec3<double> x = Vec3<double>::Zero();  ///< position [m]
@@ -9520,6 +9810,10 @@ struct DynamicOptions {
   SeabedParams seabed;            ///< kBot, cBot
   double surface_z = 0;           ///< still-water level
   bool tensile_safety = false;    ///< Hermite: a step whose element-mean force is compressed fails (error mode)
+  /// Hermite: evaluate runs of kPackLanes equal, wholly submerged elements at once on SIMD
+  /// packs (core/pack.hpp); off: one element at a time. Each lane repeats the one-element
+  /// arithmetic, so the two agree to round-off.
+  bool pack_elements = true;
   double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance]
   /// [ei0_substeps] auto (true, the spec's default) / off: EI = 0 rotation- and snap-resolved
   /// sub-steps. The deck rule "False alpha_force_blend turns it off unless the deck sets it"
@@ -9606,6 +9900,9 @@ struct EndReaction {
 /// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicLineDynamics {
+  static constexpr int kLanes = kPackLanes<double>;  // elements per pack (SIMD width)
+  using Pk = Pack<double, kLanes>;
+
  public:
   BasicLineDynamics(const Line& line, DynamicOptions opt = {})
       : line_(line),
@@ -9637,6 +9934,14 @@ class BasicLineDynamics {
     kept_.assign(line.n_elements(), 0.0);
     if (!line.hermite()) cap_start_.resize(line.n_elements());
     audit_work_.assign(line.n_elements(), 0.0);
+    // Runs of kLanes Hermite elements with equal element parameters, weight and Morison
+    // coefficients share one pack evaluation.
+    pack_run_.assign(line.n_elements(), 0);
+    for (std::size_t e = 0; line.hermite() && e + kLanes <= line.n_elements(); ++e) {
+      bool same = true;
+      for (std::size_t l = 1; l < kLanes && same; ++l) same = detail::equal_elements(line, e, e + l);
+      pack_run_[e] = same;
+    }
     // The structural consistent mass is constant: assembled once (the added mass is added
     // per step, Hermite, or per residual, EI = 0).
     M_struct_.set_zero();
@@ -9969,6 +10274,10 @@ class BasicLineDynamics {
   void assemble_mass(const VecX<double>& q) {
     M_ = M_struct_;  // copy-assigned, same size: no allocation
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      if (line_.hermite() && opt_.pack_elements && pack_run_[e] && hermite_added_mass_pack(e, q)) {
+        e += kLanes - 1;
+        continue;
+      }
       const auto mc = line_.morison(e);
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
       if (line_.hermite())
@@ -9980,136 +10289,118 @@ class BasicLineDynamics {
     }
   }
 
+  // The added mass of kLanes equal elements from e0 on a pack, added in element order; false
+  // (nothing done) when one of them may reach the surface.
+  bool hermite_added_mass_pack(std::size_t e0, const VecX<double>& q) {
+    std::array<Eigen::Index, kLanes> i0{};
+    Vec<Pk, 12> qe;
+    const double L0 = line_.L0(e0);
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = static_cast<Eigen::Index>(line_.dof(e0 + static_cast<std::size_t>(l), 0));
+      i0[static_cast<std::size_t>(l)] = i;
+      if (element_may_cross(q.segment<12>(i), L0, opt_.surface_z)) return false;
+      for (int k = 0; k < 12; ++k) qe(k).set(l, q(i + k));
+    }
+    const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, line_.morison(e0), L0, opt_.surface_z);
+    double* data = M_.data();
+    for (int l = 0; l < kLanes; ++l)
+      for (int j = 0; j < 12; ++j) {
+        double* col = data + M_.offset(i0[static_cast<std::size_t>(l)], i0[static_cast<std::size_t>(l)] + j);
+        for (int i = 0; i < 12; ++i) col[i] += Ma(i, j)[l];
+      }
+    return true;
+  }
+
   // ---- the force r(q, v) and its Jacobians ------------------------------------------------
   // r = f_int + f_damping - f_ext. When S is given, S += wq dr/dq + wv dr/dv.
   void evaluate(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S, double wq,
                 double wv) {
     r.setZero();
+    if (line_.hermite()) {
+      // Runs of kPackLanes equal, wholly submerged elements in one pass on packs; the rest
+      // (and every element with pack_elements off) one at a time. The order of the additions
+      // into r and S is the element order either way.
+      const std::size_t ne = line_.n_elements();
+      for (std::size_t e = 0; e < ne;) {
+        if (opt_.pack_elements && pack_run_[e] && hermite_pack(e, q, v, r, S, wq, wv)) {
+          e += kLanes;
+        } else {
+          hermite_one(e, q, v, r, S, wq, wv);
+          ++e;
+        }
+      }
+    }
     const auto& env = line_.environment();
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+    for (std::size_t e = 0; !line_.hermite() && e < line_.n_elements(); ++e) {  // EI = 0 elements
       const double w = line_.w(e), L0 = line_.L0(e);
       const auto mc = line_.morison(e);
       const double rgA = env.rho_w * env.g * kPi * line_.type(e).d * line_.type(e).d / 4;
       const Vec3<double>& ua = fluid_->u[e];
       const Vec3<double>& ub = fluid_->u[e + 1];
-      if (line_.hermite()) {
-        // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly, in the
-        // component-major block form of every point term (HermiteBlockSum), scattered once.
-        const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-        const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
-        const auto& el = line_.hermite_element(e);
-        Vec<double, 12> f, fd;
-        HermiteBlockSum<double>* R = S ? &blocks_ : nullptr;
-        if (R) R->set_zero();
-        el.damped_force_blocks<double>(qe, ve, f, R, wq, wv);  // internal + axial damping
-        Vec<double, 12> fw;
-        hermite_weight_load<double>(w, L0, fw);
-        f -= fw;
-        // Drag and Froude-Krylov on the wetted Gauss points, element-mean fluid kinematics.
-        const Vec3<double> um = 0.5 * (ua + ub), udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-        std::array<bool, 3> dry{};
-        const auto& pts = detail::drag_points();
-        for (std::size_t g = 0; g < 3; ++g) {
-          const auto N = pts[g].N(L0);
-          const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
-          dry[g] = z > opt_.surface_z;
-        }
-        hermite_drag_blocks<double>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
-        f -= fd;
-        if (udm.squaredNorm() > 0) {
-          // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
-          for (std::size_t g = 0; g < 3; ++g) {
-            if (dry[g]) continue;
-            const auto& p = pts[g];
-            const std::array<double, 4> N = p.N(L0), A = p.A(L0);
-            Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
-                             A[3] * qe.segment<3>(9);
-            const double na = a.norm();
-            const Vec3<double> t = a / na;
-            Mat3<double> Jt;
-            const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
-            const double wg = p.w * L0;
-            for (int k = 0; k < 4; ++k) f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
-            // J_kl -= wq N_k A_l d(fi)/da.
-            if (R) R->add(N, A, Mat3<double>((-wq * wg / na) * Jt * (Mat3<double>::Identity() - t * t.transpose())));
-          }
-        }
-        // Buoyancy lost above the surface (exact crossings).
-        if (element_may_cross(qe, L0, opt_.surface_z)) {
-          Vec<double, 12> fwet;
-          Mat<double, 12> Jwet;
-          hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
-          f -= fwet;
-          if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
-        }
-        r.segment<12>(i0) += f;
-        if (S) add_blocks(*S, line_.dof(e, 0), *R);
-      } else {
-        const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-        const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
-        const auto& el = line_.tension_element(e);
-        Vec<double, 6> f, fd;
-        Mat<double, 6> K, Jq, Jv;
-        el.internal_force<double>(qe, f, S ? &K : nullptr);
-        if (el.params().BA > 0) {
-          el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
-          f += fd;
-          if (S) K += Jq;
-        } else if (S) {
-          Jv.setZero();
-        }
-        Vec<double, 6> fw;
-        tension_weight_load<double>(w, L0, fw);
-        f -= fw;
-        // Wetted fraction: drag, added mass and fluid inertia on the wetted part; recovery load.
-        double fa = 0, fb = 0;
-        const double frac = wetted_fraction(qe(2), qe(5), opt_.surface_z, &fa, &fb);
-        if (frac > 0) {
-          Mat<double, 6> Dq, Dv;
-          tension_drag<double>(qe, ve, ua, ub, mc, fd, S ? &Dq : nullptr, S ? &Dv : nullptr);
-          // Scaled by the wetted fraction (its derivative in z added).
-          f -= frac * fd;
-          if (S) {
-            K -= frac * Dq;
-            for (int k = 0; k < 6; ++k) {
-              K(k, 2) -= fd(k) * fa;
-              K(k, 5) -= fd(k) * fb;
-            }
-            Jv -= frac * Dv;
-          }
-          const Vec3<double> udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-          if (udm.squaredNorm() > 0) {
-            const Vec3<double> d = qe.segment<3>(3) - qe.segment<3>(0);
-            const double l = d.norm();
-            const Vec3<double> t = d / l;
-            Mat3<double> Jt;
-            const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
-            f.segment<3>(0) -= 0.5 * frac * L0 * fi;
-            f.segment<3>(3) -= 0.5 * frac * L0 * fi;
-            if (S) {
-              const Mat3<double> h = 0.5 * frac * L0 * Jt * (Mat3<double>::Identity() - t * t.transpose()) / l;
-              K.block<3, 3>(0, 0) += h;
-              K.block<3, 3>(0, 3) -= h;
-              K.block<3, 3>(3, 0) += h;
-              K.block<3, 3>(3, 3) -= h;
-              // The wetted fraction's derivative in the end heights.
-              for (int k = 0; k < 6; ++k) {
-                K(k, 2) -= 0.5 * L0 * fi(k % 3) * fa;
-                K(k, 5) -= 0.5 * L0 * fi(k % 3) * fb;
-              }
-            }
-          }
-        }
-        if (frac < 1) {
-          Vec<double, 6> fwet;
-          Mat<double, 6> Jwet;
-          tension_wetting_load<double>(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
-          f -= fwet;
-          if (S) K -= Jwet;
-        }
-        r.segment<6>(i0) += f;
-        if (S) add_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
+      const auto& el = line_.tension_element(e);
+      Vec<double, 6> f, fd;
+      Mat<double, 6> K, Jq, Jv;
+      el.internal_force<double>(qe, f, S ? &K : nullptr);
+      if (el.params().BA > 0) {
+        el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
+        f += fd;
+        if (S) K += Jq;
+      } else if (S) {
+        Jv.setZero();
       }
+      Vec<double, 6> fw;
+      tension_weight_load<double>(w, L0, fw);
+      f -= fw;
+      // Wetted fraction: drag, added mass and fluid inertia on the wetted part; recovery load.
+      double fa = 0, fb = 0;
+      const double frac = wetted_fraction(qe(2), qe(5), opt_.surface_z, &fa, &fb);
+      if (frac > 0) {
+        Mat<double, 6> Dq, Dv;
+        tension_drag<double>(qe, ve, ua, ub, mc, fd, S ? &Dq : nullptr, S ? &Dv : nullptr);
+        // Scaled by the wetted fraction (its derivative in z added).
+        f -= frac * fd;
+        if (S) {
+          K -= frac * Dq;
+          for (int k = 0; k < 6; ++k) {
+            K(k, 2) -= fd(k) * fa;
+            K(k, 5) -= fd(k) * fb;
+          }
+          Jv -= frac * Dv;
+        }
+        const Vec3<double> udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+        if (udm.squaredNorm() > 0) {
+          const Vec3<double> d = qe.segment<3>(3) - qe.segment<3>(0);
+          const double l = d.norm();
+          const Vec3<double> t = d / l;
+          Mat3<double> Jt;
+          const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
+          f.segment<3>(0) -= 0.5 * frac * L0 * fi;
+          f.segment<3>(3) -= 0.5 * frac * L0 * fi;
+          if (S) {
+            const Mat3<double> h = 0.5 * frac * L0 * Jt * (Mat3<double>::Identity() - t * t.transpose()) / l;
+            K.block<3, 3>(0, 0) += h;
+            K.block<3, 3>(0, 3) -= h;
+            K.block<3, 3>(3, 0) += h;
+            K.block<3, 3>(3, 3) -= h;
+            // The wetted fraction's derivative in the end heights.
+            for (int k = 0; k < 6; ++k) {
+              K(k, 2) -= 0.5 * L0 * fi(k % 3) * fa;
+              K(k, 5) -= 0.5 * L0 * fi(k % 3) * fb;
+            }
+          }
+        }
+      }
+      if (frac < 1) {
+        Vec<double, 6> fwet;
+        Mat<double, 6> Jwet;
+        tension_wetting_load<double>(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
+        f -= fwet;
+        if (S) K -= Jwet;
+      }
+      r.segment<6>(i0) += f;
+      if (S) add_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
     }
     // Seabed: normal penalty contact and damping at the nodes.
     if (opt_.seabed_z) {
@@ -10121,6 +10412,137 @@ class BasicLineDynamics {
         if (S) S->add(iz, iz, -wq * c.df_dz - wv * c.df_dvz);
       }
     }
+  }
+
+  // One Hermite element's force onto r and, with S, its effective tangent onto S.
+  void hermite_one(std::size_t e, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
+                   BandMatrix<double>* S, double wq, double wv) {
+    const auto& env = line_.environment();
+    const double w = line_.w(e), L0 = line_.L0(e);
+    const auto mc = line_.morison(e);
+    const double rgA = env.rho_w * env.g * kPi * line_.type(e).d * line_.type(e).d / 4;
+    const Vec3<double>& ua = fluid_->u[e];
+    const Vec3<double>& ub = fluid_->u[e + 1];
+    // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly, in the
+    // component-major block form of every point term (HermiteBlockSum), scattered once.
+    const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+    const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
+    const auto& el = line_.hermite_element(e);
+    Vec<double, 12> f, fd;
+    HermiteBlockSum<double>* R = S ? &blocks_ : nullptr;
+    if (R) R->set_zero();
+    el.damped_force_blocks<double>(qe, ve, f, R, wq, wv);  // internal + axial damping
+    Vec<double, 12> fw;
+    hermite_weight_load<double>(w, L0, fw);
+    f -= fw;
+    // Drag and Froude-Krylov on the wetted Gauss points, element-mean fluid kinematics.
+    const Vec3<double> um = 0.5 * (ua + ub), udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+    std::array<bool, 3> dry{};
+    const auto& pts = detail::drag_points();
+    for (std::size_t g = 0; g < 3; ++g) {
+      const auto N = pts[g].N(L0);
+      const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
+      dry[g] = z > opt_.surface_z;
+    }
+    hermite_drag_blocks<double>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
+    f -= fd;
+    if (udm.squaredNorm() > 0) {
+      // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
+      for (std::size_t g = 0; g < 3; ++g) {
+        if (dry[g]) continue;
+        const auto& p = pts[g];
+        const std::array<double, 4> N = p.N(L0), A = p.A(L0);
+        Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
+                         A[3] * qe.segment<3>(9);
+        const double na = a.norm();
+        const Vec3<double> t = a / na;
+        Mat3<double> Jt;
+        const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
+        const double wg = p.w * L0;
+        for (int k = 0; k < 4; ++k) f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
+        // J_kl -= wq N_k A_l d(fi)/da.
+        if (R) R->add(N, A, Mat3<double>((-wq * wg / na) * Jt * (Mat3<double>::Identity() - t * t.transpose())));
+      }
+    }
+    // Buoyancy lost above the surface (exact crossings).
+    if (element_may_cross(qe, L0, opt_.surface_z)) {
+      Vec<double, 12> fwet;
+      Mat<double, 12> Jwet;
+      hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
+      f -= fwet;
+      if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
+    }
+    r.segment<12>(i0) += f;
+    if (S) add_blocks(*S, line_.dof(e, 0), *R);
+  }
+
+  // kLanes consecutive Hermite elements from e0 on packs (pack_run_[e0]: equal parameters)
+  // when none of them may reach the surface; returns false, having done nothing, otherwise.
+  // The same terms in the same order as hermite_one, lane by lane; the lanes' results are
+  // added into r and S in element order.
+  bool hermite_pack(std::size_t e0, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
+                    BandMatrix<double>* S, double wq, double wv) {
+    const double w = line_.w(e0), L0 = line_.L0(e0);
+    std::array<Eigen::Index, kLanes> i0{};
+    for (int l = 0; l < kLanes; ++l) {
+      i0[static_cast<std::size_t>(l)] = static_cast<Eigen::Index>(line_.dof(e0 + static_cast<std::size_t>(l), 0));
+      if (element_may_cross(q.segment<12>(i0[static_cast<std::size_t>(l)]), L0, opt_.surface_z)) return false;
+    }
+    Vec<Pk, 12> qe, ve, f, fd;
+    Vec3<Pk> um, udm;
+    bool inertia = false;
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = i0[static_cast<std::size_t>(l)];
+      const std::size_t e = e0 + static_cast<std::size_t>(l);
+      for (int k = 0; k < 12; ++k) {
+        qe(k).set(l, q(i + k));
+        ve(k).set(l, v(i + k));
+      }
+      const Vec3<double> ul = 0.5 * (fluid_->u[e] + fluid_->u[e + 1]);
+      const Vec3<double> al = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+      inertia = inertia || al.squaredNorm() > 0;
+      for (int c = 0; c < 3; ++c) {
+        um(c).set(l, ul(c));
+        udm(c).set(l, al(c));
+      }
+    }
+    const auto& el = line_.hermite_element(e0);
+    const auto mc = line_.morison(e0);
+    HermiteBlockSum<Pk>* R = S ? &pack_blocks_ : nullptr;
+    if (R) R->set_zero();
+    try {
+      el.damped_force_blocks<Pk>(qe, ve, f, R, wq, wv);
+    } catch (const DomainError&) {
+      return false;  // one element at a time names the element whose state is outside the model
+    }
+    Vec<double, 12> fw;
+    hermite_weight_load<double>(w, L0, fw);
+    for (int k = 0; k < 12; ++k) f(k) -= Pk(fw(k));
+    hermite_drag_blocks<Pk>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv);
+    f -= fd;
+    if (inertia) {
+      // A lane without fluid acceleration adds exact zeros (fi = 0, J_t = 0).
+      const auto& pts = detail::drag_points();
+      for (std::size_t g = 0; g < 3; ++g) {
+        const auto& p = pts[g];
+        const std::array<double, 4> N = p.N(L0), A = p.A(L0);
+        Vec3<Pk> a = Pk(A[0]) * qe.template segment<3>(0) + Pk(A[1]) * qe.template segment<3>(3) + Pk(A[2]) * qe.template segment<3>(6) +
+                     Pk(A[3]) * qe.template segment<3>(9);
+        const Pk na = a.norm();
+        const Vec3<Pk> t = a / na;
+        Mat3<Pk> Jt;
+        const Vec3<Pk> fi = fluid_inertia<Pk>(udm, t, mc, &Jt);
+        const double wg = p.w * L0;
+        for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) -= Pk(wg * N[static_cast<std::size_t>(k)]) * fi;
+        if (R) R->add(N, A, Mat3<Pk>((Pk(-wq * wg) / na) * Jt * (Mat3<Pk>::Identity() - t * t.transpose())));
+      }
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = i0[static_cast<std::size_t>(l)];
+      for (int k = 0; k < 12; ++k) r(i + k) += f(k)[l];
+      if (S) add_blocks(*S, static_cast<std::size_t>(i), pack_blocks_, l);
+    }
+    return true;
   }
 
   // r with the stiffness and damping Jacobians in separate matrices (coupled reaction).
@@ -10160,6 +10582,19 @@ class BasicLineDynamics {
         double* col = data + S.offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
         for (int k = 0; k < 4; ++k)
           for (int i = 0; i < 3; ++i) col[3 * k + i] += R(k + 4 * l, i + 3 * j);
+      }
+  }
+
+  // Lane l of a pack's blocks into band storage (as add_blocks).
+  static void add_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<Pk>& blocks, int lane) {
+    const auto i0 = static_cast<Eigen::Index>(first);
+    const auto& R = blocks.matrix();
+    double* data = S.data();
+    for (int l = 0; l < 4; ++l)
+      for (int j = 0; j < 3; ++j) {
+        double* col = data + S.offset(i0, i0 + 3 * l + j);
+        for (int k = 0; k < 4; ++k)
+          for (int i = 0; i < 3; ++i) col[3 * k + i] += R(k + 4 * l, i + 3 * j)[lane];
       }
   }
 
@@ -10687,6 +11122,8 @@ class BasicLineDynamics {
   bool save_factor_ = false;
   bool factor_swapped_ = false;  // s_.factor replaced since the step began
   HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
+  HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' effective tangents
+  std::vector<char> pack_run_;     // Hermite: elements e .. e + kLanes - 1 exist and are equal
   long caps_last_ = 0;           // EI = 0: elements the release cap limited in the last residual
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
   std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element

@@ -79,4 +79,58 @@ bool is_finite(const T& x) {
   return isfinite(value_of(x));
 }
 
+// ---- lane-aware branches (a Pack has no single value; see core/pack.hpp) -------------------
+
+/// True when T is a Pack (core/pack.hpp): N lanes evaluated at once.
+template <class T>
+inline constexpr bool is_pack_v = false;
+
+/// The smallest lane of a pack (x itself for a scalar, its value for a dual).
+template <class T>
+value_type_t<T> min_lane(const T& x) {
+  if constexpr (is_pack_v<T>) {
+    value_type_t<T> m = x[0];
+    for (int i = 1; i < T::kLanes; ++i) m = x[i] < m ? x[i] : m;
+    return m;
+  } else {
+    return value_of(x);
+  }
+}
+
+/// True when every lane of x is > 0 (the value of x for a scalar or a dual; NaN is not).
+template <class T>
+bool all_positive(const T& x) {
+  if constexpr (is_pack_v<T>) {
+    for (int i = 0; i < T::kLanes; ++i)
+      if (!(x[i] > 0)) return false;
+    return true;
+  } else {
+    return value_of(x) > 0;
+  }
+}
+
+/// Lane by lane: a where c > 0, else b (for a scalar or a dual, the branch on c's value).
+template <class T>
+T select_positive(const T& c, const T& a, const T& b) {
+  if constexpr (is_pack_v<T>) {
+    T r;
+    for (int i = 0; i < T::kLanes; ++i) r.set(i, c[i] > 0 ? a[i] : b[i]);
+    return r;
+  } else {
+    return value_of(c) > 0 ? a : b;
+  }
+}
+
+/// sqrt(x) where x > 0, else 0: the derivative of a dual stays finite at 0 (a pack takes the
+/// lane-wise sqrt, exact 0 at 0).
+template <class T>
+T sqrt_or_zero(const T& x) {
+  using std::sqrt;
+  if constexpr (is_pack_v<T>) {
+    return select_positive(x, T(sqrt(x)), T(0));
+  } else {
+    return value_of(x) > 0 ? T(sqrt(x)) : T(0);
+  }
+}
+
 }  // namespace cabledyn

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cabledyn/core/pack.hpp"
 #include "cabledyn/dynamics/generalized_alpha.hpp"
 #include "cabledyn/line/element_loads.hpp"
 #include "cabledyn/line/line.hpp"
@@ -33,6 +34,20 @@
 #include "cabledyn/statics/tensile_audit.hpp"
 
 namespace cabledyn {
+
+namespace detail {
+/// Two Hermite elements of a line that one pack evaluation may share: equal element
+/// parameters, submerged weight and Morison coefficients.
+inline bool equal_elements(const Line& line, std::size_t a, std::size_t b) {
+  const auto& p = line.hermite_element(a).params();
+  const auto& o = line.hermite_element(b).params();
+  const auto ma = line.morison(a), mb = line.morison(b);
+  return p.L0 == o.L0 && p.EA == o.EA && p.EI == o.EI && p.BA == o.BA && p.rho_A == o.rho_A &&
+         p.axial_order == o.axial_order && p.bending_order == o.bending_order && line.w(a) == line.w(b) &&
+         ma.d == mb.d && ma.Cdn == mb.Cdn && ma.Cdt == mb.Cdt && ma.Can == mb.Can && ma.Cat == mb.Cat &&
+         ma.rho == mb.rho;
+}
+}  // namespace detail
 
 /// Prescribed kinematics of a held line end at one time.
 struct EndMotion {
@@ -65,6 +80,10 @@ struct DynamicOptions {
   SeabedParams seabed;            ///< kBot, cBot
   double surface_z = 0;           ///< still-water level
   bool tensile_safety = false;    ///< Hermite: a step whose element-mean force is compressed fails (error mode)
+  /// Hermite: evaluate runs of kPackLanes equal, wholly submerged elements at once on SIMD
+  /// packs (core/pack.hpp); off: one element at a time. Each lane repeats the one-element
+  /// arithmetic, so the two agree to round-off.
+  bool pack_elements = true;
   double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance]
   /// [ei0_substeps] auto (true, the spec's default) / off: EI = 0 rotation- and snap-resolved
   /// sub-steps. The deck rule "False alpha_force_blend turns it off unless the deck sets it"
@@ -151,6 +170,9 @@ struct EndReaction {
 /// keeps the headers that include this one cheap to compile.
 template <class Unused = void>
 class BasicLineDynamics {
+  static constexpr int kLanes = kPackLanes<double>;  // elements per pack (SIMD width)
+  using Pk = Pack<double, kLanes>;
+
  public:
   BasicLineDynamics(const Line& line, DynamicOptions opt = {})
       : line_(line),
@@ -182,6 +204,14 @@ class BasicLineDynamics {
     kept_.assign(line.n_elements(), 0.0);
     if (!line.hermite()) cap_start_.resize(line.n_elements());
     audit_work_.assign(line.n_elements(), 0.0);
+    // Runs of kLanes Hermite elements with equal element parameters, weight and Morison
+    // coefficients share one pack evaluation.
+    pack_run_.assign(line.n_elements(), 0);
+    for (std::size_t e = 0; line.hermite() && e + kLanes <= line.n_elements(); ++e) {
+      bool same = true;
+      for (std::size_t l = 1; l < kLanes && same; ++l) same = detail::equal_elements(line, e, e + l);
+      pack_run_[e] = same;
+    }
     // The structural consistent mass is constant: assembled once (the added mass is added
     // per step, Hermite, or per residual, EI = 0).
     M_struct_.set_zero();
@@ -514,6 +544,10 @@ class BasicLineDynamics {
   void assemble_mass(const VecX<double>& q) {
     M_ = M_struct_;  // copy-assigned, same size: no allocation
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      if (line_.hermite() && opt_.pack_elements && pack_run_[e] && hermite_added_mass_pack(e, q)) {
+        e += kLanes - 1;
+        continue;
+      }
       const auto mc = line_.morison(e);
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
       if (line_.hermite())
@@ -525,136 +559,118 @@ class BasicLineDynamics {
     }
   }
 
+  // The added mass of kLanes equal elements from e0 on a pack, added in element order; false
+  // (nothing done) when one of them may reach the surface.
+  bool hermite_added_mass_pack(std::size_t e0, const VecX<double>& q) {
+    std::array<Eigen::Index, kLanes> i0{};
+    Vec<Pk, 12> qe;
+    const double L0 = line_.L0(e0);
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = static_cast<Eigen::Index>(line_.dof(e0 + static_cast<std::size_t>(l), 0));
+      i0[static_cast<std::size_t>(l)] = i;
+      if (element_may_cross(q.segment<12>(i), L0, opt_.surface_z)) return false;
+      for (int k = 0; k < 12; ++k) qe(k).set(l, q(i + k));
+    }
+    const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, line_.morison(e0), L0, opt_.surface_z);
+    double* data = M_.data();
+    for (int l = 0; l < kLanes; ++l)
+      for (int j = 0; j < 12; ++j) {
+        double* col = data + M_.offset(i0[static_cast<std::size_t>(l)], i0[static_cast<std::size_t>(l)] + j);
+        for (int i = 0; i < 12; ++i) col[i] += Ma(i, j)[l];
+      }
+    return true;
+  }
+
   // ---- the force r(q, v) and its Jacobians ------------------------------------------------
   // r = f_int + f_damping - f_ext. When S is given, S += wq dr/dq + wv dr/dv.
   void evaluate(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S, double wq,
                 double wv) {
     r.setZero();
+    if (line_.hermite()) {
+      // Runs of kPackLanes equal, wholly submerged elements in one pass on packs; the rest
+      // (and every element with pack_elements off) one at a time. The order of the additions
+      // into r and S is the element order either way.
+      const std::size_t ne = line_.n_elements();
+      for (std::size_t e = 0; e < ne;) {
+        if (opt_.pack_elements && pack_run_[e] && hermite_pack(e, q, v, r, S, wq, wv)) {
+          e += kLanes;
+        } else {
+          hermite_one(e, q, v, r, S, wq, wv);
+          ++e;
+        }
+      }
+    }
     const auto& env = line_.environment();
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+    for (std::size_t e = 0; !line_.hermite() && e < line_.n_elements(); ++e) {  // EI = 0 elements
       const double w = line_.w(e), L0 = line_.L0(e);
       const auto mc = line_.morison(e);
       const double rgA = env.rho_w * env.g * kPi * line_.type(e).d * line_.type(e).d / 4;
       const Vec3<double>& ua = fluid_->u[e];
       const Vec3<double>& ub = fluid_->u[e + 1];
-      if (line_.hermite()) {
-        // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly, in the
-        // component-major block form of every point term (HermiteBlockSum), scattered once.
-        const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-        const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
-        const auto& el = line_.hermite_element(e);
-        Vec<double, 12> f, fd;
-        HermiteBlockSum<double>* R = S ? &blocks_ : nullptr;
-        if (R) R->set_zero();
-        el.damped_force_blocks<double>(qe, ve, f, R, wq, wv);  // internal + axial damping
-        Vec<double, 12> fw;
-        hermite_weight_load<double>(w, L0, fw);
-        f -= fw;
-        // Drag and Froude-Krylov on the wetted Gauss points, element-mean fluid kinematics.
-        const Vec3<double> um = 0.5 * (ua + ub), udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-        std::array<bool, 3> dry{};
-        const auto& pts = detail::drag_points();
-        for (std::size_t g = 0; g < 3; ++g) {
-          const auto N = pts[g].N(L0);
-          const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
-          dry[g] = z > opt_.surface_z;
-        }
-        hermite_drag_blocks<double>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
-        f -= fd;
-        if (udm.squaredNorm() > 0) {
-          // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
-          for (std::size_t g = 0; g < 3; ++g) {
-            if (dry[g]) continue;
-            const auto& p = pts[g];
-            const std::array<double, 4> N = p.N(L0), A = p.A(L0);
-            Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
-                             A[3] * qe.segment<3>(9);
-            const double na = a.norm();
-            const Vec3<double> t = a / na;
-            Mat3<double> Jt;
-            const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
-            const double wg = p.w * L0;
-            for (int k = 0; k < 4; ++k) f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
-            // J_kl -= wq N_k A_l d(fi)/da.
-            if (R) R->add(N, A, Mat3<double>((-wq * wg / na) * Jt * (Mat3<double>::Identity() - t * t.transpose())));
-          }
-        }
-        // Buoyancy lost above the surface (exact crossings).
-        if (element_may_cross(qe, L0, opt_.surface_z)) {
-          Vec<double, 12> fwet;
-          Mat<double, 12> Jwet;
-          hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
-          f -= fwet;
-          if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
-        }
-        r.segment<12>(i0) += f;
-        if (S) add_blocks(*S, line_.dof(e, 0), *R);
-      } else {
-        const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-        const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
-        const auto& el = line_.tension_element(e);
-        Vec<double, 6> f, fd;
-        Mat<double, 6> K, Jq, Jv;
-        el.internal_force<double>(qe, f, S ? &K : nullptr);
-        if (el.params().BA > 0) {
-          el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
-          f += fd;
-          if (S) K += Jq;
-        } else if (S) {
-          Jv.setZero();
-        }
-        Vec<double, 6> fw;
-        tension_weight_load<double>(w, L0, fw);
-        f -= fw;
-        // Wetted fraction: drag, added mass and fluid inertia on the wetted part; recovery load.
-        double fa = 0, fb = 0;
-        const double frac = wetted_fraction(qe(2), qe(5), opt_.surface_z, &fa, &fb);
-        if (frac > 0) {
-          Mat<double, 6> Dq, Dv;
-          tension_drag<double>(qe, ve, ua, ub, mc, fd, S ? &Dq : nullptr, S ? &Dv : nullptr);
-          // Scaled by the wetted fraction (its derivative in z added).
-          f -= frac * fd;
-          if (S) {
-            K -= frac * Dq;
-            for (int k = 0; k < 6; ++k) {
-              K(k, 2) -= fd(k) * fa;
-              K(k, 5) -= fd(k) * fb;
-            }
-            Jv -= frac * Dv;
-          }
-          const Vec3<double> udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-          if (udm.squaredNorm() > 0) {
-            const Vec3<double> d = qe.segment<3>(3) - qe.segment<3>(0);
-            const double l = d.norm();
-            const Vec3<double> t = d / l;
-            Mat3<double> Jt;
-            const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
-            f.segment<3>(0) -= 0.5 * frac * L0 * fi;
-            f.segment<3>(3) -= 0.5 * frac * L0 * fi;
-            if (S) {
-              const Mat3<double> h = 0.5 * frac * L0 * Jt * (Mat3<double>::Identity() - t * t.transpose()) / l;
-              K.block<3, 3>(0, 0) += h;
-              K.block<3, 3>(0, 3) -= h;
-              K.block<3, 3>(3, 0) += h;
-              K.block<3, 3>(3, 3) -= h;
-              // The wetted fraction's derivative in the end heights.
-              for (int k = 0; k < 6; ++k) {
-                K(k, 2) -= 0.5 * L0 * fi(k % 3) * fa;
-                K(k, 5) -= 0.5 * L0 * fi(k % 3) * fb;
-              }
-            }
-          }
-        }
-        if (frac < 1) {
-          Vec<double, 6> fwet;
-          Mat<double, 6> Jwet;
-          tension_wetting_load<double>(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
-          f -= fwet;
-          if (S) K -= Jwet;
-        }
-        r.segment<6>(i0) += f;
-        if (S) add_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
+      const auto& el = line_.tension_element(e);
+      Vec<double, 6> f, fd;
+      Mat<double, 6> K, Jq, Jv;
+      el.internal_force<double>(qe, f, S ? &K : nullptr);
+      if (el.params().BA > 0) {
+        el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
+        f += fd;
+        if (S) K += Jq;
+      } else if (S) {
+        Jv.setZero();
       }
+      Vec<double, 6> fw;
+      tension_weight_load<double>(w, L0, fw);
+      f -= fw;
+      // Wetted fraction: drag, added mass and fluid inertia on the wetted part; recovery load.
+      double fa = 0, fb = 0;
+      const double frac = wetted_fraction(qe(2), qe(5), opt_.surface_z, &fa, &fb);
+      if (frac > 0) {
+        Mat<double, 6> Dq, Dv;
+        tension_drag<double>(qe, ve, ua, ub, mc, fd, S ? &Dq : nullptr, S ? &Dv : nullptr);
+        // Scaled by the wetted fraction (its derivative in z added).
+        f -= frac * fd;
+        if (S) {
+          K -= frac * Dq;
+          for (int k = 0; k < 6; ++k) {
+            K(k, 2) -= fd(k) * fa;
+            K(k, 5) -= fd(k) * fb;
+          }
+          Jv -= frac * Dv;
+        }
+        const Vec3<double> udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+        if (udm.squaredNorm() > 0) {
+          const Vec3<double> d = qe.segment<3>(3) - qe.segment<3>(0);
+          const double l = d.norm();
+          const Vec3<double> t = d / l;
+          Mat3<double> Jt;
+          const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
+          f.segment<3>(0) -= 0.5 * frac * L0 * fi;
+          f.segment<3>(3) -= 0.5 * frac * L0 * fi;
+          if (S) {
+            const Mat3<double> h = 0.5 * frac * L0 * Jt * (Mat3<double>::Identity() - t * t.transpose()) / l;
+            K.block<3, 3>(0, 0) += h;
+            K.block<3, 3>(0, 3) -= h;
+            K.block<3, 3>(3, 0) += h;
+            K.block<3, 3>(3, 3) -= h;
+            // The wetted fraction's derivative in the end heights.
+            for (int k = 0; k < 6; ++k) {
+              K(k, 2) -= 0.5 * L0 * fi(k % 3) * fa;
+              K(k, 5) -= 0.5 * L0 * fi(k % 3) * fb;
+            }
+          }
+        }
+      }
+      if (frac < 1) {
+        Vec<double, 6> fwet;
+        Mat<double, 6> Jwet;
+        tension_wetting_load<double>(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
+        f -= fwet;
+        if (S) K -= Jwet;
+      }
+      r.segment<6>(i0) += f;
+      if (S) add_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
     }
     // Seabed: normal penalty contact and damping at the nodes.
     if (opt_.seabed_z) {
@@ -666,6 +682,137 @@ class BasicLineDynamics {
         if (S) S->add(iz, iz, -wq * c.df_dz - wv * c.df_dvz);
       }
     }
+  }
+
+  // One Hermite element's force onto r and, with S, its effective tangent onto S.
+  void hermite_one(std::size_t e, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
+                   BandMatrix<double>* S, double wq, double wv) {
+    const auto& env = line_.environment();
+    const double w = line_.w(e), L0 = line_.L0(e);
+    const auto mc = line_.morison(e);
+    const double rgA = env.rho_w * env.g * kPi * line_.type(e).d * line_.type(e).d / 4;
+    const Vec3<double>& ua = fluid_->u[e];
+    const Vec3<double>& ub = fluid_->u[e + 1];
+    // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly, in the
+    // component-major block form of every point term (HermiteBlockSum), scattered once.
+    const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+    const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
+    const auto& el = line_.hermite_element(e);
+    Vec<double, 12> f, fd;
+    HermiteBlockSum<double>* R = S ? &blocks_ : nullptr;
+    if (R) R->set_zero();
+    el.damped_force_blocks<double>(qe, ve, f, R, wq, wv);  // internal + axial damping
+    Vec<double, 12> fw;
+    hermite_weight_load<double>(w, L0, fw);
+    f -= fw;
+    // Drag and Froude-Krylov on the wetted Gauss points, element-mean fluid kinematics.
+    const Vec3<double> um = 0.5 * (ua + ub), udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+    std::array<bool, 3> dry{};
+    const auto& pts = detail::drag_points();
+    for (std::size_t g = 0; g < 3; ++g) {
+      const auto N = pts[g].N(L0);
+      const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
+      dry[g] = z > opt_.surface_z;
+    }
+    hermite_drag_blocks<double>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
+    f -= fd;
+    if (udm.squaredNorm() > 0) {
+      // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
+      for (std::size_t g = 0; g < 3; ++g) {
+        if (dry[g]) continue;
+        const auto& p = pts[g];
+        const std::array<double, 4> N = p.N(L0), A = p.A(L0);
+        Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
+                         A[3] * qe.segment<3>(9);
+        const double na = a.norm();
+        const Vec3<double> t = a / na;
+        Mat3<double> Jt;
+        const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
+        const double wg = p.w * L0;
+        for (int k = 0; k < 4; ++k) f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
+        // J_kl -= wq N_k A_l d(fi)/da.
+        if (R) R->add(N, A, Mat3<double>((-wq * wg / na) * Jt * (Mat3<double>::Identity() - t * t.transpose())));
+      }
+    }
+    // Buoyancy lost above the surface (exact crossings).
+    if (element_may_cross(qe, L0, opt_.surface_z)) {
+      Vec<double, 12> fwet;
+      Mat<double, 12> Jwet;
+      hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
+      f -= fwet;
+      if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
+    }
+    r.segment<12>(i0) += f;
+    if (S) add_blocks(*S, line_.dof(e, 0), *R);
+  }
+
+  // kLanes consecutive Hermite elements from e0 on packs (pack_run_[e0]: equal parameters)
+  // when none of them may reach the surface; returns false, having done nothing, otherwise.
+  // The same terms in the same order as hermite_one, lane by lane; the lanes' results are
+  // added into r and S in element order.
+  bool hermite_pack(std::size_t e0, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
+                    BandMatrix<double>* S, double wq, double wv) {
+    const double w = line_.w(e0), L0 = line_.L0(e0);
+    std::array<Eigen::Index, kLanes> i0{};
+    for (int l = 0; l < kLanes; ++l) {
+      i0[static_cast<std::size_t>(l)] = static_cast<Eigen::Index>(line_.dof(e0 + static_cast<std::size_t>(l), 0));
+      if (element_may_cross(q.segment<12>(i0[static_cast<std::size_t>(l)]), L0, opt_.surface_z)) return false;
+    }
+    Vec<Pk, 12> qe, ve, f, fd;
+    Vec3<Pk> um, udm;
+    bool inertia = false;
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = i0[static_cast<std::size_t>(l)];
+      const std::size_t e = e0 + static_cast<std::size_t>(l);
+      for (int k = 0; k < 12; ++k) {
+        qe(k).set(l, q(i + k));
+        ve(k).set(l, v(i + k));
+      }
+      const Vec3<double> ul = 0.5 * (fluid_->u[e] + fluid_->u[e + 1]);
+      const Vec3<double> al = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+      inertia = inertia || al.squaredNorm() > 0;
+      for (int c = 0; c < 3; ++c) {
+        um(c).set(l, ul(c));
+        udm(c).set(l, al(c));
+      }
+    }
+    const auto& el = line_.hermite_element(e0);
+    const auto mc = line_.morison(e0);
+    HermiteBlockSum<Pk>* R = S ? &pack_blocks_ : nullptr;
+    if (R) R->set_zero();
+    try {
+      el.damped_force_blocks<Pk>(qe, ve, f, R, wq, wv);
+    } catch (const DomainError&) {
+      return false;  // one element at a time names the element whose state is outside the model
+    }
+    Vec<double, 12> fw;
+    hermite_weight_load<double>(w, L0, fw);
+    for (int k = 0; k < 12; ++k) f(k) -= Pk(fw(k));
+    hermite_drag_blocks<Pk>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv);
+    f -= fd;
+    if (inertia) {
+      // A lane without fluid acceleration adds exact zeros (fi = 0, J_t = 0).
+      const auto& pts = detail::drag_points();
+      for (std::size_t g = 0; g < 3; ++g) {
+        const auto& p = pts[g];
+        const std::array<double, 4> N = p.N(L0), A = p.A(L0);
+        Vec3<Pk> a = Pk(A[0]) * qe.template segment<3>(0) + Pk(A[1]) * qe.template segment<3>(3) + Pk(A[2]) * qe.template segment<3>(6) +
+                     Pk(A[3]) * qe.template segment<3>(9);
+        const Pk na = a.norm();
+        const Vec3<Pk> t = a / na;
+        Mat3<Pk> Jt;
+        const Vec3<Pk> fi = fluid_inertia<Pk>(udm, t, mc, &Jt);
+        const double wg = p.w * L0;
+        for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) -= Pk(wg * N[static_cast<std::size_t>(k)]) * fi;
+        if (R) R->add(N, A, Mat3<Pk>((Pk(-wq * wg) / na) * Jt * (Mat3<Pk>::Identity() - t * t.transpose())));
+      }
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = i0[static_cast<std::size_t>(l)];
+      for (int k = 0; k < 12; ++k) r(i + k) += f(k)[l];
+      if (S) add_blocks(*S, static_cast<std::size_t>(i), pack_blocks_, l);
+    }
+    return true;
   }
 
   // r with the stiffness and damping Jacobians in separate matrices (coupled reaction).
@@ -705,6 +852,19 @@ class BasicLineDynamics {
         double* col = data + S.offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
         for (int k = 0; k < 4; ++k)
           for (int i = 0; i < 3; ++i) col[3 * k + i] += R(k + 4 * l, i + 3 * j);
+      }
+  }
+
+  // Lane l of a pack's blocks into band storage (as add_blocks).
+  static void add_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<Pk>& blocks, int lane) {
+    const auto i0 = static_cast<Eigen::Index>(first);
+    const auto& R = blocks.matrix();
+    double* data = S.data();
+    for (int l = 0; l < 4; ++l)
+      for (int j = 0; j < 3; ++j) {
+        double* col = data + S.offset(i0, i0 + 3 * l + j);
+        for (int k = 0; k < 4; ++k)
+          for (int i = 0; i < 3; ++i) col[3 * k + i] += R(k + 4 * l, i + 3 * j)[lane];
       }
   }
 
@@ -1232,6 +1392,8 @@ class BasicLineDynamics {
   bool save_factor_ = false;
   bool factor_swapped_ = false;  // s_.factor replaced since the step began
   HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
+  HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' effective tangents
+  std::vector<char> pack_run_;     // Hermite: elements e .. e + kLanes - 1 exist and are equal
   long caps_last_ = 0;           // EI = 0: elements the release cap limited in the last residual
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
   std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element

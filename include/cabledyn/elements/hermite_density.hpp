@@ -29,7 +29,7 @@ enum class DensityOrder { kValue = 0, kGradient = 1, kHessian = 2 };
 namespace detail {
 template <class T>
 void throw_zero_tangent(const T& a2, const char* object) {
-  throw DomainError(object, "|r'|^2", value_of(a2), "> 0 (a zero-length tangent has no direction)");
+  throw DomainError(object, "|r'|^2", min_lane(a2), "> 0 (a zero-length tangent has no direction)");
 }
 }  // namespace detail
 
@@ -40,7 +40,7 @@ void axial_density(const Vec3<T>& a, double EA, DensityOrder order, DensityDeriv
                    const char* object = "Hermite element") {
   using std::sqrt;
   const T a2 = a.squaredNorm();
-  if (!(value_of(a2) > 0)) detail::throw_zero_tangent(a2, object);
+  if (!all_positive(a2)) detail::throw_zero_tangent(a2, object);
   const T alpha = sqrt(a2);
   const T eps = alpha - T(1);
   d.W = T(0.5 * EA) * eps * eps;
@@ -61,7 +61,7 @@ template <class T>
 void bending_density(const Vec3<T>& a, const Vec3<T>& b, double EI, DensityOrder order,
                      DensityDerivatives<T>& d, const char* object = "Hermite element") {
   const T a2 = a.squaredNorm();
-  if (!(value_of(a2) > 0)) detail::throw_zero_tangent(a2, object);
+  if (!all_positive(a2)) detail::throw_zero_tangent(a2, object);
   const T b2 = b.squaredNorm();
   const T ab = a.dot(b);
   const T C = a2 * b2 - ab * ab;

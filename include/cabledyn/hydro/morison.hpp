@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "cabledyn/core/eigen.hpp"
@@ -56,7 +57,7 @@ Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoeffici
   const Vec3<T> nrm = u_r - tau;
   const T n_tau = sqrt(tau.squaredNorm());
   const T n2 = nrm.squaredNorm();
-  const T n_n = value_of(n2) > 0 ? T(sqrt(n2)) : T(0);
+  const T n_n = sqrt_or_zero(n2);
   const Vec3<T> f = cn * n_n * nrm + ct * n_tau * tau;
   if (J_ur || J_t) {
     // With G(x) = d(|x| x)/dx = |x| I + x x^T/|x| (zero at x = 0), J_ur = cn G(n)(I - t t^T)
@@ -66,8 +67,12 @@ Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoeffici
     const Mat3<T> I = Mat3<T>::Identity();
     const Mat3<T> tt = t * t.transpose();
     const T aut = n_tau;  // |u.t| for a unit t
-    const bool has_n = value_of(n_n) > 0;
-    const Mat3<T> nn = has_n ? Mat3<T>((nrm * nrm.transpose()) / n_n) : Mat3<T>::Zero();
+    // n n^T/|n|, zero at n = 0 (lane by lane for a pack: x/inf = 0).
+    Mat3<T> nn;
+    if constexpr (is_pack_v<T>)
+      nn = (nrm * nrm.transpose()) / select_positive(n_n, n_n, T(std::numeric_limits<double>::infinity()));
+    else
+      nn = value_of(n_n) > 0 ? Mat3<T>((nrm * nrm.transpose()) / n_n) : Mat3<T>::Zero();
     if (J_ur) *J_ur = cn * (n_n * (I - tt) + nn) + (T(2) * ct * aut) * tt;
     if (J_t) {
       // ct G(tau) dtau = ct |ut| (ut (I + t t^T) + 2 t u^T);

@@ -28,9 +28,17 @@ namespace detail {
 /// top kl fill rows zero; on return it holds U (upper band of width kl + ku) and the
 /// multipliers of L below the diagonal. ipiv[j] is the row swapped with row j. Returns the
 /// first j with an exactly zero pivot, or -1.
-template <class T>
+/// KL > 0 fixes kl at compile time (the columns with a full kl rows below the diagonal run
+/// fully unrolled loops); KL = 0 takes kl at run time.
+template <class T, int KL = 0>
 Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restrict ab,
                    Eigen::Index ldab, int* __restrict ipiv) {
+  if constexpr (KL == 0) {
+    // The common half-bandwidths of the lines (EI = 0, Hermite, Hermite with twist) unrolled.
+    if (kl == 5) return gbtrf<T, 5>(n, kl, ku, ab, ldab, ipiv);
+    if (kl == 11) return gbtrf<T, 11>(n, kl, ku, ab, ldab, ipiv);
+    if (kl == 13) return gbtrf<T, 13>(n, kl, ku, ab, ldab, ipiv);
+  }
   using Index = Eigen::Index;
   const Index kv = kl + ku;
   Index info = -1;
@@ -40,7 +48,7 @@ Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restri
     const Index km = std::min(kl, n - 1 - j);
     Index jp = 0;
     value_type_t<T> amax = abs_value(col[0]);
-    for (Index p = 1; p <= km; ++p) {
+    for (Index p = 1; p <= (KL > 0 && km == KL ? Index(KL) : km); ++p) {
       const value_type_t<T> a = abs_value(col[p]);
       if (a > amax) {
         amax = a;
@@ -60,7 +68,17 @@ Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restri
       const Index stride = ldab - 1;
       for (Index k = 0; k <= ju - j; ++k) std::swap(r0[k * stride], r1[k * stride]);
     }
-    if (km > 0) {
+    if (KL > 0 && km == KL) {
+      const T r = T(1) / col[0];
+      for (int p = 1; p <= KL; ++p) col[p] *= r;
+      const T* __restrict l = col + 1;
+      for (Index k = j + 1; k <= ju; ++k) {
+        T* __restrict ck = ab + kv + j - k + k * ldab;
+        const T ujk = ck[0];
+        T* __restrict dst = ck + 1;
+        for (int p = 0; p < KL; ++p) dst[p] -= l[p] * ujk;
+      }
+    } else if (km > 0) {
       const T r = T(1) / col[0];
       for (Index p = 1; p <= km; ++p) col[p] *= r;
       // Rank-one update of the trailing block: A(j+1..j+km, k) -= l * A(j, k), k in j+1..ju.

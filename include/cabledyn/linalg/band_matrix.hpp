@@ -140,7 +140,32 @@ class BandMatrix {
     detail::check_arg(x.size() == n_ && y.size() == n_, "BandMatrix::multiply", "vector size",
                     x.size() == n_ ? y.size() : x.size(), "== n");
     y.setZero();
-    for (Index j = 0; j < n_; ++j) {
+    Index jb = 0;
+    if (kl_ >= 3) {
+      // Four columns per pass over y: each y(i) still adds A(i, j) x(j) in increasing j (an
+      // entry just outside the band is read from the zero fill rows, and adds an exact 0),
+      // while a partial sum is stored once per four columns, at the alignment it is next
+      // read at (a pass per column reloads each store one entry over, which stalls the loads).
+      const Index kv = kl_ + ku_;
+      for (; jb + 4 <= n_; jb += 4) {
+        const T* a0 = ab_.data() + kv - jb + jb * ldab_;  // a0[i] = A(i, jb)
+        const T* a1 = a0 + ldab_ - 1;
+        const T* a2 = a1 + ldab_ - 1;
+        const T* a3 = a2 + ldab_ - 1;
+        const T x0 = x(jb), x1 = x(jb + 1), x2 = x(jb + 2), x3 = x(jb + 3);
+        const Index i0 = std::max<Index>(0, jb - ku_), i1 = std::min<Index>(n_ - 1, jb + 3 + kl_);
+        T* yp = y.data();
+        for (Index i = i0; i <= i1; ++i) {
+          T s = yp[i];
+          s += a0[i] * x0;
+          s += a1[i] * x1;
+          s += a2[i] * x2;
+          s += a3[i] * x3;
+          yp[i] = s;
+        }
+      }
+    }
+    for (Index j = jb; j < n_; ++j) {
       const Index i0 = std::max<Index>(0, j - ku_), i1 = std::min<Index>(n_ - 1, j + kl_);
       const T* col = ab_.data() + offset(0, j);  // col[i] = A(i, j) for i in [i0, i1]
       const T xj = x(j);

@@ -77,8 +77,12 @@ Mat<T, 12> hermite_added_mass(const Vec<T, 12>& q, const MorisonCoefficients& c,
     const auto A = hermite_block_weights(s.dH, 1, L0);
     const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
     const Vec3<T> x = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, q);
-    if (value_of(x(2)) > surface_z) continue;
-    const Mat3<T> ma = added_mass<T>(Vec3<T>(a / T(sqrt(a.squaredNorm()))), c);
+    Mat3<T> ma = added_mass<T>(Vec3<T>(a / T(sqrt(a.squaredNorm()))), c);
+    if constexpr (is_pack_v<T>) {
+      ma *= select_positive(T(x(2) - T(surface_z)), T(0), T(1));  // a dry lane adds zeros
+    } else {
+      if (value_of(x(2)) > surface_z) continue;
+    }
     for (int k = 0; k < 4; ++k)
       for (int l = 0; l < 4; ++l)
         M.template block<3, 3>(3 * k, 3 * l) += T(rule.w[g] * L0 * N[k] * N[l]) * ma;
