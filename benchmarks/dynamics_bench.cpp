@@ -134,12 +134,12 @@ BENCHMARK(BM_force_tangent_tension)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_force_hermite)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_force_tangent_hermite)->Arg(100)->Unit(benchmark::kMicrosecond);
 
-void band_factor(benchmark::State& state, Eigen::Index n, Eigen::Index kd) {
+void band_factor(benchmark::State& state, Eigen::Index n, Eigen::Index kd, Backend backend = Backend::automatic) {
   BandMatrix<double> A(n, kd, kd);
   for (Eigen::Index j = 0; j < n; ++j)
     for (Eigen::Index i = std::max<Eigen::Index>(0, j - kd); i <= std::min<Eigen::Index>(n - 1, j + kd); ++i)
       A.at(i, j) = (i == j ? 4.0 * kd : -1.0 / (1 + std::abs(i - j)));
-  BandLU<double> lu(n, kd, kd);
+  BandLU<double> lu(n, kd, kd, backend);
   for (auto _ : state) {
     lu.factor(A);
     benchmark::DoNotOptimize(lu.factors());
@@ -148,6 +148,8 @@ void band_factor(benchmark::State& state, Eigen::Index n, Eigen::Index kd) {
 void BM_band_factor_tension(benchmark::State& state) { band_factor(state, 303, 5); }
 BENCHMARK(BM_band_factor_tension)->Arg(303)->Unit(benchmark::kMicrosecond);
 void BM_band_factor_hermite(benchmark::State& state) { band_factor(state, 606, 11); }
+void BM_band_factor_hermite_templated(benchmark::State& state) { band_factor(state, 606, 11, Backend::templated); }
+BENCHMARK(BM_band_factor_hermite_templated)->Arg(606)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_band_factor_hermite)->Arg(606)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

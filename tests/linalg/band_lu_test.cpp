@@ -21,7 +21,7 @@ namespace {
 // of step j. The result must be A (up to rounding).
 template <class T>
 MatX<T> reconstruct(const BandLU<T>& lu) {
-  const Index n = lu.rows(), kl = lu.kl(), kv = lu.kl() + lu.ku(), ld = 2 * kl + lu.ku() + 1;
+  const Index n = lu.rows(), kl = lu.kl(), kv = lu.kl() + lu.ku(), ld = lu.ldab();
   const T* f = lu.factors();
   MatX<T> M = MatX<T>::Zero(n, n);
   for (Index j = 0; j < n; ++j)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/pack.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/linalg/band_matrix.hpp"
 #include "cabledyn/linalg/detail/band_util.hpp"
@@ -30,19 +32,24 @@ namespace detail {
 /// first j with an exactly zero pivot, or -1.
 /// KL > 0 fixes kl at compile time (the columns with a full kl rows below the diagonal run
 /// fully unrolled loops); KL = 0 takes kl at run time.
+/// `tail_padded`: ab has at least 16 writable entries past column n - 1.
 template <class T, int KL = 0>
 Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restrict ab,
-                   Eigen::Index ldab, int* __restrict ipiv) {
+                   Eigen::Index ldab, int* __restrict ipiv, bool tail_padded = false) {
   if constexpr (KL == 0) {
     // The common half-bandwidths of the lines (EI = 0, Hermite, Hermite with twist) unrolled.
-    if (kl == 5) return gbtrf<T, 5>(n, kl, ku, ab, ldab, ipiv);
-    if (kl == 11) return gbtrf<T, 11>(n, kl, ku, ab, ldab, ipiv);
-    if (kl == 13) return gbtrf<T, 13>(n, kl, ku, ab, ldab, ipiv);
+    if (kl == 5) return gbtrf<T, 5>(n, kl, ku, ab, ldab, ipiv, tail_padded);
+    if (kl == 11) return gbtrf<T, 11>(n, kl, ku, ab, ldab, ipiv, tail_padded);
+    if (kl == 13) return gbtrf<T, 13>(n, kl, ku, ab, ldab, ipiv, tail_padded);
   }
   using Index = Eigen::Index;
   const Index kv = kl + ku;
   Index info = -1;
   Index ju = 0;  // last column touched by the row swaps so far
+  // The block update of the unrolled path needs (ldab - 1) % 4 == 0, 2 padding rows per
+  // column (ldab >= 2 kl + ku + 3) and 16 writable entries past the last column (BandLU's
+  // templated storage provides them); otherwise the plain loops run.
+  const bool aligned = (ldab - 1) % 4 == 0 && ldab >= 2 * kl + ku + 3 && tail_padded;
   for (Index j = 0; j < n; ++j) {
     T* __restrict col = ab + kv + j * ldab;  // col[p] = A(j + p, j)
     const Index km = std::min(kl, n - 1 - j);
@@ -68,7 +75,43 @@ Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restri
       const Index stride = ldab - 1;
       for (Index k = 0; k <= ju - j; ++k) std::swap(r0[k * stride], r1[k * stride]);
     }
-    if (KL > 0 && km == KL) {
+    if (KL > 0 && km == KL && aligned) {
+      // Row i of every column sits at i mod 4 ((ldab - 1) % 4 == 0): the update runs over
+      // whole 4-row blocks from rb = (j + 1) & ~3, the multipliers zero outside rows
+      // j+1..j+KL. A row outside them takes x - 0 u = x (an exact no-op; an entry just above
+      // or below the band, or a padding row, is rewritten unchanged), and each block is
+      // stored where the next step reloads it, instead of one entry over.
+      constexpr int NB = (KL + 6) / 4;
+      T lp[4 * NB];
+      const T r = T(1) / col[0];
+      for (int p = 1; p <= KL; ++p) col[p] *= r;
+      const Index rb = (j + 1) & ~Index(3), off = j + 1 - rb;
+      for (int p = 0; p < 4 * NB; ++p) lp[p] = T(0);
+      for (int p = 0; p < KL; ++p) lp[off + p] = col[1 + p];
+      for (Index k = j + 1; k <= ju; ++k) {
+        T* __restrict ck = ab + kv + k * (ldab - 1);  // ck[i] = A(i, k)
+        const T ujk = ck[j];
+        if (!(abs_value(ujk) <= std::numeric_limits<value_type_t<T>>::max())) {
+          for (int p = 0; p < KL; ++p) ck[j + 1 + p] -= lp[off + p] * ujk;  // Inf/NaN: the band rows only
+          continue;
+        }
+        T* __restrict dst = ck + rb;
+        if constexpr (std::is_same_v<T, double>) {
+          // One 4-lane pack per block (loads and stores of whole blocks).
+          using V = Pack<double, 4>;
+          const V u(ujk);
+          for (int b = 0; b < NB; ++b) {
+            V d, l;
+            std::memcpy(&d, dst + 4 * b, sizeof(V));
+            std::memcpy(&l, lp + 4 * b, sizeof(V));
+            d = d - l * u;
+            std::memcpy(dst + 4 * b, &d, sizeof(V));
+          }
+        } else {
+          for (int p = 0; p < 4 * NB; ++p) dst[p] -= lp[p] * ujk;
+        }
+      }
+    } else if (KL > 0 && km == KL) {
       const T r = T(1) / col[0];
       for (int p = 1; p <= KL; ++p) col[p] *= r;
       const T* __restrict l = col + 1;
@@ -153,7 +196,11 @@ class BandLU {
                     std::min({n, kl, ku}), ">= 0");
     detail::require_lapack_int(ldab_ * std::max<Index>(n, 1), "BandLU", "ldab n");
     lapack_ = detail::use_lapack<T>(backend, "BandLU");
-    lu_.assign(static_cast<std::size_t>(ldab_ * n), T(0));
+    // The templated factors keep row i of every column at i mod 4 (ldab - 1 a multiple of 4,
+    // at least 2 padding rows) with 16 spare entries at the end: the unrolled update then
+    // works on aligned 4-row blocks (detail::gbtrf).
+    if (!lapack_) ldab_ = 4 * ((ldab_ + 1 + 3) / 4) + 1;
+    lu_.assign(static_cast<std::size_t>(ldab_ * n + (lapack_ ? 0 : 16)), T(0));
     ipiv_.assign(static_cast<std::size_t>(n), 0);
     colmax_.assign(static_cast<std::size_t>(n), Real(0));
   }
@@ -168,8 +215,12 @@ class BandLU {
   bool uses_lapack() const noexcept { return lapack_; }
   /// Result of the last factor().
   const FactorResult& result() const noexcept { return result_; }
-  /// The factors in DGBTRF storage (U in rows 0..kl+ku, L's multipliers below).
+  /// The factors in DGBTRF storage (U in rows 0..kl+ku, L's multipliers below) with leading
+  /// dimension ldab().
   const T* factors() const noexcept { return lu_.data(); }
+  /// Leading dimension of factors(): 2 kl + ku + 1 for LAPACK; the templated factors pad it
+  /// to the next 4 m + 1 with at least two spare rows.
+  Index ldab() const noexcept { return ldab_; }
   /// Row swapped with row j at step j (0-based).
   Index pivot(Index j) const noexcept {
     return ipiv_[static_cast<std::size_t>(j)] - (lapack_ ? 1 : 0);
@@ -183,12 +234,17 @@ class BandLU {
                        "n = " + std::to_string(n_) + ", kl = " + std::to_string(kl_) +
                            ", ku = " + std::to_string(ku_) + " as sized");
     result_ = FactorResult{};
-    // Copy the storage whole; zero the kl fill rows (an earlier factorisation wrote them).
+    // Copy the band rows; zero the kl fill rows (an earlier factorisation wrote them) and the
+    // padding rows.
     const T* src = A.data();
-    std::copy(src, src + n_ * ldab_, lu_.begin());
-    for (Index j = 0; j < n_; ++j)
-      std::fill(lu_.data() + j * ldab_, lu_.data() + j * ldab_ + kl_, T(0));
-    if (!detail::all_finite(src, n_ * ldab_)) {
+    const Index lda = A.ldab();
+    for (Index j = 0; j < n_; ++j) {
+      T* dst = lu_.data() + j * ldab_;
+      std::fill(dst, dst + kl_, T(0));
+      std::copy(src + j * lda + kl_, src + (j + 1) * lda, dst + kl_);
+      std::fill(dst + lda, dst + ldab_, T(0));
+    }
+    if (!detail::all_finite(src, n_ * lda)) {
       for (Index j = 0; j < n_; ++j)
         for (Index i = std::max<Index>(0, j - ku_); i <= std::min<Index>(n_ - 1, j + kl_); ++i)
           if (!is_finite(A(i, j))) {
@@ -196,7 +252,7 @@ class BandLU {
             return result_;
           }
     }
-    detail::column_max_abs(src, ldab_, n_, colmax_.data());
+    detail::column_max_abs(src, lda, n_, colmax_.data());
     Index info = -1;
 #ifdef CABLEDYN_WITH_LAPACK
     if constexpr (std::is_same_v<T, double>) {
@@ -209,7 +265,7 @@ class BandLU {
       }
     }
 #endif
-    if (!lapack_) info = detail::gbtrf(n_, kl_, ku_, lu_.data(), ldab_, ipiv_.data());
+    if (!lapack_) info = detail::gbtrf(n_, kl_, ku_, lu_.data(), ldab_, ipiv_.data(), true);
     // Numerically zero pivots (see the class comment).
     const Real tol = static_cast<Real>(n_) * epsilon<T>();
     const Index kv = kl_ + ku_;

@@ -153,7 +153,11 @@ class BandMatrix {
         const T* a2 = a1 + ldab_ - 1;
         const T* a3 = a2 + ldab_ - 1;
         const T x0 = x(jb), x1 = x(jb + 1), x2 = x(jb + 2), x3 = x(jb + 3);
-        const Index i0 = std::max<Index>(0, jb - ku_), i1 = std::min<Index>(n_ - 1, jb + 3 + kl_);
+        const Index i0 = std::max<Index>(0, jb - ku_);
+        Index i1 = std::min<Index>(n_ - 1, jb + 3 + kl_);
+        // A whole number of 4-entry runs (kl >= 6: the at most 3 extra rows read zero fill
+        // rows), so that no partial run is reloaded as part of a whole one by the next pass.
+        if (kl_ >= 6) i1 = std::min<Index>(n_ - 1, i0 + (i1 - i0 + 4) / 4 * 4 - 1);
         T* yp = y.data();
         for (Index i = i0; i <= i1; ++i) {
           T s = yp[i];
