@@ -184,7 +184,7 @@ class BasicLineDynamics {
         S_(n_, kd_, kd_),
         M_(n_, kd_, kd_),
         M_struct_(n_, kd_, kd_),
-        lu_(n_, kd_, kd_) {
+        lu_(n_, kd_, kd_, Backend::templated) {
     opt_.validate(line.name() + " dynamics");
     for (auto* v : {&G_, &r1_, &qt_, &qt2_, &dq_, &a1_, &v1_, &am_, &qa_, &va_, &Ma_, &q0_, &v0_, &a0_, &rtrial_, &rhs_})
       v->setZero(n_);
@@ -233,7 +233,7 @@ class BasicLineDynamics {
   void initialize(double t0, const VecX<double>& q0, const EndMotions& ends, const HeldFluid* fluid = nullptr) {
     if (q0.size() != n_) throw InputError(line_.name(), "initial state size", q0.size(), "line DOFs");
     s_ = LineDynamicState{};
-    s_.factor = BandLU<double>(n_, kd_, kd_);
+    s_.factor = BandLU<double>(n_, kd_, kd_, Backend::templated);
     s_.t = t0;
     s_.q = q0;
     s_.v = VecX<double>::Zero(n_);
@@ -1377,6 +1377,8 @@ class BasicLineDynamics {
   Eigen::Index n_;
   Eigen::Index kd_;
   BandMatrix<double> S_, M_, M_struct_;
+  // The effective tangent is factorised by the templated band LU (the DGBTRF/DGBTRS
+  // algorithm; its block updates make it faster than the reference LAPACK at these widths).
   BandLU<double> lu_;
   LineDynamicState s_;
   StepStatistics stats_;

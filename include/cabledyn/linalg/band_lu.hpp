@@ -137,6 +137,88 @@ Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restri
   return info;
 }
 
+/// gbtrs for double with 3 <= kl, kl + ku <= 28, four columns at a time: a block of columns j0 ..
+/// j0 + 3 (j0 a multiple of 4, no row swaps among them) first solves its 4 x 4 triangle, then
+/// updates the rows below (forward) or above (backward) in whole 4-entry runs, each entry
+/// taking the columns' terms in the order of the column sweep (an entry of a column outside
+/// its band is masked to 0). A run is stored once per block, where the next block reloads
+/// it. Other columns (swaps, the ends) are swept one at a time.
+inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
+                      const double* __restrict ab, Eigen::Index ldab, const int* __restrict ipiv,
+                      double* __restrict b, Eigen::Index ldb) {
+  using Index = Eigen::Index;
+  using V = Pack<double, 4>;
+  const Index kv = kl + ku, wf = (kl + 3) / 4, wb = (kv + 3) / 4;
+  // mf[c][r]: row j0 + 4 + r is in column j0 + c's band below; mb[c][r]: row j0 - 4 wb + r is
+  // in column j0 + c's band above.
+  double mf[4][28], mb[4][28];
+  for (int c = 0; c < 4; ++c)
+    for (Index r = 0; r < 28; ++r) {
+      mf[c][r] = r + 4 - c <= kl ? 1.0 : 0.0;
+      mb[c][r] = r - 4 * wb - c >= -kv ? 1.0 : 0.0;
+    }
+  auto at = [&](Index i, Index j) { return ab + kv + i - j + j * ldab; };  // &A(i, j)
+  auto load = [](const double* p) {
+    V v;
+    std::memcpy(&v, p, sizeof(V));
+    return v;
+  };
+  for (Index col = 0; col < nrhs; ++col) {
+    double* __restrict x = b + col * ldb;
+    for (Index j = 0; j + 1 < n;) {
+      if (j % 4 == 0 && j + 4 + 4 * wf <= n && ipiv[j] == j && ipiv[j + 1] == j + 1 && ipiv[j + 2] == j + 2 &&
+          ipiv[j + 3] == j + 3) {
+        for (int c = 0; c < 4; ++c)
+          for (int r = c + 1; r < 4; ++r) x[j + r] -= *at(j + r, j + c) * x[j + c];
+        const V x0(x[j]), x1(x[j + 1]), x2(x[j + 2]), x3(x[j + 3]);
+        for (Index q = 0; q < wf; ++q) {
+          const Index i = j + 4 + 4 * q;
+          V d = load(x + i);
+          d = d - load(at(i, j)) * load(mf[0] + 4 * q) * x0;
+          d = d - load(at(i, j + 1)) * load(mf[1] + 4 * q) * x1;
+          d = d - load(at(i, j + 2)) * load(mf[2] + 4 * q) * x2;
+          d = d - load(at(i, j + 3)) * load(mf[3] + 4 * q) * x3;
+          std::memcpy(x + i, &d, sizeof(V));
+        }
+        j += 4;
+      } else {
+        const Index lm = std::min(kl, n - 1 - j);
+        const Index l = ipiv[j];
+        if (l != j) std::swap(x[l], x[j]);
+        const double xj = x[j];
+        for (Index p = 1; p <= lm; ++p) x[j + p] -= *at(j + p, j) * xj;
+        ++j;
+      }
+    }
+    for (Index j = n - 1; j >= 0;) {
+      const Index j0 = j - 3;
+      if ((j + 1) % 4 == 0 && j0 - 4 * wb >= 0) {
+        for (int c = 3; c >= 0; --c) {
+          x[j0 + c] /= *at(j0 + c, j0 + c);
+          for (int r = 0; r < c; ++r) x[j0 + r] -= *at(j0 + r, j0 + c) * x[j0 + c];
+        }
+        const V x0(x[j0]), x1(x[j0 + 1]), x2(x[j0 + 2]), x3(x[j0 + 3]);
+        for (Index q = 0; q < wb; ++q) {
+          const Index i = j0 - 4 * wb + 4 * q;
+          V d = load(x + i);
+          d = d - load(at(i, j0 + 3)) * load(mb[3] + 4 * q) * x3;
+          d = d - load(at(i, j0 + 2)) * load(mb[2] + 4 * q) * x2;
+          d = d - load(at(i, j0 + 1)) * load(mb[1] + 4 * q) * x1;
+          d = d - load(at(i, j0)) * load(mb[0] + 4 * q) * x0;
+          std::memcpy(x + i, &d, sizeof(V));
+        }
+        j -= 4;
+      } else {
+        x[j] /= *at(j, j);
+        const double xj = x[j];
+        const Index lm = std::min(kv, j);
+        for (Index p = 1; p <= lm; ++p) x[j - p] -= *at(j - p, j) * xj;
+        --j;
+      }
+    }
+  }
+}
+
 /// Solves A X = B with the factors of gbtrf (LAPACK's DGBTRS, trans = 'N'), B column-major
 /// with leading dimension ldb, overwritten by X.
 template <class T>
@@ -145,6 +227,12 @@ void gbtrs(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
            T* __restrict b, Eigen::Index ldb) {
   using Index = Eigen::Index;
   const Index kv = kl + ku;
+  if constexpr (std::is_same_v<T, double>) {
+    if (kl >= 3 && kv <= 28) {
+      gbtrs_by4(n, kl, ku, nrhs, ab, ldab, ipiv, b, ldb);
+      return;
+    }
+  }
   for (Index c = 0; c < nrhs; ++c) {
     T* __restrict x = b + c * ldb;
     if (kl > 0) {
@@ -181,7 +269,8 @@ void gbtrs(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
 /// solution would carry no correct digit); `not_finite` when A holds an Inf or NaN. The
 /// index is the 0-based column j. solve() on failed factors throws SolveError.
 /// For T = double with CABLEDYN_WITH_LAPACK the work is done by DGBTRF/DGBTRS unless the
-/// backend says `templated`.
+/// backend says `templated`. The templated double path updates 4-row blocks (factor, kl = 5,
+/// 11, 13) and 4-column blocks (solve, 3 <= kl, kl + ku <= 28); see detail::gbtrf, gbtrs_by4.
 template <class T>
 class BandLU {
  public:
