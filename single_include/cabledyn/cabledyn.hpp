@@ -4087,8 +4087,8 @@ class HermiteBlockSum {
   static constexpr int kTerms = 28;  ///< terms recorded before they are folded into R
 
   void set_zero() {
-    R_.setZero();
     n_ = 0;
+    zero_ = true;  // R is zero: the first flush assigns instead of adding
   }
 
   /// J += (c d^T) (x) H.
@@ -4122,11 +4122,18 @@ class HermiteBlockSum {
 
  private:
   void flush() {
-    for (int j = 0; j < 9; ++j) {
-      Eigen::Matrix<T, 16, 1> acc = R_.col(j);
-      for (int p = 0; p < n_; ++p) acc += Phi_.col(p) * H_(p, j);
-      R_.col(j) = acc;
+    if (n_ == 0) {
+      if (zero_) R_.setZero();
+    } else {
+      for (int j = 0; j < 9; ++j) {
+        // R + t_0 + t_1 + ..., or t_0 + t_1 + ... when R is zero.
+        Eigen::Matrix<T, 16, 1> acc = zero_ ? Eigen::Matrix<T, 16, 1>(Phi_.col(0) * H_(0, j))
+                                            : Eigen::Matrix<T, 16, 1>(R_.col(j) + Phi_.col(0) * H_(0, j));
+        for (int p = 1; p < n_; ++p) acc += Phi_.col(p) * H_(p, j);
+        R_.col(j) = acc;
+      }
     }
+    zero_ = false;
     n_ = 0;
   }
 
@@ -4134,6 +4141,7 @@ class HermiteBlockSum {
   Eigen::Matrix<T, kTerms, 9> H_;
   Eigen::Matrix<T, 16, 9> R_;
   int n_ = 0;
+  bool zero_ = true;
 };
 
 /// Centreline r(xi), r'(xi) and r''(xi) (derivatives per unstretched arc length) of a
@@ -10420,7 +10428,7 @@ class BasicLineDynamics {
   // ---- mass -----------------------------------------------------------------------------
   // M = the cached structural mass + the added mass of the wetted part at q.
   void assemble_mass(const VecX<double>& q) {
-    M_ = M_struct_;  // copy-assigned, same size: no allocation
+    scaled_copy(M_, M_struct_, 1.0);  // the band rows (no allocation)
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       if (line_.hermite() && opt_.pack_elements && pack_run_[e] && hermite_added_mass_pack(e, q)) {
         e += kLanes - 1;
@@ -10746,10 +10754,11 @@ class BasicLineDynamics {
       }
   }
 
-  // S = c M over the whole band storage (same layout).
+  // S = c M over the band rows of the storage (same layout; the fill rows of both stay zero).
   static void scaled_copy(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
-    const Eigen::Index size = S.ldab() * S.rows();
-    Eigen::Map<VecX<double>>(S.data(), size) = c * Eigen::Map<const VecX<double>>(M.data(), size);
+    const Eigen::Index ld = S.ldab(), kl = S.kl(), rows = ld - kl;
+    for (Eigen::Index j = 0; j < S.rows(); ++j)
+      Eigen::Map<VecX<double>>(S.data() + j * ld + kl, rows) = c * Eigen::Map<const VecX<double>>(M.data() + j * ld + kl, rows);
   }
 
   // ---- initial acceleration -------------------------------------------------------------

@@ -542,7 +542,7 @@ class BasicLineDynamics {
   // ---- mass -----------------------------------------------------------------------------
   // M = the cached structural mass + the added mass of the wetted part at q.
   void assemble_mass(const VecX<double>& q) {
-    M_ = M_struct_;  // copy-assigned, same size: no allocation
+    scaled_copy(M_, M_struct_, 1.0);  // the band rows (no allocation)
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       if (line_.hermite() && opt_.pack_elements && pack_run_[e] && hermite_added_mass_pack(e, q)) {
         e += kLanes - 1;
@@ -868,10 +868,11 @@ class BasicLineDynamics {
       }
   }
 
-  // S = c M over the whole band storage (same layout).
+  // S = c M over the band rows of the storage (same layout; the fill rows of both stay zero).
   static void scaled_copy(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
-    const Eigen::Index size = S.ldab() * S.rows();
-    Eigen::Map<VecX<double>>(S.data(), size) = c * Eigen::Map<const VecX<double>>(M.data(), size);
+    const Eigen::Index ld = S.ldab(), kl = S.kl(), rows = ld - kl;
+    for (Eigen::Index j = 0; j < S.rows(); ++j)
+      Eigen::Map<VecX<double>>(S.data() + j * ld + kl, rows) = c * Eigen::Map<const VecX<double>>(M.data() + j * ld + kl, rows);
   }
 
   // ---- initial acceleration -------------------------------------------------------------

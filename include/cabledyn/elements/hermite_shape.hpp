@@ -76,8 +76,8 @@ class HermiteBlockSum {
   static constexpr int kTerms = 28;  ///< terms recorded before they are folded into R
 
   void set_zero() {
-    R_.setZero();
     n_ = 0;
+    zero_ = true;  // R is zero: the first flush assigns instead of adding
   }
 
   /// J += (c d^T) (x) H.
@@ -111,11 +111,18 @@ class HermiteBlockSum {
 
  private:
   void flush() {
-    for (int j = 0; j < 9; ++j) {
-      Eigen::Matrix<T, 16, 1> acc = R_.col(j);
-      for (int p = 0; p < n_; ++p) acc += Phi_.col(p) * H_(p, j);
-      R_.col(j) = acc;
+    if (n_ == 0) {
+      if (zero_) R_.setZero();
+    } else {
+      for (int j = 0; j < 9; ++j) {
+        // R + t_0 + t_1 + ..., or t_0 + t_1 + ... when R is zero.
+        Eigen::Matrix<T, 16, 1> acc = zero_ ? Eigen::Matrix<T, 16, 1>(Phi_.col(0) * H_(0, j))
+                                            : Eigen::Matrix<T, 16, 1>(R_.col(j) + Phi_.col(0) * H_(0, j));
+        for (int p = 1; p < n_; ++p) acc += Phi_.col(p) * H_(p, j);
+        R_.col(j) = acc;
+      }
     }
+    zero_ = false;
     n_ = 0;
   }
 
@@ -123,6 +130,7 @@ class HermiteBlockSum {
   Eigen::Matrix<T, kTerms, 9> H_;
   Eigen::Matrix<T, 16, 9> R_;
   int n_ = 0;
+  bool zero_ = true;
 };
 
 /// Centreline r(xi), r'(xi) and r''(xi) (derivatives per unstretched arc length) of a
