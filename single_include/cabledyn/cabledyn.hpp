@@ -10486,11 +10486,10 @@ class BasicLineDynamics {
         }
       }
     }
-    const auto& env = line_.environment();
     for (std::size_t e = 0; !line_.hermite() && e < line_.n_elements(); ++e) {  // EI = 0 elements
-      const double w = line_.w(e), L0 = line_.L0(e);
-      const auto mc = line_.morison(e);
-      const double rgA = env.rho_w * env.g * kPi * line_.type(e).d * line_.type(e).d / 4;
+      const ElementLoadData ld = load_data(e);
+      const double w = ld.w, L0 = ld.L0, rgA = ld.rgA;
+      const auto& mc = ld.mc;
       const Vec3<double>& ua = fluid_->u[e];
       const Vec3<double>& ub = fluid_->u[e + 1];
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
@@ -10570,13 +10569,24 @@ class BasicLineDynamics {
     }
   }
 
+  // The load data of element e: submerged weight per metre, unstretched length, Morison
+  // coefficients, and rho_w g A (the buoyancy per metre that the surface takes away).
+  struct ElementLoadData {
+    double w, L0, rgA;
+    MorisonCoefficients mc;
+  };
+  ElementLoadData load_data(std::size_t e) const {
+    const auto& env = line_.environment();
+    const double d = line_.type(e).d;
+    return {line_.w(e), line_.L0(e), env.rho_w * env.g * kPi * d * d / 4, line_.morison(e)};
+  }
+
   // One Hermite element's force onto r and, with S, its effective tangent onto S.
   void hermite_one(std::size_t e, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
                    BandMatrix<double>* S, double wq, double wv) {
-    const auto& env = line_.environment();
-    const double w = line_.w(e), L0 = line_.L0(e);
-    const auto mc = line_.morison(e);
-    const double rgA = env.rho_w * env.g * kPi * line_.type(e).d * line_.type(e).d / 4;
+    const ElementLoadData ld = load_data(e);
+    const double w = ld.w, L0 = ld.L0, rgA = ld.rgA;
+    const auto& mc = ld.mc;
     const Vec3<double>& ua = fluid_->u[e];
     const Vec3<double>& ub = fluid_->u[e + 1];
     // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly, in the
