@@ -85,6 +85,17 @@ bool is_finite(const T& x) {
 template <class T>
 inline constexpr bool is_pack_v = false;
 
+/// Lane l of a pack (x itself for a scalar or a dual).
+template <class T>
+decltype(auto) lane(const T& x, int l) {
+  if constexpr (is_pack_v<T>) {
+    return x[l];
+  } else {
+    (void)l;
+    return (x);
+  }
+}
+
 /// The smallest lane of a pack (x itself for a scalar, its value for a dual).
 template <class T>
 value_type_t<T> min_lane(const T& x) {

@@ -564,20 +564,9 @@ class BasicLineDynamics {
   bool hermite_added_mass_pack(std::size_t e0, const VecX<double>& q) {
     std::array<Eigen::Index, kLanes> i0{};
     Vec<Pk, 12> qe;
-    const double L0 = line_.L0(e0);
-    for (int l = 0; l < kLanes; ++l) {
-      const auto i = static_cast<Eigen::Index>(line_.dof(e0 + static_cast<std::size_t>(l), 0));
-      i0[static_cast<std::size_t>(l)] = i;
-      if (element_may_cross(q.segment<12>(i), L0, opt_.surface_z)) return false;
-      for (int k = 0; k < 12; ++k) qe(k).set(l, q(i + k));
-    }
-    const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, line_.morison(e0), L0, opt_.surface_z);
-    double* data = M_.data();
-    for (int l = 0; l < kLanes; ++l)
-      for (int j = 0; j < 12; ++j) {
-        double* col = data + M_.offset(i0[static_cast<std::size_t>(l)], i0[static_cast<std::size_t>(l)] + j);
-        for (int i = 0; i < 12; ++i) col[i] += Ma(i, j)[l];
-      }
+    if (!gather_submerged(e0, q, i0, qe)) return false;
+    const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, line_.morison(e0), line_.L0(e0), opt_.surface_z);
+    for (int l = 0; l < kLanes; ++l) add_block(M_, static_cast<std::size_t>(i0[static_cast<std::size_t>(l)]), 12, Ma, l);
     return true;
   }
 
@@ -695,6 +684,45 @@ class BasicLineDynamics {
     return {line_.w(e), line_.L0(e), env.rho_w * env.g * kPi * d * d / 4, line_.morison(e)};
   }
 
+  // Froude-Krylov + fluid inertia of a Hermite element at its wetted drag points (t from r'):
+  // f -= w_g N_k fi and, with R, J_kl -= wq w_g N_k A_l d(fi)/da (spec "Added mass and fluid
+  // inertia"); T = double or a pack of elements.
+  template <class T>
+  static void fluid_inertia_terms(const Vec<T, 12>& qe, const Vec3<T>& udm, const MorisonCoefficients& mc, double L0,
+                                  double wq, Vec<T, 12>& f, HermiteBlockSum<T>* R, const std::array<bool, 3>& dry) {
+    const auto& pts = detail::drag_points();
+    for (std::size_t g = 0; g < 3; ++g) {
+      if (dry[g]) continue;
+      const auto& p = pts[g];
+      const std::array<double, 4> N = p.N(L0), A = p.A(L0);
+      const Vec3<T> a = T(A[0]) * qe.template segment<3>(0) + T(A[1]) * qe.template segment<3>(3) +
+                        T(A[2]) * qe.template segment<3>(6) + T(A[3]) * qe.template segment<3>(9);
+      const T na = a.norm();
+      const Vec3<T> t = a / na;
+      Mat3<T> Jt;
+      const Vec3<T> fi = fluid_inertia<T>(udm, t, mc, &Jt);
+      const double wg = p.w * L0;
+      for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) -= T(wg * N[static_cast<std::size_t>(k)]) * fi;
+      if (R) R->add(N, A, Mat3<T>((T(-wq * wg) / na) * Jt * (Mat3<T>::Identity() - t * t.transpose())));
+    }
+  }
+
+  // Gathers kLanes consecutive Hermite elements from e0 into one pack (their first DOFs in
+  // i0); false when one of them may reach the surface (the caller then takes them one at a
+  // time).
+  bool gather_submerged(std::size_t e0, const VecX<double>& q, std::array<Eigen::Index, kLanes>& i0,
+                        Vec<Pk, 12>& qe) const {
+    const double L0 = line_.L0(e0);
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = static_cast<Eigen::Index>(line_.dof(e0 + static_cast<std::size_t>(l), 0));
+      i0[static_cast<std::size_t>(l)] = i;
+      if (element_may_cross(q.segment<12>(i), L0, opt_.surface_z)) return false;
+    }
+    for (int l = 0; l < kLanes; ++l)
+      for (int k = 0; k < 12; ++k) qe(k).set(l, q(i0[static_cast<std::size_t>(l)] + k));
+    return true;
+  }
+
   // One Hermite element's force onto r and, with S, its effective tangent onto S.
   void hermite_one(std::size_t e, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
                    BandMatrix<double>* S, double wq, double wv) {
@@ -726,24 +754,7 @@ class BasicLineDynamics {
     }
     hermite_drag_blocks<double>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
     f -= fd;
-    if (udm.squaredNorm() > 0) {
-      // Froude-Krylov + fluid inertia at the wetted Gauss points (t from r').
-      for (std::size_t g = 0; g < 3; ++g) {
-        if (dry[g]) continue;
-        const auto& p = pts[g];
-        const std::array<double, 4> N = p.N(L0), A = p.A(L0);
-        Vec3<double> a = A[0] * qe.segment<3>(0) + A[1] * qe.segment<3>(3) + A[2] * qe.segment<3>(6) +
-                         A[3] * qe.segment<3>(9);
-        const double na = a.norm();
-        const Vec3<double> t = a / na;
-        Mat3<double> Jt;
-        const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
-        const double wg = p.w * L0;
-        for (int k = 0; k < 4; ++k) f.segment<3>(3 * k) -= wg * N[static_cast<std::size_t>(k)] * fi;
-        // J_kl -= wq N_k A_l d(fi)/da.
-        if (R) R->add(N, A, Mat3<double>((-wq * wg / na) * Jt * (Mat3<double>::Identity() - t * t.transpose())));
-      }
-    }
+    if (udm.squaredNorm() > 0) fluid_inertia_terms<double>(qe, udm, mc, L0, wq, f, R, dry);
     // Buoyancy lost above the surface (exact crossings).
     if (element_may_cross(qe, L0, opt_.surface_z)) {
       Vec<double, 12> fwet;
@@ -764,20 +775,14 @@ class BasicLineDynamics {
                     BandMatrix<double>* S, double wq, double wv) {
     const double w = line_.w(e0), L0 = line_.L0(e0);
     std::array<Eigen::Index, kLanes> i0{};
-    for (int l = 0; l < kLanes; ++l) {
-      i0[static_cast<std::size_t>(l)] = static_cast<Eigen::Index>(line_.dof(e0 + static_cast<std::size_t>(l), 0));
-      if (element_may_cross(q.segment<12>(i0[static_cast<std::size_t>(l)]), L0, opt_.surface_z)) return false;
-    }
     Vec<Pk, 12> qe, ve, f, fd;
+    if (!gather_submerged(e0, q, i0, qe)) return false;
     Vec3<Pk> um, udm;
     bool inertia = false;
     for (int l = 0; l < kLanes; ++l) {
       const auto i = i0[static_cast<std::size_t>(l)];
       const std::size_t e = e0 + static_cast<std::size_t>(l);
-      for (int k = 0; k < 12; ++k) {
-        qe(k).set(l, q(i + k));
-        ve(k).set(l, v(i + k));
-      }
+      for (int k = 0; k < 12; ++k) ve(k).set(l, v(i + k));
       const Vec3<double> ul = 0.5 * (fluid_->u[e] + fluid_->u[e + 1]);
       const Vec3<double> al = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
       inertia = inertia || al.squaredNorm() > 0;
@@ -800,23 +805,8 @@ class BasicLineDynamics {
     for (int k = 0; k < 12; ++k) f(k) -= Pk(fw(k));
     hermite_drag_blocks<Pk>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv);
     f -= fd;
-    if (inertia) {
-      // A lane without fluid acceleration adds exact zeros (fi = 0, J_t = 0).
-      const auto& pts = detail::drag_points();
-      for (std::size_t g = 0; g < 3; ++g) {
-        const auto& p = pts[g];
-        const std::array<double, 4> N = p.N(L0), A = p.A(L0);
-        Vec3<Pk> a = Pk(A[0]) * qe.template segment<3>(0) + Pk(A[1]) * qe.template segment<3>(3) + Pk(A[2]) * qe.template segment<3>(6) +
-                     Pk(A[3]) * qe.template segment<3>(9);
-        const Pk na = a.norm();
-        const Vec3<Pk> t = a / na;
-        Mat3<Pk> Jt;
-        const Vec3<Pk> fi = fluid_inertia<Pk>(udm, t, mc, &Jt);
-        const double wg = p.w * L0;
-        for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) -= Pk(wg * N[static_cast<std::size_t>(k)]) * fi;
-        if (R) R->add(N, A, Mat3<Pk>((Pk(-wq * wg) / na) * Jt * (Mat3<Pk>::Identity() - t * t.transpose())));
-      }
-    }
+    // A lane without fluid acceleration adds exact zeros (fi = 0, J_t = 0).
+    if (inertia) fluid_inertia_terms<Pk>(qe, udm, mc, L0, wq, f, R, {false, false, false});
     for (int l = 0; l < kLanes; ++l) {
       const auto i = i0[static_cast<std::size_t>(l)];
       for (int k = 0; k < 12; ++k) r(i + k) += f(k)[l];
@@ -842,18 +832,21 @@ class BasicLineDynamics {
 
   // Element block into band storage (indices are within the band by construction: an
   // element spans 2 node blocks, exactly the half-bandwidth).
-  template <int N>
-  void add_block(BandMatrix<double>& S, std::size_t first, int, const Mat<double, N>& B) {
+  // (B of a pack: its lane `ln`.)
+  template <int N, class T>
+  static void add_block(BandMatrix<double>& S, std::size_t first, int, const Mat<T, N>& B, int ln = 0) {
     const auto i0 = static_cast<Eigen::Index>(first);
     double* data = S.data();
     for (int j = 0; j < N; ++j) {
       double* col = data + S.offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
-      for (int i = 0; i < N; ++i) col[i] += B(i, j);
+      for (int i = 0; i < N; ++i) col[i] += lane(B(i, j), ln);
     }
   }
 
   // Component-major element blocks into band storage: S(i0 + 3k + i, i0 + 3l + j) += R(k + 4l, i + 3j).
-  static void add_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<double>& blocks) {
+  // (Blocks of a pack: its lane `ln`.)
+  template <class T>
+  static void add_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<T>& blocks, int ln = 0) {
     const auto i0 = static_cast<Eigen::Index>(first);
     const auto& R = blocks.matrix();
     double* data = S.data();
@@ -861,20 +854,7 @@ class BasicLineDynamics {
       for (int j = 0; j < 3; ++j) {
         double* col = data + S.offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
         for (int k = 0; k < 4; ++k)
-          for (int i = 0; i < 3; ++i) col[3 * k + i] += R(k + 4 * l, i + 3 * j);
-      }
-  }
-
-  // Lane l of a pack's blocks into band storage (as add_blocks).
-  static void add_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<Pk>& blocks, int lane) {
-    const auto i0 = static_cast<Eigen::Index>(first);
-    const auto& R = blocks.matrix();
-    double* data = S.data();
-    for (int l = 0; l < 4; ++l)
-      for (int j = 0; j < 3; ++j) {
-        double* col = data + S.offset(i0, i0 + 3 * l + j);
-        for (int k = 0; k < 4; ++k)
-          for (int i = 0; i < 3; ++i) col[3 * k + i] += R(k + 4 * l, i + 3 * j)[lane];
+          for (int i = 0; i < 3; ++i) col[3 * k + i] += lane(R(k + 4 * l, i + 3 * j), ln);
       }
   }
 
