@@ -2,7 +2,9 @@
 // Hermite cable under a 2 m / 10 s fairlead surge (dt = 0.05 s), beside one band LU
 // factorisation of the same size measured in the same run (the baseline).
 //   BM_step_tension/100, BM_step_hermite/100: time per step (wall time per simulated second
-//   = 20 steps); BM_band_factor_*: one factorisation.
+//   = 20 steps); BM_band_factor_*: one factorisation; BM_band_solve_hermite[_templated]: one
+//   solve with the factors; BM_band_multiply_hermite: one band matrix-vector product (the
+//   mass times the acceleration of every residual).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -134,17 +136,54 @@ BENCHMARK(BM_force_tangent_tension)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_force_hermite)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_force_tangent_hermite)->Arg(100)->Unit(benchmark::kMicrosecond);
 
-void band_factor(benchmark::State& state, Eigen::Index n, Eigen::Index kd, Backend backend = Backend::automatic) {
+BandMatrix<double> band_test_matrix(Eigen::Index n, Eigen::Index kd) {
   BandMatrix<double> A(n, kd, kd);
   for (Eigen::Index j = 0; j < n; ++j)
     for (Eigen::Index i = std::max<Eigen::Index>(0, j - kd); i <= std::min<Eigen::Index>(n - 1, j + kd); ++i)
       A.at(i, j) = (i == j ? 4.0 * kd : -1.0 / (1 + std::abs(i - j)));
+  return A;
+}
+
+void band_factor(benchmark::State& state, Eigen::Index n, Eigen::Index kd, Backend backend = Backend::automatic) {
+  const BandMatrix<double> A = band_test_matrix(n, kd);
   BandLU<double> lu(n, kd, kd, backend);
   for (auto _ : state) {
     lu.factor(A);
     benchmark::DoNotOptimize(lu.factors());
   }
 }
+
+// One solve with the factors (a Newton iteration's), and one band matrix-vector product (the
+// mass times the acceleration in every residual), on the Hermite line's size.
+void band_solve(benchmark::State& state, Backend backend) {
+  const Eigen::Index n = 606, kd = 11;
+  const BandMatrix<double> A = band_test_matrix(n, kd);
+  BandLU<double> lu(n, kd, kd, backend);
+  lu.factor(A);
+  const VecX<double> b = VecX<double>::LinSpaced(n, -1.0, 1.0);
+  VecX<double> x(n);
+  for (auto _ : state) {
+    x = b;
+    lu.solve(x);
+    benchmark::DoNotOptimize(x.data());
+  }
+}
+void BM_band_solve_hermite_templated(benchmark::State& state) { band_solve(state, Backend::templated); }
+void BM_band_solve_hermite(benchmark::State& state) { band_solve(state, Backend::automatic); }
+BENCHMARK(BM_band_solve_hermite_templated)->Arg(606)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_band_solve_hermite)->Arg(606)->Unit(benchmark::kMicrosecond);
+
+void BM_band_multiply_hermite(benchmark::State& state) {
+  const Eigen::Index n = 606, kd = 11;
+  const BandMatrix<double> A = band_test_matrix(n, kd);
+  const VecX<double> x = VecX<double>::LinSpaced(n, -1.0, 1.0);
+  VecX<double> y(n);
+  for (auto _ : state) {
+    A.multiply(x, y);
+    benchmark::DoNotOptimize(y.data());
+  }
+}
+BENCHMARK(BM_band_multiply_hermite)->Arg(606)->Unit(benchmark::kMicrosecond);
 void BM_band_factor_tension(benchmark::State& state) { band_factor(state, 303, 5); }
 BENCHMARK(BM_band_factor_tension)->Arg(303)->Unit(benchmark::kMicrosecond);
 void BM_band_factor_hermite(benchmark::State& state) { band_factor(state, 606, 11); }

@@ -323,7 +323,9 @@ struct Pack {
 #if defined(__GNUC__)
   V v;
   Pack() = default;
-  Pack(S x) : v(V{} + x) {}  // NOLINT: implicit broadcast, as a double literal converts to T
+  // Implicit broadcast, as a double literal converts to T. x - 0 is x exactly (also for -0),
+  // so the compiler emits the broadcast alone (0 + x would cost an addition: -0 + 0 = +0).
+  Pack(S x) : v(x - V{}) {}  // NOLINT
   Pack(int x) : Pack(S(x)) {}  // NOLINT
   static Pack from(const V& x) {
     Pack p;
@@ -1450,7 +1452,9 @@ void dsbgvx_(const char* jobz, const char* range, const char* uplo, const int* n
 #include <cmath>
 #include <cstddef>
 #include <iterator>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Core>
@@ -1639,8 +1643,8 @@ class BandMatrix {
     y.setZero();
     Index jb = 0;
     if (kl_ >= 3) {
-      // Four columns per pass over y: each y(i) still adds A(i, j) x(j) in increasing j (an
-      // entry just outside the band is read from the zero fill rows, and adds an exact 0),
+      // Four columns per pass over y (an entry just outside the band is read from the zero
+      // fill rows, and adds an exact 0; double: the four terms summed in pairs, then onto y),
       // while a partial sum is stored once per four columns, at the alignment it is next
       // read at (a pass per column reloads each store one entry over, which stalls the loads).
       const Index kv = kl_ + ku_;
@@ -1656,7 +1660,23 @@ class BandMatrix {
         // rows), so that no partial run is reloaded as part of a whole one by the next pass.
         if (kl_ >= 6) i1 = std::min<Index>(n_ - 1, i0 + (i1 - i0 + 4) / 4 * 4 - 1);
         T* yp = y.data();
-        for (Index i = i0; i <= i1; ++i) {
+        Index i = i0;
+        if constexpr (std::is_same_v<T, double>) {
+          // Whole 4-entry runs on packs: y + ((a0 x0 + a1 x1) + (a2 x2 + a3 x3)), so that the
+          // chain through y from pass to pass is one addition.
+          using V = Pack<double, 4>;
+          auto ld = [](const double* p) {
+            V v;
+            std::memcpy(&v, p, sizeof(V));
+            return v;
+          };
+          const V v0(x0), v1(x1), v2(x2), v3(x3);
+          for (; i + 3 <= i1; i += 4) {
+            const V s = ld(yp + i) + ((ld(a0 + i) * v0 + ld(a1 + i) * v1) + (ld(a2 + i) * v2 + ld(a3 + i) * v3));
+            std::memcpy(yp + i, &s, sizeof(V));
+          }
+        }
+        for (; i <= i1; ++i) {
           T s = yp[i];
           s += a0[i] * x0;
           s += a1[i] * x1;
@@ -2060,15 +2080,46 @@ Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restri
   return info;
 }
 
+/// What gbtrs_by4 needs to solve the 4 x 4 diagonal blocks of the factors of gbtrf (kl >= 3)
+/// in registers, block k covering rows and columns 4k .. 4k + 3 (n / 4 whole blocks), 32
+/// entries per block. L: inv[32 k + 4 c + r] is entry (r, c) of the inverse of the unit lower
+/// block (the multipliers as stored, used only when the block has no row swap; partial
+/// pivoting keeps them <= 1, so the product with the inverse stays backward stable). U is
+/// not inverted (the inverse of an ill-conditioned block loses the backward stability of
+/// substitution): inv[32 k + 16 + r] = 1 / U(r, r) and, for c = 1 .. 3,
+/// inv[32 k + 16 + 4 c + r] = U(r, c) / U(c, c) for r < c, 0 for r >= c: the columns of the
+/// unit upper factor of U = U1 D, so that the substitution runs as three vector updates.
+inline void block_inverses(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, const double* __restrict ab,
+                           Eigen::Index ldab, double* __restrict inv) {
+  using Index = Eigen::Index;
+  const Index kv = kl + ku;
+  auto A = [&](Index i, Index j) { return ab[kv + i - j + j * ldab]; };
+  for (Index k = 0; 4 * k + 3 < n; ++k, inv += 32) {
+    const Index j0 = 4 * k;
+    double* Li = inv;
+    double* Uc = inv + 16;
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) {
+        double l = r == c ? 1.0 : 0.0;
+        for (int m = c; m < r; ++m) l -= A(j0 + r, j0 + m) * Li[4 * c + m];
+        Li[4 * c + r] = l;
+      }
+    for (int c = 0; c < 4; ++c) Uc[c] = 1.0 / A(j0 + c, j0 + c);
+    for (int c = 1; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) Uc[4 * c + r] = r < c ? A(j0 + r, j0 + c) * Uc[c] : 0.0;
+  }
+}
+
 /// gbtrs for double with 3 <= kl, kl + ku <= 28, four columns at a time: a block of columns j0 ..
-/// j0 + 3 (j0 a multiple of 4, no row swaps among them) first solves its 4 x 4 triangle, then
-/// updates the rows below (forward) or above (backward) in whole 4-entry runs, each entry
-/// taking the columns' terms in the order of the column sweep (an entry of a column outside
-/// its band is masked to 0). A run is stored once per block, where the next block reloads
-/// it. Other columns (swaps, the ends) are swept one at a time.
+/// j0 + 3 (j0 a multiple of 4, no row swaps among them) first solves its 4 x 4 triangle (by
+/// substitution, or with `inv` from block_inverses as one 4 x 4 product, off the division
+/// chain), then updates the rows below (forward) or above (backward) in whole 4-entry runs,
+/// each entry taking the columns' terms in the order of the column sweep (an entry of a
+/// column outside its band is masked to 0). A run is stored once per block, where the next
+/// block reloads it. Other columns (swaps, the ends) are swept one at a time.
 inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
                       const double* __restrict ab, Eigen::Index ldab, const int* __restrict ipiv,
-                      double* __restrict b, Eigen::Index ldb) {
+                      double* __restrict b, Eigen::Index ldb, const double* __restrict inv = nullptr) {
   using Index = Eigen::Index;
   using V = Pack<double, 4>;
   const Index kv = kl + ku, wf = (kl + 3) / 4, wb = (kv + 3) / 4;
@@ -2086,23 +2137,67 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
     std::memcpy(&v, p, sizeof(V));
     return v;
   };
+  // Lane k of v on every lane.
+  auto lane = [](const V& v, int k) { return V(v[k]); };
+  // d - sum_c A(i.., j + c) x_c over a 4-entry run, a = &A(i, j), the columns `step` apart;
+  // m: the band masks of the run (m[28 c + r]), null when the run lies inside every column's
+  // band. The two pairs of columns are summed apart (a shorter chain than four in a row).
+  auto update = [&](const V& d, const double* a, Index step, const double* m, const V& x0, const V& x1,
+                    const V& x2, const V& x3) {
+    V a0 = load(a), a1 = load(a + step), a2 = load(a + 2 * step), a3 = load(a + 3 * step);
+    if (m) {
+      a0 = a0 * load(m);
+      a1 = a1 * load(m + 28);
+      a2 = a2 * load(m + 56);
+      a3 = a3 * load(m + 84);
+    }
+    return d - (a0 * x0 + a1 * x1) - (a2 * x2 + a3 * x3);
+  };
+  // The same with the terms in the backward sweep's order, x3 first: the backward block
+  // solves x3 first and x0 last, so each term starts as its x is ready.
+  auto update_back = [&](const V& d, const double* a, Index step, const double* m, const V& x0, const V& x1,
+                         const V& x2, const V& x3) {
+    V a0 = load(a), a1 = load(a + step), a2 = load(a + 2 * step), a3 = load(a + 3 * step);
+    if (m) {
+      a0 = a0 * load(m);
+      a1 = a1 * load(m + 28);
+      a2 = a2 * load(m + 56);
+      a3 = a3 * load(m + 84);
+    }
+    return d - a3 * x3 - a2 * x2 - a1 * x1 - a0 * x0;
+  };
+  // Forward runs q < full_f and backward runs q >= full_b need no mask.
+  const Index full_f = kl >= 7 ? (kl - 7) / 4 + 1 : 0;
+  const Index full_b = std::max<Index>(0, (3 + 4 * wb - kv + 3) / 4);
   for (Index col = 0; col < nrhs; ++col) {
     double* __restrict x = b + col * ldb;
+    // The run a block stores for the next block's rows stays in `carry` (valid when the next
+    // block starts at carry_at): the chain from block to block then runs in registers.
+    V carry{};
+    Index carry_at = -1;
     for (Index j = 0; j + 1 < n;) {
       if (j % 4 == 0 && j + 4 + 4 * wf <= n && ipiv[j] == j && ipiv[j + 1] == j + 1 && ipiv[j + 2] == j + 2 &&
           ipiv[j + 3] == j + 3) {
-        for (int c = 0; c < 4; ++c)
-          for (int r = c + 1; r < 4; ++r) x[j + r] -= *at(j + r, j + c) * x[j + c];
-        const V x0(x[j]), x1(x[j + 1]), x2(x[j + 2]), x3(x[j + 3]);
+        V y;
+        if (inv) {
+          const V xb = carry_at == j ? carry : load(x + j);
+          const double* Li = inv + 8 * j;
+          y = (load(Li) * lane(xb, 0) + load(Li + 4) * lane(xb, 1)) +
+              (load(Li + 8) * lane(xb, 2) + load(Li + 12) * lane(xb, 3));
+          std::memcpy(x + j, &y, sizeof(V));
+        } else {
+          for (int c = 0; c < 4; ++c)
+            for (int r = c + 1; r < 4; ++r) x[j + r] -= *at(j + r, j + c) * x[j + c];
+          y = load(x + j);
+        }
+        const V x0 = lane(y, 0), x1 = lane(y, 1), x2 = lane(y, 2), x3 = lane(y, 3);
         for (Index q = 0; q < wf; ++q) {
           const Index i = j + 4 + 4 * q;
-          V d = load(x + i);
-          d = d - load(at(i, j)) * load(mf[0] + 4 * q) * x0;
-          d = d - load(at(i, j + 1)) * load(mf[1] + 4 * q) * x1;
-          d = d - load(at(i, j + 2)) * load(mf[2] + 4 * q) * x2;
-          d = d - load(at(i, j + 3)) * load(mf[3] + 4 * q) * x3;
+          const V d = update(load(x + i), at(i, j), ldab - 1, q < full_f ? nullptr : &mf[0][4 * q], x0, x1, x2, x3);
           std::memcpy(x + i, &d, sizeof(V));
+          if (q == 0) carry = d;
         }
+        carry_at = j + 4;
         j += 4;
       } else {
         const Index lm = std::min(kl, n - 1 - j);
@@ -2110,32 +2205,57 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
         if (l != j) std::swap(x[l], x[j]);
         const double xj = x[j];
         for (Index p = 1; p <= lm; ++p) x[j + p] -= *at(j + p, j) * xj;
+        carry_at = -1;
         ++j;
       }
     }
+    carry_at = -1;
     for (Index j = n - 1; j >= 0;) {
       const Index j0 = j - 3;
       if ((j + 1) % 4 == 0 && j0 - 4 * wb >= 0) {
-        for (int c = 3; c >= 0; --c) {
-          x[j0 + c] /= *at(j0 + c, j0 + c);
-          for (int r = 0; r < c; ++r) x[j0 + r] -= *at(j0 + r, j0 + c) * x[j0 + c];
+        V x0, x1, x2, x3;
+        if (inv) {
+          // v_r = b_r - sum_{c > r} U(r, c) x_c by columns, x_c = v_c / U(c, c): in registers.
+          const double* Uc = inv + 8 * j0 + 16;
+          V v = carry_at == j0 ? carry : load(x + j0);
+          // x_c on every lane as soon as v_c is final (the same product as y's lane c).
+          const V b3 = lane(v, 3);
+          x3 = b3 * V(Uc[3]);
+          v = v - load(Uc + 12) * b3;
+          const V b2 = lane(v, 2);
+          x2 = b2 * V(Uc[2]);
+          v = v - load(Uc + 8) * b2;
+          const V b1 = lane(v, 1);
+          x1 = b1 * V(Uc[1]);
+          v = v - load(Uc + 4) * b1;
+          x0 = lane(v, 0) * V(Uc[0]);
+          const V y = v * load(Uc);
+          std::memcpy(x + j0, &y, sizeof(V));
+        } else {
+          for (int c = 3; c >= 0; --c) {
+            x[j0 + c] /= *at(j0 + c, j0 + c);
+            for (int r = 0; r < c; ++r) x[j0 + r] -= *at(j0 + r, j0 + c) * x[j0 + c];
+          }
+          const V y = load(x + j0);
+          x0 = lane(y, 0);
+          x1 = lane(y, 1);
+          x2 = lane(y, 2);
+          x3 = lane(y, 3);
         }
-        const V x0(x[j0]), x1(x[j0 + 1]), x2(x[j0 + 2]), x3(x[j0 + 3]);
-        for (Index q = 0; q < wb; ++q) {
+        for (Index q = wb - 1; q >= 0; --q) {
           const Index i = j0 - 4 * wb + 4 * q;
-          V d = load(x + i);
-          d = d - load(at(i, j0 + 3)) * load(mb[3] + 4 * q) * x3;
-          d = d - load(at(i, j0 + 2)) * load(mb[2] + 4 * q) * x2;
-          d = d - load(at(i, j0 + 1)) * load(mb[1] + 4 * q) * x1;
-          d = d - load(at(i, j0)) * load(mb[0] + 4 * q) * x0;
+          const V d = update_back(load(x + i), at(i, j0), ldab - 1, q >= full_b ? nullptr : &mb[0][4 * q], x0, x1, x2, x3);
           std::memcpy(x + i, &d, sizeof(V));
+          if (q == wb - 1) carry = d;
         }
+        carry_at = j0 - 4;
         j -= 4;
       } else {
         x[j] /= *at(j, j);
         const double xj = x[j];
         const Index lm = std::min(kv, j);
         for (Index p = 1; p <= lm; ++p) x[j - p] -= *at(j - p, j) * xj;
+        carry_at = -1;
         --j;
       }
     }
@@ -2143,16 +2263,17 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
 }
 
 /// Solves A X = B with the factors of gbtrf (LAPACK's DGBTRS, trans = 'N'), B column-major
-/// with leading dimension ldb, overwritten by X.
+/// with leading dimension ldb, overwritten by X. `inv` (double, 3 <= kl, kl + ku <= 28): the
+/// block inverses of block_inverses, or null.
 template <class T>
 void gbtrs(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
            const T* __restrict ab, Eigen::Index ldab, const int* __restrict ipiv,
-           T* __restrict b, Eigen::Index ldb) {
+           T* __restrict b, Eigen::Index ldb, const T* __restrict inv = nullptr) {
   using Index = Eigen::Index;
   const Index kv = kl + ku;
   if constexpr (std::is_same_v<T, double>) {
     if (kl >= 3 && kv <= 28) {
-      gbtrs_by4(n, kl, ku, nrhs, ab, ldab, ipiv, b, ldb);
+      gbtrs_by4(n, kl, ku, nrhs, ab, ldab, ipiv, b, ldb, inv);
       return;
     }
   }
@@ -2193,7 +2314,8 @@ void gbtrs(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
 /// index is the 0-based column j. solve() on failed factors throws SolveError.
 /// For T = double with CABLEDYN_WITH_LAPACK the work is done by DGBTRF/DGBTRS unless the
 /// backend says `templated`. The templated double path updates 4-row blocks (factor, kl = 5,
-/// 11, 13) and 4-column blocks (solve, 3 <= kl, kl + ku <= 28); see detail::gbtrf, gbtrs_by4.
+/// 11, 13) and 4-column blocks (solve, 3 <= kl, kl + ku <= 28, with the inverses of the 4 x 4
+/// diagonal blocks formed by factor()); see detail::gbtrf, block_inverses, gbtrs_by4.
 template <class T>
 class BandLU {
  public:
@@ -2215,6 +2337,8 @@ class BandLU {
     lu_.assign(static_cast<std::size_t>(ldab_ * n + (lapack_ ? 0 : 16)), T(0));
     ipiv_.assign(static_cast<std::size_t>(n), 0);
     colmax_.assign(static_cast<std::size_t>(n), Real(0));
+    if constexpr (std::is_same_v<T, double>)
+      if (!lapack_ && kl >= 3 && kl + ku <= 28) inv_.assign(static_cast<std::size_t>(n / 4 * 32), 0.0);
   }
   /// Workspaces for matrices shaped like A.
   explicit BandLU(const BandMatrix<T>& A, Backend backend = Backend::automatic)
@@ -2288,6 +2412,8 @@ class BandLU {
         return result_;
       }
     }
+    if constexpr (std::is_same_v<T, double>)
+      if (!inv_.empty()) detail::block_inverses(n_, kl_, ku_, lu_.data(), ldab_, inv_.data());
     result_ = {FactorStatus::ok, -1, 0};
     return result_;
   }
@@ -2317,7 +2443,7 @@ class BandLU {
     }
 #endif
     detail::gbtrs(n_, kl_, ku_, B.cols(), lu_.data(), ldab_, ipiv_.data(), B.data(),
-                  B.outerStride());
+                  B.outerStride(), inv_.empty() ? nullptr : inv_.data());
     check_solution(B);
   }
 
@@ -2335,6 +2461,7 @@ class BandLU {
   std::vector<T> lu_;
   std::vector<int> ipiv_;
   std::vector<Real> colmax_;
+  std::vector<T> inv_;  // double, templated, 3 <= kl, kl + ku <= 28: detail::block_inverses
   FactorResult result_{};
 };
 
@@ -4136,13 +4263,24 @@ class HermiteBlockSum {
     if (n_ == 0) {
       if (zero_) R_.setZero();
     } else {
-      for (int j = 0; j < 9; ++j) {
-        // R + t_0 + t_1 + ..., or t_0 + t_1 + ... when R is zero.
-        Eigen::Matrix<T, 16, 1> acc = zero_ ? Eigen::Matrix<T, 16, 1>(Phi_.col(0) * H_(0, j))
-                                            : Eigen::Matrix<T, 16, 1>(R_.col(j) + Phi_.col(0) * H_(0, j));
-        for (int p = 1; p < n_; ++p) acc += Phi_.col(p) * H_(p, j);
-        R_.col(j) = acc;
-      }
+      // A column of R in two halves of 8 rows: 8 accumulators stay in registers (16 do not,
+      // with the operands, in the 16 AVX registers: one spills and its chain runs through
+      // memory).
+      for (int j = 0; j < 9; ++j)
+        for (int h = 0; h < 16; h += 8) {
+          // R + t_0 + t_1 + ..., or t_0 + t_1 + ... when R is zero.
+          T acc[8];
+          const T h0 = H_(0, j);
+          for (int r = 0; r < 8; ++r) {
+            if (zero_) acc[r] = T(Phi_(h + r, 0) * h0);
+            else acc[r] = T(R_(h + r, j) + Phi_(h + r, 0) * h0);
+          }
+          for (int p = 1; p < n_; ++p) {
+            const T hp = H_(p, j);
+            for (int r = 0; r < 8; ++r) acc[r] += T(Phi_(h + r, p) * hp);
+          }
+          for (int r = 0; r < 8; ++r) R_(h + r, j) = acc[r];
+        }
     }
     zero_ = false;
     n_ = 0;

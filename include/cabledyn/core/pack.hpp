@@ -43,7 +43,9 @@ struct Pack {
 #if defined(__GNUC__)
   V v;
   Pack() = default;
-  Pack(S x) : v(V{} + x) {}  // NOLINT: implicit broadcast, as a double literal converts to T
+  // Implicit broadcast, as a double literal converts to T. x - 0 is x exactly (also for -0),
+  // so the compiler emits the broadcast alone (0 + x would cost an addition: -0 + 0 = +0).
+  Pack(S x) : v(x - V{}) {}  // NOLINT
   Pack(int x) : Pack(S(x)) {}  // NOLINT
   static Pack from(const V& x) {
     Pack p;

@@ -9,7 +9,9 @@
 #include <cmath>
 #include <cstddef>
 #include <iterator>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Core>
@@ -17,6 +19,7 @@
 #include "cabledyn/core/dof_layout.hpp"
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/pack.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/linalg/detail/band_util.hpp"
 
@@ -142,8 +145,8 @@ class BandMatrix {
     y.setZero();
     Index jb = 0;
     if (kl_ >= 3) {
-      // Four columns per pass over y: each y(i) still adds A(i, j) x(j) in increasing j (an
-      // entry just outside the band is read from the zero fill rows, and adds an exact 0),
+      // Four columns per pass over y (an entry just outside the band is read from the zero
+      // fill rows, and adds an exact 0; double: the four terms summed in pairs, then onto y),
       // while a partial sum is stored once per four columns, at the alignment it is next
       // read at (a pass per column reloads each store one entry over, which stalls the loads).
       const Index kv = kl_ + ku_;
@@ -159,7 +162,23 @@ class BandMatrix {
         // rows), so that no partial run is reloaded as part of a whole one by the next pass.
         if (kl_ >= 6) i1 = std::min<Index>(n_ - 1, i0 + (i1 - i0 + 4) / 4 * 4 - 1);
         T* yp = y.data();
-        for (Index i = i0; i <= i1; ++i) {
+        Index i = i0;
+        if constexpr (std::is_same_v<T, double>) {
+          // Whole 4-entry runs on packs: y + ((a0 x0 + a1 x1) + (a2 x2 + a3 x3)), so that the
+          // chain through y from pass to pass is one addition.
+          using V = Pack<double, 4>;
+          auto ld = [](const double* p) {
+            V v;
+            std::memcpy(&v, p, sizeof(V));
+            return v;
+          };
+          const V v0(x0), v1(x1), v2(x2), v3(x3);
+          for (; i + 3 <= i1; i += 4) {
+            const V s = ld(yp + i) + ((ld(a0 + i) * v0 + ld(a1 + i) * v1) + (ld(a2 + i) * v2 + ld(a3 + i) * v3));
+            std::memcpy(yp + i, &s, sizeof(V));
+          }
+        }
+        for (; i <= i1; ++i) {
           T s = yp[i];
           s += a0[i] * x0;
           s += a1[i] * x1;
