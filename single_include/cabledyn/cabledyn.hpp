@@ -1955,6 +1955,7 @@ class SymmetricBandMatrix {
 // with workspaces allocated once, so a dynamic step performs no heap allocation.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -2025,10 +2026,57 @@ Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restri
       // or below the band, or a padding row, is rewritten unchanged), and each block is
       // stored where the next step reloads it, instead of one entry over.
       constexpr int NB = (KL + 6) / 4;
-      T lp[4 * NB];
       const T r = T(1) / col[0];
-      for (int p = 1; p <= KL; ++p) col[p] *= r;
       const Index rb = (j + 1) & ~Index(3), off = j + 1 - rb;
+#if defined(__GNUC__)
+      if constexpr (std::is_same_v<T, double>) {
+        // In registers: column j's blocks of rows rb .. rb + 4 NB - 1 are loaded once, the
+        // multiplier rows j+1..j+KL scaled by r (bit masks select them; the other rows are
+        // stored back unchanged) and kept for the update (zero outside them). Scalar
+        // multipliers written and reloaded as blocks would stall the store forwarding on
+        // the chain from column to column.
+        typedef double D4 __attribute__((vector_size(32)));
+        typedef long long I4 __attribute__((vector_size(32)));
+        static constexpr auto masks = [] {
+          std::array<std::array<long long, 4 * NB>, 4> m{};
+          for (int o = 0; o < 4; ++o)
+            for (int p = 0; p < 4 * NB; ++p) m[o][p] = p >= o && p < o + KL ? -1 : 0;
+          return m;
+        }();
+        const D4 R = r - D4{};
+        double* cb = col + 1 - off;  // &A(rb, j)
+        D4 lp[NB];
+        for (int b = 0; b < NB; ++b) {
+          D4 v;
+          I4 m;
+          std::memcpy(&v, cb + 4 * b, sizeof(D4));
+          std::memcpy(&m, masks[static_cast<std::size_t>(off)].data() + 4 * b, sizeof(I4));
+          const I4 si = (I4)(v * R), vi = (I4)v;
+          const D4 st = (D4)((si & m) | (vi & ~m));
+          std::memcpy(cb + 4 * b, &st, sizeof(D4));
+          lp[b] = (D4)(si & m);
+        }
+        for (Index k = j + 1; k <= ju; ++k) {
+          T* __restrict ck = ab + kv + k * (ldab - 1);  // ck[i] = A(i, k)
+          const T ujk = ck[j];
+          if (!(abs_value(ujk) <= std::numeric_limits<value_type_t<T>>::max())) {
+            for (int p = 0; p < KL; ++p) ck[j + 1 + p] -= col[1 + p] * ujk;  // Inf/NaN: the band rows only
+            continue;
+          }
+          T* __restrict dst = ck + rb;
+          const D4 u = ujk - D4{};
+          for (int b = 0; b < NB; ++b) {
+            D4 d;
+            std::memcpy(&d, dst + 4 * b, sizeof(D4));
+            d = d - lp[b] * u;
+            std::memcpy(dst + 4 * b, &d, sizeof(D4));
+          }
+        }
+        continue;
+      }
+#endif
+      T lp[4 * NB];
+      for (int p = 1; p <= KL; ++p) col[p] *= r;
       for (int p = 0; p < 4 * NB; ++p) lp[p] = T(0);
       for (int p = 0; p < KL; ++p) lp[off + p] = col[1 + p];
       for (Index k = j + 1; k <= ju; ++k) {
@@ -2374,13 +2422,32 @@ class BandLU {
     // padding rows.
     const T* src = A.data();
     const Index lda = A.ldab();
-    for (Index j = 0; j < n_; ++j) {
-      T* dst = lu_.data() + j * ldab_;
-      std::fill(dst, dst + kl_, T(0));
-      std::copy(src + j * lda + kl_, src + (j + 1) * lda, dst + kl_);
-      std::fill(dst + lda, dst + ldab_, T(0));
+    bool finite = true;
+    if constexpr (std::is_floating_point_v<T>) {
+      // One pass over A (it comes from L2 at the lines' sizes): the copy, the column maxima
+      // and the finiteness test per column.
+      T nan_probe = 0;  // sum of 0 * A(i, j): NaN iff an entry is not finite
+      for (Index j = 0; j < n_; ++j) {
+        T* dst = lu_.data() + j * ldab_;
+        const Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> c(src + j * lda, lda);
+        std::fill(dst, dst + kl_, T(0));
+        std::copy(src + j * lda + kl_, src + (j + 1) * lda, dst + kl_);
+        std::fill(dst + lda, dst + ldab_, T(0));
+        colmax_[static_cast<std::size_t>(j)] = c.abs().maxCoeff();
+        nan_probe += (c * T(0)).sum();
+      }
+      finite = std::isfinite(nan_probe);
+    } else {
+      for (Index j = 0; j < n_; ++j) {
+        T* dst = lu_.data() + j * ldab_;
+        std::fill(dst, dst + kl_, T(0));
+        std::copy(src + j * lda + kl_, src + (j + 1) * lda, dst + kl_);
+        std::fill(dst + lda, dst + ldab_, T(0));
+      }
+      finite = detail::all_finite(src, n_ * lda);
+      if (finite) detail::column_max_abs(src, lda, n_, colmax_.data());
     }
-    if (!detail::all_finite(src, n_ * lda)) {
+    if (!finite) {
       for (Index j = 0; j < n_; ++j)
         for (Index i = std::max<Index>(0, j - ku_); i <= std::min<Index>(n_ - 1, j + kl_); ++i)
           if (!is_finite(A(i, j))) {
@@ -2388,7 +2455,6 @@ class BandLU {
             return result_;
           }
     }
-    detail::column_max_abs(src, lda, n_, colmax_.data());
     Index info = -1;
 #ifdef CABLEDYN_WITH_LAPACK
     if constexpr (std::is_same_v<T, double>) {
