@@ -1,6 +1,7 @@
 // Banded LU with partial pivoting against Eigen's dense LU, for several band widths and
 // scalar types; singular and non-finite matrices give named results; duals carry the
-// derivative of the solution; factor and solve allocate nothing once sized.
+// derivative of the solution; factor and solve allocate nothing once sized; the double
+// solve's block tables keep the backward error on badly conditioned diagonal blocks.
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include "support/alloc_counter.hpp"
 
@@ -246,5 +247,55 @@ TEMPLATE_TEST_CASE("Band LU factors and solves again without allocating",
     }
     CHECK(count.allocations() == 0);
     CHECK(count.deallocations() == 0);
+  }
+}
+
+TEST_CASE("The double solve's block tables keep the substitution's backward error", "[linalg][band_lu]") {
+  // The columns of each aligned group of four nearly equal (1e-7 apart), so that the pivots
+  // after the group's first are small whatever the row swaps: badly conditioned 4 x 4
+  // diagonal blocks in U: a product with the inverse
+  // of such a block would lose the backward stability; the tables (Linv forward, U's unit
+  // upper columns and reciprocal pivots backward) must not.
+  for (const auto& [n, kl, ku] : std::array<std::array<Index, 3>, 3>{{{120, 11, 11}, {90, 13, 13}, {61, 5, 5}}}) {
+    CAPTURE(n, kl, ku);
+    BandMatrix<double> A = fixtures::random_band<double>(n, kl, ku, 4242 + n);
+    for (Index j = 0; j < n; ++j) {
+      const Index b = j / 4 * 4;
+      if (b == j) continue;
+      for (Index i = std::max<Index>(0, j - ku); i <= std::min<Index>(n - 1, j + kl); ++i)
+        A.at(i, j) = (i <= b + kl ? A.at(i, b) : 0.0) + 1e-7 * A.at(i, j);
+    }
+    const MatX<double> D = A.to_dense();
+    BandLU<double> lu(A, Backend::templated);
+    REQUIRE(lu.factor(A).ok());
+    std::vector<int> ipiv(static_cast<std::size_t>(n));
+    for (Index j = 0; j < n; ++j) ipiv[static_cast<std::size_t>(j)] = static_cast<int>(lu.pivot(j));
+    std::vector<double> tables(static_cast<std::size_t>(n / 4 * 32));
+    detail::block_inverses(n, kl, ku, lu.factors(), lu.ldab(), tables.data());
+    // Reciprocal pivots in the tables, and the worst condition of a diagonal U block.
+    const Index kv = kl + ku;
+    auto U = [&](Index i, Index j) { return lu.factors()[kv + i - j + j * lu.ldab()]; };
+    double worst_block = 0;
+    for (Index k = 0; 4 * k + 3 < n; ++k) {
+      Mat<double, 4> Ub = Mat<double, 4>::Zero();
+      for (int c = 0; c < 4; ++c) {
+        CHECK(std::abs(tables[static_cast<std::size_t>(32 * k + 16 + c)] * U(4 * k + c, 4 * k + c) - 1) <=
+              2 * fixtures::eps<double>());
+        for (int r = 0; r <= c; ++r) Ub(r, c) = U(4 * k + r, 4 * k + c);
+      }
+      worst_block = std::max(worst_block, static_cast<double>(fixtures::condition_inf(MatX<double>(Ub))));
+    }
+    const MatX<double> B = fixtures::Random(77 + n).matrix<double>(n, 2);
+    MatX<double> Xt = B, Xs = B, Xl = B;
+    detail::gbtrs(n, kl, ku, 2, lu.factors(), lu.ldab(), ipiv.data(), Xt.data(), n, tables.data());
+    detail::gbtrs(n, kl, ku, 2, lu.factors(), lu.ldab(), ipiv.data(), Xs.data(), n);
+    lu.solve(Xl);
+    const double et = static_cast<double>(fixtures::backward_error(D, Xt, B));
+    const double es = static_cast<double>(fixtures::backward_error(D, Xs, B));
+    CAPTURE(et / fixtures::eps<double>(), es / fixtures::eps<double>(), worst_block, fixtures::condition_inf(D));
+    CHECK(worst_block > 1e6);  // the case the tables must survive
+    CHECK(et <= 8 * fixtures::eps<double>());
+    CHECK(es <= 8 * fixtures::eps<double>());
+    CHECK(Xl == Xt);  // BandLU::solve takes the tables
   }
 }
