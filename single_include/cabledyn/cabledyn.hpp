@@ -2189,9 +2189,11 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
   auto lane = [](const V& v, int k) { return V(v[k]); };
   // d - sum_c A(i.., j + c) x_c over a 4-entry run, a = &A(i, j), the columns `step` apart;
   // m: the band masks of the run (m[28 c + r]), null when the run lies inside every column's
-  // band. The two pairs of columns are summed apart (a shorter chain than four in a row).
+  // band. Forward the two pairs of columns are summed apart (a shorter chain than four in a
+  // row); backward the terms come in the backward sweep's order, x3 first (the block solves
+  // x3 first and x0 last, so each term starts as its x is ready).
   auto update = [&](const V& d, const double* a, Index step, const double* m, const V& x0, const V& x1,
-                    const V& x2, const V& x3) {
+                    const V& x2, const V& x3, bool backward) {
     V a0 = load(a), a1 = load(a + step), a2 = load(a + 2 * step), a3 = load(a + 3 * step);
     if (m) {
       a0 = a0 * load(m);
@@ -2199,20 +2201,8 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
       a2 = a2 * load(m + 56);
       a3 = a3 * load(m + 84);
     }
+    if (backward) return d - a3 * x3 - a2 * x2 - a1 * x1 - a0 * x0;
     return d - (a0 * x0 + a1 * x1) - (a2 * x2 + a3 * x3);
-  };
-  // The same with the terms in the backward sweep's order, x3 first: the backward block
-  // solves x3 first and x0 last, so each term starts as its x is ready.
-  auto update_back = [&](const V& d, const double* a, Index step, const double* m, const V& x0, const V& x1,
-                         const V& x2, const V& x3) {
-    V a0 = load(a), a1 = load(a + step), a2 = load(a + 2 * step), a3 = load(a + 3 * step);
-    if (m) {
-      a0 = a0 * load(m);
-      a1 = a1 * load(m + 28);
-      a2 = a2 * load(m + 56);
-      a3 = a3 * load(m + 84);
-    }
-    return d - a3 * x3 - a2 * x2 - a1 * x1 - a0 * x0;
   };
   // Forward runs q < full_f and backward runs q >= full_b need no mask.
   const Index full_f = kl >= 7 ? (kl - 7) / 4 + 1 : 0;
@@ -2241,7 +2231,7 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
         const V x0 = lane(y, 0), x1 = lane(y, 1), x2 = lane(y, 2), x3 = lane(y, 3);
         for (Index q = 0; q < wf; ++q) {
           const Index i = j + 4 + 4 * q;
-          const V d = update(load(x + i), at(i, j), ldab - 1, q < full_f ? nullptr : &mf[0][4 * q], x0, x1, x2, x3);
+          const V d = update(load(x + i), at(i, j), ldab - 1, q < full_f ? nullptr : &mf[0][4 * q], x0, x1, x2, x3, false);
           std::memcpy(x + i, &d, sizeof(V));
           if (q == 0) carry = d;
         }
@@ -2292,7 +2282,8 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
         }
         for (Index q = wb - 1; q >= 0; --q) {
           const Index i = j0 - 4 * wb + 4 * q;
-          const V d = update_back(load(x + i), at(i, j0), ldab - 1, q >= full_b ? nullptr : &mb[0][4 * q], x0, x1, x2, x3);
+          const V d = update(load(x + i), at(i, j0), ldab - 1, q >= full_b ? nullptr : &mb[0][4 * q], x0, x1, x2,
+                             x3, true);
           std::memcpy(x + i, &d, sizeof(V));
           if (q == wb - 1) carry = d;
         }
