@@ -4421,11 +4421,12 @@ void axial_density(const Vec3<T>& a, double EA, DensityOrder order, DensityDeriv
   const T eps = alpha - T(1);
   d.W = T(0.5 * EA) * eps * eps;
   if (order == DensityOrder::kValue) return;
-  const Vec3<T> t = a / alpha;
+  const T inv = T(1) / alpha;  // one division (a pack's divisions are slow and unpipelined)
+  const Vec3<T> t = a * inv;
   d.Wa = (T(EA) * eps) * t;
   if (order == DensityOrder::kGradient) return;
   const Mat3<T> tt = t * t.transpose();
-  d.Haa = T(EA) * tt + (T(EA) * eps / alpha) * (Mat3<T>::Identity() - tt);
+  d.Haa = T(EA) * tt + (T(EA) * eps * inv) * (Mat3<T>::Identity() - tt);
 }
 
 /// Bending density 1/2 EI |a x b|^2 / |a|^6 [J/m] and its derivatives.
@@ -4654,11 +4655,12 @@ class HermiteElement {
       const T ada = a.dot(ad);
       // f_point = BA (a . a_dot) a / |a|^2 = BA (t . a_dot) t.
       const T c = T(p_.BA) * T(axial_.w[g]);
-      const Vec3<T> fp = (c * ada / a2) * a;
+      const T inv2 = T(1) / a2;
+      const Vec3<T> fp = (c * ada * inv2) * a;
       Mat3<T> Jv = Mat3<T>::Zero(), Jq = Mat3<T>::Zero();
-      if (J_v) Jv = (c / a2) * (a * a.transpose());
+      if (J_v) Jv = (c * inv2) * (a * a.transpose());
       if (J_q)
-        Jq = (c / a2) * (a * ad.transpose() + ada * I - (T(2) * ada / a2) * (a * a.transpose()));
+        Jq = (c * inv2) * (a * ad.transpose() + ada * I - (T(2) * ada * inv2) * (a * a.transpose()));
       for (int k = 0; k < 4; ++k) {
         const int ok = hermite_block_offset<L>(k);
         const auto Ak = axial_.A[g][k];
@@ -4719,12 +4721,12 @@ class HermiteElement {
         if (R) db.Haa = d.Haa;
       }
       Vec3<T> ad = Vec3<T>::Zero();
-      T a2 = T(1), ada = T(0);
+      T inv2 = T(1), ada = T(0);
       if (damp) {
         ad = combine<T>(axial_.A[g], v);
-        a2 = a.squaredNorm();
+        inv2 = T(1) / a.squaredNorm();
         ada = a.dot(ad);
-        db.Wa += (BA * ada / a2) * a;  // BA (t . a_dot) t per unit weight
+        db.Wa += (BA * ada * inv2) * a;  // BA (t . a_dot) t per unit weight
       }
       const auto& A = axial_.A[g];
       const auto& B = axial_.B[g];
@@ -4738,7 +4740,7 @@ class HermiteElement {
       Mat3<T> Haa = Wq * db.Haa;
       if (damp) {
         const Mat3<T> aa = a * a.transpose();
-        Haa += (BA / a2) * (Wq * (ada * I - (T(2) * ada / a2) * aa + a * ad.transpose()) + Wv * aa);
+        Haa += (BA * inv2) * (Wq * (ada * I - (T(2) * ada * inv2) * aa + a * ad.transpose()) + Wv * aa);
       }
       add_point_blocks(w, A, B, Haa, fused ? &db : nullptr, Wq, *R);
     }
@@ -7606,7 +7608,7 @@ void hermite_drag(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec
     const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
     const Vec3<T> rd = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, v);
     const T na = sqrt(a.squaredNorm());
-    const Vec3<T> t = a / na;
+    const Vec3<T> t = a * (T(1) / na);
     const Vec3<T> ur = uf[static_cast<std::size_t>(g)] - rd;
     Mat3<T> Ju = Mat3<T>::Zero(), Jt = Mat3<T>::Zero();
     const bool jac = J_q || J_v;
@@ -7643,7 +7645,7 @@ void hermite_drag_blocks(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::ar
     const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
     const Vec3<T> rd = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, v);
     const T na = sqrt(a.squaredNorm());
-    const Vec3<T> t = a / na;
+    const Vec3<T> t = a * (T(1) / na);
     const Vec3<T> ur = uf[static_cast<std::size_t>(g)] - rd;
     Mat3<T> Ju, Jt;
     const Vec3<T> fd = morison_drag<T>(ur, t, c, R ? &Ju : nullptr, R ? &Jt : nullptr);

@@ -45,11 +45,12 @@ void axial_density(const Vec3<T>& a, double EA, DensityOrder order, DensityDeriv
   const T eps = alpha - T(1);
   d.W = T(0.5 * EA) * eps * eps;
   if (order == DensityOrder::kValue) return;
-  const Vec3<T> t = a / alpha;
+  const T inv = T(1) / alpha;  // one division (a pack's divisions are slow and unpipelined)
+  const Vec3<T> t = a * inv;
   d.Wa = (T(EA) * eps) * t;
   if (order == DensityOrder::kGradient) return;
   const Mat3<T> tt = t * t.transpose();
-  d.Haa = T(EA) * tt + (T(EA) * eps / alpha) * (Mat3<T>::Identity() - tt);
+  d.Haa = T(EA) * tt + (T(EA) * eps * inv) * (Mat3<T>::Identity() - tt);
 }
 
 /// Bending density 1/2 EI |a x b|^2 / |a|^6 [J/m] and its derivatives.

@@ -182,11 +182,12 @@ class HermiteElement {
       const T ada = a.dot(ad);
       // f_point = BA (a . a_dot) a / |a|^2 = BA (t . a_dot) t.
       const T c = T(p_.BA) * T(axial_.w[g]);
-      const Vec3<T> fp = (c * ada / a2) * a;
+      const T inv2 = T(1) / a2;
+      const Vec3<T> fp = (c * ada * inv2) * a;
       Mat3<T> Jv = Mat3<T>::Zero(), Jq = Mat3<T>::Zero();
-      if (J_v) Jv = (c / a2) * (a * a.transpose());
+      if (J_v) Jv = (c * inv2) * (a * a.transpose());
       if (J_q)
-        Jq = (c / a2) * (a * ad.transpose() + ada * I - (T(2) * ada / a2) * (a * a.transpose()));
+        Jq = (c * inv2) * (a * ad.transpose() + ada * I - (T(2) * ada * inv2) * (a * a.transpose()));
       for (int k = 0; k < 4; ++k) {
         const int ok = hermite_block_offset<L>(k);
         const auto Ak = axial_.A[g][k];
@@ -247,12 +248,12 @@ class HermiteElement {
         if (R) db.Haa = d.Haa;
       }
       Vec3<T> ad = Vec3<T>::Zero();
-      T a2 = T(1), ada = T(0);
+      T inv2 = T(1), ada = T(0);
       if (damp) {
         ad = combine<T>(axial_.A[g], v);
-        a2 = a.squaredNorm();
+        inv2 = T(1) / a.squaredNorm();
         ada = a.dot(ad);
-        db.Wa += (BA * ada / a2) * a;  // BA (t . a_dot) t per unit weight
+        db.Wa += (BA * ada * inv2) * a;  // BA (t . a_dot) t per unit weight
       }
       const auto& A = axial_.A[g];
       const auto& B = axial_.B[g];
@@ -266,7 +267,7 @@ class HermiteElement {
       Mat3<T> Haa = Wq * db.Haa;
       if (damp) {
         const Mat3<T> aa = a * a.transpose();
-        Haa += (BA / a2) * (Wq * (ada * I - (T(2) * ada / a2) * aa + a * ad.transpose()) + Wv * aa);
+        Haa += (BA * inv2) * (Wq * (ada * I - (T(2) * ada * inv2) * aa + a * ad.transpose()) + Wv * aa);
       }
       add_point_blocks(w, A, B, Haa, fused ? &db : nullptr, Wq, *R);
     }

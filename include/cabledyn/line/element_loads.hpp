@@ -138,7 +138,7 @@ void hermite_drag(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::array<Vec
     const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
     const Vec3<T> rd = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, v);
     const T na = sqrt(a.squaredNorm());
-    const Vec3<T> t = a / na;
+    const Vec3<T> t = a * (T(1) / na);
     const Vec3<T> ur = uf[static_cast<std::size_t>(g)] - rd;
     Mat3<T> Ju = Mat3<T>::Zero(), Jt = Mat3<T>::Zero();
     const bool jac = J_q || J_v;
@@ -175,7 +175,7 @@ void hermite_drag_blocks(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::ar
     const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
     const Vec3<T> rd = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, v);
     const T na = sqrt(a.squaredNorm());
-    const Vec3<T> t = a / na;
+    const Vec3<T> t = a * (T(1) / na);
     const Vec3<T> ur = uf[static_cast<std::size_t>(g)] - rd;
     Mat3<T> Ju, Jt;
     const Vec3<T> fd = morison_drag<T>(ur, t, c, R ? &Ju : nullptr, R ? &Jt : nullptr);
