@@ -271,7 +271,7 @@ TEST_CASE("The double solve's block tables keep the substitution's backward erro
     std::vector<int> ipiv(static_cast<std::size_t>(n));
     for (Index j = 0; j < n; ++j) ipiv[static_cast<std::size_t>(j)] = static_cast<int>(lu.pivot(j));
     std::vector<double> tables(static_cast<std::size_t>(n / 4 * 32));
-    detail::block_inverses(n, kl, ku, lu.factors(), lu.ldab(), tables.data());
+    detail::block_tables(n, kl, ku, lu.factors(), lu.ldab(), tables.data());
     // Reciprocal pivots in the tables, and the worst condition of a diagonal U block.
     const Index kv = kl + ku;
     auto U = [&](Index i, Index j) { return lu.factors()[kv + i - j + j * lu.ldab()]; };

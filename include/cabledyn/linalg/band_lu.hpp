@@ -187,22 +187,22 @@ Eigen::Index gbtrf(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, T* __restri
 
 /// What gbtrs_by4 needs to solve the 4 x 4 diagonal blocks of the factors of gbtrf (kl >= 3)
 /// in registers, block k covering rows and columns 4k .. 4k + 3 (n / 4 whole blocks), 32
-/// entries per block. L: inv[32 k + 4 c + r] is entry (r, c) of the inverse of the unit lower
+/// entries per block. L: tables[32 k + 4 c + r] is entry (r, c) of the inverse of the unit lower
 /// block (the multipliers as stored, used only when the block has no row swap; partial
 /// pivoting keeps them <= 1, so the product with the inverse stays backward stable). U is
 /// not inverted (the inverse of an ill-conditioned block loses the backward stability of
-/// substitution): inv[32 k + 16 + r] = 1 / U(r, r) and, for c = 1 .. 3,
-/// inv[32 k + 16 + 4 c + r] = U(r, c) / U(c, c) for r < c, 0 for r >= c: the columns of the
+/// substitution): tables[32 k + 16 + r] = 1 / U(r, r) and, for c = 1 .. 3,
+/// tables[32 k + 16 + 4 c + r] = U(r, c) / U(c, c) for r < c, 0 for r >= c: the columns of the
 /// unit upper factor of U = U1 D, so that the substitution runs as three vector updates.
-inline void block_inverses(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, const double* __restrict ab,
-                           Eigen::Index ldab, double* __restrict inv) {
+inline void block_tables(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, const double* __restrict ab,
+                         Eigen::Index ldab, double* __restrict tables) {
   using Index = Eigen::Index;
   const Index kv = kl + ku;
   auto A = [&](Index i, Index j) { return ab[kv + i - j + j * ldab]; };
-  for (Index k = 0; 4 * k + 3 < n; ++k, inv += 32) {
+  for (Index k = 0; 4 * k + 3 < n; ++k, tables += 32) {
     const Index j0 = 4 * k;
-    double* Li = inv;
-    double* Uc = inv + 16;
+    double* Li = tables;
+    double* Uc = tables + 16;
     for (int c = 0; c < 4; ++c)
       for (int r = 0; r < 4; ++r) {
         double l = r == c ? 1.0 : 0.0;
@@ -217,14 +217,15 @@ inline void block_inverses(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, con
 
 /// gbtrs for double with 3 <= kl, kl + ku <= 28, four columns at a time: a block of columns j0 ..
 /// j0 + 3 (j0 a multiple of 4, no row swaps among them) first solves its 4 x 4 triangle (by
-/// substitution, or with `inv` from block_inverses as one 4 x 4 product, off the division
-/// chain), then updates the rows below (forward) or above (backward) in whole 4-entry runs,
-/// each entry taking the columns' terms in the order of the column sweep (an entry of a
-/// column outside its band is masked to 0). A run is stored once per block, where the next
-/// block reloads it. Other columns (swaps, the ends) are swept one at a time.
+/// scalar substitution, or in registers with `tables` from block_tables: forward one product
+/// with the inverse of the unit lower block, backward three vector updates), then updates the
+/// rows below (forward) or above (backward) in whole 4-entry runs (an entry of a column
+/// outside its band is masked to 0). A run is stored once per block, where the next block
+/// reloads it (with tables it stays in a register). Other columns (swaps, the ends) are
+/// swept one at a time.
 inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
                       const double* __restrict ab, Eigen::Index ldab, const int* __restrict ipiv,
-                      double* __restrict b, Eigen::Index ldb, const double* __restrict inv = nullptr) {
+                      double* __restrict b, Eigen::Index ldb, const double* __restrict tables = nullptr) {
   using Index = Eigen::Index;
   using V = Pack<double, 4>;
   const Index kv = kl + ku, wf = (kl + 3) / 4, wb = (kv + 3) / 4;
@@ -243,7 +244,7 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
     return v;
   };
   // Lane k of v on every lane.
-  auto lane = [](const V& v, int k) { return V(v[k]); };
+  auto splat = [](const V& v, int k) { return V(v[k]); };
   // d - sum_c A(i.., j + c) x_c over a 4-entry run, a = &A(i, j), the columns `step` apart;
   // m: the band masks of the run (m[28 c + r]), null when the run lies inside every column's
   // band. Forward the two pairs of columns are summed apart (a shorter chain than four in a
@@ -274,18 +275,18 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
       if (j % 4 == 0 && j + 4 + 4 * wf <= n && ipiv[j] == j && ipiv[j + 1] == j + 1 && ipiv[j + 2] == j + 2 &&
           ipiv[j + 3] == j + 3) {
         V y;
-        if (inv) {
+        if (tables) {
           const V xb = carry_at == j ? carry : load(x + j);
-          const double* Li = inv + 8 * j;
-          y = (load(Li) * lane(xb, 0) + load(Li + 4) * lane(xb, 1)) +
-              (load(Li + 8) * lane(xb, 2) + load(Li + 12) * lane(xb, 3));
+          const double* Li = tables + 8 * j;
+          y = (load(Li) * splat(xb, 0) + load(Li + 4) * splat(xb, 1)) +
+              (load(Li + 8) * splat(xb, 2) + load(Li + 12) * splat(xb, 3));
           std::memcpy(x + j, &y, sizeof(V));
         } else {
           for (int c = 0; c < 4; ++c)
             for (int r = c + 1; r < 4; ++r) x[j + r] -= *at(j + r, j + c) * x[j + c];
           y = load(x + j);
         }
-        const V x0 = lane(y, 0), x1 = lane(y, 1), x2 = lane(y, 2), x3 = lane(y, 3);
+        const V x0 = splat(y, 0), x1 = splat(y, 1), x2 = splat(y, 2), x3 = splat(y, 3);
         for (Index q = 0; q < wf; ++q) {
           const Index i = j + 4 + 4 * q;
           const V d = update(load(x + i), at(i, j), ldab - 1, q < full_f ? nullptr : &mf[0][4 * q], x0, x1, x2, x3, false);
@@ -309,21 +310,21 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
       const Index j0 = j - 3;
       if ((j + 1) % 4 == 0 && j0 - 4 * wb >= 0) {
         V x0, x1, x2, x3;
-        if (inv) {
+        if (tables) {
           // v_r = b_r - sum_{c > r} U(r, c) x_c by columns, x_c = v_c / U(c, c): in registers.
-          const double* Uc = inv + 8 * j0 + 16;
+          const double* Uc = tables + 8 * j0 + 16;
           V v = carry_at == j0 ? carry : load(x + j0);
           // x_c on every lane as soon as v_c is final (the same product as y's lane c).
-          const V b3 = lane(v, 3);
+          const V b3 = splat(v, 3);
           x3 = b3 * V(Uc[3]);
           v = v - load(Uc + 12) * b3;
-          const V b2 = lane(v, 2);
+          const V b2 = splat(v, 2);
           x2 = b2 * V(Uc[2]);
           v = v - load(Uc + 8) * b2;
-          const V b1 = lane(v, 1);
+          const V b1 = splat(v, 1);
           x1 = b1 * V(Uc[1]);
           v = v - load(Uc + 4) * b1;
-          x0 = lane(v, 0) * V(Uc[0]);
+          x0 = splat(v, 0) * V(Uc[0]);
           const V y = v * load(Uc);
           std::memcpy(x + j0, &y, sizeof(V));
         } else {
@@ -332,10 +333,10 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
             for (int r = 0; r < c; ++r) x[j0 + r] -= *at(j0 + r, j0 + c) * x[j0 + c];
           }
           const V y = load(x + j0);
-          x0 = lane(y, 0);
-          x1 = lane(y, 1);
-          x2 = lane(y, 2);
-          x3 = lane(y, 3);
+          x0 = splat(y, 0);
+          x1 = splat(y, 1);
+          x2 = splat(y, 2);
+          x3 = splat(y, 3);
         }
         for (Index q = wb - 1; q >= 0; --q) {
           const Index i = j0 - 4 * wb + 4 * q;
@@ -359,17 +360,17 @@ inline void gbtrs_by4(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::I
 }
 
 /// Solves A X = B with the factors of gbtrf (LAPACK's DGBTRS, trans = 'N'), B column-major
-/// with leading dimension ldb, overwritten by X. `inv` (double, 3 <= kl, kl + ku <= 28): the
-/// block inverses of block_inverses, or null.
+/// with leading dimension ldb, overwritten by X. `tables` (double, 3 <= kl, kl + ku <= 28): the
+/// tables of block_tables, or null.
 template <class T>
 void gbtrs(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
            const T* __restrict ab, Eigen::Index ldab, const int* __restrict ipiv,
-           T* __restrict b, Eigen::Index ldb, const T* __restrict inv = nullptr) {
+           T* __restrict b, Eigen::Index ldb, const T* __restrict tables = nullptr) {
   using Index = Eigen::Index;
   const Index kv = kl + ku;
   if constexpr (std::is_same_v<T, double>) {
     if (kl >= 3 && kv <= 28) {
-      gbtrs_by4(n, kl, ku, nrhs, ab, ldab, ipiv, b, ldb, inv);
+      gbtrs_by4(n, kl, ku, nrhs, ab, ldab, ipiv, b, ldb, tables);
       return;
     }
   }
@@ -411,7 +412,7 @@ void gbtrs(Eigen::Index n, Eigen::Index kl, Eigen::Index ku, Eigen::Index nrhs,
 /// For T = double with CABLEDYN_WITH_LAPACK the work is done by DGBTRF/DGBTRS unless the
 /// backend says `templated`. The templated double path updates 4-row blocks (factor, kl = 5,
 /// 11, 13) and 4-column blocks (solve, 3 <= kl, kl + ku <= 28, with the inverses of the 4 x 4
-/// diagonal blocks formed by factor()); see detail::gbtrf, block_inverses, gbtrs_by4.
+/// diagonal blocks formed by factor()); see detail::gbtrf, block_tables, gbtrs_by4.
 template <class T>
 class BandLU {
  public:
@@ -434,7 +435,7 @@ class BandLU {
     ipiv_.assign(static_cast<std::size_t>(n), 0);
     colmax_.assign(static_cast<std::size_t>(n), Real(0));
     if constexpr (std::is_same_v<T, double>)
-      if (!lapack_ && kl >= 3 && kl + ku <= 28) inv_.assign(static_cast<std::size_t>(n / 4 * 32), 0.0);
+      if (!lapack_ && kl >= 3 && kl + ku <= 28) tables_.assign(static_cast<std::size_t>(n / 4 * 32), 0.0);
   }
   /// Workspaces for matrices shaped like A.
   explicit BandLU(const BandMatrix<T>& A, Backend backend = Backend::automatic)
@@ -527,7 +528,7 @@ class BandLU {
       }
     }
     if constexpr (std::is_same_v<T, double>)
-      if (!inv_.empty()) detail::block_inverses(n_, kl_, ku_, lu_.data(), ldab_, inv_.data());
+      if (!tables_.empty()) detail::block_tables(n_, kl_, ku_, lu_.data(), ldab_, tables_.data());
     result_ = {FactorStatus::ok, -1, 0};
     return result_;
   }
@@ -557,7 +558,7 @@ class BandLU {
     }
 #endif
     detail::gbtrs(n_, kl_, ku_, B.cols(), lu_.data(), ldab_, ipiv_.data(), B.data(),
-                  B.outerStride(), inv_.empty() ? nullptr : inv_.data());
+                  B.outerStride(), tables_.empty() ? nullptr : tables_.data());
     check_solution(B);
   }
 
@@ -575,7 +576,7 @@ class BandLU {
   std::vector<T> lu_;
   std::vector<int> ipiv_;
   std::vector<Real> colmax_;
-  std::vector<T> inv_;  // double, templated, 3 <= kl, kl + ku <= 28: detail::block_inverses
+  std::vector<T> tables_;  // double, templated, 3 <= kl, kl + ku <= 28: detail::block_tables
   FactorResult result_{};
 };
 
