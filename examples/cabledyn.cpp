@@ -1,58 +1,110 @@
 // The cabledyn driver: runs a deck (MoorDyn v2 input format plus the CableDyn extensions,
 // docs/deck-format.md) and writes its outputs and figures.
 //
-//   cabledyn [--static] [--out ROOT] [--quiet] [DECK.dat]
+//   cabledyn [--static] [--tmax T] [--dtm DT] [--motion FILE] [--out ROOT] [--quiet] [DECK.dat]
 //
 // Without a deck it runs the embedded default deck (examples/decks/default.dat: a three-line
 // catenary chain mooring of a floating platform under a 5 m, 10 s surge) and writes
 // cabledyn_results/default.*. With a deck the outputs go next to it (<deck without .dat>.*)
-// unless --out gives a root. --static solves the statics (and modes) only.
+// unless --out gives a root: `--out dir/` (a trailing slash, or an existing folder) writes
+// dir/<deck name>.*, `--out dir/name` writes dir/name.*; the folders are created. --static
+// solves the statics (and modes) only; --tmax and --dtm set the run length and the time step
+// over the deck's TMax and dtM (MoorDyn decks carry no TMax: MoorDyn leaves the run length
+// to its host); --motion drives the coupled points by a motion table (docs/deck-format.md,
+// "Prescribed motion"), over the deck's motionFile or fairleadMotion.
+//
+// Exit status: 0 done, 1 an error (bad input, a solver failure, an output that cannot be
+// written), 2 a bad command line, 3 the deck asks for a feature that is not implemented (the
+// message lists each such feature and the deck lines that ask for it).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "cabledyn/io/driver.hpp"
 #include "default_deck.hpp"
 
+namespace {
+
+int usage_error(const std::string& what) {
+  std::fprintf(stderr, "cabledyn: %s (see --help)\n", what.c_str());
+  return 2;
+}
+
+/// The number a command-line value spells, or none.
+std::optional<double> number(const char* s) {
+  char* end = nullptr;
+  const double v = std::strtod(s, &end);
+  if (end == s || *end != '\0' || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace cabledyn;
+  namespace fs = std::filesystem;
   io::RunSettings set;
   std::string deck_path, root;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--static") {
       set.static_only = true;
-    } else if (a == "--out" && i + 1 < argc) {
-      root = argv[++i];
+    } else if (a == "--out" || a == "--tmax" || a == "--dtm" || a == "--motion") {
+      if (i + 1 >= argc) return usage_error(a + " needs a value");
+      const char* v = argv[++i];
+      if (a == "--out") {
+        root = v;
+        if (root.empty()) return usage_error("--out needs a non-empty path");
+      } else if (a == "--motion") {
+        set.motion_file = v;
+      } else {
+        const auto x = number(v);
+        if (!x) return usage_error(a + " " + v + ": not a number");
+        (a == "--tmax" ? set.tmax : set.dtm) = *x;
+      }
     } else if (a == "--quiet") {
       set.progress = false;
       set.log = nullptr;
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: cabledyn [--static] [--out ROOT] [--quiet] [DECK.dat]\n");
+      std::printf(
+          "usage: cabledyn [--static] [--tmax T] [--dtm DT] [--motion FILE] [--out ROOT] [--quiet] [DECK.dat]\n"
+          "  --static   statics (and modes) only\n"
+          "  --tmax T   run length [s] over the deck's TMax (a multiple of dtM)\n"
+          "  --dtm DT   time step [s] over the deck's dtM\n"
+          "  --motion F motion table of the coupled points (t x y z per point, or t id x y z ...)\n"
+          "  --out ROOT output root: ROOT.out, ROOT.summary.txt, ...; ROOT ending in / (or an existing\n"
+          "             folder) writes ROOT/<deck name>.*; folders are created\n"
+          "  --quiet    no messages on stderr\n"
+          "exit status: 0 done, 1 error, 2 bad command line, 3 feature not implemented\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "cabledyn: unknown option %s (see --help)\n", a.c_str());
-      return 2;
+      return usage_error("unknown option " + a);
     } else {
+      if (!deck_path.empty()) return usage_error("two decks given: " + deck_path + " and " + a + " (one deck per run)");
       deck_path = a;
     }
   }
   try {
     io::Deck deck;
+    std::string stem = "default";
     if (deck_path.empty()) {
       deck = io::parse_deck(kDefaultDeck, "default.dat (embedded)");
-      if (root.empty()) {
-        std::filesystem::create_directories("cabledyn_results");
-        root = "cabledyn_results/default";
-      }
+      if (root.empty()) root = "cabledyn_results/default";
     } else {
       deck = io::read_deck(deck_path);
-      if (root.empty()) {
-        std::filesystem::path p(deck_path);
-        root = (p.parent_path() / p.stem()).string();
-      }
+      stem = fs::path(deck_path).stem().string();
+      if (root.empty()) root = (fs::path(deck_path).parent_path() / stem).string();
+    }
+    std::error_code ec;
+    if (root.back() == '/' || fs::is_directory(root, ec)) root = (fs::path(root) / stem).string();
+    const fs::path folder = fs::path(root).parent_path();
+    if (!folder.empty()) {
+      fs::create_directories(folder, ec);
+      if (ec) throw InputError(folder.string(), "output folder", ec.message(), "a folder that can be created");
     }
     set.root = root;
     if (set.log) *set.log << "cabledyn " << kVersion << ": " << deck.file << ": " << deck.title << "\n";
@@ -61,6 +113,9 @@ int main(int argc, char** argv) {
     std::printf("cabledyn: results written to");
     for (const auto& f : run.files()) std::printf(" %s", f.c_str());
     std::printf("\n");
+  } catch (const NotImplementedError& e) {
+    std::fprintf(stderr, "cabledyn: not implemented: %s\n", e.what());
+    return 3;
   } catch (const Error& e) {
     std::fprintf(stderr, "cabledyn: error: %s\n", e.what());
     return 1;

@@ -6,7 +6,8 @@
 # sanitizers) because the compile, not the test run, is what costs on a two-core machine:
 # two trees took 37 min. UBSan's null, alignment, object-size and vptr checks are left
 # out: they tripled the compile time of the template-heavy tests, and AddressSanitizer
-# covers null and out-of-object accesses. -Og rather than -O1: the instrumented code compiles
+# covers null and out-of-object accesses. The verification runs (tests/verification/, long physics
+# runs against published results) are built -O2 without the sanitizers (tests/CMakeLists.txt). -Og rather than -O1: the instrumented code compiles
 # about a quarter faster and the tests run as fast. With GCC, the collector runs later
 # (--param ggc-min-*: about 7 % less compile time, about 1.3 GB per compiler). The tests of a
 # folder compile as one unit (tests/CMakeLists.txt, CABLEDYN_UNITY_TESTS).

@@ -111,7 +111,38 @@ class Error : public std::runtime_error {
   };
 
 /// Bad user input: a parameter, a deck field, a geometry that the model cannot accept.
-CABLEDYN_DEFINE_ERROR(InputError, Bad user input)
+class InputError : public Error {
+ public:
+  template <class V>
+  InputError(std::string object, std::string quantity, const V& value, std::string limit)
+      : Error("InputError", std::move(object), std::move(quantity), to_text(value), std::move(limit)) {}
+
+ protected:
+  template <class V>
+  InputError(std::string kind, std::string object, std::string quantity, const V& value, std::string limit)
+      : Error(std::move(kind), std::move(object), std::move(quantity), to_text(value), std::move(limit)) {}
+};
+
+/// Valid input that asks for a model the library does not implement yet (free points,
+/// bodies, viscoelastic EA, seabed friction, ...): an InputError whose `feature()` names the
+/// missing feature and whose limit reads "not implemented: <feature>[; detail]". The
+/// `cabledyn` driver exits with status 3 on it, so that scripts tell a refusal for a missing
+/// feature from a bad deck.
+class NotImplementedError : public InputError {
+ public:
+  template <class V>
+  NotImplementedError(std::string object, std::string quantity, const V& value, std::string feature,
+                      const std::string& detail = "")
+      : InputError("NotImplementedError", std::move(object), std::move(quantity), value,
+                   "not implemented: " + feature + (detail.empty() ? std::string() : "; " + detail)),
+        feature_(std::move(feature)) {}
+
+  /// The missing feature, e.g. "free points (Free/Connect)".
+  const std::string& feature() const noexcept { return feature_; }
+
+ private:
+  std::string feature_;
+};
 /// A solver that did not converge or met a singular system.
 CABLEDYN_DEFINE_ERROR(SolveError, A solver failed)
 /// A state outside the model's validity met during a computation (a zero-length chord, a
@@ -827,7 +858,7 @@ struct Environment {
 
   /// Throws InputError naming the first bad constant.
   void validate() const {
-    if (!(std::isfinite(g) && g > 0)) throw InputError("Environment", "g", g, "> 0");
+    if (!(std::isfinite(g) && g >= 0)) throw InputError("Environment", "g", g, ">= 0");
     if (!(std::isfinite(rho_w) && rho_w >= 0))
       throw InputError("Environment", "rho_w", rho_w, ">= 0");
     if (depth && !(std::isfinite(*depth) && *depth > 0))
@@ -13536,15 +13567,25 @@ OrderStudy spring_damper_order_study(const SpringDamperNode<T>& node,
 // fairlead motion; see docs/deck-format.md).
 
 // ---- begin cabledyn/io/channel.hpp ----
-// cabledyn: output channels of a deck's OUTPUTS section (DECK_FORMAT.md "Outputs").
-// Grammar (case-insensitive; <L> a line ID, <J> a node number 1..N+1 from End A, <P> a point
-// ID, all positive integers):
-//   FairTen<L>  AnchTen<L>  FairIncl<L>  AnchIncl<L>
-//   Ten<L>N<J>  Curv<L>N<J>  BendMom<L>N<J>  L<L>N<J>p{x,y,z}
-//   Point<P>p{x,y,z}  Point<P>F{x,y,z}
-// FairTen/AnchTen are the line-end forces (the continuum end force, not the end element's
-// tension); FairIncl/AnchIncl the end inclination below horizontal [deg]. The canonical
-// spelling (`name()`) is the one above, e.g. "FairTen1", "L2N5pz", "Point3Fx".
+// cabledyn: output channels of a deck's OUTPUTS section (DECK_FORMAT.md "Outputs", and the
+// MoorDyn v2 channel grammar). Case-insensitive; <L> a line ID, <P> a point ID (positive
+// integers of at most 9 digits), <J> a node number (0 allowed: what it counts from is the
+// deck's dialect, see io/deck.hpp Deck::node_index).
+//
+// CableDyn words:
+//   FairTen<L>  AnchTen<L>  FairIncl<L>  AnchIncl<L>  Ten<L>N<J>  Curv<L>N<J>  BendMom<L>N<J>
+// MoorDyn's grammar, <object><ID>[<node>]<quantity>:
+//   lines   L<L> or Line<L>, then N<J>, NA (End A) or NB (End B), or no node (End A), then
+//           px py pz (position), vx vy vz (velocity), ax ay az (acceleration), fx fy fz (the
+//           net force on the node: at a line end the force the line exerts on its point), T or
+//           Ten (node tension), TA / TenA and TB / TenB (the End A / End B force magnitude);
+//   points  P<P> or Point<P>, then px .. pz, vx .. vz, ax .. az, fx .. fz (the net force the
+//           attached lines exert), T or Ten (its magnitude);
+//   rods    R<R> or Rod<R> ..., bodies B<B> or Body<B> ...: parsed so that a deck can name
+//           them; the objects are not implemented, so the reader refuses them by feature.
+// The canonical spelling (`name()`): FairTen1, Ten1N5, Curv1N5, BendMom1N5, L1N5px, L1NAvx,
+// L1NBfz, L1NAT (TenA), Point3px, Point3vx, Point3ax, Point3Fx, Point3T, Rod1<rest>,
+// Body1<rest>. parse_channel(c.name()) == c.
 
 #include <optional>
 #include <string>
@@ -13801,50 +13842,126 @@ namespace cabledyn::io {
 
 /// Kinds of output channel.
 enum class ChannelKind {
-  FairTen,        ///< FairTen<L>: fairlead end force [N]
-  AnchTen,        ///< AnchTen<L>: anchor end force [N]
-  FairIncl,       ///< FairIncl<L>: fairlead inclination below horizontal [deg]
-  AnchIncl,       ///< AnchIncl<L>: anchor inclination below horizontal [deg]
-  Ten,            ///< Ten<L>N<J>: node tension [N]
-  Curv,           ///< Curv<L>N<J>: node curvature [1/m]
-  BendMom,        ///< BendMom<L>N<J>: node bend moment [N m]
-  NodePosition,   ///< L<L>N<J>p{x,y,z}: node position [m]
-  PointPosition,  ///< Point<P>p{x,y,z}: point position [m]
-  PointForce,     ///< Point<P>F{x,y,z}: force on the point [N]
+  FairTen,           ///< FairTen<L>: fairlead end force [N]
+  AnchTen,           ///< AnchTen<L>: anchor end force [N]
+  FairIncl,          ///< FairIncl<L>: fairlead inclination below horizontal [deg]
+  AnchIncl,          ///< AnchIncl<L>: anchor inclination below horizontal [deg]
+  Ten,               ///< Ten<L>N<J>, L<L>N<J>T: node tension [N]
+  Curv,              ///< Curv<L>N<J>: node curvature [1/m]
+  BendMom,           ///< BendMom<L>N<J>: node bend moment [N m]
+  NodePosition,      ///< L<L>N<J>p{x,y,z}: node position [m]
+  NodeVelocity,      ///< L<L>N<J>v{x,y,z}: node velocity [m/s]
+  NodeAcceleration,  ///< L<L>N<J>a{x,y,z}: node acceleration [m/s^2]
+  NodeForce,         ///< L<L>N<J>f{x,y,z}: net force on the node [N]
+  PointPosition,     ///< Point<P>p{x,y,z}: point position [m]
+  PointVelocity,     ///< Point<P>v{x,y,z}: point velocity [m/s]
+  PointAcceleration, ///< Point<P>a{x,y,z}: point acceleration [m/s^2]
+  PointForce,        ///< Point<P>F{x,y,z}: force of the attached lines on the point [N]
+  PointTension,      ///< Point<P>T: magnitude of that force [N]
+  Rod,               ///< R<R>...: a rod channel (rods are not implemented)
+  Body,              ///< B<B>...: a body channel (bodies are not implemented)
+};
+
+/// How a node channel names its node.
+enum class NodeRef {
+  number,  ///< N<J>: node J, counted as the deck's dialect counts (Deck::node_index)
+  end_a,   ///< NA, no node, TA/TenA: the End A node (as written)
+  end_b,   ///< NB, TB/TenB: the End B node (as written)
 };
 
 /// One output channel.
 struct OutputChannel {
   ChannelKind kind = ChannelKind::FairTen;
   int line = 0;       ///< line ID (line channels)
-  int node = 0;       ///< node number 1..N+1 from End A (node channels)
+  int node = 0;       ///< node number J as written (node channels with NodeRef::number)
   int point = 0;      ///< point ID (point channels)
-  int component = 0;  ///< 0, 1, 2 for x, y, z (position and force channels)
+  int component = 0;  ///< 0, 1, 2 for x, y, z (vector channels)
+  NodeRef node_ref = NodeRef::number;
+  int object = 0;         ///< rod or body ID (Rod, Body)
+  std::string quantity;   ///< rod and body channels: the rest of the name, upper case
 
   /// True for the channels that name a line.
-  bool on_line() const { return kind != ChannelKind::PointPosition && kind != ChannelKind::PointForce; }
+  bool on_line() const {
+    switch (kind) {
+      case ChannelKind::FairTen:
+      case ChannelKind::AnchTen:
+      case ChannelKind::FairIncl:
+      case ChannelKind::AnchIncl:
+        return true;
+      default:
+        return on_node();
+    }
+  }
   /// True for the channels that name a node of a line.
   bool on_node() const {
-    return kind == ChannelKind::Ten || kind == ChannelKind::Curv || kind == ChannelKind::BendMom ||
-           kind == ChannelKind::NodePosition;
+    switch (kind) {
+      case ChannelKind::Ten:
+      case ChannelKind::Curv:
+      case ChannelKind::BendMom:
+      case ChannelKind::NodePosition:
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::NodeAcceleration:
+      case ChannelKind::NodeForce:
+        return true;
+      default:
+        return false;
+    }
+  }
+  /// True for the channels that name a point.
+  bool on_point() const {
+    switch (kind) {
+      case ChannelKind::PointPosition:
+      case ChannelKind::PointVelocity:
+      case ChannelKind::PointAcceleration:
+      case ChannelKind::PointForce:
+      case ChannelKind::PointTension:
+        return true;
+      default:
+        return false;
+    }
+  }
+  /// True for the vector channels (a component x, y or z).
+  bool vector() const {
+    switch (kind) {
+      case ChannelKind::NodePosition:
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::NodeAcceleration:
+      case ChannelKind::NodeForce:
+      case ChannelKind::PointPosition:
+      case ChannelKind::PointVelocity:
+      case ChannelKind::PointAcceleration:
+      case ChannelKind::PointForce:
+        return true;
+      default:
+        return false;
+    }
   }
 
   /// The canonical spelling.
   std::string name() const {
     const char xyz[] = {'x', 'y', 'z'};
     const std::string L = std::to_string(line), J = std::to_string(node), P = std::to_string(point);
-    const char c = xyz[component < 0 || component > 2 ? 0 : component];
+    const std::string c(1, xyz[component < 0 || component > 2 ? 0 : component]);
+    const std::string N = node_ref == NodeRef::end_a ? "NA" : node_ref == NodeRef::end_b ? "NB" : "N" + J;
     switch (kind) {
       case ChannelKind::FairTen: return "FairTen" + L;
       case ChannelKind::AnchTen: return "AnchTen" + L;
       case ChannelKind::FairIncl: return "FairIncl" + L;
       case ChannelKind::AnchIncl: return "AnchIncl" + L;
-      case ChannelKind::Ten: return "Ten" + L + "N" + J;
+      case ChannelKind::Ten: return node_ref == NodeRef::number ? "Ten" + L + "N" + J : "L" + L + N + "T";
       case ChannelKind::Curv: return "Curv" + L + "N" + J;
       case ChannelKind::BendMom: return "BendMom" + L + "N" + J;
-      case ChannelKind::NodePosition: return "L" + L + "N" + J + "p" + c;
+      case ChannelKind::NodePosition: return "L" + L + N + "p" + c;
+      case ChannelKind::NodeVelocity: return "L" + L + N + "v" + c;
+      case ChannelKind::NodeAcceleration: return "L" + L + N + "a" + c;
+      case ChannelKind::NodeForce: return "L" + L + N + "f" + c;
       case ChannelKind::PointPosition: return "Point" + P + "p" + c;
+      case ChannelKind::PointVelocity: return "Point" + P + "v" + c;
+      case ChannelKind::PointAcceleration: return "Point" + P + "a" + c;
       case ChannelKind::PointForce: return "Point" + P + "F" + c;
+      case ChannelKind::PointTension: return "Point" + P + "T";
+      case ChannelKind::Rod: return "Rod" + std::to_string(object) + quantity;
+      case ChannelKind::Body: return "Body" + std::to_string(object) + quantity;
     }
     return "";
   }
@@ -13854,32 +13971,55 @@ struct OutputChannel {
 
 namespace detail {
 
-/// Reads a positive integer of at most 9 digits at s[pos], advancing pos; 0 when there is none.
-inline int read_id(std::string_view s, std::size_t& pos) {
+/// Reads a non-negative integer of 1 to 9 digits at s[pos], advancing pos; -1 when there is
+/// none or it is longer.
+inline int read_number(std::string_view s, std::size_t& pos) {
   int v = 0, n = 0;
   while (pos < s.size() && is_digit(s[pos])) {
-    if (++n > 9) return 0;
+    if (++n > 9) return -1;
     v = v * 10 + (s[pos] - '0');
     ++pos;
   }
-  return v;
+  return n == 0 ? -1 : v;
 }
 
-inline int read_component(std::string_view s, std::size_t pos) {
-  if (pos + 1 != s.size()) return -1;
-  const char c = upper_char(s[pos]);
-  return c == 'X' ? 0 : c == 'Y' ? 1 : c == 'Z' ? 2 : -1;
+/// Reads a positive integer ID (1 to 9 digits) at s[pos]; 0 when there is none.
+inline int read_id(std::string_view s, std::size_t& pos) {
+  const int v = read_number(s, pos);
+  return v > 0 ? v : 0;
+}
+
+/// The letters of s from pos on (upper case) when the rest of s is letters only, else "".
+inline std::string letters_to_end(std::string_view s, std::size_t pos) {
+  std::string out;
+  for (; pos < s.size(); ++pos) {
+    const char c = upper_char(s[pos]);
+    if (c < 'A' || c > 'Z') return "";
+    out += c;
+  }
+  return out;
+}
+
+/// A MoorDyn vector quantity ("PX", "VY", "AZ", "FX"): the kind offset (0 p, 1 v, 2 a, 3 f)
+/// and the component, or false.
+inline bool vector_quantity(const std::string& q, int& family, int& component) {
+  if (q.size() != 2) return false;
+  const char f = q[0], c = q[1];
+  family = f == 'P' ? 0 : f == 'V' ? 1 : f == 'A' ? 2 : f == 'F' ? 3 : -1;
+  component = c == 'X' ? 0 : c == 'Y' ? 1 : c == 'Z' ? 2 : -1;
+  return family >= 0 && component >= 0;
 }
 
 }  // namespace detail
 
-/// The channel `text` spells (case-insensitive), or none when it is not in the grammar.
+/// The channel `text` spells (case-insensitive), or none when it is outside the grammar.
 inline std::optional<OutputChannel> parse_channel(std::string_view text) {
   using detail::istarts_with;
   using detail::read_id;
+  using detail::read_number;
   OutputChannel c;
   std::size_t pos = 0;
-  // Line-end channels: <word><L>.
+  // CableDyn line-end channels: <word><L>.
   const struct {
     const char* word;
     ChannelKind kind;
@@ -13889,7 +14029,7 @@ inline std::optional<OutputChannel> parse_channel(std::string_view text) {
               {"ANCHINCL", ChannelKind::AnchIncl}};
   for (const auto& e : ends) {
     const std::string_view w = e.word;
-    if (istarts_with(text, w)) {
+    if (istarts_with(text, w) && text.size() > w.size() && detail::is_digit(text[w.size()])) {
       pos = w.size();
       c.kind = e.kind;
       c.line = read_id(text, pos);
@@ -13897,47 +14037,86 @@ inline std::optional<OutputChannel> parse_channel(std::string_view text) {
       return c;
     }
   }
-  // Node channels: <word><L>N<J>.
+  // CableDyn node channels: <word><L>N<J>.
   const struct {
     const char* word;
     ChannelKind kind;
-  } nodes[] = {{"TEN", ChannelKind::Ten}, {"CURV", ChannelKind::Curv}, {"BENDMOM", ChannelKind::BendMom}};
+  } nodes[] = {{"BENDMOM", ChannelKind::BendMom}, {"CURV", ChannelKind::Curv}, {"TEN", ChannelKind::Ten}};
   for (const auto& e : nodes) {
     const std::string_view w = e.word;
-    if (istarts_with(text, w)) {
+    if (istarts_with(text, w) && text.size() > w.size() && detail::is_digit(text[w.size()])) {
       pos = w.size();
       c.kind = e.kind;
       c.line = read_id(text, pos);
       if (c.line <= 0 || pos >= text.size() || detail::upper_char(text[pos]) != 'N') return std::nullopt;
       ++pos;
-      c.node = read_id(text, pos);
-      if (c.node <= 0 || pos != text.size()) return std::nullopt;
+      c.node = read_number(text, pos);
+      if (c.node < 0 || pos != text.size()) return std::nullopt;
       return c;
     }
   }
-  // Point channels: Point<P>p{x,y,z}, Point<P>F{x,y,z}.
-  if (istarts_with(text, "POINT")) {
-    pos = 5;
-    c.point = read_id(text, pos);
-    if (c.point <= 0 || pos >= text.size()) return std::nullopt;
-    const char q = detail::upper_char(text[pos]);
-    if (q != 'P' && q != 'F') return std::nullopt;
-    c.kind = q == 'P' ? ChannelKind::PointPosition : ChannelKind::PointForce;
-    c.component = detail::read_component(text, pos + 1);
-    if (c.component < 0) return std::nullopt;
+  // MoorDyn's grammar: <object letters><ID><rest>.
+  std::size_t k = 0;
+  while (k < text.size() && !detail::is_digit(text[k])) ++k;
+  const std::string object = detail::upper(text.substr(0, k));
+  pos = k;
+  const int id = read_id(text, pos);
+  if (id <= 0) return std::nullopt;
+  const std::string_view rest = text.substr(pos);
+  if (object == "L" || object == "LINE") {
+    c.line = id;
+    std::size_t p = 0;
+    std::string q;
+    if (!rest.empty() && detail::upper_char(rest[0]) == 'N' && rest.size() > 1 && detail::is_digit(rest[1])) {
+      p = 1;
+      c.node = read_number(rest, p);
+      if (c.node < 0) return std::nullopt;
+      q = detail::letters_to_end(rest, p);
+    } else if (istarts_with(rest, "NA") || istarts_with(rest, "NB")) {
+      c.node_ref = detail::upper_char(rest[1]) == 'A' ? NodeRef::end_a : NodeRef::end_b;
+      q = detail::letters_to_end(rest, 2);
+    } else {
+      c.node_ref = NodeRef::end_a;  // no node: MoorDyn's node 0, End A
+      q = detail::letters_to_end(rest, 0);
+    }
+    int family = 0;
+    if (q == "T" || q == "TEN") {
+      c.kind = ChannelKind::Ten;
+    } else if (q == "TA" || q == "TENA" || q == "TB" || q == "TENB") {
+      c.kind = ChannelKind::Ten;
+      c.node_ref = q.back() == 'A' ? NodeRef::end_a : NodeRef::end_b;
+      c.node = 0;
+    } else if (detail::vector_quantity(q, family, c.component)) {
+      constexpr ChannelKind kinds[] = {ChannelKind::NodePosition, ChannelKind::NodeVelocity,
+                                       ChannelKind::NodeAcceleration, ChannelKind::NodeForce};
+      c.kind = kinds[family];
+    } else {
+      return std::nullopt;
+    }
     return c;
   }
-  // Node positions: L<L>N<J>p{x,y,z}.
-  if (istarts_with(text, "L")) {
-    pos = 1;
-    c.kind = ChannelKind::NodePosition;
-    c.line = read_id(text, pos);
-    if (c.line <= 0 || pos >= text.size() || detail::upper_char(text[pos]) != 'N') return std::nullopt;
-    ++pos;
-    c.node = read_id(text, pos);
-    if (c.node <= 0 || pos >= text.size() || detail::upper_char(text[pos]) != 'P') return std::nullopt;
-    c.component = detail::read_component(text, pos + 1);
-    if (c.component < 0) return std::nullopt;
+  if (object == "P" || object == "POINT") {
+    c.point = id;
+    const std::string q = detail::letters_to_end(rest, 0);
+    int family = 0;
+    if (q == "T" || q == "TEN") {
+      c.kind = ChannelKind::PointTension;
+    } else if (detail::vector_quantity(q, family, c.component)) {
+      constexpr ChannelKind kinds[] = {ChannelKind::PointPosition, ChannelKind::PointVelocity,
+                                       ChannelKind::PointAcceleration, ChannelKind::PointForce};
+      c.kind = kinds[family];
+    } else {
+      return std::nullopt;
+    }
+    return c;
+  }
+  if (object == "R" || object == "ROD" || object == "B" || object == "BODY") {
+    c.kind = object[0] == 'R' ? ChannelKind::Rod : ChannelKind::Body;
+    c.object = id;
+    c.quantity = detail::upper(rest);
+    if (c.quantity.empty()) return std::nullopt;
+    for (char ch : c.quantity)
+      if (!(detail::is_digit(ch) || (ch >= 'A' && ch <= 'Z'))) return std::nullopt;
     return c;
   }
   return std::nullopt;
@@ -13973,6 +14152,14 @@ inline std::optional<OutputChannel> parse_channel(std::string_view text) {
 
 
 namespace cabledyn::io {
+
+/// The deck dialect (io/deck.hpp): MoorDyn v2's rules (7-column LINES rows) or CableDyn's
+/// (SECTIONS). It decides node channel numbering, the FairTen end and some defaults.
+enum class Dialect { moordyn, cabledyn };
+
+/// Wave kinematics of the linear seas (spec "Waves"): Wheeler stretching (the default) or
+/// none (z' = z: the linear kinematics at the point, as MoorDyn evaluates them).
+enum class WaveStretching { wheeler, none };
 
 /// `dynamic_solver rel abs max_iter backtracks [rhoInf]` (spec "Time integration").
 struct DynamicSolverSettings {
@@ -14026,7 +14213,7 @@ struct OchiHubbleDeck {
 };
 
 /// A wave model or spectral train:
-/// `none`; `airy H T dir`; `stream H T dir`; `jonswap Hs Tp gamma dir [s]` (or `jonswap Hs Tp
+/// `none`; `airy H T dir [phase]`; `stream H T dir`; `jonswap Hs Tp gamma dir [s]` (or `jonswap Hs Tp
 /// dir`, gamma 3.3);
 /// `pm Hs Tp dir [s]` (also `issc`, `pierson-moskowitz`); `torsethaugen Hs Tp dir [s]`;
 /// `ochi Hs1 Tp1 lambda1 Hs2 Tp2 lambda2 dir [s]` (also `ochi-hubble`). Heights [m], periods
@@ -14038,6 +14225,7 @@ struct WaveOption {
   double T = 0;          ///< T (regular) or Tp [s]
   double gamma = 3.3;    ///< JONSWAP peak enhancement [-], >= 1
   double dir_deg = 0;    ///< direction of travel [deg]
+  double phase_deg = 0;  ///< airy: phase of the elevation a cos(k x - omega t + phase) [deg]
   double spreading = 0;  ///< cos-2s exponent s [-], >= 0
   OchiHubbleDeck ochi;   ///< Ochi-Hubble partitions
   long long seed_offset = 0;  ///< added to WaveSeed for this train
@@ -14051,7 +14239,7 @@ struct WaveOption {
   }
   friend bool operator==(const WaveOption& a, const WaveOption& b) {
     return a.kind == b.kind && a.H == b.H && a.T == b.T && a.gamma == b.gamma && a.dir_deg == b.dir_deg &&
-           a.spreading == b.spreading && a.ochi == b.ochi && a.seed_offset == b.seed_offset;
+           a.phase_deg == b.phase_deg && a.spreading == b.spreading && a.ochi == b.ochi && a.seed_offset == b.seed_offset;
   }
 };
 
@@ -14069,6 +14257,16 @@ struct FairleadMotion {
   friend bool operator==(const FairleadMotion&, const FairleadMotion&) = default;
 };
 
+/// A request of a deck for a model the library does not implement (the reader records it and
+/// goes on; see io/deck.hpp parse_deck).
+struct UnsupportedRecord {
+  std::string feature;   ///< the missing feature, e.g. "free points (Free/Connect)"
+  int line = 0;          ///< source line
+  std::string quantity;  ///< the field, e.g. "POINTS column 2 (Type)"
+  std::string value;     ///< the text that asks for it
+  std::string detail;    ///< what is accepted instead ("" when nothing is)
+};
+
 /// A MoorDyn keyword the implicit solver does not need, accepted and ignored with a note.
 struct IgnoredOption {
   std::string keyword;  ///< canonical spelling
@@ -14082,13 +14280,16 @@ struct IgnoredOption {
 
 /// The typed options of a deck with DECK_FORMAT.md's defaults.
 struct Options {
-  double g = kGravity;                  ///< [g] gravity [m/s^2], > 0
+  std::optional<Dialect> dialect;       ///< [dialect] moordyn or cabledyn; absent: from the LINES form
+  double g = kGravity;                  ///< [g] gravity [m/s^2], >= 0
   double rhoW = kRhoWater;              ///< [rhoW] water density [kg/m^3], >= 0
-  std::optional<double> WtrDpth;        ///< [WtrDpth] water depth [m], > 0; absent: no seabed
+  std::optional<double> WtrDpth;        ///< [WtrDpth] water depth [m], > 0; absent: no seabed (CableDyn)
   double kBot = 1e5;                    ///< [kBot] seabed stiffness per unit area [Pa/m], >= 0
   double cBot = 1e4;                    ///< [cBot] seabed damping per unit area [Pa s/m], >= 0
   std::optional<double> dtM;            ///< [dtM] time step [s], > 0
   std::optional<double> TMax;           ///< [TMax] duration [s], >= 0; absent: static only
+  double dtOut = 0;                     ///< [dtOut] output interval [s], >= 0 (0: every dtM)
+  bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
@@ -14109,6 +14310,7 @@ struct Options {
   std::vector<WaveOption> wavetrains;   ///< [wavetrain] rows, in order (each row adds one)
   long long WaveSeed = 1;               ///< [WaveSeed] 1 .. 2^31 - 2
   double rampTime = 0;                  ///< [rampTime] [s], >= 0
+  WaveStretching wave_stretching = WaveStretching::wheeler;  ///< [WaveStretching] wheeler or none
   int WaveComponents = 200;             ///< [WaveComponents] >= 1
   int WaveDirections = 9;               ///< [WaveDirections] >= 1
   int StreamOrder = 20;                 ///< [StreamOrder] 1 .. 100
@@ -14133,9 +14335,11 @@ struct Options {
     return e;
   }
 
-  /// Equality of the option values (not of the source lines).
+  /// Equality of the option values (not of the source lines; the dialect is compared as the
+  /// Deck's resolved dialect).
   friend bool operator==(const Options& a, const Options& b) {
-    return a.g == b.g && a.rhoW == b.rhoW && a.WtrDpth == b.WtrDpth && a.kBot == b.kBot && a.cBot == b.cBot &&
+    return a.dtOut == b.dtOut && a.WriteUnits == b.WriteUnits &&
+           a.wave_stretching == b.wave_stretching && a.g == b.g && a.rhoW == b.rhoW && a.WtrDpth == b.WtrDpth && a.kBot == b.kBot && a.cBot == b.cBot &&
            a.dtM == b.dtM && a.TMax == b.TMax && a.rhoInf == b.rhoInf && a.dynamic_solver == b.dynamic_solver &&
            a.modified_newton == b.modified_newton && a.alpha_force_blend == b.alpha_force_blend &&
            a.axial_quadrature_order == b.axial_quadrature_order &&
@@ -14166,19 +14370,23 @@ struct OptionSpec {
   OptionRole role;
   bool multi;            ///< takes several values (parameters may follow the keyword)
   const char* defaults;  ///< default_only: accepted values, '|' separated (numbers compare by value)
-  const char* note;      ///< ignored: the reason; default_only: what is not implemented
+  const char* note;      ///< ignored: the reason; default_only: the feature that is not implemented
 };
 
 // clang-format off
 inline constexpr OptionSpec kOptionSpecs[] = {
   // Implemented (typed) options.
+  {"dialect", OptionRole::typed, false, "", ""},
   {"g|gravity", OptionRole::typed, false, "", ""},
   {"rhoW|rho|rho_w|WtrDnsty", OptionRole::typed, false, "", ""},
   {"WtrDpth|depth|WaterDepth", OptionRole::typed, false, "", ""},
   {"kBot|kb", OptionRole::typed, false, "", ""},
   {"cBot|cb", OptionRole::typed, false, "", ""},
-  {"dtM", OptionRole::typed, false, "", ""},
+  {"dtM|dt", OptionRole::typed, false, "", ""},
   {"TMax", OptionRole::typed, false, "", ""},
+  {"dtOut", OptionRole::typed, false, "", ""},
+  {"WriteUnits", OptionRole::typed, false, "", ""},
+  {"WaveStretching", OptionRole::typed, false, "", ""},
   {"rhoInf", OptionRole::typed, false, "", ""},
   {"dynamic_solver", OptionRole::typed, true, "", ""},
   {"modified_newton", OptionRole::typed, false, "", ""},
@@ -14200,29 +14408,28 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"WaveDirections", OptionRole::typed, false, "", ""},
   {"StreamOrder", OptionRole::typed, false, "", ""},
   {"cable_statics", OptionRole::default_only, false, "continuation",
-   "only continuation (catenary statics, then full statics) is implemented; sequenced (mesh sequencing) is not"},
+   "mesh-sequenced cable statics (cable_statics sequenced)"},
   // MoorDyn keywords the implicit solver does not need: accepted and ignored with a note.
   {"dtIC|ICdt", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
   {"TmaxIC|ICTmax", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
   {"CdScaleIC|ICDfac", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
   {"threshIC|ICthresh", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
-  {"ICgenDynamic", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
+  {"ICgenDynamic|genDynamicIC", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
+  {"fileIC|ICfile", OptionRole::ignored, false, "", "MoorDyn's saved initial state is not read; the initial state is the Newton static equilibrium of the deck"},
   {"tScheme", OptionRole::ignored, false, "", "explicit time scheme; the march is the implicit generalised-alpha scheme"},
   {"CFL", OptionRole::ignored, false, "", "explicit-scheme step control; the implicit march takes dtM"},
   {"WriteLog", OptionRole::ignored, false, "", "MoorDyn log file; the driver writes its own run summary"},
-  {"dtOut", OptionRole::ignored, false, "", "output interval; outputs are written every dtM"},
-  {"WriteUnits", OptionRole::ignored, false, "", "MoorDyn output units row"},
   {"disableOutput", OptionRole::ignored, false, "", "MoorDyn console/output switch"},
   {"disableOutTime", OptionRole::ignored, false, "", "MoorDyn console/output switch"},
   {"OutSwitch", OptionRole::ignored, false, "", "MoorDyn-F main output switch"},
   {"Echo", OptionRole::ignored, false, "", "input echo"},
-  {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn WaveKin grids (refused when WaveKin is set)"},
-  {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn wave/current grid merging (refused when WaveKin/Currents are set)"},
-  {"bodyScheme", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
-  {"bodySubstep", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
-  {"bodyIC", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
-  {"bodyWetting", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
-  {"bodyHydro", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
+  {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn's WaveKin grids (a WaveKin other than 0 is not implemented)"},
+  {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn's wave/current grid merging (WaveKin and Currents other than 0 are not implemented)"},
+  {"bodyScheme", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodySubstep", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodyIC", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodyWetting", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodyHydro", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
   // Features the library does not implement: their default value is accepted silently.
   {"frictionMu", OptionRole::default_only, false, "none|0", "seabed friction"},
   {"frictionMuAxial", OptionRole::default_only, false, "none|0", "seabed friction"},
@@ -14239,11 +14446,11 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"ei0_substeps", OptionRole::typed, false, "", ""},
   {"ei0_substep_max", OptionRole::typed, false, "", ""},
   {"ei0_substep_angle", OptionRole::typed, false, "", ""},
-  {"WaterKin", OptionRole::default_only, false, "0|none", "WaterKin water kinematics (files, SEASTATE)"},
-  {"WaveKin", OptionRole::default_only, false, "0", "MoorDyn WaveKin water kinematics (use the waves option)"},
-  {"Currents", OptionRole::default_only, false, "0", "MoorDyn Currents grids (use the current option)"},
-  {"waveKin_rampT", OptionRole::default_only, false, "0", "MoorDyn's linear kinematics ramp (use rampTime)"},
-  {"SeafloorFile", OptionRole::default_only, false, "none|0", "bathymetry files"},
+  {"WaterKin", OptionRole::default_only, false, "0|none", "water kinematics from files or SeaState (WaterKin)"},
+  {"WaveKin", OptionRole::default_only, false, "0", "MoorDyn's water kinematics inputs (WaveKin)"},
+  {"Currents", OptionRole::default_only, false, "0", "MoorDyn's current inputs (Currents)"},
+  {"waveKin_rampT", OptionRole::default_only, false, "0", "MoorDyn's kinematics ramp (waveKin_rampT)"},
+  {"SeafloorFile", OptionRole::default_only, false, "none|0", "bathymetry (SeafloorFile)"},
   {"inertialF", OptionRole::default_only, false, "0", "MoorDyn-F inertial coupled forces"},
   {"inertialF_rampT", OptionRole::default_only, false, "30", "MoorDyn-F inertial coupled forces"},
   {"vesselRef", OptionRole::default_only, true, "0", "rigid-vessel motion about a reference point"},
@@ -14301,8 +14508,9 @@ inline std::string accepted(std::string_view defaults) {
 /// Parses OPTIONS rows into an Options (the reader calls `row` for each row, then `finish`).
 class OptionsParser {
  public:
-  OptionsParser(Options& opt, std::vector<std::string>& notes, const std::string& file)
-      : o_(opt), notes_(notes), file_(file) {}
+  OptionsParser(Options& opt, std::vector<std::string>& notes, const std::string& file,
+                std::vector<UnsupportedRecord>& unsupported)
+      : o_(opt), notes_(notes), file_(file), unsupported_(unsupported) {}
 
   /// One OPTIONS record (its tokens, comments removed) at source line `line`.
   void row(const std::vector<Token>& t, int line) {
@@ -14345,14 +14553,17 @@ class OptionsParser {
   }
 
   /// Cross-option checks once every row is read.
-  void finish(int last_line) {
+  void finish(int last_line, Dialect dialect) {
     const auto at = [&](const char* kw) {
       const int l = o_.line_of(kw);
       return l > 0 ? l : last_line;
     };
     if (o_.TMax && !o_.dtM) fail(file_, at("TMax"), "dtM", "absent", "dtM > 0 with TMax");
     if (o_.dtM && !o_.TMax)
-      notes_.push_back(where(file_, at("dtM")) + ": dtM without TMax: static run only");
+      notes_.push_back(where(file_, at("dtM")) + ": dtM without TMax: static run only" +
+                       (dialect == Dialect::moordyn ? " (MoorDyn decks leave the run length to the host: give TMax, "
+                                                      "or --tmax to the cabledyn driver)"
+                                                    : ""));
     if (o_.dynamic()) {
       const double ratio = *o_.TMax / *o_.dtM;
       if (!(ratio <= 2147483647.0))
@@ -14434,14 +14645,21 @@ class OptionsParser {
     }
     if (spec.role == OptionRole::default_only) {
       for (const Token& t : v)
-        if (!is_default_value(t.text, spec.defaults))
-          bad(name, t.text, std::string("not implemented: ") + spec.note + "; accepted: " + accepted(spec.defaults));
+        if (!is_default_value(t.text, spec.defaults)) {
+          unsupported_.push_back(UnsupportedRecord{std::string(spec.note), line_, name, excerpt(t.text),
+                                                   "accepted: " + accepted(spec.defaults)});
+          break;
+        }
       return;
     }
     o_.source[name] = line_;
     const Token& x = v.front();
-    if (name == "g") {
-      o_.g = number_in(x, name, 0, true);
+    if (name == "dialect") {
+      if (iequals(x.text, "moordyn")) o_.dialect = Dialect::moordyn;
+      else if (iequals(x.text, "cabledyn")) o_.dialect = Dialect::cabledyn;
+      else bad(name, x.text, "moordyn or cabledyn");
+    } else if (name == "g") {
+      o_.g = number_in(x, name, 0, false);
     } else if (name == "rhoW") {
       o_.rhoW = number_in(x, name, 0, false);
     } else if (name == "WtrDpth") {
@@ -14450,7 +14668,7 @@ class OptionsParser {
       } else {
         const auto d = to_double(x.text);
         if (!d) bad(name, x.text, "a number > 0 or none (bathymetry files are not implemented)");
-        if (!(*d > 0)) bad(name, x.text, "> 0");
+        if (!(*d >= 0)) bad(name, x.text, "> 0");
         o_.WtrDpth = *d;
       }
     } else if (name == "kBot") {
@@ -14463,6 +14681,14 @@ class OptionsParser {
     } else if (name == "TMax") {
       if (iequals(x.text, "none")) o_.TMax.reset();
       else o_.TMax = number_in(x, name, 0, false);
+    } else if (name == "dtOut") {
+      o_.dtOut = number_in(x, name, 0, false);
+    } else if (name == "WriteUnits") {
+      o_.WriteUnits = boolean(x, name);
+    } else if (name == "WaveStretching") {
+      if (iequals(x.text, "wheeler")) o_.wave_stretching = WaveStretching::wheeler;
+      else if (iequals(x.text, "none") || iequals(x.text, "off")) o_.wave_stretching = WaveStretching::none;
+      else bad(name, x.text, "wheeler or none");
     } else if (name == "rhoInf") {
       o_.rhoInf = number_in(x, name, 0, false, 1);
     } else if (name == "dynamic_solver") {
@@ -14600,10 +14826,12 @@ class OptionsParser {
       return w;
     } else if (iequals(m, "airy") || iequals(m, "stream")) {
       w.kind = iequals(m, "airy") ? WaveKind::airy : WaveKind::stream;
-      count(v, 4, 4, what, m + " H T dir");
+      if (w.kind == WaveKind::airy) count(v, 4, 5, what, "airy H T dir [phase]");
+      else count(v, 4, 4, what, "stream H T dir");
       w.H = number_in(v[1], what + " H", 0, true);
       w.T = number_in(v[2], what + " T", 0, true);
       w.dir_deg = number(v[3], what + " dir");
+      if (v.size() == 5) w.phase_deg = number(v[4], what + " phase");
       return w;
     } else if (iequals(m, "jonswap")) {
       w.kind = WaveKind::jonswap;
@@ -14656,6 +14884,7 @@ class OptionsParser {
   Options& o_;
   std::vector<std::string>& notes_;
   const std::string& file_;
+  std::vector<UnsupportedRecord>& unsupported_;
   int line_ = 0;
 };
 
@@ -14666,16 +14895,27 @@ class OptionsParser {
 // ---- begin cabledyn/io/deck.hpp ----
 // cabledyn: the deck reader and writer: MoorDyn v2 input files plus the CableDyn extensions
 // (SECTIONS, END CONNECTIONS, EQUIVALENT BUOYANCY, option rows), as DECK_FORMAT.md specifies.
-// docs/deck-format.md is the user guide (every section, column and option, with defaults).
+// docs/deck-format.md is the user guide (every section, column and option, with defaults, and
+// the table of what MoorDyn accepts and what this reader does).
 //
 // `parse_deck(text, file)` / `read_deck(path)` return a Deck whose every record keeps its
 // source line, or throw InputError(object = "file:line", quantity = the field, value, limit).
-// Records the library cannot model yet (viscoelastic or Syrope EA, torsion columns, VIV,
-// Free/Connect/Body/Rod/Turbine points, rod ends, BODIES, RODS, FAILURE, ... and options such
-// as adaptive_mesh True) are refused by name with their line; they are accepted silently
-// only when they ask for nothing (their default value, `none`, `False`, 0, or an empty
-// section). `to_text(deck)` writes the canonical dialect; reading it back gives an equal Deck
-// (`operator==` compares content, not source lines).
+// A deck that is valid but asks for a model the library does not implement yet (free points,
+// bodies, rods, viscoelastic or Syrope EA, torsion, VIV, seabed friction, MoorDyn's water
+// kinematics inputs, ...) is read to its end, each such request recorded in
+// `Deck::unsupported` with its line, and then refused with a NotImplementedError that names
+// every missing feature; with `ReadOptions::accept_unsupported` the Deck is returned instead
+// (tools/run_decks.py lists the features that way). `to_text(deck)` writes the canonical
+// dialect; reading it back gives an equal Deck (`operator==` compares content, not source
+// lines).
+//
+// Dialects. A deck whose LINES rows are MoorDyn's 7-column rows is a MoorDyn deck and is read
+// as MoorDyn v2 reads it: node channels count from 0 at End A, FairTen<L> is the End B force
+// and AnchTen<L> the End A force, kBot and cBot default to 3e6 and 3e5, and without a (positive)
+// WtrDpth the seabed is at the deepest point (MoorDyn's rule). A deck with `ID NodeA NodeB`
+// rows and SECTIONS is a CableDyn deck (node channels from 1, FairTen at the fairlead, kBot
+// 1e5, cBot 1e4, no seabed without WtrDpth). The option `dialect moordyn|cabledyn` overrides
+// the detection; a deck that mixes the two LINES forms needs it. Each default applied is noted.
 //
 // The reader is linear in the size of the text, never recurses on its input and throws only
 // cabledyn::Error (a seeded mutation test in tests/io/ holds it to that).
@@ -14683,6 +14923,7 @@ class OptionsParser {
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -14713,21 +14954,25 @@ struct BuoyancyRecord {
   int line = 0;
 };
 
-/// Point types the library implements (the others are refused).
-enum class PointType { fixed, coupled, vessel };
+/// Point types of MoorDyn v2 (and MoorDyn-F's Turbine<J>). Fixed, Coupled and Vessel points
+/// are implemented; the others are read and recorded in Deck::unsupported.
+enum class PointType { fixed, coupled, vessel, free, body, turbine };
 
-/// A POINTS row `ID Type X Y Z [Mass Vol CdA Ca]`.
+/// A POINTS row `ID Type X Y Z [Mass Vol CdA Ca]` or MoorDyn's 12-column row `ID Type X Y Z
+/// Mass Vol Fx Fy Fz CdA Ca`.
 struct PointRecord {
   int id = 0;
   PointType type = PointType::fixed;
+  int attached = 0;           ///< Body<N> / Turbine<J>: N or J
   std::array<double, 3> r{};  ///< position [m]
-  double mass = 0;            ///< [kg] (Fixed only; 0 on Coupled/Vessel)
+  double mass = 0;            ///< [kg] (no effect on Fixed points; 0 on Coupled/Vessel)
   double volume = 0;          ///< [m^3]
   double CdA = 0;             ///< [m^2]
   double Ca = 0;              ///< [-]
+  std::array<double, 3> force{};  ///< constant external force [N] (12-column rows)
   int line = 0;
   /// Coupled and Vessel points move (prescribed motion); Fixed points are anchors.
-  bool moving() const { return type != PointType::fixed; }
+  bool moving() const { return type == PointType::coupled || type == PointType::vessel; }
 };
 
 /// A LINES row: `ID NodeA NodeB [Outputs]` (sections from SECTIONS) or the stock MoorDyn
@@ -14735,8 +14980,8 @@ struct PointRecord {
 /// Deck::sections with this row's line).
 struct LineRecord {
   int id = 0;
-  int node_a = 0;            ///< point ID of End A as written
-  int node_b = 0;            ///< point ID of End B as written
+  int node_a = 0;            ///< point ID of End A as written (0: a rod end, unsupported)
+  int node_b = 0;            ///< point ID of End B as written (0: a rod end, unsupported)
   std::string outputs = "-"; ///< per-line output flags (MoorDyn letters) or "-"
   /// End A is Fixed and End B Coupled/Vessel: the driver swaps the ends so that End A is the
   /// fairlead (DECK_FORMAT.md); Deck::line_sections returns the sections in that order.
@@ -14775,16 +15020,25 @@ struct EndConnectionRecord {
   int line = 0;
 };
 
-/// An OUTPUTS row.
+/// An OUTPUTS channel (a row may name several).
 struct OutputRecord {
   OutputChannel channel;
+  std::string text;  ///< the channel as written (the .out header); not compared
   int line = 0;
+};
+
+/// How the reader treats requests for features that are not implemented.
+struct ReadOptions {
+  /// false (default): parse_deck throws NotImplementedError naming every such feature once
+  /// the deck is read; true: it returns the Deck with them in Deck::unsupported.
+  bool accept_unsupported = false;
 };
 
 /// A parsed deck.
 struct Deck {
   std::string file = "deck";  ///< the name errors use (the path for read_deck)
   std::string title;          ///< first free-text line after the opening banner
+  Dialect dialect = Dialect::cabledyn;  ///< resolved (the `dialect` option or the LINES form)
   std::vector<LineTypeRecord> line_types;
   std::vector<BuoyancyRecord> buoyancy;
   std::vector<PointRecord> points;
@@ -14794,8 +15048,11 @@ struct Deck {
   Options options;
   std::vector<OutputRecord> outputs;
   /// Notes for the run summary ("file:line: ..."): MoorDyn keywords accepted and ignored,
-  /// dtM without TMax.
+  /// header rules applied, defaults of the dialect, channels dropped, dtM without TMax.
   std::vector<std::string> notes;
+  /// Requests for features that are not implemented (empty unless read with
+  /// ReadOptions::accept_unsupported).
+  std::vector<UnsupportedRecord> unsupported;
 
   const LineTypeRecord* find_line_type(std::string_view name) const {
     for (const auto& t : line_types)
@@ -14868,6 +15125,29 @@ struct Deck {
     const auto* l = find_line(line_id);
     return l && l->swapped ? segments(line_id) + 2 - j : j;
   }
+  /// The number the deck's node channels give End A: 0 in a MoorDyn deck, 1 in a CableDyn deck.
+  int first_node_number() const { return dialect == Dialect::moordyn ? 0 : 1; }
+  /// The node a node channel names, 1 .. N + 1 from End A as written, or 0 when the line has
+  /// no such node.
+  long long channel_node(const OutputChannel& c) const {
+    const long long n = segments(c.line);
+    long long j = 0;
+    switch (c.node_ref) {
+      case NodeRef::end_a: j = 1; break;
+      case NodeRef::end_b: j = n + 1; break;
+      case NodeRef::number: j = static_cast<long long>(c.node) + 1 - first_node_number(); break;
+    }
+    return j >= 1 && j <= n + 1 ? j : 0;
+  }
+  /// The end (0: End A, 1: End B, as written) whose force FairTen<L> (fair = true) or
+  /// AnchTen<L> reports: MoorDyn decks End B and End A (as MoorDyn); CableDyn decks the
+  /// fairlead and the anchor ends.
+  int tension_end(int line_id, bool fair) const {
+    if (dialect == Dialect::moordyn) return fair ? 1 : 0;
+    const auto* l = find_line(line_id);
+    const int fairlead = l && l->swapped ? 1 : 0;
+    return fair ? fairlead : 1 - fairlead;
+  }
   /// The Environment of the options (g, rhoW, WtrDpth).
   Environment environment() const { return options.environment(); }
 };
@@ -14883,8 +15163,8 @@ inline bool operator==(const BuoyancyRecord& a, const BuoyancyRecord& b) {
   return a.type == b.type && a.d == b.d && a.w == b.w;
 }
 inline bool operator==(const PointRecord& a, const PointRecord& b) {
-  return a.id == b.id && a.type == b.type && a.r == b.r && a.mass == b.mass && a.volume == b.volume &&
-         a.CdA == b.CdA && a.Ca == b.Ca;
+  return a.id == b.id && a.type == b.type && a.attached == b.attached && a.r == b.r && a.mass == b.mass &&
+         a.volume == b.volume && a.CdA == b.CdA && a.Ca == b.Ca && a.force == b.force;
 }
 inline bool operator==(const LineRecord& a, const LineRecord& b) {
   return a.id == b.id && a.node_a == b.node_a && a.node_b == b.node_b && a.outputs == b.outputs &&
@@ -14910,6 +15190,7 @@ inline std::string first_difference(const Deck& a, const Deck& b) {
     return "";
   };
   if (a.title != b.title) return "title: \"" + a.title + "\" vs \"" + b.title + "\"";
+  if (a.dialect != b.dialect) return "dialect differs";
   for (std::string s : {cmp(a.line_types, b.line_types, "LINE TYPES"), cmp(a.buoyancy, b.buoyancy, "EQUIVALENT BUOYANCY"),
                         cmp(a.points, b.points, "POINTS"), cmp(a.lines, b.lines, "LINES"),
                         cmp(a.sections, b.sections, "SECTIONS"),
@@ -14938,44 +15219,126 @@ enum class Sec { closed, line_types, points, lines, sections, end_connections, b
 struct SectionAlias {
   const char* name;
   Sec sec;
+  const char* feature;  ///< unimplemented sections: the missing feature
 };
 
 // clang-format off
 inline constexpr SectionAlias kSectionNames[] = {
-  {"LINE TYPES", Sec::line_types}, {"LINETYPES", Sec::line_types}, {"LINE DICTIONARY", Sec::line_types},
-  {"POINTS", Sec::points}, {"POINT LIST", Sec::points}, {"POINT PROPERTIES", Sec::points},
-  {"CONNECTION PROPERTIES", Sec::points}, {"CONNECTS", Sec::points},
-  {"LINES", Sec::lines}, {"LINE LIST", Sec::lines}, {"LINE PROPERTIES", Sec::lines},
-  {"SECTIONS", Sec::sections},
-  {"END CONNECTIONS", Sec::end_connections},
-  {"EQUIVALENT BUOYANCY", Sec::buoyancy},
-  {"OPTIONS", Sec::options}, {"SOLVER OPTIONS", Sec::options},
-  {"OUTPUTS", Sec::outputs},
-  // Later issues: accepted while empty, refused at their first data row.
-  {"ATTACHMENTS", Sec::unimplemented}, {"CLUMPS", Sec::unimplemented},
-  {"BODIES", Sec::unimplemented}, {"BODY LIST", Sec::unimplemented}, {"BODY PROPERTIES", Sec::unimplemented},
-  {"ROD TYPES", Sec::unimplemented}, {"ROD DICTIONARY", Sec::unimplemented},
-  {"RODS", Sec::unimplemented}, {"ROD LIST", Sec::unimplemented}, {"ROD PROPERTIES", Sec::unimplemented},
-  {"FAILURE", Sec::unimplemented}, {"CONTROL", Sec::unimplemented}, {"SYROPE IC", Sec::unimplemented},
-  {"EXTERNAL LOADS", Sec::unimplemented},
+  {"LINE TYPES", Sec::line_types, ""}, {"LINETYPES", Sec::line_types, ""}, {"LINE DICTIONARY", Sec::line_types, ""},
+  {"POINTS", Sec::points, ""}, {"POINT LIST", Sec::points, ""}, {"POINT PROPERTIES", Sec::points, ""},
+  {"CONNECTION PROPERTIES", Sec::points, ""}, {"CONNECTS", Sec::points, ""}, {"NODE PROPERTIES", Sec::points, ""},
+  {"LINES", Sec::lines, ""}, {"LINE LIST", Sec::lines, ""}, {"LINE PROPERTIES", Sec::lines, ""},
+  {"SECTIONS", Sec::sections, ""},
+  {"END CONNECTIONS", Sec::end_connections, ""},
+  {"EQUIVALENT BUOYANCY", Sec::buoyancy, ""},
+  {"OPTIONS", Sec::options, ""}, {"SOLVER OPTIONS", Sec::options, ""},
+  {"OUTPUTS", Sec::outputs, ""}, {"OUTPUT", Sec::outputs, ""}, {"OUTPUT LIST", Sec::outputs, ""},
+  // Read, and their rows recorded as unsupported (later issues build them).
+  {"ATTACHMENTS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
+  {"CLUMPS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
+  {"BODIES", Sec::unimplemented, "bodies (BODIES)"}, {"BODY LIST", Sec::unimplemented, "bodies (BODIES)"},
+  {"BODY PROPERTIES", Sec::unimplemented, "bodies (BODIES)"},
+  {"ROD TYPES", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD DICTIONARY", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
+  {"RODS", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD LIST", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
+  {"ROD PROPERTIES", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
+  {"FAILURE", Sec::unimplemented, "line failure (FAILURE)"},
+  {"CONTROL", Sec::unimplemented, "active line control (CONTROL)"},
+  {"SYROPE IC", Sec::unimplemented, "the Syrope polyester model (SYROPE IC)"},
+  {"EXTERNAL LOADS", Sec::unimplemented, "external loads (EXTERNAL LOADS)"},
 };
 // clang-format on
 
-/// Column names of the LINE TYPES orders.
-inline constexpr const char* kCableDynColumns[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI",
-                                                   "Cd_n", "Cd_t", "Ca_n", "Ca_t"};
-inline constexpr const char* kTorsionColumns[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "GAs",
-                                                  "GJ", "Irt", "Irn", "Cd_n", "Cd_t", "Ca_n", "Ca_t"};
-inline constexpr const char* kMoorDynColumns[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "Cd",
-                                                  "Ca", "CdAx", "CaAx", "Cl", "dF", "cF"};
+/// MoorDyn's per-line output letters (docs/deck-format.md says what each writes); other
+/// letters are ignored with a note, as MoorDyn ignores them.
+inline constexpr std::string_view kLineOutputFlags = "pvUDVKtcsdb";
 
-/// MoorDyn's per-line output letters.
-inline constexpr std::string_view kLineOutputFlags = "pvaUDtcVKsdf";
+/// The field a LINE TYPES header name stands for: 0 Cd (normal drag), 1 Ca (normal added
+/// mass), 2 CdAx (tangential drag), 3 CaAx (tangential added mass), 4 Cl, 5 dF, 6 cF, 7..10
+/// GAs GJ Irt Irn; -1 for a name the reader does not know.
+inline int line_type_field(std::string_view name) {
+  const std::string u = upper(name);
+  if (u == "CD" || u == "CDN" || u == "CD_N") return 0;
+  if (u == "CA" || u == "CAN" || u == "CA_N") return 1;
+  if (u == "CDAX" || u == "CDT" || u == "CD_T") return 2;
+  if (u == "CAAX" || u == "CAT" || u == "CA_T") return 3;
+  if (u == "CL") return 4;
+  if (u == "DF") return 5;
+  if (u == "CF") return 6;
+  if (u == "GAS") return 7;
+  if (u == "GJ") return 8;
+  if (u == "IRT") return 9;
+  if (u == "IRN") return 10;
+  return -1;
+}
+
+/// How the coefficient columns of a LINE TYPES section are read.
+enum class LineTypeOrder {
+  moordyn,   ///< by position, as MoorDyn v2: ... EI Cd Ca CdAx CaAx [Cl [dF cF]]
+  cabledyn,  ///< the header names ... EI Cd_n Cd_t Ca_n Ca_t exactly (the reference decks)
+  torsion,   ///< ... EI GAs GJ Irt Irn Cd_n Cd_t Ca_n Ca_t (CableDyn's 14 columns)
+};
+
+/// The order the header row of a LINE TYPES section selects (`names`: its tokens; empty when
+/// the section has none), a note for the run summary ("" when none is due) and an error
+/// ("" when the header is consistent with the positions MoorDyn reads).
+struct LineTypeHeader {
+  LineTypeOrder order = LineTypeOrder::moordyn;
+  std::string note, error;
+};
+
+inline LineTypeHeader classify_line_type_header(const std::vector<std::string>& names) {
+  LineTypeHeader h;
+  static const char* const kMoorDyn[] = {"Cd", "Ca", "CdAx", "CaAx", "Cl", "dF", "cF"};
+  const auto eq = [&](std::size_t i, const char* w) { return i < names.size() && iequals(names[i], w); };
+  if (names.empty()) return h;  // no header row: by position, as MoorDyn reads
+  if (names.size() == 10 && eq(6, "Cd_n") && eq(7, "Cd_t") && eq(8, "Ca_n") && eq(9, "Ca_t")) {
+    h.order = LineTypeOrder::cabledyn;
+    return h;
+  }
+  if (names.size() == 14 && eq(6, "GAs") && eq(7, "GJ") && eq(8, "Irt") && eq(9, "Irn") && eq(10, "Cd_n") &&
+      eq(11, "Cd_t") && eq(12, "Ca_n") && eq(13, "Ca_t")) {
+    h.order = LineTypeOrder::torsion;
+    return h;
+  }
+  // MoorDyn v1's order Can Cat Cdn Cdt, carried by stock v2 decks: MoorDyn v2 reads the values
+  // by position, so does this reader, and says so.
+  for (std::size_t i = 6; i + 3 < names.size(); ++i)
+    if (eq(i, "Can") && eq(i + 1, "Cat") && eq(i + 2, "Cdn") && eq(i + 3, "Cdt")) {
+      h.note = "header names columns " + std::to_string(i + 1) + "-" + std::to_string(i + 4) +
+               " Can Cat Cdn Cdt (MoorDyn v1's order); MoorDyn v2 reads the values by position as Cd Ca CdAx CaAx "
+               "[Cl dF cF] from column 7, and so does this reader (write Cd Ca CdAx CaAx, or Cd_n Cd_t Ca_n Ca_t "
+               "for CableDyn's order, to silence this note)";
+      return h;
+    }
+  // Any other header: the known names must sit where MoorDyn reads them.
+  std::string unknown;
+  for (std::size_t i = 6; i < names.size(); ++i) {
+    const int f = line_type_field(names[i]);
+    const int expect = static_cast<int>(i) - 6;  // MoorDyn's field at this position
+    if (f < 0) {
+      unknown += (unknown.empty() ? "" : ", ") + names[i];
+      continue;
+    }
+    if (f != expect) {
+      const std::string at = expect < 7 ? std::string(kMoorDyn[expect]) : std::string("no column");
+      h.error = "column " + std::to_string(i + 1) + " named " + names[i] + " where MoorDyn reads " + at +
+                " (MoorDyn v2 reads by position: Name Diam Mass EA BA EI Cd Ca CdAx CaAx [Cl dF cF]; "
+                "a header Cd_n Cd_t Ca_n Ca_t after EI selects CableDyn's order): reorder the header or the values";
+      return h;
+    }
+  }
+  if (names.size() < 10 || !unknown.empty())
+    h.note = "header names (" + (unknown.empty() ? std::string("too few columns") : unknown) +
+             ") are not MoorDyn's or CableDyn's: the columns are read by position as MoorDyn reads them (Name Diam "
+             "Mass EA BA EI Cd Ca CdAx CaAx [Cl dF cF])";
+  return h;
+}
 
 /// The reader: one pass over the records, then the cross-record checks.
 class DeckParser {
  public:
-  DeckParser(Deck& d) : d_(d), file_(d.file), opts_(d.options, d.notes, d.file) {}
+  DeckParser(Deck& d, ReadOptions ro)
+      : d_(d), ro_(ro), file_(d.file), opts_(d.options, d.notes, d.file, d.unsupported) {}
 
   void run(std::string_view text) {
     if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
@@ -15028,9 +15391,10 @@ class DeckParser {
     bool numeric = false;
     for (const Token& k : t) numeric = numeric || looks_numeric(k.text);
     if (!numeric) {  // a header or units row
-      if (sec_ == Sec::line_types && !data_seen_)
-        for (const Token& k : t)
-          if (iequals(k.text, "CdAx") || iequals(k.text, "CaAx")) moordyn_order_ = true;
+      if (sec_ == Sec::line_types && !data_seen_ && lt_names_.empty() && !units_row(t)) {
+        for (const Token& k : t) lt_names_.push_back(k.text);
+        lt_names_line_ = line;
+      }
       return;
     }
     data_seen_ = true;
@@ -15042,10 +15406,18 @@ class DeckParser {
       case Sec::end_connections: end_connection_row(t, line); break;
       case Sec::buoyancy: buoyancy_row(t, line); break;
       case Sec::unimplemented:
-        fail(file_, line, "section " + sec_name_, t[0].text,
-             "not implemented: the section must have no data rows (header at line " + std::to_string(sec_line_) + ")");
+        if (!sec_refused_) unsupported(sec_feature_, line, "section " + sec_name_ + " row", t[0].text);
+        sec_refused_ = true;
+        break;
       default: break;
     }
+  }
+
+  /// A units row: every token in parentheses, "(m)", "(-)", "(kg/m)".
+  static bool units_row(const std::vector<Token>& t) {
+    for (const Token& k : t)
+      if (k.text.empty() || k.text.front() != '(') return false;
+    return true;
   }
 
   void header(const std::string& name, int line) {
@@ -15058,15 +15430,25 @@ class DeckParser {
       if (name == a.name) {
         sec_ = a.sec;
         sec_name_ = name;
+        sec_feature_ = a.feature;
         sec_line_ = line;
+        sec_refused_ = false;
         data_seen_ = false;
-        moordyn_order_ = false;
+        lt_names_.clear();
+        lt_names_line_ = 0;
+        lt_header_.reset();
         title_pending_ = false;
         return;
       }
     fail(file_, line, "section", name,
          "a known section: LINE TYPES, POINTS, LINES, SECTIONS, END CONNECTIONS, EQUIVALENT BUOYANCY, OPTIONS, "
-         "OUTPUTS (aliases in docs/deck-format.md)");
+         "OUTPUTS, BODIES, ROD TYPES, RODS, ... (aliases in docs/deck-format.md)");
+  }
+
+  /// Records a request for a feature that is not implemented (parse_deck refuses the deck
+  /// once it is read, unless ReadOptions::accept_unsupported).
+  void unsupported(const std::string& feature, int line, const std::string& quantity, std::string_view value) {
+    d_.unsupported.push_back(UnsupportedRecord{feature, line, quantity, excerpt(value), ""});
   }
 
   // ---- fields ------------------------------------------------------------------------------
@@ -15099,13 +15481,39 @@ class DeckParser {
       fail(file_, line, what, t.text, "an integer in [1, " + std::to_string(kMaxSegmentsPerLine) + "]");
     return static_cast<int>(*v);
   }
-  /// A point reference in LINES: a point ID; rod ends (R<n>A / R<n>B) are refused.
-  int point_ref(const Token& t, const std::string& what, int line) const {
-    const std::string& s = t.text;
-    if (s.size() >= 3 && upper_char(s[0]) == 'R' && is_digit(s[1]) &&
-        (upper_char(s.back()) == 'A' || upper_char(s.back()) == 'B'))
-      fail(file_, line, what, s, "a point ID: lines attached to rod ends are not implemented");
-    return id(t, what, line);
+  /// Splits "Body12" into its leading letters (upper case), the number after them (0 when
+  /// none; -1 when it has more than 9 digits) and the rest (upper case).
+  static void decompose(std::string_view s, std::string& letters, int& number, std::string& rest) {
+    std::size_t k = 0;
+    while (k < s.size() && !is_digit(s[k])) ++k;
+    letters = upper(s.substr(0, k));
+    number = 0;
+    int digits = 0;
+    while (k < s.size() && is_digit(s[k])) {
+      if (++digits > 9) {
+        number = -1;
+        break;
+      }
+      number = number * 10 + (s[k] - '0');
+      ++k;
+    }
+    while (k < s.size() && is_digit(s[k])) ++k;
+    rest = upper(s.substr(k));
+  }
+  /// A point reference in LINES: a point ID, or MoorDyn's P<n>, Point<n>, C<n>, Con<n>; a rod
+  /// end (R<n>A, Rod<n>B) is recorded as unsupported and gives 0.
+  int point_ref(const Token& t, const std::string& what, int line) {
+    std::string letters, rest;
+    int number = 0;
+    decompose(t.text, letters, number, rest);
+    if (letters.empty() && rest.empty()) return id(t, what, line);
+    if ((letters == "R" || letters == "ROD") && number > 0 && (rest == "A" || rest == "B")) {
+      unsupported("lines attached to rods (R<n>A, R<n>B)", line, what, t.text);
+      return 0;
+    }
+    if ((letters == "P" || letters == "POINT" || letters == "C" || letters == "CON") && number > 0 && rest.empty())
+      return number;
+    fail(file_, line, what, t.text, "a point ID (or P<n>, Point<n>, C<n>, Con<n>; a rod end R<n>A or R<n>B)");
   }
   void columns_at_most(const std::vector<Token>& t, std::size_t n, const char* section, int line,
                        const std::string& form) const {
@@ -15114,16 +15522,72 @@ class DeckParser {
   }
 
   // ---- sections ----------------------------------------------------------------------------
+  /// EA, BA and EI columns: a number, or one of MoorDyn's other forms (Es|Ed, Es|alphaMBL|vbeta,
+  /// SYROPE:file|alphaMBL|vbeta, a file of strain-tension points), which are recorded as
+  /// unsupported. Returns the number of '|' separated values, and the first as `v` when it is a
+  /// number (1 otherwise).
+  int stiffness_column(const Token& t, const std::string& what, int line, const char* kind, double& v) {
+    const std::string& s = t.text;
+    int parts = 1;
+    for (char ch : s) parts += ch == '|';
+    const std::string first = s.substr(0, s.find('|'));
+    const auto x = to_double(first);
+    v = x ? *x : 1.0;
+    if (std::string(kind) == "EA" && istarts_with(s, "SYROPE:")) {
+      if (parts != 3) fail(file_, line, what, s, "SYROPE:<file>|alphaMBL|vbeta (three values)");
+      unsupported("the Syrope polyester model (EA = SYROPE:...)", line, what, s);
+      return parts;
+    }
+    if (parts > 3) fail(file_, line, what, s, "at most three '|' separated values");
+    if (!x) {
+      if (!first.empty() && !looks_numeric(first)) {
+        unsupported(std::string("a nonlinear ") + kind + " curve from a file (" + kind + " = <file>)", line, what, s);
+        return parts;
+      }
+      fail(file_, line, what, first, "a finite number");
+    }
+    return parts;
+  }
+
   void line_type_row(const std::vector<Token>& t, int line) {
-    const bool md = moordyn_order_;
     const std::size_t n = t.size();
-    const char* const* names = md ? kMoorDynColumns : (n == 14 ? kTorsionColumns : kCableDynColumns);
-    const std::string form = md ? "Name Diam MassDenInAir EA BA/-zeta EI Cd Ca CdAx CaAx [Cl dF cF] (MoorDyn order)"
-                                : "Name Diam MassDenInAir EA BA/-zeta EI Cd_n Cd_t Ca_n Ca_t (CableDyn order; "
-                                  "14 columns add GAs GJ Irt Irn after EI)";
-    if (n < 10) fail(file_, line, col("LINE TYPES", static_cast<int>(n) + 1, names[n]), "missing", form);
-    if (md) columns_at_most(t, 13, "LINE TYPES", line, form);
-    else if (n != 10 && n != 14) columns_at_most(t, n >= 14 ? 14 : 10, "LINE TYPES", line, form);
+    if (!lt_header_) {
+      lt_header_ = classify_line_type_header(lt_names_);
+      const int hl = lt_names_line_ > 0 ? lt_names_line_ : sec_line_;
+      if (!lt_header_->error.empty()) fail(file_, hl, "LINE TYPES header", "", lt_header_->error);
+      if (!lt_header_->note.empty()) d_.notes.push_back(where(file_, hl) + ": LINE TYPES " + lt_header_->note);
+    }
+    LineTypeOrder order = lt_header_->order;
+    const bool named = lt_header_->note.empty() && !lt_names_.empty();
+    static const char* const kCableDyn[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "Cd_n", "Cd_t",
+                                            "Ca_n", "Ca_t"};
+    static const char* const kTorsion[] = {"Name", "Diam", "MassDenInAir", "EA",  "BA/-zeta", "EI",  "GAs",
+                                           "GJ",   "Irt",  "Irn",          "Cd_n", "Cd_t",    "Ca_n", "Ca_t"};
+    static const char* const kMoorDyn[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "Cd",
+                                           "Ca",   "CdAx", "CaAx",         "Cl", "dF",       "cF"};
+    if ((order == LineTypeOrder::moordyn && n == 14 && !named) || (order == LineTypeOrder::cabledyn && n == 14)) {
+      // 14 values: only CableDyn's torsion form has them (MoorDyn reads 10, 11 or 13).
+      order = LineTypeOrder::torsion;
+      d_.notes.push_back(where(file_, line) + ": LINE TYPES row of 14 values read in CableDyn's torsion order (Name "
+                                              "Diam Mass EA BA EI GAs GJ Irt Irn Cd_n Cd_t Ca_n Ca_t)");
+    }
+    const char* const* names = order == LineTypeOrder::moordyn ? kMoorDyn : order == LineTypeOrder::torsion ? kTorsion : kCableDyn;
+    const std::string form = order == LineTypeOrder::moordyn
+                                 ? "Name Diam MassDenInAir EA BA/-zeta EI Cd Ca CdAx CaAx [Cl [dF cF]] (MoorDyn order, by "
+                                   "position)"
+                             : order == LineTypeOrder::torsion
+                                 ? "Name Diam MassDenInAir EA BA/-zeta EI GAs GJ Irt Irn Cd_n Cd_t Ca_n Ca_t (CableDyn "
+                                   "torsion order)"
+                                 : "Name Diam MassDenInAir EA BA/-zeta EI Cd_n Cd_t Ca_n Ca_t (CableDyn order: the "
+                                   "header names it)";
+    const std::size_t want = order == LineTypeOrder::torsion ? 14 : 10;
+    if (n < want) fail(file_, line, col("LINE TYPES", static_cast<int>(n) + 1, names[n]), "missing", form);
+    if (order == LineTypeOrder::moordyn) {
+      if (n == 12) fail(file_, line, "LINE TYPES column 13 (cF)", "missing", "10, 11 or 13 values: " + form);
+      columns_at_most(t, 13, "LINE TYPES", line, form);
+    } else {
+      columns_at_most(t, want, "LINE TYPES", line, form);
+    }
     auto c = [&](int k) { return col("LINE TYPES", k + 1, names[k]); };
     LineTypeRecord r;
     r.line = line;
@@ -15134,101 +15598,137 @@ class DeckParser {
       fail(file_, line, c(0), ty.name, "a unique name (first defined at line " + std::to_string(types_[ty.name]) + ")");
     ty.d = num_pos(t[1], c(1), line);
     ty.rho_A = num_nonneg(t[2], c(2), line);
-    // EA: a number; the viscoelastic and Syrope forms are refused.
-    const std::string& ea = t[3].text;
-    if (istarts_with(ea, "SYROPE"))
-      fail(file_, line, c(3), ea, "a number > 0: the Syrope polyester model is not implemented");
-    if (ea.find('|') != std::string::npos)
-      fail(file_, line, c(3), ea,
-           "a number > 0: viscoelastic EA (Es|Ed, ElasticMod 2; Es|alphaMBL|vbeta, ElasticMod 3) is not implemented");
-    ty.EA = num_pos(t[3], c(3), line);
-    if (t[4].text.find('|') != std::string::npos)
-      fail(file_, line, c(4), t[4].text, "a number: static/dynamic damping BA_s|BA_d is not implemented");
-    ty.BA = num(t[4], c(4), line);
-    ty.EI = num_nonneg(t[5], c(5), line);
-    int k = 6;
-    if (!md && n == 14) {
+    // EA, BA, EI: numbers, or MoorDyn's laws and curves (recorded as unsupported).
+    const std::size_t before = d_.unsupported.size();
+    const int ea_parts = stiffness_column(t[3], c(3), line, "EA", ty.EA);
+    if (ea_parts == 2 && d_.unsupported.size() == before)
+      unsupported("viscoelastic EA (Es|Ed, ElasticMod 2)", line, c(3), t[3].text);
+    if (ea_parts == 3 && d_.unsupported.size() == before)
+      unsupported("load-dependent viscoelastic EA (Es|alphaMBL|vbeta, ElasticMod 3)", line, c(3), t[3].text);
+    if (d_.unsupported.size() == before && !(ty.EA > 0)) fail(file_, line, c(3), t[3].text, "> 0");
+    const int ba_parts = stiffness_column(t[4], c(4), line, "BA", ty.BA);
+    if (ba_parts > std::max(ea_parts, 1) || ba_parts > 2)
+      fail(file_, line, c(4), t[4].text,
+           ba_parts > 2 ? "at most two values BA_s|BA_d" : "one value: BA_s|BA_d needs a viscoelastic EA (Es|Ed)");
+    double ei = 0;
+    const std::size_t before_ei = d_.unsupported.size();
+    const int ei_parts = stiffness_column(t[5], c(5), line, "EI", ei);
+    if (ei_parts > 1) fail(file_, line, c(5), t[5].text, "one value");
+    ty.EI = d_.unsupported.size() == before_ei ? ei : 0;
+    if (!(ty.EI >= 0)) fail(file_, line, c(5), t[5].text, ">= 0");
+    std::size_t k = 6;
+    if (order == LineTypeOrder::torsion) {
       for (; k < 10; ++k) {
-        if (t[k].text.find('|') != std::string::npos)
-          fail(file_, line, c(k), t[k].text, "0: torsion (and its coupling GJ|K|Bt) is not implemented");
-        if (num(t[k], c(k), line) != 0) fail(file_, line, c(k), t[k].text, "0: torsion is not implemented");
+        const bool coupled = t[k].text.find('|') != std::string::npos;
+        const auto v = coupled ? std::optional<double>(1.0) : to_double(t[k].text);
+        if (!v) fail(file_, line, c(static_cast<int>(k)), t[k].text, "a finite number (GJ may be GJ|K|Bt)");
+        if (*v != 0) {
+          unsupported("torsion (GAs GJ Irt Irn columns)", line, c(static_cast<int>(k)), t[k].text);
+          break;
+        }
       }
+      k = 10;
     }
-    if (md) {
+    if (order == LineTypeOrder::moordyn) {
       ty.Cdn = num_nonneg(t[6], c(6), line);
       ty.Can = num_nonneg(t[7], c(7), line);
       ty.Cdt = num_nonneg(t[8], c(8), line);
       ty.Cat = num_nonneg(t[9], c(9), line);
-      if (n > 10 && num(t[10], c(10), line) != 0)
-        fail(file_, line, c(10), t[10].text, "0: vortex-induced vibration (Cl > 0) is not implemented");
+      if (n > 10 && num_nonneg(t[10], c(10), line) != 0)
+        unsupported("vortex-induced vibration (Cl > 0)", line, c(10), t[10].text);
       for (std::size_t j = 11; j < n; ++j) num(t[j], c(static_cast<int>(j)), line);
     } else {
-      ty.Cdn = num_nonneg(t[k], c(k), line);
-      ty.Cdt = num_nonneg(t[k + 1], c(k + 1), line);
-      ty.Can = num_nonneg(t[k + 2], c(k + 2), line);
-      ty.Cat = num_nonneg(t[k + 3], c(k + 3), line);
+      ty.Cdn = num_nonneg(t[k], c(static_cast<int>(k)), line);
+      ty.Cdt = num_nonneg(t[k + 1], c(static_cast<int>(k + 1)), line);
+      ty.Can = num_nonneg(t[k + 2], c(static_cast<int>(k + 2)), line);
+      ty.Cat = num_nonneg(t[k + 3], c(static_cast<int>(k + 3)), line);
     }
     types_[ty.name] = line;
     d_.line_types.push_back(std::move(r));
   }
 
   void point_row(const std::vector<Token>& t, int line) {
-    const char* names[] = {"ID", "Type", "X", "Y", "Z", "Mass", "Vol", "CdA", "Ca"};
-    const std::string form = "ID Type X Y Z [Mass Vol CdA Ca]";
     const std::size_t n = t.size();
-    if (n < 5 || (n > 5 && n < 9))
-      fail(file_, line, col("POINTS", static_cast<int>(n) + 1, names[n]), "missing", form);
-    columns_at_most(t, 9, "POINTS", line, form);
+    const bool wide = n >= 12;
+    const char* const narrow_names[] = {"ID", "Type", "X", "Y", "Z", "Mass", "Vol", "CdA", "Ca"};
+    const char* const wide_names[] = {"ID", "Type", "X", "Y", "Z", "Mass", "Vol", "Fx", "Fy", "Fz", "CdA", "Ca"};
+    const char* const* names = wide ? wide_names : narrow_names;
+    const std::string form = "ID Type X Y Z [Mass Vol CdA Ca], or ID Type X Y Z Mass Vol Fx Fy Fz CdA Ca (MoorDyn)";
+    if (n < 5 || (n > 5 && n < 9)) fail(file_, line, col("POINTS", static_cast<int>(n) + 1, names[n]), "missing", form);
+    if (n == 10 || n == 11) fail(file_, line, "POINTS column " + std::to_string(n + 1), "missing", "9 or 12 values: " + form);
+    columns_at_most(t, 12, "POINTS", line, form);
     auto c = [&](int k) { return col("POINTS", k + 1, names[k]); };
     PointRecord p;
     p.line = line;
     p.id = id(t[0], c(0), line);
     if (points_.count(p.id))
       fail(file_, line, c(0), t[0].text, "a unique ID (first defined at line " + std::to_string(points_[p.id]) + ")");
-    p.type = point_type(t[1], c(1), line);
+    point_type(t[1], c(1), line, p);
     for (int k = 0; k < 3; ++k) p.r[k] = num(t[2 + k], c(2 + k), line);
-    if (n == 9) {
-      p.mass = num_nonneg(t[5], c(5), line);
-      p.volume = num_nonneg(t[6], c(6), line);
-      p.CdA = num_nonneg(t[7], c(7), line);
-      p.Ca = num_nonneg(t[8], c(8), line);
+    if (n >= 9) {
+      p.mass = num(t[5], c(5), line);
+      p.volume = num(t[6], c(6), line);
+      const int o = wide ? 10 : 7;
+      if (wide)
+        for (int k = 0; k < 3; ++k) p.force[k] = num(t[7 + k], c(7 + k), line);
+      p.CdA = num_nonneg(t[o], c(o), line);
+      p.Ca = num_nonneg(t[o + 1], c(o + 1), line);
+      if (p.type != PointType::free) {
+        if (p.mass < 0) fail(file_, line, c(5), t[5].text, ">= 0");
+        if (p.volume < 0) fail(file_, line, c(6), t[6].text, ">= 0");
+      }
       if (p.moving())
-        for (int k = 5; k < 9; ++k)
-          if (num(t[k], c(k), line) != 0)
-            fail(file_, line, c(k), t[k].text,
-                 "0: the mass, volume and drag of a Coupled/Vessel point are not implemented");
+        for (int k = 5; k < static_cast<int>(n); ++k)
+          if (num(t[k], c(k), line) != 0) {
+            unsupported("the mass, volume, drag and force of a Coupled/Vessel point", line, c(k), t[k].text);
+            break;
+          }
     }
     points_[p.id] = line;
     d_.points.push_back(p);
   }
 
-  PointType point_type(const Token& t, const std::string& what, int line) const {
+  void point_type(const Token& t, const std::string& what, int line, PointRecord& p) {
+    std::string letters, rest;
+    int number = 0;
+    decompose(t.text, letters, number, rest);
     const std::string u = upper(t.text);
-    if (u == "FIXED" || u == "FIX" || u == "ANCHOR") return PointType::fixed;
-    if (u == "COUPLED" || u == "CPLD") return PointType::coupled;
-    if (u == "VESSEL" || u == "VES" || u == "VESS") return PointType::vessel;
-    const char* lim = nullptr;
-    if (u == "FREE" || u == "CONNECT" || u == "CON" || u == "POINT")
-      lim = "Fixed, Coupled or Vessel: Free/Connect points are not implemented";
-    else if (u.rfind("BODY", 0) == 0)
-      lim = "Fixed, Coupled or Vessel: points on bodies are not implemented";
-    else if (u.rfind("ROD", 0) == 0 || (u.size() >= 2 && u[0] == 'R' && is_digit(u[1])))
-      lim = "Fixed, Coupled or Vessel: points on rods are not implemented";
-    else if (u.rfind("TURBINE", 0) == 0)
-      lim = "Fixed, Coupled or Vessel: Turbine (FAST.Farm) points are not implemented";
-    else if (u.find("PINNED") != std::string::npos)
-      lim = "Fixed, Coupled or Vessel: pinned couplings are not implemented";
-    else
-      lim = "Fixed, Coupled or Vessel";
-    fail(file_, line, what, t.text, lim);
+    if (u == "FIXED" || u == "FIX" || u == "ANCHOR") {
+      p.type = PointType::fixed;
+    } else if (u == "COUPLED" || u == "CPLD" || u == "FAIRLEAD") {
+      p.type = PointType::coupled;
+    } else if (u == "VESSEL" || u == "VES" || u == "VESS") {
+      p.type = PointType::vessel;
+    } else if (u == "FREE" || u == "CONNECT" || u == "CON" || u == "POINT") {
+      p.type = PointType::free;
+      unsupported("free points (Free/Connect)", line, what, t.text);
+    } else if (letters == "BODY" && number > 0 && rest.empty()) {
+      p.type = PointType::body;
+      p.attached = number;
+      unsupported("points on bodies (Body<N>)", line, what, t.text);
+    } else if (letters == "TURBINE" && number > 0 && rest.empty()) {
+      p.type = PointType::turbine;
+      p.attached = number;
+      unsupported("points on turbines (Turbine<J>, FAST.Farm)", line, what, t.text);
+    } else {
+      fail(file_, line, what, t.text,
+           "Fixed (Fix, Anchor), Coupled (Cpld, Fairlead), Vessel (Ves), Free (Connect, Con, Point), Body<N> or "
+           "Turbine<J>");
+    }
   }
 
-  void outputs_flags(const Token& t, const std::string& what, int line) const {
+  /// MoorDyn's line output letters: any text ("-" none); letters MoorDyn does not know are
+  /// ignored with a note, as MoorDyn ignores them.
+  void outputs_flags(const Token& t, int line) {
     if (t.text == "-") return;
-    if (t.text.empty()) fail(file_, line, what, "\"\"", "- or MoorDyn line output letters (pvaUDtcVKsdf)");
+    std::string ignored;
     for (char ch : t.text)
-      if (kLineOutputFlags.find(ch) == std::string_view::npos)
-        fail(file_, line, what, t.text, "- or MoorDyn line output letters (pvaUDtcVKsdf)");
+      if (kLineOutputFlags.find(ch) == std::string_view::npos && ch != ',' && ch != '-' &&
+          ignored.find(ch) == std::string::npos)
+        ignored += ch;
+    if (!ignored.empty())
+      d_.notes.push_back(where(file_, line) + ": line output flags " + excerpt(t.text) + ": " + excerpt(ignored) +
+                         " ignored (MoorDyn ignores them too; the letters are p v U D V K t c s d b)");
   }
 
   void line_row(const std::vector<Token>& t, int line) {
@@ -15255,7 +15755,7 @@ class DeckParser {
       s.segments = segments(t[5], col("LINES", 6, "NumSegs"), line);
       s.line = line;
       if (n == 7) {
-        outputs_flags(t[6], col("LINES", 7, "Outputs"), line);
+        outputs_flags(t[6], line);
         l.outputs = t[6].text;
       }
       d_.sections.push_back(s);
@@ -15263,7 +15763,7 @@ class DeckParser {
       l.node_a = point_ref(t[1], col("LINES", 2, "NodeA"), line);
       l.node_b = point_ref(t[2], col("LINES", 3, "NodeB"), line);
       if (n == 4) {
-        outputs_flags(t[3], col("LINES", 4, "Outputs"), line);
+        outputs_flags(t[3], line);
         l.outputs = t[3].text;
       }
     }
@@ -15329,9 +15829,9 @@ class DeckParser {
         const EndConnectionKind tors = stiffness(t[6], c(6), line, kt);
         for (int k = 7; k < 11; ++k) num(t[k], c(k), line);
         if (tors != EndConnectionKind::pinned)
-          fail(file_, line, c(6), t[6].text, "Free or 0: torsional end restraint (condensed torsion) is not implemented");
-        if (num(t[10], c(10), line) != 0)
-          fail(file_, line, c(10), t[10].text, "0: pretwist (condensed torsion) is not implemented");
+          unsupported("torsion (a torsional end restraint)", line, c(6), t[6].text);
+        else if (num(t[10], c(10), line) != 0)
+          unsupported("torsion (a pretwist)", line, c(10), t[10].text);
       }
     }
     const auto key = std::make_pair(e.line_id, e.end);
@@ -15357,20 +15857,95 @@ class DeckParser {
     d_.buoyancy.push_back(b);
   }
 
+  /// An OUTPUTS row: one or more channels, separated by blanks or commas, bare or quoted (a
+  /// quoted token may hold a comma-separated list, as OpenFAST's OutList writes them). A name
+  /// outside the grammar is dropped with a note, as MoorDyn warns and drops it.
   void output_row(const std::vector<Token>& t, int line) {
-    if (t.size() > 1) fail(file_, line, "OUTPUTS column 2", t[1].text, "one channel per row");
-    const auto ch = parse_channel(t[0].text);
-    if (!ch)
-      fail(file_, line, "OUTPUTS channel", t[0].text,
-           "FairTen<L>, AnchTen<L>, FairIncl<L>, AnchIncl<L>, Ten<L>N<J>, Curv<L>N<J>, BendMom<L>N<J>, "
-           "L<L>N<J>p{x,y,z}, Point<P>p{x,y,z} or Point<P>F{x,y,z}");
-    d_.outputs.push_back(OutputRecord{*ch, line});
+    for (const Token& tok : t) {
+      std::string_view rest = tok.text;
+      while (true) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view name = trim(rest.substr(0, comma));
+        if (!name.empty()) {
+          const auto ch = parse_channel(name);
+          if (ch) {
+            d_.outputs.push_back(OutputRecord{*ch, std::string(name), line});
+          } else {
+            d_.notes.push_back(where(file_, line) + ": OUTPUTS channel " + excerpt(name) +
+                               " is not a channel and is dropped (the grammar: docs/deck-format.md, OUTPUTS)");
+          }
+        }
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+      }
+    }
   }
 
   // ---- cross-record checks -----------------------------------------------------------------
+  void resolve_dialect() {
+    bool stock = false, cabledyn = false;
+    for (const LineRecord& l : d_.lines) (l.stock_form ? stock : cabledyn) = true;
+    if (d_.options.dialect) {
+      d_.dialect = *d_.options.dialect;
+      return;
+    }
+    if (stock && cabledyn)
+      fail(file_, d_.lines.front().line, "LINES", "both forms",
+           "one form (7-column MoorDyn rows or ID NodeA NodeB rows with SECTIONS), or a `dialect moordyn` or "
+           "`dialect cabledyn` option: the dialect decides node channel numbering, the FairTen end and defaults");
+    d_.dialect = stock ? Dialect::moordyn : Dialect::cabledyn;
+  }
+
+  /// MoorDyn's defaults where CableDyn's differ, each noted.
+  void moordyn_defaults() {
+    Options& o = d_.options;
+    const std::string at = where(file_, d_.lines.empty() ? last_line_ : d_.lines.front().line);
+    std::string applied;
+    if (!o.line_of("kBot")) {
+      o.kBot = 3e6;
+      applied += "kBot 3e6";
+    }
+    if (!o.line_of("cBot")) {
+      o.cBot = 3e5;
+      applied += std::string(applied.empty() ? "" : ", ") + "cBot 3e5";
+    }
+    if (!o.line_of("WriteUnits")) o.WriteUnits = true;
+    // Without a positive WtrDpth MoorDyn puts the seabed at the deepest point; a point below
+    // the given seabed lowers it to that point.
+    double deepest = 0;
+    int deepest_id = 0;
+    for (const PointRecord& p : d_.points)
+      if (-p.r[2] > deepest) deepest = -p.r[2], deepest_id = p.id;
+    const bool explicit_none = o.line_of("WtrDpth") && !o.WtrDpth;
+    if (!explicit_none) {
+      const double given = o.WtrDpth.value_or(0);
+      if (deepest > given) {
+        o.WtrDpth = deepest;
+        d_.notes.push_back(where(file_, o.line_of("WtrDpth") ? o.line_of("WtrDpth") : d_.points.front().line) +
+                           ": MoorDyn deck: " +
+                           (given > 0 ? "point " + std::to_string(deepest_id) + " lies below WtrDpth = " + number_text(given) + ": "
+                                      : std::string("no positive WtrDpth: ")) +
+                           "the seabed is at the deepest point, point " + std::to_string(deepest_id) + ", WtrDpth = " +
+                           number_text(deepest) + " (MoorDyn's rule)");
+      } else if (!(given > 0)) {
+        o.WtrDpth.reset();
+        d_.notes.push_back(at + ": MoorDyn deck: no positive WtrDpth and no point below z = 0: no seabed");
+      }
+    }
+    if (!applied.empty())
+      d_.notes.push_back(at + ": MoorDyn deck (7-column LINES): MoorDyn's defaults " + applied +
+                         "; node channels count from 0 at End A, FairTen<L> is End B's force and AnchTen<L> End A's");
+    else
+      d_.notes.push_back(at + ": MoorDyn deck (7-column LINES): node channels count from 0 at End A, FairTen<L> is "
+                              "End B's force and AnchTen<L> End A's");
+  }
+
   void finish() {
-    opts_.finish(last_line_);
-    const Options& o = d_.options;
+    resolve_dialect();
+    opts_.finish(last_line_, d_.dialect);
+    if (d_.dialect == Dialect::moordyn) moordyn_defaults();
+    Options& o = d_.options;
+    if (o.WtrDpth && !(*o.WtrDpth > 0)) fail(file_, o.line_of("WtrDpth"), "WtrDpth", number_text(*o.WtrDpth), "> 0 or none");
     // EQUIVALENT BUOYANCY: rho_A = w / g + rhoW A (spec "Buoyancy and wetting").
     std::map<std::string, std::size_t> type_index;
     for (std::size_t i = 0; i < d_.line_types.size(); ++i) type_index[d_.line_types[i].type.name] = i;
@@ -15382,6 +15957,7 @@ class DeckParser {
       if (buoyed.count(b.type))
         fail(file_, b.line, what, b.type, "one row per line type (first given at line " + std::to_string(buoyed[b.type]) + ")");
       buoyed[b.type] = b.line;
+      if (!(o.g > 0)) fail(file_, b.line, what, b.type, "g > 0: a submerged weight needs gravity (g = 0)");
       const double rho_A = mass_from_submerged_weight(b.w, b.d, o.rhoW, o.g);
       if (!(std::isfinite(rho_A) && rho_A >= 0))
         fail(file_, b.line, col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), number_text(b.w),
@@ -15391,7 +15967,11 @@ class DeckParser {
       ty.d = b.d;
       ty.rho_A = rho_A;
     }
-    if (d_.lines.empty()) fail(file_, last_line_, "LINES", "none", "at least one line");
+    if (d_.lines.empty()) {
+      // MoorDyn accepts a deck of objects without lines; those objects are not implemented.
+      if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
+      if (d_.unsupported.empty()) fail(file_, last_line_, "LINES", "none", "at least one line");
+    }
     std::map<int, std::size_t> point_index, line_index;
     for (std::size_t i = 0; i < d_.points.size(); ++i) point_index[d_.points[i].id] = i;
     for (std::size_t i = 0; i < d_.lines.size(); ++i) line_index[d_.lines[i].id] = i;
@@ -15420,20 +16000,20 @@ class DeckParser {
     }
     // Lines.
     for (LineRecord& l : d_.lines) {
-      const auto pa = point_index.find(l.node_a), pb = point_index.find(l.node_b);
       const char* na = l.stock_form ? "AttachA" : "NodeA";
       const char* nb = l.stock_form ? "AttachB" : "NodeB";
       const int ca = l.stock_form ? 3 : 2;
-      if (pa == point_index.end())
+      const auto pa = point_index.find(l.node_a), pb = point_index.find(l.node_b);
+      if (l.node_a != 0 && pa == point_index.end())
         fail(file_, l.line, col("LINES", ca, na), std::to_string(l.node_a), "a point ID of POINTS");
-      if (pb == point_index.end())
+      if (l.node_b != 0 && pb == point_index.end())
         fail(file_, l.line, col("LINES", ca + 1, nb), std::to_string(l.node_b), "a point ID of POINTS");
-      if (l.node_a == l.node_b)
+      if (l.node_a != 0 && l.node_a == l.node_b)
         fail(file_, l.line, col("LINES", ca + 1, nb), std::to_string(l.node_b), std::string("a point other than ") + na);
       if (!segs.count(l.id))
         fail(file_, l.line, "SECTIONS of line " + std::to_string(l.id), "none",
              "at least one SECTIONS row (LineID LineType Length NumSegs)");
-      l.swapped = !d_.points[pa->second].moving() && d_.points[pb->second].moving();
+      l.swapped = l.node_a != 0 && l.node_b != 0 && !d_.points[pa->second].moving() && d_.points[pb->second].moving();
     }
     // End connections.
     for (const EndConnectionRecord& e : d_.end_connections) {
@@ -15445,16 +16025,32 @@ class DeckParser {
              "connection needs a finite-EI line)");
     }
     // Outputs.
+    const auto has_feature = [&](const char* prefix) {
+      for (const auto& u : d_.unsupported)
+        if (u.feature.rfind(prefix, 0) == 0) return true;
+      return false;
+    };
     for (const OutputRecord& r : d_.outputs) {
       const OutputChannel& c = r.channel;
-      if (c.on_line()) {
+      if (c.kind == ChannelKind::Rod || c.kind == ChannelKind::Body) {
+        const bool rod = c.kind == ChannelKind::Rod;
+        if (!has_feature(rod ? "rods" : "bodies"))
+          fail(file_, r.line, "OUTPUTS channel", r.text,
+               std::string("a channel of an existing ") + (rod ? "rod" : "body") + " (the deck has no " +
+                   (rod ? "RODS" : "BODIES") + " rows)");
+        unsupported(rod ? "rods (ROD TYPES, RODS)" : "bodies (BODIES)", r.line, "OUTPUTS channel", r.text);
+      } else if (c.on_line()) {
         if (!line_index.count(c.line))
-          fail(file_, r.line, "OUTPUTS channel", c.name(), "a channel of an existing line (no line " + std::to_string(c.line) + ")");
-        if (c.on_node() && c.node > segs[c.line] + 1)
-          fail(file_, r.line, "OUTPUTS channel", c.name(),
-               "a node in [1, " + std::to_string(segs[c.line] + 1) + "] of line " + std::to_string(c.line));
+          fail(file_, r.line, "OUTPUTS channel", r.text, "a channel of an existing line (no line " + std::to_string(c.line) + ")");
+        if (c.on_node() && d_.channel_node(c) == 0) {
+          const int first = d_.first_node_number();
+          fail(file_, r.line, "OUTPUTS channel", r.text,
+               "a node in [" + std::to_string(first) + ", " + std::to_string(segs[c.line] + first) + "] of line " +
+                   std::to_string(c.line) + " (" + (first == 0 ? "MoorDyn" : "CableDyn") + " deck: nodes count from " +
+                   std::to_string(first) + " at End A)");
+        }
       } else if (!point_index.count(c.point)) {
-        fail(file_, r.line, "OUTPUTS channel", c.name(), "a channel of an existing point (no point " + std::to_string(c.point) + ")");
+        fail(file_, r.line, "OUTPUTS channel", r.text, "a channel of an existing point (no point " + std::to_string(c.point) + ")");
       }
     }
     if (o.fairleadMotion) {
@@ -15462,16 +16058,44 @@ class DeckParser {
       for (const PointRecord& p : d_.points) any = any || p.moving();
       if (!any) fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point", "a Coupled or Vessel point to move");
     }
+    if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
+  }
+
+  /// NotImplementedError for the first unsupported request, its limit listing every missing
+  /// feature with the lines that ask for it.
+  [[noreturn]] void throw_unsupported() const {
+    const UnsupportedRecord& u0 = d_.unsupported.front();
+    std::vector<std::pair<std::string, std::vector<int>>> features;  // feature, its lines
+    for (const auto& u : d_.unsupported) {
+      auto it = std::find_if(features.begin(), features.end(), [&](const auto& f) { return f.first == u.feature; });
+      if (it == features.end()) features.emplace_back(u.feature, std::vector<int>{u.line});
+      else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
+    }
+    std::string others;
+    for (std::size_t i = 1; i < features.size(); ++i) {
+      const auto& ls = features[i].second;
+      std::string lines = ls.size() == 1 ? "line " : "lines ";
+      for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
+      if (ls.size() > 8) lines += ", ...";
+      others += (others.empty() ? "" : "; ") + features[i].first + " (" + lines + ")";
+    }
+    std::string detail = u0.detail;
+    if (!others.empty()) detail += (detail.empty() ? "" : "; ") + std::string("also not implemented: ") + others;
+    throw NotImplementedError(where(file_, u0.line), u0.quantity, u0.value, u0.feature, detail);
   }
 
   Deck& d_;
+  ReadOptions ro_;
   const std::string& file_;
   OptionsParser opts_;
   Sec sec_ = Sec::closed;
-  std::string sec_name_;
+  std::string sec_name_, sec_feature_;
   int sec_line_ = 0;
+  bool sec_refused_ = false;
   bool data_seen_ = false;
-  bool moordyn_order_ = false;
+  std::vector<std::string> lt_names_;  // the LINE TYPES header row (names), if any
+  int lt_names_line_ = 0;
+  std::optional<LineTypeHeader> lt_header_;
   bool title_pending_ = true;
   int last_line_ = 0;
   std::map<std::string, int> types_;
@@ -15481,22 +16105,27 @@ class DeckParser {
 
 }  // namespace detail
 
-/// Parses a deck from its text; `file` names it in errors ("file:line"). Throws InputError.
-inline Deck parse_deck(std::string_view text, std::string file = "deck") {
+/// Parses a deck from its text; `file` names it in errors ("file:line"). Throws InputError,
+/// or NotImplementedError (an InputError) naming every feature the deck asks for that the
+/// library does not implement, unless `ro.accept_unsupported`.
+inline Deck parse_deck(std::string_view text, std::string file = "deck", ReadOptions ro = {}) {
   Deck d;
   d.file = std::move(file);
-  detail::DeckParser p(d);
+  detail::DeckParser p(d, ro);
   p.run(text);
   return d;
 }
 
-/// Reads and parses the deck at `path`. Throws InputError when the file cannot be read.
-inline Deck read_deck(const std::string& path) {
+/// Reads and parses the deck at `path`. Throws InputError when the file cannot be read (or
+/// is a directory).
+inline Deck read_deck(const std::string& path, ReadOptions ro = {}) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "deck file", "a directory", "a readable file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "deck file", "cannot be opened", "a readable file");
   std::ostringstream ss;
   ss << in.rdbuf();
-  return parse_deck(ss.str(), path);
+  return parse_deck(ss.str(), path, ro);
 }
 
 namespace detail {
@@ -15522,6 +16151,7 @@ inline std::string wave_row(const WaveOption& w, const char* keyword, bool train
     if (w.kind == WaveKind::jonswap) s += " " + N(w.gamma);
   }
   s += " " + N(w.dir_deg);
+  if (w.kind == WaveKind::airy && w.phase_deg != 0) s += " " + N(w.phase_deg);
   if (w.spectral()) {
     s += " " + N(w.spreading);
     if (train) s += " " + std::to_string(w.seed_offset);
@@ -15532,11 +16162,18 @@ inline std::string wave_row(const WaveOption& w, const char* keyword, bool train
 }  // namespace detail
 
 /// The deck in the canonical dialect: a banner and the title, LINE TYPES (CableDyn order,
-/// EQUIVALENT BUOYANCY resolved) and EQUIVALENT BUOYANCY, POINTS (9 columns), LINES (ID NodeA
-/// NodeB Outputs), SECTIONS, END CONNECTIONS, OPTIONS (every typed option, value first;
-/// model rows `model keyword parameters`) and OUTPUTS (quoted canonical channels). Numbers in
-/// their shortest round-trip form, so that parse_deck(to_text(d)) == d.
+/// EQUIVALENT BUOYANCY resolved) and EQUIVALENT BUOYANCY, POINTS (9 columns, 12 with a force),
+/// LINES (ID NodeA NodeB Outputs), SECTIONS, END CONNECTIONS, OPTIONS (the dialect and every
+/// typed option, value first; model rows `model keyword parameters`) and OUTPUTS (quoted
+/// canonical channels). Numbers in their shortest round-trip form, so that
+/// parse_deck(to_text(d)) == d. A deck read with unsupported requests (ReadOptions::
+/// accept_unsupported) cannot be written: NotImplementedError.
 inline std::string to_text(const Deck& d) {
+  if (!d.unsupported.empty()) {
+    const auto& u = d.unsupported.front();
+    throw NotImplementedError(detail::where(d.file, u.line), u.quantity, u.value, u.feature,
+                              "to_text writes decks the library can run");
+  }
   using detail::number_text;
   using detail::token_text;
   const auto N = number_text;
@@ -15562,7 +16199,9 @@ inline std::string to_text(const Deck& d) {
   for (const auto& p : d.points) {
     const char* type = p.type == PointType::fixed ? "Fixed" : p.type == PointType::coupled ? "Coupled" : "Vessel";
     os << p.id << " " << type << " " << N(p.r[0]) << " " << N(p.r[1]) << " " << N(p.r[2]) << " " << N(p.mass) << " "
-       << N(p.volume) << " " << N(p.CdA) << " " << N(p.Ca) << "\n";
+       << N(p.volume) << " ";
+    if (p.force != std::array<double, 3>{}) os << N(p.force[0]) << " " << N(p.force[1]) << " " << N(p.force[2]) << " ";
+    os << N(p.CdA) << " " << N(p.Ca) << "\n";
   }
   os << rule << " LINES " << rule << "\n";
   os << "ID NodeA NodeB Outputs\n(-) (-) (-) (-)\n";
@@ -15584,11 +16223,15 @@ inline std::string to_text(const Deck& d) {
   }
   const Options& o = d.options;
   os << rule << " OPTIONS " << rule << "\n";
+  os << (d.dialect == Dialect::moordyn ? "moordyn" : "cabledyn") << " dialect\n";
   os << N(o.g) << " g\n" << N(o.rhoW) << " rhoW\n";
   if (o.WtrDpth) os << N(*o.WtrDpth) << " WtrDpth\n";
+  else os << "none WtrDpth\n";
   os << N(o.kBot) << " kBot\n" << N(o.cBot) << " cBot\n";
   if (o.dtM) os << N(*o.dtM) << " dtM\n";
   if (o.TMax) os << N(*o.TMax) << " TMax\n";
+  os << N(o.dtOut) << " dtOut\n" << (o.WriteUnits ? 1 : 0) << " WriteUnits\n";
+  os << (o.wave_stretching == WaveStretching::wheeler ? "wheeler" : "none") << " WaveStretching\n";
   os << N(o.rhoInf) << " rhoInf\n";
   const auto& ds = o.dynamic_solver;
   os << "dynamic_solver " << N(ds.rel_tol) << " " << N(ds.abs_tol) << " " << ds.max_iterations << " "
@@ -15641,18 +16284,26 @@ inline std::string to_text(const Deck& d) {
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/deck.hpp ----
 // ---- begin cabledyn/io/motion.hpp ----
-// cabledyn: prescribed fairlead motion of a deck: the motionFile (rows `t id x y z vx vy vz
-// ax ay az`, DECK_FORMAT.md) and the harmonic `fairleadMotion` option.
+// cabledyn: prescribed motion of a deck's Coupled and Vessel points: the motionFile (any
+// sampling, interpolated to C2) and the harmonic `fairleadMotion` option.
 // Spec "Prescribed motion": the prescribed position, velocity and acceleration of a moving
 // line end enter the step; the core does not ramp them.
 //
-// motionFile: the deck's lexical rules (`#`, `!`, `%` and `--` comments, rows without a
-// numeric token skipped as headers), one row per point and time: time t [s], the point ID
-// (a Coupled or Vessel point of the deck), its absolute position [m], velocity [m/s] and
-// acceleration [m/s^2]. Further columns (the roll column of torsion) must be 0. Against a
-// deck, every point listed has one row at every step t = k dtM, k = 0 .. TMax / dtM (the
-// dtM grid), in increasing time; points not listed are held at their deck position.
+// A motionFile is a table of numbers (the deck's comment rules; rows without a numeric token
+// are headers; values separated by blanks, tabs or commas) in one of three layouts, told apart
+// by the number of values per row against the deck's coupled points (P of them, Coupled and
+// Vessel, in POINTS order):
+//   - MoorDyn's coupled-DOF layout: `t x1 y1 z1 x2 y2 z2 ...`, 1 + 3 P values (what a host hands
+//     MoorDyn_Step, one row per time), or `t x1 y1 z1 roll1 pitch1 yaw1 ...`, 1 + 6 P values
+//     with every rotation 0 (a point has none);
+//   - `t id x y z`: positions of the point `id`, one row per point and time;
+//   - `t id x y z vx vy vz ax ay az [0 ...]`: positions, velocities and accelerations.
+// Times increase (per point in the `id` layouts), any sampling. Between samples the motion is
+// a quintic Hermite interpolant: of the given position, velocity and acceleration in the full
+// layout (C2, exact at the samples), of the not-a-knot cubic spline through the positions
+// otherwise (C2; two samples: linear, one: constant). The table must cover [0, TMax].
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
@@ -15673,70 +16324,62 @@ struct PointKinematics {
   std::array<double, 3> a{};  ///< acceleration [m/s^2]
 };
 
-/// One motionFile row.
+/// One numeric row of a motionFile.
 struct MotionRow {
-  double t = 0;  ///< time [s]
-  int id = 0;    ///< point ID
-  PointKinematics k;
+  std::vector<double> values;
   int line = 0;  ///< source line
 };
 
-/// A parsed motionFile.
+/// A parsed motionFile: its numeric rows (every row the same number of values).
 struct MotionTable {
   std::string file = "motion";
   std::vector<MotionRow> rows;
 };
 
 /// Parses a motionFile from its text; `file` names it in errors. Throws InputError naming
-/// file:line and the column.
+/// file:line and the column for a value that is not a finite number, a row whose number of
+/// values differs from the first row's, or a table without rows.
 inline MotionTable parse_motion(std::string_view text, std::string file = "motion") {
   using namespace detail;
   MotionTable m;
   m.file = std::move(file);
-  const char* names[] = {"t", "id", "x", "y", "z", "vx", "vy", "vz", "ax", "ay", "az"};
   std::size_t pos = 0;
   int line = 0;
-  while (true) {
+  while (pos < text.size()) {  // records end at '\n'; a final newline opens no record
     const std::size_t nl = text.find('\n', pos);
     const std::string_view raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     ++line;
-    const std::vector<Token> t = tokenize(strip_dash_comment(strip_hash_comment(raw)), m.file, line);
+    std::string rec(strip_dash_comment(strip_hash_comment(raw)));
+    std::replace(rec.begin(), rec.end(), ',', ' ');
+    const std::vector<Token> t = tokenize(rec, m.file, line);
     bool numeric = false;
     for (const Token& k : t) numeric = numeric || looks_numeric(k.text);
     if (numeric) {
-      auto c = [&](std::size_t k) {
-        return "motionFile column " + std::to_string(k + 1) + " (" + (k < 11 ? names[k] : "extra") + ")";
-      };
-      if (t.size() < 11) fail(m.file, line, c(t.size()), "missing", "t id x y z vx vy vz ax ay az");
       MotionRow r;
       r.line = line;
-      auto num = [&](std::size_t k) {
-        const auto v = to_double(t[k].text);
-        if (!v) fail(m.file, line, c(k), t[k].text, "a finite number");
-        return *v;
-      };
-      r.t = num(0);
-      if (r.t < 0) fail(m.file, line, c(0), t[0].text, ">= 0");
-      const auto id = to_integer(t[1].text);
-      if (!id || *id < 1 || *id > 999999999) fail(m.file, line, c(1), t[1].text, "a point ID in [1, 999999999]");
-      r.id = static_cast<int>(*id);
-      for (int k = 0; k < 3; ++k) {
-        r.k.x[k] = num(2 + k);
-        r.k.v[k] = num(5 + k);
-        r.k.a[k] = num(8 + k);
+      for (const Token& k : t) {
+        const auto v = to_double(k.text);
+        if (!v) fail(m.file, line, "motionFile column " + std::to_string(k.column), k.text, "a finite number");
+        r.values.push_back(*v);
       }
-      for (std::size_t k = 11; k < t.size(); ++k)
-        if (num(k) != 0) fail(m.file, line, c(k), t[k].text, "0: the roll column (torsion) is not implemented");
-      m.rows.push_back(r);
+      if (!m.rows.empty() && r.values.size() != m.rows.front().values.size())
+        fail(m.file, line, "motionFile row", std::to_string(r.values.size()) + " values",
+             "as many values as the first row (line " + std::to_string(m.rows.front().line) + "): " +
+                 std::to_string(m.rows.front().values.size()));
+      m.rows.push_back(std::move(r));
     }
     if (nl == std::string_view::npos) break;
     pos = nl + 1;
   }
+  if (m.rows.empty()) fail(m.file, std::max(line, 1), "motionFile", "no numeric row", "at least one row of motion");
   return m;
 }
 
-/// Reads and parses the motionFile at `path`. Throws InputError when it cannot be read.
+/// Reads and parses the motionFile at `path`. Throws InputError when it cannot be read or is a
+/// directory.
 inline MotionTable read_motion(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "motionFile", "a directory", "a readable file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "motionFile", "cannot be opened", "a readable file");
   std::ostringstream ss;
@@ -15752,39 +16395,235 @@ inline std::string deck_relative_path(const Deck& deck, const std::string& path)
   return (std::filesystem::path(deck.file).parent_path() / p).string();
 }
 
-/// The motion of each point of the table on the deck's dtM grid: tracks[id][k] is the row at
-/// t = k dtM, k = 0 .. TMax / dtM. Throws InputError (naming the motionFile line) when the deck
-/// is static, a point is not a Coupled/Vessel point of the deck, a time is off the grid or out
-/// of order, or a point misses a step.
-inline std::map<int, std::vector<PointKinematics>> motion_tracks(const MotionTable& m, const Deck& deck) {
-  using detail::fail;
-  const Options& o = deck.options;
-  if (!o.dynamic())
-    fail(deck.file, o.line_of("motionFile"), "motionFile", m.file, "a dynamic deck (dtM and TMax)");
-  const double dt = *o.dtM;
-  const long long steps = o.steps();
-  std::map<int, std::vector<PointKinematics>> tracks;
-  for (const MotionRow& r : m.rows) {
-    const PointRecord* p = deck.find_point(r.id);
-    if (!p || !p->moving())
-      detail::fail(m.file, r.line, "motionFile column 2 (id)", std::to_string(r.id), "a Coupled or Vessel point of the deck");
-    const double kf = r.t / dt;
-    const double k = std::round(kf);
-    if (std::fabs(kf - k) > 1e-6)
-      fail(m.file, r.line, "motionFile column 1 (t)", detail::number_text(r.t), "a multiple of dtM = " + detail::number_text(dt));
-    if (k > static_cast<double>(steps)) continue;  // beyond TMax
-    auto& track = tracks[r.id];
-    if (static_cast<double>(track.size()) != k)
-      fail(m.file, r.line, "motionFile column 1 (t)", detail::number_text(r.t),
-           "the next step of point " + std::to_string(r.id) + ": t = " +
-               detail::number_text(static_cast<double>(track.size()) * dt) + " (one row per step, in order)");
-    track.push_back(r.k);
+/// The motion of one point: samples (t_i, x_i, v_i, a_i), interpolated between them by the
+/// quintic Hermite polynomial of the two samples' position, velocity and acceleration (C2).
+class MotionTrack {
+ public:
+  /// A track from samples with their velocities and accelerations (times increasing).
+  MotionTrack(std::vector<double> t, std::vector<PointKinematics> k) : t_(std::move(t)), k_(std::move(k)) {}
+
+  /// A track from positions only: the velocities and accelerations at the samples are those
+  /// of the not-a-knot cubic spline through them (one sample: constant; two: linear; three:
+  /// the parabola).
+  static MotionTrack from_positions(std::vector<double> t, const std::vector<std::array<double, 3>>& x) {
+    const std::size_t n = t.size();
+    std::vector<PointKinematics> k(n);
+    for (std::size_t i = 0; i < n; ++i) k[i].x = x[i];
+    for (int c = 0; c < 3; ++c) {
+      std::vector<double> y(n), v(n, 0.0), a(n, 0.0);
+      for (std::size_t i = 0; i < n; ++i) y[i] = x[i][c];
+      spline(t, y, v, a);
+      for (std::size_t i = 0; i < n; ++i) {
+        k[i].v[c] = v[i];
+        k[i].a[c] = a[i];
+      }
+    }
+    return MotionTrack(std::move(t), std::move(k));
   }
-  for (const auto& [id, track] : tracks)
-    if (static_cast<long long>(track.size()) != steps + 1)
-      fail(m.file, m.rows.empty() ? 0 : m.rows.back().line, "motionFile rows of point " + std::to_string(id),
-           std::to_string(track.size()), "one per step up to TMax: " + std::to_string(steps + 1));
-  return tracks;
+
+  double t_first() const { return t_.front(); }
+  double t_last() const { return t_.back(); }
+  const std::vector<double>& times() const { return t_; }
+
+  /// The kinematics at time t (clamped to the sampled interval). Allocates nothing.
+  PointKinematics at(double t) const {
+    if (t_.size() == 1 || t <= t_.front()) return t_.size() == 1 || t == t_.front() ? k_.front() : extrapolate(0, t);
+    if (t >= t_.back()) return t == t_.back() ? k_.back() : extrapolate(t_.size() - 1, t);
+    const std::size_t i = static_cast<std::size_t>(std::upper_bound(t_.begin(), t_.end(), t) - t_.begin()) - 1;
+    const double h = t_[i + 1] - t_[i], s = (t - t_[i]) / h;
+    PointKinematics out;
+    const PointKinematics &p = k_[i], &q = k_[i + 1];
+    for (int c = 0; c < 3; ++c) {
+      // p(s) = sum c_k s^k, the quintic with p, p', p'' given at s = 0 and s = 1.
+      const double x0 = p.x[c], x1 = q.x[c], v0 = h * p.v[c], v1 = h * q.v[c], a0 = h * h * p.a[c],
+                   a1 = h * h * q.a[c], dx = x1 - x0;
+      const double c2 = a0 / 2;
+      const double c3 = 10 * dx - 6 * v0 - 4 * v1 - (3 * a0 - a1) / 2;
+      const double c4 = -15 * dx + 8 * v0 + 7 * v1 + (3 * a0 - 2 * a1) / 2;
+      const double c5 = 6 * dx - 3 * (v0 + v1) - (a0 - a1) / 2;
+      out.x[c] = x0 + s * (v0 + s * (c2 + s * (c3 + s * (c4 + s * c5))));
+      out.v[c] = (v0 + s * (2 * c2 + s * (3 * c3 + s * (4 * c4 + s * 5 * c5)))) / h;
+      out.a[c] = (2 * c2 + s * (6 * c3 + s * (12 * c4 + s * 20 * c5))) / (h * h);
+    }
+    return out;
+  }
+
+ private:
+  // Beyond the samples (within a round-off tolerance of the ends): the Taylor expansion of the
+  // end sample.
+  PointKinematics extrapolate(std::size_t i, double t) const {
+    PointKinematics out = k_[i];
+    const double d = t - t_[i];
+    for (int c = 0; c < 3; ++c) {
+      out.x[c] += d * (out.v[c] + 0.5 * d * out.a[c]);
+      out.v[c] += d * out.a[c];
+    }
+    return out;
+  }
+
+  // The not-a-knot cubic spline: slopes v and second derivatives a at the samples.
+  static void spline(const std::vector<double>& t, const std::vector<double>& y, std::vector<double>& v,
+                     std::vector<double>& a) {
+    const std::size_t n = t.size();
+    if (n < 2) return;
+    if (n == 2) {
+      v[0] = v[1] = (y[1] - y[0]) / (t[1] - t[0]);
+      return;
+    }
+    std::vector<double> M(n, 0.0);
+    if (n == 3) {  // the parabola through the three samples
+      const double d0 = (y[1] - y[0]) / (t[1] - t[0]), d1 = (y[2] - y[1]) / (t[2] - t[1]);
+      const double m = 2 * (d1 - d0) / (t[2] - t[0]);
+      M.assign(3, m);
+    } else {
+      // Unknowns M_1 .. M_{n-2}; M_0 and M_{n-1} eliminated by the not-a-knot conditions
+      // (the third derivative continuous across t_1 and t_{n-2}). Tridiagonal, diagonally
+      // dominant: the Thomas algorithm.
+      const std::size_t m = n - 2;
+      std::vector<double> lo(m, 0.0), di(m, 0.0), up(m, 0.0), r(m, 0.0);
+      auto h = [&](std::size_t i) { return t[i + 1] - t[i]; };
+      for (std::size_t j = 0; j < m; ++j) {
+        const std::size_t i = j + 1;
+        lo[j] = h(i - 1);
+        di[j] = 2 * (h(i - 1) + h(i));
+        up[j] = h(i);
+        r[j] = 6 * ((y[i + 1] - y[i]) / h(i) - (y[i] - y[i - 1]) / h(i - 1));
+      }
+      const double h0 = h(0), h1 = h(1), a = h(n - 3), b = h(n - 2);
+      di[0] = 3 * h0 + 2 * h1 + h0 * h0 / h1;
+      up[0] = h1 - h0 * h0 / h1;
+      lo[m - 1] = a - b * b / a;
+      di[m - 1] = 2 * a + 3 * b + b * b / a;
+      for (std::size_t j = 1; j < m; ++j) {
+        const double w = lo[j] / di[j - 1];
+        di[j] -= w * up[j - 1];
+        r[j] -= w * r[j - 1];
+      }
+      M[m] = r[m - 1] / di[m - 1];
+      for (std::size_t j = m - 1; j-- > 0;) M[j + 1] = (r[j] - up[j] * M[j + 2]) / di[j];
+      M[0] = M[1] + h0 / h1 * (M[1] - M[2]);
+      M[n - 1] = M[n - 2] + b / a * (M[n - 2] - M[n - 3]);
+    }
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      const double hi = t[i + 1] - t[i];
+      v[i] = (y[i + 1] - y[i]) / hi - hi * (2 * M[i] + M[i + 1]) / 6;
+    }
+    const double hl = t[n - 1] - t[n - 2];
+    v[n - 1] = (y[n - 1] - y[n - 2]) / hl + hl * (M[n - 2] + 2 * M[n - 1]) / 6;
+    a = M;
+  }
+
+  std::vector<double> t_;
+  std::vector<PointKinematics> k_;
+};
+
+/// The layouts of a motionFile.
+enum class MotionLayout {
+  moordyn,        ///< t x y z per coupled point, in POINTS order (1 + 3 P values)
+  moordyn6,       ///< t x y z roll pitch yaw per coupled point, rotations 0 (1 + 6 P values)
+  id_positions,   ///< t id x y z
+  id_kinematics,  ///< t id x y z vx vy vz ax ay az [0 ...]
+};
+
+/// The tracks of a motionFile against a deck: the layout, and one track per point it moves.
+struct MotionTracks {
+  std::string file;
+  MotionLayout layout = MotionLayout::moordyn;
+  std::map<int, MotionTrack> tracks;  ///< point ID -> its track
+  /// The track of point `id`, or nullptr (the point is held at its deck position).
+  const MotionTrack* find(int id) const {
+    const auto it = tracks.find(id);
+    return it == tracks.end() ? nullptr : &it->second;
+  }
+};
+
+/// The tracks of a motionFile for a deck whose run lasts `tmax` seconds (its TMax, or the
+/// driver's --tmax). Throws InputError (naming the motionFile line) when the layout fits
+/// none of the three, a point is not a Coupled/Vessel point of the deck, times do not
+/// increase, a rotation is not 0, or the table does not cover [0, tmax].
+inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double tmax) {
+  using detail::fail;
+  using detail::number_text;
+  MotionTracks out;
+  out.file = m.file;
+  std::vector<int> coupled;
+  for (const PointRecord& p : deck.points)
+    if (p.moving()) coupled.push_back(p.id);
+  const std::size_t P = coupled.size(), n = m.rows.front().values.size();
+  const int first = m.rows.front().line;
+  if (P == 0) fail(m.file, first, "motionFile", "a table", "a deck with a Coupled or Vessel point to move");
+  std::string ids;
+  for (int id : coupled) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
+  if (n == 1 + 3 * P) out.layout = MotionLayout::moordyn;
+  else if (n == 1 + 6 * P) out.layout = MotionLayout::moordyn6;
+  else if (n == 5) out.layout = MotionLayout::id_positions;
+  else if (n >= 11) out.layout = MotionLayout::id_kinematics;
+  else
+    fail(m.file, first, "motionFile row", std::to_string(n) + " values",
+         std::to_string(1 + 3 * P) + " (t x y z per coupled point, points " + ids + ", MoorDyn's order), " +
+             std::to_string(1 + 6 * P) + " (t x y z roll pitch yaw per point), 5 (t id x y z) or 11 (t id x y z vx vy "
+             "vz ax ay az)");
+  std::map<int, std::vector<double>> times;
+  std::map<int, std::vector<std::array<double, 3>>> pos;
+  std::map<int, std::vector<PointKinematics>> kin;
+  const bool by_id = out.layout == MotionLayout::id_positions || out.layout == MotionLayout::id_kinematics;
+  for (const MotionRow& r : m.rows) {
+    const double t = r.values[0];
+    auto add = [&](int id, const std::array<double, 3>& x) {
+      auto& ts = times[id];
+      if (!ts.empty() && !(t > ts.back()))
+        fail(m.file, r.line, "motionFile column 1 (t)", number_text(t),
+             "> " + number_text(ts.back()) + " (times increase" + (by_id ? " for each point)" : ")"));
+      ts.push_back(t);
+      pos[id].push_back(x);
+    };
+    if (!by_id) {
+      const std::size_t w = out.layout == MotionLayout::moordyn ? 3 : 6;
+      for (std::size_t p = 0; p < P; ++p) {
+        const std::size_t c0 = 1 + w * p;
+        if (w == 6)
+          for (std::size_t k = 3; k < 6; ++k)
+            if (r.values[c0 + k] != 0)
+              fail(m.file, r.line, "motionFile column " + std::to_string(c0 + k + 1), number_text(r.values[c0 + k]),
+                   "0: point " + std::to_string(coupled[p]) + " has no rotation (t x y z roll pitch yaw layout)");
+        add(coupled[p], {r.values[c0], r.values[c0 + 1], r.values[c0 + 2]});
+      }
+      continue;
+    }
+    const double idv = r.values[1];
+    const auto* pt = deck.find_point(static_cast<int>(idv));
+    if (idv != std::floor(idv) || !pt || !pt->moving())
+      fail(m.file, r.line, "motionFile column 2 (id)", number_text(idv),
+           "a Coupled or Vessel point of the deck (" + ids + ")");
+    const int id = pt->id;
+    add(id, {r.values[2], r.values[3], r.values[4]});
+    if (out.layout == MotionLayout::id_kinematics) {
+      PointKinematics k;
+      for (int c = 0; c < 3; ++c) {
+        k.x[c] = r.values[2 + c];
+        k.v[c] = r.values[5 + c];
+        k.a[c] = r.values[8 + c];
+      }
+      for (std::size_t c = 11; c < n; ++c)
+        if (r.values[c] != 0)
+          fail(m.file, r.line, "motionFile column " + std::to_string(c + 1), number_text(r.values[c]),
+               "0: extra columns (the roll of torsion) are not implemented");
+      kin[id].push_back(k);
+    }
+  }
+  for (auto& [id, ts] : times) {
+    const double lo = ts.front(), hi = ts.back();
+    const double tol = 1e-9 * std::max(1.0, tmax);
+    if (lo > tol)
+      fail(m.file, first, "motionFile point " + std::to_string(id) + " first time", number_text(lo),
+           "<= 0: the table starts the run");
+    if (hi < tmax - tol)
+      fail(m.file, m.rows.back().line, "motionFile point " + std::to_string(id) + " last time", number_text(hi),
+           ">= the run length " + number_text(tmax) + " s (extend the table or shorten the run)");
+    if (out.layout == MotionLayout::id_kinematics) out.tracks.emplace(id, MotionTrack(ts, kin[id]));
+    else out.tracks.emplace(id, MotionTrack::from_positions(ts, pos[id]));
+  }
+  return out;
 }
 
 /// The harmonic fairlead motion at time t: the offset from the deck position, its velocity and
@@ -15943,9 +16782,10 @@ inline void write_svg(const Plot& p, const std::string& path) {
 // cabledyn: the deck driver. Turns a parsed deck into lines, solves the static equilibrium
 // of each line, the modes (nModes), the dynamic march (dtM, TMax) under the deck's prescribed
 // fairlead motion and sea state, and writes the outputs of DECK_FORMAT.md ("Outputs"):
-// <root>.out (the requested channels), <root>.static.out (per node), <root>.modes.out,
-// <root>.nodes.out (per-line node positions at each output time), <root>.summary.txt, and
-// SVG figures (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg).
+// <root>.out (the requested channels, every dtOut), <root>.static.out (per node),
+// <root>.modes.out, <root>.nodes.out (per-line node positions at each output time),
+// <root>_Line<L>.out (MoorDyn's per-line output flags), <root>.summary.txt, and SVG figures
+// (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg). docs/driver.md.
 
 #include <chrono>
 #include <cmath>
@@ -15967,6 +16807,11 @@ namespace cabledyn::io {
 struct RunSettings {
   std::string root = "cabledyn";  ///< output path prefix: <root>.out, <root>.static.out, ...
   bool static_only = false;       ///< `--static`: statics (and modes) only
+  std::optional<double> tmax;     ///< `--tmax`: the run length, over the deck's TMax
+  std::optional<double> dtm;      ///< `--dtm`: the time step, over the deck's dtM
+  /// `--motion`: a motionFile (a path as given, not relative to the deck) over the deck's
+  /// motionFile and fairleadMotion.
+  std::optional<std::string> motion_file;
   bool plots = true;              ///< write the SVG figures
   bool progress = true;           ///< progress bar on stderr for runs over a second
   std::ostream* log = &std::cerr; ///< messages (nullptr: quiet)
@@ -15996,14 +16841,33 @@ struct NodeRecovery {
 template <class Unused = void>
 class BasicDeckRunner {
  public:
+  /// Builds the lines of a deck (its TMax and dtM replaced by the settings' --tmax and --dtm);
+  /// reads the motionFile of a dynamic run. Throws InputError (NotImplementedError for a deck
+  /// read with unsupported requests).
   BasicDeckRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
+    if (!deck_.unsupported.empty()) {
+      const auto& u = deck_.unsupported.front();
+      throw NotImplementedError(detail::where(deck_.file, u.line), u.quantity, u.value, u.feature);
+    }
+    apply_overrides();
+    notes_ = deck_.notes;
     env_ = deck.environment();
     env_.validate();
+    if (dynamic_run() && deck_.options.motionFile) {
+      const std::string path =
+          set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
+      motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
+      for (const auto& p : deck_.points)
+        if (p.moving() && !motion_->find(p.id))
+          notes_.push_back(path + ": point " + std::to_string(p.id) + " is not in the motionFile: held at its deck position");
+    }
     build_lines();
   }
 
   const std::vector<LineRun>& lines() const { return lines_; }
   const std::vector<std::string>& files() const { return files_; }
+  /// Notes of the run (the deck's and the driver's), also in the summary.
+  const std::vector<std::string>& notes() const { return notes_; }
   /// Output times and channel values (one row per output time).
   const std::vector<double>& times() const { return times_; }
   const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
@@ -16012,11 +16876,14 @@ class BasicDeckRunner {
   /// Statics, modes, dynamics, outputs, figures and summary.
   void run() {
     const auto t0 = std::chrono::steady_clock::now();
+    if (set_.log)
+      for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
     solve_statics();
     write_static_out();
     if (deck_.options.nModes > 0) solve_modes();
-    if (deck_.options.dynamic() && !set_.static_only) march();
-    if (!deck_.outputs.empty() || times_.empty()) write_channels();
+    if (dynamic_run()) march();
+    write_channels();
+    write_line_files();
     if (set_.plots) write_plots();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     write_summary(secs);
@@ -16025,6 +16892,7 @@ class BasicDeckRunner {
   /// The static value of every requested channel (also the first row of <root>.out).
   std::vector<double> static_channels() {
     std::vector<double> v;
+    now_ = 0;
     for (const auto& o : deck_.outputs) v.push_back(channel_value(o.channel, true));
     return v;
   }
@@ -16122,17 +16990,45 @@ class BasicDeckRunner {
     if (set_.log) *set_.log << s << "\n";
   }
 
+  bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
+
+  /// --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0, TMax a
+  /// multiple of dtM).
+  void apply_overrides() {
+    Options& o = deck_.options;
+    const std::string who = "command line";
+    if (set_.dtm) {
+      if (!(std::isfinite(*set_.dtm) && *set_.dtm > 0)) throw InputError(who, "--dtm", *set_.dtm, "> 0");
+      o.dtM = *set_.dtm;
+    }
+    if (set_.tmax) {
+      if (!(std::isfinite(*set_.tmax) && *set_.tmax >= 0)) throw InputError(who, "--tmax", *set_.tmax, ">= 0");
+      if (!o.dtM) throw InputError(who, "--tmax", *set_.tmax, "a deck with dtM (or --dtm)");
+      o.TMax = *set_.tmax;
+    }
+    if (o.dynamic()) {
+      const double ratio = *o.TMax / *o.dtM;
+      if (!(ratio <= 2147483647.0)) throw InputError(who, "TMax / dtM", ratio, "<= 2147483647 steps");
+      if (std::fabs(*o.TMax - std::round(ratio) * *o.dtM) > 1e-9 * std::max(*o.TMax, *o.dtM))
+        throw InputError(set_.tmax || set_.dtm ? who : deck_.file, "TMax", *o.TMax,
+                         "a multiple of dtM = " + cabledyn::to_text(*o.dtM));
+    }
+    if (set_.motion_file) {
+      o.motionFile = *set_.motion_file;
+      o.fairleadMotion.reset();
+    }
+    if (set_.tmax) tmax_source_ = "--tmax";
+    else if (o.TMax) tmax_source_ = "TMax, " + deck_.file + ":" + std::to_string(o.line_of("TMax"));
+  }
+
   void build_lines() {
     for (const auto& rec : deck_.lines) {
       LineRun L;
       L.id = rec.id;
       L.point[0] = rec.fairlead();
       L.point[1] = rec.anchor();
-      const auto* pa = deck_.find_point(L.point[0]);
-      const auto* pb = deck_.find_point(L.point[1]);
       LineEnd ends[2];
-      ends[0].position = Vec3<double>(pa->r[0], pa->r[1], pa->r[2]);
-      ends[1].position = Vec3<double>(pb->r[0], pb->r[1], pb->r[2]);
+      for (int e = 0; e < 2; ++e) ends[e].position = point_motion(L.point[e], 0.0).x;
       for (int written = 0; written < 2; ++written) {
         const auto* ec = deck_.end_connection(rec.id, written);
         if (!ec) continue;
@@ -16153,6 +17049,17 @@ class BasicDeckRunner {
       L.problem.seabed.cBot = deck_.options.cBot;
       lines_.push_back(std::move(L));
     }
+    if (motion_)
+      for (const auto& p : deck_.points) {
+        const MotionTrack* tr = motion_->find(p.id);
+        if (!tr) continue;
+        const auto x0 = tr->at(0.0).x;
+        const double off = std::hypot(x0[0] - p.r[0], x0[1] - p.r[1], x0[2] - p.r[2]);
+        if (off > 1e-9 * (1 + std::hypot(p.r[0], p.r[1], p.r[2])))
+          notes_.push_back(motion_->file + ": point " + std::to_string(p.id) + " starts at the motionFile's t = 0 position (" +
+                           cabledyn::to_text(x0[0]) + ", " + cabledyn::to_text(x0[1]) + ", " + cabledyn::to_text(x0[2]) + "), " + cabledyn::to_text(off) +
+                           " m from its deck position: the statics hold it there");
+      }
     build_sea();
   }
 
@@ -16216,10 +17123,19 @@ class BasicDeckRunner {
   void build_sea() {
     const auto& o = deck_.options;
     const double depth = env_.depth ? *env_.depth : kDeepWater;
+    LinearSeaOptions lso;
+    lso.wheeler = o.wave_stretching == WaveStretching::wheeler;
     WaveModel waves;
     std::vector<SpectralTrain> trains;
+    if (o.waves.kind != WaveKind::none && !(env_.g > 0))
+      throw InputError(deck_.file + ":" + std::to_string(o.line_of("waves")), "waves", "with g = 0", "g > 0 (gravity waves)");
     if (o.waves.kind == WaveKind::airy) {
-      waves = LinearSea::regular(o.waves.H, o.waves.T, o.waves.dir_deg * kPi / 180, depth, env_.g);
+      WaveComponent c;
+      c.a = o.waves.H / 2;
+      c.omega = 2 * kPi / o.waves.T;
+      c.beta = o.waves.dir_deg * kPi / 180;
+      c.phase = o.waves.phase_deg * kPi / 180;
+      waves = LinearSea({c}, depth, env_.g, lso);
     } else if (o.waves.kind == WaveKind::stream) {
       if (!env_.depth) throw InputError(deck_.file, "waves stream", "no WtrDpth", "WtrDpth given");
       StreamWaveOptions so;
@@ -16229,7 +17145,7 @@ class BasicDeckRunner {
       trains.push_back(train_of(o.waves));
     }
     for (const auto& w : o.wavetrains) trains.push_back(train_of(w));
-    if (!trains.empty()) waves = LinearSea(synthesize_trains(trains, o.WaveSeed, env_.g), depth, env_.g);
+    if (!trains.empty()) waves = LinearSea(synthesize_trains(trains, o.WaveSeed, env_.g), depth, env_.g, lso);
     const Current current = make_current();
     has_current_ = current.kind() != Current::Kind::None;
     has_waves_ = !std::holds_alternative<std::monostate>(waves);
@@ -16277,22 +17193,23 @@ class BasicDeckRunner {
   }
 
   // ---- prescribed motion ---------------------------------------------------------------------
-  EndMotion point_motion(int pid, std::size_t step, double t) const {
+  /// The kinematics of point `pid` at time t: a Fixed point at its deck position; a moving
+  /// point on its motionFile track, or moved by fairleadMotion (ramped), or held.
+  EndMotion point_motion(int pid, double t) const {
     const auto* p = deck_.find_point(pid);
     EndMotion m;
     m.x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
     if (!p->moving()) return m;
-    if (!tracks_.empty()) {
-      const auto it = tracks_.find(pid);
-      if (it != tracks_.end()) {
-        const auto& k = it->second[std::min(step, it->second.size() - 1)];
+    if (motion_) {
+      if (const MotionTrack* tr = motion_->find(pid)) {
+        const PointKinematics k = tr->at(t);
         m.x = Vec3<double>(k.x[0], k.x[1], k.x[2]);
         m.v = Vec3<double>(k.v[0], k.v[1], k.v[2]);
         m.a = Vec3<double>(k.a[0], k.a[1], k.a[2]);
       }
       return m;
     }
-    if (deck_.options.fairleadMotion) {
+    if (deck_.options.fairleadMotion && dynamic_run()) {
       // Ramped from rest over max(one period, rampTime) by a quintic (C2) ramp, as the spec
       // advises for prescribed motion ("ramp it from rest ... to avoid a start-up transient").
       const auto h = harmonic_motion(*deck_.options.fairleadMotion, t);
@@ -16312,14 +17229,13 @@ class BasicDeckRunner {
     return m;
   }
 
-  EndMotions line_motion(const LineRun& L, std::size_t step, double t) const {
-    return {point_motion(L.point[0], step, t), point_motion(L.point[1], step, t)};
+  EndMotions line_motion(const LineRun& L, double t) const {
+    return {point_motion(L.point[0], t), point_motion(L.point[1], t)};
   }
 
   // ---- the march -----------------------------------------------------------------------------
   void march() {
     const auto& o = deck_.options;
-    if (o.motionFile) tracks_ = motion_tracks(read_motion(deck_relative_path(deck_, *o.motionFile)), deck_);
     const double dt = *o.dtM;
     const long long n = o.steps();
     DynamicOptions d;
@@ -16337,7 +17253,7 @@ class BasicDeckRunner {
     d.ei0_substeps = o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0);
     d.ei0_substep_max = o.ei0_substep_max;
     d.ei0_substep_angle = o.ei0_substep_angle;
-    std::vector<HeldFluid> fluid(lines_.size());
+    fluid_.assign(lines_.size(), HeldFluid{});
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       auto& L = lines_[k];
       DynamicOptions dk = d;
@@ -16346,15 +17262,19 @@ class BasicDeckRunner {
       L.dynamics = std::make_unique<LineDynamics>(*L.line, dk);
       const HeldFluid* f = nullptr;
       if (field_) {
-        sample_fluid(*field_, *L.line, L.statics.q, 0.0, fluid[k]);
-        f = &fluid[k];
+        sample_fluid(*field_, *L.line, L.statics.q, 0.0, fluid_[k]);
+        f = &fluid_[k];
       }
-      L.dynamics->initialize(0.0, L.statics.q, line_motion(L, 0, 0.0), f);
+      L.dynamics->initialize(0.0, L.statics.q, line_motion(L, 0.0), f);
       for (int e = 0; e < 2; ++e) {
         const double T = L.statics.end_force[e].norm();
         L.ten_min[e] = L.ten_max[e] = T;
       }
     }
+    // Outputs every dtOut (every step when dtOut <= dtM): at the first step at or after each
+    // multiple of dtOut.
+    const double dt_out = std::max(o.dtOut, 0.0);
+    double next_out = dt_out;
     record(0.0, false);
     const auto start = std::chrono::steady_clock::now();
     int shown = -1;
@@ -16364,17 +17284,20 @@ class BasicDeckRunner {
         auto& L = lines_[k];
         const HeldFluid* f = nullptr;
         if (field_) {
-          sample_fluid(*field_, *L.line, L.dynamics->state().q, t, fluid[k]);
-          f = &fluid[k];
+          sample_fluid(*field_, *L.line, L.dynamics->state().q, t, fluid_[k]);
+          f = &fluid_[k];
         }
-        L.dynamics->step(dt, line_motion(L, static_cast<std::size_t>(s), t), f);
+        L.dynamics->step(dt, line_motion(L, t), f);
         for (int e = 0; e < 2; ++e) {
           const double T = L.dynamics->end_force(e).norm();
           if (T > L.ten_max[e]) L.ten_max[e] = T, L.t_max[e] = t;
           if (T < L.ten_min[e]) L.ten_min[e] = T, L.t_min[e] = t;
         }
       }
-      record(t, false);
+      if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
+        record(t, false);
+        while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
+      }
       if (set_.progress && set_.log) {
         const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const int pct = static_cast<int>(100.0 * s / n);
@@ -16401,23 +17324,60 @@ class BasicDeckRunner {
     throw InputError(deck_.file, "output channel line", id, "a line of LINES");
   }
 
+  const VecX<double>& state_of(const LineRun& L, bool use_static, int which) const {
+    if (use_static || !L.dynamics) return which == 0 ? L.statics.q : zeros(L);
+    const auto& s = L.dynamics->state();
+    return which == 0 ? s.q : which == 1 ? s.v : s.a;
+  }
+  const VecX<double>& zeros(const LineRun& L) const {
+    auto& z = zero_cache_[L.id];
+    if (z.size() != L.statics.q.size()) z = VecX<double>::Zero(L.statics.q.size());
+    return z;
+  }
+
+  /// The net force on every node of line k (-r(q, v), the non-inertial forces; M a on the
+  /// free DOFs): at the held ends the line-end forces, zero inside in the statics.
+  const VecX<double>& node_forces(std::size_t k, bool use_static) {
+    auto it = force_cache_.find(std::make_pair(k, use_static));
+    if (it != force_cache_.end()) return it->second;
+    const auto& L = lines_[k];
+    VecX<double> f = VecX<double>::Zero(L.statics.q.size());
+    if (!use_static && L.dynamics) {
+      L.dynamics->residual_force(f);
+      f = -f;
+    }
+    for (int e = 0; e < 2; ++e)
+      f.segment<3>(static_cast<Eigen::Index>(L.line->dof(L.line->end_node(e), 0))) = end_force(k, e, use_static);
+    return force_cache_[std::make_pair(k, use_static)] = std::move(f);
+  }
+
+  /// Index (from End A of the line as built, the fairlead) of the node a node channel names.
+  std::size_t node_index(const OutputChannel& c) const {
+    const std::size_t k = line_index(c.line);
+    const long long written = deck_.channel_node(c);
+    const long long j = written > 0 ? deck_.oriented_node(c.line, written) : 0;
+    if (j < 1 || static_cast<std::size_t>(j) > lines_[k].line->n_nodes())
+      throw InputError(deck_.file, "output channel " + c.name() + " node", c.node,
+                       "a node of line " + std::to_string(c.line));
+    return static_cast<std::size_t>(j - 1);
+  }
+
   double channel_value(const OutputChannel& c, bool use_static) {
     auto key = [&](std::size_t k) { return std::make_pair(k, use_static); };
     switch (c.kind) {
       case ChannelKind::FairTen:
-      case ChannelKind::AnchTen: {
-        const std::size_t k = line_index(c.line);
-        return end_force(k, c.kind == ChannelKind::FairTen ? 0 : 1, use_static).norm();
-      }
+      case ChannelKind::AnchTen:
       case ChannelKind::FairIncl:
       case ChannelKind::AnchIncl: {
         const std::size_t k = line_index(c.line);
-        const Vec3<double> F = end_force(k, c.kind == ChannelKind::FairIncl ? 0 : 1, use_static);
+        const bool fair = c.kind == ChannelKind::FairTen || c.kind == ChannelKind::FairIncl;
+        const int e = deck_.oriented_end(c.line, deck_.tension_end(c.line, fair));
+        const Vec3<double> F = end_force(k, e, use_static);
+        if (c.kind == ChannelKind::FairTen || c.kind == ChannelKind::AnchTen) return F.norm();
         // Degrees below horizontal of the line leaving the end: the line pulls the fairlead
         // down (positive); at the anchor the sign of the pull is reversed (a line leaving the
         // anchor upward reads negative).
-        const double h = std::hypot(F(0), F(1));
-        return std::atan2(-F(2), h) * 180 / kPi;
+        return std::atan2(-F(2), std::hypot(F(0), F(1))) * 180 / kPi;
       }
       case ChannelKind::Ten:
       case ChannelKind::Curv:
@@ -16428,61 +17388,185 @@ class BasicDeckRunner {
         const std::size_t j = node_index(c);
         return c.kind == ChannelKind::Ten ? r.tension[j] : c.kind == ChannelKind::Curv ? r.curvature[j] : r.moment[j];
       }
-      case ChannelKind::NodePosition: {
+      case ChannelKind::NodePosition:
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::NodeAcceleration: {
         const std::size_t k = line_index(c.line);
         const auto& L = lines_[k];
-        const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
-        return L.line->r(q, node_index(c))(c.component);
+        const int which = c.kind == ChannelKind::NodePosition ? 0 : c.kind == ChannelKind::NodeVelocity ? 1 : 2;
+        return L.line->r(state_of(L, use_static, which), node_index(c))(c.component);
+      }
+      case ChannelKind::NodeForce: {
+        const std::size_t k = line_index(c.line);
+        return lines_[k].line->r(node_forces(k, use_static), node_index(c))(c.component);
       }
       case ChannelKind::PointPosition:
-      case ChannelKind::PointForce: {
-        Vec3<double> x = Vec3<double>::Zero(), F = Vec3<double>::Zero();
-        bool found = false;
+      case ChannelKind::PointVelocity:
+      case ChannelKind::PointAcceleration:
+      case ChannelKind::PointForce:
+      case ChannelKind::PointTension: {
+        const auto* p = deck_.find_point(c.point);
+        if (!p) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
+        const EndMotion m = use_static ? point_motion(c.point, 0.0) : point_motion(c.point, now_);
+        Vec3<double> x = m.x, F = Vec3<double>::Zero();
         for (std::size_t k = 0; k < lines_.size(); ++k)
           for (int e = 0; e < 2; ++e)
             if (lines_[k].point[e] == c.point) {
               const auto& L = lines_[k];
-              const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
-              x = L.line->r(q, L.line->end_node(e));
+              x = L.line->r(state_of(L, use_static, 0), L.line->end_node(e));
               F += end_force(k, e, use_static);
-              found = true;
             }
-        if (!found) {
-          const auto* p = deck_.find_point(c.point);
-          if (!p) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
-          x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
+        switch (c.kind) {
+          case ChannelKind::PointPosition: return x(c.component);
+          case ChannelKind::PointVelocity: return use_static ? 0.0 : m.v(c.component);
+          case ChannelKind::PointAcceleration: return use_static ? 0.0 : m.a(c.component);
+          case ChannelKind::PointForce: return F(c.component);
+          default: return F.norm();
         }
-        return c.kind == ChannelKind::PointPosition ? x(c.component) : F(c.component);
       }
+      case ChannelKind::Rod:
+      case ChannelKind::Body:
+        break;
     }
-    return 0;
+    throw NotImplementedError(deck_.file, "output channel", c.name(), "rods and bodies");
   }
 
-  std::size_t node_index(const OutputChannel& c) const {
-    const std::size_t k = line_index(c.line);
-    const long long j = deck_.oriented_node(c.line, c.node);
-    if (j < 1 || static_cast<std::size_t>(j) > lines_[k].line->n_nodes())
-      throw InputError(deck_.file, "output channel node", c.node,
-                       "in [1, " + std::to_string(lines_[k].line->n_nodes()) + "]");
-    return static_cast<std::size_t>(j - 1);
+  /// Units of a channel for the WriteUnits row.
+  static const char* unit_of(const OutputChannel& c) {
+    switch (c.kind) {
+      case ChannelKind::FairIncl:
+      case ChannelKind::AnchIncl: return "(deg)";
+      case ChannelKind::Curv: return "(1/m)";
+      case ChannelKind::BendMom: return "(Nm)";
+      case ChannelKind::NodePosition:
+      case ChannelKind::PointPosition: return "(m)";
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::PointVelocity: return "(m/s)";
+      case ChannelKind::NodeAcceleration:
+      case ChannelKind::PointAcceleration: return "(m/s^2)";
+      default: return "(N)";
+    }
   }
 
   void record(double t, bool use_static) {
     recovery_cache_.clear();
+    force_cache_.clear();
+    now_ = t;
     std::vector<double> row;
     for (const auto& o : deck_.outputs) row.push_back(channel_value(o.channel, use_static));
     times_.push_back(t);
     rows_.push_back(std::move(row));
     fairten_.resize(lines_.size());
     for (std::size_t k = 0; k < lines_.size(); ++k) fairten_[k].push_back(end_force(k, 0, use_static).norm());
-    // Node positions of every line for <root>.nodes.out.
+    // Node positions of every line for <root>.nodes.out, and the per-line output flags.
     std::vector<double> nodes;
     for (const auto& L : lines_) {
-      const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
+      const VecX<double>& q = state_of(L, use_static, 0);
       for (std::size_t i = 0; i < L.line->n_nodes(); ++i)
         for (int c = 0; c < 3; ++c) nodes.push_back(L.line->r(q, i)(c));
     }
     node_rows_.push_back(std::move(nodes));
+    line_rows_.resize(lines_.size());
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
+      if (flags == "-" || flags.empty()) continue;
+      line_rows_[k].push_back(line_output_row(k, use_static));
+    }
+  }
+
+  /// The values of a MoorDyn per-line output row (flags p K v U D V t c s d b, in MoorDyn's
+  /// column order), nodes from End A as written; see line_output_header.
+  std::vector<double> line_output_row(std::size_t k, bool use_static) {
+    const auto& L = lines_[k];
+    const Line& line = *L.line;
+    const std::string& flags = deck_.find_line(L.id)->outputs;
+    const auto has = [&](char f) { return flags.find(f) != std::string::npos; };
+    const std::size_t nn = line.n_nodes(), ne = line.n_elements();
+    const bool swapped = deck_.find_line(L.id)->swapped;
+    const auto node = [&](std::size_t j) { return swapped ? nn - 1 - j : j; };      // as written -> built
+    const auto elem = [&](std::size_t e) { return swapped ? ne - 1 - e : e; };
+    const VecX<double>& q = state_of(L, use_static, 0);
+    const VecX<double>& v = state_of(L, use_static, 1);
+    std::vector<double> out;
+    const auto vec3 = [&](const Vec3<double>& x) { out.insert(out.end(), {x(0), x(1), x(2)}); };
+    if (has('p'))
+      for (std::size_t j = 0; j < nn; ++j) vec3(line.r(q, node(j)));
+    if (has('K')) {
+      const auto it = recovery_cache_.find(std::make_pair(k, use_static));
+      const NodeRecovery& r = it != recovery_cache_.end() ? it->second
+                                                          : (recovery_cache_[std::make_pair(k, use_static)] = recover(k, use_static));
+      for (std::size_t j = 0; j < nn; ++j) out.push_back(r.curvature[node(j)]);
+    }
+    if (has('v'))
+      for (std::size_t j = 0; j < nn; ++j) vec3(line.r(v, node(j)));
+    if (has('U'))
+      for (std::size_t j = 0; j < nn; ++j) {
+        const std::size_t i = node(j);
+        vec3(!use_static && k < fluid_.size() && i < fluid_[k].u.size() ? fluid_[k].u[i] : Vec3<double>::Zero());
+      }
+    if (has('V'))  // VIV lift: Cl = 0 on every line type the reader accepts
+      for (std::size_t j = 0; j < nn; ++j) vec3(Vec3<double>::Zero());
+    std::vector<double> ten(ne), strain(ne), rate(ne);
+    if (has('t') || has('s') || has('d'))
+      for (std::size_t w = 0; w < ne; ++w) {
+        const std::size_t e = elem(w);
+        if (!line.hermite()) {
+          const auto qe = line.element_dofs<double, 6>(q, e), ve = line.element_dofs<double, 6>(v, e);
+          const auto& el = line.tension_element(e);
+          const auto kin = el.kinematics<double>(qe);
+          ten[w] = el.tension_with_damping<double>(qe, ve);
+          strain[w] = kin.eps;
+          rate[w] = kin.e.dot(ve.segment<3>(3) - ve.segment<3>(0)) / line.L0(e);
+        } else {
+          const auto qe = line.element_dofs<double, 12>(q, e), ve = line.element_dofs<double, 12>(v, e);
+          const auto& el = line.hermite_element(e);
+          Vec3<double> a, b, ad, bd;
+          el.tangents<double>(qe, 0.5, a, b);
+          el.tangents<double>(ve, 0.5, ad, bd);
+          ten[w] = el.section<double>(qe, 0.5).N;
+          strain[w] = a.norm() - 1;
+          rate[w] = a.dot(ad) / a.norm();
+        }
+      }
+    if (has('t')) out.insert(out.end(), ten.begin(), ten.end());
+    if (has('s')) out.insert(out.end(), strain.begin(), strain.end());
+    if (has('d')) out.insert(out.end(), rate.begin(), rate.end());
+    if (has('b'))
+      for (std::size_t j = 0; j < nn; ++j) {
+        const std::size_t i = node(j);
+        Vec3<double> B = Vec3<double>::Zero();
+        if (L.problem.seabed_z)
+          B(2) = seabed_contact<double>(line.r(q, i)(2), line.r(v, i)(2), *L.problem.seabed_z,
+                                        node_contact_width_length(line, i), 1.0, L.problem.seabed)
+                     .f;
+        vec3(B);
+      }
+    return out;
+  }
+
+  /// The column names of a line's output file (MoorDyn's: Node<j>px ..., Seg<e>Te ...).
+  std::vector<std::string> line_output_header(std::size_t k) const {
+    const auto& L = lines_[k];
+    const std::string& flags = deck_.find_line(L.id)->outputs;
+    const auto has = [&](char f) { return flags.find(f) != std::string::npos; };
+    const std::size_t nn = L.line->n_nodes(), ne = L.line->n_elements();
+    const int first = deck_.first_node_number();
+    std::vector<std::string> h;
+    const auto nodes3 = [&](const char* a, const char* b, const char* c) {
+      for (std::size_t j = 0; j < nn; ++j)
+        for (const char* s : {a, b, c}) h.push_back("Node" + std::to_string(j + first) + s);
+    };
+    if (has('p')) nodes3("px", "py", "pz");
+    if (has('K'))
+      for (std::size_t j = 0; j < nn; ++j) h.push_back("Node" + std::to_string(j + first) + "Ku");
+    if (has('v')) nodes3("vx", "vy", "vz");
+    if (has('U')) nodes3("Ux", "Uy", "Uz");
+    if (has('V')) nodes3("Vx", "Vy", "Vz");
+    for (const auto& [f, s] : {std::pair<char, const char*>{'t', "Te"}, {'s', "St"}, {'d', "dSt"}})
+      if (has(f))
+        for (std::size_t e = 1; e <= ne; ++e) h.push_back("Seg" + std::to_string(e) + s);
+    if (has('b')) nodes3("bx", "by", "bz");
+    return h;
   }
 
   // ---- files ---------------------------------------------------------------------------------
@@ -16498,12 +17582,17 @@ class BasicDeckRunner {
   void write_channels() {
     if (times_.empty()) record(0.0, true);
     names_.clear();
-    for (const auto& o : deck_.outputs) names_.push_back(o.channel.name());
+    for (const auto& o : deck_.outputs) names_.push_back(o.text.empty() ? o.channel.name() : o.text);
     auto f = open(".out");
     f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
     f << "Time(s)";
     for (const auto& n : names_) f << "\t" << n;
     f << "\n";
+    if (deck_.options.WriteUnits) {
+      f << "(s)";
+      for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
+      f << "\n";
+    }
     for (std::size_t r = 0; r < times_.size(); ++r) {
       f << times_[r];
       for (double v : rows_[r]) f << "\t" << v;
@@ -16511,9 +17600,11 @@ class BasicDeckRunner {
     }
     auto g = open(".nodes.out");
     g << "Time(s)";
+    const int first = deck_.first_node_number();
     for (const auto& L : lines_)
       for (std::size_t i = 0; i < L.line->n_nodes(); ++i)
-        for (const char* c : {"px", "py", "pz"}) g << "\tL" << L.id << "N" << deck_.oriented_node(L.id, static_cast<long long>(i) + 1) << c;
+        for (const char* c : {"px", "py", "pz"})
+          g << "\tL" << L.id << "N" << deck_.oriented_node(L.id, static_cast<long long>(i) + 1) - 1 + first << c;
     g << "\n";
     for (std::size_t r = 0; r < times_.size(); ++r) {
       g << times_[r];
@@ -16522,20 +17613,47 @@ class BasicDeckRunner {
     }
   }
 
+  /// <root>_Line<L>.out for every line with output flags (MoorDyn's per-line file).
+  void write_line_files() {
+    if (times_.empty()) return;
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
+      if (flags == "-" || flags.empty() || k >= line_rows_.size() || line_rows_[k].empty()) continue;
+      const std::vector<std::string> h = line_output_header(k);
+      std::string missing;
+      for (char c : std::string("Dc"))
+        if (flags.find(c) != std::string::npos) missing += c;
+      if (!missing.empty())
+        notes_.push_back("line " + std::to_string(lines_[k].id) + " output flags " + missing +
+                         " (per-node hydrodynamic force, per-segment damping force) are not written: not implemented");
+      if (h.empty()) continue;
+      auto f = open("_Line" + std::to_string(lines_[k].id) + ".out");
+      f << "Time";
+      for (const auto& n : h) f << "\t" << n;
+      f << "\n";
+      for (std::size_t r = 0; r < times_.size() && r < line_rows_[k].size(); ++r) {
+        f << times_[r];
+        for (double v : line_rows_[k][r]) f << "\t" << v;
+        f << "\n";
+      }
+    }
+  }
+
   void write_static_out() {
     auto f = open(".static.out");
     f << "LineID\tNode\tArcLength(m)\tX(m)\tY(m)\tZ(m)\tTension(N)\tCurvature(1/m)\tBendMoment(Nm)\n";
+    const int first = deck_.first_node_number();
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       const auto& L = lines_[k];
       const NodeRecovery r = recover(k, true);
       const std::size_t nn = L.line->n_nodes();
-      // Rows in the deck's node numbering (1 = End A as written).
+      // Rows in the deck's node numbering (End A as written first).
       for (std::size_t j = 1; j <= nn; ++j) {
         const std::size_t i = static_cast<std::size_t>(deck_.oriented_node(L.id, static_cast<long long>(j)) - 1);
         const Vec3<double> x = L.line->r(L.statics.q, i);
         const double s = deck_.oriented_node(L.id, 1) == 1 ? L.line->s_node(i) : L.line->length() - L.line->s_node(i);
-        f << L.id << "\t" << j << "\t" << s << "\t" << x(0) << "\t" << x(1) << "\t" << x(2) << "\t" << r.tension[i] << "\t"
-          << r.curvature[i] << "\t" << r.moment[i] << "\n";
+        f << L.id << "\t" << static_cast<long long>(j) - 1 + first << "\t" << s << "\t" << x(0) << "\t" << x(1) << "\t"
+          << x(2) << "\t" << r.tension[i] << "\t" << r.curvature[i] << "\t" << r.moment[i] << "\n";
       }
     }
   }
@@ -16626,7 +17744,14 @@ class BasicDeckRunner {
   void write_summary(double seconds) {
     auto f = open(".summary.txt");
     f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
-    for (const auto& n : deck_.notes) f << "note: " << n << "\n";
+    if (dynamic_run())
+      f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
+        << *deck_.options.TMax << " s (run length from " << tmax_source_ << ")\n";
+    else if (set_.static_only)
+      f << "run: statics only (--static)\n";
+    else
+      f << "run: statics only (no TMax in the deck: give TMax, or --tmax)\n";
+    for (const auto& n : notes_) f << "note: " << n << "\n";
     for (const auto& L : lines_) {
       f << "line " << L.id << " (" << (L.line->hermite() ? "cubic-Hermite cable" : "EI = 0 line") << ", "
         << L.line->n_elements() << " elements, " << L.line->length() << " m)\n";
@@ -16662,16 +17787,23 @@ class BasicDeckRunner {
   Deck deck_;
   RunSettings set_;
   Environment env_;
+  std::vector<std::string> notes_;
+  std::string tmax_source_;
+  std::optional<MotionTracks> motion_;
   std::vector<LineRun> lines_;
+  std::vector<HeldFluid> fluid_;
   std::unique_ptr<FluidField> field_;
   SteadyCurrent steady_;
   bool has_current_ = false, has_waves_ = false;
-  std::map<int, std::vector<PointKinematics>> tracks_;
+  double now_ = 0;
   std::vector<double> times_;
   std::vector<std::vector<double>> rows_, node_rows_;
+  std::vector<std::vector<std::vector<double>>> line_rows_;
   std::vector<std::vector<double>> fairten_;
   std::vector<std::string> names_, files_;
   std::map<std::pair<std::size_t, bool>, NodeRecovery> recovery_cache_;
+  std::map<std::pair<std::size_t, bool>, VecX<double>> force_cache_;
+  mutable std::map<int, VecX<double>> zero_cache_;
 };
 
 using DeckRunner = BasicDeckRunner<>;

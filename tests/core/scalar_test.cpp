@@ -86,7 +86,9 @@ TEST_CASE("Environment defaults and validation", "[core][environment]") {
   env.depth = -1.0;
   CHECK_THROWS_WITH(env.validate(), "InputError: Environment: WtrDpth = -1 (limit: > 0)");
   env.depth.reset();
-  env.g = 0;
-  CHECK_THROWS_AS(env.validate(), InputError);
+  env.g = 0;  // weightless lines: MoorDyn decks use g = 0
+  CHECK_NOTHROW(env.validate());
+  env.g = -1;
+  CHECK_THROWS_WITH(env.validate(), "InputError: Environment: g = -1 (limit: >= 0)");
   CHECK(std::fabs(kPiLD - 4 * std::atan(1.0L)) < 4 * std::numeric_limits<long double>::epsilon());
 }

@@ -134,6 +134,10 @@ TEST_CASE("option rows: value first, keyword first, model rows, aliases, last ro
 TEST_CASE("every typed keyword is parsed", "[deck][options]") {
   // A valid row for each typed keyword and the value it must set.
   const std::map<std::string, std::pair<std::string, bool (*)(const Options&)>> rows = {
+      {"dialect", {"moordyn dialect", [](const Options& o) { return o.dialect == Dialect::moordyn; }}},
+      {"dtOut", {"0.5 dtOut", [](const Options& o) { return o.dtOut == 0.5; }}},
+      {"WriteUnits", {"1 WriteUnits", [](const Options& o) { return o.WriteUnits; }}},
+      {"WaveStretching", {"none WaveStretching", [](const Options& o) { return o.wave_stretching == WaveStretching::none; }}},
       {"g", {"9.7 g", [](const Options& o) { return o.g == 9.7; }}},
       {"rhoW", {"1000 rhoW", [](const Options& o) { return o.rhoW == 1000.0; }}},
       {"WtrDpth", {"120 WtrDpth", [](const Options& o) { return o.WtrDpth == 120.0; }}},
@@ -233,8 +237,9 @@ TEST_CASE("MoorDyn keywords the implicit solver does not need are ignored with a
       ++count;
     }
   }
-  CHECK(count >= 7);  // at least dtIC, TmaxIC, CdScaleIC, threshIC, tScheme, WriteLog, dtOut
-  for (const char* kw : {"dtIC", "TmaxIC", "CdScaleIC", "threshIC", "tScheme", "WriteLog", "dtOut"})
+  CHECK(count >= 7);  // at least dtIC, TmaxIC, CdScaleIC, threshIC, tScheme, WriteLog, fileIC
+  for (const char* kw : {"dtIC", "TmaxIC", "CdScaleIC", "threshIC", "tScheme", "WriteLog", "fileIC", "ICfile",
+                         "genDynamicIC"})
     CHECK(io::detail::find_option(kw)->role == io::detail::OptionRole::ignored);
 }
 
@@ -269,7 +274,7 @@ TEST_CASE("options of unimplemented features: accepted at their default, refused
 
 TEST_CASE("option values out of range name the keyword", "[deck][options]") {
   const std::vector<std::pair<std::string, Expected>> bad = {
-      {"0 g", {12, "g", "0", "> 0"}},
+      {"-1 g", {12, "g", "-1", ">= 0"}},
       {"-1 rhoW", {12, "rhoW", "-1", ">= 0"}},
       {"-1 kBot", {12, "kBot", "-1", ">= 0"}},
       {"-1 cBot", {12, "cBot", "-1", ">= 0"}},

@@ -169,12 +169,12 @@ TEST_CASE("reference decks: the parsed numbers", "[deck]") {
     CHECK(d.points[0].type == PointType::coupled);
     CHECK(d.points[1].r == std::array<double, 3>{125.0, 0.0, -80.0});
     REQUIRE(d.outputs.size() == 6);
-    CHECK(d.outputs[4].channel == OutputChannel{ChannelKind::Curv, 1, 383, 0, 0});
+    CHECK(d.outputs[4].channel == *parse_channel("Curv1N383"));
     CHECK(d.outputs[5].channel.kind == ChannelKind::BendMom);
   }
-  SECTION("ve_polyester_dynamic_waves.dat: after EA, the BA_s|BA_d column is refused too") {
+  SECTION("ve_polyester_dynamic_waves.dat: BA_s|BA_d needs the viscoelastic EA (as in MoorDyn)") {
     const std::string text = replace_all(read_text(dir + "/ve_polyester_dynamic_waves.dat"), "1.424e8|2.50e8", "1.424e8");
-    require_error(text, "ve.dat", {12, "LINE TYPES column 5 (BA/-zeta)", "4.0e9|1.1e7", "not implemented"});
+    require_error(text, "ve.dat", {12, "LINE TYPES column 5 (BA/-zeta)", "4.0e9|1.1e7", "needs a viscoelastic EA"});
     const Deck d = parse_deck(replace_all(text, "4.0e9|1.1e7", "4.0e9"), "ve.dat");
     CHECK(d.line_types[0].type.EA == 1.424e8);
     CHECK(d.options.waves.kind == WaveKind::airy);
@@ -210,9 +210,9 @@ TEST_CASE("test decks: the parsed numbers", "[deck]") {
     CHECK(o.WaveSeed == 7);
     CHECK(o.rampTime == 10.0);
     REQUIRE(d.outputs.size() == 10);
-    CHECK(d.outputs[5].channel == OutputChannel{ChannelKind::Ten, 1, 21, 0, 0});
-    CHECK(d.outputs[6].channel == OutputChannel{ChannelKind::NodePosition, 1, 41, 0, 0});
-    CHECK(d.outputs[9].channel == OutputChannel{ChannelKind::PointForce, 0, 0, 4, 0});
+    CHECK(d.outputs[5].channel == *parse_channel("Ten1N21"));
+    CHECK(d.outputs[6].channel == *parse_channel("L1N41px"));
+    CHECK(d.outputs[9].channel == *parse_channel("Point4Fx"));
     CHECK(d.notes.empty());
   }
   SECTION("moordyn_stock.dat: MoorDyn order, 7-column LINES, ignored keywords, swapped ends") {
@@ -241,13 +241,17 @@ TEST_CASE("test decks: the parsed numbers", "[deck]") {
     CHECK(o.cBot == 3e5);
     CHECK(o.dtM == 0.002);
     CHECK_FALSE(o.dynamic());
-    REQUIRE(o.ignored.size() == 7);
+    CHECK(o.dtOut == 0.1);
+    CHECK(o.WriteUnits);  // MoorDyn's default
+    CHECK(d.dialect == Dialect::moordyn);
+    REQUIRE(o.ignored.size() == 6);
     CHECK(o.ignored[0].keyword == "WriteLog");
     CHECK(o.ignored[5].keyword == "tScheme");
     CHECK(o.ignored[5].value == "RK4");
     REQUIRE(d.notes.size() == 8);
     CHECK(d.notes[1].find("moordyn_stock.dat:23: dtIC = 0.5 accepted and ignored") != std::string::npos);
-    CHECK(d.notes[7].find("dtM without TMax") != std::string::npos);
+    CHECK(d.notes[6].find("dtM without TMax") != std::string::npos);
+    CHECK(d.notes[7].find("MoorDyn deck (7-column LINES): node channels count from 0") != std::string::npos);
     CHECK(d.outputs[2].channel.name() == "Point2px");  // POINT2PX, case-folded
   }
   SECTION("lazy_wave_cable.dat: Hermite cable, EQUIVALENT BUOYANCY, END CONNECTIONS, sea state") {
@@ -285,7 +289,7 @@ TEST_CASE("test decks: the parsed numbers", "[deck]") {
     CHECK(o.WaveSeed == 42);
     CHECK(o.WaveComponents == 150);
     CHECK(o.WaveDirections == 11);
-    CHECK(d.outputs[2].channel == OutputChannel{ChannelKind::Curv, 1, 40, 0, 0});
+    CHECK(d.outputs[2].channel == *parse_channel("Curv1N40"));
     CHECK(d.lines[0].outputs == "pK");
   }
 }
@@ -585,16 +589,16 @@ TEST_CASE("every error path names the file, the line and the field", "[deck][err
       {"duplicate line type", edit(7, chain), {7, "LINE TYPES column 1 (Name)", "chain", "unique"}},
       {"viscoelastic EA", edit(6, "chain 0.09 77.7 3e8|4e8 -0.8 0 1.6 0.1 1.0 0.0"), {6, "column 4 (EA)", "3e8|4e8", "not implemented"}},
       {"Syrope EA", edit(6, "chain 0.09 77.7 SYROPE:wc.dat|0.1|2 -0.8 0 1.6 0.1 1.0 0.0"), {6, "column 4 (EA)", "SYROPE", "not implemented"}},
-      {"torsion columns", edit(7, "cable 0.16 36.7 4.7e8 0 2e4 0 5e3 0 0 1.2 0.1 1.0 0.0"), {7, "column 8 (GJ)", "5e3", "torsion is not implemented"}},
+      {"torsion columns", edit(7, "cable 0.16 36.7 4.7e8 0 2e4 0 5e3 0 0 1.2 0.1 1.0 0.0"), {7, "column 8 (GJ)", "5e3", "not implemented: torsion"}},
       {"VIV", "", {0, "", "", ""}},
       // POINTS.
       {"duplicate point", edit(12, "2 Fixed 0 400 -50 0 0 0 0"), {12, "POINTS column 1 (ID)", "2", "unique"}},
       {"bad point id", edit(12, "3.5 Fixed 0 400 -50 0 0 0 0"), {12, "POINTS column 1 (ID)", "3.5", "integer"}},
       {"point missing column", edit(12, "3 Fixed 0 400 -50 0 0"), {12, "POINTS column 8 (CdA)", "missing", "ID Type X Y Z"}},
-      {"unknown point type", edit(11, "2 Floating 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Floating", "Fixed, Coupled or Vessel"}},
+      {"unknown point type", edit(11, "2 Floating 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Floating", "Fixed (Fix, Anchor), Coupled"}},
       {"free point", edit(11, "2 Free 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Free", "not implemented"}},
-      {"body point", edit(11, "2 Body1 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Body1", "bodies are not implemented"}},
-      {"rod point", edit(11, "2 Rod1A 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Rod1A", "rods are not implemented"}},
+      {"body point", edit(11, "2 Body1 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Body1", "not implemented: points on bodies"}},
+      {"rod point", edit(11, "2 Rod1A 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Rod1A", "Body<N> or Turbine<J>"}},
       {"turbine point", edit(11, "2 Turbine2 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Turbine2", "not implemented"}},
       {"coupled point mass", edit(11, "2 Coupled 0 0 0 500 0 0 0"), {11, "POINTS column 6 (Mass)", "500", "not implemented"}},
       // LINES.
@@ -602,8 +606,8 @@ TEST_CASE("every error path names the file, the line and the field", "[deck][err
       {"same point at both ends", edit(15, "1 2 2 -"), {15, "LINES column 3 (NodeB)", "2", "other than NodeA"}},
       {"duplicate line id", edit(16, "1 2 3 -"), {16, "LINES column 1 (ID)", "1", "unique"}},
       {"LINES column count", edit(16, "2 cable 2 3 420"), {16, "LINES column 6", "missing", "ID NodeA NodeB"}},
-      {"rod end", edit(15, "1 R1A 1 -"), {15, "LINES column 2 (NodeA)", "R1A", "rod ends are not implemented"}},
-      {"bad output flags", edit(15, "1 2 1 pq"), {15, "LINES column 4 (Outputs)", "pq", "MoorDyn line output letters"}},
+      {"rod end", edit(15, "1 R1A 1 -"), {15, "LINES column 2 (NodeA)", "R1A", "not implemented: lines attached to rods"}},
+      {"bad point reference", edit(15, "1 X2 1 -"), {15, "LINES column 2 (NodeA)", "X2", "a point ID (or P<n>"}},
       {"no lines", "", {0, "", "", ""}},
       {"a line with no sections", edit(20, ""), {16, "SECTIONS of line 2", "none", "at least one SECTIONS row"}},
       // SECTIONS.
@@ -669,16 +673,16 @@ TEST_CASE("every error path names the file, the line and the field", "[deck][err
       {"substep angle", edit(25, "0 ei0_substep_angle"), {25, "ei0_substep_angle", "0", "(0, 90]"}},
       {"substeps value", edit(25, "sometimes ei0_substeps"), {25, "ei0_substeps", "sometimes", "True or False"}},
       // OUTPUTS.
-      {"unknown channel", edit(29, "FairTension1"), {29, "OUTPUTS channel", "FairTension1", "FairTen<L>"}},
       {"channel of an unknown line", edit(29, "FairTen3"), {29, "OUTPUTS channel", "FairTen3", "no line 3"}},
       {"node beyond the line", edit(30, "Curv2N44"), {30, "OUTPUTS channel", "Curv2N44", "[1, 43]"}},
       {"channel of an unknown point", edit(30, "Point9px"), {30, "OUTPUTS channel", "Point9px", "no point 9"}},
-      {"two channels on a row", edit(29, "FairTen1 AnchTen1"), {29, "OUTPUTS column 2", "AnchTen1", "one channel per row"}},
+      {"node 0 in a CableDyn deck", edit(30, "Curv2N0"), {30, "OUTPUTS channel", "Curv2N0", "nodes count from 1"}},
+      {"rod channel without rods", edit(30, "Rod1N2PX"), {30, "OUTPUTS channel", "Rod1N2PX", "no RODS rows"}},
       // Sections of later issues.
-      {"BODIES", append("---------- BODIES ----------\nID Attachment X0\n1 coupled 0 0 0 0 0 0 0 0 0 0 0 0\n"), {34, "section BODIES", "1", "not implemented"}},
-      {"RODS", append("---------- RODS ----------\n1 Can Body1 0 0 2 0 0 15 8 p\n"), {33, "section RODS", "1", "not implemented"}},
-      {"FAILURE", append("---------- FAILURE ----------\n1 5 1,2 0 1200e3\n"), {33, "section FAILURE", "1", "not implemented"}},
-      {"ATTACHMENTS", append("---------- ATTACHMENTS ----------\n2 100 500 0.2 0.5 1\n"), {33, "section ATTACHMENTS", "2", "not implemented"}},
+      {"BODIES", append("---------- BODIES ----------\nID Attachment X0\n1 coupled 0 0 0 0 0 0 0 0 0 0 0 0\n"), {34, "section BODIES row", "1", "not implemented: bodies"}},
+      {"RODS", append("---------- RODS ----------\n1 Can Body1 0 0 2 0 0 15 8 p\n"), {33, "section RODS row", "1", "not implemented: rods"}},
+      {"FAILURE", append("---------- FAILURE ----------\n1 5 1,2 0 1200e3\n"), {33, "section FAILURE row", "1", "not implemented: line failure"}},
+      {"ATTACHMENTS", append("---------- ATTACHMENTS ----------\n2 100 500 0.2 0.5 1\n"), {33, "section ATTACHMENTS row", "2", "not implemented: discrete attachments"}},
   };
   for (const auto& c : cases) {
     DYNAMIC_SECTION(c.name) {

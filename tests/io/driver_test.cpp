@@ -1,13 +1,17 @@
 // The cabledyn driver: the default deck runs end to end (short TMax) and its outputs parse;
 // a static run of a one-line deck equals the library's solvers called directly; the
 // reference decks of ../shared/decks run unchanged where their features exist and are
-// refused by name where they do not.
+// refused by name where they do not; MoorDyn's channels mean what MoorDyn means (End B's
+// force for FairTen, nodes from 0, the state's velocities and accelerations, the net node
+// force); dtOut, WriteUnits, --tmax / --dtm, motion tables of any sampling, per-line output
+// files.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 #include "cabledyn/io/driver.hpp"
@@ -45,6 +49,7 @@ OutFile read_out(const fs::path& p) {
   std::stringstream hs(line);
   for (std::string tok; std::getline(hs, tok, '\t');) o.header.push_back(tok);
   while (std::getline(f, line)) {
+    if (!line.empty() && line[0] == '(') continue;  // the units row (WriteUnits)
     std::stringstream rs(line);
     std::vector<double> r;
     for (std::string tok; std::getline(rs, tok, '\t');) r.push_back(std::stod(tok));
@@ -232,4 +237,196 @@ FairTen1
   CHECK(out.rows.back()[1] == Approx(6.2));
   // Moved 1 m toward the anchor the fairlead tension falls (the line slackens).
   CHECK(out.rows.back()[2] < out.rows.front()[2]);
+}
+
+namespace {
+
+/// A MoorDyn deck: one chain from a Coupled point 2 (End A) to a Fixed point 1 (End B).
+std::string coupled_first(const std::string& options, const std::string& outputs) {
+  return "--------------------- MoorDyn Input File ---------------------\nchain, coupled end first\n"
+         "----------------------- LINE TYPES -----------------------\n"
+         "TypeName Diam Mass/m EA BA/-zeta EI Cd Ca CdAx CaAx\n"
+         "chain 0.09 77.7 3.8e8 -0.8 0 1.6 1.0 0.1 0.0\n"
+         "---------------------- POINTS -----------------------\n"
+         "1 Fixed 400 0 -100 0 0 0 0\n2 Coupled 5 0 -10 0 0 0 0\n"
+         "---------------------- LINES -----------------------\n"
+         "1 chain 2 1 440 20 p,t,s,d\n"
+         "---------------------- OPTIONS -----------------------\n"
+         "100 WtrDpth\n3e6 kBot\n3e5 cBot\n" + options +
+         "---------------------- OUTPUTS -----------------------\n" + outputs +
+         "\n---------------------- need this line -----------------------\n";
+}
+
+double column(const io::DeckRunner& run, const std::string& name, std::size_t row) {
+  const auto& n = run.channel_names();
+  const auto it = std::find(n.begin(), n.end(), name);
+  REQUIRE(it != n.end());
+  return run.channel_rows()[row][static_cast<std::size_t>(it - n.begin())];
+}
+
+}  // namespace
+
+TEST_CASE("MoorDyn decks: FairTen is End B's force, nodes count from 0, points feel their lines", "[io][driver][moordyn]") {
+  const fs::path dir = scratch("moordyn_channels");
+  const std::string outputs = "FairTen1 AnchTen1 L1NBT L1NAT L1N20T L1N0T L1N0px L1N20px L1N0fx L1N0fz Point2Fx Point2Fz "
+                              "Point2T Point1Fz L1NBfz L1N10fz L1N10vx";
+  io::DeckRunner run(io::parse_deck(coupled_first("", outputs), "m.dat"), quiet(dir / "m"));
+  run.run();
+  const std::size_t r = 0;
+  // End B is point 1, the anchor: MoorDyn's FairTen1 reads its force.
+  CHECK(column(run, "FairTen1", r) == column(run, "L1NBT", r));
+  CHECK(column(run, "FairTen1", r) == column(run, "L1N20T", r));
+  CHECK(column(run, "AnchTen1", r) == column(run, "L1NAT", r));
+  CHECK(column(run, "AnchTen1", r) == column(run, "L1N0T", r));
+  CHECK(column(run, "FairTen1", r) < column(run, "AnchTen1", r));  // the anchor end carries less
+  CHECK(column(run, "L1N0px", r) == 5.0);    // node 0: End A, point 2
+  CHECK(column(run, "L1N20px", r) == 400.0);  // node N: End B, point 1
+  // The net force on an end node is the force the line exerts on its point.
+  CHECK(column(run, "L1N0fx", r) == column(run, "Point2Fx", r));
+  CHECK(column(run, "L1N0fz", r) == column(run, "Point2Fz", r));
+  CHECK(column(run, "Point2T", r) == Approx(std::hypot(column(run, "Point2Fx", r), column(run, "Point2Fz", r))).epsilon(1e-14));
+  CHECK(column(run, "Point2Fz", r) < 0);  // the line pulls its top point down
+  CHECK(column(run, "Point1Fz", r) == column(run, "L1NBfz", r));
+  // Inside the line, at rest: no net force, no velocity.
+  CHECK(column(run, "L1N10fz", r) == 0.0);
+  CHECK(column(run, "L1N10vx", r) == 0.0);
+  // The same deck read as a CableDyn deck: FairTen is the fairlead end (the Coupled point).
+  io::DeckRunner cd(io::parse_deck(coupled_first("cabledyn dialect\n", "FairTen1 AnchTen1 L1N1px"), "c.dat"), quiet(dir / "c"));
+  cd.run();
+  CHECK(cd.channel_rows()[0][0] == Approx(column(run, "AnchTen1", r)).epsilon(1e-12));
+  CHECK(cd.channel_rows()[0][1] == Approx(column(run, "FairTen1", r)).epsilon(1e-12));
+  CHECK(cd.channel_rows()[0][2] == 5.0);  // node 1: End A in CableDyn numbering
+}
+
+TEST_CASE("MoorDyn decks: --tmax, dtOut, WriteUnits and the state's velocities and accelerations", "[io][driver][moordyn]") {
+  const fs::path dir = scratch("moordyn_march");
+  const std::string outputs = "L1N5px L1N5vx L1N5ax L1N5pz L1N5vz L1N5az Point2px Point2vx Point2ax L1N5fx";
+  const io::Deck deck = io::parse_deck(coupled_first("0.01 dtM\nsurge fairleadMotion 2 4\n", outputs), "m.dat");
+  CHECK_FALSE(deck.options.dynamic());  // a MoorDyn deck: no TMax
+  io::RunSettings s = quiet(dir / "m");
+  s.tmax = 4.0;
+  io::DeckRunner run(deck, s);
+  run.run();
+  const auto& t = run.times();
+  REQUIRE(t.size() == 401);
+  // The velocity and acceleration channels are the time derivatives of the position channels
+  // (central differences, error O(dt^2) of the motion's scale).
+  double ev = 0, ea = 0, vmax = 0, amax = 0;
+  for (std::size_t k = 1; k + 1 < t.size(); ++k)
+    for (int c : {0, 3}) {
+      const double v = column(run, c ? "L1N5vz" : "L1N5vx", k), a = column(run, c ? "L1N5az" : "L1N5ax", k);
+      const double xm = column(run, c ? "L1N5pz" : "L1N5px", k - 1), xp = column(run, c ? "L1N5pz" : "L1N5px", k + 1);
+      const double vm = column(run, c ? "L1N5vz" : "L1N5vx", k - 1), vp = column(run, c ? "L1N5vz" : "L1N5vx", k + 1);
+      ev = std::max(ev, std::fabs((xp - xm) / 0.02 - v));
+      ea = std::max(ea, std::fabs((vp - vm) / 0.02 - a));
+      vmax = std::max(vmax, std::fabs(v));
+      amax = std::max(amax, std::fabs(a));
+    }
+  CHECK(vmax > 0.1);
+  CHECK(ev < 0.01 * vmax);
+  CHECK(ea < 0.05 * amax);
+  // A point's velocity and acceleration are its prescribed motion's (ramped over one period).
+  for (std::size_t k : {100u, 250u, 400u}) {
+    const io::PointKinematics h = io::harmonic_motion(*deck.options.fairleadMotion, t[k]);
+    if (t[k] >= 4.0) {
+      CHECK(column(run, "Point2vx", k) == Approx(h.v[0]).margin(1e-12));
+      CHECK(column(run, "Point2ax", k) == Approx(h.a[0]).margin(1e-12));
+      CHECK(column(run, "Point2px", k) == Approx(5.0 + h.x[0]).margin(1e-12));
+    }
+  }
+  // The interior node's net force is its mass times acceleration: it moves with the line.
+  double fmax = 0;
+  for (std::size_t k = 0; k < t.size(); ++k) fmax = std::max(fmax, std::fabs(column(run, "L1N5fx", k)));
+  CHECK(fmax > 0);
+  const std::string summary = slurp(dir / "m.summary.txt");
+  CHECK(summary.find("run: 400 steps of dtM = 0.01 s to t = 4 s (run length from --tmax)") != std::string::npos);
+  // WriteUnits (MoorDyn's default): a units row under the header.
+  const std::string out = slurp(dir / "m.out");
+  CHECK(out.find("Time(s)\tL1N5px") != std::string::npos);
+  CHECK(out.find("\n(s)\t(m)\t(m/s)\t(m/s^2)") != std::string::npos);
+  // dtOut 0.05 at dtM 0.01: every fifth step, and the last one.
+  io::RunSettings d = quiet(dir / "d");
+  d.tmax = 0.2;
+  io::DeckRunner dec(io::parse_deck(coupled_first("0.01 dtM\n0.05 dtOut\n", "FairTen1"), "d.dat"), d);
+  dec.run();
+  REQUIRE(dec.times().size() == 5);
+  for (std::size_t k = 0; k < 5; ++k) CHECK(dec.times()[k] == Approx(0.05 * k).margin(1e-12));
+  // --tmax must be a multiple of dtM; --dtm replaces dtM.
+  io::RunSettings bad = quiet(dir / "b");
+  bad.tmax = 0.205;
+  CHECK_THROWS_WITH(io::DeckRunner(io::parse_deck(coupled_first("0.01 dtM\n", "FairTen1"), "b.dat"), bad),
+                    Catch::Contains("a multiple of dtM = 0.01"));
+  bad.dtm = 0.005;
+  CHECK_NOTHROW(io::DeckRunner(io::parse_deck(coupled_first("0.01 dtM\n", "FairTen1"), "b.dat"), bad));
+}
+
+TEST_CASE("A MoorDyn motion table of any sampling drives the coupled point", "[io][driver][motion]") {
+  // t x y z of the one coupled point, every 0.25 s (dtM 0.05): a cubic surge from x = 5.5,
+  // half a metre from the deck's x = 5, which the statics take as the start.
+  const fs::path dir = scratch("moordyn_motion");
+  {
+    std::ofstream m(dir / "surge.csv");
+    m << std::setprecision(17) << "Time,x,y,z\n";
+    for (int k = 0; k <= 12; ++k) {
+      const double t = 0.25 * k, u = t / 3.0;
+      m << t << "," << 5.5 + 2 * u * u * u << ",0,-10\n";
+    }
+  }
+  io::RunSettings s = quiet(dir / "m");
+  s.tmax = 3.0;
+  s.motion_file = (dir / "surge.csv").string();
+  io::DeckRunner run(io::parse_deck(coupled_first("0.05 dtM\n", "Point2px Point2vx Point2ax FairTen1"), "m.dat"), s);
+  run.run();
+  const auto& t = run.times();
+  REQUIRE(t.size() == 61);
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const double u = t[k] / 3.0;
+    CHECK(column(run, "Point2px", k) == Approx(5.5 + 2 * u * u * u).margin(1e-9));  // a cubic: exact
+    CHECK(column(run, "Point2vx", k) == Approx(2 * u * u).margin(1e-9));
+    CHECK(column(run, "Point2ax", k) == Approx(4 * u / 3.0).margin(1e-9));
+  }
+  // The statics held point 2 at the table's start: FairTen1 (End B) at t = 0 is the static one.
+  CHECK(column(run, "FairTen1", 0) == Approx(run.lines()[0].statics.end_force[1].norm()).epsilon(1e-12));
+  bool noted = false;
+  for (const auto& n : run.notes()) noted = noted || n.find("point 2 starts at the motionFile's t = 0 position") != std::string::npos;
+  CHECK(noted);
+  // A table that ends before the run is refused up front.
+  s.tmax = 3.5;
+  CHECK_THROWS_WITH(io::DeckRunner(io::parse_deck(coupled_first("0.05 dtM\n", "FairTen1"), "m.dat"), s),
+                    Catch::Contains(">= the run length 3.5 s"));
+}
+
+TEST_CASE("Line output flags write MoorDyn's per-line file; a deck without OUTPUTS writes its .out", "[io][driver]") {
+  const fs::path dir = scratch("line_file");
+  io::RunSettings s = quiet(dir / "m");
+  s.tmax = 0.1;
+  io::DeckRunner run(io::parse_deck(coupled_first("0.05 dtM\n", ""), "m.dat"), s);
+  run.run();
+  CHECK(fs::exists(dir / "m.out"));
+  CHECK(fs::exists(dir / "m.nodes.out"));
+  std::ifstream f(dir / "m_Line1.out");
+  std::string header;
+  std::getline(f, header);
+  CHECK(header.rfind("Time\tNode0px\tNode0py\tNode0pz\tNode1px", 0) == 0);
+  CHECK(header.find("\tSeg1Te\t") != std::string::npos);
+  CHECK(header.find("\tSeg20St\tSeg1dSt") != std::string::npos);
+  std::vector<std::vector<double>> rows;
+  for (std::string line; std::getline(f, line);) {
+    std::stringstream rs(line);
+    std::vector<double> r;
+    for (std::string tok; std::getline(rs, tok, '\t');) r.push_back(std::stod(tok));
+    rows.push_back(r);
+  }
+  REQUIRE(rows.size() == 3);
+  const std::size_t nn = 21, ne = 20;
+  REQUIRE(rows[0].size() == 1 + 3 * nn + 3 * ne);
+  // Positions: End A first (point 2 at x = 5), End B last (point 1 at x = 400).
+  CHECK(rows[0][1] == 5.0);
+  CHECK(rows[0][1 + 3 * (nn - 1)] == 400.0);
+  // Segment tension and strain: T = EA eps for the (undamped, static) first row.
+  for (std::size_t e = 0; e < ne; ++e) {
+    const double T = rows[0][1 + 3 * nn + e], eps = rows[0][1 + 3 * nn + ne + e];
+    CHECK(T == Approx(3.8e8 * eps).epsilon(1e-9));
+    CHECK(rows[0][1 + 3 * nn + 2 * ne + e] == 0.0);  // strain rate at rest
+  }
 }

@@ -36,7 +36,7 @@ struct Environment {
 
   /// Throws InputError naming the first bad constant.
   void validate() const {
-    if (!(std::isfinite(g) && g > 0)) throw InputError("Environment", "g", g, "> 0");
+    if (!(std::isfinite(g) && g >= 0)) throw InputError("Environment", "g", g, ">= 0");
     if (!(std::isfinite(rho_w) && rho_w >= 0))
       throw InputError("Environment", "rho_w", rho_w, ">= 0");
     if (depth && !(std::isfinite(*depth) && *depth > 0))

@@ -81,7 +81,38 @@ class Error : public std::runtime_error {
   };
 
 /// Bad user input: a parameter, a deck field, a geometry that the model cannot accept.
-CABLEDYN_DEFINE_ERROR(InputError, Bad user input)
+class InputError : public Error {
+ public:
+  template <class V>
+  InputError(std::string object, std::string quantity, const V& value, std::string limit)
+      : Error("InputError", std::move(object), std::move(quantity), to_text(value), std::move(limit)) {}
+
+ protected:
+  template <class V>
+  InputError(std::string kind, std::string object, std::string quantity, const V& value, std::string limit)
+      : Error(std::move(kind), std::move(object), std::move(quantity), to_text(value), std::move(limit)) {}
+};
+
+/// Valid input that asks for a model the library does not implement yet (free points,
+/// bodies, viscoelastic EA, seabed friction, ...): an InputError whose `feature()` names the
+/// missing feature and whose limit reads "not implemented: <feature>[; detail]". The
+/// `cabledyn` driver exits with status 3 on it, so that scripts tell a refusal for a missing
+/// feature from a bad deck.
+class NotImplementedError : public InputError {
+ public:
+  template <class V>
+  NotImplementedError(std::string object, std::string quantity, const V& value, std::string feature,
+                      const std::string& detail = "")
+      : InputError("NotImplementedError", std::move(object), std::move(quantity), value,
+                   "not implemented: " + feature + (detail.empty() ? std::string() : "; " + detail)),
+        feature_(std::move(feature)) {}
+
+  /// The missing feature, e.g. "free points (Free/Connect)".
+  const std::string& feature() const noexcept { return feature_; }
+
+ private:
+  std::string feature_;
+};
 /// A solver that did not converge or met a singular system.
 CABLEDYN_DEFINE_ERROR(SolveError, A solver failed)
 /// A state outside the model's validity met during a computation (a zero-length chord, a

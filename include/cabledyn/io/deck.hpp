@@ -1,15 +1,26 @@
 // cabledyn: the deck reader and writer: MoorDyn v2 input files plus the CableDyn extensions
 // (SECTIONS, END CONNECTIONS, EQUIVALENT BUOYANCY, option rows), as DECK_FORMAT.md specifies.
-// docs/deck-format.md is the user guide (every section, column and option, with defaults).
+// docs/deck-format.md is the user guide (every section, column and option, with defaults, and
+// the table of what MoorDyn accepts and what this reader does).
 //
 // `parse_deck(text, file)` / `read_deck(path)` return a Deck whose every record keeps its
 // source line, or throw InputError(object = "file:line", quantity = the field, value, limit).
-// Records the library cannot model yet (viscoelastic or Syrope EA, torsion columns, VIV,
-// Free/Connect/Body/Rod/Turbine points, rod ends, BODIES, RODS, FAILURE, ... and options such
-// as adaptive_mesh True) are refused by name with their line; they are accepted silently
-// only when they ask for nothing (their default value, `none`, `False`, 0, or an empty
-// section). `to_text(deck)` writes the canonical dialect; reading it back gives an equal Deck
-// (`operator==` compares content, not source lines).
+// A deck that is valid but asks for a model the library does not implement yet (free points,
+// bodies, rods, viscoelastic or Syrope EA, torsion, VIV, seabed friction, MoorDyn's water
+// kinematics inputs, ...) is read to its end, each such request recorded in
+// `Deck::unsupported` with its line, and then refused with a NotImplementedError that names
+// every missing feature; with `ReadOptions::accept_unsupported` the Deck is returned instead
+// (tools/run_decks.py lists the features that way). `to_text(deck)` writes the canonical
+// dialect; reading it back gives an equal Deck (`operator==` compares content, not source
+// lines).
+//
+// Dialects. A deck whose LINES rows are MoorDyn's 7-column rows is a MoorDyn deck and is read
+// as MoorDyn v2 reads it: node channels count from 0 at End A, FairTen<L> is the End B force
+// and AnchTen<L> the End A force, kBot and cBot default to 3e6 and 3e5, and without a (positive)
+// WtrDpth the seabed is at the deepest point (MoorDyn's rule). A deck with `ID NodeA NodeB`
+// rows and SECTIONS is a CableDyn deck (node channels from 1, FairTen at the fairlead, kBot
+// 1e5, cBot 1e4, no seabed without WtrDpth). The option `dialect moordyn|cabledyn` overrides
+// the detection; a deck that mixes the two LINES forms needs it. Each default applied is noted.
 //
 // The reader is linear in the size of the text, never recurses on its input and throws only
 // cabledyn::Error (a seeded mutation test in tests/io/ holds it to that).
@@ -18,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -55,21 +67,25 @@ struct BuoyancyRecord {
   int line = 0;
 };
 
-/// Point types the library implements (the others are refused).
-enum class PointType { fixed, coupled, vessel };
+/// Point types of MoorDyn v2 (and MoorDyn-F's Turbine<J>). Fixed, Coupled and Vessel points
+/// are implemented; the others are read and recorded in Deck::unsupported.
+enum class PointType { fixed, coupled, vessel, free, body, turbine };
 
-/// A POINTS row `ID Type X Y Z [Mass Vol CdA Ca]`.
+/// A POINTS row `ID Type X Y Z [Mass Vol CdA Ca]` or MoorDyn's 12-column row `ID Type X Y Z
+/// Mass Vol Fx Fy Fz CdA Ca`.
 struct PointRecord {
   int id = 0;
   PointType type = PointType::fixed;
+  int attached = 0;           ///< Body<N> / Turbine<J>: N or J
   std::array<double, 3> r{};  ///< position [m]
-  double mass = 0;            ///< [kg] (Fixed only; 0 on Coupled/Vessel)
+  double mass = 0;            ///< [kg] (no effect on Fixed points; 0 on Coupled/Vessel)
   double volume = 0;          ///< [m^3]
   double CdA = 0;             ///< [m^2]
   double Ca = 0;              ///< [-]
+  std::array<double, 3> force{};  ///< constant external force [N] (12-column rows)
   int line = 0;
   /// Coupled and Vessel points move (prescribed motion); Fixed points are anchors.
-  bool moving() const { return type != PointType::fixed; }
+  bool moving() const { return type == PointType::coupled || type == PointType::vessel; }
 };
 
 /// A LINES row: `ID NodeA NodeB [Outputs]` (sections from SECTIONS) or the stock MoorDyn
@@ -77,8 +93,8 @@ struct PointRecord {
 /// Deck::sections with this row's line).
 struct LineRecord {
   int id = 0;
-  int node_a = 0;            ///< point ID of End A as written
-  int node_b = 0;            ///< point ID of End B as written
+  int node_a = 0;            ///< point ID of End A as written (0: a rod end, unsupported)
+  int node_b = 0;            ///< point ID of End B as written (0: a rod end, unsupported)
   std::string outputs = "-"; ///< per-line output flags (MoorDyn letters) or "-"
   /// End A is Fixed and End B Coupled/Vessel: the driver swaps the ends so that End A is the
   /// fairlead (DECK_FORMAT.md); Deck::line_sections returns the sections in that order.
@@ -117,16 +133,25 @@ struct EndConnectionRecord {
   int line = 0;
 };
 
-/// An OUTPUTS row.
+/// An OUTPUTS channel (a row may name several).
 struct OutputRecord {
   OutputChannel channel;
+  std::string text;  ///< the channel as written (the .out header); not compared
   int line = 0;
+};
+
+/// How the reader treats requests for features that are not implemented.
+struct ReadOptions {
+  /// false (default): parse_deck throws NotImplementedError naming every such feature once
+  /// the deck is read; true: it returns the Deck with them in Deck::unsupported.
+  bool accept_unsupported = false;
 };
 
 /// A parsed deck.
 struct Deck {
   std::string file = "deck";  ///< the name errors use (the path for read_deck)
   std::string title;          ///< first free-text line after the opening banner
+  Dialect dialect = Dialect::cabledyn;  ///< resolved (the `dialect` option or the LINES form)
   std::vector<LineTypeRecord> line_types;
   std::vector<BuoyancyRecord> buoyancy;
   std::vector<PointRecord> points;
@@ -136,8 +161,11 @@ struct Deck {
   Options options;
   std::vector<OutputRecord> outputs;
   /// Notes for the run summary ("file:line: ..."): MoorDyn keywords accepted and ignored,
-  /// dtM without TMax.
+  /// header rules applied, defaults of the dialect, channels dropped, dtM without TMax.
   std::vector<std::string> notes;
+  /// Requests for features that are not implemented (empty unless read with
+  /// ReadOptions::accept_unsupported).
+  std::vector<UnsupportedRecord> unsupported;
 
   const LineTypeRecord* find_line_type(std::string_view name) const {
     for (const auto& t : line_types)
@@ -210,6 +238,29 @@ struct Deck {
     const auto* l = find_line(line_id);
     return l && l->swapped ? segments(line_id) + 2 - j : j;
   }
+  /// The number the deck's node channels give End A: 0 in a MoorDyn deck, 1 in a CableDyn deck.
+  int first_node_number() const { return dialect == Dialect::moordyn ? 0 : 1; }
+  /// The node a node channel names, 1 .. N + 1 from End A as written, or 0 when the line has
+  /// no such node.
+  long long channel_node(const OutputChannel& c) const {
+    const long long n = segments(c.line);
+    long long j = 0;
+    switch (c.node_ref) {
+      case NodeRef::end_a: j = 1; break;
+      case NodeRef::end_b: j = n + 1; break;
+      case NodeRef::number: j = static_cast<long long>(c.node) + 1 - first_node_number(); break;
+    }
+    return j >= 1 && j <= n + 1 ? j : 0;
+  }
+  /// The end (0: End A, 1: End B, as written) whose force FairTen<L> (fair = true) or
+  /// AnchTen<L> reports: MoorDyn decks End B and End A (as MoorDyn); CableDyn decks the
+  /// fairlead and the anchor ends.
+  int tension_end(int line_id, bool fair) const {
+    if (dialect == Dialect::moordyn) return fair ? 1 : 0;
+    const auto* l = find_line(line_id);
+    const int fairlead = l && l->swapped ? 1 : 0;
+    return fair ? fairlead : 1 - fairlead;
+  }
   /// The Environment of the options (g, rhoW, WtrDpth).
   Environment environment() const { return options.environment(); }
 };
@@ -225,8 +276,8 @@ inline bool operator==(const BuoyancyRecord& a, const BuoyancyRecord& b) {
   return a.type == b.type && a.d == b.d && a.w == b.w;
 }
 inline bool operator==(const PointRecord& a, const PointRecord& b) {
-  return a.id == b.id && a.type == b.type && a.r == b.r && a.mass == b.mass && a.volume == b.volume &&
-         a.CdA == b.CdA && a.Ca == b.Ca;
+  return a.id == b.id && a.type == b.type && a.attached == b.attached && a.r == b.r && a.mass == b.mass &&
+         a.volume == b.volume && a.CdA == b.CdA && a.Ca == b.Ca && a.force == b.force;
 }
 inline bool operator==(const LineRecord& a, const LineRecord& b) {
   return a.id == b.id && a.node_a == b.node_a && a.node_b == b.node_b && a.outputs == b.outputs &&
@@ -252,6 +303,7 @@ inline std::string first_difference(const Deck& a, const Deck& b) {
     return "";
   };
   if (a.title != b.title) return "title: \"" + a.title + "\" vs \"" + b.title + "\"";
+  if (a.dialect != b.dialect) return "dialect differs";
   for (std::string s : {cmp(a.line_types, b.line_types, "LINE TYPES"), cmp(a.buoyancy, b.buoyancy, "EQUIVALENT BUOYANCY"),
                         cmp(a.points, b.points, "POINTS"), cmp(a.lines, b.lines, "LINES"),
                         cmp(a.sections, b.sections, "SECTIONS"),
@@ -280,44 +332,126 @@ enum class Sec { closed, line_types, points, lines, sections, end_connections, b
 struct SectionAlias {
   const char* name;
   Sec sec;
+  const char* feature;  ///< unimplemented sections: the missing feature
 };
 
 // clang-format off
 inline constexpr SectionAlias kSectionNames[] = {
-  {"LINE TYPES", Sec::line_types}, {"LINETYPES", Sec::line_types}, {"LINE DICTIONARY", Sec::line_types},
-  {"POINTS", Sec::points}, {"POINT LIST", Sec::points}, {"POINT PROPERTIES", Sec::points},
-  {"CONNECTION PROPERTIES", Sec::points}, {"CONNECTS", Sec::points},
-  {"LINES", Sec::lines}, {"LINE LIST", Sec::lines}, {"LINE PROPERTIES", Sec::lines},
-  {"SECTIONS", Sec::sections},
-  {"END CONNECTIONS", Sec::end_connections},
-  {"EQUIVALENT BUOYANCY", Sec::buoyancy},
-  {"OPTIONS", Sec::options}, {"SOLVER OPTIONS", Sec::options},
-  {"OUTPUTS", Sec::outputs},
-  // Later issues: accepted while empty, refused at their first data row.
-  {"ATTACHMENTS", Sec::unimplemented}, {"CLUMPS", Sec::unimplemented},
-  {"BODIES", Sec::unimplemented}, {"BODY LIST", Sec::unimplemented}, {"BODY PROPERTIES", Sec::unimplemented},
-  {"ROD TYPES", Sec::unimplemented}, {"ROD DICTIONARY", Sec::unimplemented},
-  {"RODS", Sec::unimplemented}, {"ROD LIST", Sec::unimplemented}, {"ROD PROPERTIES", Sec::unimplemented},
-  {"FAILURE", Sec::unimplemented}, {"CONTROL", Sec::unimplemented}, {"SYROPE IC", Sec::unimplemented},
-  {"EXTERNAL LOADS", Sec::unimplemented},
+  {"LINE TYPES", Sec::line_types, ""}, {"LINETYPES", Sec::line_types, ""}, {"LINE DICTIONARY", Sec::line_types, ""},
+  {"POINTS", Sec::points, ""}, {"POINT LIST", Sec::points, ""}, {"POINT PROPERTIES", Sec::points, ""},
+  {"CONNECTION PROPERTIES", Sec::points, ""}, {"CONNECTS", Sec::points, ""}, {"NODE PROPERTIES", Sec::points, ""},
+  {"LINES", Sec::lines, ""}, {"LINE LIST", Sec::lines, ""}, {"LINE PROPERTIES", Sec::lines, ""},
+  {"SECTIONS", Sec::sections, ""},
+  {"END CONNECTIONS", Sec::end_connections, ""},
+  {"EQUIVALENT BUOYANCY", Sec::buoyancy, ""},
+  {"OPTIONS", Sec::options, ""}, {"SOLVER OPTIONS", Sec::options, ""},
+  {"OUTPUTS", Sec::outputs, ""}, {"OUTPUT", Sec::outputs, ""}, {"OUTPUT LIST", Sec::outputs, ""},
+  // Read, and their rows recorded as unsupported (later issues build them).
+  {"ATTACHMENTS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
+  {"CLUMPS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
+  {"BODIES", Sec::unimplemented, "bodies (BODIES)"}, {"BODY LIST", Sec::unimplemented, "bodies (BODIES)"},
+  {"BODY PROPERTIES", Sec::unimplemented, "bodies (BODIES)"},
+  {"ROD TYPES", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD DICTIONARY", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
+  {"RODS", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD LIST", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
+  {"ROD PROPERTIES", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
+  {"FAILURE", Sec::unimplemented, "line failure (FAILURE)"},
+  {"CONTROL", Sec::unimplemented, "active line control (CONTROL)"},
+  {"SYROPE IC", Sec::unimplemented, "the Syrope polyester model (SYROPE IC)"},
+  {"EXTERNAL LOADS", Sec::unimplemented, "external loads (EXTERNAL LOADS)"},
 };
 // clang-format on
 
-/// Column names of the LINE TYPES orders.
-inline constexpr const char* kCableDynColumns[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI",
-                                                   "Cd_n", "Cd_t", "Ca_n", "Ca_t"};
-inline constexpr const char* kTorsionColumns[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "GAs",
-                                                  "GJ", "Irt", "Irn", "Cd_n", "Cd_t", "Ca_n", "Ca_t"};
-inline constexpr const char* kMoorDynColumns[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "Cd",
-                                                  "Ca", "CdAx", "CaAx", "Cl", "dF", "cF"};
+/// MoorDyn's per-line output letters (docs/deck-format.md says what each writes); other
+/// letters are ignored with a note, as MoorDyn ignores them.
+inline constexpr std::string_view kLineOutputFlags = "pvUDVKtcsdb";
 
-/// MoorDyn's per-line output letters.
-inline constexpr std::string_view kLineOutputFlags = "pvaUDtcVKsdf";
+/// The field a LINE TYPES header name stands for: 0 Cd (normal drag), 1 Ca (normal added
+/// mass), 2 CdAx (tangential drag), 3 CaAx (tangential added mass), 4 Cl, 5 dF, 6 cF, 7..10
+/// GAs GJ Irt Irn; -1 for a name the reader does not know.
+inline int line_type_field(std::string_view name) {
+  const std::string u = upper(name);
+  if (u == "CD" || u == "CDN" || u == "CD_N") return 0;
+  if (u == "CA" || u == "CAN" || u == "CA_N") return 1;
+  if (u == "CDAX" || u == "CDT" || u == "CD_T") return 2;
+  if (u == "CAAX" || u == "CAT" || u == "CA_T") return 3;
+  if (u == "CL") return 4;
+  if (u == "DF") return 5;
+  if (u == "CF") return 6;
+  if (u == "GAS") return 7;
+  if (u == "GJ") return 8;
+  if (u == "IRT") return 9;
+  if (u == "IRN") return 10;
+  return -1;
+}
+
+/// How the coefficient columns of a LINE TYPES section are read.
+enum class LineTypeOrder {
+  moordyn,   ///< by position, as MoorDyn v2: ... EI Cd Ca CdAx CaAx [Cl [dF cF]]
+  cabledyn,  ///< the header names ... EI Cd_n Cd_t Ca_n Ca_t exactly (the reference decks)
+  torsion,   ///< ... EI GAs GJ Irt Irn Cd_n Cd_t Ca_n Ca_t (CableDyn's 14 columns)
+};
+
+/// The order the header row of a LINE TYPES section selects (`names`: its tokens; empty when
+/// the section has none), a note for the run summary ("" when none is due) and an error
+/// ("" when the header is consistent with the positions MoorDyn reads).
+struct LineTypeHeader {
+  LineTypeOrder order = LineTypeOrder::moordyn;
+  std::string note, error;
+};
+
+inline LineTypeHeader classify_line_type_header(const std::vector<std::string>& names) {
+  LineTypeHeader h;
+  static const char* const kMoorDyn[] = {"Cd", "Ca", "CdAx", "CaAx", "Cl", "dF", "cF"};
+  const auto eq = [&](std::size_t i, const char* w) { return i < names.size() && iequals(names[i], w); };
+  if (names.empty()) return h;  // no header row: by position, as MoorDyn reads
+  if (names.size() == 10 && eq(6, "Cd_n") && eq(7, "Cd_t") && eq(8, "Ca_n") && eq(9, "Ca_t")) {
+    h.order = LineTypeOrder::cabledyn;
+    return h;
+  }
+  if (names.size() == 14 && eq(6, "GAs") && eq(7, "GJ") && eq(8, "Irt") && eq(9, "Irn") && eq(10, "Cd_n") &&
+      eq(11, "Cd_t") && eq(12, "Ca_n") && eq(13, "Ca_t")) {
+    h.order = LineTypeOrder::torsion;
+    return h;
+  }
+  // MoorDyn v1's order Can Cat Cdn Cdt, carried by stock v2 decks: MoorDyn v2 reads the values
+  // by position, so does this reader, and says so.
+  for (std::size_t i = 6; i + 3 < names.size(); ++i)
+    if (eq(i, "Can") && eq(i + 1, "Cat") && eq(i + 2, "Cdn") && eq(i + 3, "Cdt")) {
+      h.note = "header names columns " + std::to_string(i + 1) + "-" + std::to_string(i + 4) +
+               " Can Cat Cdn Cdt (MoorDyn v1's order); MoorDyn v2 reads the values by position as Cd Ca CdAx CaAx "
+               "[Cl dF cF] from column 7, and so does this reader (write Cd Ca CdAx CaAx, or Cd_n Cd_t Ca_n Ca_t "
+               "for CableDyn's order, to silence this note)";
+      return h;
+    }
+  // Any other header: the known names must sit where MoorDyn reads them.
+  std::string unknown;
+  for (std::size_t i = 6; i < names.size(); ++i) {
+    const int f = line_type_field(names[i]);
+    const int expect = static_cast<int>(i) - 6;  // MoorDyn's field at this position
+    if (f < 0) {
+      unknown += (unknown.empty() ? "" : ", ") + names[i];
+      continue;
+    }
+    if (f != expect) {
+      const std::string at = expect < 7 ? std::string(kMoorDyn[expect]) : std::string("no column");
+      h.error = "column " + std::to_string(i + 1) + " named " + names[i] + " where MoorDyn reads " + at +
+                " (MoorDyn v2 reads by position: Name Diam Mass EA BA EI Cd Ca CdAx CaAx [Cl dF cF]; "
+                "a header Cd_n Cd_t Ca_n Ca_t after EI selects CableDyn's order): reorder the header or the values";
+      return h;
+    }
+  }
+  if (names.size() < 10 || !unknown.empty())
+    h.note = "header names (" + (unknown.empty() ? std::string("too few columns") : unknown) +
+             ") are not MoorDyn's or CableDyn's: the columns are read by position as MoorDyn reads them (Name Diam "
+             "Mass EA BA EI Cd Ca CdAx CaAx [Cl dF cF])";
+  return h;
+}
 
 /// The reader: one pass over the records, then the cross-record checks.
 class DeckParser {
  public:
-  DeckParser(Deck& d) : d_(d), file_(d.file), opts_(d.options, d.notes, d.file) {}
+  DeckParser(Deck& d, ReadOptions ro)
+      : d_(d), ro_(ro), file_(d.file), opts_(d.options, d.notes, d.file, d.unsupported) {}
 
   void run(std::string_view text) {
     if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
@@ -370,9 +504,10 @@ class DeckParser {
     bool numeric = false;
     for (const Token& k : t) numeric = numeric || looks_numeric(k.text);
     if (!numeric) {  // a header or units row
-      if (sec_ == Sec::line_types && !data_seen_)
-        for (const Token& k : t)
-          if (iequals(k.text, "CdAx") || iequals(k.text, "CaAx")) moordyn_order_ = true;
+      if (sec_ == Sec::line_types && !data_seen_ && lt_names_.empty() && !units_row(t)) {
+        for (const Token& k : t) lt_names_.push_back(k.text);
+        lt_names_line_ = line;
+      }
       return;
     }
     data_seen_ = true;
@@ -384,10 +519,18 @@ class DeckParser {
       case Sec::end_connections: end_connection_row(t, line); break;
       case Sec::buoyancy: buoyancy_row(t, line); break;
       case Sec::unimplemented:
-        fail(file_, line, "section " + sec_name_, t[0].text,
-             "not implemented: the section must have no data rows (header at line " + std::to_string(sec_line_) + ")");
+        if (!sec_refused_) unsupported(sec_feature_, line, "section " + sec_name_ + " row", t[0].text);
+        sec_refused_ = true;
+        break;
       default: break;
     }
+  }
+
+  /// A units row: every token in parentheses, "(m)", "(-)", "(kg/m)".
+  static bool units_row(const std::vector<Token>& t) {
+    for (const Token& k : t)
+      if (k.text.empty() || k.text.front() != '(') return false;
+    return true;
   }
 
   void header(const std::string& name, int line) {
@@ -400,15 +543,25 @@ class DeckParser {
       if (name == a.name) {
         sec_ = a.sec;
         sec_name_ = name;
+        sec_feature_ = a.feature;
         sec_line_ = line;
+        sec_refused_ = false;
         data_seen_ = false;
-        moordyn_order_ = false;
+        lt_names_.clear();
+        lt_names_line_ = 0;
+        lt_header_.reset();
         title_pending_ = false;
         return;
       }
     fail(file_, line, "section", name,
          "a known section: LINE TYPES, POINTS, LINES, SECTIONS, END CONNECTIONS, EQUIVALENT BUOYANCY, OPTIONS, "
-         "OUTPUTS (aliases in docs/deck-format.md)");
+         "OUTPUTS, BODIES, ROD TYPES, RODS, ... (aliases in docs/deck-format.md)");
+  }
+
+  /// Records a request for a feature that is not implemented (parse_deck refuses the deck
+  /// once it is read, unless ReadOptions::accept_unsupported).
+  void unsupported(const std::string& feature, int line, const std::string& quantity, std::string_view value) {
+    d_.unsupported.push_back(UnsupportedRecord{feature, line, quantity, excerpt(value), ""});
   }
 
   // ---- fields ------------------------------------------------------------------------------
@@ -441,13 +594,39 @@ class DeckParser {
       fail(file_, line, what, t.text, "an integer in [1, " + std::to_string(kMaxSegmentsPerLine) + "]");
     return static_cast<int>(*v);
   }
-  /// A point reference in LINES: a point ID; rod ends (R<n>A / R<n>B) are refused.
-  int point_ref(const Token& t, const std::string& what, int line) const {
-    const std::string& s = t.text;
-    if (s.size() >= 3 && upper_char(s[0]) == 'R' && is_digit(s[1]) &&
-        (upper_char(s.back()) == 'A' || upper_char(s.back()) == 'B'))
-      fail(file_, line, what, s, "a point ID: lines attached to rod ends are not implemented");
-    return id(t, what, line);
+  /// Splits "Body12" into its leading letters (upper case), the number after them (0 when
+  /// none; -1 when it has more than 9 digits) and the rest (upper case).
+  static void decompose(std::string_view s, std::string& letters, int& number, std::string& rest) {
+    std::size_t k = 0;
+    while (k < s.size() && !is_digit(s[k])) ++k;
+    letters = upper(s.substr(0, k));
+    number = 0;
+    int digits = 0;
+    while (k < s.size() && is_digit(s[k])) {
+      if (++digits > 9) {
+        number = -1;
+        break;
+      }
+      number = number * 10 + (s[k] - '0');
+      ++k;
+    }
+    while (k < s.size() && is_digit(s[k])) ++k;
+    rest = upper(s.substr(k));
+  }
+  /// A point reference in LINES: a point ID, or MoorDyn's P<n>, Point<n>, C<n>, Con<n>; a rod
+  /// end (R<n>A, Rod<n>B) is recorded as unsupported and gives 0.
+  int point_ref(const Token& t, const std::string& what, int line) {
+    std::string letters, rest;
+    int number = 0;
+    decompose(t.text, letters, number, rest);
+    if (letters.empty() && rest.empty()) return id(t, what, line);
+    if ((letters == "R" || letters == "ROD") && number > 0 && (rest == "A" || rest == "B")) {
+      unsupported("lines attached to rods (R<n>A, R<n>B)", line, what, t.text);
+      return 0;
+    }
+    if ((letters == "P" || letters == "POINT" || letters == "C" || letters == "CON") && number > 0 && rest.empty())
+      return number;
+    fail(file_, line, what, t.text, "a point ID (or P<n>, Point<n>, C<n>, Con<n>; a rod end R<n>A or R<n>B)");
   }
   void columns_at_most(const std::vector<Token>& t, std::size_t n, const char* section, int line,
                        const std::string& form) const {
@@ -456,16 +635,72 @@ class DeckParser {
   }
 
   // ---- sections ----------------------------------------------------------------------------
+  /// EA, BA and EI columns: a number, or one of MoorDyn's other forms (Es|Ed, Es|alphaMBL|vbeta,
+  /// SYROPE:file|alphaMBL|vbeta, a file of strain-tension points), which are recorded as
+  /// unsupported. Returns the number of '|' separated values, and the first as `v` when it is a
+  /// number (1 otherwise).
+  int stiffness_column(const Token& t, const std::string& what, int line, const char* kind, double& v) {
+    const std::string& s = t.text;
+    int parts = 1;
+    for (char ch : s) parts += ch == '|';
+    const std::string first = s.substr(0, s.find('|'));
+    const auto x = to_double(first);
+    v = x ? *x : 1.0;
+    if (std::string(kind) == "EA" && istarts_with(s, "SYROPE:")) {
+      if (parts != 3) fail(file_, line, what, s, "SYROPE:<file>|alphaMBL|vbeta (three values)");
+      unsupported("the Syrope polyester model (EA = SYROPE:...)", line, what, s);
+      return parts;
+    }
+    if (parts > 3) fail(file_, line, what, s, "at most three '|' separated values");
+    if (!x) {
+      if (!first.empty() && !looks_numeric(first)) {
+        unsupported(std::string("a nonlinear ") + kind + " curve from a file (" + kind + " = <file>)", line, what, s);
+        return parts;
+      }
+      fail(file_, line, what, first, "a finite number");
+    }
+    return parts;
+  }
+
   void line_type_row(const std::vector<Token>& t, int line) {
-    const bool md = moordyn_order_;
     const std::size_t n = t.size();
-    const char* const* names = md ? kMoorDynColumns : (n == 14 ? kTorsionColumns : kCableDynColumns);
-    const std::string form = md ? "Name Diam MassDenInAir EA BA/-zeta EI Cd Ca CdAx CaAx [Cl dF cF] (MoorDyn order)"
-                                : "Name Diam MassDenInAir EA BA/-zeta EI Cd_n Cd_t Ca_n Ca_t (CableDyn order; "
-                                  "14 columns add GAs GJ Irt Irn after EI)";
-    if (n < 10) fail(file_, line, col("LINE TYPES", static_cast<int>(n) + 1, names[n]), "missing", form);
-    if (md) columns_at_most(t, 13, "LINE TYPES", line, form);
-    else if (n != 10 && n != 14) columns_at_most(t, n >= 14 ? 14 : 10, "LINE TYPES", line, form);
+    if (!lt_header_) {
+      lt_header_ = classify_line_type_header(lt_names_);
+      const int hl = lt_names_line_ > 0 ? lt_names_line_ : sec_line_;
+      if (!lt_header_->error.empty()) fail(file_, hl, "LINE TYPES header", "", lt_header_->error);
+      if (!lt_header_->note.empty()) d_.notes.push_back(where(file_, hl) + ": LINE TYPES " + lt_header_->note);
+    }
+    LineTypeOrder order = lt_header_->order;
+    const bool named = lt_header_->note.empty() && !lt_names_.empty();
+    static const char* const kCableDyn[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "Cd_n", "Cd_t",
+                                            "Ca_n", "Ca_t"};
+    static const char* const kTorsion[] = {"Name", "Diam", "MassDenInAir", "EA",  "BA/-zeta", "EI",  "GAs",
+                                           "GJ",   "Irt",  "Irn",          "Cd_n", "Cd_t",    "Ca_n", "Ca_t"};
+    static const char* const kMoorDyn[] = {"Name", "Diam", "MassDenInAir", "EA", "BA/-zeta", "EI", "Cd",
+                                           "Ca",   "CdAx", "CaAx",         "Cl", "dF",       "cF"};
+    if ((order == LineTypeOrder::moordyn && n == 14 && !named) || (order == LineTypeOrder::cabledyn && n == 14)) {
+      // 14 values: only CableDyn's torsion form has them (MoorDyn reads 10, 11 or 13).
+      order = LineTypeOrder::torsion;
+      d_.notes.push_back(where(file_, line) + ": LINE TYPES row of 14 values read in CableDyn's torsion order (Name "
+                                              "Diam Mass EA BA EI GAs GJ Irt Irn Cd_n Cd_t Ca_n Ca_t)");
+    }
+    const char* const* names = order == LineTypeOrder::moordyn ? kMoorDyn : order == LineTypeOrder::torsion ? kTorsion : kCableDyn;
+    const std::string form = order == LineTypeOrder::moordyn
+                                 ? "Name Diam MassDenInAir EA BA/-zeta EI Cd Ca CdAx CaAx [Cl [dF cF]] (MoorDyn order, by "
+                                   "position)"
+                             : order == LineTypeOrder::torsion
+                                 ? "Name Diam MassDenInAir EA BA/-zeta EI GAs GJ Irt Irn Cd_n Cd_t Ca_n Ca_t (CableDyn "
+                                   "torsion order)"
+                                 : "Name Diam MassDenInAir EA BA/-zeta EI Cd_n Cd_t Ca_n Ca_t (CableDyn order: the "
+                                   "header names it)";
+    const std::size_t want = order == LineTypeOrder::torsion ? 14 : 10;
+    if (n < want) fail(file_, line, col("LINE TYPES", static_cast<int>(n) + 1, names[n]), "missing", form);
+    if (order == LineTypeOrder::moordyn) {
+      if (n == 12) fail(file_, line, "LINE TYPES column 13 (cF)", "missing", "10, 11 or 13 values: " + form);
+      columns_at_most(t, 13, "LINE TYPES", line, form);
+    } else {
+      columns_at_most(t, want, "LINE TYPES", line, form);
+    }
     auto c = [&](int k) { return col("LINE TYPES", k + 1, names[k]); };
     LineTypeRecord r;
     r.line = line;
@@ -476,101 +711,137 @@ class DeckParser {
       fail(file_, line, c(0), ty.name, "a unique name (first defined at line " + std::to_string(types_[ty.name]) + ")");
     ty.d = num_pos(t[1], c(1), line);
     ty.rho_A = num_nonneg(t[2], c(2), line);
-    // EA: a number; the viscoelastic and Syrope forms are refused.
-    const std::string& ea = t[3].text;
-    if (istarts_with(ea, "SYROPE"))
-      fail(file_, line, c(3), ea, "a number > 0: the Syrope polyester model is not implemented");
-    if (ea.find('|') != std::string::npos)
-      fail(file_, line, c(3), ea,
-           "a number > 0: viscoelastic EA (Es|Ed, ElasticMod 2; Es|alphaMBL|vbeta, ElasticMod 3) is not implemented");
-    ty.EA = num_pos(t[3], c(3), line);
-    if (t[4].text.find('|') != std::string::npos)
-      fail(file_, line, c(4), t[4].text, "a number: static/dynamic damping BA_s|BA_d is not implemented");
-    ty.BA = num(t[4], c(4), line);
-    ty.EI = num_nonneg(t[5], c(5), line);
-    int k = 6;
-    if (!md && n == 14) {
+    // EA, BA, EI: numbers, or MoorDyn's laws and curves (recorded as unsupported).
+    const std::size_t before = d_.unsupported.size();
+    const int ea_parts = stiffness_column(t[3], c(3), line, "EA", ty.EA);
+    if (ea_parts == 2 && d_.unsupported.size() == before)
+      unsupported("viscoelastic EA (Es|Ed, ElasticMod 2)", line, c(3), t[3].text);
+    if (ea_parts == 3 && d_.unsupported.size() == before)
+      unsupported("load-dependent viscoelastic EA (Es|alphaMBL|vbeta, ElasticMod 3)", line, c(3), t[3].text);
+    if (d_.unsupported.size() == before && !(ty.EA > 0)) fail(file_, line, c(3), t[3].text, "> 0");
+    const int ba_parts = stiffness_column(t[4], c(4), line, "BA", ty.BA);
+    if (ba_parts > std::max(ea_parts, 1) || ba_parts > 2)
+      fail(file_, line, c(4), t[4].text,
+           ba_parts > 2 ? "at most two values BA_s|BA_d" : "one value: BA_s|BA_d needs a viscoelastic EA (Es|Ed)");
+    double ei = 0;
+    const std::size_t before_ei = d_.unsupported.size();
+    const int ei_parts = stiffness_column(t[5], c(5), line, "EI", ei);
+    if (ei_parts > 1) fail(file_, line, c(5), t[5].text, "one value");
+    ty.EI = d_.unsupported.size() == before_ei ? ei : 0;
+    if (!(ty.EI >= 0)) fail(file_, line, c(5), t[5].text, ">= 0");
+    std::size_t k = 6;
+    if (order == LineTypeOrder::torsion) {
       for (; k < 10; ++k) {
-        if (t[k].text.find('|') != std::string::npos)
-          fail(file_, line, c(k), t[k].text, "0: torsion (and its coupling GJ|K|Bt) is not implemented");
-        if (num(t[k], c(k), line) != 0) fail(file_, line, c(k), t[k].text, "0: torsion is not implemented");
+        const bool coupled = t[k].text.find('|') != std::string::npos;
+        const auto v = coupled ? std::optional<double>(1.0) : to_double(t[k].text);
+        if (!v) fail(file_, line, c(static_cast<int>(k)), t[k].text, "a finite number (GJ may be GJ|K|Bt)");
+        if (*v != 0) {
+          unsupported("torsion (GAs GJ Irt Irn columns)", line, c(static_cast<int>(k)), t[k].text);
+          break;
+        }
       }
+      k = 10;
     }
-    if (md) {
+    if (order == LineTypeOrder::moordyn) {
       ty.Cdn = num_nonneg(t[6], c(6), line);
       ty.Can = num_nonneg(t[7], c(7), line);
       ty.Cdt = num_nonneg(t[8], c(8), line);
       ty.Cat = num_nonneg(t[9], c(9), line);
-      if (n > 10 && num(t[10], c(10), line) != 0)
-        fail(file_, line, c(10), t[10].text, "0: vortex-induced vibration (Cl > 0) is not implemented");
+      if (n > 10 && num_nonneg(t[10], c(10), line) != 0)
+        unsupported("vortex-induced vibration (Cl > 0)", line, c(10), t[10].text);
       for (std::size_t j = 11; j < n; ++j) num(t[j], c(static_cast<int>(j)), line);
     } else {
-      ty.Cdn = num_nonneg(t[k], c(k), line);
-      ty.Cdt = num_nonneg(t[k + 1], c(k + 1), line);
-      ty.Can = num_nonneg(t[k + 2], c(k + 2), line);
-      ty.Cat = num_nonneg(t[k + 3], c(k + 3), line);
+      ty.Cdn = num_nonneg(t[k], c(static_cast<int>(k)), line);
+      ty.Cdt = num_nonneg(t[k + 1], c(static_cast<int>(k + 1)), line);
+      ty.Can = num_nonneg(t[k + 2], c(static_cast<int>(k + 2)), line);
+      ty.Cat = num_nonneg(t[k + 3], c(static_cast<int>(k + 3)), line);
     }
     types_[ty.name] = line;
     d_.line_types.push_back(std::move(r));
   }
 
   void point_row(const std::vector<Token>& t, int line) {
-    const char* names[] = {"ID", "Type", "X", "Y", "Z", "Mass", "Vol", "CdA", "Ca"};
-    const std::string form = "ID Type X Y Z [Mass Vol CdA Ca]";
     const std::size_t n = t.size();
-    if (n < 5 || (n > 5 && n < 9))
-      fail(file_, line, col("POINTS", static_cast<int>(n) + 1, names[n]), "missing", form);
-    columns_at_most(t, 9, "POINTS", line, form);
+    const bool wide = n >= 12;
+    const char* const narrow_names[] = {"ID", "Type", "X", "Y", "Z", "Mass", "Vol", "CdA", "Ca"};
+    const char* const wide_names[] = {"ID", "Type", "X", "Y", "Z", "Mass", "Vol", "Fx", "Fy", "Fz", "CdA", "Ca"};
+    const char* const* names = wide ? wide_names : narrow_names;
+    const std::string form = "ID Type X Y Z [Mass Vol CdA Ca], or ID Type X Y Z Mass Vol Fx Fy Fz CdA Ca (MoorDyn)";
+    if (n < 5 || (n > 5 && n < 9)) fail(file_, line, col("POINTS", static_cast<int>(n) + 1, names[n]), "missing", form);
+    if (n == 10 || n == 11) fail(file_, line, "POINTS column " + std::to_string(n + 1), "missing", "9 or 12 values: " + form);
+    columns_at_most(t, 12, "POINTS", line, form);
     auto c = [&](int k) { return col("POINTS", k + 1, names[k]); };
     PointRecord p;
     p.line = line;
     p.id = id(t[0], c(0), line);
     if (points_.count(p.id))
       fail(file_, line, c(0), t[0].text, "a unique ID (first defined at line " + std::to_string(points_[p.id]) + ")");
-    p.type = point_type(t[1], c(1), line);
+    point_type(t[1], c(1), line, p);
     for (int k = 0; k < 3; ++k) p.r[k] = num(t[2 + k], c(2 + k), line);
-    if (n == 9) {
-      p.mass = num_nonneg(t[5], c(5), line);
-      p.volume = num_nonneg(t[6], c(6), line);
-      p.CdA = num_nonneg(t[7], c(7), line);
-      p.Ca = num_nonneg(t[8], c(8), line);
+    if (n >= 9) {
+      p.mass = num(t[5], c(5), line);
+      p.volume = num(t[6], c(6), line);
+      const int o = wide ? 10 : 7;
+      if (wide)
+        for (int k = 0; k < 3; ++k) p.force[k] = num(t[7 + k], c(7 + k), line);
+      p.CdA = num_nonneg(t[o], c(o), line);
+      p.Ca = num_nonneg(t[o + 1], c(o + 1), line);
+      if (p.type != PointType::free) {
+        if (p.mass < 0) fail(file_, line, c(5), t[5].text, ">= 0");
+        if (p.volume < 0) fail(file_, line, c(6), t[6].text, ">= 0");
+      }
       if (p.moving())
-        for (int k = 5; k < 9; ++k)
-          if (num(t[k], c(k), line) != 0)
-            fail(file_, line, c(k), t[k].text,
-                 "0: the mass, volume and drag of a Coupled/Vessel point are not implemented");
+        for (int k = 5; k < static_cast<int>(n); ++k)
+          if (num(t[k], c(k), line) != 0) {
+            unsupported("the mass, volume, drag and force of a Coupled/Vessel point", line, c(k), t[k].text);
+            break;
+          }
     }
     points_[p.id] = line;
     d_.points.push_back(p);
   }
 
-  PointType point_type(const Token& t, const std::string& what, int line) const {
+  void point_type(const Token& t, const std::string& what, int line, PointRecord& p) {
+    std::string letters, rest;
+    int number = 0;
+    decompose(t.text, letters, number, rest);
     const std::string u = upper(t.text);
-    if (u == "FIXED" || u == "FIX" || u == "ANCHOR") return PointType::fixed;
-    if (u == "COUPLED" || u == "CPLD") return PointType::coupled;
-    if (u == "VESSEL" || u == "VES" || u == "VESS") return PointType::vessel;
-    const char* lim = nullptr;
-    if (u == "FREE" || u == "CONNECT" || u == "CON" || u == "POINT")
-      lim = "Fixed, Coupled or Vessel: Free/Connect points are not implemented";
-    else if (u.rfind("BODY", 0) == 0)
-      lim = "Fixed, Coupled or Vessel: points on bodies are not implemented";
-    else if (u.rfind("ROD", 0) == 0 || (u.size() >= 2 && u[0] == 'R' && is_digit(u[1])))
-      lim = "Fixed, Coupled or Vessel: points on rods are not implemented";
-    else if (u.rfind("TURBINE", 0) == 0)
-      lim = "Fixed, Coupled or Vessel: Turbine (FAST.Farm) points are not implemented";
-    else if (u.find("PINNED") != std::string::npos)
-      lim = "Fixed, Coupled or Vessel: pinned couplings are not implemented";
-    else
-      lim = "Fixed, Coupled or Vessel";
-    fail(file_, line, what, t.text, lim);
+    if (u == "FIXED" || u == "FIX" || u == "ANCHOR") {
+      p.type = PointType::fixed;
+    } else if (u == "COUPLED" || u == "CPLD" || u == "FAIRLEAD") {
+      p.type = PointType::coupled;
+    } else if (u == "VESSEL" || u == "VES" || u == "VESS") {
+      p.type = PointType::vessel;
+    } else if (u == "FREE" || u == "CONNECT" || u == "CON" || u == "POINT") {
+      p.type = PointType::free;
+      unsupported("free points (Free/Connect)", line, what, t.text);
+    } else if (letters == "BODY" && number > 0 && rest.empty()) {
+      p.type = PointType::body;
+      p.attached = number;
+      unsupported("points on bodies (Body<N>)", line, what, t.text);
+    } else if (letters == "TURBINE" && number > 0 && rest.empty()) {
+      p.type = PointType::turbine;
+      p.attached = number;
+      unsupported("points on turbines (Turbine<J>, FAST.Farm)", line, what, t.text);
+    } else {
+      fail(file_, line, what, t.text,
+           "Fixed (Fix, Anchor), Coupled (Cpld, Fairlead), Vessel (Ves), Free (Connect, Con, Point), Body<N> or "
+           "Turbine<J>");
+    }
   }
 
-  void outputs_flags(const Token& t, const std::string& what, int line) const {
+  /// MoorDyn's line output letters: any text ("-" none); letters MoorDyn does not know are
+  /// ignored with a note, as MoorDyn ignores them.
+  void outputs_flags(const Token& t, int line) {
     if (t.text == "-") return;
-    if (t.text.empty()) fail(file_, line, what, "\"\"", "- or MoorDyn line output letters (pvaUDtcVKsdf)");
+    std::string ignored;
     for (char ch : t.text)
-      if (kLineOutputFlags.find(ch) == std::string_view::npos)
-        fail(file_, line, what, t.text, "- or MoorDyn line output letters (pvaUDtcVKsdf)");
+      if (kLineOutputFlags.find(ch) == std::string_view::npos && ch != ',' && ch != '-' &&
+          ignored.find(ch) == std::string::npos)
+        ignored += ch;
+    if (!ignored.empty())
+      d_.notes.push_back(where(file_, line) + ": line output flags " + excerpt(t.text) + ": " + excerpt(ignored) +
+                         " ignored (MoorDyn ignores them too; the letters are p v U D V K t c s d b)");
   }
 
   void line_row(const std::vector<Token>& t, int line) {
@@ -597,7 +868,7 @@ class DeckParser {
       s.segments = segments(t[5], col("LINES", 6, "NumSegs"), line);
       s.line = line;
       if (n == 7) {
-        outputs_flags(t[6], col("LINES", 7, "Outputs"), line);
+        outputs_flags(t[6], line);
         l.outputs = t[6].text;
       }
       d_.sections.push_back(s);
@@ -605,7 +876,7 @@ class DeckParser {
       l.node_a = point_ref(t[1], col("LINES", 2, "NodeA"), line);
       l.node_b = point_ref(t[2], col("LINES", 3, "NodeB"), line);
       if (n == 4) {
-        outputs_flags(t[3], col("LINES", 4, "Outputs"), line);
+        outputs_flags(t[3], line);
         l.outputs = t[3].text;
       }
     }
@@ -671,9 +942,9 @@ class DeckParser {
         const EndConnectionKind tors = stiffness(t[6], c(6), line, kt);
         for (int k = 7; k < 11; ++k) num(t[k], c(k), line);
         if (tors != EndConnectionKind::pinned)
-          fail(file_, line, c(6), t[6].text, "Free or 0: torsional end restraint (condensed torsion) is not implemented");
-        if (num(t[10], c(10), line) != 0)
-          fail(file_, line, c(10), t[10].text, "0: pretwist (condensed torsion) is not implemented");
+          unsupported("torsion (a torsional end restraint)", line, c(6), t[6].text);
+        else if (num(t[10], c(10), line) != 0)
+          unsupported("torsion (a pretwist)", line, c(10), t[10].text);
       }
     }
     const auto key = std::make_pair(e.line_id, e.end);
@@ -699,20 +970,95 @@ class DeckParser {
     d_.buoyancy.push_back(b);
   }
 
+  /// An OUTPUTS row: one or more channels, separated by blanks or commas, bare or quoted (a
+  /// quoted token may hold a comma-separated list, as OpenFAST's OutList writes them). A name
+  /// outside the grammar is dropped with a note, as MoorDyn warns and drops it.
   void output_row(const std::vector<Token>& t, int line) {
-    if (t.size() > 1) fail(file_, line, "OUTPUTS column 2", t[1].text, "one channel per row");
-    const auto ch = parse_channel(t[0].text);
-    if (!ch)
-      fail(file_, line, "OUTPUTS channel", t[0].text,
-           "FairTen<L>, AnchTen<L>, FairIncl<L>, AnchIncl<L>, Ten<L>N<J>, Curv<L>N<J>, BendMom<L>N<J>, "
-           "L<L>N<J>p{x,y,z}, Point<P>p{x,y,z} or Point<P>F{x,y,z}");
-    d_.outputs.push_back(OutputRecord{*ch, line});
+    for (const Token& tok : t) {
+      std::string_view rest = tok.text;
+      while (true) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view name = trim(rest.substr(0, comma));
+        if (!name.empty()) {
+          const auto ch = parse_channel(name);
+          if (ch) {
+            d_.outputs.push_back(OutputRecord{*ch, std::string(name), line});
+          } else {
+            d_.notes.push_back(where(file_, line) + ": OUTPUTS channel " + excerpt(name) +
+                               " is not a channel and is dropped (the grammar: docs/deck-format.md, OUTPUTS)");
+          }
+        }
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+      }
+    }
   }
 
   // ---- cross-record checks -----------------------------------------------------------------
+  void resolve_dialect() {
+    bool stock = false, cabledyn = false;
+    for (const LineRecord& l : d_.lines) (l.stock_form ? stock : cabledyn) = true;
+    if (d_.options.dialect) {
+      d_.dialect = *d_.options.dialect;
+      return;
+    }
+    if (stock && cabledyn)
+      fail(file_, d_.lines.front().line, "LINES", "both forms",
+           "one form (7-column MoorDyn rows or ID NodeA NodeB rows with SECTIONS), or a `dialect moordyn` or "
+           "`dialect cabledyn` option: the dialect decides node channel numbering, the FairTen end and defaults");
+    d_.dialect = stock ? Dialect::moordyn : Dialect::cabledyn;
+  }
+
+  /// MoorDyn's defaults where CableDyn's differ, each noted.
+  void moordyn_defaults() {
+    Options& o = d_.options;
+    const std::string at = where(file_, d_.lines.empty() ? last_line_ : d_.lines.front().line);
+    std::string applied;
+    if (!o.line_of("kBot")) {
+      o.kBot = 3e6;
+      applied += "kBot 3e6";
+    }
+    if (!o.line_of("cBot")) {
+      o.cBot = 3e5;
+      applied += std::string(applied.empty() ? "" : ", ") + "cBot 3e5";
+    }
+    if (!o.line_of("WriteUnits")) o.WriteUnits = true;
+    // Without a positive WtrDpth MoorDyn puts the seabed at the deepest point; a point below
+    // the given seabed lowers it to that point.
+    double deepest = 0;
+    int deepest_id = 0;
+    for (const PointRecord& p : d_.points)
+      if (-p.r[2] > deepest) deepest = -p.r[2], deepest_id = p.id;
+    const bool explicit_none = o.line_of("WtrDpth") && !o.WtrDpth;
+    if (!explicit_none) {
+      const double given = o.WtrDpth.value_or(0);
+      if (deepest > given) {
+        o.WtrDpth = deepest;
+        d_.notes.push_back(where(file_, o.line_of("WtrDpth") ? o.line_of("WtrDpth") : d_.points.front().line) +
+                           ": MoorDyn deck: " +
+                           (given > 0 ? "point " + std::to_string(deepest_id) + " lies below WtrDpth = " + number_text(given) + ": "
+                                      : std::string("no positive WtrDpth: ")) +
+                           "the seabed is at the deepest point, point " + std::to_string(deepest_id) + ", WtrDpth = " +
+                           number_text(deepest) + " (MoorDyn's rule)");
+      } else if (!(given > 0)) {
+        o.WtrDpth.reset();
+        d_.notes.push_back(at + ": MoorDyn deck: no positive WtrDpth and no point below z = 0: no seabed");
+      }
+    }
+    if (!applied.empty())
+      d_.notes.push_back(at + ": MoorDyn deck (7-column LINES): MoorDyn's defaults " + applied +
+                         "; node channels count from 0 at End A, FairTen<L> is End B's force and AnchTen<L> End A's");
+    else
+      d_.notes.push_back(at + ": MoorDyn deck (7-column LINES): node channels count from 0 at End A, FairTen<L> is "
+                              "End B's force and AnchTen<L> End A's");
+  }
+
   void finish() {
-    opts_.finish(last_line_);
-    const Options& o = d_.options;
+    resolve_dialect();
+    opts_.finish(last_line_, d_.dialect);
+    if (d_.dialect == Dialect::moordyn) moordyn_defaults();
+    Options& o = d_.options;
+    if (o.WtrDpth && !(*o.WtrDpth > 0)) fail(file_, o.line_of("WtrDpth"), "WtrDpth", number_text(*o.WtrDpth), "> 0 or none");
     // EQUIVALENT BUOYANCY: rho_A = w / g + rhoW A (spec "Buoyancy and wetting").
     std::map<std::string, std::size_t> type_index;
     for (std::size_t i = 0; i < d_.line_types.size(); ++i) type_index[d_.line_types[i].type.name] = i;
@@ -724,6 +1070,7 @@ class DeckParser {
       if (buoyed.count(b.type))
         fail(file_, b.line, what, b.type, "one row per line type (first given at line " + std::to_string(buoyed[b.type]) + ")");
       buoyed[b.type] = b.line;
+      if (!(o.g > 0)) fail(file_, b.line, what, b.type, "g > 0: a submerged weight needs gravity (g = 0)");
       const double rho_A = mass_from_submerged_weight(b.w, b.d, o.rhoW, o.g);
       if (!(std::isfinite(rho_A) && rho_A >= 0))
         fail(file_, b.line, col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), number_text(b.w),
@@ -733,7 +1080,11 @@ class DeckParser {
       ty.d = b.d;
       ty.rho_A = rho_A;
     }
-    if (d_.lines.empty()) fail(file_, last_line_, "LINES", "none", "at least one line");
+    if (d_.lines.empty()) {
+      // MoorDyn accepts a deck of objects without lines; those objects are not implemented.
+      if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
+      if (d_.unsupported.empty()) fail(file_, last_line_, "LINES", "none", "at least one line");
+    }
     std::map<int, std::size_t> point_index, line_index;
     for (std::size_t i = 0; i < d_.points.size(); ++i) point_index[d_.points[i].id] = i;
     for (std::size_t i = 0; i < d_.lines.size(); ++i) line_index[d_.lines[i].id] = i;
@@ -762,20 +1113,20 @@ class DeckParser {
     }
     // Lines.
     for (LineRecord& l : d_.lines) {
-      const auto pa = point_index.find(l.node_a), pb = point_index.find(l.node_b);
       const char* na = l.stock_form ? "AttachA" : "NodeA";
       const char* nb = l.stock_form ? "AttachB" : "NodeB";
       const int ca = l.stock_form ? 3 : 2;
-      if (pa == point_index.end())
+      const auto pa = point_index.find(l.node_a), pb = point_index.find(l.node_b);
+      if (l.node_a != 0 && pa == point_index.end())
         fail(file_, l.line, col("LINES", ca, na), std::to_string(l.node_a), "a point ID of POINTS");
-      if (pb == point_index.end())
+      if (l.node_b != 0 && pb == point_index.end())
         fail(file_, l.line, col("LINES", ca + 1, nb), std::to_string(l.node_b), "a point ID of POINTS");
-      if (l.node_a == l.node_b)
+      if (l.node_a != 0 && l.node_a == l.node_b)
         fail(file_, l.line, col("LINES", ca + 1, nb), std::to_string(l.node_b), std::string("a point other than ") + na);
       if (!segs.count(l.id))
         fail(file_, l.line, "SECTIONS of line " + std::to_string(l.id), "none",
              "at least one SECTIONS row (LineID LineType Length NumSegs)");
-      l.swapped = !d_.points[pa->second].moving() && d_.points[pb->second].moving();
+      l.swapped = l.node_a != 0 && l.node_b != 0 && !d_.points[pa->second].moving() && d_.points[pb->second].moving();
     }
     // End connections.
     for (const EndConnectionRecord& e : d_.end_connections) {
@@ -787,16 +1138,32 @@ class DeckParser {
              "connection needs a finite-EI line)");
     }
     // Outputs.
+    const auto has_feature = [&](const char* prefix) {
+      for (const auto& u : d_.unsupported)
+        if (u.feature.rfind(prefix, 0) == 0) return true;
+      return false;
+    };
     for (const OutputRecord& r : d_.outputs) {
       const OutputChannel& c = r.channel;
-      if (c.on_line()) {
+      if (c.kind == ChannelKind::Rod || c.kind == ChannelKind::Body) {
+        const bool rod = c.kind == ChannelKind::Rod;
+        if (!has_feature(rod ? "rods" : "bodies"))
+          fail(file_, r.line, "OUTPUTS channel", r.text,
+               std::string("a channel of an existing ") + (rod ? "rod" : "body") + " (the deck has no " +
+                   (rod ? "RODS" : "BODIES") + " rows)");
+        unsupported(rod ? "rods (ROD TYPES, RODS)" : "bodies (BODIES)", r.line, "OUTPUTS channel", r.text);
+      } else if (c.on_line()) {
         if (!line_index.count(c.line))
-          fail(file_, r.line, "OUTPUTS channel", c.name(), "a channel of an existing line (no line " + std::to_string(c.line) + ")");
-        if (c.on_node() && c.node > segs[c.line] + 1)
-          fail(file_, r.line, "OUTPUTS channel", c.name(),
-               "a node in [1, " + std::to_string(segs[c.line] + 1) + "] of line " + std::to_string(c.line));
+          fail(file_, r.line, "OUTPUTS channel", r.text, "a channel of an existing line (no line " + std::to_string(c.line) + ")");
+        if (c.on_node() && d_.channel_node(c) == 0) {
+          const int first = d_.first_node_number();
+          fail(file_, r.line, "OUTPUTS channel", r.text,
+               "a node in [" + std::to_string(first) + ", " + std::to_string(segs[c.line] + first) + "] of line " +
+                   std::to_string(c.line) + " (" + (first == 0 ? "MoorDyn" : "CableDyn") + " deck: nodes count from " +
+                   std::to_string(first) + " at End A)");
+        }
       } else if (!point_index.count(c.point)) {
-        fail(file_, r.line, "OUTPUTS channel", c.name(), "a channel of an existing point (no point " + std::to_string(c.point) + ")");
+        fail(file_, r.line, "OUTPUTS channel", r.text, "a channel of an existing point (no point " + std::to_string(c.point) + ")");
       }
     }
     if (o.fairleadMotion) {
@@ -804,16 +1171,44 @@ class DeckParser {
       for (const PointRecord& p : d_.points) any = any || p.moving();
       if (!any) fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point", "a Coupled or Vessel point to move");
     }
+    if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
+  }
+
+  /// NotImplementedError for the first unsupported request, its limit listing every missing
+  /// feature with the lines that ask for it.
+  [[noreturn]] void throw_unsupported() const {
+    const UnsupportedRecord& u0 = d_.unsupported.front();
+    std::vector<std::pair<std::string, std::vector<int>>> features;  // feature, its lines
+    for (const auto& u : d_.unsupported) {
+      auto it = std::find_if(features.begin(), features.end(), [&](const auto& f) { return f.first == u.feature; });
+      if (it == features.end()) features.emplace_back(u.feature, std::vector<int>{u.line});
+      else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
+    }
+    std::string others;
+    for (std::size_t i = 1; i < features.size(); ++i) {
+      const auto& ls = features[i].second;
+      std::string lines = ls.size() == 1 ? "line " : "lines ";
+      for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
+      if (ls.size() > 8) lines += ", ...";
+      others += (others.empty() ? "" : "; ") + features[i].first + " (" + lines + ")";
+    }
+    std::string detail = u0.detail;
+    if (!others.empty()) detail += (detail.empty() ? "" : "; ") + std::string("also not implemented: ") + others;
+    throw NotImplementedError(where(file_, u0.line), u0.quantity, u0.value, u0.feature, detail);
   }
 
   Deck& d_;
+  ReadOptions ro_;
   const std::string& file_;
   OptionsParser opts_;
   Sec sec_ = Sec::closed;
-  std::string sec_name_;
+  std::string sec_name_, sec_feature_;
   int sec_line_ = 0;
+  bool sec_refused_ = false;
   bool data_seen_ = false;
-  bool moordyn_order_ = false;
+  std::vector<std::string> lt_names_;  // the LINE TYPES header row (names), if any
+  int lt_names_line_ = 0;
+  std::optional<LineTypeHeader> lt_header_;
   bool title_pending_ = true;
   int last_line_ = 0;
   std::map<std::string, int> types_;
@@ -823,22 +1218,27 @@ class DeckParser {
 
 }  // namespace detail
 
-/// Parses a deck from its text; `file` names it in errors ("file:line"). Throws InputError.
-inline Deck parse_deck(std::string_view text, std::string file = "deck") {
+/// Parses a deck from its text; `file` names it in errors ("file:line"). Throws InputError,
+/// or NotImplementedError (an InputError) naming every feature the deck asks for that the
+/// library does not implement, unless `ro.accept_unsupported`.
+inline Deck parse_deck(std::string_view text, std::string file = "deck", ReadOptions ro = {}) {
   Deck d;
   d.file = std::move(file);
-  detail::DeckParser p(d);
+  detail::DeckParser p(d, ro);
   p.run(text);
   return d;
 }
 
-/// Reads and parses the deck at `path`. Throws InputError when the file cannot be read.
-inline Deck read_deck(const std::string& path) {
+/// Reads and parses the deck at `path`. Throws InputError when the file cannot be read (or
+/// is a directory).
+inline Deck read_deck(const std::string& path, ReadOptions ro = {}) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "deck file", "a directory", "a readable file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "deck file", "cannot be opened", "a readable file");
   std::ostringstream ss;
   ss << in.rdbuf();
-  return parse_deck(ss.str(), path);
+  return parse_deck(ss.str(), path, ro);
 }
 
 namespace detail {
@@ -864,6 +1264,7 @@ inline std::string wave_row(const WaveOption& w, const char* keyword, bool train
     if (w.kind == WaveKind::jonswap) s += " " + N(w.gamma);
   }
   s += " " + N(w.dir_deg);
+  if (w.kind == WaveKind::airy && w.phase_deg != 0) s += " " + N(w.phase_deg);
   if (w.spectral()) {
     s += " " + N(w.spreading);
     if (train) s += " " + std::to_string(w.seed_offset);
@@ -874,11 +1275,18 @@ inline std::string wave_row(const WaveOption& w, const char* keyword, bool train
 }  // namespace detail
 
 /// The deck in the canonical dialect: a banner and the title, LINE TYPES (CableDyn order,
-/// EQUIVALENT BUOYANCY resolved) and EQUIVALENT BUOYANCY, POINTS (9 columns), LINES (ID NodeA
-/// NodeB Outputs), SECTIONS, END CONNECTIONS, OPTIONS (every typed option, value first;
-/// model rows `model keyword parameters`) and OUTPUTS (quoted canonical channels). Numbers in
-/// their shortest round-trip form, so that parse_deck(to_text(d)) == d.
+/// EQUIVALENT BUOYANCY resolved) and EQUIVALENT BUOYANCY, POINTS (9 columns, 12 with a force),
+/// LINES (ID NodeA NodeB Outputs), SECTIONS, END CONNECTIONS, OPTIONS (the dialect and every
+/// typed option, value first; model rows `model keyword parameters`) and OUTPUTS (quoted
+/// canonical channels). Numbers in their shortest round-trip form, so that
+/// parse_deck(to_text(d)) == d. A deck read with unsupported requests (ReadOptions::
+/// accept_unsupported) cannot be written: NotImplementedError.
 inline std::string to_text(const Deck& d) {
+  if (!d.unsupported.empty()) {
+    const auto& u = d.unsupported.front();
+    throw NotImplementedError(detail::where(d.file, u.line), u.quantity, u.value, u.feature,
+                              "to_text writes decks the library can run");
+  }
   using detail::number_text;
   using detail::token_text;
   const auto N = number_text;
@@ -904,7 +1312,9 @@ inline std::string to_text(const Deck& d) {
   for (const auto& p : d.points) {
     const char* type = p.type == PointType::fixed ? "Fixed" : p.type == PointType::coupled ? "Coupled" : "Vessel";
     os << p.id << " " << type << " " << N(p.r[0]) << " " << N(p.r[1]) << " " << N(p.r[2]) << " " << N(p.mass) << " "
-       << N(p.volume) << " " << N(p.CdA) << " " << N(p.Ca) << "\n";
+       << N(p.volume) << " ";
+    if (p.force != std::array<double, 3>{}) os << N(p.force[0]) << " " << N(p.force[1]) << " " << N(p.force[2]) << " ";
+    os << N(p.CdA) << " " << N(p.Ca) << "\n";
   }
   os << rule << " LINES " << rule << "\n";
   os << "ID NodeA NodeB Outputs\n(-) (-) (-) (-)\n";
@@ -926,11 +1336,15 @@ inline std::string to_text(const Deck& d) {
   }
   const Options& o = d.options;
   os << rule << " OPTIONS " << rule << "\n";
+  os << (d.dialect == Dialect::moordyn ? "moordyn" : "cabledyn") << " dialect\n";
   os << N(o.g) << " g\n" << N(o.rhoW) << " rhoW\n";
   if (o.WtrDpth) os << N(*o.WtrDpth) << " WtrDpth\n";
+  else os << "none WtrDpth\n";
   os << N(o.kBot) << " kBot\n" << N(o.cBot) << " cBot\n";
   if (o.dtM) os << N(*o.dtM) << " dtM\n";
   if (o.TMax) os << N(*o.TMax) << " TMax\n";
+  os << N(o.dtOut) << " dtOut\n" << (o.WriteUnits ? 1 : 0) << " WriteUnits\n";
+  os << (o.wave_stretching == WaveStretching::wheeler ? "wheeler" : "none") << " WaveStretching\n";
   os << N(o.rhoInf) << " rhoInf\n";
   const auto& ds = o.dynamic_solver;
   os << "dynamic_solver " << N(ds.rel_tol) << " " << N(ds.abs_tol) << " " << ds.max_iterations << " "

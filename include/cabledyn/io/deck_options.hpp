@@ -30,6 +30,14 @@
 
 namespace cabledyn::io {
 
+/// The deck dialect (io/deck.hpp): MoorDyn v2's rules (7-column LINES rows) or CableDyn's
+/// (SECTIONS). It decides node channel numbering, the FairTen end and some defaults.
+enum class Dialect { moordyn, cabledyn };
+
+/// Wave kinematics of the linear seas (spec "Waves"): Wheeler stretching (the default) or
+/// none (z' = z: the linear kinematics at the point, as MoorDyn evaluates them).
+enum class WaveStretching { wheeler, none };
+
 /// `dynamic_solver rel abs max_iter backtracks [rhoInf]` (spec "Time integration").
 struct DynamicSolverSettings {
   double rel_tol = 1e-8;    ///< relative tolerance [-], > 0
@@ -82,7 +90,7 @@ struct OchiHubbleDeck {
 };
 
 /// A wave model or spectral train:
-/// `none`; `airy H T dir`; `stream H T dir`; `jonswap Hs Tp gamma dir [s]` (or `jonswap Hs Tp
+/// `none`; `airy H T dir [phase]`; `stream H T dir`; `jonswap Hs Tp gamma dir [s]` (or `jonswap Hs Tp
 /// dir`, gamma 3.3);
 /// `pm Hs Tp dir [s]` (also `issc`, `pierson-moskowitz`); `torsethaugen Hs Tp dir [s]`;
 /// `ochi Hs1 Tp1 lambda1 Hs2 Tp2 lambda2 dir [s]` (also `ochi-hubble`). Heights [m], periods
@@ -94,6 +102,7 @@ struct WaveOption {
   double T = 0;          ///< T (regular) or Tp [s]
   double gamma = 3.3;    ///< JONSWAP peak enhancement [-], >= 1
   double dir_deg = 0;    ///< direction of travel [deg]
+  double phase_deg = 0;  ///< airy: phase of the elevation a cos(k x - omega t + phase) [deg]
   double spreading = 0;  ///< cos-2s exponent s [-], >= 0
   OchiHubbleDeck ochi;   ///< Ochi-Hubble partitions
   long long seed_offset = 0;  ///< added to WaveSeed for this train
@@ -107,7 +116,7 @@ struct WaveOption {
   }
   friend bool operator==(const WaveOption& a, const WaveOption& b) {
     return a.kind == b.kind && a.H == b.H && a.T == b.T && a.gamma == b.gamma && a.dir_deg == b.dir_deg &&
-           a.spreading == b.spreading && a.ochi == b.ochi && a.seed_offset == b.seed_offset;
+           a.phase_deg == b.phase_deg && a.spreading == b.spreading && a.ochi == b.ochi && a.seed_offset == b.seed_offset;
   }
 };
 
@@ -125,6 +134,16 @@ struct FairleadMotion {
   friend bool operator==(const FairleadMotion&, const FairleadMotion&) = default;
 };
 
+/// A request of a deck for a model the library does not implement (the reader records it and
+/// goes on; see io/deck.hpp parse_deck).
+struct UnsupportedRecord {
+  std::string feature;   ///< the missing feature, e.g. "free points (Free/Connect)"
+  int line = 0;          ///< source line
+  std::string quantity;  ///< the field, e.g. "POINTS column 2 (Type)"
+  std::string value;     ///< the text that asks for it
+  std::string detail;    ///< what is accepted instead ("" when nothing is)
+};
+
 /// A MoorDyn keyword the implicit solver does not need, accepted and ignored with a note.
 struct IgnoredOption {
   std::string keyword;  ///< canonical spelling
@@ -138,13 +157,16 @@ struct IgnoredOption {
 
 /// The typed options of a deck with DECK_FORMAT.md's defaults.
 struct Options {
-  double g = kGravity;                  ///< [g] gravity [m/s^2], > 0
+  std::optional<Dialect> dialect;       ///< [dialect] moordyn or cabledyn; absent: from the LINES form
+  double g = kGravity;                  ///< [g] gravity [m/s^2], >= 0
   double rhoW = kRhoWater;              ///< [rhoW] water density [kg/m^3], >= 0
-  std::optional<double> WtrDpth;        ///< [WtrDpth] water depth [m], > 0; absent: no seabed
+  std::optional<double> WtrDpth;        ///< [WtrDpth] water depth [m], > 0; absent: no seabed (CableDyn)
   double kBot = 1e5;                    ///< [kBot] seabed stiffness per unit area [Pa/m], >= 0
   double cBot = 1e4;                    ///< [cBot] seabed damping per unit area [Pa s/m], >= 0
   std::optional<double> dtM;            ///< [dtM] time step [s], > 0
   std::optional<double> TMax;           ///< [TMax] duration [s], >= 0; absent: static only
+  double dtOut = 0;                     ///< [dtOut] output interval [s], >= 0 (0: every dtM)
+  bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
@@ -165,6 +187,7 @@ struct Options {
   std::vector<WaveOption> wavetrains;   ///< [wavetrain] rows, in order (each row adds one)
   long long WaveSeed = 1;               ///< [WaveSeed] 1 .. 2^31 - 2
   double rampTime = 0;                  ///< [rampTime] [s], >= 0
+  WaveStretching wave_stretching = WaveStretching::wheeler;  ///< [WaveStretching] wheeler or none
   int WaveComponents = 200;             ///< [WaveComponents] >= 1
   int WaveDirections = 9;               ///< [WaveDirections] >= 1
   int StreamOrder = 20;                 ///< [StreamOrder] 1 .. 100
@@ -189,9 +212,11 @@ struct Options {
     return e;
   }
 
-  /// Equality of the option values (not of the source lines).
+  /// Equality of the option values (not of the source lines; the dialect is compared as the
+  /// Deck's resolved dialect).
   friend bool operator==(const Options& a, const Options& b) {
-    return a.g == b.g && a.rhoW == b.rhoW && a.WtrDpth == b.WtrDpth && a.kBot == b.kBot && a.cBot == b.cBot &&
+    return a.dtOut == b.dtOut && a.WriteUnits == b.WriteUnits &&
+           a.wave_stretching == b.wave_stretching && a.g == b.g && a.rhoW == b.rhoW && a.WtrDpth == b.WtrDpth && a.kBot == b.kBot && a.cBot == b.cBot &&
            a.dtM == b.dtM && a.TMax == b.TMax && a.rhoInf == b.rhoInf && a.dynamic_solver == b.dynamic_solver &&
            a.modified_newton == b.modified_newton && a.alpha_force_blend == b.alpha_force_blend &&
            a.axial_quadrature_order == b.axial_quadrature_order &&
@@ -222,19 +247,23 @@ struct OptionSpec {
   OptionRole role;
   bool multi;            ///< takes several values (parameters may follow the keyword)
   const char* defaults;  ///< default_only: accepted values, '|' separated (numbers compare by value)
-  const char* note;      ///< ignored: the reason; default_only: what is not implemented
+  const char* note;      ///< ignored: the reason; default_only: the feature that is not implemented
 };
 
 // clang-format off
 inline constexpr OptionSpec kOptionSpecs[] = {
   // Implemented (typed) options.
+  {"dialect", OptionRole::typed, false, "", ""},
   {"g|gravity", OptionRole::typed, false, "", ""},
   {"rhoW|rho|rho_w|WtrDnsty", OptionRole::typed, false, "", ""},
   {"WtrDpth|depth|WaterDepth", OptionRole::typed, false, "", ""},
   {"kBot|kb", OptionRole::typed, false, "", ""},
   {"cBot|cb", OptionRole::typed, false, "", ""},
-  {"dtM", OptionRole::typed, false, "", ""},
+  {"dtM|dt", OptionRole::typed, false, "", ""},
   {"TMax", OptionRole::typed, false, "", ""},
+  {"dtOut", OptionRole::typed, false, "", ""},
+  {"WriteUnits", OptionRole::typed, false, "", ""},
+  {"WaveStretching", OptionRole::typed, false, "", ""},
   {"rhoInf", OptionRole::typed, false, "", ""},
   {"dynamic_solver", OptionRole::typed, true, "", ""},
   {"modified_newton", OptionRole::typed, false, "", ""},
@@ -256,29 +285,28 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"WaveDirections", OptionRole::typed, false, "", ""},
   {"StreamOrder", OptionRole::typed, false, "", ""},
   {"cable_statics", OptionRole::default_only, false, "continuation",
-   "only continuation (catenary statics, then full statics) is implemented; sequenced (mesh sequencing) is not"},
+   "mesh-sequenced cable statics (cable_statics sequenced)"},
   // MoorDyn keywords the implicit solver does not need: accepted and ignored with a note.
   {"dtIC|ICdt", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
   {"TmaxIC|ICTmax", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
   {"CdScaleIC|ICDfac", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
   {"threshIC|ICthresh", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
-  {"ICgenDynamic", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
+  {"ICgenDynamic|genDynamicIC", OptionRole::ignored, false, "", "dynamic-relaxation IC setting; the initial state is a Newton static equilibrium"},
+  {"fileIC|ICfile", OptionRole::ignored, false, "", "MoorDyn's saved initial state is not read; the initial state is the Newton static equilibrium of the deck"},
   {"tScheme", OptionRole::ignored, false, "", "explicit time scheme; the march is the implicit generalised-alpha scheme"},
   {"CFL", OptionRole::ignored, false, "", "explicit-scheme step control; the implicit march takes dtM"},
   {"WriteLog", OptionRole::ignored, false, "", "MoorDyn log file; the driver writes its own run summary"},
-  {"dtOut", OptionRole::ignored, false, "", "output interval; outputs are written every dtM"},
-  {"WriteUnits", OptionRole::ignored, false, "", "MoorDyn output units row"},
   {"disableOutput", OptionRole::ignored, false, "", "MoorDyn console/output switch"},
   {"disableOutTime", OptionRole::ignored, false, "", "MoorDyn console/output switch"},
   {"OutSwitch", OptionRole::ignored, false, "", "MoorDyn-F main output switch"},
   {"Echo", OptionRole::ignored, false, "", "input echo"},
-  {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn WaveKin grids (refused when WaveKin is set)"},
-  {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn wave/current grid merging (refused when WaveKin/Currents are set)"},
-  {"bodyScheme", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
-  {"bodySubstep", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
-  {"bodyIC", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
-  {"bodyWetting", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
-  {"bodyHydro", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented (refused)"},
+  {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn's WaveKin grids (a WaveKin other than 0 is not implemented)"},
+  {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn's wave/current grid merging (WaveKin and Currents other than 0 are not implemented)"},
+  {"bodyScheme", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodySubstep", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodyIC", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodyWetting", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodyHydro", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
   // Features the library does not implement: their default value is accepted silently.
   {"frictionMu", OptionRole::default_only, false, "none|0", "seabed friction"},
   {"frictionMuAxial", OptionRole::default_only, false, "none|0", "seabed friction"},
@@ -295,11 +323,11 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"ei0_substeps", OptionRole::typed, false, "", ""},
   {"ei0_substep_max", OptionRole::typed, false, "", ""},
   {"ei0_substep_angle", OptionRole::typed, false, "", ""},
-  {"WaterKin", OptionRole::default_only, false, "0|none", "WaterKin water kinematics (files, SEASTATE)"},
-  {"WaveKin", OptionRole::default_only, false, "0", "MoorDyn WaveKin water kinematics (use the waves option)"},
-  {"Currents", OptionRole::default_only, false, "0", "MoorDyn Currents grids (use the current option)"},
-  {"waveKin_rampT", OptionRole::default_only, false, "0", "MoorDyn's linear kinematics ramp (use rampTime)"},
-  {"SeafloorFile", OptionRole::default_only, false, "none|0", "bathymetry files"},
+  {"WaterKin", OptionRole::default_only, false, "0|none", "water kinematics from files or SeaState (WaterKin)"},
+  {"WaveKin", OptionRole::default_only, false, "0", "MoorDyn's water kinematics inputs (WaveKin)"},
+  {"Currents", OptionRole::default_only, false, "0", "MoorDyn's current inputs (Currents)"},
+  {"waveKin_rampT", OptionRole::default_only, false, "0", "MoorDyn's kinematics ramp (waveKin_rampT)"},
+  {"SeafloorFile", OptionRole::default_only, false, "none|0", "bathymetry (SeafloorFile)"},
   {"inertialF", OptionRole::default_only, false, "0", "MoorDyn-F inertial coupled forces"},
   {"inertialF_rampT", OptionRole::default_only, false, "30", "MoorDyn-F inertial coupled forces"},
   {"vesselRef", OptionRole::default_only, true, "0", "rigid-vessel motion about a reference point"},
@@ -357,8 +385,9 @@ inline std::string accepted(std::string_view defaults) {
 /// Parses OPTIONS rows into an Options (the reader calls `row` for each row, then `finish`).
 class OptionsParser {
  public:
-  OptionsParser(Options& opt, std::vector<std::string>& notes, const std::string& file)
-      : o_(opt), notes_(notes), file_(file) {}
+  OptionsParser(Options& opt, std::vector<std::string>& notes, const std::string& file,
+                std::vector<UnsupportedRecord>& unsupported)
+      : o_(opt), notes_(notes), file_(file), unsupported_(unsupported) {}
 
   /// One OPTIONS record (its tokens, comments removed) at source line `line`.
   void row(const std::vector<Token>& t, int line) {
@@ -401,14 +430,17 @@ class OptionsParser {
   }
 
   /// Cross-option checks once every row is read.
-  void finish(int last_line) {
+  void finish(int last_line, Dialect dialect) {
     const auto at = [&](const char* kw) {
       const int l = o_.line_of(kw);
       return l > 0 ? l : last_line;
     };
     if (o_.TMax && !o_.dtM) fail(file_, at("TMax"), "dtM", "absent", "dtM > 0 with TMax");
     if (o_.dtM && !o_.TMax)
-      notes_.push_back(where(file_, at("dtM")) + ": dtM without TMax: static run only");
+      notes_.push_back(where(file_, at("dtM")) + ": dtM without TMax: static run only" +
+                       (dialect == Dialect::moordyn ? " (MoorDyn decks leave the run length to the host: give TMax, "
+                                                      "or --tmax to the cabledyn driver)"
+                                                    : ""));
     if (o_.dynamic()) {
       const double ratio = *o_.TMax / *o_.dtM;
       if (!(ratio <= 2147483647.0))
@@ -490,14 +522,21 @@ class OptionsParser {
     }
     if (spec.role == OptionRole::default_only) {
       for (const Token& t : v)
-        if (!is_default_value(t.text, spec.defaults))
-          bad(name, t.text, std::string("not implemented: ") + spec.note + "; accepted: " + accepted(spec.defaults));
+        if (!is_default_value(t.text, spec.defaults)) {
+          unsupported_.push_back(UnsupportedRecord{std::string(spec.note), line_, name, excerpt(t.text),
+                                                   "accepted: " + accepted(spec.defaults)});
+          break;
+        }
       return;
     }
     o_.source[name] = line_;
     const Token& x = v.front();
-    if (name == "g") {
-      o_.g = number_in(x, name, 0, true);
+    if (name == "dialect") {
+      if (iequals(x.text, "moordyn")) o_.dialect = Dialect::moordyn;
+      else if (iequals(x.text, "cabledyn")) o_.dialect = Dialect::cabledyn;
+      else bad(name, x.text, "moordyn or cabledyn");
+    } else if (name == "g") {
+      o_.g = number_in(x, name, 0, false);
     } else if (name == "rhoW") {
       o_.rhoW = number_in(x, name, 0, false);
     } else if (name == "WtrDpth") {
@@ -506,7 +545,7 @@ class OptionsParser {
       } else {
         const auto d = to_double(x.text);
         if (!d) bad(name, x.text, "a number > 0 or none (bathymetry files are not implemented)");
-        if (!(*d > 0)) bad(name, x.text, "> 0");
+        if (!(*d >= 0)) bad(name, x.text, "> 0");
         o_.WtrDpth = *d;
       }
     } else if (name == "kBot") {
@@ -519,6 +558,14 @@ class OptionsParser {
     } else if (name == "TMax") {
       if (iequals(x.text, "none")) o_.TMax.reset();
       else o_.TMax = number_in(x, name, 0, false);
+    } else if (name == "dtOut") {
+      o_.dtOut = number_in(x, name, 0, false);
+    } else if (name == "WriteUnits") {
+      o_.WriteUnits = boolean(x, name);
+    } else if (name == "WaveStretching") {
+      if (iequals(x.text, "wheeler")) o_.wave_stretching = WaveStretching::wheeler;
+      else if (iequals(x.text, "none") || iequals(x.text, "off")) o_.wave_stretching = WaveStretching::none;
+      else bad(name, x.text, "wheeler or none");
     } else if (name == "rhoInf") {
       o_.rhoInf = number_in(x, name, 0, false, 1);
     } else if (name == "dynamic_solver") {
@@ -656,10 +703,12 @@ class OptionsParser {
       return w;
     } else if (iequals(m, "airy") || iequals(m, "stream")) {
       w.kind = iequals(m, "airy") ? WaveKind::airy : WaveKind::stream;
-      count(v, 4, 4, what, m + " H T dir");
+      if (w.kind == WaveKind::airy) count(v, 4, 5, what, "airy H T dir [phase]");
+      else count(v, 4, 4, what, "stream H T dir");
       w.H = number_in(v[1], what + " H", 0, true);
       w.T = number_in(v[2], what + " T", 0, true);
       w.dir_deg = number(v[3], what + " dir");
+      if (v.size() == 5) w.phase_deg = number(v[4], what + " phase");
       return w;
     } else if (iequals(m, "jonswap")) {
       w.kind = WaveKind::jonswap;
@@ -712,6 +761,7 @@ class OptionsParser {
   Options& o_;
   std::vector<std::string>& notes_;
   const std::string& file_;
+  std::vector<UnsupportedRecord>& unsupported_;
   int line_ = 0;
 };
 

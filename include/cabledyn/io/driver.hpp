@@ -1,9 +1,10 @@
 // cabledyn: the deck driver. Turns a parsed deck into lines, solves the static equilibrium
 // of each line, the modes (nModes), the dynamic march (dtM, TMax) under the deck's prescribed
 // fairlead motion and sea state, and writes the outputs of DECK_FORMAT.md ("Outputs"):
-// <root>.out (the requested channels), <root>.static.out (per node), <root>.modes.out,
-// <root>.nodes.out (per-line node positions at each output time), <root>.summary.txt, and
-// SVG figures (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg).
+// <root>.out (the requested channels, every dtOut), <root>.static.out (per node),
+// <root>.modes.out, <root>.nodes.out (per-line node positions at each output time),
+// <root>_Line<L>.out (MoorDyn's per-line output flags), <root>.summary.txt, and SVG figures
+// (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg). docs/driver.md.
 #pragma once
 
 #include <chrono>
@@ -34,6 +35,11 @@ namespace cabledyn::io {
 struct RunSettings {
   std::string root = "cabledyn";  ///< output path prefix: <root>.out, <root>.static.out, ...
   bool static_only = false;       ///< `--static`: statics (and modes) only
+  std::optional<double> tmax;     ///< `--tmax`: the run length, over the deck's TMax
+  std::optional<double> dtm;      ///< `--dtm`: the time step, over the deck's dtM
+  /// `--motion`: a motionFile (a path as given, not relative to the deck) over the deck's
+  /// motionFile and fairleadMotion.
+  std::optional<std::string> motion_file;
   bool plots = true;              ///< write the SVG figures
   bool progress = true;           ///< progress bar on stderr for runs over a second
   std::ostream* log = &std::cerr; ///< messages (nullptr: quiet)
@@ -63,14 +69,33 @@ struct NodeRecovery {
 template <class Unused = void>
 class BasicDeckRunner {
  public:
+  /// Builds the lines of a deck (its TMax and dtM replaced by the settings' --tmax and --dtm);
+  /// reads the motionFile of a dynamic run. Throws InputError (NotImplementedError for a deck
+  /// read with unsupported requests).
   BasicDeckRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
+    if (!deck_.unsupported.empty()) {
+      const auto& u = deck_.unsupported.front();
+      throw NotImplementedError(detail::where(deck_.file, u.line), u.quantity, u.value, u.feature);
+    }
+    apply_overrides();
+    notes_ = deck_.notes;
     env_ = deck.environment();
     env_.validate();
+    if (dynamic_run() && deck_.options.motionFile) {
+      const std::string path =
+          set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
+      motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
+      for (const auto& p : deck_.points)
+        if (p.moving() && !motion_->find(p.id))
+          notes_.push_back(path + ": point " + std::to_string(p.id) + " is not in the motionFile: held at its deck position");
+    }
     build_lines();
   }
 
   const std::vector<LineRun>& lines() const { return lines_; }
   const std::vector<std::string>& files() const { return files_; }
+  /// Notes of the run (the deck's and the driver's), also in the summary.
+  const std::vector<std::string>& notes() const { return notes_; }
   /// Output times and channel values (one row per output time).
   const std::vector<double>& times() const { return times_; }
   const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
@@ -79,11 +104,14 @@ class BasicDeckRunner {
   /// Statics, modes, dynamics, outputs, figures and summary.
   void run() {
     const auto t0 = std::chrono::steady_clock::now();
+    if (set_.log)
+      for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
     solve_statics();
     write_static_out();
     if (deck_.options.nModes > 0) solve_modes();
-    if (deck_.options.dynamic() && !set_.static_only) march();
-    if (!deck_.outputs.empty() || times_.empty()) write_channels();
+    if (dynamic_run()) march();
+    write_channels();
+    write_line_files();
     if (set_.plots) write_plots();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     write_summary(secs);
@@ -92,6 +120,7 @@ class BasicDeckRunner {
   /// The static value of every requested channel (also the first row of <root>.out).
   std::vector<double> static_channels() {
     std::vector<double> v;
+    now_ = 0;
     for (const auto& o : deck_.outputs) v.push_back(channel_value(o.channel, true));
     return v;
   }
@@ -189,17 +218,45 @@ class BasicDeckRunner {
     if (set_.log) *set_.log << s << "\n";
   }
 
+  bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
+
+  /// --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0, TMax a
+  /// multiple of dtM).
+  void apply_overrides() {
+    Options& o = deck_.options;
+    const std::string who = "command line";
+    if (set_.dtm) {
+      if (!(std::isfinite(*set_.dtm) && *set_.dtm > 0)) throw InputError(who, "--dtm", *set_.dtm, "> 0");
+      o.dtM = *set_.dtm;
+    }
+    if (set_.tmax) {
+      if (!(std::isfinite(*set_.tmax) && *set_.tmax >= 0)) throw InputError(who, "--tmax", *set_.tmax, ">= 0");
+      if (!o.dtM) throw InputError(who, "--tmax", *set_.tmax, "a deck with dtM (or --dtm)");
+      o.TMax = *set_.tmax;
+    }
+    if (o.dynamic()) {
+      const double ratio = *o.TMax / *o.dtM;
+      if (!(ratio <= 2147483647.0)) throw InputError(who, "TMax / dtM", ratio, "<= 2147483647 steps");
+      if (std::fabs(*o.TMax - std::round(ratio) * *o.dtM) > 1e-9 * std::max(*o.TMax, *o.dtM))
+        throw InputError(set_.tmax || set_.dtm ? who : deck_.file, "TMax", *o.TMax,
+                         "a multiple of dtM = " + cabledyn::to_text(*o.dtM));
+    }
+    if (set_.motion_file) {
+      o.motionFile = *set_.motion_file;
+      o.fairleadMotion.reset();
+    }
+    if (set_.tmax) tmax_source_ = "--tmax";
+    else if (o.TMax) tmax_source_ = "TMax, " + deck_.file + ":" + std::to_string(o.line_of("TMax"));
+  }
+
   void build_lines() {
     for (const auto& rec : deck_.lines) {
       LineRun L;
       L.id = rec.id;
       L.point[0] = rec.fairlead();
       L.point[1] = rec.anchor();
-      const auto* pa = deck_.find_point(L.point[0]);
-      const auto* pb = deck_.find_point(L.point[1]);
       LineEnd ends[2];
-      ends[0].position = Vec3<double>(pa->r[0], pa->r[1], pa->r[2]);
-      ends[1].position = Vec3<double>(pb->r[0], pb->r[1], pb->r[2]);
+      for (int e = 0; e < 2; ++e) ends[e].position = point_motion(L.point[e], 0.0).x;
       for (int written = 0; written < 2; ++written) {
         const auto* ec = deck_.end_connection(rec.id, written);
         if (!ec) continue;
@@ -220,6 +277,17 @@ class BasicDeckRunner {
       L.problem.seabed.cBot = deck_.options.cBot;
       lines_.push_back(std::move(L));
     }
+    if (motion_)
+      for (const auto& p : deck_.points) {
+        const MotionTrack* tr = motion_->find(p.id);
+        if (!tr) continue;
+        const auto x0 = tr->at(0.0).x;
+        const double off = std::hypot(x0[0] - p.r[0], x0[1] - p.r[1], x0[2] - p.r[2]);
+        if (off > 1e-9 * (1 + std::hypot(p.r[0], p.r[1], p.r[2])))
+          notes_.push_back(motion_->file + ": point " + std::to_string(p.id) + " starts at the motionFile's t = 0 position (" +
+                           cabledyn::to_text(x0[0]) + ", " + cabledyn::to_text(x0[1]) + ", " + cabledyn::to_text(x0[2]) + "), " + cabledyn::to_text(off) +
+                           " m from its deck position: the statics hold it there");
+      }
     build_sea();
   }
 
@@ -283,10 +351,19 @@ class BasicDeckRunner {
   void build_sea() {
     const auto& o = deck_.options;
     const double depth = env_.depth ? *env_.depth : kDeepWater;
+    LinearSeaOptions lso;
+    lso.wheeler = o.wave_stretching == WaveStretching::wheeler;
     WaveModel waves;
     std::vector<SpectralTrain> trains;
+    if (o.waves.kind != WaveKind::none && !(env_.g > 0))
+      throw InputError(deck_.file + ":" + std::to_string(o.line_of("waves")), "waves", "with g = 0", "g > 0 (gravity waves)");
     if (o.waves.kind == WaveKind::airy) {
-      waves = LinearSea::regular(o.waves.H, o.waves.T, o.waves.dir_deg * kPi / 180, depth, env_.g);
+      WaveComponent c;
+      c.a = o.waves.H / 2;
+      c.omega = 2 * kPi / o.waves.T;
+      c.beta = o.waves.dir_deg * kPi / 180;
+      c.phase = o.waves.phase_deg * kPi / 180;
+      waves = LinearSea({c}, depth, env_.g, lso);
     } else if (o.waves.kind == WaveKind::stream) {
       if (!env_.depth) throw InputError(deck_.file, "waves stream", "no WtrDpth", "WtrDpth given");
       StreamWaveOptions so;
@@ -296,7 +373,7 @@ class BasicDeckRunner {
       trains.push_back(train_of(o.waves));
     }
     for (const auto& w : o.wavetrains) trains.push_back(train_of(w));
-    if (!trains.empty()) waves = LinearSea(synthesize_trains(trains, o.WaveSeed, env_.g), depth, env_.g);
+    if (!trains.empty()) waves = LinearSea(synthesize_trains(trains, o.WaveSeed, env_.g), depth, env_.g, lso);
     const Current current = make_current();
     has_current_ = current.kind() != Current::Kind::None;
     has_waves_ = !std::holds_alternative<std::monostate>(waves);
@@ -344,22 +421,23 @@ class BasicDeckRunner {
   }
 
   // ---- prescribed motion ---------------------------------------------------------------------
-  EndMotion point_motion(int pid, std::size_t step, double t) const {
+  /// The kinematics of point `pid` at time t: a Fixed point at its deck position; a moving
+  /// point on its motionFile track, or moved by fairleadMotion (ramped), or held.
+  EndMotion point_motion(int pid, double t) const {
     const auto* p = deck_.find_point(pid);
     EndMotion m;
     m.x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
     if (!p->moving()) return m;
-    if (!tracks_.empty()) {
-      const auto it = tracks_.find(pid);
-      if (it != tracks_.end()) {
-        const auto& k = it->second[std::min(step, it->second.size() - 1)];
+    if (motion_) {
+      if (const MotionTrack* tr = motion_->find(pid)) {
+        const PointKinematics k = tr->at(t);
         m.x = Vec3<double>(k.x[0], k.x[1], k.x[2]);
         m.v = Vec3<double>(k.v[0], k.v[1], k.v[2]);
         m.a = Vec3<double>(k.a[0], k.a[1], k.a[2]);
       }
       return m;
     }
-    if (deck_.options.fairleadMotion) {
+    if (deck_.options.fairleadMotion && dynamic_run()) {
       // Ramped from rest over max(one period, rampTime) by a quintic (C2) ramp, as the spec
       // advises for prescribed motion ("ramp it from rest ... to avoid a start-up transient").
       const auto h = harmonic_motion(*deck_.options.fairleadMotion, t);
@@ -379,14 +457,13 @@ class BasicDeckRunner {
     return m;
   }
 
-  EndMotions line_motion(const LineRun& L, std::size_t step, double t) const {
-    return {point_motion(L.point[0], step, t), point_motion(L.point[1], step, t)};
+  EndMotions line_motion(const LineRun& L, double t) const {
+    return {point_motion(L.point[0], t), point_motion(L.point[1], t)};
   }
 
   // ---- the march -----------------------------------------------------------------------------
   void march() {
     const auto& o = deck_.options;
-    if (o.motionFile) tracks_ = motion_tracks(read_motion(deck_relative_path(deck_, *o.motionFile)), deck_);
     const double dt = *o.dtM;
     const long long n = o.steps();
     DynamicOptions d;
@@ -404,7 +481,7 @@ class BasicDeckRunner {
     d.ei0_substeps = o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0);
     d.ei0_substep_max = o.ei0_substep_max;
     d.ei0_substep_angle = o.ei0_substep_angle;
-    std::vector<HeldFluid> fluid(lines_.size());
+    fluid_.assign(lines_.size(), HeldFluid{});
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       auto& L = lines_[k];
       DynamicOptions dk = d;
@@ -413,15 +490,19 @@ class BasicDeckRunner {
       L.dynamics = std::make_unique<LineDynamics>(*L.line, dk);
       const HeldFluid* f = nullptr;
       if (field_) {
-        sample_fluid(*field_, *L.line, L.statics.q, 0.0, fluid[k]);
-        f = &fluid[k];
+        sample_fluid(*field_, *L.line, L.statics.q, 0.0, fluid_[k]);
+        f = &fluid_[k];
       }
-      L.dynamics->initialize(0.0, L.statics.q, line_motion(L, 0, 0.0), f);
+      L.dynamics->initialize(0.0, L.statics.q, line_motion(L, 0.0), f);
       for (int e = 0; e < 2; ++e) {
         const double T = L.statics.end_force[e].norm();
         L.ten_min[e] = L.ten_max[e] = T;
       }
     }
+    // Outputs every dtOut (every step when dtOut <= dtM): at the first step at or after each
+    // multiple of dtOut.
+    const double dt_out = std::max(o.dtOut, 0.0);
+    double next_out = dt_out;
     record(0.0, false);
     const auto start = std::chrono::steady_clock::now();
     int shown = -1;
@@ -431,17 +512,20 @@ class BasicDeckRunner {
         auto& L = lines_[k];
         const HeldFluid* f = nullptr;
         if (field_) {
-          sample_fluid(*field_, *L.line, L.dynamics->state().q, t, fluid[k]);
-          f = &fluid[k];
+          sample_fluid(*field_, *L.line, L.dynamics->state().q, t, fluid_[k]);
+          f = &fluid_[k];
         }
-        L.dynamics->step(dt, line_motion(L, static_cast<std::size_t>(s), t), f);
+        L.dynamics->step(dt, line_motion(L, t), f);
         for (int e = 0; e < 2; ++e) {
           const double T = L.dynamics->end_force(e).norm();
           if (T > L.ten_max[e]) L.ten_max[e] = T, L.t_max[e] = t;
           if (T < L.ten_min[e]) L.ten_min[e] = T, L.t_min[e] = t;
         }
       }
-      record(t, false);
+      if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
+        record(t, false);
+        while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
+      }
       if (set_.progress && set_.log) {
         const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const int pct = static_cast<int>(100.0 * s / n);
@@ -468,23 +552,60 @@ class BasicDeckRunner {
     throw InputError(deck_.file, "output channel line", id, "a line of LINES");
   }
 
+  const VecX<double>& state_of(const LineRun& L, bool use_static, int which) const {
+    if (use_static || !L.dynamics) return which == 0 ? L.statics.q : zeros(L);
+    const auto& s = L.dynamics->state();
+    return which == 0 ? s.q : which == 1 ? s.v : s.a;
+  }
+  const VecX<double>& zeros(const LineRun& L) const {
+    auto& z = zero_cache_[L.id];
+    if (z.size() != L.statics.q.size()) z = VecX<double>::Zero(L.statics.q.size());
+    return z;
+  }
+
+  /// The net force on every node of line k (-r(q, v), the non-inertial forces; M a on the
+  /// free DOFs): at the held ends the line-end forces, zero inside in the statics.
+  const VecX<double>& node_forces(std::size_t k, bool use_static) {
+    auto it = force_cache_.find(std::make_pair(k, use_static));
+    if (it != force_cache_.end()) return it->second;
+    const auto& L = lines_[k];
+    VecX<double> f = VecX<double>::Zero(L.statics.q.size());
+    if (!use_static && L.dynamics) {
+      L.dynamics->residual_force(f);
+      f = -f;
+    }
+    for (int e = 0; e < 2; ++e)
+      f.segment<3>(static_cast<Eigen::Index>(L.line->dof(L.line->end_node(e), 0))) = end_force(k, e, use_static);
+    return force_cache_[std::make_pair(k, use_static)] = std::move(f);
+  }
+
+  /// Index (from End A of the line as built, the fairlead) of the node a node channel names.
+  std::size_t node_index(const OutputChannel& c) const {
+    const std::size_t k = line_index(c.line);
+    const long long written = deck_.channel_node(c);
+    const long long j = written > 0 ? deck_.oriented_node(c.line, written) : 0;
+    if (j < 1 || static_cast<std::size_t>(j) > lines_[k].line->n_nodes())
+      throw InputError(deck_.file, "output channel " + c.name() + " node", c.node,
+                       "a node of line " + std::to_string(c.line));
+    return static_cast<std::size_t>(j - 1);
+  }
+
   double channel_value(const OutputChannel& c, bool use_static) {
     auto key = [&](std::size_t k) { return std::make_pair(k, use_static); };
     switch (c.kind) {
       case ChannelKind::FairTen:
-      case ChannelKind::AnchTen: {
-        const std::size_t k = line_index(c.line);
-        return end_force(k, c.kind == ChannelKind::FairTen ? 0 : 1, use_static).norm();
-      }
+      case ChannelKind::AnchTen:
       case ChannelKind::FairIncl:
       case ChannelKind::AnchIncl: {
         const std::size_t k = line_index(c.line);
-        const Vec3<double> F = end_force(k, c.kind == ChannelKind::FairIncl ? 0 : 1, use_static);
+        const bool fair = c.kind == ChannelKind::FairTen || c.kind == ChannelKind::FairIncl;
+        const int e = deck_.oriented_end(c.line, deck_.tension_end(c.line, fair));
+        const Vec3<double> F = end_force(k, e, use_static);
+        if (c.kind == ChannelKind::FairTen || c.kind == ChannelKind::AnchTen) return F.norm();
         // Degrees below horizontal of the line leaving the end: the line pulls the fairlead
         // down (positive); at the anchor the sign of the pull is reversed (a line leaving the
         // anchor upward reads negative).
-        const double h = std::hypot(F(0), F(1));
-        return std::atan2(-F(2), h) * 180 / kPi;
+        return std::atan2(-F(2), std::hypot(F(0), F(1))) * 180 / kPi;
       }
       case ChannelKind::Ten:
       case ChannelKind::Curv:
@@ -495,61 +616,185 @@ class BasicDeckRunner {
         const std::size_t j = node_index(c);
         return c.kind == ChannelKind::Ten ? r.tension[j] : c.kind == ChannelKind::Curv ? r.curvature[j] : r.moment[j];
       }
-      case ChannelKind::NodePosition: {
+      case ChannelKind::NodePosition:
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::NodeAcceleration: {
         const std::size_t k = line_index(c.line);
         const auto& L = lines_[k];
-        const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
-        return L.line->r(q, node_index(c))(c.component);
+        const int which = c.kind == ChannelKind::NodePosition ? 0 : c.kind == ChannelKind::NodeVelocity ? 1 : 2;
+        return L.line->r(state_of(L, use_static, which), node_index(c))(c.component);
+      }
+      case ChannelKind::NodeForce: {
+        const std::size_t k = line_index(c.line);
+        return lines_[k].line->r(node_forces(k, use_static), node_index(c))(c.component);
       }
       case ChannelKind::PointPosition:
-      case ChannelKind::PointForce: {
-        Vec3<double> x = Vec3<double>::Zero(), F = Vec3<double>::Zero();
-        bool found = false;
+      case ChannelKind::PointVelocity:
+      case ChannelKind::PointAcceleration:
+      case ChannelKind::PointForce:
+      case ChannelKind::PointTension: {
+        const auto* p = deck_.find_point(c.point);
+        if (!p) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
+        const EndMotion m = use_static ? point_motion(c.point, 0.0) : point_motion(c.point, now_);
+        Vec3<double> x = m.x, F = Vec3<double>::Zero();
         for (std::size_t k = 0; k < lines_.size(); ++k)
           for (int e = 0; e < 2; ++e)
             if (lines_[k].point[e] == c.point) {
               const auto& L = lines_[k];
-              const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
-              x = L.line->r(q, L.line->end_node(e));
+              x = L.line->r(state_of(L, use_static, 0), L.line->end_node(e));
               F += end_force(k, e, use_static);
-              found = true;
             }
-        if (!found) {
-          const auto* p = deck_.find_point(c.point);
-          if (!p) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
-          x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
+        switch (c.kind) {
+          case ChannelKind::PointPosition: return x(c.component);
+          case ChannelKind::PointVelocity: return use_static ? 0.0 : m.v(c.component);
+          case ChannelKind::PointAcceleration: return use_static ? 0.0 : m.a(c.component);
+          case ChannelKind::PointForce: return F(c.component);
+          default: return F.norm();
         }
-        return c.kind == ChannelKind::PointPosition ? x(c.component) : F(c.component);
       }
+      case ChannelKind::Rod:
+      case ChannelKind::Body:
+        break;
     }
-    return 0;
+    throw NotImplementedError(deck_.file, "output channel", c.name(), "rods and bodies");
   }
 
-  std::size_t node_index(const OutputChannel& c) const {
-    const std::size_t k = line_index(c.line);
-    const long long j = deck_.oriented_node(c.line, c.node);
-    if (j < 1 || static_cast<std::size_t>(j) > lines_[k].line->n_nodes())
-      throw InputError(deck_.file, "output channel node", c.node,
-                       "in [1, " + std::to_string(lines_[k].line->n_nodes()) + "]");
-    return static_cast<std::size_t>(j - 1);
+  /// Units of a channel for the WriteUnits row.
+  static const char* unit_of(const OutputChannel& c) {
+    switch (c.kind) {
+      case ChannelKind::FairIncl:
+      case ChannelKind::AnchIncl: return "(deg)";
+      case ChannelKind::Curv: return "(1/m)";
+      case ChannelKind::BendMom: return "(Nm)";
+      case ChannelKind::NodePosition:
+      case ChannelKind::PointPosition: return "(m)";
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::PointVelocity: return "(m/s)";
+      case ChannelKind::NodeAcceleration:
+      case ChannelKind::PointAcceleration: return "(m/s^2)";
+      default: return "(N)";
+    }
   }
 
   void record(double t, bool use_static) {
     recovery_cache_.clear();
+    force_cache_.clear();
+    now_ = t;
     std::vector<double> row;
     for (const auto& o : deck_.outputs) row.push_back(channel_value(o.channel, use_static));
     times_.push_back(t);
     rows_.push_back(std::move(row));
     fairten_.resize(lines_.size());
     for (std::size_t k = 0; k < lines_.size(); ++k) fairten_[k].push_back(end_force(k, 0, use_static).norm());
-    // Node positions of every line for <root>.nodes.out.
+    // Node positions of every line for <root>.nodes.out, and the per-line output flags.
     std::vector<double> nodes;
     for (const auto& L : lines_) {
-      const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
+      const VecX<double>& q = state_of(L, use_static, 0);
       for (std::size_t i = 0; i < L.line->n_nodes(); ++i)
         for (int c = 0; c < 3; ++c) nodes.push_back(L.line->r(q, i)(c));
     }
     node_rows_.push_back(std::move(nodes));
+    line_rows_.resize(lines_.size());
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
+      if (flags == "-" || flags.empty()) continue;
+      line_rows_[k].push_back(line_output_row(k, use_static));
+    }
+  }
+
+  /// The values of a MoorDyn per-line output row (flags p K v U D V t c s d b, in MoorDyn's
+  /// column order), nodes from End A as written; see line_output_header.
+  std::vector<double> line_output_row(std::size_t k, bool use_static) {
+    const auto& L = lines_[k];
+    const Line& line = *L.line;
+    const std::string& flags = deck_.find_line(L.id)->outputs;
+    const auto has = [&](char f) { return flags.find(f) != std::string::npos; };
+    const std::size_t nn = line.n_nodes(), ne = line.n_elements();
+    const bool swapped = deck_.find_line(L.id)->swapped;
+    const auto node = [&](std::size_t j) { return swapped ? nn - 1 - j : j; };      // as written -> built
+    const auto elem = [&](std::size_t e) { return swapped ? ne - 1 - e : e; };
+    const VecX<double>& q = state_of(L, use_static, 0);
+    const VecX<double>& v = state_of(L, use_static, 1);
+    std::vector<double> out;
+    const auto vec3 = [&](const Vec3<double>& x) { out.insert(out.end(), {x(0), x(1), x(2)}); };
+    if (has('p'))
+      for (std::size_t j = 0; j < nn; ++j) vec3(line.r(q, node(j)));
+    if (has('K')) {
+      const auto it = recovery_cache_.find(std::make_pair(k, use_static));
+      const NodeRecovery& r = it != recovery_cache_.end() ? it->second
+                                                          : (recovery_cache_[std::make_pair(k, use_static)] = recover(k, use_static));
+      for (std::size_t j = 0; j < nn; ++j) out.push_back(r.curvature[node(j)]);
+    }
+    if (has('v'))
+      for (std::size_t j = 0; j < nn; ++j) vec3(line.r(v, node(j)));
+    if (has('U'))
+      for (std::size_t j = 0; j < nn; ++j) {
+        const std::size_t i = node(j);
+        vec3(!use_static && k < fluid_.size() && i < fluid_[k].u.size() ? fluid_[k].u[i] : Vec3<double>::Zero());
+      }
+    if (has('V'))  // VIV lift: Cl = 0 on every line type the reader accepts
+      for (std::size_t j = 0; j < nn; ++j) vec3(Vec3<double>::Zero());
+    std::vector<double> ten(ne), strain(ne), rate(ne);
+    if (has('t') || has('s') || has('d'))
+      for (std::size_t w = 0; w < ne; ++w) {
+        const std::size_t e = elem(w);
+        if (!line.hermite()) {
+          const auto qe = line.element_dofs<double, 6>(q, e), ve = line.element_dofs<double, 6>(v, e);
+          const auto& el = line.tension_element(e);
+          const auto kin = el.kinematics<double>(qe);
+          ten[w] = el.tension_with_damping<double>(qe, ve);
+          strain[w] = kin.eps;
+          rate[w] = kin.e.dot(ve.segment<3>(3) - ve.segment<3>(0)) / line.L0(e);
+        } else {
+          const auto qe = line.element_dofs<double, 12>(q, e), ve = line.element_dofs<double, 12>(v, e);
+          const auto& el = line.hermite_element(e);
+          Vec3<double> a, b, ad, bd;
+          el.tangents<double>(qe, 0.5, a, b);
+          el.tangents<double>(ve, 0.5, ad, bd);
+          ten[w] = el.section<double>(qe, 0.5).N;
+          strain[w] = a.norm() - 1;
+          rate[w] = a.dot(ad) / a.norm();
+        }
+      }
+    if (has('t')) out.insert(out.end(), ten.begin(), ten.end());
+    if (has('s')) out.insert(out.end(), strain.begin(), strain.end());
+    if (has('d')) out.insert(out.end(), rate.begin(), rate.end());
+    if (has('b'))
+      for (std::size_t j = 0; j < nn; ++j) {
+        const std::size_t i = node(j);
+        Vec3<double> B = Vec3<double>::Zero();
+        if (L.problem.seabed_z)
+          B(2) = seabed_contact<double>(line.r(q, i)(2), line.r(v, i)(2), *L.problem.seabed_z,
+                                        node_contact_width_length(line, i), 1.0, L.problem.seabed)
+                     .f;
+        vec3(B);
+      }
+    return out;
+  }
+
+  /// The column names of a line's output file (MoorDyn's: Node<j>px ..., Seg<e>Te ...).
+  std::vector<std::string> line_output_header(std::size_t k) const {
+    const auto& L = lines_[k];
+    const std::string& flags = deck_.find_line(L.id)->outputs;
+    const auto has = [&](char f) { return flags.find(f) != std::string::npos; };
+    const std::size_t nn = L.line->n_nodes(), ne = L.line->n_elements();
+    const int first = deck_.first_node_number();
+    std::vector<std::string> h;
+    const auto nodes3 = [&](const char* a, const char* b, const char* c) {
+      for (std::size_t j = 0; j < nn; ++j)
+        for (const char* s : {a, b, c}) h.push_back("Node" + std::to_string(j + first) + s);
+    };
+    if (has('p')) nodes3("px", "py", "pz");
+    if (has('K'))
+      for (std::size_t j = 0; j < nn; ++j) h.push_back("Node" + std::to_string(j + first) + "Ku");
+    if (has('v')) nodes3("vx", "vy", "vz");
+    if (has('U')) nodes3("Ux", "Uy", "Uz");
+    if (has('V')) nodes3("Vx", "Vy", "Vz");
+    for (const auto& [f, s] : {std::pair<char, const char*>{'t', "Te"}, {'s', "St"}, {'d', "dSt"}})
+      if (has(f))
+        for (std::size_t e = 1; e <= ne; ++e) h.push_back("Seg" + std::to_string(e) + s);
+    if (has('b')) nodes3("bx", "by", "bz");
+    return h;
   }
 
   // ---- files ---------------------------------------------------------------------------------
@@ -565,12 +810,17 @@ class BasicDeckRunner {
   void write_channels() {
     if (times_.empty()) record(0.0, true);
     names_.clear();
-    for (const auto& o : deck_.outputs) names_.push_back(o.channel.name());
+    for (const auto& o : deck_.outputs) names_.push_back(o.text.empty() ? o.channel.name() : o.text);
     auto f = open(".out");
     f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
     f << "Time(s)";
     for (const auto& n : names_) f << "\t" << n;
     f << "\n";
+    if (deck_.options.WriteUnits) {
+      f << "(s)";
+      for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
+      f << "\n";
+    }
     for (std::size_t r = 0; r < times_.size(); ++r) {
       f << times_[r];
       for (double v : rows_[r]) f << "\t" << v;
@@ -578,9 +828,11 @@ class BasicDeckRunner {
     }
     auto g = open(".nodes.out");
     g << "Time(s)";
+    const int first = deck_.first_node_number();
     for (const auto& L : lines_)
       for (std::size_t i = 0; i < L.line->n_nodes(); ++i)
-        for (const char* c : {"px", "py", "pz"}) g << "\tL" << L.id << "N" << deck_.oriented_node(L.id, static_cast<long long>(i) + 1) << c;
+        for (const char* c : {"px", "py", "pz"})
+          g << "\tL" << L.id << "N" << deck_.oriented_node(L.id, static_cast<long long>(i) + 1) - 1 + first << c;
     g << "\n";
     for (std::size_t r = 0; r < times_.size(); ++r) {
       g << times_[r];
@@ -589,20 +841,47 @@ class BasicDeckRunner {
     }
   }
 
+  /// <root>_Line<L>.out for every line with output flags (MoorDyn's per-line file).
+  void write_line_files() {
+    if (times_.empty()) return;
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
+      if (flags == "-" || flags.empty() || k >= line_rows_.size() || line_rows_[k].empty()) continue;
+      const std::vector<std::string> h = line_output_header(k);
+      std::string missing;
+      for (char c : std::string("Dc"))
+        if (flags.find(c) != std::string::npos) missing += c;
+      if (!missing.empty())
+        notes_.push_back("line " + std::to_string(lines_[k].id) + " output flags " + missing +
+                         " (per-node hydrodynamic force, per-segment damping force) are not written: not implemented");
+      if (h.empty()) continue;
+      auto f = open("_Line" + std::to_string(lines_[k].id) + ".out");
+      f << "Time";
+      for (const auto& n : h) f << "\t" << n;
+      f << "\n";
+      for (std::size_t r = 0; r < times_.size() && r < line_rows_[k].size(); ++r) {
+        f << times_[r];
+        for (double v : line_rows_[k][r]) f << "\t" << v;
+        f << "\n";
+      }
+    }
+  }
+
   void write_static_out() {
     auto f = open(".static.out");
     f << "LineID\tNode\tArcLength(m)\tX(m)\tY(m)\tZ(m)\tTension(N)\tCurvature(1/m)\tBendMoment(Nm)\n";
+    const int first = deck_.first_node_number();
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       const auto& L = lines_[k];
       const NodeRecovery r = recover(k, true);
       const std::size_t nn = L.line->n_nodes();
-      // Rows in the deck's node numbering (1 = End A as written).
+      // Rows in the deck's node numbering (End A as written first).
       for (std::size_t j = 1; j <= nn; ++j) {
         const std::size_t i = static_cast<std::size_t>(deck_.oriented_node(L.id, static_cast<long long>(j)) - 1);
         const Vec3<double> x = L.line->r(L.statics.q, i);
         const double s = deck_.oriented_node(L.id, 1) == 1 ? L.line->s_node(i) : L.line->length() - L.line->s_node(i);
-        f << L.id << "\t" << j << "\t" << s << "\t" << x(0) << "\t" << x(1) << "\t" << x(2) << "\t" << r.tension[i] << "\t"
-          << r.curvature[i] << "\t" << r.moment[i] << "\n";
+        f << L.id << "\t" << static_cast<long long>(j) - 1 + first << "\t" << s << "\t" << x(0) << "\t" << x(1) << "\t"
+          << x(2) << "\t" << r.tension[i] << "\t" << r.curvature[i] << "\t" << r.moment[i] << "\n";
       }
     }
   }
@@ -693,7 +972,14 @@ class BasicDeckRunner {
   void write_summary(double seconds) {
     auto f = open(".summary.txt");
     f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
-    for (const auto& n : deck_.notes) f << "note: " << n << "\n";
+    if (dynamic_run())
+      f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
+        << *deck_.options.TMax << " s (run length from " << tmax_source_ << ")\n";
+    else if (set_.static_only)
+      f << "run: statics only (--static)\n";
+    else
+      f << "run: statics only (no TMax in the deck: give TMax, or --tmax)\n";
+    for (const auto& n : notes_) f << "note: " << n << "\n";
     for (const auto& L : lines_) {
       f << "line " << L.id << " (" << (L.line->hermite() ? "cubic-Hermite cable" : "EI = 0 line") << ", "
         << L.line->n_elements() << " elements, " << L.line->length() << " m)\n";
@@ -729,16 +1015,23 @@ class BasicDeckRunner {
   Deck deck_;
   RunSettings set_;
   Environment env_;
+  std::vector<std::string> notes_;
+  std::string tmax_source_;
+  std::optional<MotionTracks> motion_;
   std::vector<LineRun> lines_;
+  std::vector<HeldFluid> fluid_;
   std::unique_ptr<FluidField> field_;
   SteadyCurrent steady_;
   bool has_current_ = false, has_waves_ = false;
-  std::map<int, std::vector<PointKinematics>> tracks_;
+  double now_ = 0;
   std::vector<double> times_;
   std::vector<std::vector<double>> rows_, node_rows_;
+  std::vector<std::vector<std::vector<double>>> line_rows_;
   std::vector<std::vector<double>> fairten_;
   std::vector<std::string> names_, files_;
   std::map<std::pair<std::size_t, bool>, NodeRecovery> recovery_cache_;
+  std::map<std::pair<std::size_t, bool>, VecX<double>> force_cache_;
+  mutable std::map<int, VecX<double>> zero_cache_;
 };
 
 using DeckRunner = BasicDeckRunner<>;

@@ -1,16 +1,24 @@
-// cabledyn: prescribed fairlead motion of a deck: the motionFile (rows `t id x y z vx vy vz
-// ax ay az`, DECK_FORMAT.md) and the harmonic `fairleadMotion` option.
+// cabledyn: prescribed motion of a deck's Coupled and Vessel points: the motionFile (any
+// sampling, interpolated to C2) and the harmonic `fairleadMotion` option.
 // Spec "Prescribed motion": the prescribed position, velocity and acceleration of a moving
 // line end enter the step; the core does not ramp them.
 //
-// motionFile: the deck's lexical rules (`#`, `!`, `%` and `--` comments, rows without a
-// numeric token skipped as headers), one row per point and time: time t [s], the point ID
-// (a Coupled or Vessel point of the deck), its absolute position [m], velocity [m/s] and
-// acceleration [m/s^2]. Further columns (the roll column of torsion) must be 0. Against a
-// deck, every point listed has one row at every step t = k dtM, k = 0 .. TMax / dtM (the
-// dtM grid), in increasing time; points not listed are held at their deck position.
+// A motionFile is a table of numbers (the deck's comment rules; rows without a numeric token
+// are headers; values separated by blanks, tabs or commas) in one of three layouts, told apart
+// by the number of values per row against the deck's coupled points (P of them, Coupled and
+// Vessel, in POINTS order):
+//   - MoorDyn's coupled-DOF layout: `t x1 y1 z1 x2 y2 z2 ...`, 1 + 3 P values (what a host hands
+//     MoorDyn_Step, one row per time), or `t x1 y1 z1 roll1 pitch1 yaw1 ...`, 1 + 6 P values
+//     with every rotation 0 (a point has none);
+//   - `t id x y z`: positions of the point `id`, one row per point and time;
+//   - `t id x y z vx vy vz ax ay az [0 ...]`: positions, velocities and accelerations.
+// Times increase (per point in the `id` layouts), any sampling. Between samples the motion is
+// a quintic Hermite interpolant: of the given position, velocity and acceleration in the full
+// layout (C2, exact at the samples), of the not-a-knot cubic spline through the positions
+// otherwise (C2; two samples: linear, one: constant). The table must cover [0, TMax].
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
@@ -35,70 +43,62 @@ struct PointKinematics {
   std::array<double, 3> a{};  ///< acceleration [m/s^2]
 };
 
-/// One motionFile row.
+/// One numeric row of a motionFile.
 struct MotionRow {
-  double t = 0;  ///< time [s]
-  int id = 0;    ///< point ID
-  PointKinematics k;
+  std::vector<double> values;
   int line = 0;  ///< source line
 };
 
-/// A parsed motionFile.
+/// A parsed motionFile: its numeric rows (every row the same number of values).
 struct MotionTable {
   std::string file = "motion";
   std::vector<MotionRow> rows;
 };
 
 /// Parses a motionFile from its text; `file` names it in errors. Throws InputError naming
-/// file:line and the column.
+/// file:line and the column for a value that is not a finite number, a row whose number of
+/// values differs from the first row's, or a table without rows.
 inline MotionTable parse_motion(std::string_view text, std::string file = "motion") {
   using namespace detail;
   MotionTable m;
   m.file = std::move(file);
-  const char* names[] = {"t", "id", "x", "y", "z", "vx", "vy", "vz", "ax", "ay", "az"};
   std::size_t pos = 0;
   int line = 0;
-  while (true) {
+  while (pos < text.size()) {  // records end at '\n'; a final newline opens no record
     const std::size_t nl = text.find('\n', pos);
     const std::string_view raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     ++line;
-    const std::vector<Token> t = tokenize(strip_dash_comment(strip_hash_comment(raw)), m.file, line);
+    std::string rec(strip_dash_comment(strip_hash_comment(raw)));
+    std::replace(rec.begin(), rec.end(), ',', ' ');
+    const std::vector<Token> t = tokenize(rec, m.file, line);
     bool numeric = false;
     for (const Token& k : t) numeric = numeric || looks_numeric(k.text);
     if (numeric) {
-      auto c = [&](std::size_t k) {
-        return "motionFile column " + std::to_string(k + 1) + " (" + (k < 11 ? names[k] : "extra") + ")";
-      };
-      if (t.size() < 11) fail(m.file, line, c(t.size()), "missing", "t id x y z vx vy vz ax ay az");
       MotionRow r;
       r.line = line;
-      auto num = [&](std::size_t k) {
-        const auto v = to_double(t[k].text);
-        if (!v) fail(m.file, line, c(k), t[k].text, "a finite number");
-        return *v;
-      };
-      r.t = num(0);
-      if (r.t < 0) fail(m.file, line, c(0), t[0].text, ">= 0");
-      const auto id = to_integer(t[1].text);
-      if (!id || *id < 1 || *id > 999999999) fail(m.file, line, c(1), t[1].text, "a point ID in [1, 999999999]");
-      r.id = static_cast<int>(*id);
-      for (int k = 0; k < 3; ++k) {
-        r.k.x[k] = num(2 + k);
-        r.k.v[k] = num(5 + k);
-        r.k.a[k] = num(8 + k);
+      for (const Token& k : t) {
+        const auto v = to_double(k.text);
+        if (!v) fail(m.file, line, "motionFile column " + std::to_string(k.column), k.text, "a finite number");
+        r.values.push_back(*v);
       }
-      for (std::size_t k = 11; k < t.size(); ++k)
-        if (num(k) != 0) fail(m.file, line, c(k), t[k].text, "0: the roll column (torsion) is not implemented");
-      m.rows.push_back(r);
+      if (!m.rows.empty() && r.values.size() != m.rows.front().values.size())
+        fail(m.file, line, "motionFile row", std::to_string(r.values.size()) + " values",
+             "as many values as the first row (line " + std::to_string(m.rows.front().line) + "): " +
+                 std::to_string(m.rows.front().values.size()));
+      m.rows.push_back(std::move(r));
     }
     if (nl == std::string_view::npos) break;
     pos = nl + 1;
   }
+  if (m.rows.empty()) fail(m.file, std::max(line, 1), "motionFile", "no numeric row", "at least one row of motion");
   return m;
 }
 
-/// Reads and parses the motionFile at `path`. Throws InputError when it cannot be read.
+/// Reads and parses the motionFile at `path`. Throws InputError when it cannot be read or is a
+/// directory.
 inline MotionTable read_motion(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "motionFile", "a directory", "a readable file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "motionFile", "cannot be opened", "a readable file");
   std::ostringstream ss;
@@ -114,39 +114,235 @@ inline std::string deck_relative_path(const Deck& deck, const std::string& path)
   return (std::filesystem::path(deck.file).parent_path() / p).string();
 }
 
-/// The motion of each point of the table on the deck's dtM grid: tracks[id][k] is the row at
-/// t = k dtM, k = 0 .. TMax / dtM. Throws InputError (naming the motionFile line) when the deck
-/// is static, a point is not a Coupled/Vessel point of the deck, a time is off the grid or out
-/// of order, or a point misses a step.
-inline std::map<int, std::vector<PointKinematics>> motion_tracks(const MotionTable& m, const Deck& deck) {
-  using detail::fail;
-  const Options& o = deck.options;
-  if (!o.dynamic())
-    fail(deck.file, o.line_of("motionFile"), "motionFile", m.file, "a dynamic deck (dtM and TMax)");
-  const double dt = *o.dtM;
-  const long long steps = o.steps();
-  std::map<int, std::vector<PointKinematics>> tracks;
-  for (const MotionRow& r : m.rows) {
-    const PointRecord* p = deck.find_point(r.id);
-    if (!p || !p->moving())
-      detail::fail(m.file, r.line, "motionFile column 2 (id)", std::to_string(r.id), "a Coupled or Vessel point of the deck");
-    const double kf = r.t / dt;
-    const double k = std::round(kf);
-    if (std::fabs(kf - k) > 1e-6)
-      fail(m.file, r.line, "motionFile column 1 (t)", detail::number_text(r.t), "a multiple of dtM = " + detail::number_text(dt));
-    if (k > static_cast<double>(steps)) continue;  // beyond TMax
-    auto& track = tracks[r.id];
-    if (static_cast<double>(track.size()) != k)
-      fail(m.file, r.line, "motionFile column 1 (t)", detail::number_text(r.t),
-           "the next step of point " + std::to_string(r.id) + ": t = " +
-               detail::number_text(static_cast<double>(track.size()) * dt) + " (one row per step, in order)");
-    track.push_back(r.k);
+/// The motion of one point: samples (t_i, x_i, v_i, a_i), interpolated between them by the
+/// quintic Hermite polynomial of the two samples' position, velocity and acceleration (C2).
+class MotionTrack {
+ public:
+  /// A track from samples with their velocities and accelerations (times increasing).
+  MotionTrack(std::vector<double> t, std::vector<PointKinematics> k) : t_(std::move(t)), k_(std::move(k)) {}
+
+  /// A track from positions only: the velocities and accelerations at the samples are those
+  /// of the not-a-knot cubic spline through them (one sample: constant; two: linear; three:
+  /// the parabola).
+  static MotionTrack from_positions(std::vector<double> t, const std::vector<std::array<double, 3>>& x) {
+    const std::size_t n = t.size();
+    std::vector<PointKinematics> k(n);
+    for (std::size_t i = 0; i < n; ++i) k[i].x = x[i];
+    for (int c = 0; c < 3; ++c) {
+      std::vector<double> y(n), v(n, 0.0), a(n, 0.0);
+      for (std::size_t i = 0; i < n; ++i) y[i] = x[i][c];
+      spline(t, y, v, a);
+      for (std::size_t i = 0; i < n; ++i) {
+        k[i].v[c] = v[i];
+        k[i].a[c] = a[i];
+      }
+    }
+    return MotionTrack(std::move(t), std::move(k));
   }
-  for (const auto& [id, track] : tracks)
-    if (static_cast<long long>(track.size()) != steps + 1)
-      fail(m.file, m.rows.empty() ? 0 : m.rows.back().line, "motionFile rows of point " + std::to_string(id),
-           std::to_string(track.size()), "one per step up to TMax: " + std::to_string(steps + 1));
-  return tracks;
+
+  double t_first() const { return t_.front(); }
+  double t_last() const { return t_.back(); }
+  const std::vector<double>& times() const { return t_; }
+
+  /// The kinematics at time t (clamped to the sampled interval). Allocates nothing.
+  PointKinematics at(double t) const {
+    if (t_.size() == 1 || t <= t_.front()) return t_.size() == 1 || t == t_.front() ? k_.front() : extrapolate(0, t);
+    if (t >= t_.back()) return t == t_.back() ? k_.back() : extrapolate(t_.size() - 1, t);
+    const std::size_t i = static_cast<std::size_t>(std::upper_bound(t_.begin(), t_.end(), t) - t_.begin()) - 1;
+    const double h = t_[i + 1] - t_[i], s = (t - t_[i]) / h;
+    PointKinematics out;
+    const PointKinematics &p = k_[i], &q = k_[i + 1];
+    for (int c = 0; c < 3; ++c) {
+      // p(s) = sum c_k s^k, the quintic with p, p', p'' given at s = 0 and s = 1.
+      const double x0 = p.x[c], x1 = q.x[c], v0 = h * p.v[c], v1 = h * q.v[c], a0 = h * h * p.a[c],
+                   a1 = h * h * q.a[c], dx = x1 - x0;
+      const double c2 = a0 / 2;
+      const double c3 = 10 * dx - 6 * v0 - 4 * v1 - (3 * a0 - a1) / 2;
+      const double c4 = -15 * dx + 8 * v0 + 7 * v1 + (3 * a0 - 2 * a1) / 2;
+      const double c5 = 6 * dx - 3 * (v0 + v1) - (a0 - a1) / 2;
+      out.x[c] = x0 + s * (v0 + s * (c2 + s * (c3 + s * (c4 + s * c5))));
+      out.v[c] = (v0 + s * (2 * c2 + s * (3 * c3 + s * (4 * c4 + s * 5 * c5)))) / h;
+      out.a[c] = (2 * c2 + s * (6 * c3 + s * (12 * c4 + s * 20 * c5))) / (h * h);
+    }
+    return out;
+  }
+
+ private:
+  // Beyond the samples (within a round-off tolerance of the ends): the Taylor expansion of the
+  // end sample.
+  PointKinematics extrapolate(std::size_t i, double t) const {
+    PointKinematics out = k_[i];
+    const double d = t - t_[i];
+    for (int c = 0; c < 3; ++c) {
+      out.x[c] += d * (out.v[c] + 0.5 * d * out.a[c]);
+      out.v[c] += d * out.a[c];
+    }
+    return out;
+  }
+
+  // The not-a-knot cubic spline: slopes v and second derivatives a at the samples.
+  static void spline(const std::vector<double>& t, const std::vector<double>& y, std::vector<double>& v,
+                     std::vector<double>& a) {
+    const std::size_t n = t.size();
+    if (n < 2) return;
+    if (n == 2) {
+      v[0] = v[1] = (y[1] - y[0]) / (t[1] - t[0]);
+      return;
+    }
+    std::vector<double> M(n, 0.0);
+    if (n == 3) {  // the parabola through the three samples
+      const double d0 = (y[1] - y[0]) / (t[1] - t[0]), d1 = (y[2] - y[1]) / (t[2] - t[1]);
+      const double m = 2 * (d1 - d0) / (t[2] - t[0]);
+      M.assign(3, m);
+    } else {
+      // Unknowns M_1 .. M_{n-2}; M_0 and M_{n-1} eliminated by the not-a-knot conditions
+      // (the third derivative continuous across t_1 and t_{n-2}). Tridiagonal, diagonally
+      // dominant: the Thomas algorithm.
+      const std::size_t m = n - 2;
+      std::vector<double> lo(m, 0.0), di(m, 0.0), up(m, 0.0), r(m, 0.0);
+      auto h = [&](std::size_t i) { return t[i + 1] - t[i]; };
+      for (std::size_t j = 0; j < m; ++j) {
+        const std::size_t i = j + 1;
+        lo[j] = h(i - 1);
+        di[j] = 2 * (h(i - 1) + h(i));
+        up[j] = h(i);
+        r[j] = 6 * ((y[i + 1] - y[i]) / h(i) - (y[i] - y[i - 1]) / h(i - 1));
+      }
+      const double h0 = h(0), h1 = h(1), a = h(n - 3), b = h(n - 2);
+      di[0] = 3 * h0 + 2 * h1 + h0 * h0 / h1;
+      up[0] = h1 - h0 * h0 / h1;
+      lo[m - 1] = a - b * b / a;
+      di[m - 1] = 2 * a + 3 * b + b * b / a;
+      for (std::size_t j = 1; j < m; ++j) {
+        const double w = lo[j] / di[j - 1];
+        di[j] -= w * up[j - 1];
+        r[j] -= w * r[j - 1];
+      }
+      M[m] = r[m - 1] / di[m - 1];
+      for (std::size_t j = m - 1; j-- > 0;) M[j + 1] = (r[j] - up[j] * M[j + 2]) / di[j];
+      M[0] = M[1] + h0 / h1 * (M[1] - M[2]);
+      M[n - 1] = M[n - 2] + b / a * (M[n - 2] - M[n - 3]);
+    }
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      const double hi = t[i + 1] - t[i];
+      v[i] = (y[i + 1] - y[i]) / hi - hi * (2 * M[i] + M[i + 1]) / 6;
+    }
+    const double hl = t[n - 1] - t[n - 2];
+    v[n - 1] = (y[n - 1] - y[n - 2]) / hl + hl * (M[n - 2] + 2 * M[n - 1]) / 6;
+    a = M;
+  }
+
+  std::vector<double> t_;
+  std::vector<PointKinematics> k_;
+};
+
+/// The layouts of a motionFile.
+enum class MotionLayout {
+  moordyn,        ///< t x y z per coupled point, in POINTS order (1 + 3 P values)
+  moordyn6,       ///< t x y z roll pitch yaw per coupled point, rotations 0 (1 + 6 P values)
+  id_positions,   ///< t id x y z
+  id_kinematics,  ///< t id x y z vx vy vz ax ay az [0 ...]
+};
+
+/// The tracks of a motionFile against a deck: the layout, and one track per point it moves.
+struct MotionTracks {
+  std::string file;
+  MotionLayout layout = MotionLayout::moordyn;
+  std::map<int, MotionTrack> tracks;  ///< point ID -> its track
+  /// The track of point `id`, or nullptr (the point is held at its deck position).
+  const MotionTrack* find(int id) const {
+    const auto it = tracks.find(id);
+    return it == tracks.end() ? nullptr : &it->second;
+  }
+};
+
+/// The tracks of a motionFile for a deck whose run lasts `tmax` seconds (its TMax, or the
+/// driver's --tmax). Throws InputError (naming the motionFile line) when the layout fits
+/// none of the three, a point is not a Coupled/Vessel point of the deck, times do not
+/// increase, a rotation is not 0, or the table does not cover [0, tmax].
+inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double tmax) {
+  using detail::fail;
+  using detail::number_text;
+  MotionTracks out;
+  out.file = m.file;
+  std::vector<int> coupled;
+  for (const PointRecord& p : deck.points)
+    if (p.moving()) coupled.push_back(p.id);
+  const std::size_t P = coupled.size(), n = m.rows.front().values.size();
+  const int first = m.rows.front().line;
+  if (P == 0) fail(m.file, first, "motionFile", "a table", "a deck with a Coupled or Vessel point to move");
+  std::string ids;
+  for (int id : coupled) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
+  if (n == 1 + 3 * P) out.layout = MotionLayout::moordyn;
+  else if (n == 1 + 6 * P) out.layout = MotionLayout::moordyn6;
+  else if (n == 5) out.layout = MotionLayout::id_positions;
+  else if (n >= 11) out.layout = MotionLayout::id_kinematics;
+  else
+    fail(m.file, first, "motionFile row", std::to_string(n) + " values",
+         std::to_string(1 + 3 * P) + " (t x y z per coupled point, points " + ids + ", MoorDyn's order), " +
+             std::to_string(1 + 6 * P) + " (t x y z roll pitch yaw per point), 5 (t id x y z) or 11 (t id x y z vx vy "
+             "vz ax ay az)");
+  std::map<int, std::vector<double>> times;
+  std::map<int, std::vector<std::array<double, 3>>> pos;
+  std::map<int, std::vector<PointKinematics>> kin;
+  const bool by_id = out.layout == MotionLayout::id_positions || out.layout == MotionLayout::id_kinematics;
+  for (const MotionRow& r : m.rows) {
+    const double t = r.values[0];
+    auto add = [&](int id, const std::array<double, 3>& x) {
+      auto& ts = times[id];
+      if (!ts.empty() && !(t > ts.back()))
+        fail(m.file, r.line, "motionFile column 1 (t)", number_text(t),
+             "> " + number_text(ts.back()) + " (times increase" + (by_id ? " for each point)" : ")"));
+      ts.push_back(t);
+      pos[id].push_back(x);
+    };
+    if (!by_id) {
+      const std::size_t w = out.layout == MotionLayout::moordyn ? 3 : 6;
+      for (std::size_t p = 0; p < P; ++p) {
+        const std::size_t c0 = 1 + w * p;
+        if (w == 6)
+          for (std::size_t k = 3; k < 6; ++k)
+            if (r.values[c0 + k] != 0)
+              fail(m.file, r.line, "motionFile column " + std::to_string(c0 + k + 1), number_text(r.values[c0 + k]),
+                   "0: point " + std::to_string(coupled[p]) + " has no rotation (t x y z roll pitch yaw layout)");
+        add(coupled[p], {r.values[c0], r.values[c0 + 1], r.values[c0 + 2]});
+      }
+      continue;
+    }
+    const double idv = r.values[1];
+    const auto* pt = deck.find_point(static_cast<int>(idv));
+    if (idv != std::floor(idv) || !pt || !pt->moving())
+      fail(m.file, r.line, "motionFile column 2 (id)", number_text(idv),
+           "a Coupled or Vessel point of the deck (" + ids + ")");
+    const int id = pt->id;
+    add(id, {r.values[2], r.values[3], r.values[4]});
+    if (out.layout == MotionLayout::id_kinematics) {
+      PointKinematics k;
+      for (int c = 0; c < 3; ++c) {
+        k.x[c] = r.values[2 + c];
+        k.v[c] = r.values[5 + c];
+        k.a[c] = r.values[8 + c];
+      }
+      for (std::size_t c = 11; c < n; ++c)
+        if (r.values[c] != 0)
+          fail(m.file, r.line, "motionFile column " + std::to_string(c + 1), number_text(r.values[c]),
+               "0: extra columns (the roll of torsion) are not implemented");
+      kin[id].push_back(k);
+    }
+  }
+  for (auto& [id, ts] : times) {
+    const double lo = ts.front(), hi = ts.back();
+    const double tol = 1e-9 * std::max(1.0, tmax);
+    if (lo > tol)
+      fail(m.file, first, "motionFile point " + std::to_string(id) + " first time", number_text(lo),
+           "<= 0: the table starts the run");
+    if (hi < tmax - tol)
+      fail(m.file, m.rows.back().line, "motionFile point " + std::to_string(id) + " last time", number_text(hi),
+           ">= the run length " + number_text(tmax) + " s (extend the table or shorten the run)");
+    if (out.layout == MotionLayout::id_kinematics) out.tracks.emplace(id, MotionTrack(ts, kin[id]));
+    else out.tracks.emplace(id, MotionTrack::from_positions(ts, pos[id]));
+  }
+  return out;
 }
 
 /// The harmonic fairlead motion at time t: the offset from the deck position, its velocity and

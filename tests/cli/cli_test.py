@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""The cabledyn program as a user calls it: exit statuses (0 done, 1 error, 2 command line,
+3 feature not implemented, with every feature named), --out creating its folders and a
+trailing / naming the folder, --tmax on a MoorDyn deck, a directory given as the deck, and
+tools/run_decks.py tabulating the MoorDyn-style decks of tests/io/decks/moordyn.
+
+    cli_test.py DRIVER SOURCE_DIR
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+driver, source = sys.argv[1], sys.argv[2]
+decks = os.path.join(source, "tests", "io", "decks", "moordyn")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAILED:", what)
+
+
+def run(*args):
+    p = subprocess.run([driver, "--quiet"] + list(args), capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+tmp = tempfile.mkdtemp(prefix="cabledyn_cli_")
+try:
+    # A deck of objects and friction: refused, exit 3, every feature named.
+    rc, out, err = run("--out", os.path.join(tmp, "x") + "/", os.path.join(decks, "objects_and_friction.dat"))
+    check(rc == 3, "objects_and_friction.dat: exit status 3, got %d" % rc)
+    for f in ("rods (ROD TYPES, RODS)", "bodies (BODIES)", "free points (Free/Connect)", "seabed friction"):
+        check(f in err, "the refusal names " + f + ": " + err)
+    check(not os.path.exists(os.path.join(tmp, "x", "objects_and_friction.out")), "a refused deck writes no results")
+    # A MoorDyn deck marched with --tmax into a folder that does not exist yet.
+    rc, out, err = run("--tmax", "0.1", "--out", os.path.join(tmp, "a", "b") + "/", os.path.join(decks, "v2_three_chains.dat"))
+    check(rc == 0, "v2_three_chains.dat --tmax 0.1: exit 0, got %d (%s)" % (rc, err))
+    res = os.path.join(tmp, "a", "b", "v2_three_chains")
+    for suffix in (".out", ".nodes.out", ".static.out", ".summary.txt", "_Line1.out", "_Line3.out"):
+        check(os.path.exists(res + suffix), "--out dir/ writes " + suffix)
+    if os.path.exists(res + ".summary.txt"):
+        s = open(res + ".summary.txt").read()
+        check("run length from --tmax" in s, "the summary says where the run length came from")
+    # --out ROOT with a name: dir/name.*
+    rc, out, err = run("--static", "--out", os.path.join(tmp, "c", "named"), os.path.join(decks, "v1_header_cable.dat"))
+    check(rc == 0 and os.path.exists(os.path.join(tmp, "c", "named.static.out")), "--out dir/name writes dir/name.*")
+    # Errors: --tmax not a multiple of dtM (1), two decks (2), an unknown option (2), a folder as the deck (1).
+    rc, out, err = run("--tmax", "0.105", "--out", os.path.join(tmp, "d") + "/", os.path.join(decks, "v2_three_chains.dat"))
+    check(rc == 1 and "a multiple of dtM" in err, "--tmax 0.105 on dtM 0.01: exit 1 naming the rule (%d: %s)" % (rc, err))
+    rc, out, err = run(os.path.join(decks, "v2_three_chains.dat"), os.path.join(decks, "v1_header_cable.dat"))
+    check(rc == 2 and "two decks" in err, "two decks: exit 2 (%d: %s)" % (rc, err))
+    rc, out, err = run("--frobnicate")
+    check(rc == 2 and "unknown option" in err, "an unknown option: exit 2")
+    rc, out, err = run("--out", os.path.join(tmp, "e") + "/", decks)
+    check(rc == 1 and "a directory" in err, "a folder as the deck: exit 1 naming it (%d: %s)" % (rc, err))
+    # run_decks.py over the MoorDyn-style decks: 3 run, 1 refused by feature, nothing else.
+    p = subprocess.run([sys.executable, os.path.join(source, "tools", "run_decks.py"), decks, "--driver", driver,
+                        "--tmax", "0.1", "--jobs", "2"], capture_output=True, text=True, timeout=900)
+    check(p.returncode == 0, "run_decks.py exit 0 (%d): %s" % (p.returncode, p.stdout + p.stderr))
+    check("4 decks: 3 runs, 1 refused" in p.stdout, "run_decks.py table: " + p.stdout)
+    check("seabed friction" in p.stdout and "#23 seabed" in p.stdout, "run_decks.py names the feature and its issue")
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+print("cli_test: %d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
