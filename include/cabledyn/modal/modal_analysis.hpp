@@ -43,6 +43,9 @@ struct ModalResult {
   MatX<double> positions;    ///< 3 x nodes: node positions of the static state [m]
   VecX<double> arc_length;   ///< unstretched arc length of each node from End A [m]
   BandEigenResult<T> eigen;  ///< the eigensolver's result on the free DOFs (diagnostics)
+  /// Free DOFs without stiffness (slack nodes: ModalSystem::mechanism_dofs), held; as many
+  /// zero-frequency modes are left out of the result.
+  Eigen::Index mechanism_dofs = 0;
 
   Eigen::Index n_modes() const { return omega2.size(); }
   Eigen::Index n_nodes() const { return positions.cols(); }
@@ -69,6 +72,7 @@ ModalResult<T> modal_analysis(const Line& line, const StaticProblem& prob, const
     throw InputError(obj, "nModes", opt.n_modes, "in [1, " + std::to_string(m) + "] (the free DOFs)");
   ModalResult<T> res;
   res.line = line.name();
+  res.mechanism_dofs = static_cast<Index>(sys.mechanism_dofs.size());
   res.eigen = band_generalized_eigen<T>(sys.K, sys.M, opt.n_modes, opt.eigen);
   const Index k = opt.n_modes;
   res.omega2 = res.eigen.eigenvalues;

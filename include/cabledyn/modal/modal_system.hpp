@@ -11,6 +11,16 @@
 // current, tension-only law with compression_ratio 0; line_mass), are put in solver
 // coordinates (a Rigid end's tangent block in its basis (d0, b1, b2)), and the held rows and
 // columns are removed: nodes are numbered along the line, so the free DOFs keep the band.
+//
+// Mechanisms. A node whose elements are all slack (tension-only, T = 0) has no stiffness in
+// the directions its seabed contact does not reach: a chain lying slack on a frictionless
+// seabed is free in the seabed plane, a slack span in the water free in all three. Each such
+// DOF (a row of K that is zero to round-off, |K_ij| <= 1e-13 max_i |K_ii| for every j) is a
+// zero-frequency mode on its own, and many of them (one pair per grounded slack node) would
+// bury the structural modes under a degenerate zero cluster. They are held instead, as the
+// seabed's friction holds them in reality, and counted (ModalSystem::mechanism_dofs): with
+// a lumped mass holding them is exact for the modes above zero ((M phi)_i = 0 forces
+// phi_i = 0); with the consistent mass it is the stick limit of friction.
 #pragma once
 
 #include <cmath>
@@ -35,6 +45,9 @@ struct ModalSystem {
   SymmetricBandMatrix<T> K;            ///< static tangent stiffness [N/m, N, N m]
   SymmetricBandMatrix<T> M;            ///< consistent structural + added mass [kg, kg m, kg m^2]
   std::vector<Eigen::Index> free_dofs; ///< reduced index -> line DOF (solver coordinates)
+  /// Line DOFs that are free but carry no stiffness (mechanisms: slack grounded or slack
+  /// suspended nodes), held in K and M; each is a zero-frequency mode left out.
+  std::vector<Eigen::Index> mechanism_dofs;
   Eigen::Index line_dofs = 0;          ///< number of DOFs of the line
 
   /// A reduced vector (a mode shape) as a vector of every line DOF in global coordinates:
@@ -89,8 +102,22 @@ ModalSystem<T> modal_system(const Line& line, const StaticProblem& prob, const V
   cons.reduce_matrix(Mf);
   ModalSystem<T> sys;
   sys.line_dofs = n;
+  // Mechanisms: free DOFs whose row of K is zero to round-off (see the header comment).
+  using std::abs;
+  T kmax = 0;
   for (Index i = 0; i < n; ++i)
-    if (!cons.held(i)) sys.free_dofs.push_back(i);
+    if (!cons.held(i)) kmax = std::max(kmax, T(abs(Kf(i, i))));
+  const T kzero = T(1e-13) * kmax;
+  for (Index i = 0; i < n; ++i) {
+    if (cons.held(i)) continue;
+    bool zero_row = kmax > 0;
+    for (Index j = std::max(Index(0), i - kd); zero_row && j <= std::min(n - 1, i + kd); ++j)
+      if (!cons.held(j) && abs(Kf(i, j)) > kzero) zero_row = false;
+    (zero_row ? sys.mechanism_dofs : sys.free_dofs).push_back(i);
+  }
+  if (sys.free_dofs.empty())
+    throw DomainError(line.name() + " modal analysis", "free DOFs with stiffness", 0,
+                      "> 0 (every free DOF is a mechanism: the line is slack throughout)");
   const Index m = static_cast<Index>(sys.free_dofs.size());
   sys.K = SymmetricBandMatrix<T>(m, kd);
   sys.M = SymmetricBandMatrix<T>(m, kd);
