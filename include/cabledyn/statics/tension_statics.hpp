@@ -78,8 +78,72 @@ class BasicTensionStatics {
       if (auto r = solve_from(q, name, why)) return *r;
       tried << name << " (" << why << "); ";
     }
-    throw SolveError(line_.name(), "static equilibrium (EI = 0): seeds tried: " + tried.str(),
+    std::string seeds_tried = tried.str();
+    if (seeds_tried.size() >= 2) seeds_tried.resize(seeds_tried.size() - 2);  // the last "; "
+    throw SolveError(line_.name(), "static equilibrium (EI = 0): seeds tried: " + seeds_tried + current_diagnosis(),
                      "no admissible equilibrium", "a converged tension-only state");
+  }
+
+  /// Why a line in a current may have no equilibrium on a frictionless seabed: solved in
+  /// still water, the current's drag on the grounded run, summed along the run toward its
+  /// grounded end, is compared with that end's still-water tension. Where it is larger the
+  /// run's tension falls to zero before the end and the slack chain piles up against it (no
+  /// tension-only equilibrium holds it there without friction). Empty without a current, a
+  /// seabed or a grounded run, or when the still-water solve fails too.
+  std::string current_diagnosis() const {
+    if (!prob_.current || !prob_.seabed_z) return "";
+    StaticProblem still;  // the problem without its current (built, not copied and reset: GCC 12 warns)
+    still.seabed_z = prob_.seabed_z;
+    still.seabed = prob_.seabed;
+    still.surface_z = prob_.surface_z;
+    StaticResult st;
+    try {
+      st = BasicTensionStatics(line_, still, opt_).solve();
+    } catch (const Error&) {
+      return "; in still water the line has no equilibrium either";
+    }
+    const int e = line_.end(0).position(2) <= line_.end(1).position(2) ? 0 : 1;  // the grounded end
+    const std::size_t ne = line_.end_node(e), nodes = line_.n_nodes();
+    std::vector<std::size_t> grounded;
+    for (std::size_t i = 0; i < nodes; ++i) {
+      const auto c = seabed_contact<double>(st.q(static_cast<Eigen::Index>(line_.dof(i, 2))), 0.0, *prob_.seabed_z,
+                                            node_contact_width_length(line_, i), 1.0, prob_.seabed);
+      if (c.f > 0 && i != ne) grounded.push_back(i);
+    }
+    std::ostringstream os;
+    os << "; in still water the line is in equilibrium (tension at its grounded end " << st.end_force[e].norm() << " N)";
+    if (grounded.empty()) return os.str();
+    // The touchdown: the grounded node farthest from the grounded end along the line.
+    std::size_t td = grounded.front();
+    for (std::size_t i : grounded)
+      if ((i > ne ? i - ne : ne - i) > (td > ne ? td - ne : ne - td)) td = i;
+    Vec3<double> u = line_.r(st.q, ne) - line_.r(st.q, td);
+    u(2) = 0;
+    if (!(u.norm() > 0)) return os.str();
+    u.normalize();
+    VecX<double> fd;
+    line_current_drag<double, BandMatrix<double>>(line_, *prob_.current, st.q, fd, nullptr);
+    double push = 0;
+    for (std::size_t i : grounded) push += fd.segment<3>(static_cast<Eigen::Index>(line_.dof(i, 0))).dot(u);
+    os << "; the current's drag on its grounded run (" << grounded.size() << " nodes) pushes " << push
+       << " N along the run toward that end";
+    if (push > 0.5 * st.end_force[e].norm())
+      os << ": on a frictionless seabed the run's tension falls to zero before the end and the slack line piles up "
+            "against it, which no tension-only equilibrium holds (seabed friction is not implemented yet; a "
+            "current across the run, a shorter or heavier line)";
+    // The drag on the whole line against its submerged weight: a current whose drag is of
+    // the order of the weight carries the suspended part over the grounded run (a folded
+    // layout, which these statics do not trace).
+    Vec3<double> drag = Vec3<double>::Zero();
+    for (std::size_t i = 0; i < nodes; ++i) drag += fd.segment<3>(static_cast<Eigen::Index>(line_.dof(i, 0)));
+    double weight = 0;
+    for (std::size_t k = 0; k < line_.n_elements(); ++k) weight += std::fabs(line_.w(k)) * line_.L0(k);
+    os << "; the drag on the whole line, " << drag.norm() << " N, is " << drag.norm() / std::max(weight, 1e-300)
+       << " of its submerged weight";
+    if (drag.norm() > 0.5 * weight)
+      os << ": a current that strong can carry the line over its grounded run into a folded layout, which the EI = 0 "
+            "statics do not trace (seabed friction, a later issue, holds the run)";
+    return os.str();
   }
 
   /// Solve from a given seed; none when every stage fails (`why` says how).
@@ -136,12 +200,20 @@ class BasicTensionStatics {
   // The sequence of laws and load steps of the spec for one seed.
   std::optional<StaticResult> solve_stages(VecX<double> q0, const std::string& seed_name,
                                            const VecX<double>& recovery, std::string& why) {
-    // 1. Compression-capable Newton at the full load.
+    // 1. Compression-capable Newton at the full load. Its state is the tension-only
+    // equilibrium only when the tension-only residual passes the convergence test too: an
+    // element within its -1e-6 strain band of slack carries up to EA 1e-6 in compression under
+    // the compression-capable law and nothing under the tension-only one (a 3.9e8 N chain:
+    // up to 390 N of residual). Otherwise the tension-only stages start from that state.
     {
       VecX<double> q = q0;
       int it = 0;
       const auto lc = load_case(1.0, 1.0, &recovery);
-      if (newton(q, lc, it) && all_in_tension(q)) return finish(q, recovery, seed_name + ", compression-capable Newton", it);
+      if (newton(q, lc, it) && all_in_tension(q)) {
+        StaticResult res = finish(q, recovery, seed_name + ", compression-capable Newton", it);
+        if (converged(res.residual, res.scale, res.floor)) return res;
+        q0 = q;
+      }
     }
     // 2. Tension-only stages, then 3. load continuation of the same stages.
     double fmax = 1;
