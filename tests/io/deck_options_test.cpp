@@ -308,7 +308,8 @@ TEST_CASE("option values out of range name the keyword", "[deck][options]") {
       {"profile current 0 1 0 0", {12, "current", "0", "more values"}},
       {"1 WaveSeed\njonswap wavetrain 2 8 3.3 0 0 -1", {13, "WaveSeed + seed offset", "0", "[1, 2147483646]"}},
       {"0.05 dtM\n0.125 TMax", {13, "TMax", "0.125", "multiple of dtM = 0.05"}},
-      {"1e-300 dtM\n1e300 TMax", {13, "TMax / dtM", "inf", "<= 2147483647 steps"}},
+      {"1e-300 dtM\n1e300 TMax", {13, "TMax", "1e300", "<= 1e+09 (the plausibility limit)"}},
+      {"1e-9 dtM\n100 TMax", {13, "TMax / dtM", "1e+11", "<= 2147483647 steps"}},
   };
   for (const auto& [rows, x] : bad) {
     INFO(rows);

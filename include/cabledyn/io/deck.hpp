@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -583,6 +584,14 @@ class DeckParser {
     if (!(v >= 0)) fail(file_, line, what, t.text, ">= 0");
     return v;
   }
+  /// A value within the plausibility limit `hi` (docs/deck-format.md, "Limits"): beyond it the
+  /// arithmetic of double no longer represents the line (overflow, round-off above the
+  /// tolerances) or no physical line has it.
+  double at_most(double v, const Token& t, const std::string& what, int line, double hi, const char* unit) const {
+    if (!(std::fabs(v) <= hi))
+      fail(file_, line, what, t.text, "|value| <= " + number_text(hi) + " " + unit + " (the plausibility limit)");
+    return v;
+  }
   int id(const Token& t, const std::string& what, int line) const {
     const auto v = to_integer(t.text);
     if (!v || *v < 1 || *v > 999999999) fail(file_, line, what, t.text, "an integer ID in [1, 999999999]");
@@ -709,8 +718,8 @@ class DeckParser {
     if (ty.name.empty()) fail(file_, line, c(0), "\"\"", "a non-empty name");
     if (types_.count(ty.name))
       fail(file_, line, c(0), ty.name, "a unique name (first defined at line " + std::to_string(types_[ty.name]) + ")");
-    ty.d = num_pos(t[1], c(1), line);
-    ty.rho_A = num_nonneg(t[2], c(2), line);
+    ty.d = at_most(num_pos(t[1], c(1), line), t[1], c(1), line, 100, "m");
+    ty.rho_A = at_most(num_nonneg(t[2], c(2), line), t[2], c(2), line, 1e6, "kg/m");
     // EA, BA, EI: numbers, or MoorDyn's laws and curves (recorded as unsupported).
     const std::size_t before = d_.unsupported.size();
     const int ea_parts = stiffness_column(t[3], c(3), line, "EA", ty.EA);
@@ -719,16 +728,20 @@ class DeckParser {
     if (ea_parts == 3 && d_.unsupported.size() == before)
       unsupported("load-dependent viscoelastic EA (Es|alphaMBL|vbeta, ElasticMod 3)", line, c(3), t[3].text);
     if (d_.unsupported.size() == before && !(ty.EA > 0)) fail(file_, line, c(3), t[3].text, "> 0");
+    if (d_.unsupported.size() == before && !(ty.EA >= 1 && ty.EA <= 1e15))
+      fail(file_, line, c(3), t[3].text, "in [1, 1e15] N (the plausibility limit)");
     const int ba_parts = stiffness_column(t[4], c(4), line, "BA", ty.BA);
     if (ba_parts > std::max(ea_parts, 1) || ba_parts > 2)
       fail(file_, line, c(4), t[4].text,
            ba_parts > 2 ? "at most two values BA_s|BA_d" : "one value: BA_s|BA_d needs a viscoelastic EA (Es|Ed)");
+    at_most(ty.BA, t[4], c(4), line, ty.BA < 0 ? 100 : 1e15, ty.BA < 0 ? "(a damping ratio)" : "N s");
     double ei = 0;
     const std::size_t before_ei = d_.unsupported.size();
     const int ei_parts = stiffness_column(t[5], c(5), line, "EI", ei);
     if (ei_parts > 1) fail(file_, line, c(5), t[5].text, "one value");
     ty.EI = d_.unsupported.size() == before_ei ? ei : 0;
     if (!(ty.EI >= 0)) fail(file_, line, c(5), t[5].text, ">= 0");
+    at_most(ty.EI, t[5], c(5), line, 1e13, "N m^2");
     std::size_t k = 6;
     if (order == LineTypeOrder::torsion) {
       for (; k < 10; ++k) {
@@ -743,18 +756,21 @@ class DeckParser {
       k = 10;
     }
     if (order == LineTypeOrder::moordyn) {
-      ty.Cdn = num_nonneg(t[6], c(6), line);
-      ty.Can = num_nonneg(t[7], c(7), line);
-      ty.Cdt = num_nonneg(t[8], c(8), line);
-      ty.Cat = num_nonneg(t[9], c(9), line);
+      ty.Cdn = at_most(num_nonneg(t[6], c(6), line), t[6], c(6), line, 100, "");
+      ty.Can = at_most(num_nonneg(t[7], c(7), line), t[7], c(7), line, 100, "");
+      ty.Cdt = at_most(num_nonneg(t[8], c(8), line), t[8], c(8), line, 100, "");
+      ty.Cat = at_most(num_nonneg(t[9], c(9), line), t[9], c(9), line, 100, "");
       if (n > 10 && num_nonneg(t[10], c(10), line) != 0)
         unsupported("vortex-induced vibration (Cl > 0)", line, c(10), t[10].text);
       for (std::size_t j = 11; j < n; ++j) num(t[j], c(static_cast<int>(j)), line);
     } else {
-      ty.Cdn = num_nonneg(t[k], c(static_cast<int>(k)), line);
-      ty.Cdt = num_nonneg(t[k + 1], c(static_cast<int>(k + 1)), line);
-      ty.Can = num_nonneg(t[k + 2], c(static_cast<int>(k + 2)), line);
-      ty.Cat = num_nonneg(t[k + 3], c(static_cast<int>(k + 3)), line);
+      const auto coef = [&](std::size_t j) {
+        return at_most(num_nonneg(t[j], c(static_cast<int>(j)), line), t[j], c(static_cast<int>(j)), line, 100, "");
+      };
+      ty.Cdn = coef(k);
+      ty.Cdt = coef(k + 1);
+      ty.Can = coef(k + 2);
+      ty.Cat = coef(k + 3);
     }
     types_[ty.name] = line;
     d_.line_types.push_back(std::move(r));
@@ -777,7 +793,7 @@ class DeckParser {
     if (points_.count(p.id))
       fail(file_, line, c(0), t[0].text, "a unique ID (first defined at line " + std::to_string(points_[p.id]) + ")");
     point_type(t[1], c(1), line, p);
-    for (int k = 0; k < 3; ++k) p.r[k] = num(t[2 + k], c(2 + k), line);
+    for (int k = 0; k < 3; ++k) p.r[k] = at_most(num(t[2 + k], c(2 + k), line), t[2 + k], c(2 + k), line, 1e7, "m");
     if (n >= 9) {
       p.mass = num(t[5], c(5), line);
       p.volume = num(t[6], c(6), line);
@@ -864,8 +880,9 @@ class DeckParser {
       SectionRecord s;
       s.line_id = l.id;
       s.type = t[1].text;
-      s.length = num_pos(t[4], col("LINES", 5, "UnstrLen"), line);
+      s.length = at_most(num_pos(t[4], col("LINES", 5, "UnstrLen"), line), t[4], col("LINES", 5, "UnstrLen"), line, 1e7, "m");
       s.segments = segments(t[5], col("LINES", 6, "NumSegs"), line);
+      element_length(s, t[5], col("LINES", 6, "NumSegs"), line);
       s.line = line;
       if (n == 7) {
         outputs_flags(t[6], line);
@@ -884,6 +901,12 @@ class DeckParser {
     d_.lines.push_back(l);
   }
 
+  /// Elements of at least 1e-6 m (shorter ones lose their strain to round-off).
+  void element_length(const SectionRecord& s, const Token& t, const std::string& what, int line) const {
+    if (!(s.length / s.segments >= 1e-6))
+      fail(file_, line, what, t.text, "at most Length / 1e-6 m elements (elements of at least 1 micrometre)");
+  }
+
   void section_row(const std::vector<Token>& t, int line) {
     const char* names[] = {"LineID", "LineType", "Length", "NumSegs"};
     const std::string form = "LineID LineType Length NumSegs";
@@ -893,8 +916,9 @@ class DeckParser {
     s.line = line;
     s.line_id = id(t[0], col("SECTIONS", 1, "LineID"), line);
     s.type = t[1].text;
-    s.length = num_pos(t[2], col("SECTIONS", 3, "Length"), line);
+    s.length = at_most(num_pos(t[2], col("SECTIONS", 3, "Length"), line), t[2], col("SECTIONS", 3, "Length"), line, 1e7, "m");
     s.segments = segments(t[3], col("SECTIONS", 4, "NumSegs"), line);
+    element_length(s, t[3], col("SECTIONS", 4, "NumSegs"), line);
     d_.sections.push_back(s);
   }
 
@@ -906,6 +930,7 @@ class DeckParser {
     if (u == "RIGID" || u == "INF" || u == "INFINITY") return EndConnectionKind::rigid;
     const auto v = to_double(t.text);
     if (!v || *v < 0) fail(file_, line, what, t.text, "a stiffness >= 0 [N m/rad], Pinned/Free/Zero or Rigid/Inf");
+    if (*v > 1e15) fail(file_, line, what, t.text, "<= 1e15 N m/rad (the plausibility limit; Rigid holds the tangent exactly)");
     k = *v;
     return k > 0 ? EndConnectionKind::spring : EndConnectionKind::pinned;
   }
@@ -965,8 +990,10 @@ class DeckParser {
     BuoyancyRecord b;
     b.line = line;
     b.type = t[0].text;
-    b.d = num_pos(t[1], col("EQUIVALENT BUOYANCY", 2, "Diam"), line);
-    b.w = num(t[2], col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), line);
+    b.d = at_most(num_pos(t[1], col("EQUIVALENT BUOYANCY", 2, "Diam"), line), t[1], col("EQUIVALENT BUOYANCY", 2, "Diam"),
+                  line, 100, "m");
+    b.w = at_most(num(t[2], col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), line), t[2],
+                  col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), line, 1e7, "N/m");
     d_.buoyancy.push_back(b);
   }
 
@@ -1229,11 +1256,20 @@ inline Deck parse_deck(std::string_view text, std::string file = "deck", ReadOpt
   return d;
 }
 
-/// Reads and parses the deck at `path`. Throws InputError when the file cannot be read (or
-/// is a directory).
+/// Largest deck file read_deck reads [bytes].
+inline constexpr std::uintmax_t kMaxDeckBytes = 256u << 20;
+
+/// Reads and parses the deck at `path`. Throws InputError when the file cannot be read, is a
+/// directory, a device or a pipe (not a regular file), or is larger than kMaxDeckBytes.
 inline Deck read_deck(const std::string& path, ReadOptions ro = {}) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "deck file", "a directory", "a readable file");
+  if (fs::is_directory(path, ec)) throw InputError(path, "deck file", "a directory", "a readable file");
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    throw InputError(path, "deck file", "not a regular file (a device or a pipe)", "a readable file");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > kMaxDeckBytes)
+    throw InputError(path, "deck file size", std::to_string(size) + " bytes", "at most 256 MB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "deck file", "cannot be opened", "a readable file");
   std::ostringstream ss;

@@ -467,6 +467,15 @@ class OptionsParser {
     };
     if (o_.waves.spectral()) seed_ok(o_.waves);
     for (const auto& w : o_.wavetrains) seed_ok(w);
+    // The synthesised sea: trains x directions x components terms, summed at every node each
+    // step; beyond 2e6 the memory and the time of a step are no longer a mooring run's.
+    double terms = 0;
+    if (o_.waves.spectral()) terms += o_.waves.spreading > 0 ? o_.WaveDirections : 1;
+    for (const auto& w : o_.wavetrains) terms += w.spreading > 0 ? o_.WaveDirections : 1;
+    terms *= o_.WaveComponents;
+    if (terms > 2e6)
+      fail(file_, std::max(at("WaveComponents"), at("WaveDirections")), "WaveComponents x WaveDirections x trains",
+           number_text(terms), "<= 2000000 wave components (the plausibility limit)");
   }
 
  private:
@@ -479,14 +488,20 @@ class OptionsParser {
     if (!v) bad(what, t.text, "a finite number");
     return *v;
   }
-  double number_in(const Token& t, const std::string& what, double lo, bool lo_open, double hi = HUGE_VAL) const {
+  /// A number above lo (or at it) and at most hi: the limit "> lo" or ">= lo", or "in [lo,
+  /// hi]" for a range; above a plausibility limit `plausible` (docs/deck-format.md, "Limits"),
+  /// "<= plausible (the plausibility limit)".
+  double number_in(const Token& t, const std::string& what, double lo, bool lo_open, double hi = HUGE_VAL,
+                   double plausible = HUGE_VAL) const {
     const double v = number(t, what);
     const bool ok = (lo_open ? v > lo : v >= lo) && v <= hi;
     if (!ok) {
       std::string lim = (lo_open ? "> " : ">= ") + number_text(lo);
-      if (hi != HUGE_VAL) lim = "in " + std::string(lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]";
+      if (hi != HUGE_VAL)
+        lim = "in " + std::string(lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]";
       bad(what, t.text, lim);
     }
+    if (!(v <= plausible)) bad(what, t.text, "<= " + number_text(plausible) + " (the plausibility limit)");
     return v;
   }
   long long integer_in(const Token& t, const std::string& what, long long lo, long long hi) const {
@@ -536,9 +551,9 @@ class OptionsParser {
       else if (iequals(x.text, "cabledyn")) o_.dialect = Dialect::cabledyn;
       else bad(name, x.text, "moordyn or cabledyn");
     } else if (name == "g") {
-      o_.g = number_in(x, name, 0, false);
+      o_.g = number_in(x, name, 0, false, HUGE_VAL, 100);
     } else if (name == "rhoW") {
-      o_.rhoW = number_in(x, name, 0, false);
+      o_.rhoW = number_in(x, name, 0, false, HUGE_VAL, 2e4);
     } else if (name == "WtrDpth") {
       if (iequals(x.text, "none")) {
         o_.WtrDpth.reset();
@@ -546,20 +561,21 @@ class OptionsParser {
         const auto d = to_double(x.text);
         if (!d) bad(name, x.text, "a number > 0 or none (bathymetry files are not implemented)");
         if (!(*d >= 0)) bad(name, x.text, "> 0");
+        if (*d > 2e4) bad(name, x.text, "<= 20000 m (the plausibility limit)");
         o_.WtrDpth = *d;
       }
     } else if (name == "kBot") {
-      o_.kBot = number_in(x, name, 0, false);
+      o_.kBot = number_in(x, name, 0, false, HUGE_VAL, 1e12);
     } else if (name == "cBot") {
-      o_.cBot = number_in(x, name, 0, false);
+      o_.cBot = number_in(x, name, 0, false, HUGE_VAL, 1e12);
     } else if (name == "dtM") {
       if (iequals(x.text, "none")) o_.dtM.reset();
-      else o_.dtM = number_in(x, name, 0, true);
+      else o_.dtM = number_in(x, name, 0, true, HUGE_VAL, 3600);
     } else if (name == "TMax") {
       if (iequals(x.text, "none")) o_.TMax.reset();
-      else o_.TMax = number_in(x, name, 0, false);
+      else o_.TMax = number_in(x, name, 0, false, HUGE_VAL, 1e9);
     } else if (name == "dtOut") {
-      o_.dtOut = number_in(x, name, 0, false);
+      o_.dtOut = number_in(x, name, 0, false, HUGE_VAL, 1e9);
     } else if (name == "WriteUnits") {
       o_.WriteUnits = boolean(x, name);
     } else if (name == "WaveStretching") {
@@ -621,7 +637,7 @@ class OptionsParser {
     } else if (name == "WaveSeed") {
       o_.WaveSeed = integer_in(x, name, 1, 2147483646);
     } else if (name == "rampTime") {
-      o_.rampTime = number_in(x, name, 0, false);
+      o_.rampTime = number_in(x, name, 0, false, HUGE_VAL, 1e6);
     } else if (name == "WaveComponents") {
       o_.WaveComponents = static_cast<int>(integer_in(x, name, 1, 1000000));
     } else if (name == "WaveDirections") {
@@ -661,7 +677,7 @@ class OptionsParser {
     } else if (iequals(m, "uniform")) {
       count(v, 4, 4, "current", "uniform current vx vy vz");
       c.model = CurrentModel::uniform;
-      for (int k = 0; k < 3; ++k) c.velocity[k] = number(v[k + 1], "current uniform velocity");
+      for (int k = 0; k < 3; ++k) c.velocity[k] = number_in(v[k + 1], "current uniform velocity", -50, false, 50, 50);
     } else if (iequals(m, "profile")) {
       const char* form = "profile current z1 ux1 uy1 uz1 z2 ux2 uy2 uz2 ...";
       if (v.size() < 9) count(v, 9, 9, "current", form);
@@ -670,7 +686,7 @@ class OptionsParser {
       for (std::size_t i = 1; i < v.size(); i += 4) {
         CurrentLevel lv;
         lv.z = number(v[i], "current profile z");
-        for (int k = 0; k < 3; ++k) lv.u[k] = number(v[i + 1 + k], "current profile velocity");
+        for (int k = 0; k < 3; ++k) lv.u[k] = number_in(v[i + 1 + k], "current profile velocity", -50, false, 50, 50);
         if (!c.profile.empty() && !(lv.z > c.profile.back().z))
           bad("current profile z", v[i].text, "> " + number_text(c.profile.back().z) + " (strictly increasing)");
         c.profile.push_back(lv);
@@ -705,8 +721,8 @@ class OptionsParser {
       w.kind = iequals(m, "airy") ? WaveKind::airy : WaveKind::stream;
       if (w.kind == WaveKind::airy) count(v, 4, 5, what, "airy H T dir [phase]");
       else count(v, 4, 4, what, "stream H T dir");
-      w.H = number_in(v[1], what + " H", 0, true);
-      w.T = number_in(v[2], what + " T", 0, true);
+      w.H = number_in(v[1], what + " H", 0, true, HUGE_VAL, 200);
+      w.T = number_in(v[2], what + " T", 0, true, HUGE_VAL, 3600);
       w.dir_deg = number(v[3], what + " dir");
       if (v.size() == 5) w.phase_deg = number(v[4], what + " phase");
       return w;
@@ -714,8 +730,8 @@ class OptionsParser {
       w.kind = WaveKind::jonswap;
       const std::string form = "jonswap Hs Tp dir, or jonswap Hs Tp gamma dir [s]" + std::string(train ? " [seed_offset]" : "");
       count(v, 4, train ? 7 : 6, what, form);
-      w.H = number_in(v[1], what + " Hs", 0, true);
-      w.T = number_in(v[2], what + " Tp", 0, true);
+      w.H = number_in(v[1], what + " Hs", 0, true, HUGE_VAL, 200);
+      w.T = number_in(v[2], what + " Tp", 0, true, HUGE_VAL, 3600);
       if (v.size() == 4) {  // Hs Tp dir, gamma 3.3 (no optional values follow)
         base = 3;
         w.dir_deg = number(v[3], what + " dir");
@@ -729,8 +745,8 @@ class OptionsParser {
       w.kind = iequals(m, "torsethaugen") ? WaveKind::torsethaugen : WaveKind::pierson_moskowitz;
       base = 3;
       count(v, 4, train ? 6 : 5, what, m + " Hs Tp dir [s]" + std::string(train ? " [seed_offset]" : ""));
-      w.H = number_in(v[1], what + " Hs", 0, true);
-      w.T = number_in(v[2], what + " Tp", 0, true);
+      w.H = number_in(v[1], what + " Hs", 0, true, HUGE_VAL, 200);
+      w.T = number_in(v[2], what + " Tp", 0, true, HUGE_VAL, 3600);
       w.dir_deg = number(v[3], what + " dir");
     } else if (iequals(m, "ochi") || iequals(m, "ochi-hubble")) {
       w.kind = WaveKind::ochi_hubble;

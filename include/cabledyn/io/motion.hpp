@@ -94,11 +94,15 @@ inline MotionTable parse_motion(std::string_view text, std::string file = "motio
   return m;
 }
 
-/// Reads and parses the motionFile at `path`. Throws InputError when it cannot be read or is a
-/// directory.
+/// Reads and parses the motionFile at `path`. Throws InputError when it cannot be read, is a
+/// directory, a device or a pipe, or is over 1 GB.
 inline MotionTable read_motion(const std::string& path) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "motionFile", "a directory", "a readable file");
+  if (fs::is_directory(path, ec)) throw InputError(path, "motionFile", "a directory", "a readable file");
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    throw InputError(path, "motionFile", "not a regular file (a device or a pipe)", "a readable file");
+  if (fs::file_size(path, ec) > (1u << 30) && !ec) throw InputError(path, "motionFile size", "over 1 GB", "at most 1 GB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "motionFile", "cannot be opened", "a readable file");
   std::ostringstream ss;
