@@ -1,7 +1,8 @@
 // The cabledyn driver: runs a deck (MoorDyn v2 input format plus the CableDyn extensions,
 // docs/deck-format.md) and writes its outputs and figures.
 //
-//   cabledyn [--static] [--tmax T] [--dtm DT] [--motion FILE] [--out ROOT] [--quiet] [DECK.dat]
+//   cabledyn [--static] [--tmax T] [--dtm DT] [--motion FILE] [--out ROOT] [--quiet]
+//            [--restart-check T] [DECK.dat]
 //
 // Without a deck it runs the embedded default deck (examples/decks/default.dat: a three-line
 // catenary chain mooring of a floating platform under a 5 m, 10 s surge) and writes
@@ -13,9 +14,13 @@
 // to its host); --motion drives the coupled points by a motion table (docs/deck-format.md,
 // "Prescribed motion"), over the deck's motionFile or fairleadMotion.
 //
+// The outputs are written as the run goes; on a failure or SIGINT they hold every step up to
+// the last committed one and the summary says where and why the run stopped.
+//
 // Exit status: 0 done, 1 an error (bad input, a solver failure, an output that cannot be
 // written), 2 a bad command line, 3 the deck asks for a feature that is not implemented (the
-// message lists each such feature and the deck lines that ask for it).
+// message lists each such feature and the deck lines that ask for it), 130 interrupted.
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +33,9 @@
 #include "default_deck.hpp"
 
 namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_sigint(int) { g_stop = 1; }
 
 int usage_error(const std::string& what) {
   std::fprintf(stderr, "cabledyn: %s (see --help)\n", what.c_str());
@@ -53,7 +61,7 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--static") {
       set.static_only = true;
-    } else if (a == "--out" || a == "--tmax" || a == "--dtm" || a == "--motion") {
+    } else if (a == "--out" || a == "--tmax" || a == "--dtm" || a == "--motion" || a == "--restart-check") {
       if (i + 1 >= argc) return usage_error(a + " needs a value");
       const char* v = argv[++i];
       if (a == "--out") {
@@ -64,14 +72,15 @@ int main(int argc, char** argv) {
       } else {
         const auto x = number(v);
         if (!x) return usage_error(a + " " + v + ": not a number");
-        (a == "--tmax" ? set.tmax : set.dtm) = *x;
+        (a == "--tmax" ? set.tmax : a == "--dtm" ? set.dtm : set.restart_check) = *x;
       }
     } else if (a == "--quiet") {
       set.progress = false;
       set.log = nullptr;
     } else if (a == "--help" || a == "-h") {
       std::printf(
-          "usage: cabledyn [--static] [--tmax T] [--dtm DT] [--motion FILE] [--out ROOT] [--quiet] [DECK.dat]\n"
+          "usage: cabledyn [--static] [--tmax T] [--dtm DT] [--motion FILE] [--out ROOT] [--quiet]\n"
+          "                [--restart-check T] [DECK.dat]\n"
           "  --static   statics (and modes) only\n"
           "  --tmax T   run length [s] over the deck's TMax (a multiple of dtM)\n"
           "  --dtm DT   time step [s] over the deck's dtM\n"
@@ -79,7 +88,10 @@ int main(int argc, char** argv) {
           "  --out ROOT output root: ROOT.out, ROOT.summary.txt, ...; ROOT ending in / (or an existing\n"
           "             folder) writes ROOT/<deck name>.*; folders are created\n"
           "  --quiet    no messages on stderr\n"
-          "exit status: 0 done, 1 error, 2 bad command line, 3 feature not implemented\n");
+          "  --restart-check T  copy the state at T, repeat the rest of the run from the copy at the\n"
+          "             end, and require every output to repeat bit for bit\n"
+          "exit status: 0 done, 1 error, 2 bad command line, 3 feature not implemented, 130\n"
+          "interrupted (SIGINT: the outputs hold every step up to the interruption)\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("unknown option " + a);
@@ -107,6 +119,9 @@ int main(int argc, char** argv) {
       if (ec) throw InputError(folder.string(), "output folder", ec.message(), "a folder that can be created");
     }
     set.root = root;
+    set.keep_history = false;  // the outputs stream to the files: memory does not grow with the run
+    set.stop = &g_stop;
+    std::signal(SIGINT, on_sigint);
     if (set.log) *set.log << "cabledyn " << kVersion << ": " << deck.file << ": " << deck.title << "\n";
     io::DeckRunner run(deck, set);
     run.run();
@@ -116,6 +131,9 @@ int main(int argc, char** argv) {
   } catch (const NotImplementedError& e) {
     std::fprintf(stderr, "cabledyn: not implemented: %s\n", e.what());
     return 3;
+  } catch (const InterruptedError& e) {
+    std::fprintf(stderr, "\ncabledyn: interrupted: %s\n", e.what());
+    return 130;
   } catch (const Error& e) {
     std::fprintf(stderr, "cabledyn: error: %s\n", e.what());
     return 1;

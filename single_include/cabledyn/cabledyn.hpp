@@ -148,6 +148,8 @@ CABLEDYN_DEFINE_ERROR(SolveError, A solver failed)
 /// A state outside the model's validity met during a computation (a zero-length chord, a
 /// wave trough below the bed).
 CABLEDYN_DEFINE_ERROR(DomainError, A state outside the model)
+/// A run stopped on request (the driver's SIGINT) after its last committed step.
+CABLEDYN_DEFINE_ERROR(InterruptedError, A run stopped on request)
 
 #undef CABLEDYN_DEFINE_ERROR
 
@@ -9121,8 +9123,72 @@ class BasicTensionStatics {
       if (auto r = solve_from(q, name, why)) return *r;
       tried << name << " (" << why << "); ";
     }
-    throw SolveError(line_.name(), "static equilibrium (EI = 0): seeds tried: " + tried.str(),
+    std::string seeds_tried = tried.str();
+    if (seeds_tried.size() >= 2) seeds_tried.resize(seeds_tried.size() - 2);  // the last "; "
+    throw SolveError(line_.name(), "static equilibrium (EI = 0): seeds tried: " + seeds_tried + current_diagnosis(),
                      "no admissible equilibrium", "a converged tension-only state");
+  }
+
+  /// Why a line in a current may have no equilibrium on a frictionless seabed: solved in
+  /// still water, the current's drag on the grounded run, summed along the run toward its
+  /// grounded end, is compared with that end's still-water tension. Where it is larger the
+  /// run's tension falls to zero before the end and the slack chain piles up against it (no
+  /// tension-only equilibrium holds it there without friction). Empty without a current, a
+  /// seabed or a grounded run, or when the still-water solve fails too.
+  std::string current_diagnosis() const {
+    if (!prob_.current || !prob_.seabed_z) return "";
+    StaticProblem still;  // the problem without its current (built, not copied and reset: GCC 12 warns)
+    still.seabed_z = prob_.seabed_z;
+    still.seabed = prob_.seabed;
+    still.surface_z = prob_.surface_z;
+    StaticResult st;
+    try {
+      st = BasicTensionStatics(line_, still, opt_).solve();
+    } catch (const Error&) {
+      return "; in still water the line has no equilibrium either";
+    }
+    const int e = line_.end(0).position(2) <= line_.end(1).position(2) ? 0 : 1;  // the grounded end
+    const std::size_t ne = line_.end_node(e), nodes = line_.n_nodes();
+    std::vector<std::size_t> grounded;
+    for (std::size_t i = 0; i < nodes; ++i) {
+      const auto c = seabed_contact<double>(st.q(static_cast<Eigen::Index>(line_.dof(i, 2))), 0.0, *prob_.seabed_z,
+                                            node_contact_width_length(line_, i), 1.0, prob_.seabed);
+      if (c.f > 0 && i != ne) grounded.push_back(i);
+    }
+    std::ostringstream os;
+    os << "; in still water the line is in equilibrium (tension at its grounded end " << st.end_force[e].norm() << " N)";
+    if (grounded.empty()) return os.str();
+    // The touchdown: the grounded node farthest from the grounded end along the line.
+    std::size_t td = grounded.front();
+    for (std::size_t i : grounded)
+      if ((i > ne ? i - ne : ne - i) > (td > ne ? td - ne : ne - td)) td = i;
+    Vec3<double> u = line_.r(st.q, ne) - line_.r(st.q, td);
+    u(2) = 0;
+    if (!(u.norm() > 0)) return os.str();
+    u.normalize();
+    VecX<double> fd;
+    line_current_drag<double, BandMatrix<double>>(line_, *prob_.current, st.q, fd, nullptr);
+    double push = 0;
+    for (std::size_t i : grounded) push += fd.segment<3>(static_cast<Eigen::Index>(line_.dof(i, 0))).dot(u);
+    os << "; the current's drag on its grounded run (" << grounded.size() << " nodes) pushes " << push
+       << " N along the run toward that end";
+    if (push > 0.5 * st.end_force[e].norm())
+      os << ": on a frictionless seabed the run's tension falls to zero before the end and the slack line piles up "
+            "against it, which no tension-only equilibrium holds (seabed friction is not implemented yet; a "
+            "current across the run, a shorter or heavier line)";
+    // The drag on the whole line against its submerged weight: a current whose drag is of
+    // the order of the weight carries the suspended part over the grounded run (a folded
+    // layout, which these statics do not trace).
+    Vec3<double> drag = Vec3<double>::Zero();
+    for (std::size_t i = 0; i < nodes; ++i) drag += fd.segment<3>(static_cast<Eigen::Index>(line_.dof(i, 0)));
+    double weight = 0;
+    for (std::size_t k = 0; k < line_.n_elements(); ++k) weight += std::fabs(line_.w(k)) * line_.L0(k);
+    os << "; the drag on the whole line, " << drag.norm() << " N, is " << drag.norm() / std::max(weight, 1e-300)
+       << " of its submerged weight";
+    if (drag.norm() > 0.5 * weight)
+      os << ": a current that strong can carry the line over its grounded run into a folded layout, which the EI = 0 "
+            "statics do not trace (seabed friction, a later issue, holds the run)";
+    return os.str();
   }
 
   /// Solve from a given seed; none when every stage fails (`why` says how).
@@ -9179,12 +9245,20 @@ class BasicTensionStatics {
   // The sequence of laws and load steps of the spec for one seed.
   std::optional<StaticResult> solve_stages(VecX<double> q0, const std::string& seed_name,
                                            const VecX<double>& recovery, std::string& why) {
-    // 1. Compression-capable Newton at the full load.
+    // 1. Compression-capable Newton at the full load. Its state is the tension-only
+    // equilibrium only when the tension-only residual passes the convergence test too: an
+    // element within its -1e-6 strain band of slack carries up to EA 1e-6 in compression under
+    // the compression-capable law and nothing under the tension-only one (a 3.9e8 N chain:
+    // up to 390 N of residual). Otherwise the tension-only stages start from that state.
     {
       VecX<double> q = q0;
       int it = 0;
       const auto lc = load_case(1.0, 1.0, &recovery);
-      if (newton(q, lc, it) && all_in_tension(q)) return finish(q, recovery, seed_name + ", compression-capable Newton", it);
+      if (newton(q, lc, it) && all_in_tension(q)) {
+        StaticResult res = finish(q, recovery, seed_name + ", compression-capable Newton", it);
+        if (converged(res.residual, res.scale, res.floor)) return res;
+        q0 = q;
+      }
     }
     // 2. Tension-only stages, then 3. load continuation of the same stages.
     double fmax = 1;
@@ -11562,6 +11636,16 @@ inline void sample_fluid(const FluidField& field, const Line& line, const VecX<d
 // current, tension-only law with compression_ratio 0; line_mass), are put in solver
 // coordinates (a Rigid end's tangent block in its basis (d0, b1, b2)), and the held rows and
 // columns are removed: nodes are numbered along the line, so the free DOFs keep the band.
+//
+// Mechanisms. A node whose elements are all slack (tension-only, T = 0) has no stiffness in
+// the directions its seabed contact does not reach: a chain lying slack on a frictionless
+// seabed is free in the seabed plane, a slack span in the water free in all three. Each such
+// DOF (a row of K that is zero to round-off, |K_ij| <= 1e-13 max_i |K_ii| for every j) is a
+// zero-frequency mode on its own, and many of them (one pair per grounded slack node) would
+// bury the structural modes under a degenerate zero cluster. They are held instead, as the
+// seabed's friction holds them in reality, and counted (ModalSystem::mechanism_dofs): with
+// a lumped mass holding them is exact for the modes above zero ((M phi)_i = 0 forces
+// phi_i = 0); with the consistent mass it is the stick limit of friction.
 
 #include <cmath>
 #include <string>
@@ -11577,6 +11661,9 @@ struct ModalSystem {
   SymmetricBandMatrix<T> K;            ///< static tangent stiffness [N/m, N, N m]
   SymmetricBandMatrix<T> M;            ///< consistent structural + added mass [kg, kg m, kg m^2]
   std::vector<Eigen::Index> free_dofs; ///< reduced index -> line DOF (solver coordinates)
+  /// Line DOFs that are free but carry no stiffness (mechanisms: slack grounded or slack
+  /// suspended nodes), held in K and M; each is a zero-frequency mode left out.
+  std::vector<Eigen::Index> mechanism_dofs;
   Eigen::Index line_dofs = 0;          ///< number of DOFs of the line
 
   /// A reduced vector (a mode shape) as a vector of every line DOF in global coordinates:
@@ -11631,8 +11718,22 @@ ModalSystem<T> modal_system(const Line& line, const StaticProblem& prob, const V
   cons.reduce_matrix(Mf);
   ModalSystem<T> sys;
   sys.line_dofs = n;
+  // Mechanisms: free DOFs whose row of K is zero to round-off (see the header comment).
+  using std::abs;
+  T kmax = 0;
   for (Index i = 0; i < n; ++i)
-    if (!cons.held(i)) sys.free_dofs.push_back(i);
+    if (!cons.held(i)) kmax = std::max(kmax, T(abs(Kf(i, i))));
+  const T kzero = T(1e-13) * kmax;
+  for (Index i = 0; i < n; ++i) {
+    if (cons.held(i)) continue;
+    bool zero_row = kmax > 0;
+    for (Index j = std::max(Index(0), i - kd); zero_row && j <= std::min(n - 1, i + kd); ++j)
+      if (!cons.held(j) && abs(Kf(i, j)) > kzero) zero_row = false;
+    (zero_row ? sys.mechanism_dofs : sys.free_dofs).push_back(i);
+  }
+  if (sys.free_dofs.empty())
+    throw DomainError(line.name() + " modal analysis", "free DOFs with stiffness", 0,
+                      "> 0 (every free DOF is a mechanism: the line is slack throughout)");
   const Index m = static_cast<Index>(sys.free_dofs.size());
   sys.K = SymmetricBandMatrix<T>(m, kd);
   sys.M = SymmetricBandMatrix<T>(m, kd);
@@ -11685,6 +11786,9 @@ struct ModalResult {
   MatX<double> positions;    ///< 3 x nodes: node positions of the static state [m]
   VecX<double> arc_length;   ///< unstretched arc length of each node from End A [m]
   BandEigenResult<T> eigen;  ///< the eigensolver's result on the free DOFs (diagnostics)
+  /// Free DOFs without stiffness (slack nodes: ModalSystem::mechanism_dofs), held; as many
+  /// zero-frequency modes are left out of the result.
+  Eigen::Index mechanism_dofs = 0;
 
   Eigen::Index n_modes() const { return omega2.size(); }
   Eigen::Index n_nodes() const { return positions.cols(); }
@@ -11711,6 +11815,7 @@ ModalResult<T> modal_analysis(const Line& line, const StaticProblem& prob, const
     throw InputError(obj, "nModes", opt.n_modes, "in [1, " + std::to_string(m) + "] (the free DOFs)");
   ModalResult<T> res;
   res.line = line.name();
+  res.mechanism_dofs = static_cast<Index>(sys.mechanism_dofs.size());
   res.eigen = band_generalized_eigen<T>(sys.K, sys.M, opt.n_modes, opt.eigen);
   const Index k = opt.n_modes;
   res.omega2 = res.eigen.eigenvalues;
@@ -14590,6 +14695,15 @@ class OptionsParser {
     };
     if (o_.waves.spectral()) seed_ok(o_.waves);
     for (const auto& w : o_.wavetrains) seed_ok(w);
+    // The synthesised sea: trains x directions x components terms, summed at every node each
+    // step; beyond 2e6 the memory and the time of a step are no longer a mooring run's.
+    double terms = 0;
+    if (o_.waves.spectral()) terms += o_.waves.spreading > 0 ? o_.WaveDirections : 1;
+    for (const auto& w : o_.wavetrains) terms += w.spreading > 0 ? o_.WaveDirections : 1;
+    terms *= o_.WaveComponents;
+    if (terms > 2e6)
+      fail(file_, std::max(at("WaveComponents"), at("WaveDirections")), "WaveComponents x WaveDirections x trains",
+           number_text(terms), "<= 2000000 wave components (the plausibility limit)");
   }
 
  private:
@@ -14602,14 +14716,20 @@ class OptionsParser {
     if (!v) bad(what, t.text, "a finite number");
     return *v;
   }
-  double number_in(const Token& t, const std::string& what, double lo, bool lo_open, double hi = HUGE_VAL) const {
+  /// A number above lo (or at it) and at most hi: the limit "> lo" or ">= lo", or "in [lo,
+  /// hi]" for a range; above a plausibility limit `plausible` (docs/deck-format.md, "Limits"),
+  /// "<= plausible (the plausibility limit)".
+  double number_in(const Token& t, const std::string& what, double lo, bool lo_open, double hi = HUGE_VAL,
+                   double plausible = HUGE_VAL) const {
     const double v = number(t, what);
     const bool ok = (lo_open ? v > lo : v >= lo) && v <= hi;
     if (!ok) {
       std::string lim = (lo_open ? "> " : ">= ") + number_text(lo);
-      if (hi != HUGE_VAL) lim = "in " + std::string(lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]";
+      if (hi != HUGE_VAL)
+        lim = "in " + std::string(lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]";
       bad(what, t.text, lim);
     }
+    if (!(v <= plausible)) bad(what, t.text, "<= " + number_text(plausible) + " (the plausibility limit)");
     return v;
   }
   long long integer_in(const Token& t, const std::string& what, long long lo, long long hi) const {
@@ -14659,9 +14779,9 @@ class OptionsParser {
       else if (iequals(x.text, "cabledyn")) o_.dialect = Dialect::cabledyn;
       else bad(name, x.text, "moordyn or cabledyn");
     } else if (name == "g") {
-      o_.g = number_in(x, name, 0, false);
+      o_.g = number_in(x, name, 0, false, HUGE_VAL, 100);
     } else if (name == "rhoW") {
-      o_.rhoW = number_in(x, name, 0, false);
+      o_.rhoW = number_in(x, name, 0, false, HUGE_VAL, 2e4);
     } else if (name == "WtrDpth") {
       if (iequals(x.text, "none")) {
         o_.WtrDpth.reset();
@@ -14669,20 +14789,21 @@ class OptionsParser {
         const auto d = to_double(x.text);
         if (!d) bad(name, x.text, "a number > 0 or none (bathymetry files are not implemented)");
         if (!(*d >= 0)) bad(name, x.text, "> 0");
+        if (*d > 2e4) bad(name, x.text, "<= 20000 m (the plausibility limit)");
         o_.WtrDpth = *d;
       }
     } else if (name == "kBot") {
-      o_.kBot = number_in(x, name, 0, false);
+      o_.kBot = number_in(x, name, 0, false, HUGE_VAL, 1e12);
     } else if (name == "cBot") {
-      o_.cBot = number_in(x, name, 0, false);
+      o_.cBot = number_in(x, name, 0, false, HUGE_VAL, 1e12);
     } else if (name == "dtM") {
       if (iequals(x.text, "none")) o_.dtM.reset();
-      else o_.dtM = number_in(x, name, 0, true);
+      else o_.dtM = number_in(x, name, 0, true, HUGE_VAL, 3600);
     } else if (name == "TMax") {
       if (iequals(x.text, "none")) o_.TMax.reset();
-      else o_.TMax = number_in(x, name, 0, false);
+      else o_.TMax = number_in(x, name, 0, false, HUGE_VAL, 1e9);
     } else if (name == "dtOut") {
-      o_.dtOut = number_in(x, name, 0, false);
+      o_.dtOut = number_in(x, name, 0, false, HUGE_VAL, 1e9);
     } else if (name == "WriteUnits") {
       o_.WriteUnits = boolean(x, name);
     } else if (name == "WaveStretching") {
@@ -14744,7 +14865,7 @@ class OptionsParser {
     } else if (name == "WaveSeed") {
       o_.WaveSeed = integer_in(x, name, 1, 2147483646);
     } else if (name == "rampTime") {
-      o_.rampTime = number_in(x, name, 0, false);
+      o_.rampTime = number_in(x, name, 0, false, HUGE_VAL, 1e6);
     } else if (name == "WaveComponents") {
       o_.WaveComponents = static_cast<int>(integer_in(x, name, 1, 1000000));
     } else if (name == "WaveDirections") {
@@ -14784,7 +14905,7 @@ class OptionsParser {
     } else if (iequals(m, "uniform")) {
       count(v, 4, 4, "current", "uniform current vx vy vz");
       c.model = CurrentModel::uniform;
-      for (int k = 0; k < 3; ++k) c.velocity[k] = number(v[k + 1], "current uniform velocity");
+      for (int k = 0; k < 3; ++k) c.velocity[k] = number_in(v[k + 1], "current uniform velocity", -50, false, 50, 50);
     } else if (iequals(m, "profile")) {
       const char* form = "profile current z1 ux1 uy1 uz1 z2 ux2 uy2 uz2 ...";
       if (v.size() < 9) count(v, 9, 9, "current", form);
@@ -14793,7 +14914,7 @@ class OptionsParser {
       for (std::size_t i = 1; i < v.size(); i += 4) {
         CurrentLevel lv;
         lv.z = number(v[i], "current profile z");
-        for (int k = 0; k < 3; ++k) lv.u[k] = number(v[i + 1 + k], "current profile velocity");
+        for (int k = 0; k < 3; ++k) lv.u[k] = number_in(v[i + 1 + k], "current profile velocity", -50, false, 50, 50);
         if (!c.profile.empty() && !(lv.z > c.profile.back().z))
           bad("current profile z", v[i].text, "> " + number_text(c.profile.back().z) + " (strictly increasing)");
         c.profile.push_back(lv);
@@ -14828,8 +14949,8 @@ class OptionsParser {
       w.kind = iequals(m, "airy") ? WaveKind::airy : WaveKind::stream;
       if (w.kind == WaveKind::airy) count(v, 4, 5, what, "airy H T dir [phase]");
       else count(v, 4, 4, what, "stream H T dir");
-      w.H = number_in(v[1], what + " H", 0, true);
-      w.T = number_in(v[2], what + " T", 0, true);
+      w.H = number_in(v[1], what + " H", 0, true, HUGE_VAL, 200);
+      w.T = number_in(v[2], what + " T", 0, true, HUGE_VAL, 3600);
       w.dir_deg = number(v[3], what + " dir");
       if (v.size() == 5) w.phase_deg = number(v[4], what + " phase");
       return w;
@@ -14837,8 +14958,8 @@ class OptionsParser {
       w.kind = WaveKind::jonswap;
       const std::string form = "jonswap Hs Tp dir, or jonswap Hs Tp gamma dir [s]" + std::string(train ? " [seed_offset]" : "");
       count(v, 4, train ? 7 : 6, what, form);
-      w.H = number_in(v[1], what + " Hs", 0, true);
-      w.T = number_in(v[2], what + " Tp", 0, true);
+      w.H = number_in(v[1], what + " Hs", 0, true, HUGE_VAL, 200);
+      w.T = number_in(v[2], what + " Tp", 0, true, HUGE_VAL, 3600);
       if (v.size() == 4) {  // Hs Tp dir, gamma 3.3 (no optional values follow)
         base = 3;
         w.dir_deg = number(v[3], what + " dir");
@@ -14852,8 +14973,8 @@ class OptionsParser {
       w.kind = iequals(m, "torsethaugen") ? WaveKind::torsethaugen : WaveKind::pierson_moskowitz;
       base = 3;
       count(v, 4, train ? 6 : 5, what, m + " Hs Tp dir [s]" + std::string(train ? " [seed_offset]" : ""));
-      w.H = number_in(v[1], what + " Hs", 0, true);
-      w.T = number_in(v[2], what + " Tp", 0, true);
+      w.H = number_in(v[1], what + " Hs", 0, true, HUGE_VAL, 200);
+      w.T = number_in(v[2], what + " Tp", 0, true, HUGE_VAL, 3600);
       w.dir_deg = number(v[3], what + " dir");
     } else if (iequals(m, "ochi") || iequals(m, "ochi-hubble")) {
       w.kind = WaveKind::ochi_hubble;
@@ -14923,6 +15044,7 @@ class OptionsParser {
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15470,6 +15592,14 @@ class DeckParser {
     if (!(v >= 0)) fail(file_, line, what, t.text, ">= 0");
     return v;
   }
+  /// A value within the plausibility limit `hi` (docs/deck-format.md, "Limits"): beyond it the
+  /// arithmetic of double no longer represents the line (overflow, round-off above the
+  /// tolerances) or no physical line has it.
+  double at_most(double v, const Token& t, const std::string& what, int line, double hi, const char* unit) const {
+    if (!(std::fabs(v) <= hi))
+      fail(file_, line, what, t.text, "|value| <= " + number_text(hi) + " " + unit + " (the plausibility limit)");
+    return v;
+  }
   int id(const Token& t, const std::string& what, int line) const {
     const auto v = to_integer(t.text);
     if (!v || *v < 1 || *v > 999999999) fail(file_, line, what, t.text, "an integer ID in [1, 999999999]");
@@ -15596,8 +15726,8 @@ class DeckParser {
     if (ty.name.empty()) fail(file_, line, c(0), "\"\"", "a non-empty name");
     if (types_.count(ty.name))
       fail(file_, line, c(0), ty.name, "a unique name (first defined at line " + std::to_string(types_[ty.name]) + ")");
-    ty.d = num_pos(t[1], c(1), line);
-    ty.rho_A = num_nonneg(t[2], c(2), line);
+    ty.d = at_most(num_pos(t[1], c(1), line), t[1], c(1), line, 100, "m");
+    ty.rho_A = at_most(num_nonneg(t[2], c(2), line), t[2], c(2), line, 1e6, "kg/m");
     // EA, BA, EI: numbers, or MoorDyn's laws and curves (recorded as unsupported).
     const std::size_t before = d_.unsupported.size();
     const int ea_parts = stiffness_column(t[3], c(3), line, "EA", ty.EA);
@@ -15606,16 +15736,20 @@ class DeckParser {
     if (ea_parts == 3 && d_.unsupported.size() == before)
       unsupported("load-dependent viscoelastic EA (Es|alphaMBL|vbeta, ElasticMod 3)", line, c(3), t[3].text);
     if (d_.unsupported.size() == before && !(ty.EA > 0)) fail(file_, line, c(3), t[3].text, "> 0");
+    if (d_.unsupported.size() == before && !(ty.EA >= 1 && ty.EA <= 1e15))
+      fail(file_, line, c(3), t[3].text, "in [1, 1e15] N (the plausibility limit)");
     const int ba_parts = stiffness_column(t[4], c(4), line, "BA", ty.BA);
     if (ba_parts > std::max(ea_parts, 1) || ba_parts > 2)
       fail(file_, line, c(4), t[4].text,
            ba_parts > 2 ? "at most two values BA_s|BA_d" : "one value: BA_s|BA_d needs a viscoelastic EA (Es|Ed)");
+    at_most(ty.BA, t[4], c(4), line, ty.BA < 0 ? 100 : 1e15, ty.BA < 0 ? "(a damping ratio)" : "N s");
     double ei = 0;
     const std::size_t before_ei = d_.unsupported.size();
     const int ei_parts = stiffness_column(t[5], c(5), line, "EI", ei);
     if (ei_parts > 1) fail(file_, line, c(5), t[5].text, "one value");
     ty.EI = d_.unsupported.size() == before_ei ? ei : 0;
     if (!(ty.EI >= 0)) fail(file_, line, c(5), t[5].text, ">= 0");
+    at_most(ty.EI, t[5], c(5), line, 1e13, "N m^2");
     std::size_t k = 6;
     if (order == LineTypeOrder::torsion) {
       for (; k < 10; ++k) {
@@ -15630,18 +15764,21 @@ class DeckParser {
       k = 10;
     }
     if (order == LineTypeOrder::moordyn) {
-      ty.Cdn = num_nonneg(t[6], c(6), line);
-      ty.Can = num_nonneg(t[7], c(7), line);
-      ty.Cdt = num_nonneg(t[8], c(8), line);
-      ty.Cat = num_nonneg(t[9], c(9), line);
+      ty.Cdn = at_most(num_nonneg(t[6], c(6), line), t[6], c(6), line, 100, "");
+      ty.Can = at_most(num_nonneg(t[7], c(7), line), t[7], c(7), line, 100, "");
+      ty.Cdt = at_most(num_nonneg(t[8], c(8), line), t[8], c(8), line, 100, "");
+      ty.Cat = at_most(num_nonneg(t[9], c(9), line), t[9], c(9), line, 100, "");
       if (n > 10 && num_nonneg(t[10], c(10), line) != 0)
         unsupported("vortex-induced vibration (Cl > 0)", line, c(10), t[10].text);
       for (std::size_t j = 11; j < n; ++j) num(t[j], c(static_cast<int>(j)), line);
     } else {
-      ty.Cdn = num_nonneg(t[k], c(static_cast<int>(k)), line);
-      ty.Cdt = num_nonneg(t[k + 1], c(static_cast<int>(k + 1)), line);
-      ty.Can = num_nonneg(t[k + 2], c(static_cast<int>(k + 2)), line);
-      ty.Cat = num_nonneg(t[k + 3], c(static_cast<int>(k + 3)), line);
+      const auto coef = [&](std::size_t j) {
+        return at_most(num_nonneg(t[j], c(static_cast<int>(j)), line), t[j], c(static_cast<int>(j)), line, 100, "");
+      };
+      ty.Cdn = coef(k);
+      ty.Cdt = coef(k + 1);
+      ty.Can = coef(k + 2);
+      ty.Cat = coef(k + 3);
     }
     types_[ty.name] = line;
     d_.line_types.push_back(std::move(r));
@@ -15664,7 +15801,7 @@ class DeckParser {
     if (points_.count(p.id))
       fail(file_, line, c(0), t[0].text, "a unique ID (first defined at line " + std::to_string(points_[p.id]) + ")");
     point_type(t[1], c(1), line, p);
-    for (int k = 0; k < 3; ++k) p.r[k] = num(t[2 + k], c(2 + k), line);
+    for (int k = 0; k < 3; ++k) p.r[k] = at_most(num(t[2 + k], c(2 + k), line), t[2 + k], c(2 + k), line, 1e7, "m");
     if (n >= 9) {
       p.mass = num(t[5], c(5), line);
       p.volume = num(t[6], c(6), line);
@@ -15751,8 +15888,9 @@ class DeckParser {
       SectionRecord s;
       s.line_id = l.id;
       s.type = t[1].text;
-      s.length = num_pos(t[4], col("LINES", 5, "UnstrLen"), line);
+      s.length = at_most(num_pos(t[4], col("LINES", 5, "UnstrLen"), line), t[4], col("LINES", 5, "UnstrLen"), line, 1e7, "m");
       s.segments = segments(t[5], col("LINES", 6, "NumSegs"), line);
+      element_length(s, t[5], col("LINES", 6, "NumSegs"), line);
       s.line = line;
       if (n == 7) {
         outputs_flags(t[6], line);
@@ -15771,6 +15909,12 @@ class DeckParser {
     d_.lines.push_back(l);
   }
 
+  /// Elements of at least 1e-6 m (shorter ones lose their strain to round-off).
+  void element_length(const SectionRecord& s, const Token& t, const std::string& what, int line) const {
+    if (!(s.length / s.segments >= 1e-6))
+      fail(file_, line, what, t.text, "at most Length / 1e-6 m elements (elements of at least 1 micrometre)");
+  }
+
   void section_row(const std::vector<Token>& t, int line) {
     const char* names[] = {"LineID", "LineType", "Length", "NumSegs"};
     const std::string form = "LineID LineType Length NumSegs";
@@ -15780,8 +15924,9 @@ class DeckParser {
     s.line = line;
     s.line_id = id(t[0], col("SECTIONS", 1, "LineID"), line);
     s.type = t[1].text;
-    s.length = num_pos(t[2], col("SECTIONS", 3, "Length"), line);
+    s.length = at_most(num_pos(t[2], col("SECTIONS", 3, "Length"), line), t[2], col("SECTIONS", 3, "Length"), line, 1e7, "m");
     s.segments = segments(t[3], col("SECTIONS", 4, "NumSegs"), line);
+    element_length(s, t[3], col("SECTIONS", 4, "NumSegs"), line);
     d_.sections.push_back(s);
   }
 
@@ -15793,6 +15938,7 @@ class DeckParser {
     if (u == "RIGID" || u == "INF" || u == "INFINITY") return EndConnectionKind::rigid;
     const auto v = to_double(t.text);
     if (!v || *v < 0) fail(file_, line, what, t.text, "a stiffness >= 0 [N m/rad], Pinned/Free/Zero or Rigid/Inf");
+    if (*v > 1e15) fail(file_, line, what, t.text, "<= 1e15 N m/rad (the plausibility limit; Rigid holds the tangent exactly)");
     k = *v;
     return k > 0 ? EndConnectionKind::spring : EndConnectionKind::pinned;
   }
@@ -15852,8 +15998,10 @@ class DeckParser {
     BuoyancyRecord b;
     b.line = line;
     b.type = t[0].text;
-    b.d = num_pos(t[1], col("EQUIVALENT BUOYANCY", 2, "Diam"), line);
-    b.w = num(t[2], col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), line);
+    b.d = at_most(num_pos(t[1], col("EQUIVALENT BUOYANCY", 2, "Diam"), line), t[1], col("EQUIVALENT BUOYANCY", 2, "Diam"),
+                  line, 100, "m");
+    b.w = at_most(num(t[2], col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), line), t[2],
+                  col("EQUIVALENT BUOYANCY", 3, "SubmergedWeightPerMetre"), line, 1e7, "N/m");
     d_.buoyancy.push_back(b);
   }
 
@@ -16116,11 +16264,20 @@ inline Deck parse_deck(std::string_view text, std::string file = "deck", ReadOpt
   return d;
 }
 
-/// Reads and parses the deck at `path`. Throws InputError when the file cannot be read (or
-/// is a directory).
+/// Largest deck file read_deck reads [bytes].
+inline constexpr std::uintmax_t kMaxDeckBytes = 256u << 20;
+
+/// Reads and parses the deck at `path`. Throws InputError when the file cannot be read, is a
+/// directory, a device or a pipe (not a regular file), or is larger than kMaxDeckBytes.
 inline Deck read_deck(const std::string& path, ReadOptions ro = {}) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "deck file", "a directory", "a readable file");
+  if (fs::is_directory(path, ec)) throw InputError(path, "deck file", "a directory", "a readable file");
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    throw InputError(path, "deck file", "not a regular file (a device or a pipe)", "a readable file");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > kMaxDeckBytes)
+    throw InputError(path, "deck file size", std::to_string(size) + " bytes", "at most 256 MB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "deck file", "cannot be opened", "a readable file");
   std::ostringstream ss;
@@ -16375,11 +16532,15 @@ inline MotionTable parse_motion(std::string_view text, std::string file = "motio
   return m;
 }
 
-/// Reads and parses the motionFile at `path`. Throws InputError when it cannot be read or is a
-/// directory.
+/// Reads and parses the motionFile at `path`. Throws InputError when it cannot be read, is a
+/// directory, a device or a pipe, or is over 1 GB.
 inline MotionTable read_motion(const std::string& path) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "motionFile", "a directory", "a readable file");
+  if (fs::is_directory(path, ec)) throw InputError(path, "motionFile", "a directory", "a readable file");
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    throw InputError(path, "motionFile", "not a regular file (a device or a pipe)", "a readable file");
+  if (fs::file_size(path, ec) > (1u << 30) && !ec) throw InputError(path, "motionFile size", "over 1 GB", "at most 1 GB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "motionFile", "cannot be opened", "a readable file");
   std::ostringstream ss;
@@ -16712,8 +16873,11 @@ inline std::string to_svg(const Plot& p) {
     }
   if (!(x1 >= x0)) x0 = 0, x1 = 1;
   if (!(y1 >= y0)) y0 = 0, y1 = 1;
-  if (x1 == x0) x0 -= 0.5, x1 += 0.5;
-  if (y1 == y0) y0 -= 0.5 * std::max(1.0, std::fabs(y0)), y1 += 0.5 * std::max(1.0, std::fabs(y1));
+  // A range within round-off of its magnitude (a tension constant to a few ulps) is drawn as
+  // a constant: its tick step would fall below the spacing of the doubles.
+  const auto flat = [](double a, double b) { return b - a <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); };
+  if (flat(x0, x1)) x0 -= 0.5 * std::max(1.0, std::fabs(x0)), x1 += 0.5 * std::max(1.0, std::fabs(x1));
+  if (flat(y0, y1)) y0 -= 0.5 * std::max(1.0, std::fabs(y0)), y1 += 0.5 * std::max(1.0, std::fabs(y1));
   const double padx = 0.03 * (x1 - x0), pady = 0.06 * (y1 - y0);
   x0 -= padx, x1 += padx, y0 -= pady, y1 += pady;
   const double L = 80, R = 20, T = 40, B = 60;
@@ -16732,13 +16896,19 @@ inline std::string to_svg(const Plot& p) {
   o << "<text x=\"" << p.width / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << detail::svg_escape(p.title)
     << "</text>\n";
   // Grid and ticks.
+  // Ticks counted, not accumulated: at most a few dozen whatever the arithmetic does.
   const double dx = detail::nice_step(x1 - x0, 8), dy = detail::nice_step(y1 - y0, 6);
-  for (double t = std::ceil(x0 / dx) * dx; t <= x1 + 1e-9 * dx; t += dx) {
+  const double tx0 = std::ceil(x0 / dx) * dx, ty0 = std::ceil(y0 / dy) * dy;
+  for (int k = 0; k <= 40; ++k) {
+    const double t = tx0 + k * dx;
+    if (!(t <= x1 + 1e-9 * dx)) break;
     o << "<line x1=\"" << X(t) << "\" y1=\"" << T << "\" x2=\"" << X(t) << "\" y2=\"" << T + H
       << "\" stroke=\"#e5e5e5\"/>\n<text x=\"" << X(t) << "\" y=\"" << T + H + 16 << "\" text-anchor=\"middle\">"
       << detail::fmt(t) << "</text>\n";
   }
-  for (double t = std::ceil(y0 / dy) * dy; t <= y1 + 1e-9 * dy; t += dy) {
+  for (int k = 0; k <= 40; ++k) {
+    const double t = ty0 + k * dy;
+    if (!(t <= y1 + 1e-9 * dy)) break;
     o << "<line x1=\"" << L << "\" y1=\"" << Y(t) << "\" x2=\"" << L + W << "\" y2=\"" << Y(t)
       << "\" stroke=\"#e5e5e5\"/>\n<text x=\"" << L - 6 << "\" y=\"" << Y(t) + 4 << "\" text-anchor=\"end\">"
       << detail::fmt(t) << "</text>\n";
@@ -16788,6 +16958,8 @@ inline void write_svg(const Plot& p, const std::string& path) {
 // (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg). docs/driver.md.
 
 #include <chrono>
+#include <csignal>
+#include <exception>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -16800,6 +16972,111 @@ inline void write_svg(const Plot& p, const std::string& path) {
 #include <string>
 #include <vector>
 
+// ---- begin cabledyn/io/output_file.hpp ----
+// cabledyn: the driver's output files. Each is written as the run goes (a row per output
+// time, flushed at least once a second and when the run stops), and every write is checked:
+// a full disk or a vanished folder is a named error, never a truncated file behind a
+// "results written". Before a run the files of an earlier run under the same root are
+// removed, so that none is mistaken for this run's.
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// One output file, open for writing. Throws InputError(path, "output file", ...) when it
+/// cannot be created or a write fails.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path) : path_(std::move(path)) {
+    f_.open(path_, std::ios::out | std::ios::trunc);
+    if (!f_) fail("cannot be created");
+    f_ << std::setprecision(10);
+    last_flush_ = std::chrono::steady_clock::now();
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::ostream& stream() { return f_; }
+
+  /// Checks the stream after a row; flushes when a second has passed since the last flush.
+  void row_done() {
+    if (!f_) fail("write failed");
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_flush_ > std::chrono::seconds(1)) flush();
+  }
+  /// Flushes and checks.
+  void flush() {
+    f_.flush();
+    last_flush_ = std::chrono::steady_clock::now();
+    if (!f_) fail("write failed");
+  }
+  /// Flushes, closes and checks.
+  void close() {
+    if (!f_.is_open()) return;
+    f_.flush();
+    const bool ok = static_cast<bool>(f_);
+    f_.close();
+    if (!ok || !f_) fail("write failed");
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    const int e = errno;
+    throw InputError(path_, "output file", std::string(what) + (e ? std::string(": ") + std::strerror(e) : ""),
+                     "a writable file (space on the disk, an existing folder)");
+  }
+
+  std::string path_;
+  std::ofstream f_;
+  std::chrono::steady_clock::time_point last_flush_;
+};
+
+/// Removes the files an earlier run wrote under `root` (root.out, root.nodes.out,
+/// root.static.out, root.modes.out, root.summary.txt, the figures and root_Line<L>.out): only
+/// regular files, and returns their paths. Throws InputError when one cannot be removed.
+inline std::vector<std::string> remove_stale_outputs(const std::string& root) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> removed;
+  const auto drop = [&](const fs::path& p) {
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(p, ec))) return;
+    if (!fs::remove(p, ec) || ec)
+      throw InputError(p.string(), "output file of an earlier run", ec ? ec.message() : "not removed",
+                       "a file this run may replace");
+    removed.push_back(p.string());
+  };
+  for (const char* s : {".out", ".nodes.out", ".static.out", ".modes.out", ".summary.txt", ".profile.svg",
+                        ".tension.svg", ".curvature.svg"})
+    drop(root + s);
+  const fs::path r(root);
+  const fs::path dir = r.has_parent_path() ? r.parent_path() : fs::path(".");
+  const std::string stem = r.filename().string() + "_Line";
+  std::error_code ec;
+  std::vector<fs::path> lines;
+  if (fs::is_directory(dir, ec))
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.size() > stem.size() + 4 && n.compare(0, stem.size(), stem) == 0 && n.compare(n.size() - 4, 4, ".out") == 0) {
+        bool digits = true;
+        for (std::size_t i = stem.size(); i + 4 < n.size(); ++i) digits = digits && n[i] >= '0' && n[i] <= '9';
+        if (digits) lines.push_back(e.path());
+      }
+    }
+  for (const auto& l : lines) drop(l);
+  return removed;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/output_file.hpp ----
 
 namespace cabledyn::io {
 
@@ -16815,6 +17092,17 @@ struct RunSettings {
   bool plots = true;              ///< write the SVG figures
   bool progress = true;           ///< progress bar on stderr for runs over a second
   std::ostream* log = &std::cerr; ///< messages (nullptr: quiet)
+  /// Keep every output row in memory (times(), channel_rows()) besides writing it; the
+  /// `cabledyn` program does not, so that its memory does not grow with the run.
+  bool keep_history = true;
+  /// Checked after every committed step: when set (the program's SIGINT handler sets it) the
+  /// run stops there, its outputs complete up to that step, the summary says so, and run()
+  /// throws InterruptedError.
+  const volatile std::sig_atomic_t* stop = nullptr;
+  /// `--restart-check T`: at the first step at or after T the states of the lines are copied;
+  /// at the end of the run they are restored and the rest of the run repeated, and every
+  /// output of the repeat must equal the first pass's bit for bit (else SolveError).
+  std::optional<double> restart_check;
 };
 
 /// One line of the run.
@@ -16865,6 +17153,8 @@ class BasicDeckRunner {
   }
 
   const std::vector<LineRun>& lines() const { return lines_; }
+  /// The deck as run (its TMax and dtM replaced by the settings' --tmax and --dtm).
+  const Deck& deck() const { return deck_; }
   const std::vector<std::string>& files() const { return files_; }
   /// Notes of the run (the deck's and the driver's), also in the summary.
   const std::vector<std::string>& notes() const { return notes_; }
@@ -16872,21 +17162,42 @@ class BasicDeckRunner {
   const std::vector<double>& times() const { return times_; }
   const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
   const std::vector<std::string>& channel_names() const { return names_; }
+  /// Points the tension figure keeps (at most 8192, whatever the run's length).
+  std::size_t plot_history_size() const { return plot_t_.size(); }
 
-  /// Statics, modes, dynamics, outputs, figures and summary.
+  /// Statics, modes, dynamics, outputs, figures and summary. The outputs of an earlier run
+  /// under the same root are removed first; each output row is written as the run goes. When
+  /// a step fails (or the run is interrupted) the files hold every row up to the last
+  /// committed step, the summary says where and why the run stopped, and the error is thrown.
   void run() {
     const auto t0 = std::chrono::steady_clock::now();
+    const auto stale = remove_stale_outputs(set_.root);
+    if (!stale.empty())
+      notes_.push_back("removed " + std::to_string(stale.size()) + " output file(s) of an earlier run under " + set_.root);
     if (set_.log)
       for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
-    solve_statics();
-    write_static_out();
-    if (deck_.options.nModes > 0) solve_modes();
-    if (dynamic_run()) march();
-    write_channels();
-    write_line_files();
-    if (set_.plots) write_plots();
+    std::exception_ptr failure;
+    try {
+      solve_statics();
+      write_static_out();
+      if (deck_.options.nModes > 0) solve_modes();
+      open_outputs();
+      if (dynamic_run()) march();
+      else record(0.0, true);
+      close_outputs();
+    } catch (const Error& e) {
+      failure = std::current_exception();
+      stop_reason_ = e.what();
+      try {
+        close_outputs();
+      } catch (const Error& e2) {
+        stop_reason_ += std::string("; ") + e2.what();
+      }
+    }
+    if (set_.plots && !lines_.empty() && statics_done_) write_plots();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     write_summary(secs);
+    if (failure) std::rethrow_exception(failure);
   }
 
   /// The static value of every requested channel (also the first row of <root>.out).
@@ -16990,6 +17301,33 @@ class BasicDeckRunner {
     if (set_.log) *set_.log << s << "\n";
   }
 
+  /// "deck.dat:18 (line 1)": the LINES row of a line, for errors raised inside its solvers.
+  std::string line_context(int id) const {
+    const LineRecord* r = deck_.find_line(id);
+    return detail::where(deck_.file, r ? r->line : 0) + " (line " + std::to_string(id) + ")";
+  }
+  std::string line_context(const LineRun& L) const { return line_context(L.id); }
+
+  /// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
+  /// the deck line of L (the solvers name their own objects, the user needs the deck's).
+  template <class F>
+  void in_context(const LineRun& L, F&& f) const {
+    try {
+      f();
+    } catch (const NotImplementedError&) {
+      throw;
+    } catch (const InterruptedError&) {
+      throw;
+    } catch (const Error& e) {
+      const std::string ctx = line_context(L);
+      if (e.object().rfind(deck_.file + ":", 0) == 0) throw;  // already names the deck
+      const std::string obj = ctx + ": " + e.object();
+      if (dynamic_cast<const SolveError*>(&e)) throw SolveError(obj, e.quantity(), e.value(), e.limit());
+      if (dynamic_cast<const DomainError*>(&e)) throw DomainError(obj, e.quantity(), e.value(), e.limit());
+      throw InputError(obj, e.quantity(), e.value(), e.limit());
+    }
+  }
+
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
   /// --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0, TMax a
@@ -17042,8 +17380,27 @@ class BasicDeckRunner {
       LineOptions lo;
       lo.axial_order = deck_.options.axial_quadrature_order;
       lo.bending_order = deck_.options.bending_quadrature_order;
-      L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck_.line_sections(rec.id), ends[0], ends[1],
-                                      env_, lo);
+      check_geometry(rec, ends[0].position, ends[1].position);
+      in_context(L, [&] {
+        L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck_.line_sections(rec.id), ends[0], ends[1],
+                                        env_, lo);
+      });
+      // A cable mesh coarser than its bending length (EI/|w|)^(1/3) does not resolve the
+      // static shape near the touchdown and the ends: noted (spec "Hermite path": adaptive
+      // refinement is a later issue).
+      for (const auto& sec : deck_.sections_of(rec.id)) {
+        const auto* ty = deck_.find_line_type(sec.type);
+        if (!ty || !(ty->type.EI > 0)) continue;
+        const double w = std::fabs(ty->type.submerged_weight(env_));
+        if (!(w > 0)) continue;
+        const double lb = std::cbrt(ty->type.EI / w), L0 = sec.length / sec.segments;
+        if (L0 > 2 * lb)
+          notes_.push_back(detail::where(deck_.file, sec.line) + ": line " + std::to_string(rec.id) + ": elements of " +
+                           cabledyn::to_text(L0) + " m, over twice the bending length (EI/|w|)^(1/3) = " +
+                           cabledyn::to_text(lb) + " m: the static shape, curvature and node tensions near the "
+                           "touchdown and the ends are not resolved (at least " +
+                           std::to_string(static_cast<long long>(std::ceil(sec.length / (2 * lb)))) + " elements)");
+      }
       if (env_.depth) L.problem.seabed_z = -*env_.depth;
       L.problem.seabed.kBot = deck_.options.kBot;
       L.problem.seabed.cBot = deck_.options.cBot;
@@ -17060,7 +17417,73 @@ class BasicDeckRunner {
                            cabledyn::to_text(x0[0]) + ", " + cabledyn::to_text(x0[1]) + ", " + cabledyn::to_text(x0[2]) + "), " + cabledyn::to_text(off) +
                            " m from its deck position: the statics hold it there");
       }
+    if (dynamic_run()) check_motion_envelope();
     build_sea();
+  }
+
+  /// What can be checked before solving (spec "Static equilibrium": a line must reach between
+  /// its ends): the ends apart, within reach (a chord below 2 L, strain 1), and not below the
+  /// seabed. Throws InputError naming the deck line.
+  void check_geometry(const LineRecord& rec, const Vec3<double>& a, const Vec3<double>& b) const {
+    double length = 0;
+    for (const auto& s : deck_.sections_of(rec.id)) length += s.length;
+    const double chord = (b - a).norm();
+    const std::string ctx = line_context(rec.id);
+    if (!(chord > 1e-9 * (1 + length)))
+      throw InputError(ctx, "chord between the ends", chord,
+                       "> 0: the ends coincide (a loop hanging from one point is not supported: the statics seed from the chord)");
+    if (!(chord < 2 * length))
+      throw InputError(ctx, "chord between the ends", chord,
+                       "< 2 L = " + cabledyn::to_text(2 * length) + " m: the line would stretch beyond strain 1");
+    if (env_.depth)
+      for (int end = 0; end < 2; ++end) {
+        const int pid = end == 0 ? rec.fairlead() : rec.anchor();
+        const Vec3<double>& x = end == 0 ? a : b;
+        if (x(2) < -*env_.depth - 1e-6 * (1 + *env_.depth)) {
+          const PointRecord* p = deck_.find_point(pid);
+          throw InputError(detail::where(deck_.file, p ? p->line : 0) + " (point " + std::to_string(pid) + ")", "z", x(2),
+                           ">= -WtrDpth = " + cabledyn::to_text(-*env_.depth) + " m: the point is below the seabed");
+        }
+      }
+  }
+
+  /// The prescribed motion over the run, checked before the march: every line within reach of
+  /// its ends and no moving point below the seabed, at each motion-table sample and at every
+  /// sixteenth of a fairleadMotion period over the run (its ramp included).
+  void check_motion_envelope() const {
+    std::vector<double> times;
+    const double tmax = *deck_.options.TMax;
+    if (motion_) {
+      for (const auto& [id, tr] : motion_->tracks)
+        for (double t : tr.times())
+          if (t >= 0 && t <= tmax) times.push_back(t);
+    } else if (deck_.options.fairleadMotion) {
+      // Every sixteenth of a period over the run (at most 4096 samples), the ramp included.
+      const double T = deck_.options.fairleadMotion->period;
+      const double h = std::max(T / 16, tmax / 4096);
+      for (double t = 0; t <= tmax; t += h) times.push_back(t);
+      times.push_back(tmax);
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    const std::string src = motion_ ? motion_->file : deck_.file + ":" + std::to_string(deck_.options.line_of("fairleadMotion"));
+    for (double t : times) {
+      for (const auto& rec : deck_.lines) {
+        const Vec3<double> a = point_motion(rec.fairlead(), t).x, b = point_motion(rec.anchor(), t).x;
+        double length = 0;
+        for (const auto& s : deck_.sections_of(rec.id)) length += s.length;
+        const double chord = (b - a).norm();
+        if (!(chord < 2 * length) || !(chord > 0))
+          throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "chord of line " + std::to_string(rec.id), chord,
+                           "in (0, 2 L = " + cabledyn::to_text(2 * length) +
+                               " m): the motion would stretch the line beyond strain 1 (or bring its ends together)");
+        if (env_.depth)
+          for (const Vec3<double>* x : {&a, &b})
+            if ((*x)(2) < -*env_.depth - 1e-6 * (1 + *env_.depth))
+              throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "z of a moving point of line " + std::to_string(rec.id),
+                               (*x)(2), ">= -WtrDpth = " + cabledyn::to_text(-*env_.depth) + " m: below the seabed");
+      }
+    }
   }
 
   // ---- sea state -----------------------------------------------------------------------------
@@ -17164,21 +17587,53 @@ class BasicDeckRunner {
   // ---- statics and modes ----------------------------------------------------------------------
   void solve_statics() {
     for (auto& L : lines_) {
-      if (L.line->hermite()) {
-        StaticOptions so;
-        so.tensile_safety = deck_.options.tensile_safety;
-        so.tensile_strain_tolerance = deck_.options.tensile_strain_tolerance;
-        HermiteStatics s(*L.line, L.problem, so);
-        L.statics = s.solve();
-      } else {
-        TensionStatics s(*L.line, L.problem);
-        L.statics = s.solve();
-      }
+      in_context(L, [&] {
+        if (L.line->hermite()) {
+          StaticOptions so;
+          so.tensile_safety = deck_.options.tensile_safety;
+          so.tensile_strain_tolerance = deck_.options.tensile_strain_tolerance;
+          HermiteStatics s(*L.line, L.problem, so);
+          L.statics = s.solve();
+        } else {
+          TensionStatics s(*L.line, L.problem);
+          L.statics = s.solve();
+        }
+      });
+      for (int e = 0; e < 2; ++e)
+        if (!L.statics.end_force[e].allFinite())
+          throw SolveError(line_context(L) + " statics", e ? "AnchTen" : "FairTen", L.statics.end_force[e].norm(),
+                           "a finite number");
       std::ostringstream os;
       os << "line " << L.id << ": static FairTen " << L.statics.end_force[0].norm() << " N, AnchTen "
          << L.statics.end_force[1].norm() << " N (" << L.statics.route << ")";
       say(os.str());
+      note_out_of_plane(L);
     }
+    statics_done_ = true;
+  }
+
+  /// Without a current nothing loads a line across the vertical plane of its ends (weight,
+  /// buoyancy and a flat seabed act in it): a static shape that leaves the plane has buckled
+  /// out of it (a compressed cable held by bending), and its mirror image in the plane is an
+  /// equilibrium too, so which one the statics reach is not determined by the deck. Noted
+  /// where the largest distance from the plane exceeds 1e-4 of the line length plus 1 mm.
+  void note_out_of_plane(LineRun& L) {
+    if (has_current_ || !L.statics.q.size()) return;
+    const Line& ln = *L.line;
+    const Vec3<double> a = ln.r(L.statics.q, ln.end_node(0)), b = ln.r(L.statics.q, ln.end_node(1));
+    Vec3<double> nrm(-(b(1) - a(1)), b(0) - a(0), 0.0);
+    if (!(nrm.norm() > 1e-9 * ln.length())) return;  // a vertical chord: no plane
+    nrm.normalize();
+    double dev = 0;
+    for (std::size_t i = 0; i < ln.n_nodes(); ++i) dev = std::max(dev, std::fabs((ln.r(L.statics.q, i) - a).dot(nrm)));
+    if (!(dev > 1e-4 * ln.length() + 1e-3)) return;
+    std::ostringstream os;
+    os << "the static shape leaves the vertical plane of the line's ends by " << dev
+       << " m with no load across it: a buckled equilibrium (compression held by bending), whose mirror image "
+          "is an equilibrium too; which of the two the statics reach is not set by the deck (a rotated deck may "
+          "reach the other)";
+    L.statics.notes.push_back(os.str());
+    say("note: line " + std::to_string(L.id) + ": " + os.str());
   }
 
   void solve_modes() {
@@ -17186,7 +17641,14 @@ class BasicDeckRunner {
     for (auto& L : lines_) {
       ModalOptions mo;
       mo.n_modes = deck_.options.nModes;
-      res.push_back(modal_analysis<double>(*L.line, L.problem, L.statics, mo));
+      in_context(L, [&] { res.push_back(modal_analysis<double>(*L.line, L.problem, L.statics, mo)); });
+      if (const auto z = res.back().mechanism_dofs; z > 0) {
+        const std::string n = "line " + std::to_string(L.id) + ": " + std::to_string(z) +
+                              " DOF(s) of slack nodes carry no stiffness (slack chain on the seabed, or a slack span): "
+                              "held for the modal analysis, their zero-frequency modes left out";
+        notes_.push_back(n);
+        say("note: " + n);
+      }
     }
     files_.push_back(write_modes_file<double>(set_.root, std::span<const ModalResult<double>>(res)));
     say("modes written to " + files_.back());
@@ -17272,31 +17734,39 @@ class BasicDeckRunner {
       }
     }
     // Outputs every dtOut (every step when dtOut <= dtM): at the first step at or after each
-    // multiple of dtOut.
+    // multiple of dtOut, and at the last step.
     const double dt_out = std::max(o.dtOut, 0.0);
     double next_out = dt_out;
     record(0.0, false);
     const auto start = std::chrono::steady_clock::now();
     int shown = -1;
+    long long s_check = -1;  // the restart check's step, once copied
+    std::vector<LineDynamicState> snapshot;
+    std::vector<std::vector<double>> check_rows;
+    const auto step_all = [&](long long s) { step_lines(s * dt, dt); };
     for (long long s = 1; s <= n; ++s) {
       const double t = s * dt;
-      for (std::size_t k = 0; k < lines_.size(); ++k) {
-        auto& L = lines_[k];
-        const HeldFluid* f = nullptr;
-        if (field_) {
-          sample_fluid(*field_, *L.line, L.dynamics->state().q, t, fluid_[k]);
-          f = &fluid_[k];
-        }
-        L.dynamics->step(dt, line_motion(L, t), f);
+      step_all(s);
+      steps_done_ = s;
+      for (auto& L : lines_)
         for (int e = 0; e < 2; ++e) {
           const double T = L.dynamics->end_force(e).norm();
           if (T > L.ten_max[e]) L.ten_max[e] = T, L.t_max[e] = t;
           if (T < L.ten_min[e]) L.ten_min[e] = T, L.t_min[e] = t;
         }
+      if (s_check >= 0) check_rows.push_back(output_row(t, false));
+      if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
+        s_check = s;
+        for (const auto& L : lines_) snapshot.push_back(L.dynamics->state());
       }
       if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
         record(t, false);
         while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
+      }
+      if (set_.stop && *set_.stop) {
+        if (last_out_t_ != t) record(t, false);
+        throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
+                               "the outputs hold every step up to it");
       }
       if (set_.progress && set_.log) {
         const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -17309,6 +17779,47 @@ class BasicDeckRunner {
       }
     }
     if (shown >= 0 && set_.log) *set_.log << "\n";
+    if (s_check >= 0) restart_check(s_check, snapshot, check_rows);
+  }
+
+  /// One step of every line to time t: the sea sampled at the nodes for the end of the step,
+  /// the ends on their motions; a solver error names the deck line.
+  void step_lines(double t, double dt) {
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      auto& L = lines_[k];
+      const HeldFluid* f = nullptr;
+      if (field_) {
+        sample_fluid(*field_, *L.line, L.dynamics->state().q, t, fluid_[k]);
+        f = &fluid_[k];
+      }
+      in_context(L, [&] { L.dynamics->step(dt, line_motion(L, t), f); });
+    }
+  }
+
+  /// The second pass of the restart check: the lines restored to their copies at step s0 march
+  /// to the end again, and every output row (channels, node positions, line files) must equal
+  /// the first pass's bit for bit.
+  void restart_check(long long s0, const std::vector<LineDynamicState>& snapshot,
+                     const std::vector<std::vector<double>>& rows) {
+    const double dt = *deck_.options.dtM;
+    for (std::size_t k = 0; k < lines_.size(); ++k) lines_[k].dynamics->restore(snapshot[k]);
+    for (long long s = s0 + 1; s <= deck_.options.steps(); ++s) {
+      const double t = s * dt;
+      step_lines(t, dt);
+      const std::vector<double> r = output_row(t, false);
+      const std::vector<double>& a = rows[static_cast<std::size_t>(s - s0 - 1)];
+      if (r.size() != a.size() || std::memcmp(r.data(), a.data(), r.size() * sizeof(double)) != 0) {
+        std::size_t i = 0;
+        while (i < r.size() && i < a.size() && std::memcmp(&r[i], &a[i], sizeof(double)) == 0) ++i;
+        throw SolveError(deck_.file + ": restart from t = " + cabledyn::to_text(s0 * dt) + " s",
+                         "output " + std::to_string(i + 1) + " at t = " + cabledyn::to_text(t) + " s",
+                         cabledyn::to_text(i < r.size() ? r[i] : 0.0) + " vs " + cabledyn::to_text(i < a.size() ? a[i] : 0.0),
+                         "the first pass's value, bit for bit");
+      }
+    }
+    restart_checked_ = "restart check: the lines restored to their state at t = " + cabledyn::to_text(s0 * dt) +
+                       " s repeated the " + std::to_string(rows.size()) + " steps after it bit for bit";
+    notes_.push_back(restart_checked_);
   }
 
   // ---- channels ------------------------------------------------------------------------------
@@ -17448,29 +17959,96 @@ class BasicDeckRunner {
     }
   }
 
-  void record(double t, bool use_static) {
+  /// Every output of time t in one vector: the channels, the node positions of every line,
+  /// and the per-line output values; each checked finite (SolveError naming the output).
+  std::vector<double> output_row(double t, bool use_static) {
     recovery_cache_.clear();
     force_cache_.clear();
     now_ = t;
     std::vector<double> row;
-    for (const auto& o : deck_.outputs) row.push_back(channel_value(o.channel, use_static));
-    times_.push_back(t);
-    rows_.push_back(std::move(row));
-    fairten_.resize(lines_.size());
-    for (std::size_t k = 0; k < lines_.size(); ++k) fairten_[k].push_back(end_force(k, 0, use_static).norm());
-    // Node positions of every line for <root>.nodes.out, and the per-line output flags.
-    std::vector<double> nodes;
+    for (const auto& o : deck_.outputs) {
+      row.push_back(channel_value(o.channel, use_static));
+      if (!std::isfinite(row.back()))
+        throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
+                         "a finite number");
+    }
     for (const auto& L : lines_) {
       const VecX<double>& q = state_of(L, use_static, 0);
       for (std::size_t i = 0; i < L.line->n_nodes(); ++i)
-        for (int c = 0; c < 3; ++c) nodes.push_back(L.line->r(q, i)(c));
+        for (int c = 0; c < 3; ++c) {
+          row.push_back(L.line->r(q, i)(c));
+          if (!std::isfinite(row.back()))
+            throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "line " + std::to_string(L.id) + " node position",
+                             row.back(), "a finite number");
+        }
     }
-    node_rows_.push_back(std::move(nodes));
-    line_rows_.resize(lines_.size());
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
       if (flags == "-" || flags.empty()) continue;
-      line_rows_[k].push_back(line_output_row(k, use_static));
+      const std::vector<double> v = line_output_row(k, use_static);
+      for (double x : v)
+        if (!std::isfinite(x))
+          throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "line " + std::to_string(lines_[k].id) + " output",
+                           x, "a finite number");
+      row.insert(row.end(), v.begin(), v.end());
+    }
+    return row;
+  }
+
+  /// Computes the outputs of time t and writes them: a row of <root>.out, of
+  /// <root>.nodes.out and of each line file; kept in memory with keep_history; the plots'
+  /// bounded history.
+  void record(double t, bool use_static) {
+    const std::vector<double> row = output_row(t, use_static);
+    last_out_t_ = t;
+    const std::size_t nc = deck_.outputs.size();
+    std::size_t at = 0;
+    {
+      std::ostream& f = out_->stream();
+      f << t;
+      for (std::size_t c = 0; c < nc; ++c) f << "\t" << row[c];
+      f << "\n";
+      out_->row_done();
+      at = nc;
+    }
+    {
+      std::ostream& g = nodes_->stream();
+      g << t;
+      for (const auto& L : lines_)
+        for (std::size_t i = 0; i < 3 * L.line->n_nodes(); ++i) g << "\t" << row[at++];
+      g << "\n";
+      nodes_->row_done();
+    }
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      if (!line_files_[k]) continue;
+      const std::size_t w = line_output_width(k);
+      std::ostream& h = line_files_[k]->stream();
+      h << t;
+      for (std::size_t i = 0; i < w; ++i) h << "\t" << row[at++];
+      h << "\n";
+      line_files_[k]->row_done();
+    }
+    if (set_.keep_history) {
+      times_.push_back(t);
+      rows_.emplace_back(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(nc));
+    }
+    // The tension figure's history: at most ~4096 points per line (every other point dropped
+    // and the stride doubled when full), so that memory does not grow with the run.
+    ++history_count_;
+    if ((history_count_ - 1) % history_stride_ == 0) {
+      plot_t_.push_back(t);
+      plot_fairten_.resize(lines_.size());
+      for (std::size_t k = 0; k < lines_.size(); ++k) plot_fairten_[k].push_back(end_force(k, 0, use_static).norm());
+      if (plot_t_.size() >= 8192) {
+        const auto halve = [](std::vector<double>& v) {
+          std::size_t j = 0;
+          for (std::size_t i = 0; i < v.size(); i += 2) v[j++] = v[i];
+          v.resize(j);
+        };
+        halve(plot_t_);
+        for (auto& v : plot_fairten_) halve(v);
+        history_stride_ *= 2;
+      }
     }
   }
 
@@ -17570,20 +18148,21 @@ class BasicDeckRunner {
   }
 
   // ---- files ---------------------------------------------------------------------------------
-  std::ofstream open(const std::string& suffix) {
-    const std::string path = set_.root + suffix;
-    std::ofstream f(path);
-    if (!f) throw InputError(path, "output file", "not writable", "a writable path");
-    f << std::setprecision(10);
-    files_.push_back(path);
+  std::unique_ptr<OutputFile> open(const std::string& suffix) {
+    auto f = std::make_unique<OutputFile>(set_.root + suffix);
+    files_.push_back(f->path());
     return f;
   }
 
-  void write_channels() {
-    if (times_.empty()) record(0.0, true);
+  /// The number of values of line k's output file row.
+  std::size_t line_output_width(std::size_t k) const { return line_output_header(k).size(); }
+
+  /// Opens <root>.out, <root>.nodes.out and the line files and writes their headers.
+  void open_outputs() {
     names_.clear();
     for (const auto& o : deck_.outputs) names_.push_back(o.text.empty() ? o.channel.name() : o.text);
-    auto f = open(".out");
+    out_ = open(".out");
+    std::ostream& f = out_->stream();
     f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
     f << "Time(s)";
     for (const auto& n : names_) f << "\t" << n;
@@ -17593,12 +18172,9 @@ class BasicDeckRunner {
       for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
       f << "\n";
     }
-    for (std::size_t r = 0; r < times_.size(); ++r) {
-      f << times_[r];
-      for (double v : rows_[r]) f << "\t" << v;
-      f << "\n";
-    }
-    auto g = open(".nodes.out");
+    out_->row_done();
+    nodes_ = open(".nodes.out");
+    std::ostream& g = nodes_->stream();
     g << "Time(s)";
     const int first = deck_.first_node_number();
     for (const auto& L : lines_)
@@ -17606,41 +18182,40 @@ class BasicDeckRunner {
         for (const char* c : {"px", "py", "pz"})
           g << "\tL" << L.id << "N" << deck_.oriented_node(L.id, static_cast<long long>(i) + 1) - 1 + first << c;
     g << "\n";
-    for (std::size_t r = 0; r < times_.size(); ++r) {
-      g << times_[r];
-      for (double v : node_rows_[r]) g << "\t" << v;
-      g << "\n";
-    }
-  }
-
-  /// <root>_Line<L>.out for every line with output flags (MoorDyn's per-line file).
-  void write_line_files() {
-    if (times_.empty()) return;
+    nodes_->row_done();
+    line_files_.clear();
+    line_files_.resize(lines_.size());
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
-      if (flags == "-" || flags.empty() || k >= line_rows_.size() || line_rows_[k].empty()) continue;
-      const std::vector<std::string> h = line_output_header(k);
+      if (flags == "-" || flags.empty()) continue;
       std::string missing;
       for (char c : std::string("Dc"))
         if (flags.find(c) != std::string::npos) missing += c;
       if (!missing.empty())
         notes_.push_back("line " + std::to_string(lines_[k].id) + " output flags " + missing +
                          " (per-node hydrodynamic force, per-segment damping force) are not written: not implemented");
+      const std::vector<std::string> h = line_output_header(k);
       if (h.empty()) continue;
-      auto f = open("_Line" + std::to_string(lines_[k].id) + ".out");
-      f << "Time";
-      for (const auto& n : h) f << "\t" << n;
-      f << "\n";
-      for (std::size_t r = 0; r < times_.size() && r < line_rows_[k].size(); ++r) {
-        f << times_[r];
-        for (double v : line_rows_[k][r]) f << "\t" << v;
-        f << "\n";
-      }
+      line_files_[k] = open("_Line" + std::to_string(lines_[k].id) + ".out");
+      std::ostream& l = line_files_[k]->stream();
+      l << "Time";
+      for (const auto& n : h) l << "\t" << n;
+      l << "\n";
+      line_files_[k]->row_done();
     }
   }
 
+  /// Flushes and closes the streamed outputs (checked).
+  void close_outputs() {
+    if (out_) out_->close();
+    if (nodes_) nodes_->close();
+    for (auto& f : line_files_)
+      if (f) f->close();
+  }
+
   void write_static_out() {
-    auto f = open(".static.out");
+    auto out = open(".static.out");
+    std::ostream& f = out->stream();
     f << "LineID\tNode\tArcLength(m)\tX(m)\tY(m)\tZ(m)\tTension(N)\tCurvature(1/m)\tBendMoment(Nm)\n";
     const int first = deck_.first_node_number();
     for (std::size_t k = 0; k < lines_.size(); ++k) {
@@ -17652,10 +18227,23 @@ class BasicDeckRunner {
         const std::size_t i = static_cast<std::size_t>(deck_.oriented_node(L.id, static_cast<long long>(j)) - 1);
         const Vec3<double> x = L.line->r(L.statics.q, i);
         const double s = deck_.oriented_node(L.id, 1) == 1 ? L.line->s_node(i) : L.line->length() - L.line->s_node(i);
+        for (double v : {x(0), x(1), x(2), r.tension[i], r.curvature[i], r.moment[i]})
+          if (!std::isfinite(v))
+            throw SolveError(deck_.file + ": line " + std::to_string(L.id) + " statics", "node " + std::to_string(j) + " result",
+                             v, "a finite number");
         f << L.id << "\t" << static_cast<long long>(j) - 1 + first << "\t" << s << "\t" << x(0) << "\t" << x(1) << "\t"
           << x(2) << "\t" << r.tension[i] << "\t" << r.curvature[i] << "\t" << r.moment[i] << "\n";
       }
+      out->row_done();
     }
+    out->close();
+  }
+
+  /// Writes a figure, checked like the other outputs.
+  void svg_file(const Plot& p, const std::string& suffix) {
+    auto f = open(suffix);
+    f->stream() << to_svg(p);
+    f->close();
   }
 
   void write_plots() {
@@ -17687,9 +18275,8 @@ class BasicDeckRunner {
       bed.y = {-*env_.depth, -*env_.depth};
       prof.series.push_back(bed);
     }
-    write_svg(prof, set_.root + ".profile.svg");
-    files_.push_back(set_.root + ".profile.svg");
-    if (times_.size() > 1) {
+    svg_file(prof, ".profile.svg");
+    if (plot_t_.size() > 1) {
       Plot ten;
       ten.title = "Fairlead tension";
       ten.xlabel = "time (s)";
@@ -17697,12 +18284,11 @@ class BasicDeckRunner {
       for (std::size_t k = 0; k < lines_.size(); ++k) {
         PlotSeries s;
         s.label = "line " + std::to_string(lines_[k].id);
-        s.x = times_;
-        fairten_series(k, s.y);
+        s.x = plot_t_;
+        for (double v : plot_fairten_[k]) s.y.push_back(v / 1e3);
         ten.series.push_back(std::move(s));
       }
-      write_svg(ten, set_.root + ".tension.svg");
-      files_.push_back(set_.root + ".tension.svg");
+      svg_file(ten, ".tension.svg");
     }
     bool any_hermite = false;
     Plot cur;
@@ -17721,28 +18307,12 @@ class BasicDeckRunner {
       }
       cur.series.push_back(std::move(s));
     }
-    if (any_hermite) {
-      write_svg(cur, set_.root + ".curvature.svg");
-      files_.push_back(set_.root + ".curvature.svg");
-    }
-  }
-
-  // FairTen of line k at each recorded time, from the recorded node positions when the
-  // channel was not requested (the end force needs the state: use the march's extremes).
-  void fairten_series(std::size_t k, std::vector<double>& y) const {
-    y.assign(times_.size(), std::nan(""));
-    for (std::size_t c = 0; c < deck_.outputs.size(); ++c) {
-      const auto& ch = deck_.outputs[c].channel;
-      if (ch.kind == ChannelKind::FairTen && ch.line == lines_[k].id) {
-        for (std::size_t r = 0; r < times_.size(); ++r) y[r] = rows_[r][c] / 1e3;
-        return;
-      }
-    }
-    for (std::size_t r = 0; r < times_.size(); ++r) y[r] = fairten_[k].size() > r ? fairten_[k][r] / 1e3 : std::nan("");
+    if (any_hermite) svg_file(cur, ".curvature.svg");
   }
 
   void write_summary(double seconds) {
-    auto f = open(".summary.txt");
+    auto out = open(".summary.txt");
+    std::ostream& f = out->stream();
     f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
     if (dynamic_run())
       f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
@@ -17751,8 +18321,20 @@ class BasicDeckRunner {
       f << "run: statics only (--static)\n";
     else
       f << "run: statics only (no TMax in the deck: give TMax, or --tmax)\n";
+    if (!stop_reason_.empty()) {
+      if (dynamic_run() && statics_done_ && out_)
+        f << "STOPPED after " << steps_done_ << " of " << deck_.options.steps() << " steps (t = "
+          << static_cast<double>(steps_done_) * *deck_.options.dtM << " s); the outputs hold every output time up to t = "
+          << last_out_t_ << " s: " << stop_reason_ << "\n";
+      else
+        f << "STOPPED before the march: " << stop_reason_ << "\n";
+    }
     for (const auto& n : notes_) f << "note: " << n << "\n";
     for (const auto& L : lines_) {
+      if (!L.statics.q.size()) {
+        f << "line " << L.id << ": no static solution\n";
+        continue;
+      }
       f << "line " << L.id << " (" << (L.line->hermite() ? "cubic-Hermite cable" : "EI = 0 line") << ", "
         << L.line->n_elements() << " elements, " << L.line->length() << " m)\n";
       f << "  static: FairTen " << L.statics.end_force[0].norm() << " N, AnchTen " << L.statics.end_force[1].norm()
@@ -17770,6 +18352,9 @@ class BasicDeckRunner {
             << " steps solved in sub-steps (largest count " << s.ei0_largest_count << "), " << s.ei0_capped
             << " needed more than ei0_substep_max, " << s.ei0_kept_plain << " kept the plain step; largest chord turn "
             << s.largest_turn_deg << " deg per solver step\n";
+          if (s.ei0_kept_plain > 0)
+            f << "  note: " << s.ei0_kept_plain << " step(s) kept the plain step (a sub-step did not converge): "
+              << "snap peaks there are not resolved and a tension may jump in one step; confirm at a smaller dtM\n";
           const auto& dopt = L.dynamics->options();
           const double limit = dopt.ei0_substeps ? 1.1 * std::max(1.0, dopt.ei0_substep_angle) : 1.0;
           if (s.largest_turn_deg > limit)
@@ -17782,6 +18367,7 @@ class BasicDeckRunner {
     f << "\nwall time " << seconds << " s\nfiles:";
     for (const auto& p : files_) f << " " << p;
     f << "\n";
+    out->close();
   }
 
   Deck deck_;
@@ -17796,10 +18382,17 @@ class BasicDeckRunner {
   SteadyCurrent steady_;
   bool has_current_ = false, has_waves_ = false;
   double now_ = 0;
-  std::vector<double> times_;
-  std::vector<std::vector<double>> rows_, node_rows_;
-  std::vector<std::vector<std::vector<double>>> line_rows_;
-  std::vector<std::vector<double>> fairten_;
+  std::unique_ptr<OutputFile> out_, nodes_;
+  std::vector<std::unique_ptr<OutputFile>> line_files_;
+  std::vector<double> times_;               // keep_history
+  std::vector<std::vector<double>> rows_;   // keep_history
+  std::vector<double> plot_t_;              // the tension figure's bounded history
+  std::vector<std::vector<double>> plot_fairten_;
+  long long history_count_ = 0, history_stride_ = 1;
+  bool statics_done_ = false;
+  std::string stop_reason_, restart_checked_;
+  double last_out_t_ = -1;
+  long long steps_done_ = 0;
   std::vector<std::string> names_, files_;
   std::map<std::pair<std::size_t, bool>, NodeRecovery> recovery_cache_;
   std::map<std::pair<std::size_t, bool>, VecX<double>> force_cache_;

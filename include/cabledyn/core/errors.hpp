@@ -118,6 +118,8 @@ CABLEDYN_DEFINE_ERROR(SolveError, A solver failed)
 /// A state outside the model's validity met during a computation (a zero-length chord, a
 /// wave trough below the bed).
 CABLEDYN_DEFINE_ERROR(DomainError, A state outside the model)
+/// A run stopped on request (the driver's SIGINT) after its last committed step.
+CABLEDYN_DEFINE_ERROR(InterruptedError, A run stopped on request)
 
 #undef CABLEDYN_DEFINE_ERROR
 

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <chrono>
+#include <csignal>
+#include <exception>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -24,6 +26,7 @@
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/io/deck.hpp"
 #include "cabledyn/io/motion.hpp"
+#include "cabledyn/io/output_file.hpp"
 #include "cabledyn/io/svg_plot.hpp"
 #include "cabledyn/modal.hpp"
 #include "cabledyn/sea.hpp"
@@ -43,6 +46,17 @@ struct RunSettings {
   bool plots = true;              ///< write the SVG figures
   bool progress = true;           ///< progress bar on stderr for runs over a second
   std::ostream* log = &std::cerr; ///< messages (nullptr: quiet)
+  /// Keep every output row in memory (times(), channel_rows()) besides writing it; the
+  /// `cabledyn` program does not, so that its memory does not grow with the run.
+  bool keep_history = true;
+  /// Checked after every committed step: when set (the program's SIGINT handler sets it) the
+  /// run stops there, its outputs complete up to that step, the summary says so, and run()
+  /// throws InterruptedError.
+  const volatile std::sig_atomic_t* stop = nullptr;
+  /// `--restart-check T`: at the first step at or after T the states of the lines are copied;
+  /// at the end of the run they are restored and the rest of the run repeated, and every
+  /// output of the repeat must equal the first pass's bit for bit (else SolveError).
+  std::optional<double> restart_check;
 };
 
 /// One line of the run.
@@ -93,6 +107,8 @@ class BasicDeckRunner {
   }
 
   const std::vector<LineRun>& lines() const { return lines_; }
+  /// The deck as run (its TMax and dtM replaced by the settings' --tmax and --dtm).
+  const Deck& deck() const { return deck_; }
   const std::vector<std::string>& files() const { return files_; }
   /// Notes of the run (the deck's and the driver's), also in the summary.
   const std::vector<std::string>& notes() const { return notes_; }
@@ -100,21 +116,42 @@ class BasicDeckRunner {
   const std::vector<double>& times() const { return times_; }
   const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
   const std::vector<std::string>& channel_names() const { return names_; }
+  /// Points the tension figure keeps (at most 8192, whatever the run's length).
+  std::size_t plot_history_size() const { return plot_t_.size(); }
 
-  /// Statics, modes, dynamics, outputs, figures and summary.
+  /// Statics, modes, dynamics, outputs, figures and summary. The outputs of an earlier run
+  /// under the same root are removed first; each output row is written as the run goes. When
+  /// a step fails (or the run is interrupted) the files hold every row up to the last
+  /// committed step, the summary says where and why the run stopped, and the error is thrown.
   void run() {
     const auto t0 = std::chrono::steady_clock::now();
+    const auto stale = remove_stale_outputs(set_.root);
+    if (!stale.empty())
+      notes_.push_back("removed " + std::to_string(stale.size()) + " output file(s) of an earlier run under " + set_.root);
     if (set_.log)
       for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
-    solve_statics();
-    write_static_out();
-    if (deck_.options.nModes > 0) solve_modes();
-    if (dynamic_run()) march();
-    write_channels();
-    write_line_files();
-    if (set_.plots) write_plots();
+    std::exception_ptr failure;
+    try {
+      solve_statics();
+      write_static_out();
+      if (deck_.options.nModes > 0) solve_modes();
+      open_outputs();
+      if (dynamic_run()) march();
+      else record(0.0, true);
+      close_outputs();
+    } catch (const Error& e) {
+      failure = std::current_exception();
+      stop_reason_ = e.what();
+      try {
+        close_outputs();
+      } catch (const Error& e2) {
+        stop_reason_ += std::string("; ") + e2.what();
+      }
+    }
+    if (set_.plots && !lines_.empty() && statics_done_) write_plots();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     write_summary(secs);
+    if (failure) std::rethrow_exception(failure);
   }
 
   /// The static value of every requested channel (also the first row of <root>.out).
@@ -218,6 +255,33 @@ class BasicDeckRunner {
     if (set_.log) *set_.log << s << "\n";
   }
 
+  /// "deck.dat:18 (line 1)": the LINES row of a line, for errors raised inside its solvers.
+  std::string line_context(int id) const {
+    const LineRecord* r = deck_.find_line(id);
+    return detail::where(deck_.file, r ? r->line : 0) + " (line " + std::to_string(id) + ")";
+  }
+  std::string line_context(const LineRun& L) const { return line_context(L.id); }
+
+  /// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
+  /// the deck line of L (the solvers name their own objects, the user needs the deck's).
+  template <class F>
+  void in_context(const LineRun& L, F&& f) const {
+    try {
+      f();
+    } catch (const NotImplementedError&) {
+      throw;
+    } catch (const InterruptedError&) {
+      throw;
+    } catch (const Error& e) {
+      const std::string ctx = line_context(L);
+      if (e.object().rfind(deck_.file + ":", 0) == 0) throw;  // already names the deck
+      const std::string obj = ctx + ": " + e.object();
+      if (dynamic_cast<const SolveError*>(&e)) throw SolveError(obj, e.quantity(), e.value(), e.limit());
+      if (dynamic_cast<const DomainError*>(&e)) throw DomainError(obj, e.quantity(), e.value(), e.limit());
+      throw InputError(obj, e.quantity(), e.value(), e.limit());
+    }
+  }
+
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
   /// --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0, TMax a
@@ -270,8 +334,27 @@ class BasicDeckRunner {
       LineOptions lo;
       lo.axial_order = deck_.options.axial_quadrature_order;
       lo.bending_order = deck_.options.bending_quadrature_order;
-      L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck_.line_sections(rec.id), ends[0], ends[1],
-                                      env_, lo);
+      check_geometry(rec, ends[0].position, ends[1].position);
+      in_context(L, [&] {
+        L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck_.line_sections(rec.id), ends[0], ends[1],
+                                        env_, lo);
+      });
+      // A cable mesh coarser than its bending length (EI/|w|)^(1/3) does not resolve the
+      // static shape near the touchdown and the ends: noted (spec "Hermite path": adaptive
+      // refinement is a later issue).
+      for (const auto& sec : deck_.sections_of(rec.id)) {
+        const auto* ty = deck_.find_line_type(sec.type);
+        if (!ty || !(ty->type.EI > 0)) continue;
+        const double w = std::fabs(ty->type.submerged_weight(env_));
+        if (!(w > 0)) continue;
+        const double lb = std::cbrt(ty->type.EI / w), L0 = sec.length / sec.segments;
+        if (L0 > 2 * lb)
+          notes_.push_back(detail::where(deck_.file, sec.line) + ": line " + std::to_string(rec.id) + ": elements of " +
+                           cabledyn::to_text(L0) + " m, over twice the bending length (EI/|w|)^(1/3) = " +
+                           cabledyn::to_text(lb) + " m: the static shape, curvature and node tensions near the "
+                           "touchdown and the ends are not resolved (at least " +
+                           std::to_string(static_cast<long long>(std::ceil(sec.length / (2 * lb)))) + " elements)");
+      }
       if (env_.depth) L.problem.seabed_z = -*env_.depth;
       L.problem.seabed.kBot = deck_.options.kBot;
       L.problem.seabed.cBot = deck_.options.cBot;
@@ -288,7 +371,73 @@ class BasicDeckRunner {
                            cabledyn::to_text(x0[0]) + ", " + cabledyn::to_text(x0[1]) + ", " + cabledyn::to_text(x0[2]) + "), " + cabledyn::to_text(off) +
                            " m from its deck position: the statics hold it there");
       }
+    if (dynamic_run()) check_motion_envelope();
     build_sea();
+  }
+
+  /// What can be checked before solving (spec "Static equilibrium": a line must reach between
+  /// its ends): the ends apart, within reach (a chord below 2 L, strain 1), and not below the
+  /// seabed. Throws InputError naming the deck line.
+  void check_geometry(const LineRecord& rec, const Vec3<double>& a, const Vec3<double>& b) const {
+    double length = 0;
+    for (const auto& s : deck_.sections_of(rec.id)) length += s.length;
+    const double chord = (b - a).norm();
+    const std::string ctx = line_context(rec.id);
+    if (!(chord > 1e-9 * (1 + length)))
+      throw InputError(ctx, "chord between the ends", chord,
+                       "> 0: the ends coincide (a loop hanging from one point is not supported: the statics seed from the chord)");
+    if (!(chord < 2 * length))
+      throw InputError(ctx, "chord between the ends", chord,
+                       "< 2 L = " + cabledyn::to_text(2 * length) + " m: the line would stretch beyond strain 1");
+    if (env_.depth)
+      for (int end = 0; end < 2; ++end) {
+        const int pid = end == 0 ? rec.fairlead() : rec.anchor();
+        const Vec3<double>& x = end == 0 ? a : b;
+        if (x(2) < -*env_.depth - 1e-6 * (1 + *env_.depth)) {
+          const PointRecord* p = deck_.find_point(pid);
+          throw InputError(detail::where(deck_.file, p ? p->line : 0) + " (point " + std::to_string(pid) + ")", "z", x(2),
+                           ">= -WtrDpth = " + cabledyn::to_text(-*env_.depth) + " m: the point is below the seabed");
+        }
+      }
+  }
+
+  /// The prescribed motion over the run, checked before the march: every line within reach of
+  /// its ends and no moving point below the seabed, at each motion-table sample and at every
+  /// sixteenth of a fairleadMotion period over the run (its ramp included).
+  void check_motion_envelope() const {
+    std::vector<double> times;
+    const double tmax = *deck_.options.TMax;
+    if (motion_) {
+      for (const auto& [id, tr] : motion_->tracks)
+        for (double t : tr.times())
+          if (t >= 0 && t <= tmax) times.push_back(t);
+    } else if (deck_.options.fairleadMotion) {
+      // Every sixteenth of a period over the run (at most 4096 samples), the ramp included.
+      const double T = deck_.options.fairleadMotion->period;
+      const double h = std::max(T / 16, tmax / 4096);
+      for (double t = 0; t <= tmax; t += h) times.push_back(t);
+      times.push_back(tmax);
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    const std::string src = motion_ ? motion_->file : deck_.file + ":" + std::to_string(deck_.options.line_of("fairleadMotion"));
+    for (double t : times) {
+      for (const auto& rec : deck_.lines) {
+        const Vec3<double> a = point_motion(rec.fairlead(), t).x, b = point_motion(rec.anchor(), t).x;
+        double length = 0;
+        for (const auto& s : deck_.sections_of(rec.id)) length += s.length;
+        const double chord = (b - a).norm();
+        if (!(chord < 2 * length) || !(chord > 0))
+          throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "chord of line " + std::to_string(rec.id), chord,
+                           "in (0, 2 L = " + cabledyn::to_text(2 * length) +
+                               " m): the motion would stretch the line beyond strain 1 (or bring its ends together)");
+        if (env_.depth)
+          for (const Vec3<double>* x : {&a, &b})
+            if ((*x)(2) < -*env_.depth - 1e-6 * (1 + *env_.depth))
+              throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "z of a moving point of line " + std::to_string(rec.id),
+                               (*x)(2), ">= -WtrDpth = " + cabledyn::to_text(-*env_.depth) + " m: below the seabed");
+      }
+    }
   }
 
   // ---- sea state -----------------------------------------------------------------------------
@@ -392,21 +541,53 @@ class BasicDeckRunner {
   // ---- statics and modes ----------------------------------------------------------------------
   void solve_statics() {
     for (auto& L : lines_) {
-      if (L.line->hermite()) {
-        StaticOptions so;
-        so.tensile_safety = deck_.options.tensile_safety;
-        so.tensile_strain_tolerance = deck_.options.tensile_strain_tolerance;
-        HermiteStatics s(*L.line, L.problem, so);
-        L.statics = s.solve();
-      } else {
-        TensionStatics s(*L.line, L.problem);
-        L.statics = s.solve();
-      }
+      in_context(L, [&] {
+        if (L.line->hermite()) {
+          StaticOptions so;
+          so.tensile_safety = deck_.options.tensile_safety;
+          so.tensile_strain_tolerance = deck_.options.tensile_strain_tolerance;
+          HermiteStatics s(*L.line, L.problem, so);
+          L.statics = s.solve();
+        } else {
+          TensionStatics s(*L.line, L.problem);
+          L.statics = s.solve();
+        }
+      });
+      for (int e = 0; e < 2; ++e)
+        if (!L.statics.end_force[e].allFinite())
+          throw SolveError(line_context(L) + " statics", e ? "AnchTen" : "FairTen", L.statics.end_force[e].norm(),
+                           "a finite number");
       std::ostringstream os;
       os << "line " << L.id << ": static FairTen " << L.statics.end_force[0].norm() << " N, AnchTen "
          << L.statics.end_force[1].norm() << " N (" << L.statics.route << ")";
       say(os.str());
+      note_out_of_plane(L);
     }
+    statics_done_ = true;
+  }
+
+  /// Without a current nothing loads a line across the vertical plane of its ends (weight,
+  /// buoyancy and a flat seabed act in it): a static shape that leaves the plane has buckled
+  /// out of it (a compressed cable held by bending), and its mirror image in the plane is an
+  /// equilibrium too, so which one the statics reach is not determined by the deck. Noted
+  /// where the largest distance from the plane exceeds 1e-4 of the line length plus 1 mm.
+  void note_out_of_plane(LineRun& L) {
+    if (has_current_ || !L.statics.q.size()) return;
+    const Line& ln = *L.line;
+    const Vec3<double> a = ln.r(L.statics.q, ln.end_node(0)), b = ln.r(L.statics.q, ln.end_node(1));
+    Vec3<double> nrm(-(b(1) - a(1)), b(0) - a(0), 0.0);
+    if (!(nrm.norm() > 1e-9 * ln.length())) return;  // a vertical chord: no plane
+    nrm.normalize();
+    double dev = 0;
+    for (std::size_t i = 0; i < ln.n_nodes(); ++i) dev = std::max(dev, std::fabs((ln.r(L.statics.q, i) - a).dot(nrm)));
+    if (!(dev > 1e-4 * ln.length() + 1e-3)) return;
+    std::ostringstream os;
+    os << "the static shape leaves the vertical plane of the line's ends by " << dev
+       << " m with no load across it: a buckled equilibrium (compression held by bending), whose mirror image "
+          "is an equilibrium too; which of the two the statics reach is not set by the deck (a rotated deck may "
+          "reach the other)";
+    L.statics.notes.push_back(os.str());
+    say("note: line " + std::to_string(L.id) + ": " + os.str());
   }
 
   void solve_modes() {
@@ -414,7 +595,14 @@ class BasicDeckRunner {
     for (auto& L : lines_) {
       ModalOptions mo;
       mo.n_modes = deck_.options.nModes;
-      res.push_back(modal_analysis<double>(*L.line, L.problem, L.statics, mo));
+      in_context(L, [&] { res.push_back(modal_analysis<double>(*L.line, L.problem, L.statics, mo)); });
+      if (const auto z = res.back().mechanism_dofs; z > 0) {
+        const std::string n = "line " + std::to_string(L.id) + ": " + std::to_string(z) +
+                              " DOF(s) of slack nodes carry no stiffness (slack chain on the seabed, or a slack span): "
+                              "held for the modal analysis, their zero-frequency modes left out";
+        notes_.push_back(n);
+        say("note: " + n);
+      }
     }
     files_.push_back(write_modes_file<double>(set_.root, std::span<const ModalResult<double>>(res)));
     say("modes written to " + files_.back());
@@ -500,31 +688,39 @@ class BasicDeckRunner {
       }
     }
     // Outputs every dtOut (every step when dtOut <= dtM): at the first step at or after each
-    // multiple of dtOut.
+    // multiple of dtOut, and at the last step.
     const double dt_out = std::max(o.dtOut, 0.0);
     double next_out = dt_out;
     record(0.0, false);
     const auto start = std::chrono::steady_clock::now();
     int shown = -1;
+    long long s_check = -1;  // the restart check's step, once copied
+    std::vector<LineDynamicState> snapshot;
+    std::vector<std::vector<double>> check_rows;
+    const auto step_all = [&](long long s) { step_lines(s * dt, dt); };
     for (long long s = 1; s <= n; ++s) {
       const double t = s * dt;
-      for (std::size_t k = 0; k < lines_.size(); ++k) {
-        auto& L = lines_[k];
-        const HeldFluid* f = nullptr;
-        if (field_) {
-          sample_fluid(*field_, *L.line, L.dynamics->state().q, t, fluid_[k]);
-          f = &fluid_[k];
-        }
-        L.dynamics->step(dt, line_motion(L, t), f);
+      step_all(s);
+      steps_done_ = s;
+      for (auto& L : lines_)
         for (int e = 0; e < 2; ++e) {
           const double T = L.dynamics->end_force(e).norm();
           if (T > L.ten_max[e]) L.ten_max[e] = T, L.t_max[e] = t;
           if (T < L.ten_min[e]) L.ten_min[e] = T, L.t_min[e] = t;
         }
+      if (s_check >= 0) check_rows.push_back(output_row(t, false));
+      if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
+        s_check = s;
+        for (const auto& L : lines_) snapshot.push_back(L.dynamics->state());
       }
       if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
         record(t, false);
         while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
+      }
+      if (set_.stop && *set_.stop) {
+        if (last_out_t_ != t) record(t, false);
+        throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
+                               "the outputs hold every step up to it");
       }
       if (set_.progress && set_.log) {
         const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -537,6 +733,47 @@ class BasicDeckRunner {
       }
     }
     if (shown >= 0 && set_.log) *set_.log << "\n";
+    if (s_check >= 0) restart_check(s_check, snapshot, check_rows);
+  }
+
+  /// One step of every line to time t: the sea sampled at the nodes for the end of the step,
+  /// the ends on their motions; a solver error names the deck line.
+  void step_lines(double t, double dt) {
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      auto& L = lines_[k];
+      const HeldFluid* f = nullptr;
+      if (field_) {
+        sample_fluid(*field_, *L.line, L.dynamics->state().q, t, fluid_[k]);
+        f = &fluid_[k];
+      }
+      in_context(L, [&] { L.dynamics->step(dt, line_motion(L, t), f); });
+    }
+  }
+
+  /// The second pass of the restart check: the lines restored to their copies at step s0 march
+  /// to the end again, and every output row (channels, node positions, line files) must equal
+  /// the first pass's bit for bit.
+  void restart_check(long long s0, const std::vector<LineDynamicState>& snapshot,
+                     const std::vector<std::vector<double>>& rows) {
+    const double dt = *deck_.options.dtM;
+    for (std::size_t k = 0; k < lines_.size(); ++k) lines_[k].dynamics->restore(snapshot[k]);
+    for (long long s = s0 + 1; s <= deck_.options.steps(); ++s) {
+      const double t = s * dt;
+      step_lines(t, dt);
+      const std::vector<double> r = output_row(t, false);
+      const std::vector<double>& a = rows[static_cast<std::size_t>(s - s0 - 1)];
+      if (r.size() != a.size() || std::memcmp(r.data(), a.data(), r.size() * sizeof(double)) != 0) {
+        std::size_t i = 0;
+        while (i < r.size() && i < a.size() && std::memcmp(&r[i], &a[i], sizeof(double)) == 0) ++i;
+        throw SolveError(deck_.file + ": restart from t = " + cabledyn::to_text(s0 * dt) + " s",
+                         "output " + std::to_string(i + 1) + " at t = " + cabledyn::to_text(t) + " s",
+                         cabledyn::to_text(i < r.size() ? r[i] : 0.0) + " vs " + cabledyn::to_text(i < a.size() ? a[i] : 0.0),
+                         "the first pass's value, bit for bit");
+      }
+    }
+    restart_checked_ = "restart check: the lines restored to their state at t = " + cabledyn::to_text(s0 * dt) +
+                       " s repeated the " + std::to_string(rows.size()) + " steps after it bit for bit";
+    notes_.push_back(restart_checked_);
   }
 
   // ---- channels ------------------------------------------------------------------------------
@@ -676,29 +913,96 @@ class BasicDeckRunner {
     }
   }
 
-  void record(double t, bool use_static) {
+  /// Every output of time t in one vector: the channels, the node positions of every line,
+  /// and the per-line output values; each checked finite (SolveError naming the output).
+  std::vector<double> output_row(double t, bool use_static) {
     recovery_cache_.clear();
     force_cache_.clear();
     now_ = t;
     std::vector<double> row;
-    for (const auto& o : deck_.outputs) row.push_back(channel_value(o.channel, use_static));
-    times_.push_back(t);
-    rows_.push_back(std::move(row));
-    fairten_.resize(lines_.size());
-    for (std::size_t k = 0; k < lines_.size(); ++k) fairten_[k].push_back(end_force(k, 0, use_static).norm());
-    // Node positions of every line for <root>.nodes.out, and the per-line output flags.
-    std::vector<double> nodes;
+    for (const auto& o : deck_.outputs) {
+      row.push_back(channel_value(o.channel, use_static));
+      if (!std::isfinite(row.back()))
+        throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
+                         "a finite number");
+    }
     for (const auto& L : lines_) {
       const VecX<double>& q = state_of(L, use_static, 0);
       for (std::size_t i = 0; i < L.line->n_nodes(); ++i)
-        for (int c = 0; c < 3; ++c) nodes.push_back(L.line->r(q, i)(c));
+        for (int c = 0; c < 3; ++c) {
+          row.push_back(L.line->r(q, i)(c));
+          if (!std::isfinite(row.back()))
+            throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "line " + std::to_string(L.id) + " node position",
+                             row.back(), "a finite number");
+        }
     }
-    node_rows_.push_back(std::move(nodes));
-    line_rows_.resize(lines_.size());
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
       if (flags == "-" || flags.empty()) continue;
-      line_rows_[k].push_back(line_output_row(k, use_static));
+      const std::vector<double> v = line_output_row(k, use_static);
+      for (double x : v)
+        if (!std::isfinite(x))
+          throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "line " + std::to_string(lines_[k].id) + " output",
+                           x, "a finite number");
+      row.insert(row.end(), v.begin(), v.end());
+    }
+    return row;
+  }
+
+  /// Computes the outputs of time t and writes them: a row of <root>.out, of
+  /// <root>.nodes.out and of each line file; kept in memory with keep_history; the plots'
+  /// bounded history.
+  void record(double t, bool use_static) {
+    const std::vector<double> row = output_row(t, use_static);
+    last_out_t_ = t;
+    const std::size_t nc = deck_.outputs.size();
+    std::size_t at = 0;
+    {
+      std::ostream& f = out_->stream();
+      f << t;
+      for (std::size_t c = 0; c < nc; ++c) f << "\t" << row[c];
+      f << "\n";
+      out_->row_done();
+      at = nc;
+    }
+    {
+      std::ostream& g = nodes_->stream();
+      g << t;
+      for (const auto& L : lines_)
+        for (std::size_t i = 0; i < 3 * L.line->n_nodes(); ++i) g << "\t" << row[at++];
+      g << "\n";
+      nodes_->row_done();
+    }
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      if (!line_files_[k]) continue;
+      const std::size_t w = line_output_width(k);
+      std::ostream& h = line_files_[k]->stream();
+      h << t;
+      for (std::size_t i = 0; i < w; ++i) h << "\t" << row[at++];
+      h << "\n";
+      line_files_[k]->row_done();
+    }
+    if (set_.keep_history) {
+      times_.push_back(t);
+      rows_.emplace_back(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(nc));
+    }
+    // The tension figure's history: at most ~4096 points per line (every other point dropped
+    // and the stride doubled when full), so that memory does not grow with the run.
+    ++history_count_;
+    if ((history_count_ - 1) % history_stride_ == 0) {
+      plot_t_.push_back(t);
+      plot_fairten_.resize(lines_.size());
+      for (std::size_t k = 0; k < lines_.size(); ++k) plot_fairten_[k].push_back(end_force(k, 0, use_static).norm());
+      if (plot_t_.size() >= 8192) {
+        const auto halve = [](std::vector<double>& v) {
+          std::size_t j = 0;
+          for (std::size_t i = 0; i < v.size(); i += 2) v[j++] = v[i];
+          v.resize(j);
+        };
+        halve(plot_t_);
+        for (auto& v : plot_fairten_) halve(v);
+        history_stride_ *= 2;
+      }
     }
   }
 
@@ -798,20 +1102,21 @@ class BasicDeckRunner {
   }
 
   // ---- files ---------------------------------------------------------------------------------
-  std::ofstream open(const std::string& suffix) {
-    const std::string path = set_.root + suffix;
-    std::ofstream f(path);
-    if (!f) throw InputError(path, "output file", "not writable", "a writable path");
-    f << std::setprecision(10);
-    files_.push_back(path);
+  std::unique_ptr<OutputFile> open(const std::string& suffix) {
+    auto f = std::make_unique<OutputFile>(set_.root + suffix);
+    files_.push_back(f->path());
     return f;
   }
 
-  void write_channels() {
-    if (times_.empty()) record(0.0, true);
+  /// The number of values of line k's output file row.
+  std::size_t line_output_width(std::size_t k) const { return line_output_header(k).size(); }
+
+  /// Opens <root>.out, <root>.nodes.out and the line files and writes their headers.
+  void open_outputs() {
     names_.clear();
     for (const auto& o : deck_.outputs) names_.push_back(o.text.empty() ? o.channel.name() : o.text);
-    auto f = open(".out");
+    out_ = open(".out");
+    std::ostream& f = out_->stream();
     f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
     f << "Time(s)";
     for (const auto& n : names_) f << "\t" << n;
@@ -821,12 +1126,9 @@ class BasicDeckRunner {
       for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
       f << "\n";
     }
-    for (std::size_t r = 0; r < times_.size(); ++r) {
-      f << times_[r];
-      for (double v : rows_[r]) f << "\t" << v;
-      f << "\n";
-    }
-    auto g = open(".nodes.out");
+    out_->row_done();
+    nodes_ = open(".nodes.out");
+    std::ostream& g = nodes_->stream();
     g << "Time(s)";
     const int first = deck_.first_node_number();
     for (const auto& L : lines_)
@@ -834,41 +1136,40 @@ class BasicDeckRunner {
         for (const char* c : {"px", "py", "pz"})
           g << "\tL" << L.id << "N" << deck_.oriented_node(L.id, static_cast<long long>(i) + 1) - 1 + first << c;
     g << "\n";
-    for (std::size_t r = 0; r < times_.size(); ++r) {
-      g << times_[r];
-      for (double v : node_rows_[r]) g << "\t" << v;
-      g << "\n";
-    }
-  }
-
-  /// <root>_Line<L>.out for every line with output flags (MoorDyn's per-line file).
-  void write_line_files() {
-    if (times_.empty()) return;
+    nodes_->row_done();
+    line_files_.clear();
+    line_files_.resize(lines_.size());
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
-      if (flags == "-" || flags.empty() || k >= line_rows_.size() || line_rows_[k].empty()) continue;
-      const std::vector<std::string> h = line_output_header(k);
+      if (flags == "-" || flags.empty()) continue;
       std::string missing;
       for (char c : std::string("Dc"))
         if (flags.find(c) != std::string::npos) missing += c;
       if (!missing.empty())
         notes_.push_back("line " + std::to_string(lines_[k].id) + " output flags " + missing +
                          " (per-node hydrodynamic force, per-segment damping force) are not written: not implemented");
+      const std::vector<std::string> h = line_output_header(k);
       if (h.empty()) continue;
-      auto f = open("_Line" + std::to_string(lines_[k].id) + ".out");
-      f << "Time";
-      for (const auto& n : h) f << "\t" << n;
-      f << "\n";
-      for (std::size_t r = 0; r < times_.size() && r < line_rows_[k].size(); ++r) {
-        f << times_[r];
-        for (double v : line_rows_[k][r]) f << "\t" << v;
-        f << "\n";
-      }
+      line_files_[k] = open("_Line" + std::to_string(lines_[k].id) + ".out");
+      std::ostream& l = line_files_[k]->stream();
+      l << "Time";
+      for (const auto& n : h) l << "\t" << n;
+      l << "\n";
+      line_files_[k]->row_done();
     }
   }
 
+  /// Flushes and closes the streamed outputs (checked).
+  void close_outputs() {
+    if (out_) out_->close();
+    if (nodes_) nodes_->close();
+    for (auto& f : line_files_)
+      if (f) f->close();
+  }
+
   void write_static_out() {
-    auto f = open(".static.out");
+    auto out = open(".static.out");
+    std::ostream& f = out->stream();
     f << "LineID\tNode\tArcLength(m)\tX(m)\tY(m)\tZ(m)\tTension(N)\tCurvature(1/m)\tBendMoment(Nm)\n";
     const int first = deck_.first_node_number();
     for (std::size_t k = 0; k < lines_.size(); ++k) {
@@ -880,10 +1181,23 @@ class BasicDeckRunner {
         const std::size_t i = static_cast<std::size_t>(deck_.oriented_node(L.id, static_cast<long long>(j)) - 1);
         const Vec3<double> x = L.line->r(L.statics.q, i);
         const double s = deck_.oriented_node(L.id, 1) == 1 ? L.line->s_node(i) : L.line->length() - L.line->s_node(i);
+        for (double v : {x(0), x(1), x(2), r.tension[i], r.curvature[i], r.moment[i]})
+          if (!std::isfinite(v))
+            throw SolveError(deck_.file + ": line " + std::to_string(L.id) + " statics", "node " + std::to_string(j) + " result",
+                             v, "a finite number");
         f << L.id << "\t" << static_cast<long long>(j) - 1 + first << "\t" << s << "\t" << x(0) << "\t" << x(1) << "\t"
           << x(2) << "\t" << r.tension[i] << "\t" << r.curvature[i] << "\t" << r.moment[i] << "\n";
       }
+      out->row_done();
     }
+    out->close();
+  }
+
+  /// Writes a figure, checked like the other outputs.
+  void svg_file(const Plot& p, const std::string& suffix) {
+    auto f = open(suffix);
+    f->stream() << to_svg(p);
+    f->close();
   }
 
   void write_plots() {
@@ -915,9 +1229,8 @@ class BasicDeckRunner {
       bed.y = {-*env_.depth, -*env_.depth};
       prof.series.push_back(bed);
     }
-    write_svg(prof, set_.root + ".profile.svg");
-    files_.push_back(set_.root + ".profile.svg");
-    if (times_.size() > 1) {
+    svg_file(prof, ".profile.svg");
+    if (plot_t_.size() > 1) {
       Plot ten;
       ten.title = "Fairlead tension";
       ten.xlabel = "time (s)";
@@ -925,12 +1238,11 @@ class BasicDeckRunner {
       for (std::size_t k = 0; k < lines_.size(); ++k) {
         PlotSeries s;
         s.label = "line " + std::to_string(lines_[k].id);
-        s.x = times_;
-        fairten_series(k, s.y);
+        s.x = plot_t_;
+        for (double v : plot_fairten_[k]) s.y.push_back(v / 1e3);
         ten.series.push_back(std::move(s));
       }
-      write_svg(ten, set_.root + ".tension.svg");
-      files_.push_back(set_.root + ".tension.svg");
+      svg_file(ten, ".tension.svg");
     }
     bool any_hermite = false;
     Plot cur;
@@ -949,28 +1261,12 @@ class BasicDeckRunner {
       }
       cur.series.push_back(std::move(s));
     }
-    if (any_hermite) {
-      write_svg(cur, set_.root + ".curvature.svg");
-      files_.push_back(set_.root + ".curvature.svg");
-    }
-  }
-
-  // FairTen of line k at each recorded time, from the recorded node positions when the
-  // channel was not requested (the end force needs the state: use the march's extremes).
-  void fairten_series(std::size_t k, std::vector<double>& y) const {
-    y.assign(times_.size(), std::nan(""));
-    for (std::size_t c = 0; c < deck_.outputs.size(); ++c) {
-      const auto& ch = deck_.outputs[c].channel;
-      if (ch.kind == ChannelKind::FairTen && ch.line == lines_[k].id) {
-        for (std::size_t r = 0; r < times_.size(); ++r) y[r] = rows_[r][c] / 1e3;
-        return;
-      }
-    }
-    for (std::size_t r = 0; r < times_.size(); ++r) y[r] = fairten_[k].size() > r ? fairten_[k][r] / 1e3 : std::nan("");
+    if (any_hermite) svg_file(cur, ".curvature.svg");
   }
 
   void write_summary(double seconds) {
-    auto f = open(".summary.txt");
+    auto out = open(".summary.txt");
+    std::ostream& f = out->stream();
     f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
     if (dynamic_run())
       f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
@@ -979,8 +1275,20 @@ class BasicDeckRunner {
       f << "run: statics only (--static)\n";
     else
       f << "run: statics only (no TMax in the deck: give TMax, or --tmax)\n";
+    if (!stop_reason_.empty()) {
+      if (dynamic_run() && statics_done_ && out_)
+        f << "STOPPED after " << steps_done_ << " of " << deck_.options.steps() << " steps (t = "
+          << static_cast<double>(steps_done_) * *deck_.options.dtM << " s); the outputs hold every output time up to t = "
+          << last_out_t_ << " s: " << stop_reason_ << "\n";
+      else
+        f << "STOPPED before the march: " << stop_reason_ << "\n";
+    }
     for (const auto& n : notes_) f << "note: " << n << "\n";
     for (const auto& L : lines_) {
+      if (!L.statics.q.size()) {
+        f << "line " << L.id << ": no static solution\n";
+        continue;
+      }
       f << "line " << L.id << " (" << (L.line->hermite() ? "cubic-Hermite cable" : "EI = 0 line") << ", "
         << L.line->n_elements() << " elements, " << L.line->length() << " m)\n";
       f << "  static: FairTen " << L.statics.end_force[0].norm() << " N, AnchTen " << L.statics.end_force[1].norm()
@@ -998,6 +1306,9 @@ class BasicDeckRunner {
             << " steps solved in sub-steps (largest count " << s.ei0_largest_count << "), " << s.ei0_capped
             << " needed more than ei0_substep_max, " << s.ei0_kept_plain << " kept the plain step; largest chord turn "
             << s.largest_turn_deg << " deg per solver step\n";
+          if (s.ei0_kept_plain > 0)
+            f << "  note: " << s.ei0_kept_plain << " step(s) kept the plain step (a sub-step did not converge): "
+              << "snap peaks there are not resolved and a tension may jump in one step; confirm at a smaller dtM\n";
           const auto& dopt = L.dynamics->options();
           const double limit = dopt.ei0_substeps ? 1.1 * std::max(1.0, dopt.ei0_substep_angle) : 1.0;
           if (s.largest_turn_deg > limit)
@@ -1010,6 +1321,7 @@ class BasicDeckRunner {
     f << "\nwall time " << seconds << " s\nfiles:";
     for (const auto& p : files_) f << " " << p;
     f << "\n";
+    out->close();
   }
 
   Deck deck_;
@@ -1024,10 +1336,17 @@ class BasicDeckRunner {
   SteadyCurrent steady_;
   bool has_current_ = false, has_waves_ = false;
   double now_ = 0;
-  std::vector<double> times_;
-  std::vector<std::vector<double>> rows_, node_rows_;
-  std::vector<std::vector<std::vector<double>>> line_rows_;
-  std::vector<std::vector<double>> fairten_;
+  std::unique_ptr<OutputFile> out_, nodes_;
+  std::vector<std::unique_ptr<OutputFile>> line_files_;
+  std::vector<double> times_;               // keep_history
+  std::vector<std::vector<double>> rows_;   // keep_history
+  std::vector<double> plot_t_;              // the tension figure's bounded history
+  std::vector<std::vector<double>> plot_fairten_;
+  long long history_count_ = 0, history_stride_ = 1;
+  bool statics_done_ = false;
+  std::string stop_reason_, restart_checked_;
+  double last_out_t_ = -1;
+  long long steps_done_ = 0;
   std::vector<std::string> names_, files_;
   std::map<std::pair<std::size_t, bool>, NodeRecovery> recovery_cache_;
   std::map<std::pair<std::size_t, bool>, VecX<double>> force_cache_;

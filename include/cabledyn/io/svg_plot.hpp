@@ -70,8 +70,11 @@ inline std::string to_svg(const Plot& p) {
     }
   if (!(x1 >= x0)) x0 = 0, x1 = 1;
   if (!(y1 >= y0)) y0 = 0, y1 = 1;
-  if (x1 == x0) x0 -= 0.5, x1 += 0.5;
-  if (y1 == y0) y0 -= 0.5 * std::max(1.0, std::fabs(y0)), y1 += 0.5 * std::max(1.0, std::fabs(y1));
+  // A range within round-off of its magnitude (a tension constant to a few ulps) is drawn as
+  // a constant: its tick step would fall below the spacing of the doubles.
+  const auto flat = [](double a, double b) { return b - a <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); };
+  if (flat(x0, x1)) x0 -= 0.5 * std::max(1.0, std::fabs(x0)), x1 += 0.5 * std::max(1.0, std::fabs(x1));
+  if (flat(y0, y1)) y0 -= 0.5 * std::max(1.0, std::fabs(y0)), y1 += 0.5 * std::max(1.0, std::fabs(y1));
   const double padx = 0.03 * (x1 - x0), pady = 0.06 * (y1 - y0);
   x0 -= padx, x1 += padx, y0 -= pady, y1 += pady;
   const double L = 80, R = 20, T = 40, B = 60;
@@ -90,13 +93,19 @@ inline std::string to_svg(const Plot& p) {
   o << "<text x=\"" << p.width / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << detail::svg_escape(p.title)
     << "</text>\n";
   // Grid and ticks.
+  // Ticks counted, not accumulated: at most a few dozen whatever the arithmetic does.
   const double dx = detail::nice_step(x1 - x0, 8), dy = detail::nice_step(y1 - y0, 6);
-  for (double t = std::ceil(x0 / dx) * dx; t <= x1 + 1e-9 * dx; t += dx) {
+  const double tx0 = std::ceil(x0 / dx) * dx, ty0 = std::ceil(y0 / dy) * dy;
+  for (int k = 0; k <= 40; ++k) {
+    const double t = tx0 + k * dx;
+    if (!(t <= x1 + 1e-9 * dx)) break;
     o << "<line x1=\"" << X(t) << "\" y1=\"" << T << "\" x2=\"" << X(t) << "\" y2=\"" << T + H
       << "\" stroke=\"#e5e5e5\"/>\n<text x=\"" << X(t) << "\" y=\"" << T + H + 16 << "\" text-anchor=\"middle\">"
       << detail::fmt(t) << "</text>\n";
   }
-  for (double t = std::ceil(y0 / dy) * dy; t <= y1 + 1e-9 * dy; t += dy) {
+  for (int k = 0; k <= 40; ++k) {
+    const double t = ty0 + k * dy;
+    if (!(t <= y1 + 1e-9 * dy)) break;
     o << "<line x1=\"" << L << "\" y1=\"" << Y(t) << "\" x2=\"" << L + W << "\" y2=\"" << Y(t)
       << "\" stroke=\"#e5e5e5\"/>\n<text x=\"" << L - 6 << "\" y=\"" << Y(t) + 4 << "\" text-anchor=\"end\">"
       << detail::fmt(t) << "</text>\n";
