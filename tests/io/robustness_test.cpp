@@ -390,3 +390,40 @@ TEST_CASE("campaign: a buckled cable's mirror equilibrium and an unresolved snap
   CHECK(sum.find("kept the plain step (a sub-step did not converge): snap peaks there are not resolved") !=
         std::string::npos);
 }
+
+TEST_CASE("campaign: a grounded cable in a cross current has two neighbouring static equilibria", "[io][robustness]") {
+  // Case 477 and its twin (rotated by 4.869 rad about the vertical, moved by (-368.73, 185.01)
+  // m) reach static shapes of line 1 that differ by 0.15 m at the touchdown, FairTen 2.56 N
+  // apart. The original's state, carried into the twin's frame, is an equilibrium of the
+  // twin's problem too (the polish leaves it where it is): two equilibria of one discrete
+  // problem, and which one the continuation reaches depends on the frame's round-off.
+  const std::string dir = (fs::path(CABLEDYN_SOURCE_DIR) / "tests" / "io" / "decks" / "campaign").string();
+  const fs::path d = rb_dir("twin477");
+  RunSettings s = rb_settings(d / "a");
+  s.static_only = true;
+  s.plots = false;
+  DeckRunner A(read_deck(dir + "/case_0477.dat"), s);
+  A.run();
+  s.root = (d / "b").string();
+  DeckRunner B(read_deck(dir + "/case_0477_twin.dat"), s);
+  B.run();
+  const double th = 4.8689589923269665, dx = -368.7315402378325, dy = 185.00865849401464;
+  const double c = std::cos(th), sn = std::sin(th);
+  const auto& La = A.lines().front();
+  const auto& Lb = B.lines().front();
+  const Line& la = *La.line;
+  VecX<double> q = La.statics.q;
+  for (std::size_t i = 0; i < la.n_nodes(); ++i)
+    for (int blk = 0; blk < 2; ++blk) {  // position (moved) and tangent
+      const auto k = static_cast<Eigen::Index>(la.dof(i, 3 * blk));
+      const double x = q(k), y = q(k + 1);
+      q(k) = c * x - sn * y + (blk == 0 ? dx : 0);
+      q(k + 1) = sn * x + c * y + (blk == 0 ? dy : 0);
+    }
+  HermiteStatics hs(*Lb.line, Lb.problem);
+  const StaticResult r = hs.solve_from(q, false, "the original's state in the twin's frame");
+  CHECK((r.q - q).cwiseAbs().maxCoeff() < 1e-6);               // already an equilibrium there
+  CHECK((r.q - Lb.statics.q).cwiseAbs().maxCoeff() > 0.05);    // and not the twin's own
+  CHECK(r.end_force[0].norm() == Approx(La.statics.end_force[0].norm()).epsilon(1e-9));
+  CHECK(std::abs(r.end_force[0].norm() - Lb.statics.end_force[0].norm()) > 1.0);
+}
