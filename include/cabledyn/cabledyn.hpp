@@ -14,5 +14,6 @@
 #include "cabledyn/statics.hpp"
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/modal.hpp"
+#include "cabledyn/system.hpp"
 #include "cabledyn/nodes.hpp"
 #include "cabledyn/io.hpp"

@@ -4013,22 +4013,27 @@ inline void check_order(int order, const std::string& object, const char* name) 
 }
 }  // namespace detail
 
-/// Parameters of an EI = 0 tension element (spec "The EI = 0 tension element").
-struct TensionElementParams {
-  double L0 = 0;              ///< unstretched length [m], > 0
-  double EA = 0;              ///< axial stiffness [N], > 0
-  double BA = 0;              ///< axial damping [N s], >= 0 (resolve a negative column first)
-  double rho_A = 0;           ///< dry mass per unstretched metre [kg/m], >= 0
+/// Parameters of an EI = 0 tension element (spec "The EI = 0 tension element"). The
+/// parameter scalar P is double for a plain model and a dual for design sensitivities
+/// (d(tension)/d(EA), d(tension)/d(L0): ARCHITECTURE.md, "The scalar is a template parameter
+/// all the way up").
+template <class P = double>
+struct BasicTensionElementParams {
+  P L0 = 0;                   ///< unstretched length [m], > 0
+  P EA = 0;                   ///< axial stiffness [N], > 0
+  P BA = 0;                   ///< axial damping [N s], >= 0 (resolve a negative column first)
+  P rho_A = 0;                ///< dry mass per unstretched metre [kg/m], >= 0
   bool tension_only = true;   ///< slack (eps < 0) carries no elastic force
 
   /// Throws InputError naming `object` and the first bad parameter.
   void validate(const std::string& object) const {
-    detail::check_positive(L0, object, "L0");
-    detail::check_positive(EA, object, "EA");
-    detail::check_non_negative(BA, object, "BA");
-    detail::check_non_negative(rho_A, object, "rho_A");
+    detail::check_positive(static_cast<double>(value_of(L0)), object, "L0");
+    detail::check_positive(static_cast<double>(value_of(EA)), object, "EA");
+    detail::check_non_negative(static_cast<double>(value_of(BA)), object, "BA");
+    detail::check_non_negative(static_cast<double>(value_of(rho_A)), object, "rho_A");
   }
 };
+using TensionElementParams = BasicTensionElementParams<double>;
 
 /// Parameters of a cubic-Hermite bending element (spec "The cubic-Hermite bending element").
 struct HermiteElementParams {
@@ -4077,8 +4082,10 @@ struct TensionKinematics {
 
 /// The EI = 0 element: strain, tension, internal force, exact tangent, consistent mass and
 /// Kelvin-Voigt axial damping. A small value type; every member is a pure function of its
-/// arguments and the parameters.
-class TensionElement {
+/// arguments and the parameters. P is the parameter scalar (double, or the dual T of the
+/// state for design sensitivities); the state scalar T of every member must hold a P.
+template <class P = double>
+class BasicTensionElement {
  public:
   using Layout = LayoutR;
   static constexpr int kDofs = LayoutR::kElementDofs;  // 6
@@ -4087,12 +4094,12 @@ class TensionElement {
   template <class T>
   using Mat = ElementMat<T, LayoutR>;
 
-  explicit TensionElement(const TensionElementParams& p, std::string name = "tension element")
+  explicit BasicTensionElement(const BasicTensionElementParams<P>& p, std::string name = "tension element")
       : p_(p), name_(std::move(name)) {
     p_.validate(name_);
   }
 
-  const TensionElementParams& params() const { return p_; }
+  const BasicTensionElementParams<P>& params() const { return p_; }
   const std::string& name() const { return name_; }
 
   /// Chord, length, direction and strain eps = l/L0 - 1 (spec "The EI = 0 tension
@@ -4138,8 +4145,8 @@ class TensionElement {
   template <class T>
   T energy(const Vec<T>& q, double r) const {
     const auto k = kinematics(q);
-    const double ea = value_of(k.eps) < 0 ? r * p_.EA : p_.EA;
-    return ea == 0 ? T(0) : T(T(0.5) * T(ea) * T(p_.L0) * k.eps * k.eps);
+    const P ea = value_of(k.eps) < 0 ? P(r * p_.EA) : p_.EA;
+    return value_of(ea) == 0 ? T(0) : T(T(0.5) * T(ea) * T(p_.L0) * k.eps * k.eps);
   }
 
   /// Internal force f = dU/dq (f_a = -T e, f_b = T e) and, when K is given, the exact
@@ -4155,8 +4162,8 @@ class TensionElement {
   template <class T>
   void internal_force(const Vec<T>& q, Vec<T>& f, Mat<T>* K, double r) const {
     const auto k = kinematics(q);
-    const double ea = value_of(k.eps) < 0 ? r * p_.EA : p_.EA;
-    if (ea == 0) {
+    const P ea = value_of(k.eps) < 0 ? P(r * p_.EA) : p_.EA;
+    if (value_of(ea) == 0) {
       f.setZero();
       if (K) K->setZero();
       return;
@@ -4187,9 +4194,9 @@ class TensionElement {
     f.template segment<3>(3) = fb;
     if (J_v) set_pair_blocks(*J_v, Mat3<T>(c * k.e * k.e.transpose()));
     if (J_q) {
-      // d(rate e)/dd = [e dv^T P + rate P] / l, P = I - e e^T, de/dd = P / l.
-      const Mat3<T> P = Mat3<T>::Identity() - k.e * k.e.transpose();
-      const Mat3<T> jb = (c / k.l) * (k.e * (P * dv).transpose() + rate * P);
+      // d(rate e)/dd = [e dv^T Pe + rate Pe] / l, Pe = I - e e^T, de/dd = Pe / l.
+      const Mat3<T> Pe = Mat3<T>::Identity() - k.e * k.e.transpose();
+      const Mat3<T> jb = (c / k.l) * (k.e * (Pe * dv).transpose() + rate * Pe);
       set_pair_blocks(*J_q, jb);
     }
   }
@@ -4206,7 +4213,7 @@ class TensionElement {
 
   /// Consistent mass M = rho_A L0 / 6 [[2I, I], [I, 2I]] [kg] (spec "The EI = 0 tension
   /// element").
-  template <class T = double>
+  template <class T = P>
   Mat<T> mass() const {
     Mat<T> M = Mat<T>::Zero();
     const T m = T(p_.rho_A) * T(p_.L0) / T(6);
@@ -4234,9 +4241,12 @@ class TensionElement {
     K.template block<3, 3>(3, 0) = -k;
   }
 
-  TensionElementParams p_;
+  BasicTensionElementParams<P> p_;
   std::string name_;
 };
+
+/// The EI = 0 element with double parameters.
+using TensionElement = BasicTensionElement<double>;
 
 }  // namespace cabledyn
 // ---- end cabledyn/elements/tension_element.hpp ----
@@ -7095,9 +7105,10 @@ struct NodalContact {
   T energy = T(0);   ///< penalty potential of the elastic part [J]
 };
 
-/// The C1 penalty law f_n(g) of stiffness k [N/m] and its derivative and potential.
-template <class T>
-void penalty_law(const T& g, double k, double delta, T& f, T& df_dg, T& E) {
+/// The C1 penalty law f_n(g) of stiffness k [N/m] and its derivative and potential (k may be
+/// a dual parameter: K is double or T).
+template <class T, class K = double>
+void penalty_law(const T& g, const K& k, double delta, T& f, T& df_dg, T& E) {
   if (!(value_of(g) > 0)) {
     f = df_dg = E = T(0);
   } else if (value_of(g) < delta) {
@@ -7113,11 +7124,12 @@ void penalty_law(const T& g, double k, double delta, T& f, T& df_dg, T& E) {
 
 /// Normal contact of a node at height z moving with vertical velocity vz over a flat floor
 /// at z_floor, for a line of diameter d and tributary length l_trib (spec "Seabed contact").
-template <class T>
-NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, double d, double l_trib,
+/// d and l_trib are double, or the dual T when they are design parameters.
+template <class T, class P = double>
+NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, const P& d, const P& l_trib,
                                const SeabedParams& p) {
   NodalContact<T> c;
-  const double k = p.kBot * d * l_trib;
+  const P k = p.kBot * d * l_trib;
   const T g = T(z_floor) - z;
   T df_dg;
   penalty_law(g, k, p.delta, c.f_elastic, df_dg, c.energy);
@@ -7125,12 +7137,12 @@ NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, double d
   c.df_dz = -df_dg;
   // Damper: only while moving into the bed (vz < 0) and in contact.
   if (value_of(g) > 0 && value_of(vz) < 0 && p.cBot > 0) {
-    const double cn = p.cBot * d * l_trib;
+    const P cn = p.cBot * d * l_trib;
     const bool in_blend = value_of(g) < p.delta;
     const T chi = in_blend ? T(g / T(p.delta)) : T(1);
     c.f += T(-cn) * vz * chi;
     c.df_dvz = T(-cn) * chi;
-    if (in_blend) c.df_dz += T(cn / p.delta) * vz;  // d(-cn vz g/delta)/dz, dg/dz = -1
+    if (in_blend) c.df_dz += T(cn / P(p.delta)) * vz;  // d(-cn vz g/delta)/dz, dg/dz = -1
   }
   return c;
 }
@@ -7530,11 +7542,11 @@ namespace cabledyn {
 // ---- consistent submerged weight -------------------------------------------------------
 
 /// Consistent weight load of an EI = 0 element (w per unstretched metre, down): -w L0/2 on
-/// each node's z.
-template <class T>
-void tension_weight_load(double w, double L0, Vec<T, 6>& f) {
+/// each node's z. w and L0 are double, or the dual T when they are design parameters.
+template <class T, class P = double>
+void tension_weight_load(const P& w, const P& L0, Vec<T, 6>& f) {
   f.setZero();
-  f(2) = f(5) = T(-0.5 * w * L0);
+  f(2) = f(5) = T(P(-0.5) * w * L0);
 }
 
 /// Consistent weight load of a Hermite element: -w L0/2 on each r_z, -w L0^2/12 on m1_z,
@@ -7547,10 +7559,10 @@ void hermite_weight_load(double w, double L0, Vec<T, 12>& f) {
   f(11) = T(w * L0 * L0 / 12);
 }
 
-/// Weight potential of an EI = 0 element: w L0 (z_a + z_b)/2.
-template <class T>
-T tension_weight_potential(double w, double L0, const Vec<T, 6>& q) {
-  return T(0.5 * w * L0) * (q(2) + q(5));
+/// Weight potential of an EI = 0 element: w L0 (z_a + z_b)/2 (w, L0 double or the dual T).
+template <class T, class P = double>
+T tension_weight_potential(const P& w, const P& L0, const Vec<T, 6>& q) {
+  return T(P(0.5) * w * L0) * (q(2) + q(5));
 }
 
 /// Weight potential of a Hermite element: w integral z ds = w L0 [(z1 + z2)/2 + L0 (m1z - m2z)/12].
@@ -10062,7 +10074,7 @@ using HermiteStatics = BasicHermiteStatics<>;
 // ---- end cabledyn/statics.hpp ----
 // ---- begin cabledyn/dynamics.hpp ----
 // cabledyn module header: dynamics (generalised-alpha parameters and a dense stepper; the
-// implicit march of a line).
+// implicit march of a line; the generalised-alpha stepper of any system).
 
 // ---- begin cabledyn/dynamics/generalized_alpha.hpp ----
 // cabledyn: the generalised-alpha method (Chung & Hulbert 1993).
@@ -11616,6 +11628,225 @@ inline void sample_fluid(const FluidField& field, const Line& line, const VecX<d
 
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/line_dynamics.hpp ----
+// ---- begin cabledyn/dynamics/system_stepper.hpp ----
+// cabledyn: the generalised-alpha stepper of any system.
+// Spec "Time integration" (the scheme, the force blend, the Newmark updates, the predictor,
+// Newton iterations and their convergence test, adaptive step subdivision, prescribed motion
+// held at its values over the step); EQUATIONS.md section 10.
+//
+// Systems supply, steppers step (ARCHITECTURE.md, "The solver half"). The stepper knows a
+// system only through this interface (MooringSystem is one):
+//   using Scalar, State (t, q, v, a), Jacobian (set_zero, solve), Held (prescribed inputs);
+//   dofs(), make_jacobian(), force_scale(State);
+//   dynamic_residual(State, r, Jacobian*, wq, wv): r(q, v) = f_int + f_damp - f_ext and
+//       J += wq dr/dq + wv dr/dv;
+//   inertia(State, Ma, Jacobian*, wm, wq): M(q) a and J += wm M + wq d(M a)/dq;
+//   get_held(Held&), set_held(const Held&): the prescribed kinematics (the caller sets those of
+//       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps);
+//   check_state(State): throws for a state outside the model.
+// The equation of motion M a + r = 0 is stepped with the force blend
+//   M(q1) [(1 - alpha_m) a1 + alpha_m a0] + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
+// Newton on q1 with S = (1 - alpha_m)/(beta dt^2) M + d(M a_m)/dq + (1 - alpha_f)[dr/dq +
+// gamma/(beta dt) dr/dv], converged when ||G||_inf <= tol s (s the system's force scale at
+// initialisation). A step whose Newton fails is subdivided in halves (the prescribed
+// kinematics interpolated linearly) up to max_subdivisions levels; the committed State is one
+// value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+
+namespace cabledyn {
+
+/// Options of the system stepper (deck OPTIONS names in brackets where they exist).
+struct SystemStepperOptions {
+  double rho_inf = 0.8;      ///< spectral radius at infinite frequency [rhoInf]
+  double tol = 1e-8;         ///< ||G||_inf / s of the Newton test
+  int max_iterations = 25;   ///< Newton iterations per attempt
+  int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
+};
+
+/// Counters of a run.
+struct SystemStepperStatistics {
+  long steps = 0;               ///< committed steps (sub-steps included)
+  long newton_iterations = 0;   ///< Newton iterations (each one a factorisation)
+  long subdivisions = 0;        ///< failed attempts that were halved
+};
+
+/// The generalised-alpha stepper of a system.
+template <class System>
+class SystemStepper {
+ public:
+  using T = typename System::Scalar;
+  using State = typename System::State;
+  using Held = typename System::Held;
+  using Index = Eigen::Index;
+
+  SystemStepper(System& sys, SystemStepperOptions opt = {})
+      : sys_(sys), opt_(opt), ga_(GeneralizedAlpha<T>::from_rho_inf(T(opt.rho_inf))), J_(sys.make_jacobian()) {
+    if (!(opt_.tol > 0)) throw InputError("stepper", "tol", opt_.tol, "> 0");
+    if (opt_.max_iterations < 1) throw InputError("stepper", "max_iterations", opt_.max_iterations, ">= 1");
+    if (opt_.max_subdivisions < 0) throw InputError("stepper", "max_subdivisions", opt_.max_subdivisions, ">= 0");
+  }
+
+  /// Starts from state s (q, v given; the prescribed kinematics those the system holds): the
+  /// initial acceleration solves M a0 = -r(q0, v0). Sizes every workspace.
+  void initialize(const State& s) {
+    const Index n = sys_.dofs();
+    if (s.q.size() != n || s.v.size() != n)
+      throw InputError("stepper", "state size", s.q.size(), "== " + std::to_string(n) + " DOFs");
+    sys_.check_state(s);
+    x_ = s;
+    x_.a.setZero(n);
+    trial_ = x_;
+    base_ = x_;
+    r0_.setZero(n);
+    r_.setZero(n);
+    Ma_.setZero(n);
+    G_.setZero(n);
+    dq_.setZero(n);
+    base_r0_.setZero(n);
+    a_keep_.setZero(n);
+    sys_.get_held(h0_);
+    sys_.get_held(h1_);
+    sys_.get_held(hb_);
+    sys_.get_held(hs0_);
+    sys_.get_held(hs1_);
+    scale_ = sys_.force_scale(s);
+    // M a0 = -r(q0, v0).
+    J_.set_zero();
+    sys_.inertia(x_, Ma_, &J_, T(1), T(0));
+    sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
+    x_.a = -r0_;
+    J_.solve(x_.a);
+    initialized_ = true;
+  }
+
+  /// Advances by dt to t + dt. The system's prescribed kinematics must be those of t + dt
+  /// (set_coupled / set_held) when called. Throws SolveError naming the time when a step
+  /// still fails after max_subdivisions halvings; the committed state is then unchanged and
+  /// the system's prescribed kinematics are restored to those of t.
+  void step(const T& dt) {
+    if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() first");
+    if (!(value_of(dt) > 0) || !is_finite(dt)) throw InputError("stepper", "dt", value_of(dt), "> 0");
+    sys_.get_held(h1_);
+    base_ = x_;
+    base_r0_ = r0_;
+    try {
+      advance(dt, 0, T(0), T(1));
+    } catch (...) {
+      x_ = base_;
+      r0_ = base_r0_;
+      sys_.set_held(h0_);
+      throw;
+    }
+    sys_.set_held(h1_);
+    copy_held(h1_, h0_);
+  }
+
+  const State& state() const { return x_; }
+  /// The committed state, to edit before a restart (initialize() again after).
+  const SystemStepperStatistics& statistics() const { return stats_; }
+  const GeneralizedAlpha<T>& params() const { return ga_; }
+  double force_scale() const { return scale_; }
+
+ private:
+  static void copy_held(const Held& from, Held& to) {
+    for (std::size_t p = 0; p < from.r.size(); ++p) to.r[p] = from.r[p], to.v[p] = from.v[p], to.a[p] = from.a[p];
+  }
+  static void lerp_held(const Held& a, const Held& b, const T& tau, Held& out) {
+    for (std::size_t p = 0; p < a.r.size(); ++p) {
+      out.r[p] = (T(1) - tau) * a.r[p] + tau * b.r[p];
+      out.v[p] = (T(1) - tau) * a.v[p] + tau * b.v[p];
+      out.a[p] = (T(1) - tau) * a.a[p] + tau * b.a[p];
+    }
+  }
+
+  // Steps from the committed state (at fraction tau0 of the whole step) by dt, subdividing
+  // on failure.
+  void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
+    if (attempt(dt, tau0, tau1)) return;
+    if (depth >= opt_.max_subdivisions)
+      throw SolveError(sys_.name(), "Newton iterations of the step at t = " + to_text(static_cast<double>(value_of(x_.t))) +
+                                        " s with dt = " + to_text(static_cast<double>(value_of(dt))) + " s",
+                       opt_.max_iterations, "convergence (after " + std::to_string(depth) + " halvings)");
+    ++stats_.subdivisions;
+    const T half = T(0.5) * dt, mid = T(0.5) * (tau0 + tau1);
+    advance(half, depth + 1, tau0, mid);
+    advance(half, depth + 1, mid, tau1);
+  }
+
+  // One attempt from the committed state; commits and returns true on convergence.
+  bool attempt(const T& dt, const T& tau0, const T& tau1) {
+    const auto& g = ga_;
+    // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
+    lerp_held(h0_, h1_, tau0, hs0_);
+    lerp_held(h0_, h1_, tau1, hs1_);
+    copy_held(hs1_, hb_);
+    for (std::size_t p = 0; p < hb_.a.size(); ++p) hb_.a[p] = (T(1) - g.alpha_m) * hs1_.a[p] + g.alpha_m * hs0_.a[p];
+    // Predictor: constant acceleration.
+    trial_.t = x_.t + dt;
+    trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
+    const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
+    for (int it = 0; it < opt_.max_iterations; ++it) {
+      trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
+      trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
+      // Inertia at the blended acceleration, the forces at q1, v1.
+      J_.set_zero();
+      sys_.set_held(hb_);
+      a_keep_ = trial_.a;
+      trial_.a = (T(1) - g.alpha_m) * a_keep_ + g.alpha_m * x_.a;
+      sys_.inertia(trial_, Ma_, &J_, wm, T(1));
+      trial_.a = a_keep_;
+      sys_.set_held(hs1_);
+      sys_.dynamic_residual(trial_, r_, &J_, wq, wv);
+      G_ = Ma_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      ++stats_.newton_iterations;
+      double gn = 0;
+      bool finite = true;
+      for (Index i = 0; i < G_.size(); ++i) {
+        const double v = std::fabs(static_cast<double>(value_of(G_(i))));
+        finite = finite && std::isfinite(v);
+        gn = std::max(gn, v);
+      }
+      if (!finite) return false;
+      if (gn <= opt_.tol * scale_ && it > 0) {
+        try {
+          sys_.check_state(trial_);
+        } catch (const SolveError&) {
+          return false;
+        }
+        x_ = trial_;  // whole-value commit (no allocation: equal sizes)
+        r0_ = r_;
+        ++stats_.steps;
+        return true;
+      }
+      dq_ = -G_;
+      try {
+        J_.solve(dq_);
+      } catch (const SolveError&) {
+        return false;
+      }
+      trial_.q += dq_;
+    }
+    return false;
+  }
+
+  System& sys_;
+  SystemStepperOptions opt_;
+  GeneralizedAlpha<T> ga_;
+  typename System::Jacobian J_;
+  State x_, trial_, base_;
+  VecX<T> r0_, r_, Ma_, G_, dq_, a_keep_, base_r0_;
+  Held h0_, h1_, hb_, hs0_, hs1_;
+  double scale_ = 1;
+  bool initialized_ = false;
+  SystemStepperStatistics stats_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/dynamics/system_stepper.hpp ----
 // ---- end cabledyn/dynamics.hpp ----
 // ---- begin cabledyn/modal.hpp ----
 // cabledyn module header: modal (natural frequencies and mode shapes of a line about its
@@ -11964,6 +12195,1413 @@ std::string write_modes_file(const std::string& root, std::span<const ModalResul
 }  // namespace cabledyn
 // ---- end cabledyn/modal/modes_output.hpp ----
 // ---- end cabledyn/modal.hpp ----
+// ---- begin cabledyn/system.hpp ----
+// cabledyn module header: system (mooring systems of lines and points: the line load model
+// with parameters in the scalar type, the bordered Jacobian and its block solve, the system's
+// DOF numbering and state, system statics).
+
+// ---- begin cabledyn/system/line_model.hpp ----
+// cabledyn: the load model of one EI = 0 line inside a mooring system, every parameter a
+// template scalar.
+// Spec "The EI = 0 tension element" (internal force and tangent), "Buoyancy and wetting"
+// (submerged weight per unstretched metre, consistent nodal weights), "Seabed contact" (nodal
+// penalty contact, stiffness kBot d l_trib), "Static equilibrium" (R = f_int - f_ext),
+// "Attached objects and line ends" (the end nodes of a line are the positions of the objects
+// it is attached to).
+//
+// The model sees a line as its N + 1 node positions x (3 (N + 1) values, end nodes included)
+// and gives the residual R = f_int - f_ext on every node and the tangent dR/dx as 3 x 3 node
+// blocks into a sink: `sink.add(i, j, B)` adds B to the block of nodes (i, j). It knows
+// nothing of DOF numbering: the system (mooring_system.hpp) routes each node block to a line
+// band, an object border or nowhere (a held end).
+//
+// T is the scalar of the state and of the parameters alike (double, long double or a dual):
+// with T a dual, EA, the section lengths, the mass and diameter carry derivative parts, and a
+// static solve in T gives the exact derivatives of its results with respect to them.
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// A section of a line (a LINE TYPES row over a SECTIONS length) with its parameters in T.
+template <class T>
+struct SectionModel {
+  std::string type_name = "line type";
+  T length = T(0);   ///< unstretched length [m]
+  int segments = 0;  ///< elements
+  T EA = T(0);       ///< axial stiffness [N]
+  T BA = T(0);       ///< axial damping [N s] (a negative value is resolved as -zeta, spec "Axial damping")
+  T rho_A = T(0);    ///< dry mass per unstretched metre [kg/m]
+  T d = T(0);        ///< hydrodynamic diameter [m]
+  double EI = 0;     ///< bending stiffness: must be 0 (Hermite lines are not in the system yet)
+  double Cdn = 0, Cdt = 0, Can = 0, Cat = 0;  ///< Morison coefficients (double: not design parameters yet)
+
+  /// The section of a double line description, its parameters lifted to T.
+  static SectionModel from(const LineSection& s) {
+    SectionModel m;
+    m.type_name = s.type.name;
+    m.length = T(s.length);
+    m.segments = s.segments;
+    m.EA = T(s.type.EA);
+    m.BA = T(s.type.BA);
+    m.rho_A = T(s.type.rho_A);
+    m.d = T(s.type.d);
+    m.EI = s.type.EI;
+    m.Cdn = s.type.Cdn;
+    m.Cdt = s.type.Cdt;
+    m.Can = s.type.Can;
+    m.Cat = s.type.Cat;
+    return m;
+  }
+
+  /// The double description of this section (values of every parameter).
+  LineSection value(const LineType& base) const {
+    LineSection s;
+    s.type = base;
+    s.type.name = type_name;
+    s.type.EA = static_cast<double>(value_of(EA));
+    s.type.BA = static_cast<double>(value_of(BA));
+    s.type.rho_A = static_cast<double>(value_of(rho_A));
+    s.type.d = static_cast<double>(value_of(d));
+    s.type.EI = EI;
+    s.type.Cdn = Cdn;
+    s.type.Cdt = Cdt;
+    s.type.Can = Can;
+    s.type.Cat = Cat;
+    s.length = static_cast<double>(value_of(length));
+    s.segments = segments;
+    return s;
+  }
+};
+
+/// The seabed a line model sees: a flat floor with its penalty parameters (none: no seabed).
+struct SeabedModel {
+  std::optional<double> z;  ///< floor elevation [m]
+  SeabedParams params;      ///< kBot, cBot, blend width
+};
+
+/// The load model of an EI = 0 line in a system: elements, submerged weights and seabed
+/// contact, all parameters in T. Rebuild it (rebuild()) after editing sections().
+template <class T>
+class LineModel {
+ public:
+  LineModel(std::string name, std::vector<SectionModel<T>> sections, const Environment& env,
+            SeabedModel seabed = {}, bool tension_only = true)
+      : name_(std::move(name)), sections_(std::move(sections)), env_(env), seabed_(seabed),
+        tension_only_(tension_only) {
+    env_.validate();
+    seabed_.params.validate(name_ + " seabed");
+    rebuild();
+  }
+
+  /// The model of a double line description (its end positions are not used: the system
+  /// places the end nodes on the objects the line is attached to).
+  static LineModel from_line(const Line& line, SeabedModel seabed = {}) {
+    std::vector<SectionModel<T>> s;
+    for (const auto& sec : line.sections()) s.push_back(SectionModel<T>::from(sec));
+    return LineModel(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
+  }
+
+  const std::string& name() const { return name_; }
+  const Environment& environment() const { return env_; }
+  const SeabedModel& seabed() const { return seabed_; }
+  /// The sections; edit them (a design parameter, a dual seed), then call rebuild().
+  std::vector<SectionModel<T>>& sections() { return sections_; }
+  const std::vector<SectionModel<T>>& sections() const { return sections_; }
+
+  /// Validate the sections and rebuild the elements, weights and contact widths. Throws
+  /// InputError naming the line, the section and the bad parameter.
+  void rebuild() {
+    using std::sqrt;
+    if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
+    elems_.clear();
+    w_.clear();
+    d_.clear();
+    morison_.clear();
+    for (std::size_t i = 0; i < sections_.size(); ++i) {
+      const auto& s = sections_[i];
+      const std::string obj = name_ + " section " + std::to_string(i + 1);
+      if (s.EI != 0)
+        throw NotImplementedError(obj, "EI", s.EI, "0 (Hermite lines in a mooring system: not yet)");
+      if (s.segments < 1) throw InputError(obj, "NumSegs", s.segments, ">= 1");
+      if (!(value_of(s.length) > 0 && is_finite(s.length))) throw InputError(obj, "length", value_of(s.length), "> 0");
+      if (!(value_of(s.d) > 0 && is_finite(s.d))) throw InputError(obj, "Diam", value_of(s.d), "> 0");
+      const T L0 = s.length / T(s.segments);
+      // Spec "Buoyancy and wetting": w = (rho_A - rho_w pi d^2 / 4) g, positive down.
+      const T w = (s.rho_A - T(env_.rho_w * kPi / 4) * s.d * s.d) * T(env_.g);
+      // Spec "Axial damping": a negative BA is a damping ratio of the element's axial mode.
+      const T BA = value_of(s.BA) >= 0 ? s.BA : T(-s.BA * L0 * sqrt(s.EA * s.rho_A));
+      for (int k = 0; k < s.segments; ++k) {
+        BasicTensionElementParams<T> p;
+        p.L0 = L0;
+        p.EA = s.EA;
+        p.BA = BA;
+        p.rho_A = s.rho_A;
+        p.tension_only = tension_only_;
+        elems_.emplace_back(p, name_ + " element " + std::to_string(elems_.size() + 1));
+        w_.push_back(w);
+        d_.push_back(s.d);
+        MorisonCoefficients mc;
+        mc.d = static_cast<double>(value_of(s.d));
+        mc.Cdn = s.Cdn;
+        mc.Cdt = s.Cdt;
+        mc.Can = s.Can;
+        mc.Cat = s.Cat;
+        mc.rho = env_.rho_w;
+        mc.validate(obj);
+        morison_.push_back(mc);
+      }
+    }
+  }
+
+  std::size_t n_elements() const { return elems_.size(); }
+  std::size_t n_nodes() const { return elems_.size() + 1; }
+  /// Unstretched length of element e [m].
+  const T& L0(std::size_t e) const { return elems_[e].params().L0; }
+  /// Submerged weight per unstretched metre of element e [N/m].
+  const T& w(std::size_t e) const { return w_[e]; }
+  /// Element e.
+  const BasicTensionElement<T>& element(std::size_t e) const { return elems_[e]; }
+  /// Total unstretched length [m].
+  T length() const {
+    T L = T(0);
+    for (const auto& s : sections_) L += s.length;
+    return L;
+  }
+  /// Total submerged weight [N].
+  T weight() const {
+    T W = T(0);
+    for (std::size_t e = 0; e < n_elements(); ++e) W += w_[e] * L0(e);
+    return W;
+  }
+
+  /// The double line description of this model's parameter values, with the given end
+  /// positions (the static seeds of the system statics solve it line by line).
+  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB) const {
+    std::vector<LineSection> s;
+    LineType base;
+    for (const auto& sec : sections_) s.push_back(sec.value(base));
+    LineEnd a, b;
+    a.position = endA;
+    b.position = endB;
+    LineOptions opt;
+    opt.tension_only = tension_only_;
+    return Line(name_, std::move(s), a, b, env_, opt);
+  }
+
+  /// Node i's position in the node vector x.
+  static Vec3<T> node(const VecX<T>& x, std::size_t i) {
+    return x.template segment<3>(static_cast<Eigen::Index>(3 * i));
+  }
+
+  /// Static residual R = f_int - f_ext on every node (R sized 3 (N + 1), overwritten) and,
+  /// with a sink, the tangent dR/dx as node blocks (spec "Static equilibrium"; f_ext the
+  /// consistent weight w L0 / 2 on each node of an element and the seabed's penalty reaction
+  /// of stiffness kBot d l_trib, l_trib the node's tributary length). compression_ratio >= 0
+  /// gives the compressed branch of every element r EA (spec "EI = 0 path": the tension-only
+  /// stages); negative: each element's own law.
+  template <class Sink>
+  void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1) const {
+    R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
+      Vec<T, 6> fi, fw;
+      Mat<T, 6> Ke;
+      if (compression_ratio >= 0)
+        elems_[e].template internal_force<T>(qe, fi, sink ? &Ke : nullptr, compression_ratio);
+      else
+        elems_[e].template internal_force<T>(qe, fi, sink ? &Ke : nullptr);
+      tension_weight_load<T, T>(w_[e], L0(e), fw);
+      R.template segment<6>(static_cast<Eigen::Index>(3 * e)) += fi - fw;
+      if (sink) {
+        for (int a = 0; a < 2; ++a)
+          for (int b = 0; b < 2; ++b)
+            sink->add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b),
+                      Mat3<T>(Ke.template block<3, 3>(3 * a, 3 * b)));
+      }
+    }
+    if (seabed_.z) {
+      for (std::size_t i = 0; i < n_nodes(); ++i) {
+        const auto iz = static_cast<Eigen::Index>(3 * i + 2);
+        const auto c = seabed_contact<T, T>(x(iz), T(0), *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+        R(iz) -= c.f;
+        if (sink) {
+          Mat3<T> B = Mat3<T>::Zero();
+          B(2, 2) = -c.df_dz;
+          sink->add(i, i, B);
+        }
+      }
+    }
+  }
+
+  /// Morison coefficients of element e (at the diameter's value).
+  const MorisonCoefficients& morison(std::size_t e) const { return morison_[e]; }
+
+  /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every node (R sized 3 (N + 1),
+  /// overwritten) and, with a sink, the blocks wq dr/dx + wv dr/dv (spec "Time integration":
+  /// the equation of motion M a + r = 0). f_damp the Kelvin-Voigt axial damping ("Axial
+  /// damping"); f_ext the consistent weight, Morison drag in a uniform current U ("Drag": the
+  /// element's relative velocity, over its deformed length) and the seabed's penalty reaction
+  /// with its damper ("Seabed contact").
+  template <class Sink>
+  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const Vec3<double>& U, VecX<T>& R, Sink* sink,
+                        const T& wq, const T& wv) const {
+    R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
+    const Vec3<T> Uf = U.template cast<T>();
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const auto o = static_cast<Eigen::Index>(3 * e);
+      const Vec<T, 6> qe = x.template segment<6>(o), ve = vx.template segment<6>(o);
+      Vec<T, 6> fi, fw, fdmp, fdrag;
+      Mat<T, 6> Ke, Dq, Dv, Gq, Gv;
+      const bool jac = sink != nullptr;
+      elems_[e].template internal_force<T>(qe, fi, jac ? &Ke : nullptr);
+      elems_[e].template damping_force<T>(qe, ve, fdmp, jac ? &Dq : nullptr, jac ? &Dv : nullptr);
+      tension_weight_load<T, T>(w_[e], L0(e), fw);
+      tension_drag<T>(qe, ve, Uf, Uf, morison_[e], fdrag, jac ? &Gq : nullptr, jac ? &Gv : nullptr);
+      R.template segment<6>(o) += fi + fdmp - fw - fdrag;
+      if (sink) {
+        const Mat<T, 6> B = wq * (Ke + Dq - Gq) + wv * (Dv - Gv);
+        for (int a = 0; a < 2; ++a)
+          for (int b = 0; b < 2; ++b)
+            sink->add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b),
+                      Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
+      }
+    }
+    if (seabed_.z) {
+      for (std::size_t i = 0; i < n_nodes(); ++i) {
+        const auto iz = static_cast<Eigen::Index>(3 * i + 2);
+        const auto c = seabed_contact<T, T>(x(iz), vx(iz), *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+        R(iz) -= c.f;
+        if (sink) {
+          Mat3<T> B = Mat3<T>::Zero();
+          B(2, 2) = -(wq * c.df_dz + wv * c.df_dvz);
+          sink->add(i, i, B);
+        }
+      }
+    }
+  }
+
+  /// Inertia M(x) a on every node (Ma sized 3 (N + 1), overwritten): the consistent
+  /// structural mass and the Morison added mass at the current configuration, and with a sink
+  /// the blocks wm M + wq d(M(x) a)/dx (spec "Added mass and fluid inertia": the EI = 0 path
+  /// assembles the added mass at the current configuration with its configuration derivative
+  /// in the tangent). The line is taken as wholly wetted (the system refuses nodes above the
+  /// surface).
+  template <class Sink>
+  void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
+    Ma.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
+    const double below = std::numeric_limits<double>::infinity();  // every element wetted
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const auto o = static_cast<Eigen::Index>(3 * e);
+      const Vec<T, 6> qe = x.template segment<6>(o), ae = ax.template segment<6>(o);
+      const double l0 = static_cast<double>(value_of(L0(e)));
+      const Mat<T, 6> Me = elems_[e].template mass<T>() + tension_added_mass<T>(qe, morison_[e], l0, below);
+      Ma.template segment<6>(o) += Me * ae;
+      if (sink) {
+        const Mat<T, 6> B = wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0, below);
+        for (int a = 0; a < 2; ++a)
+          for (int b = 0; b < 2; ++b)
+            sink->add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b),
+                      Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
+      }
+    }
+  }
+
+  /// Total potential energy at node positions x [J]: strain energy, weight potential and the
+  /// seabed's penalty potential (the energy whose gradient is static_residual).
+  T potential_energy(const VecX<T>& x, double compression_ratio = -1) const {
+    T E = T(0);
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
+      E += compression_ratio >= 0 ? elems_[e].template energy<T>(qe, compression_ratio) : elems_[e].template energy<T>(qe);
+      E += tension_weight_potential<T, T>(w_[e], L0(e), qe);
+    }
+    if (seabed_.z)
+      for (std::size_t i = 0; i < n_nodes(); ++i)
+        E += seabed_contact<T, T>(x(static_cast<Eigen::Index>(3 * i + 2)), T(0), *seabed_.z, T(1), contact_width_length(i),
+                                  seabed_.params)
+                 .energy;
+    return E;
+  }
+
+  /// The product d l_trib of node i's contact: the sum over its elements of d_e L0_e / 2.
+  T contact_width_length(std::size_t i) const {
+    T a = T(0);
+    if (i > 0) a += T(0.5) * d_[i - 1] * L0(i - 1);
+    if (i + 1 < n_nodes()) a += T(0.5) * d_[i] * L0(i);
+    return a;
+  }
+
+  /// Elastic tension of element e at node positions x [N].
+  T tension(const VecX<T>& x, std::size_t e) const {
+    return elems_[e].template tension<T>(x.template segment<6>(static_cast<Eigen::Index>(3 * e)));
+  }
+
+ private:
+  std::string name_;
+  std::vector<SectionModel<T>> sections_;
+  Environment env_;
+  SeabedModel seabed_;
+  bool tension_only_ = true;
+  std::vector<BasicTensionElement<T>> elems_;
+  std::vector<T> w_, d_;
+  std::vector<MorisonCoefficients> morison_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/system/line_model.hpp ----
+// ---- begin cabledyn/system/bordered_jacobian.hpp ----
+// cabledyn: the Jacobian of a mooring system, line bands bordered by object DOFs, and its
+// solve by block elimination.
+// Spec "Linear algebra" (band storage of each line, workspaces sized once), "Attached objects
+// and line ends" (lines joined at points and bodies: the line bands couple only through the
+// DOFs of the objects at their ends).
+//
+// DOFs are numbered block by block: the interior DOFs of line 0, of line 1, ..., then the
+// object DOFs (free points, bodies) last. The matrix is
+//     [ A_1           U_1 ]
+//     [      A_2      U_2 ]
+//     [ V_1  V_2  ... D   ]
+// with A_b the band of block b, U_b / V_b its coupling to the few object DOFs it touches
+// (a line touches the objects at its two ends: at most 12 columns), D dense. The solve
+// eliminates the blocks: Z_b = A_b^-1 U_b, y_b = A_b^-1 r_b, the Schur complement
+// S = D - sum V_b Z_b solves for the object DOFs, then x_b = y_b - Z_b x_o. Each A_b is
+// factored once per solve with the templated band LU, so any scalar T works.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// One band block of a bordered Jacobian: its size, half-bandwidth, the object DOFs it
+/// couples to and a name for errors (the line's).
+struct BorderedBlockShape {
+  std::string name;
+  Eigen::Index size = 0;
+  Eigen::Index half_bandwidth = 0;
+  std::vector<Eigen::Index> coupled;  ///< object DOF indices (0-based among the object DOFs)
+};
+
+/// Solves the dense system S x = b in place by Gaussian elimination with partial pivoting on
+/// the values (any scalar T). S is overwritten; piv is a workspace of S.rows() entries.
+/// Throws SolveError naming `object` when a pivot is zero.
+template <class T>
+void dense_solve_in_place(MatX<T>& S, Eigen::Ref<VecX<T>> b, std::vector<Eigen::Index>& piv,
+                          const std::string& object) {
+  using std::fabs;
+  const Eigen::Index n = S.rows();
+  piv.resize(static_cast<std::size_t>(n));
+  for (Eigen::Index k = 0; k < n; ++k) {
+    Eigen::Index p = k;
+    auto best = fabs(value_of(S(k, k)));
+    for (Eigen::Index i = k + 1; i < n; ++i)
+      if (fabs(value_of(S(i, k))) > best) {
+        best = fabs(value_of(S(i, k)));
+        p = i;
+      }
+    if (!(best > 0) || !std::isfinite(static_cast<double>(best)))
+      throw SolveError(object, "pivot of object DOF " + std::to_string(k), static_cast<double>(best),
+                       "nonzero and finite (the objects' Schur complement is singular: an object held by nothing?)");
+    if (p != k) {
+      S.row(p).swap(S.row(k));
+      std::swap(b(p), b(k));
+    }
+    for (Eigen::Index i = k + 1; i < n; ++i) {
+      const T m = S(i, k) / S(k, k);
+      if (value_of(m) == 0 && !is_dual_v<T>) continue;
+      for (Eigen::Index j = k + 1; j < n; ++j) S(i, j) -= m * S(k, j);
+      b(i) -= m * b(k);
+    }
+  }
+  for (Eigen::Index k = n - 1; k >= 0; --k) {
+    T s = b(k);
+    for (Eigen::Index j = k + 1; j < n; ++j) s -= S(k, j) * b(j);
+    b(k) = s / S(k, k);
+  }
+}
+
+/// The bordered Jacobian: band blocks, their borders and the dense object block. Workspaces
+/// are sized at construction; set_zero / add / solve allocate nothing.
+template <class T>
+class BorderedJacobian {
+ public:
+  using Index = Eigen::Index;
+
+  BorderedJacobian(std::vector<BorderedBlockShape> blocks, Index n_objects, std::string name = "system")
+      : shapes_(std::move(blocks)), n_obj_(n_objects), name_(std::move(name)) {
+    Index off = 0;
+    for (std::size_t b = 0; b < shapes_.size(); ++b) {
+      const auto& s = shapes_[b];
+      offset_.push_back(off);
+      const Index kb = std::max<Index>(0, std::min<Index>(s.half_bandwidth, std::max<Index>(0, s.size - 1)));
+      band_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
+      lu_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
+      const Index k = static_cast<Index>(s.coupled.size());
+      U_.emplace_back(MatX<T>::Zero(s.size, k));
+      V_.emplace_back(MatX<T>::Zero(k, s.size));
+      Z_.emplace_back(MatX<T>::Zero(s.size, k));
+      for (Index c : s.coupled)
+        if (c < 0 || c >= n_obj_) throw InputError(name_, s.name + " coupled object DOF", c, "in [0, " + std::to_string(n_obj_) + ")");
+      for (Index i = 0; i < s.size; ++i) owner_.push_back(static_cast<int>(b));
+      off += s.size;
+    }
+    n_lines_ = off;
+    D_ = MatX<T>::Zero(n_obj_, n_obj_);
+    S_ = MatX<T>::Zero(n_obj_, n_obj_);
+    xo_ = VecX<T>::Zero(n_obj_);
+  }
+
+  /// Total DOFs (block DOFs then object DOFs).
+  Index size() const { return n_lines_ + n_obj_; }
+  /// First global index of the object DOFs.
+  Index object_offset() const { return n_lines_; }
+  /// First global index of block b.
+  Index block_offset(std::size_t b) const { return offset_[b]; }
+  std::size_t n_blocks() const { return shapes_.size(); }
+
+  void set_zero() {
+    for (auto& B : band_) B.set_zero();
+    for (auto& U : U_) U.setZero();
+    for (auto& V : V_) V.setZero();
+    D_.setZero();
+  }
+
+  /// J(i, j) += v, global indices. Throws InputError for an entry the structure has no
+  /// room for (two different blocks, or an object a block was not declared to touch).
+  void add(Index i, Index j, const T& v) {
+    const bool io = i >= n_lines_, jo = j >= n_lines_;
+    if (io && jo) {
+      D_(i - n_lines_, j - n_lines_) += v;
+    } else if (!io && !jo) {
+      const int b = owner_[static_cast<std::size_t>(i)];
+      if (owner_[static_cast<std::size_t>(j)] != b)
+        throw InputError(name_, "Jacobian entry between blocks", std::to_string(i) + ", " + std::to_string(j),
+                         "within one block");
+      band_[static_cast<std::size_t>(b)].add(i - offset_[static_cast<std::size_t>(b)],
+                                             j - offset_[static_cast<std::size_t>(b)], v);
+    } else if (!io) {
+      const auto b = static_cast<std::size_t>(owner_[static_cast<std::size_t>(i)]);
+      U_[b](i - offset_[b], column(b, j - n_lines_)) += v;
+    } else {
+      const auto b = static_cast<std::size_t>(owner_[static_cast<std::size_t>(j)]);
+      V_[b](column(b, i - n_lines_), j - offset_[b]) += v;
+    }
+  }
+
+  /// Adds a 3 x 3 block at rows i0.., columns j0...
+  void add3(Index i0, Index j0, const Mat3<T>& B) {
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < 3; ++c)
+        if (!(value_of(B(a, c)) == 0) || is_dual_v<T>) add(i0 + a, j0 + c, B(a, c));
+  }
+
+  /// Solves J x = r in place (r in, x out). Throws SolveError naming the block (line) whose
+  /// band is singular, or the system when the objects' Schur complement is.
+  void solve(Eigen::Ref<VecX<T>> r) {
+    if (r.size() != size()) throw InputError(name_, "right-hand side size", r.size(), "== " + std::to_string(size()));
+    S_ = D_;
+    for (std::size_t b = 0; b < shapes_.size(); ++b) {
+      const Index n = shapes_[b].size;
+      if (n == 0) continue;
+      const auto res = lu_[b].factor(band_[b]);
+      if (!res.ok()) throw res.error(shapes_[b].name);
+      auto rb = r.segment(offset_[b], n);
+      lu_[b].solve(rb);
+      if (Z_[b].cols() > 0) {
+        Z_[b] = U_[b];
+        lu_[b].solve(Z_[b]);
+        // S -= V Z, r_o -= V y on the coupled object DOFs.
+        const auto& cpl = shapes_[b].coupled;
+        for (std::size_t a = 0; a < cpl.size(); ++a) {
+          T ro = T(0);
+          for (Index k = 0; k < n; ++k) ro += V_[b](static_cast<Index>(a), k) * rb(k);
+          r(n_lines_ + cpl[a]) -= ro;
+          for (std::size_t c = 0; c < cpl.size(); ++c) {
+            T s = T(0);
+            for (Index k = 0; k < n; ++k) s += V_[b](static_cast<Index>(a), k) * Z_[b](k, static_cast<Index>(c));
+            S_(cpl[a], cpl[c]) -= s;
+          }
+        }
+      }
+    }
+    if (n_obj_ > 0) {
+      xo_ = r.segment(n_lines_, n_obj_);
+      dense_solve_in_place<T>(S_, xo_, piv_, name_);
+      r.segment(n_lines_, n_obj_) = xo_;
+      for (std::size_t b = 0; b < shapes_.size(); ++b) {
+        const auto& cpl = shapes_[b].coupled;
+        for (std::size_t c = 0; c < cpl.size(); ++c)
+          r.segment(offset_[b], shapes_[b].size) -= Z_[b].col(static_cast<Index>(c)) * xo_(cpl[c]);
+      }
+    }
+  }
+
+  /// The assembled matrix as a dense one (tests).
+  MatX<T> to_dense() const {
+    MatX<T> J = MatX<T>::Zero(size(), size());
+    for (std::size_t b = 0; b < shapes_.size(); ++b) {
+      const Index n = shapes_[b].size, o = offset_[b];
+      if (n == 0) continue;
+      J.block(o, o, n, n) = band_[b].to_dense();
+      const auto& cpl = shapes_[b].coupled;
+      for (std::size_t c = 0; c < cpl.size(); ++c) {
+        J.block(o, n_lines_ + cpl[c], n, 1) = U_[b].col(static_cast<Index>(c));
+        J.block(n_lines_ + cpl[c], o, 1, n) = V_[b].row(static_cast<Index>(c));
+      }
+    }
+    J.block(n_lines_, n_lines_, n_obj_, n_obj_) = D_;
+    return J;
+  }
+
+ private:
+  Index column(std::size_t b, Index obj) const {
+    const auto& c = shapes_[b].coupled;
+    for (std::size_t k = 0; k < c.size(); ++k)
+      if (c[k] == obj) return static_cast<Index>(k);
+    throw InputError(name_, shapes_[b].name + " coupling to object DOF", obj, "declared at setup");
+  }
+
+  std::vector<BorderedBlockShape> shapes_;
+  Index n_obj_ = 0, n_lines_ = 0;
+  std::string name_;
+  std::vector<Index> offset_;
+  std::vector<int> owner_;
+  std::vector<BandMatrix<T>> band_;
+  std::vector<BandLU<T>> lu_;
+  std::vector<MatX<T>> U_, V_, Z_;
+  MatX<T> D_, S_;
+  VecX<T> xo_;
+  std::vector<Index> piv_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/system/bordered_jacobian.hpp ----
+// ---- begin cabledyn/system/mooring_system.hpp ----
+// cabledyn: a mooring system: lines joined at points, its DOF numbering and its state.
+// Spec "Attached objects and line ends" (fixed, coupled and free points; a line end takes the
+// position of the object it is attached to; a free point carries its mass, volume and the
+// forces of its lines), "Tension and coupled loads" (the force a line exerts on its end
+// object), "Static equilibrium" (R = f_int - f_ext on every free DOF).
+//
+// The system owns the lines (LineModel) and points, numbers the free DOFs (each line's
+// interior nodes as one band block, then the free points' DOFs as the border: see
+// bordered_jacobian.hpp) and defines one state value (SystemState: t, q, v, a of the free
+// DOFs, a struct copied whole: commit, rollback and restart cannot miss a field). Held
+// points (fixed, coupled) are not DOFs: their positions are parameters of the system.
+//
+// Templated over T for the state and the parameters alike: a MooringSystem of duals, its
+// EA, lengths or anchor positions seeded, gives exact design sensitivities of its static
+// solution (system_statics.hpp).
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// How a point moves (deck POINTS Attachment column).
+enum class PointKind {
+  fixed,    ///< held at its position (an anchor): Fixed
+  coupled,  ///< position prescribed by the host or a motion (a fairlead): Coupled / Vessel
+  free,     ///< three DOFs moved by its lines, weight and buoyancy: Free / Connect
+};
+
+/// A point (deck POINTS row). Parameters in T.
+template <class T>
+struct PointModel {
+  std::string name = "point";
+  PointKind kind = PointKind::fixed;
+  Vec3<T> r = Vec3<T>::Zero();  ///< held position, or the initial position of a free point [m]
+  T mass = T(0);                ///< [kg] (a clump weight)
+  T volume = T(0);              ///< displaced volume [m^3] (a buoy)
+  double CdA = 0;               ///< drag area [m^2]: drag 1/2 rho CdA |u_r| u_r
+  double Ca = 0;                ///< added-mass coefficient: added mass Ca rho V (isotropic)
+  Vec3<T> v = Vec3<T>::Zero();  ///< velocity of a held point [m/s] (coupled: set by the host each step)
+  Vec3<T> a = Vec3<T>::Zero();  ///< acceleration of a held point [m/s^2]
+  Vec3<T> load = Vec3<T>::Zero();  ///< constant external force on a free point [N] (a host's load)
+};
+
+/// The one state value of a system: time and the positions, velocities and accelerations of
+/// its free DOFs (in the system's numbering). Copy it whole to commit, roll back or restart.
+template <class T>
+struct SystemState {
+  T t = T(0);
+  VecX<T> q, v, a;
+};
+
+/// A line of the system: its load model and the points at its ends.
+template <class T>
+struct SystemLine {
+  LineModel<T> model;
+  int point[2] = {-1, -1};  ///< End A, End B point index
+};
+
+/// The prescribed kinematics of a system's held points (fixed and coupled) at one time: the
+/// inputs a stepper interpolates over a step.
+template <class T>
+struct HeldKinematics {
+  std::vector<Vec3<T>> r, v, a;  ///< one entry per point (free points' entries unused)
+};
+
+/// A mooring system of EI = 0 lines and points.
+template <class T>
+class MooringSystem {
+ public:
+  using Index = Eigen::Index;
+  using Scalar = T;
+  using State = SystemState<T>;
+  using Jacobian = BorderedJacobian<T>;
+  using Held = HeldKinematics<T>;
+
+  explicit MooringSystem(Environment env = {}, std::string name = "mooring system")
+      : env_(env), name_(std::move(name)) {
+    env_.validate();
+  }
+
+  const std::string& name() const { return name_; }
+  const Environment& environment() const { return env_; }
+  /// A uniform steady current [m/s] (drag on lines and points in the dynamics).
+  void set_current(const Vec3<double>& U) {
+    if (!U.allFinite()) throw InputError(name_, "current", "non-finite", "finite");
+    current_ = U;
+  }
+  const Vec3<double>& current() const { return current_; }
+
+  /// Adds a point; returns its index. Throws InputError for a non-finite position or a
+  /// negative mass or volume.
+  int add_point(PointModel<T> p) {
+    const std::string obj = "Point " + std::to_string(points_.size() + 1) + " (" + p.name + ")";
+    if (!is_finite(p.r(0)) || !is_finite(p.r(1)) || !is_finite(p.r(2)))
+      throw InputError(obj, "position", "non-finite", "finite");
+    if (!(value_of(p.mass) >= 0 && is_finite(p.mass))) throw InputError(obj, "mass", value_of(p.mass), ">= 0");
+    if (!(value_of(p.volume) >= 0 && is_finite(p.volume)))
+      throw InputError(obj, "volume", value_of(p.volume), ">= 0");
+    if (!(p.CdA >= 0) || !(p.Ca >= 0)) throw InputError(obj, "CdA / Ca", std::min(p.CdA, p.Ca), ">= 0");
+    points_.push_back(std::move(p));
+    numbered_ = false;
+    return static_cast<int>(points_.size()) - 1;
+  }
+
+  /// Adds a line from point a (End A) to point b (End B); returns its index.
+  int add_line(LineModel<T> model, int a, int b) {
+    const std::string obj = "Line " + std::to_string(lines_.size() + 1) + " (" + model.name() + ")";
+    for (int p : {a, b})
+      if (p < 0 || p >= static_cast<int>(points_.size()))
+        throw InputError(obj, "end point", p + 1, "an existing point (1.." + std::to_string(points_.size()) + ")");
+    if (a == b) throw InputError(obj, "end points", a + 1, "two different points");
+    SystemLine<T> L{std::move(model), {a, b}};
+    lines_.push_back(std::move(L));
+    numbered_ = false;
+    return static_cast<int>(lines_.size()) - 1;
+  }
+
+  std::size_t n_points() const { return points_.size(); }
+  std::size_t n_lines() const { return lines_.size(); }
+  const PointModel<T>& point(int p) const { return points_.at(static_cast<std::size_t>(p)); }
+  /// A point, to edit (a held position, a dual seed). Renumber() after changing a kind.
+  PointModel<T>& point(int p) { return points_.at(static_cast<std::size_t>(p)); }
+  const SystemLine<T>& line(int l) const { return lines_.at(static_cast<std::size_t>(l)); }
+  /// A line, to edit its model's sections (call model.rebuild() after).
+  SystemLine<T>& line(int l) { return lines_.at(static_cast<std::size_t>(l)); }
+
+  /// Numbers the free DOFs: each line's interior nodes as one block, then the free points.
+  /// Throws InputError for a free point no line holds. Called by the members that need it.
+  void renumber() {
+    block_offset_.clear();
+    Index off = 0;
+    for (const auto& L : lines_) {
+      block_offset_.push_back(off);
+      off += 3 * static_cast<Index>(L.model.n_nodes() - 2);
+    }
+    n_line_dofs_ = off;
+    point_dof_.assign(points_.size(), -1);
+    std::vector<int> attached(points_.size(), 0);
+    for (const auto& L : lines_) ++attached[static_cast<std::size_t>(L.point[0])], ++attached[static_cast<std::size_t>(L.point[1])];
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (points_[p].kind != PointKind::free) continue;
+      if (attached[p] == 0)
+        throw InputError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")", "lines attached", 0,
+                         ">= 1 (a free point must be held by a line)");
+      point_dof_[p] = off;
+      off += 3;
+    }
+    n_dofs_ = off;
+    wx_.assign(lines_.size(), VecX<T>());
+    wv_ = wx_;
+    wr_ = wx_;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const auto n = static_cast<Index>(3 * lines_[l].model.n_nodes());
+      wx_[l].setZero(n);
+      wv_[l].setZero(n);
+      wr_[l].setZero(n);
+    }
+    numbered_ = true;
+  }
+
+  /// Number of free DOFs.
+  Index dofs() const {
+    require_numbered();
+    return n_dofs_;
+  }
+  /// First global DOF of point p (-1 when it is held).
+  Index point_dof(int p) const {
+    require_numbered();
+    return point_dof_[static_cast<std::size_t>(p)];
+  }
+  /// First global DOF of node i of line l (-1 when the node is held: an end on a held point).
+  Index node_dof(int l, std::size_t i) const {
+    require_numbered();
+    const auto& L = lines_[static_cast<std::size_t>(l)];
+    const std::size_t n = L.model.n_nodes();
+    if (i == 0) return point_dof_[static_cast<std::size_t>(L.point[0])];
+    if (i + 1 == n) return point_dof_[static_cast<std::size_t>(L.point[1])];
+    return block_offset_[static_cast<std::size_t>(l)] + 3 * static_cast<Index>(i - 1);
+  }
+
+  /// The Jacobian of this system's numbering (workspaces sized once).
+  BorderedJacobian<T> make_jacobian() const {
+    require_numbered();
+    std::vector<BorderedBlockShape> blocks;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      BorderedBlockShape s;
+      s.name = "Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ")";
+      s.size = 3 * static_cast<Index>(lines_[l].model.n_nodes() - 2);
+      s.half_bandwidth = 5;
+      for (int end = 0; end < 2; ++end) {
+        const Index d = point_dof_[static_cast<std::size_t>(lines_[l].point[end])];
+        if (d >= 0)
+          for (int c = 0; c < 3; ++c)
+            if (std::find(s.coupled.begin(), s.coupled.end(), d - n_line_dofs_ + c) == s.coupled.end())
+              s.coupled.push_back(d - n_line_dofs_ + c);
+      }
+      blocks.push_back(std::move(s));
+    }
+    return BorderedJacobian<T>(std::move(blocks), n_dofs_ - n_line_dofs_, name_);
+  }
+
+  /// A first state: free points where the deck puts them, every line's interior nodes evenly
+  /// on the chord between its end points (the static solve seeds them better).
+  SystemState<T> initial_state() {
+    if (!numbered_) renumber();
+    SystemState<T> s;
+    s.q = VecX<T>::Zero(n_dofs_);
+    s.v = VecX<T>::Zero(n_dofs_);
+    s.a = VecX<T>::Zero(n_dofs_);
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] >= 0) s.q.template segment<3>(point_dof_[p]) = points_[p].r;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const auto& L = lines_[l];
+      const Vec3<T> a = points_[static_cast<std::size_t>(L.point[0])].r, b = points_[static_cast<std::size_t>(L.point[1])].r;
+      const std::size_t n = L.model.n_nodes();
+      for (std::size_t i = 1; i + 1 < n; ++i)
+        s.q.template segment<3>(node_dof(static_cast<int>(l), i)) = a + (b - a) * T(double(i) / double(n - 1));
+    }
+    return s;
+  }
+
+  /// Position of point p in state s.
+  Vec3<T> point_position(const SystemState<T>& s, int p) const {
+    const Index d = point_dof(p);
+    return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : points_[static_cast<std::size_t>(p)].r;
+  }
+
+  /// The node positions of line l in state s (x sized 3 (N + 1)).
+  void line_nodes(const SystemState<T>& s, int l, VecX<T>& x) const {
+    const auto& L = lines_[static_cast<std::size_t>(l)];
+    const std::size_t n = L.model.n_nodes();
+    x.resize(static_cast<Index>(3 * n));
+    x.template segment<3>(0) = point_position(s, L.point[0]);
+    x.template segment<3>(static_cast<Index>(3 * (n - 1))) = point_position(s, L.point[1]);
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      x.template segment<3>(static_cast<Index>(3 * i)) = s.q.template segment<3>(node_dof(l, i));
+  }
+
+  /// The held points' kinematics (into h, whose vectors keep their storage once sized).
+  void get_held(Held& h) const {
+    h.r.resize(points_.size());
+    h.v.resize(points_.size());
+    h.a.resize(points_.size());
+    for (std::size_t p = 0; p < points_.size(); ++p) h.r[p] = points_[p].r, h.v[p] = points_[p].v, h.a[p] = points_[p].a;
+  }
+  /// Sets the held points' kinematics (free points' entries are ignored).
+  void set_held(const Held& h) {
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (points_[p].kind != PointKind::free) points_[p].r = h.r[p], points_[p].v = h.v[p], points_[p].a = h.a[p];
+  }
+  /// Sets coupled point p's position, velocity and acceleration (the host's input for the
+  /// end of the next step). Throws InputError for a point that is not coupled or a
+  /// non-finite value.
+  void set_coupled(int p, const Vec3<T>& r, const Vec3<T>& v, const Vec3<T>& a = Vec3<T>::Zero()) {
+    auto& P = points_.at(static_cast<std::size_t>(p));
+    auto obj = [&] { return "Point " + std::to_string(p + 1) + " (" + P.name + ")"; };  // built on error only
+    if (P.kind != PointKind::coupled) throw InputError(obj(), "attachment", "not Coupled", "a Coupled point");
+    for (int c = 0; c < 3; ++c)
+      if (!is_finite(r(c)) || !is_finite(v(c)) || !is_finite(a(c)))
+        throw InputError(obj(), "coupled kinematics", "non-finite", "finite");
+    P.r = r;
+    P.v = v;
+    P.a = a;
+  }
+
+  /// Throws NotImplementedError when a node of state s lies above the still water (the
+  /// system's line model takes every element as wetted) and SolveError for a non-finite DOF.
+  void check_state(const State& s) const {
+    for (Index i = 0; i < s.q.size(); ++i)
+      if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
+        throw SolveError(name_, "state DOF " + std::to_string(i), "non-finite", "finite");
+    for (Index i = 2; i < s.q.size(); i += 3)
+      if (value_of(s.q(i)) > 0)
+        throw NotImplementedError(name_, "node height above the still water (DOF " + std::to_string(i) + ")",
+                                  value_of(s.q(i)), "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+  }
+
+  /// The force scale of state s [N]: the largest of 1 N, every line's weight, every point's
+  /// weight, buoyancy and load, and every line's end force (the scale of the Newton tests).
+  double force_scale(const State& s) const {
+    double scale = 1;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      scale = std::max(scale, std::fabs(static_cast<double>(value_of(lines_[l].model.weight()))));
+      for (int e = 0; e < 2; ++e) {
+        const Vec3<T> f = line_end_force(s, static_cast<int>(l), e);
+        for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
+      }
+    }
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      const Vec3<T> f = point_static_load(static_cast<int>(p));
+      for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
+    }
+    return scale;
+  }
+
+  /// Node positions (which = 0), velocities (1) or accelerations (2) of line l: the free
+  /// DOFs from `free`, a held end from its point's r, v or a.
+  void line_gather(const VecX<T>& free, int l, int which, VecX<T>& x) const {
+    const auto& L = lines_[static_cast<std::size_t>(l)];
+    const std::size_t n = L.model.n_nodes();
+    x.resize(static_cast<Index>(3 * n));
+    for (std::size_t i = 0; i < n; ++i) {
+      const Index d = node_dof(l, i);
+      if (d >= 0) {
+        x.template segment<3>(static_cast<Index>(3 * i)) = free.template segment<3>(d);
+      } else {
+        const auto& P = points_[static_cast<std::size_t>(L.point[i == 0 ? 0 : 1])];
+        x.template segment<3>(static_cast<Index>(3 * i)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
+      }
+    }
+  }
+
+  /// Dynamic force r(q, v) = f_int + f_damp - f_ext on the free DOFs (spec "Time
+  /// integration": M a + r = 0): every line's (LineModel::dynamic_residual) and, on a free
+  /// point, minus its weight and buoyancy, its constant load and its drag
+  /// 1/2 rho CdA |u_r| u_r, u_r = U - v. With J (not zeroed here) adds wq dr/dq + wv dr/dv.
+  void dynamic_residual(const SystemState<T>& s, VecX<T>& R, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
+    using std::sqrt;
+    require_numbered();
+    R.setZero(n_dofs_);
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const int li = static_cast<int>(l);
+      line_gather(s.q, li, 0, wx_[l]);
+      line_gather(s.v, li, 1, wv_[l]);
+      Router route{this, li, J};
+      lines_[l].model.dynamic_residual(wx_[l], wv_[l], current_, wr_[l], J ? &route : nullptr, wq, wv);
+      scatter(li, wr_[l], R);
+    }
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      const Index d = point_dof_[p];
+      if (d < 0) continue;
+      const auto& P = points_[p];
+      R.template segment<3>(d) -= point_static_load(static_cast<int>(p));
+      if (P.CdA > 0) {
+        const Vec3<T> ur = current_.template cast<T>() - Vec3<T>(s.v.template segment<3>(d));
+        const T un = sqrt(ur.squaredNorm());
+        const T k = T(0.5 * env_.rho_w * P.CdA);
+        R.template segment<3>(d) -= k * un * ur;
+        if (J && value_of(un) > 0) {
+          // d(-k |u| u)/dv = k (|u| I + u u^T / |u|) (u = U - v).
+          J->add3(d, d, Mat3<T>(wv * k * (un * Mat3<T>::Identity() + ur * ur.transpose() / un)));
+        }
+      }
+    }
+  }
+
+  /// Inertia M(q) a on the free DOFs (Ma overwritten): the lines' (structural and added
+  /// mass, their held ends' accelerations included) and the points' (m + Ca rho V) a. With J
+  /// (not zeroed here) adds wm M + wq d(M a)/dq.
+  void inertia(const SystemState<T>& s, VecX<T>& Ma, BorderedJacobian<T>* J, const T& wm, const T& wq) const {
+    require_numbered();
+    Ma.setZero(n_dofs_);
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const int li = static_cast<int>(l);
+      line_gather(s.q, li, 0, wx_[l]);
+      line_gather(s.a, li, 2, wv_[l]);
+      Router route{this, li, J};
+      lines_[l].model.inertia(wx_[l], wv_[l], wr_[l], J ? &route : nullptr, wm, wq);
+      scatter(li, wr_[l], Ma);
+    }
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      const Index d = point_dof_[p];
+      if (d < 0) continue;
+      const T m = point_mass(static_cast<int>(p));
+      Ma.template segment<3>(d) += m * s.a.template segment<3>(d);
+      if (J) J->add3(d, d, Mat3<T>(wm * m * Mat3<T>::Identity()));
+    }
+  }
+
+  /// Mass of point p with its added mass, m + Ca rho V [kg].
+  T point_mass(int p) const {
+    const auto& P = points_[static_cast<std::size_t>(p)];
+    return P.mass + T(P.Ca * env_.rho_w) * P.volume;
+  }
+
+  /// Kinetic energy [J]: every line's 1/2 v^T M(x) v over all its nodes (held ends
+  /// included, added mass included) and every free point's 1/2 (m + Ca rho V) |v|^2.
+  T kinetic_energy(const SystemState<T>& s) const {
+    T E = T(0);
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const int li = static_cast<int>(l);
+      line_gather(s.q, li, 0, wx_[l]);
+      line_gather(s.v, li, 1, wv_[l]);
+      lines_[l].model.template inertia<Router>(wx_[l], wv_[l], wr_[l], nullptr, T(0), T(0));
+      E += T(0.5) * wv_[l].dot(wr_[l]);
+    }
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] >= 0)
+        E += T(0.5) * point_mass(static_cast<int>(p)) * s.v.template segment<3>(point_dof_[p]).squaredNorm();
+    return E;
+  }
+
+  /// The external static load on point p: its weight and buoyancy, (0, 0, (rho V - m) g),
+  /// plus its constant load [N].
+  Vec3<T> point_static_load(int p) const {
+    const auto& P = points_[static_cast<std::size_t>(p)];
+    return Vec3<T>(T(0), T(0), (T(env_.rho_w) * P.volume - P.mass) * T(env_.g)) + P.load;
+  }
+
+  /// Static residual R = f_int - f_ext on the free DOFs (spec "Static equilibrium") and, with
+  /// J (from make_jacobian(), zeroed here), its tangent dR/dq. compression_ratio >= 0 gives
+  /// every element's compressed branch r EA (the tension-only stages of the statics).
+  void static_residual(const SystemState<T>& s, VecX<T>& R, BorderedJacobian<T>* J,
+                       double compression_ratio = -1) const {
+    require_numbered();
+    R.setZero(n_dofs_);
+    if (J) J->set_zero();
+    VecX<T> x, Rl;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const int li = static_cast<int>(l);
+      line_nodes(s, li, x);
+      Router route{this, li, J};
+      lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio);
+      for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
+        const Index d = node_dof(li, i);
+        if (d >= 0) R.template segment<3>(d) += Rl.template segment<3>(static_cast<Index>(3 * i));
+      }
+    }
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] >= 0) R.template segment<3>(point_dof_[p]) -= point_static_load(static_cast<int>(p));
+  }
+
+  /// Total potential energy of the system in state s [J]: every line's, and the points'
+  /// weight and buoyancy potential (m - rho V) g z and the potential -F . r of their constant
+  /// loads (the energy whose gradient is static_residual).
+  T potential_energy(const SystemState<T>& s, double compression_ratio = -1) const {
+    T E = T(0);
+    VecX<T> x;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      line_nodes(s, static_cast<int>(l), x);
+      E += lines_[l].model.potential_energy(x, compression_ratio);
+    }
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] >= 0) E -= point_static_load(static_cast<int>(p)).dot(point_position(s, static_cast<int>(p)));
+    return E;
+  }
+
+  /// The static force line l exerts on the object at its end (0: End A, 1: End B) in state s
+  /// [N]: minus the line's residual at its end node, i.e. the end element's tension along
+  /// the chord plus the end node's share of weight and seabed reaction (spec "Tension and
+  /// coupled loads").
+  Vec3<T> line_end_force(const SystemState<T>& s, int l, int end) const {
+    VecX<T> x, Rl;
+    line_nodes(s, l, x);
+    const auto& L = lines_[static_cast<std::size_t>(l)];
+    L.model.template static_residual<Router>(x, Rl, nullptr);
+    const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
+    return -Rl.template segment<3>(static_cast<Index>(3 * i));
+  }
+
+  /// Elastic tension of element e of line l in state s [N].
+  T line_tension(const SystemState<T>& s, int l, std::size_t e) const {
+    VecX<T> x;
+    line_nodes(s, l, x);
+    return lines_[static_cast<std::size_t>(l)].model.tension(x, e);
+  }
+
+ private:
+  // Routes a line's node blocks to the system Jacobian; blocks with a held node are dropped.
+  struct Router {
+    const MooringSystem* sys;
+    int line;
+    BorderedJacobian<T>* J;
+    void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
+      const Index di = sys->node_dof(line, i), dj = sys->node_dof(line, j);
+      if (di >= 0 && dj >= 0) J->add3(di, dj, B);
+    }
+  };
+
+  // Adds a line's node vector into the free DOFs.
+  void scatter(int l, const VecX<T>& Rl, VecX<T>& R) const {
+    for (std::size_t i = 0; i < lines_[static_cast<std::size_t>(l)].model.n_nodes(); ++i) {
+      const Index d = node_dof(l, i);
+      if (d >= 0) R.template segment<3>(d) += Rl.template segment<3>(static_cast<Index>(3 * i));
+    }
+  }
+
+  void require_numbered() const {
+    if (!numbered_) throw InputError(name_, "DOF numbering", "stale", "renumber() after adding points or lines");
+  }
+
+  Environment env_;
+  std::string name_;
+  std::vector<PointModel<T>> points_;
+  std::vector<SystemLine<T>> lines_;
+  bool numbered_ = false;
+  std::vector<Index> block_offset_, point_dof_;
+  Index n_line_dofs_ = 0, n_dofs_ = 0;
+  Vec3<double> current_ = Vec3<double>::Zero();
+  mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/system/mooring_system.hpp ----
+// ---- begin cabledyn/system/system_statics.hpp ----
+// cabledyn: static equilibrium of a mooring system.
+// Spec "Static equilibrium" (R = f_int - f_ext = 0 on the free DOFs, Newton with a line
+// search, the convergence test ||R||_inf / s), "Attached objects and line ends" (the
+// initialisation sequence: every line first with the objects held where the deck puts them,
+// then the coupled system).
+//
+// Stage 1 solves each line alone between its end points (the EI = 0 line statics with its
+// seeds and fallbacks) and places its interior nodes there. Stage 2 runs Newton on the whole
+// system, lines and free points together, on the bordered Jacobian, with a backtracking line
+// search on ||R||_2. The whole solve is templated on T: with T a dual, stage 2 carries the
+// derivative parts, and once the values have converged `dual_iterations` further Newton
+// steps converge the derivatives (a Newton step at the solution maps q' to -J^-1 dR/dp
+// exactly), so d(result)/d(parameter) is exact to the residual.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// Options of the system statics.
+struct SystemStaticOptions {
+  double tol = 1e-10;          ///< ||R||_inf / s, s the force scale
+  double abs_tol = 1e-14;      ///< ||R||_inf [N]
+  int max_iterations = 100;    ///< Newton iterations of the polish (stage 3)
+  int max_point_iterations = 200;  ///< trust-region iterations of the point balance (stage 2)
+  bool seed_lines = true;      ///< stage 1: solve every line alone with its ends held
+  int dual_iterations = 2;     ///< Newton steps after convergence when T is a dual
+  bool verbose = false;        ///< print each iteration to stderr
+};
+
+/// Outcome of a system static solve.
+struct SystemStaticResult {
+  int point_iterations = 0; ///< trust-region iterations of the point balance (stage 2)
+  int iterations = 0;       ///< Newton iterations of the polish (stage 3)
+  double residual = 0;      ///< ||R||_inf at the solution [N]
+  double scale = 0;         ///< force scale s [N]: the largest of the lines' and points' weights and end forces
+  double floor = 0;         ///< round-off floor of the nodal forces [N]: 8 eps |x|_max max(EA / L0)
+  std::vector<std::string> notes;  ///< notes for the run summary
+};
+
+namespace detail {
+template <class T>
+double inf_norm(const VecX<T>& R) {
+  double m = 0;
+  for (Eigen::Index i = 0; i < R.size(); ++i) m = std::max(m, std::fabs(static_cast<double>(value_of(R(i)))));
+  return m;
+}
+template <class T>
+double two_norm(const VecX<T>& R) {
+  double m = 0;
+  for (Eigen::Index i = 0; i < R.size(); ++i) {
+    const double v = static_cast<double>(value_of(R(i)));
+    m += v * v;
+  }
+  return std::sqrt(m);
+}
+
+/// Solves every line of `sys` alone, its end points held where state s puts them, and
+/// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
+/// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
+template <class T>
+void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, int only_point = -1) {
+  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+    const int li = static_cast<int>(l);
+    const auto& L = sys.line(li);
+    if (only_point >= 0 && L.point[0] != only_point && L.point[1] != only_point) continue;
+    Vec3<double> ends[2];
+    for (int e = 0; e < 2; ++e) {
+      const Vec3<T> p = sys.point_position(s, L.point[e]);
+      for (int c = 0; c < 3; ++c) ends[e](c) = static_cast<double>(value_of(p(c)));
+    }
+    const Line line = L.model.value_line(ends[0], ends[1]);
+    StaticProblem prob;
+    prob.seabed_z = L.model.seabed().z;
+    prob.seabed = L.model.seabed().params;
+    const StaticResult r = TensionStatics(line, prob).solve();
+    for (std::size_t i = 1; i + 1 < L.model.n_nodes(); ++i) {
+      const Eigen::Index d = sys.node_dof(li, i);
+      for (int c = 0; c < 3; ++c) s.q(d + c) = T(r.q(static_cast<Eigen::Index>(3 * i) + c));
+    }
+  }
+}
+
+/// ||.||_2 of the free points' rows of R.
+template <class T>
+double object_norm(const VecX<T>& R, Eigen::Index first) {
+  return two_norm<T>(VecX<T>(R.tail(R.size() - first)));
+}
+}  // namespace detail
+
+/// Solves the statics of `sys` from state `s` (positions updated in place; v and a zeroed),
+/// in the spec's sequence (spec "Static equilibrium", "EI = 0 path" and the initialisation of
+/// coupled systems):
+///  1. every line alone, its end objects held where the deck puts them;
+///  2. the free points placed at their force balance: a trust-region Newton iteration on the
+///     point positions whose residual sums the attached lines' end forces (each line re-solved
+///     for the moving ends), the points' weight and buoyancy; its Jacobian by central
+///     differences of the re-solved lines; a step is accepted when it lowers the potential
+///     energy (Armijo), so a point on slack lines falls until they take it, or when it halves
+///     the imbalance;
+///  3. a Newton polish of the whole system, lines and points together, to ||R||_inf <=
+///     max(tol s, abs_tol, floor); with T a dual, `dual_iterations` more steps converge the
+///     derivative parts.
+/// When the polish meets a singular tangent (a slack run, whose nodes no force places) the
+/// stage-2 equilibrium is kept with a note (double and long double; a dual solve throws: its
+/// derivatives need the tangent). Throws SolveError naming the system, the stage and the
+/// residual when no equilibrium is found, and the line statics' errors.
+template <class T>
+SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
+  using Index = Eigen::Index;
+  sys.renumber();
+  if (s.q.size() != sys.dofs()) s = sys.initial_state();
+  s.v.setZero(sys.dofs());
+  s.a.setZero(sys.dofs());
+  for (std::size_t p = 0; p < sys.n_points(); ++p) {
+    const auto& P = sys.point(static_cast<int>(p));
+    if (value_of(P.r(2)) > 0)
+      throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + P.name + ")", "height above the still water",
+                                value_of(P.r(2)),
+                                "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+  }
+  SystemStaticResult out;
+  // Stage 1: each line alone, its end points held where they are.
+  if (opt.seed_lines) detail::solve_lines_held(sys, s);
+  // Force scale: the largest weight, buoyancy and end force in the system.
+  double scale = 1;
+  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+    scale = std::max(scale, std::fabs(static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.weight()))));
+    for (int e = 0; e < 2; ++e) {
+      const Vec3<T> f = sys.line_end_force(s, static_cast<int>(l), e);
+      for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
+    }
+  }
+  for (std::size_t p = 0; p < sys.n_points(); ++p)
+    scale = std::max(scale, std::fabs(static_cast<double>(value_of(sys.point_static_load(static_cast<int>(p))(2)))));
+  out.scale = scale;
+  // Round-off floor: a node's force differences element forces whose chords carry a rounding
+  // of eps |x| each, amplified by the element stiffness EA / L0.
+  double xmax = 1, kmax = 0;
+  for (std::size_t p = 0; p < sys.n_points(); ++p) {
+    const Vec3<T> r = sys.point_position(s, static_cast<int>(p));
+    for (int c = 0; c < 3; ++c) xmax = std::max(xmax, std::fabs(static_cast<double>(value_of(r(c)))));
+  }
+  for (Index i = 0; i < s.q.size(); ++i) xmax = std::max(xmax, std::fabs(static_cast<double>(value_of(s.q(i)))));
+  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+    const auto& m = sys.line(static_cast<int>(l)).model;
+    for (std::size_t e = 0; e < m.n_elements(); ++e) {
+      kmax = std::max(kmax, static_cast<double>(value_of(m.element(e).params().EA / m.L0(e))));
+    }
+  }
+  out.floor = 8 * static_cast<double>(epsilon<T>()) * xmax * kmax;
+  const double target = std::max({opt.tol * scale, opt.abs_tol, out.floor});
+  auto J = sys.make_jacobian();
+  VecX<T> R, dx, Rt;
+  SystemState<T> trial = s;
+  const Index first_obj = J.object_offset();
+
+  // Stage 2: the free points at their force balance, each line re-solved for moving ends.
+  // The residual is a function of the point positions alone (the lines re-solved); its
+  // Jacobian is taken by central differences of the re-solved lines (a slack or grounded line
+  // has no smooth tangent that predicts its re-solved end force), the step is a Newton step
+  // clipped to a trust region that grows on success and shrinks on failure, and the merit is
+  // the potential energy (whose gradient the residual is; flat where a point hangs on slack
+  // lines, where the energy still falls).
+  if (first_obj < sys.dofs() && opt.seed_lines) {
+    const Index no = sys.dofs() - first_obj;
+    std::vector<int> free_points;
+    for (std::size_t p = 0; p < sys.n_points(); ++p)
+      if (sys.point_dof(static_cast<int>(p)) >= 0) free_points.push_back(static_cast<int>(p));
+    double Lmin = 1e300;
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
+      Lmin = std::min(Lmin, static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.length())));
+    double radius = std::max(1.0, 0.1 * Lmin);
+    const double radius_max = std::max(1.0, 0.5 * Lmin);
+    const double h = 1e-6 * std::max(1.0, xmax);
+    auto point_residual = [&](SystemState<T>& st, VecX<double>& r) {
+      sys.static_residual(st, R, nullptr);
+      r.resize(no);
+      for (Index i = 0; i < no; ++i) r(i) = static_cast<double>(value_of(R(first_obj + i)));
+    };
+    VecX<double> r, rp, rm, rt;
+    MatX<double> Jo(no, no);
+    point_residual(s, r);
+    double E = static_cast<double>(value_of(sys.potential_energy(s)));
+    // The lines are solved to the line statics' 1e-8 s: balance the points to the same.
+    const double point_target = std::max(1e-8 * scale, target);
+    for (int it = 0;; ++it) {
+      out.point_iterations = it;
+      const double rinf = r.cwiseAbs().maxCoeff();
+      if (opt.verbose)
+        std::fprintf(stderr, "%s: point balance %d ||R_points||_inf %.6e radius %.3e\n", sys.name().c_str(), it, rinf,
+                     radius);
+      if (rinf <= point_target) break;
+      if (it >= opt.max_point_iterations)
+        throw SolveError(sys.name(), "point balance ||R||_inf after " + std::to_string(it) + " iterations", rinf,
+                         "<= " + to_text(point_target) + " N");
+      // Central differences, one point coordinate at a time (only its lines re-solved).
+      for (int fp : free_points) {
+        const Index d = sys.point_dof(fp);
+        for (int c = 0; c < 3; ++c) {
+          trial.q = s.q;
+          trial.q(d + c) += T(h);
+          detail::solve_lines_held(sys, trial, fp);
+          point_residual(trial, rp);
+          trial.q = s.q;
+          trial.q(d + c) -= T(h);
+          detail::solve_lines_held(sys, trial, fp);
+          point_residual(trial, rm);
+          Jo.col(d + c - first_obj) = (rp - rm) / (2 * h);
+        }
+      }
+      // Levenberg-Marquardt trust region: the shift mu grows until the step fits the region,
+      // which turns the step from Newton's toward steepest descent of the energy (and keeps a
+      // direction without stiffness, a point on slack lines, solvable).
+      const double jn = std::max(Jo.cwiseAbs().maxCoeff(), 1e-300);
+      const double rn = r.norm();
+      VecX<double> step;
+      for (;;) {
+        double mu = 1e-12 * jn, len = 0;
+        for (int k = 0; k < 200; ++k) {
+          MatX<double> A = Jo;
+          A.diagonal().array() += mu;
+          step = -A.partialPivLu().solve(r);
+          len = step.cwiseAbs().maxCoeff();
+          if (std::isfinite(len) && len <= radius) break;
+          mu *= 4;
+        }
+        const double f = len > radius ? radius / len : 1.0;
+        trial.q = s.q;
+        for (Index i = 0; i < no; ++i) trial.q(first_obj + i) += T(f * step(i));
+        bool ok = std::isfinite(len);
+        if (ok) {
+          try {
+            detail::solve_lines_held(sys, trial);
+          } catch (const Error&) {
+            ok = false;  // a trial position no line statics admits: shrink the region
+          }
+        }
+        if (ok) {
+          point_residual(trial, rt);
+          const double Et = static_cast<double>(value_of(sys.potential_energy(trial)));
+          const bool armijo = Et <= E + 1e-4 * f * r.dot(step);
+          if (std::isfinite(rt.norm()) && std::isfinite(Et) && (armijo || rt.norm() < 0.5 * rn)) {
+            s.q = trial.q;
+            r = rt;
+            E = Et;
+            if (f * len >= 0.2 * radius || rt.norm() < 0.25 * rn) radius = std::min(radius_max, 2 * radius);
+            break;
+          }
+        }
+        radius = 0.25 * std::min(radius, len);
+        if (!(radius > 1e-12 * std::max(1.0, Lmin)))
+          throw SolveError(sys.name(), "point balance trust region at iteration " + std::to_string(it + 1), rn,
+                           "a decrease of the points' force imbalance (no admissible step)");
+      }
+    }
+  }
+
+  // Stage 3: Newton on the coupled system, every element's own law.
+  const SystemState<T> balanced = s;
+  try {
+    sys.static_residual(s, R, &J);
+    double r2 = detail::two_norm(R);
+    int extra = is_dual_v<T> ? opt.dual_iterations : 0;
+    for (int it = 0;; ++it) {
+      const double rinf = detail::inf_norm(R);
+      out.residual = rinf;
+      out.iterations = it;
+      const bool converged = rinf <= target;
+      if (opt.verbose)
+        std::fprintf(stderr, "%s: statics iteration %d ||R||_inf %.6e (s %.3e)\n", sys.name().c_str(), it, rinf, scale);
+      if (converged && extra == 0) return out;
+      if (it >= opt.max_iterations)
+        throw SolveError(sys.name(), "static residual ||R||_inf after " + std::to_string(it) + " Newton iterations",
+                         rinf, "<= " + to_text(target) + " N");
+      dx = -R;
+      J.solve(dx);
+      if (converged) {
+        // Derivative convergence of a dual solve: full steps, no line search.
+        --extra;
+        s.q += dx;
+        sys.static_residual(s, R, &J);
+        continue;
+      }
+      double alpha = 1;
+      for (int k = 0;; ++k) {
+        trial.q = s.q + T(alpha) * dx;
+        sys.static_residual(trial, Rt, nullptr);
+        const double rt = detail::two_norm(Rt);
+        if (std::isfinite(rt) && rt <= (1 - 1e-4 * alpha) * r2) break;
+        if (k == 30)
+          throw SolveError(sys.name(), "line search on ||R||_2 at Newton iteration " + std::to_string(it + 1), r2,
+                           "a decrease along the Newton direction (the tangent is singular or wrong)");
+        alpha *= 0.5;
+      }
+      s.q = trial.q;
+      sys.static_residual(s, R, &J);
+      r2 = detail::two_norm(R);
+    }
+  } catch (const SolveError& e) {
+    if (is_dual_v<T> || !opt.seed_lines) throw;
+    // A slack run no force places: keep the balanced state of stages 1 and 2.
+    s = balanced;
+    sys.static_residual(s, R, nullptr);
+    out.residual = detail::inf_norm(R);
+    out.notes.push_back("the system polish stopped (" + std::string(e.what()) +
+                        "); the equilibrium of the line statics and the point balance is kept (||R||_inf " +
+                        to_text(out.residual) + " N)");
+    return out;
+  }
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/system/system_statics.hpp ----
+// ---- end cabledyn/system.hpp ----
 // ---- begin cabledyn/nodes.hpp ----
 // cabledyn module header: nodes (the spring-damper node of spring-damper-node.md, generic
 // one-step integrators, the node graph with edges and coupling groups, the exact stability

@@ -7,6 +7,7 @@
 
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/quadrature.hpp"
+#include "cabledyn/core/scalar.hpp"
 
 namespace cabledyn {
 
@@ -31,22 +32,27 @@ inline void check_order(int order, const std::string& object, const char* name) 
 }
 }  // namespace detail
 
-/// Parameters of an EI = 0 tension element (spec "The EI = 0 tension element").
-struct TensionElementParams {
-  double L0 = 0;              ///< unstretched length [m], > 0
-  double EA = 0;              ///< axial stiffness [N], > 0
-  double BA = 0;              ///< axial damping [N s], >= 0 (resolve a negative column first)
-  double rho_A = 0;           ///< dry mass per unstretched metre [kg/m], >= 0
+/// Parameters of an EI = 0 tension element (spec "The EI = 0 tension element"). The
+/// parameter scalar P is double for a plain model and a dual for design sensitivities
+/// (d(tension)/d(EA), d(tension)/d(L0): ARCHITECTURE.md, "The scalar is a template parameter
+/// all the way up").
+template <class P = double>
+struct BasicTensionElementParams {
+  P L0 = 0;                   ///< unstretched length [m], > 0
+  P EA = 0;                   ///< axial stiffness [N], > 0
+  P BA = 0;                   ///< axial damping [N s], >= 0 (resolve a negative column first)
+  P rho_A = 0;                ///< dry mass per unstretched metre [kg/m], >= 0
   bool tension_only = true;   ///< slack (eps < 0) carries no elastic force
 
   /// Throws InputError naming `object` and the first bad parameter.
   void validate(const std::string& object) const {
-    detail::check_positive(L0, object, "L0");
-    detail::check_positive(EA, object, "EA");
-    detail::check_non_negative(BA, object, "BA");
-    detail::check_non_negative(rho_A, object, "rho_A");
+    detail::check_positive(static_cast<double>(value_of(L0)), object, "L0");
+    detail::check_positive(static_cast<double>(value_of(EA)), object, "EA");
+    detail::check_non_negative(static_cast<double>(value_of(BA)), object, "BA");
+    detail::check_non_negative(static_cast<double>(value_of(rho_A)), object, "rho_A");
   }
 };
+using TensionElementParams = BasicTensionElementParams<double>;
 
 /// Parameters of a cubic-Hermite bending element (spec "The cubic-Hermite bending element").
 struct HermiteElementParams {

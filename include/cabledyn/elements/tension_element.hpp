@@ -26,8 +26,10 @@ struct TensionKinematics {
 
 /// The EI = 0 element: strain, tension, internal force, exact tangent, consistent mass and
 /// Kelvin-Voigt axial damping. A small value type; every member is a pure function of its
-/// arguments and the parameters.
-class TensionElement {
+/// arguments and the parameters. P is the parameter scalar (double, or the dual T of the
+/// state for design sensitivities); the state scalar T of every member must hold a P.
+template <class P = double>
+class BasicTensionElement {
  public:
   using Layout = LayoutR;
   static constexpr int kDofs = LayoutR::kElementDofs;  // 6
@@ -36,12 +38,12 @@ class TensionElement {
   template <class T>
   using Mat = ElementMat<T, LayoutR>;
 
-  explicit TensionElement(const TensionElementParams& p, std::string name = "tension element")
+  explicit BasicTensionElement(const BasicTensionElementParams<P>& p, std::string name = "tension element")
       : p_(p), name_(std::move(name)) {
     p_.validate(name_);
   }
 
-  const TensionElementParams& params() const { return p_; }
+  const BasicTensionElementParams<P>& params() const { return p_; }
   const std::string& name() const { return name_; }
 
   /// Chord, length, direction and strain eps = l/L0 - 1 (spec "The EI = 0 tension
@@ -87,8 +89,8 @@ class TensionElement {
   template <class T>
   T energy(const Vec<T>& q, double r) const {
     const auto k = kinematics(q);
-    const double ea = value_of(k.eps) < 0 ? r * p_.EA : p_.EA;
-    return ea == 0 ? T(0) : T(T(0.5) * T(ea) * T(p_.L0) * k.eps * k.eps);
+    const P ea = value_of(k.eps) < 0 ? P(r * p_.EA) : p_.EA;
+    return value_of(ea) == 0 ? T(0) : T(T(0.5) * T(ea) * T(p_.L0) * k.eps * k.eps);
   }
 
   /// Internal force f = dU/dq (f_a = -T e, f_b = T e) and, when K is given, the exact
@@ -104,8 +106,8 @@ class TensionElement {
   template <class T>
   void internal_force(const Vec<T>& q, Vec<T>& f, Mat<T>* K, double r) const {
     const auto k = kinematics(q);
-    const double ea = value_of(k.eps) < 0 ? r * p_.EA : p_.EA;
-    if (ea == 0) {
+    const P ea = value_of(k.eps) < 0 ? P(r * p_.EA) : p_.EA;
+    if (value_of(ea) == 0) {
       f.setZero();
       if (K) K->setZero();
       return;
@@ -136,9 +138,9 @@ class TensionElement {
     f.template segment<3>(3) = fb;
     if (J_v) set_pair_blocks(*J_v, Mat3<T>(c * k.e * k.e.transpose()));
     if (J_q) {
-      // d(rate e)/dd = [e dv^T P + rate P] / l, P = I - e e^T, de/dd = P / l.
-      const Mat3<T> P = Mat3<T>::Identity() - k.e * k.e.transpose();
-      const Mat3<T> jb = (c / k.l) * (k.e * (P * dv).transpose() + rate * P);
+      // d(rate e)/dd = [e dv^T Pe + rate Pe] / l, Pe = I - e e^T, de/dd = Pe / l.
+      const Mat3<T> Pe = Mat3<T>::Identity() - k.e * k.e.transpose();
+      const Mat3<T> jb = (c / k.l) * (k.e * (Pe * dv).transpose() + rate * Pe);
       set_pair_blocks(*J_q, jb);
     }
   }
@@ -155,7 +157,7 @@ class TensionElement {
 
   /// Consistent mass M = rho_A L0 / 6 [[2I, I], [I, 2I]] [kg] (spec "The EI = 0 tension
   /// element").
-  template <class T = double>
+  template <class T = P>
   Mat<T> mass() const {
     Mat<T> M = Mat<T>::Zero();
     const T m = T(p_.rho_A) * T(p_.L0) / T(6);
@@ -183,8 +185,11 @@ class TensionElement {
     K.template block<3, 3>(3, 0) = -k;
   }
 
-  TensionElementParams p_;
+  BasicTensionElementParams<P> p_;
   std::string name_;
 };
+
+/// The EI = 0 element with double parameters.
+using TensionElement = BasicTensionElement<double>;
 
 }  // namespace cabledyn

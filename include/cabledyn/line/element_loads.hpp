@@ -26,11 +26,11 @@ namespace cabledyn {
 // ---- consistent submerged weight -------------------------------------------------------
 
 /// Consistent weight load of an EI = 0 element (w per unstretched metre, down): -w L0/2 on
-/// each node's z.
-template <class T>
-void tension_weight_load(double w, double L0, Vec<T, 6>& f) {
+/// each node's z. w and L0 are double, or the dual T when they are design parameters.
+template <class T, class P = double>
+void tension_weight_load(const P& w, const P& L0, Vec<T, 6>& f) {
   f.setZero();
-  f(2) = f(5) = T(-0.5 * w * L0);
+  f(2) = f(5) = T(P(-0.5) * w * L0);
 }
 
 /// Consistent weight load of a Hermite element: -w L0/2 on each r_z, -w L0^2/12 on m1_z,
@@ -43,10 +43,10 @@ void hermite_weight_load(double w, double L0, Vec<T, 12>& f) {
   f(11) = T(w * L0 * L0 / 12);
 }
 
-/// Weight potential of an EI = 0 element: w L0 (z_a + z_b)/2.
-template <class T>
-T tension_weight_potential(double w, double L0, const Vec<T, 6>& q) {
-  return T(0.5 * w * L0) * (q(2) + q(5));
+/// Weight potential of an EI = 0 element: w L0 (z_a + z_b)/2 (w, L0 double or the dual T).
+template <class T, class P = double>
+T tension_weight_potential(const P& w, const P& L0, const Vec<T, 6>& q) {
+  return T(P(0.5) * w * L0) * (q(2) + q(5));
 }
 
 /// Weight potential of a Hermite element: w integral z ds = w L0 [(z1 + z2)/2 + L0 (m1z - m2z)/12].

@@ -39,9 +39,10 @@ struct NodalContact {
   T energy = T(0);   ///< penalty potential of the elastic part [J]
 };
 
-/// The C1 penalty law f_n(g) of stiffness k [N/m] and its derivative and potential.
-template <class T>
-void penalty_law(const T& g, double k, double delta, T& f, T& df_dg, T& E) {
+/// The C1 penalty law f_n(g) of stiffness k [N/m] and its derivative and potential (k may be
+/// a dual parameter: K is double or T).
+template <class T, class K = double>
+void penalty_law(const T& g, const K& k, double delta, T& f, T& df_dg, T& E) {
   if (!(value_of(g) > 0)) {
     f = df_dg = E = T(0);
   } else if (value_of(g) < delta) {
@@ -57,11 +58,12 @@ void penalty_law(const T& g, double k, double delta, T& f, T& df_dg, T& E) {
 
 /// Normal contact of a node at height z moving with vertical velocity vz over a flat floor
 /// at z_floor, for a line of diameter d and tributary length l_trib (spec "Seabed contact").
-template <class T>
-NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, double d, double l_trib,
+/// d and l_trib are double, or the dual T when they are design parameters.
+template <class T, class P = double>
+NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, const P& d, const P& l_trib,
                                const SeabedParams& p) {
   NodalContact<T> c;
-  const double k = p.kBot * d * l_trib;
+  const P k = p.kBot * d * l_trib;
   const T g = T(z_floor) - z;
   T df_dg;
   penalty_law(g, k, p.delta, c.f_elastic, df_dg, c.energy);
@@ -69,12 +71,12 @@ NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, double d
   c.df_dz = -df_dg;
   // Damper: only while moving into the bed (vz < 0) and in contact.
   if (value_of(g) > 0 && value_of(vz) < 0 && p.cBot > 0) {
-    const double cn = p.cBot * d * l_trib;
+    const P cn = p.cBot * d * l_trib;
     const bool in_blend = value_of(g) < p.delta;
     const T chi = in_blend ? T(g / T(p.delta)) : T(1);
     c.f += T(-cn) * vz * chi;
     c.df_dvz = T(-cn) * chi;
-    if (in_blend) c.df_dz += T(cn / p.delta) * vz;  // d(-cn vz g/delta)/dz, dg/dz = -1
+    if (in_blend) c.df_dz += T(cn / P(p.delta)) * vz;  // d(-cn vz g/delta)/dz, dg/dz = -1
   }
   return c;
 }

@@ -1,0 +1,222 @@
+// cabledyn: the generalised-alpha stepper of any system.
+// Spec "Time integration" (the scheme, the force blend, the Newmark updates, the predictor,
+// Newton iterations and their convergence test, adaptive step subdivision, prescribed motion
+// held at its values over the step); EQUATIONS.md section 10.
+//
+// Systems supply, steppers step (ARCHITECTURE.md, "The solver half"). The stepper knows a
+// system only through this interface (MooringSystem is one):
+//   using Scalar, State (t, q, v, a), Jacobian (set_zero, solve), Held (prescribed inputs);
+//   dofs(), make_jacobian(), force_scale(State);
+//   dynamic_residual(State, r, Jacobian*, wq, wv): r(q, v) = f_int + f_damp - f_ext and
+//       J += wq dr/dq + wv dr/dv;
+//   inertia(State, Ma, Jacobian*, wm, wq): M(q) a and J += wm M + wq d(M a)/dq;
+//   get_held(Held&), set_held(const Held&): the prescribed kinematics (the caller sets those of
+//       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps);
+//   check_state(State): throws for a state outside the model.
+// The equation of motion M a + r = 0 is stepped with the force blend
+//   M(q1) [(1 - alpha_m) a1 + alpha_m a0] + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
+// Newton on q1 with S = (1 - alpha_m)/(beta dt^2) M + d(M a_m)/dq + (1 - alpha_f)[dr/dq +
+// gamma/(beta dt) dr/dv], converged when ||G||_inf <= tol s (s the system's force scale at
+// initialisation). A step whose Newton fails is subdivided in halves (the prescribed
+// kinematics interpolated linearly) up to max_subdivisions levels; the committed State is one
+// value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "cabledyn/core/eigen.hpp"
+#include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/scalar.hpp"
+#include "cabledyn/dynamics/generalized_alpha.hpp"
+
+namespace cabledyn {
+
+/// Options of the system stepper (deck OPTIONS names in brackets where they exist).
+struct SystemStepperOptions {
+  double rho_inf = 0.8;      ///< spectral radius at infinite frequency [rhoInf]
+  double tol = 1e-8;         ///< ||G||_inf / s of the Newton test
+  int max_iterations = 25;   ///< Newton iterations per attempt
+  int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
+};
+
+/// Counters of a run.
+struct SystemStepperStatistics {
+  long steps = 0;               ///< committed steps (sub-steps included)
+  long newton_iterations = 0;   ///< Newton iterations (each one a factorisation)
+  long subdivisions = 0;        ///< failed attempts that were halved
+};
+
+/// The generalised-alpha stepper of a system.
+template <class System>
+class SystemStepper {
+ public:
+  using T = typename System::Scalar;
+  using State = typename System::State;
+  using Held = typename System::Held;
+  using Index = Eigen::Index;
+
+  SystemStepper(System& sys, SystemStepperOptions opt = {})
+      : sys_(sys), opt_(opt), ga_(GeneralizedAlpha<T>::from_rho_inf(T(opt.rho_inf))), J_(sys.make_jacobian()) {
+    if (!(opt_.tol > 0)) throw InputError("stepper", "tol", opt_.tol, "> 0");
+    if (opt_.max_iterations < 1) throw InputError("stepper", "max_iterations", opt_.max_iterations, ">= 1");
+    if (opt_.max_subdivisions < 0) throw InputError("stepper", "max_subdivisions", opt_.max_subdivisions, ">= 0");
+  }
+
+  /// Starts from state s (q, v given; the prescribed kinematics those the system holds): the
+  /// initial acceleration solves M a0 = -r(q0, v0). Sizes every workspace.
+  void initialize(const State& s) {
+    const Index n = sys_.dofs();
+    if (s.q.size() != n || s.v.size() != n)
+      throw InputError("stepper", "state size", s.q.size(), "== " + std::to_string(n) + " DOFs");
+    sys_.check_state(s);
+    x_ = s;
+    x_.a.setZero(n);
+    trial_ = x_;
+    base_ = x_;
+    r0_.setZero(n);
+    r_.setZero(n);
+    Ma_.setZero(n);
+    G_.setZero(n);
+    dq_.setZero(n);
+    base_r0_.setZero(n);
+    a_keep_.setZero(n);
+    sys_.get_held(h0_);
+    sys_.get_held(h1_);
+    sys_.get_held(hb_);
+    sys_.get_held(hs0_);
+    sys_.get_held(hs1_);
+    scale_ = sys_.force_scale(s);
+    // M a0 = -r(q0, v0).
+    J_.set_zero();
+    sys_.inertia(x_, Ma_, &J_, T(1), T(0));
+    sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
+    x_.a = -r0_;
+    J_.solve(x_.a);
+    initialized_ = true;
+  }
+
+  /// Advances by dt to t + dt. The system's prescribed kinematics must be those of t + dt
+  /// (set_coupled / set_held) when called. Throws SolveError naming the time when a step
+  /// still fails after max_subdivisions halvings; the committed state is then unchanged and
+  /// the system's prescribed kinematics are restored to those of t.
+  void step(const T& dt) {
+    if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() first");
+    if (!(value_of(dt) > 0) || !is_finite(dt)) throw InputError("stepper", "dt", value_of(dt), "> 0");
+    sys_.get_held(h1_);
+    base_ = x_;
+    base_r0_ = r0_;
+    try {
+      advance(dt, 0, T(0), T(1));
+    } catch (...) {
+      x_ = base_;
+      r0_ = base_r0_;
+      sys_.set_held(h0_);
+      throw;
+    }
+    sys_.set_held(h1_);
+    copy_held(h1_, h0_);
+  }
+
+  const State& state() const { return x_; }
+  /// The committed state, to edit before a restart (initialize() again after).
+  const SystemStepperStatistics& statistics() const { return stats_; }
+  const GeneralizedAlpha<T>& params() const { return ga_; }
+  double force_scale() const { return scale_; }
+
+ private:
+  static void copy_held(const Held& from, Held& to) {
+    for (std::size_t p = 0; p < from.r.size(); ++p) to.r[p] = from.r[p], to.v[p] = from.v[p], to.a[p] = from.a[p];
+  }
+  static void lerp_held(const Held& a, const Held& b, const T& tau, Held& out) {
+    for (std::size_t p = 0; p < a.r.size(); ++p) {
+      out.r[p] = (T(1) - tau) * a.r[p] + tau * b.r[p];
+      out.v[p] = (T(1) - tau) * a.v[p] + tau * b.v[p];
+      out.a[p] = (T(1) - tau) * a.a[p] + tau * b.a[p];
+    }
+  }
+
+  // Steps from the committed state (at fraction tau0 of the whole step) by dt, subdividing
+  // on failure.
+  void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
+    if (attempt(dt, tau0, tau1)) return;
+    if (depth >= opt_.max_subdivisions)
+      throw SolveError(sys_.name(), "Newton iterations of the step at t = " + to_text(static_cast<double>(value_of(x_.t))) +
+                                        " s with dt = " + to_text(static_cast<double>(value_of(dt))) + " s",
+                       opt_.max_iterations, "convergence (after " + std::to_string(depth) + " halvings)");
+    ++stats_.subdivisions;
+    const T half = T(0.5) * dt, mid = T(0.5) * (tau0 + tau1);
+    advance(half, depth + 1, tau0, mid);
+    advance(half, depth + 1, mid, tau1);
+  }
+
+  // One attempt from the committed state; commits and returns true on convergence.
+  bool attempt(const T& dt, const T& tau0, const T& tau1) {
+    const auto& g = ga_;
+    // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
+    lerp_held(h0_, h1_, tau0, hs0_);
+    lerp_held(h0_, h1_, tau1, hs1_);
+    copy_held(hs1_, hb_);
+    for (std::size_t p = 0; p < hb_.a.size(); ++p) hb_.a[p] = (T(1) - g.alpha_m) * hs1_.a[p] + g.alpha_m * hs0_.a[p];
+    // Predictor: constant acceleration.
+    trial_.t = x_.t + dt;
+    trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
+    const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
+    for (int it = 0; it < opt_.max_iterations; ++it) {
+      trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
+      trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
+      // Inertia at the blended acceleration, the forces at q1, v1.
+      J_.set_zero();
+      sys_.set_held(hb_);
+      a_keep_ = trial_.a;
+      trial_.a = (T(1) - g.alpha_m) * a_keep_ + g.alpha_m * x_.a;
+      sys_.inertia(trial_, Ma_, &J_, wm, T(1));
+      trial_.a = a_keep_;
+      sys_.set_held(hs1_);
+      sys_.dynamic_residual(trial_, r_, &J_, wq, wv);
+      G_ = Ma_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      ++stats_.newton_iterations;
+      double gn = 0;
+      bool finite = true;
+      for (Index i = 0; i < G_.size(); ++i) {
+        const double v = std::fabs(static_cast<double>(value_of(G_(i))));
+        finite = finite && std::isfinite(v);
+        gn = std::max(gn, v);
+      }
+      if (!finite) return false;
+      if (gn <= opt_.tol * scale_ && it > 0) {
+        try {
+          sys_.check_state(trial_);
+        } catch (const SolveError&) {
+          return false;
+        }
+        x_ = trial_;  // whole-value commit (no allocation: equal sizes)
+        r0_ = r_;
+        ++stats_.steps;
+        return true;
+      }
+      dq_ = -G_;
+      try {
+        J_.solve(dq_);
+      } catch (const SolveError&) {
+        return false;
+      }
+      trial_.q += dq_;
+    }
+    return false;
+  }
+
+  System& sys_;
+  SystemStepperOptions opt_;
+  GeneralizedAlpha<T> ga_;
+  typename System::Jacobian J_;
+  State x_, trial_, base_;
+  VecX<T> r0_, r_, Ma_, G_, dq_, a_keep_, base_r0_;
+  Held h0_, h1_, hb_, hs0_, hs1_;
+  double scale_ = 1;
+  bool initialized_ = false;
+  SystemStepperStatistics stats_;
+};
+
+}  // namespace cabledyn

@@ -1,0 +1,9 @@
+// cabledyn module header: system (mooring systems of lines and points: the line load model
+// with parameters in the scalar type, the bordered Jacobian and its block solve, the system's
+// DOF numbering and state, system statics).
+#pragma once
+
+#include "cabledyn/system/line_model.hpp"
+#include "cabledyn/system/bordered_jacobian.hpp"
+#include "cabledyn/system/mooring_system.hpp"
+#include "cabledyn/system/system_statics.hpp"

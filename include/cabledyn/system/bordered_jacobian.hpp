@@ -1,0 +1,233 @@
+// cabledyn: the Jacobian of a mooring system, line bands bordered by object DOFs, and its
+// solve by block elimination.
+// Spec "Linear algebra" (band storage of each line, workspaces sized once), "Attached objects
+// and line ends" (lines joined at points and bodies: the line bands couple only through the
+// DOFs of the objects at their ends).
+//
+// DOFs are numbered block by block: the interior DOFs of line 0, of line 1, ..., then the
+// object DOFs (free points, bodies) last. The matrix is
+//     [ A_1           U_1 ]
+//     [      A_2      U_2 ]
+//     [ V_1  V_2  ... D   ]
+// with A_b the band of block b, U_b / V_b its coupling to the few object DOFs it touches
+// (a line touches the objects at its two ends: at most 12 columns), D dense. The solve
+// eliminates the blocks: Z_b = A_b^-1 U_b, y_b = A_b^-1 r_b, the Schur complement
+// S = D - sum V_b Z_b solves for the object DOFs, then x_b = y_b - Z_b x_o. Each A_b is
+// factored once per solve with the templated band LU, so any scalar T works.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cabledyn/core/eigen.hpp"
+#include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/scalar.hpp"
+#include "cabledyn/linalg/band_lu.hpp"
+#include "cabledyn/linalg/band_matrix.hpp"
+
+namespace cabledyn {
+
+/// One band block of a bordered Jacobian: its size, half-bandwidth, the object DOFs it
+/// couples to and a name for errors (the line's).
+struct BorderedBlockShape {
+  std::string name;
+  Eigen::Index size = 0;
+  Eigen::Index half_bandwidth = 0;
+  std::vector<Eigen::Index> coupled;  ///< object DOF indices (0-based among the object DOFs)
+};
+
+/// Solves the dense system S x = b in place by Gaussian elimination with partial pivoting on
+/// the values (any scalar T). S is overwritten; piv is a workspace of S.rows() entries.
+/// Throws SolveError naming `object` when a pivot is zero.
+template <class T>
+void dense_solve_in_place(MatX<T>& S, Eigen::Ref<VecX<T>> b, std::vector<Eigen::Index>& piv,
+                          const std::string& object) {
+  using std::fabs;
+  const Eigen::Index n = S.rows();
+  piv.resize(static_cast<std::size_t>(n));
+  for (Eigen::Index k = 0; k < n; ++k) {
+    Eigen::Index p = k;
+    auto best = fabs(value_of(S(k, k)));
+    for (Eigen::Index i = k + 1; i < n; ++i)
+      if (fabs(value_of(S(i, k))) > best) {
+        best = fabs(value_of(S(i, k)));
+        p = i;
+      }
+    if (!(best > 0) || !std::isfinite(static_cast<double>(best)))
+      throw SolveError(object, "pivot of object DOF " + std::to_string(k), static_cast<double>(best),
+                       "nonzero and finite (the objects' Schur complement is singular: an object held by nothing?)");
+    if (p != k) {
+      S.row(p).swap(S.row(k));
+      std::swap(b(p), b(k));
+    }
+    for (Eigen::Index i = k + 1; i < n; ++i) {
+      const T m = S(i, k) / S(k, k);
+      if (value_of(m) == 0 && !is_dual_v<T>) continue;
+      for (Eigen::Index j = k + 1; j < n; ++j) S(i, j) -= m * S(k, j);
+      b(i) -= m * b(k);
+    }
+  }
+  for (Eigen::Index k = n - 1; k >= 0; --k) {
+    T s = b(k);
+    for (Eigen::Index j = k + 1; j < n; ++j) s -= S(k, j) * b(j);
+    b(k) = s / S(k, k);
+  }
+}
+
+/// The bordered Jacobian: band blocks, their borders and the dense object block. Workspaces
+/// are sized at construction; set_zero / add / solve allocate nothing.
+template <class T>
+class BorderedJacobian {
+ public:
+  using Index = Eigen::Index;
+
+  BorderedJacobian(std::vector<BorderedBlockShape> blocks, Index n_objects, std::string name = "system")
+      : shapes_(std::move(blocks)), n_obj_(n_objects), name_(std::move(name)) {
+    Index off = 0;
+    for (std::size_t b = 0; b < shapes_.size(); ++b) {
+      const auto& s = shapes_[b];
+      offset_.push_back(off);
+      const Index kb = std::max<Index>(0, std::min<Index>(s.half_bandwidth, std::max<Index>(0, s.size - 1)));
+      band_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
+      lu_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
+      const Index k = static_cast<Index>(s.coupled.size());
+      U_.emplace_back(MatX<T>::Zero(s.size, k));
+      V_.emplace_back(MatX<T>::Zero(k, s.size));
+      Z_.emplace_back(MatX<T>::Zero(s.size, k));
+      for (Index c : s.coupled)
+        if (c < 0 || c >= n_obj_) throw InputError(name_, s.name + " coupled object DOF", c, "in [0, " + std::to_string(n_obj_) + ")");
+      for (Index i = 0; i < s.size; ++i) owner_.push_back(static_cast<int>(b));
+      off += s.size;
+    }
+    n_lines_ = off;
+    D_ = MatX<T>::Zero(n_obj_, n_obj_);
+    S_ = MatX<T>::Zero(n_obj_, n_obj_);
+    xo_ = VecX<T>::Zero(n_obj_);
+  }
+
+  /// Total DOFs (block DOFs then object DOFs).
+  Index size() const { return n_lines_ + n_obj_; }
+  /// First global index of the object DOFs.
+  Index object_offset() const { return n_lines_; }
+  /// First global index of block b.
+  Index block_offset(std::size_t b) const { return offset_[b]; }
+  std::size_t n_blocks() const { return shapes_.size(); }
+
+  void set_zero() {
+    for (auto& B : band_) B.set_zero();
+    for (auto& U : U_) U.setZero();
+    for (auto& V : V_) V.setZero();
+    D_.setZero();
+  }
+
+  /// J(i, j) += v, global indices. Throws InputError for an entry the structure has no
+  /// room for (two different blocks, or an object a block was not declared to touch).
+  void add(Index i, Index j, const T& v) {
+    const bool io = i >= n_lines_, jo = j >= n_lines_;
+    if (io && jo) {
+      D_(i - n_lines_, j - n_lines_) += v;
+    } else if (!io && !jo) {
+      const int b = owner_[static_cast<std::size_t>(i)];
+      if (owner_[static_cast<std::size_t>(j)] != b)
+        throw InputError(name_, "Jacobian entry between blocks", std::to_string(i) + ", " + std::to_string(j),
+                         "within one block");
+      band_[static_cast<std::size_t>(b)].add(i - offset_[static_cast<std::size_t>(b)],
+                                             j - offset_[static_cast<std::size_t>(b)], v);
+    } else if (!io) {
+      const auto b = static_cast<std::size_t>(owner_[static_cast<std::size_t>(i)]);
+      U_[b](i - offset_[b], column(b, j - n_lines_)) += v;
+    } else {
+      const auto b = static_cast<std::size_t>(owner_[static_cast<std::size_t>(j)]);
+      V_[b](column(b, i - n_lines_), j - offset_[b]) += v;
+    }
+  }
+
+  /// Adds a 3 x 3 block at rows i0.., columns j0...
+  void add3(Index i0, Index j0, const Mat3<T>& B) {
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < 3; ++c)
+        if (!(value_of(B(a, c)) == 0) || is_dual_v<T>) add(i0 + a, j0 + c, B(a, c));
+  }
+
+  /// Solves J x = r in place (r in, x out). Throws SolveError naming the block (line) whose
+  /// band is singular, or the system when the objects' Schur complement is.
+  void solve(Eigen::Ref<VecX<T>> r) {
+    if (r.size() != size()) throw InputError(name_, "right-hand side size", r.size(), "== " + std::to_string(size()));
+    S_ = D_;
+    for (std::size_t b = 0; b < shapes_.size(); ++b) {
+      const Index n = shapes_[b].size;
+      if (n == 0) continue;
+      const auto res = lu_[b].factor(band_[b]);
+      if (!res.ok()) throw res.error(shapes_[b].name);
+      auto rb = r.segment(offset_[b], n);
+      lu_[b].solve(rb);
+      if (Z_[b].cols() > 0) {
+        Z_[b] = U_[b];
+        lu_[b].solve(Z_[b]);
+        // S -= V Z, r_o -= V y on the coupled object DOFs.
+        const auto& cpl = shapes_[b].coupled;
+        for (std::size_t a = 0; a < cpl.size(); ++a) {
+          T ro = T(0);
+          for (Index k = 0; k < n; ++k) ro += V_[b](static_cast<Index>(a), k) * rb(k);
+          r(n_lines_ + cpl[a]) -= ro;
+          for (std::size_t c = 0; c < cpl.size(); ++c) {
+            T s = T(0);
+            for (Index k = 0; k < n; ++k) s += V_[b](static_cast<Index>(a), k) * Z_[b](k, static_cast<Index>(c));
+            S_(cpl[a], cpl[c]) -= s;
+          }
+        }
+      }
+    }
+    if (n_obj_ > 0) {
+      xo_ = r.segment(n_lines_, n_obj_);
+      dense_solve_in_place<T>(S_, xo_, piv_, name_);
+      r.segment(n_lines_, n_obj_) = xo_;
+      for (std::size_t b = 0; b < shapes_.size(); ++b) {
+        const auto& cpl = shapes_[b].coupled;
+        for (std::size_t c = 0; c < cpl.size(); ++c)
+          r.segment(offset_[b], shapes_[b].size) -= Z_[b].col(static_cast<Index>(c)) * xo_(cpl[c]);
+      }
+    }
+  }
+
+  /// The assembled matrix as a dense one (tests).
+  MatX<T> to_dense() const {
+    MatX<T> J = MatX<T>::Zero(size(), size());
+    for (std::size_t b = 0; b < shapes_.size(); ++b) {
+      const Index n = shapes_[b].size, o = offset_[b];
+      if (n == 0) continue;
+      J.block(o, o, n, n) = band_[b].to_dense();
+      const auto& cpl = shapes_[b].coupled;
+      for (std::size_t c = 0; c < cpl.size(); ++c) {
+        J.block(o, n_lines_ + cpl[c], n, 1) = U_[b].col(static_cast<Index>(c));
+        J.block(n_lines_ + cpl[c], o, 1, n) = V_[b].row(static_cast<Index>(c));
+      }
+    }
+    J.block(n_lines_, n_lines_, n_obj_, n_obj_) = D_;
+    return J;
+  }
+
+ private:
+  Index column(std::size_t b, Index obj) const {
+    const auto& c = shapes_[b].coupled;
+    for (std::size_t k = 0; k < c.size(); ++k)
+      if (c[k] == obj) return static_cast<Index>(k);
+    throw InputError(name_, shapes_[b].name + " coupling to object DOF", obj, "declared at setup");
+  }
+
+  std::vector<BorderedBlockShape> shapes_;
+  Index n_obj_ = 0, n_lines_ = 0;
+  std::string name_;
+  std::vector<Index> offset_;
+  std::vector<int> owner_;
+  std::vector<BandMatrix<T>> band_;
+  std::vector<BandLU<T>> lu_;
+  std::vector<MatX<T>> U_, V_, Z_;
+  MatX<T> D_, S_;
+  VecX<T> xo_;
+  std::vector<Index> piv_;
+};
+
+}  // namespace cabledyn

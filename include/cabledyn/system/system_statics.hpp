@@ -1,0 +1,322 @@
+// cabledyn: static equilibrium of a mooring system.
+// Spec "Static equilibrium" (R = f_int - f_ext = 0 on the free DOFs, Newton with a line
+// search, the convergence test ||R||_inf / s), "Attached objects and line ends" (the
+// initialisation sequence: every line first with the objects held where the deck puts them,
+// then the coupled system).
+//
+// Stage 1 solves each line alone between its end points (the EI = 0 line statics with its
+// seeds and fallbacks) and places its interior nodes there. Stage 2 runs Newton on the whole
+// system, lines and free points together, on the bordered Jacobian, with a backtracking line
+// search on ||R||_2. The whole solve is templated on T: with T a dual, stage 2 carries the
+// derivative parts, and once the values have converged `dual_iterations` further Newton
+// steps converge the derivatives (a Newton step at the solution maps q' to -J^-1 dR/dp
+// exactly), so d(result)/d(parameter) is exact to the residual.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/scalar.hpp"
+#include "cabledyn/statics/tension_statics.hpp"
+#include "cabledyn/system/mooring_system.hpp"
+
+namespace cabledyn {
+
+/// Options of the system statics.
+struct SystemStaticOptions {
+  double tol = 1e-10;          ///< ||R||_inf / s, s the force scale
+  double abs_tol = 1e-14;      ///< ||R||_inf [N]
+  int max_iterations = 100;    ///< Newton iterations of the polish (stage 3)
+  int max_point_iterations = 200;  ///< trust-region iterations of the point balance (stage 2)
+  bool seed_lines = true;      ///< stage 1: solve every line alone with its ends held
+  int dual_iterations = 2;     ///< Newton steps after convergence when T is a dual
+  bool verbose = false;        ///< print each iteration to stderr
+};
+
+/// Outcome of a system static solve.
+struct SystemStaticResult {
+  int point_iterations = 0; ///< trust-region iterations of the point balance (stage 2)
+  int iterations = 0;       ///< Newton iterations of the polish (stage 3)
+  double residual = 0;      ///< ||R||_inf at the solution [N]
+  double scale = 0;         ///< force scale s [N]: the largest of the lines' and points' weights and end forces
+  double floor = 0;         ///< round-off floor of the nodal forces [N]: 8 eps |x|_max max(EA / L0)
+  std::vector<std::string> notes;  ///< notes for the run summary
+};
+
+namespace detail {
+template <class T>
+double inf_norm(const VecX<T>& R) {
+  double m = 0;
+  for (Eigen::Index i = 0; i < R.size(); ++i) m = std::max(m, std::fabs(static_cast<double>(value_of(R(i)))));
+  return m;
+}
+template <class T>
+double two_norm(const VecX<T>& R) {
+  double m = 0;
+  for (Eigen::Index i = 0; i < R.size(); ++i) {
+    const double v = static_cast<double>(value_of(R(i)));
+    m += v * v;
+  }
+  return std::sqrt(m);
+}
+
+/// Solves every line of `sys` alone, its end points held where state s puts them, and
+/// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
+/// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
+template <class T>
+void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, int only_point = -1) {
+  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+    const int li = static_cast<int>(l);
+    const auto& L = sys.line(li);
+    if (only_point >= 0 && L.point[0] != only_point && L.point[1] != only_point) continue;
+    Vec3<double> ends[2];
+    for (int e = 0; e < 2; ++e) {
+      const Vec3<T> p = sys.point_position(s, L.point[e]);
+      for (int c = 0; c < 3; ++c) ends[e](c) = static_cast<double>(value_of(p(c)));
+    }
+    const Line line = L.model.value_line(ends[0], ends[1]);
+    StaticProblem prob;
+    prob.seabed_z = L.model.seabed().z;
+    prob.seabed = L.model.seabed().params;
+    const StaticResult r = TensionStatics(line, prob).solve();
+    for (std::size_t i = 1; i + 1 < L.model.n_nodes(); ++i) {
+      const Eigen::Index d = sys.node_dof(li, i);
+      for (int c = 0; c < 3; ++c) s.q(d + c) = T(r.q(static_cast<Eigen::Index>(3 * i) + c));
+    }
+  }
+}
+
+/// ||.||_2 of the free points' rows of R.
+template <class T>
+double object_norm(const VecX<T>& R, Eigen::Index first) {
+  return two_norm<T>(VecX<T>(R.tail(R.size() - first)));
+}
+}  // namespace detail
+
+/// Solves the statics of `sys` from state `s` (positions updated in place; v and a zeroed),
+/// in the spec's sequence (spec "Static equilibrium", "EI = 0 path" and the initialisation of
+/// coupled systems):
+///  1. every line alone, its end objects held where the deck puts them;
+///  2. the free points placed at their force balance: a trust-region Newton iteration on the
+///     point positions whose residual sums the attached lines' end forces (each line re-solved
+///     for the moving ends), the points' weight and buoyancy; its Jacobian by central
+///     differences of the re-solved lines; a step is accepted when it lowers the potential
+///     energy (Armijo), so a point on slack lines falls until they take it, or when it halves
+///     the imbalance;
+///  3. a Newton polish of the whole system, lines and points together, to ||R||_inf <=
+///     max(tol s, abs_tol, floor); with T a dual, `dual_iterations` more steps converge the
+///     derivative parts.
+/// When the polish meets a singular tangent (a slack run, whose nodes no force places) the
+/// stage-2 equilibrium is kept with a note (double and long double; a dual solve throws: its
+/// derivatives need the tangent). Throws SolveError naming the system, the stage and the
+/// residual when no equilibrium is found, and the line statics' errors.
+template <class T>
+SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
+  using Index = Eigen::Index;
+  sys.renumber();
+  if (s.q.size() != sys.dofs()) s = sys.initial_state();
+  s.v.setZero(sys.dofs());
+  s.a.setZero(sys.dofs());
+  for (std::size_t p = 0; p < sys.n_points(); ++p) {
+    const auto& P = sys.point(static_cast<int>(p));
+    if (value_of(P.r(2)) > 0)
+      throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + P.name + ")", "height above the still water",
+                                value_of(P.r(2)),
+                                "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+  }
+  SystemStaticResult out;
+  // Stage 1: each line alone, its end points held where they are.
+  if (opt.seed_lines) detail::solve_lines_held(sys, s);
+  // Force scale: the largest weight, buoyancy and end force in the system.
+  double scale = 1;
+  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+    scale = std::max(scale, std::fabs(static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.weight()))));
+    for (int e = 0; e < 2; ++e) {
+      const Vec3<T> f = sys.line_end_force(s, static_cast<int>(l), e);
+      for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
+    }
+  }
+  for (std::size_t p = 0; p < sys.n_points(); ++p)
+    scale = std::max(scale, std::fabs(static_cast<double>(value_of(sys.point_static_load(static_cast<int>(p))(2)))));
+  out.scale = scale;
+  // Round-off floor: a node's force differences element forces whose chords carry a rounding
+  // of eps |x| each, amplified by the element stiffness EA / L0.
+  double xmax = 1, kmax = 0;
+  for (std::size_t p = 0; p < sys.n_points(); ++p) {
+    const Vec3<T> r = sys.point_position(s, static_cast<int>(p));
+    for (int c = 0; c < 3; ++c) xmax = std::max(xmax, std::fabs(static_cast<double>(value_of(r(c)))));
+  }
+  for (Index i = 0; i < s.q.size(); ++i) xmax = std::max(xmax, std::fabs(static_cast<double>(value_of(s.q(i)))));
+  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+    const auto& m = sys.line(static_cast<int>(l)).model;
+    for (std::size_t e = 0; e < m.n_elements(); ++e) {
+      kmax = std::max(kmax, static_cast<double>(value_of(m.element(e).params().EA / m.L0(e))));
+    }
+  }
+  out.floor = 8 * static_cast<double>(epsilon<T>()) * xmax * kmax;
+  const double target = std::max({opt.tol * scale, opt.abs_tol, out.floor});
+  auto J = sys.make_jacobian();
+  VecX<T> R, dx, Rt;
+  SystemState<T> trial = s;
+  const Index first_obj = J.object_offset();
+
+  // Stage 2: the free points at their force balance, each line re-solved for moving ends.
+  // The residual is a function of the point positions alone (the lines re-solved); its
+  // Jacobian is taken by central differences of the re-solved lines (a slack or grounded line
+  // has no smooth tangent that predicts its re-solved end force), the step is a Newton step
+  // clipped to a trust region that grows on success and shrinks on failure, and the merit is
+  // the potential energy (whose gradient the residual is; flat where a point hangs on slack
+  // lines, where the energy still falls).
+  if (first_obj < sys.dofs() && opt.seed_lines) {
+    const Index no = sys.dofs() - first_obj;
+    std::vector<int> free_points;
+    for (std::size_t p = 0; p < sys.n_points(); ++p)
+      if (sys.point_dof(static_cast<int>(p)) >= 0) free_points.push_back(static_cast<int>(p));
+    double Lmin = 1e300;
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
+      Lmin = std::min(Lmin, static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.length())));
+    double radius = std::max(1.0, 0.1 * Lmin);
+    const double radius_max = std::max(1.0, 0.5 * Lmin);
+    const double h = 1e-6 * std::max(1.0, xmax);
+    auto point_residual = [&](SystemState<T>& st, VecX<double>& r) {
+      sys.static_residual(st, R, nullptr);
+      r.resize(no);
+      for (Index i = 0; i < no; ++i) r(i) = static_cast<double>(value_of(R(first_obj + i)));
+    };
+    VecX<double> r, rp, rm, rt;
+    MatX<double> Jo(no, no);
+    point_residual(s, r);
+    double E = static_cast<double>(value_of(sys.potential_energy(s)));
+    // The lines are solved to the line statics' 1e-8 s: balance the points to the same.
+    const double point_target = std::max(1e-8 * scale, target);
+    for (int it = 0;; ++it) {
+      out.point_iterations = it;
+      const double rinf = r.cwiseAbs().maxCoeff();
+      if (opt.verbose)
+        std::fprintf(stderr, "%s: point balance %d ||R_points||_inf %.6e radius %.3e\n", sys.name().c_str(), it, rinf,
+                     radius);
+      if (rinf <= point_target) break;
+      if (it >= opt.max_point_iterations)
+        throw SolveError(sys.name(), "point balance ||R||_inf after " + std::to_string(it) + " iterations", rinf,
+                         "<= " + to_text(point_target) + " N");
+      // Central differences, one point coordinate at a time (only its lines re-solved).
+      for (int fp : free_points) {
+        const Index d = sys.point_dof(fp);
+        for (int c = 0; c < 3; ++c) {
+          trial.q = s.q;
+          trial.q(d + c) += T(h);
+          detail::solve_lines_held(sys, trial, fp);
+          point_residual(trial, rp);
+          trial.q = s.q;
+          trial.q(d + c) -= T(h);
+          detail::solve_lines_held(sys, trial, fp);
+          point_residual(trial, rm);
+          Jo.col(d + c - first_obj) = (rp - rm) / (2 * h);
+        }
+      }
+      // Levenberg-Marquardt trust region: the shift mu grows until the step fits the region,
+      // which turns the step from Newton's toward steepest descent of the energy (and keeps a
+      // direction without stiffness, a point on slack lines, solvable).
+      const double jn = std::max(Jo.cwiseAbs().maxCoeff(), 1e-300);
+      const double rn = r.norm();
+      VecX<double> step;
+      for (;;) {
+        double mu = 1e-12 * jn, len = 0;
+        for (int k = 0; k < 200; ++k) {
+          MatX<double> A = Jo;
+          A.diagonal().array() += mu;
+          step = -A.partialPivLu().solve(r);
+          len = step.cwiseAbs().maxCoeff();
+          if (std::isfinite(len) && len <= radius) break;
+          mu *= 4;
+        }
+        const double f = len > radius ? radius / len : 1.0;
+        trial.q = s.q;
+        for (Index i = 0; i < no; ++i) trial.q(first_obj + i) += T(f * step(i));
+        bool ok = std::isfinite(len);
+        if (ok) {
+          try {
+            detail::solve_lines_held(sys, trial);
+          } catch (const Error&) {
+            ok = false;  // a trial position no line statics admits: shrink the region
+          }
+        }
+        if (ok) {
+          point_residual(trial, rt);
+          const double Et = static_cast<double>(value_of(sys.potential_energy(trial)));
+          const bool armijo = Et <= E + 1e-4 * f * r.dot(step);
+          if (std::isfinite(rt.norm()) && std::isfinite(Et) && (armijo || rt.norm() < 0.5 * rn)) {
+            s.q = trial.q;
+            r = rt;
+            E = Et;
+            if (f * len >= 0.2 * radius || rt.norm() < 0.25 * rn) radius = std::min(radius_max, 2 * radius);
+            break;
+          }
+        }
+        radius = 0.25 * std::min(radius, len);
+        if (!(radius > 1e-12 * std::max(1.0, Lmin)))
+          throw SolveError(sys.name(), "point balance trust region at iteration " + std::to_string(it + 1), rn,
+                           "a decrease of the points' force imbalance (no admissible step)");
+      }
+    }
+  }
+
+  // Stage 3: Newton on the coupled system, every element's own law.
+  const SystemState<T> balanced = s;
+  try {
+    sys.static_residual(s, R, &J);
+    double r2 = detail::two_norm(R);
+    int extra = is_dual_v<T> ? opt.dual_iterations : 0;
+    for (int it = 0;; ++it) {
+      const double rinf = detail::inf_norm(R);
+      out.residual = rinf;
+      out.iterations = it;
+      const bool converged = rinf <= target;
+      if (opt.verbose)
+        std::fprintf(stderr, "%s: statics iteration %d ||R||_inf %.6e (s %.3e)\n", sys.name().c_str(), it, rinf, scale);
+      if (converged && extra == 0) return out;
+      if (it >= opt.max_iterations)
+        throw SolveError(sys.name(), "static residual ||R||_inf after " + std::to_string(it) + " Newton iterations",
+                         rinf, "<= " + to_text(target) + " N");
+      dx = -R;
+      J.solve(dx);
+      if (converged) {
+        // Derivative convergence of a dual solve: full steps, no line search.
+        --extra;
+        s.q += dx;
+        sys.static_residual(s, R, &J);
+        continue;
+      }
+      double alpha = 1;
+      for (int k = 0;; ++k) {
+        trial.q = s.q + T(alpha) * dx;
+        sys.static_residual(trial, Rt, nullptr);
+        const double rt = detail::two_norm(Rt);
+        if (std::isfinite(rt) && rt <= (1 - 1e-4 * alpha) * r2) break;
+        if (k == 30)
+          throw SolveError(sys.name(), "line search on ||R||_2 at Newton iteration " + std::to_string(it + 1), r2,
+                           "a decrease along the Newton direction (the tangent is singular or wrong)");
+        alpha *= 0.5;
+      }
+      s.q = trial.q;
+      sys.static_residual(s, R, &J);
+      r2 = detail::two_norm(R);
+    }
+  } catch (const SolveError& e) {
+    if (is_dual_v<T> || !opt.seed_lines) throw;
+    // A slack run no force places: keep the balanced state of stages 1 and 2.
+    s = balanced;
+    sys.static_residual(s, R, nullptr);
+    out.residual = detail::inf_norm(R);
+    out.notes.push_back("the system polish stopped (" + std::string(e.what()) +
+                        "); the equilibrium of the line statics and the point balance is kept (||R||_inf " +
+                        to_text(out.residual) + " N)");
+    return out;
+  }
+}
+
+}  // namespace cabledyn

@@ -1,0 +1,148 @@
+// The system tangent and its bordered solve: the assembled dR/dq equals the dual derivative
+// of the system residual (lines, free points, seabed contact), and the block elimination
+// solves what the dense matrix solves; a structural error is named.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "cabledyn/autodiff.hpp"
+#include "cabledyn/system.hpp"
+
+using namespace cabledyn;
+
+namespace {
+
+template <class T>
+MooringSystem<T> sj_system() {
+  Environment env;
+  env.depth = 100;
+  SeabedModel bed;
+  bed.z = -100;
+  bed.params.kBot = 3e6;
+  MooringSystem<T> sys(env, "jacobian system");
+  auto pt = [&](const char* n, PointKind k, double x, double y, double z, double m) {
+    PointModel<T> p;
+    p.name = n;
+    p.kind = k;
+    p.r = Vec3<T>(T(x), T(y), T(z));
+    p.mass = T(m);
+    return sys.add_point(p);
+  };
+  const int a1 = pt("anchor 1", PointKind::fixed, -200, 0, -100, 0);
+  const int a2 = pt("anchor 2", PointKind::fixed, 100, 170, -100, 0);
+  const int hub = pt("hub", PointKind::free, 0, 0, -70, 3000);
+  const int clump = pt("clump", PointKind::free, 20, 0, -40, 500);
+  const int fl = pt("fairlead", PointKind::coupled, 30, 0, -10, 0);
+  auto line = [&](const char* n, double L, int segs, int a, int b) {
+    SectionModel<T> s;
+    s.length = T(L);
+    s.segments = segs;
+    s.EA = T(4e8);
+    s.rho_A = T(120);
+    s.d = T(0.09);
+    sys.add_line(LineModel<T>(n, {s}, env, bed), a, b);
+  };
+  line("ground 1", 230, 6, a1, hub);
+  line("ground 2", 215, 5, a2, hub);
+  line("riser", 40, 4, hub, clump);
+  line("top", 35, 1, clump, fl);  // one element: no interior DOFs, two objects coupled directly
+  sys.renumber();
+  return sys;
+}
+
+}  // namespace
+
+TEST_CASE("The system tangent is the derivative of the system residual", "[system][autodiff]") {
+  auto sys = sj_system<double>();
+  auto s = sys.initial_state();
+  // Perturb the chord placement so that elements stretch and nodes touch the seabed.
+  for (Eigen::Index i = 0; i < s.q.size(); ++i) s.q(i) += 0.7 * std::sin(1.3 * double(i));
+  for (std::size_t l = 0; l < sys.n_lines(); ++l)
+    for (std::size_t i = 1; i + 1 < sys.line(static_cast<int>(l)).model.n_nodes(); ++i)
+      s.q(sys.node_dof(static_cast<int>(l), i) + 2) -= 35.5;
+  const Eigen::Index n = sys.dofs();
+  auto J = sys.make_jacobian();
+  VecX<double> R;
+  sys.static_residual(s, R, &J);
+  const MatX<double> Jd = J.to_dense();
+
+  using D = Dual<double>;
+  auto sysd = sj_system<D>();
+  SystemState<D> sd;
+  sd.q.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) sd.q(i) = D(s.q(i), VecX<double>::Unit(n, i));
+  VecX<D> Rd;
+  sysd.static_residual(sd, Rd, nullptr);
+  double scale = 0, err = 0;
+  int contacts = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    CHECK(Rd(i).value() == Approx(R(i)).margin(1e-9 * std::max(1.0, std::fabs(R(i)))));
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const double dj = Rd(i).derivatives().size() ? Rd(i).derivatives()(j) : 0.0;
+      scale = std::max(scale, std::fabs(dj));
+      err = std::max(err, std::fabs(dj - Jd(i, j)));
+    }
+  }
+  for (std::size_t l = 0; l < sys.n_lines(); ++l)
+    for (std::size_t i = 1; i + 1 < sys.line(static_cast<int>(l)).model.n_nodes(); ++i)
+      contacts += s.q(sys.node_dof(static_cast<int>(l), i) + 2) < -100;
+  CHECK(contacts > 0);  // the seabed's share is tested too
+  CHECK(err <= 1e-12 * scale);
+}
+
+TEST_CASE("The bordered block solve equals the dense solve", "[system][linalg]") {
+  auto sys = sj_system<double>();
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  auto J = sys.make_jacobian();
+  VecX<double> R;
+  // Line "ground 2" lies slack on the seabed at the equilibrium: give the compressed branch
+  // a stiffness (the tension-only stages' r EA) so that its band is nonsingular.
+  sys.static_residual(s, R, &J, 1e-3);
+  for (Eigen::Index i = 0; i < R.size(); ++i) R(i) = 1e3 * std::cos(0.7 * double(i));
+  const MatX<double> Jd = J.to_dense();
+  VecX<double> x = R;
+  J.solve(x);
+  const VecX<double> xd = Jd.fullPivLu().solve(R);
+  CHECK((Jd * x - R).norm() <= 1e-9 * R.norm());
+  CHECK((x - xd).norm() <= 1e-8 * xd.norm());
+}
+
+TEST_CASE("The bordered Jacobian names an entry its structure has no room for", "[system][linalg]") {
+  std::vector<BorderedBlockShape> blocks(2);
+  blocks[0].name = "Line 1 (a)";
+  blocks[0].size = 6;
+  blocks[0].half_bandwidth = 5;
+  blocks[0].coupled = {0, 1, 2};
+  blocks[1].name = "Line 2 (b)";
+  blocks[1].size = 6;
+  blocks[1].half_bandwidth = 5;
+  BorderedJacobian<double> J(blocks, 3, "sys");
+  CHECK_THROWS_WITH(J.add(1, 7, 1.0), Catch::Contains("sys") && Catch::Contains("between blocks"));
+  CHECK_THROWS_WITH(J.add(7, 12, 1.0), Catch::Contains("Line 2 (b) coupling to object DOF"));
+  J.add(0, 12, 2.0);
+  CHECK(J.to_dense()(0, 12) == 2.0);
+}
+
+TEST_CASE("A point beside a slack grounded line: the statics keeps the balanced state and says so", "[system][statics]") {
+  auto sys = sj_system<double>();
+  auto s = sys.initial_state();
+  const auto res = solve_statics(sys, s);
+  // "ground 2" lies slack on the frictionless seabed: its grounded nodes have no horizontal
+  // stiffness, the polish's tangent is singular, and the point balance is the answer.
+  REQUIRE(res.notes.size() == 1);
+  CHECK_THAT(res.notes[0], Catch::Contains("Line 2 (ground 2)") && Catch::Contains("point balance is kept"));
+  CHECK(res.point_iterations > 0);
+  CHECK(res.residual <= 1e-8 * res.scale);
+  // The hub balances: its lines' end forces against its weight.
+  Vec3<double> f = sys.point_static_load(2);
+  for (int l = 0; l < 3; ++l)
+    for (int e = 0; e < 2; ++e)
+      if (sys.line(l).point[e] == 2) f += sys.line_end_force(s, l, e);
+  CHECK(f.norm() <= 1e-8 * res.scale);
+  // Every element of ground 2 is slack; the others are taut.
+  int slack = 0;
+  for (std::size_t e = 0; e < sys.line(1).model.n_elements(); ++e) slack += sys.line_tension(s, 1, e) <= 0;
+  CHECK(slack == 5);
+  for (std::size_t e = 0; e < sys.line(0).model.n_elements(); ++e) CHECK(sys.line_tension(s, 0, e) > 0);
+}
