@@ -30,6 +30,7 @@
 #include <string>
 
 #include "cabledyn/io/driver.hpp"
+#include "cabledyn/io/system_runner.hpp"
 #include "default_deck.hpp"
 
 namespace {
@@ -107,7 +108,18 @@ int main(int argc, char** argv) {
       deck = io::parse_deck(kDefaultDeck, "default.dat (embedded)");
       if (root.empty()) root = "cabledyn_results/default";
     } else {
-      deck = io::read_deck(deck_path);
+      try {
+        deck = io::read_deck(deck_path);
+      } catch (const NotImplementedError&) {
+        // A deck whose only request the single-line route lacks is free points runs as a
+        // mooring system (io/system_runner.hpp); any other request is refused as read.
+        io::ReadOptions ro;
+        ro.accept_unsupported = true;
+        deck = io::read_deck(deck_path, ro);
+        bool only_free = true;
+        for (const auto& u : deck.unsupported) only_free = only_free && u.feature == io::kFreePointsFeature;
+        if (!only_free) throw;
+      }
       stem = fs::path(deck_path).stem().string();
       if (root.empty()) root = (fs::path(deck_path).parent_path() / stem).string();
     }
@@ -123,10 +135,19 @@ int main(int argc, char** argv) {
     set.stop = &g_stop;
     std::signal(SIGINT, on_sigint);
     if (set.log) *set.log << "cabledyn " << kVersion << ": " << deck.file << ": " << deck.title << "\n";
-    io::DeckRunner run(deck, set);
-    run.run();
+    std::vector<std::string> files;
+    if (io::has_free_points(deck)) {
+      if (set.log) *set.log << "cabledyn: free points: the deck runs as one mooring system (system route)\n";
+      io::SystemRunner run(deck, set);
+      run.run();
+      files = run.files();
+    } else {
+      io::DeckRunner run(deck, set);
+      run.run();
+      files = run.files();
+    }
     std::printf("cabledyn: results written to");
-    for (const auto& f : run.files()) std::printf(" %s", f.c_str());
+    for (const auto& f : files) std::printf(" %s", f.c_str());
     std::printf("\n");
   } catch (const NotImplementedError& e) {
     std::fprintf(stderr, "cabledyn: not implemented: %s\n", e.what());

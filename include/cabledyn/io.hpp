@@ -9,3 +9,7 @@
 #include "cabledyn/io/motion.hpp"
 #include "cabledyn/io/svg_plot.hpp"
 #include "cabledyn/io/driver.hpp"
+#include "cabledyn/io/system_model.hpp"
+#include "cabledyn/io/system_simulation.hpp"
+#include "cabledyn/io/run_settings.hpp"
+#include "cabledyn/io/system_runner.hpp"

@@ -11674,6 +11674,15 @@ struct SystemStepperStatistics {
   long subdivisions = 0;        ///< failed attempts that were halved
 };
 
+/// Everything a stepper commits: the state, the force r(q, v) of the force blend at it, and
+/// the prescribed kinematics of its time. Restoring it repeats the run bit for bit.
+template <class System>
+struct SystemStepperSnapshot {
+  typename System::State state;
+  VecX<typename System::Scalar> r0;
+  typename System::Held held;
+};
+
 /// The generalised-alpha stepper of a system.
 template <class System>
 class SystemStepper {
@@ -11746,8 +11755,22 @@ class SystemStepper {
   }
 
   const State& state() const { return x_; }
-  /// The committed state, to edit before a restart (initialize() again after).
   const SystemStepperStatistics& statistics() const { return stats_; }
+
+  /// A copy of everything committed (a restart point).
+  SystemStepperSnapshot<System> snapshot() const { return {x_, r0_, h0_}; }
+  /// Returns to a snapshot of this stepper (or of one built on an equal system): the next
+  /// steps repeat those that followed it bit for bit. The system's prescribed kinematics are
+  /// set to the snapshot's. Throws InputError for a snapshot of another size.
+  void restore(const SystemStepperSnapshot<System>& s) {
+    if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() before restore()");
+    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.held.r.size() != h0_.r.size())
+      throw InputError("stepper", "snapshot size", s.state.q.size(), "== " + std::to_string(x_.q.size()) + " DOFs");
+    x_ = s.state;
+    r0_ = s.r0;
+    copy_held(s.held, h0_);
+    sys_.set_held(h0_);
+  }
   const GeneralizedAlpha<T>& params() const { return ga_; }
   double force_scale() const { return scale_; }
 
@@ -13236,6 +13259,24 @@ class MooringSystem {
     L.model.template static_residual<Router>(x, Rl, nullptr);
     const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
     return -Rl.template segment<3>(static_cast<Index>(3 * i));
+  }
+
+  /// The dynamic force line l exerts on the object at its end in state s [N]: minus the line's
+  /// dynamic residual and inertia at its end node, -(f_int + f_damp - f_ext + (M a))_end, the
+  /// held ends' kinematics those the system holds (spec "Tension and coupled loads": the
+  /// coupled load of a line end).
+  Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end) const {
+    const auto li = static_cast<std::size_t>(l);
+    const auto& L = lines_[li];
+    line_gather(s.q, l, 0, wx_[li]);
+    line_gather(s.v, l, 1, wv_[li]);
+    L.model.template dynamic_residual<Router>(wx_[li], wv_[li], current_, wr_[li], nullptr, T(0), T(0));
+    const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
+    Vec3<T> f = -wr_[li].template segment<3>(static_cast<Index>(3 * i));
+    line_gather(s.a, l, 2, wv_[li]);
+    L.model.template inertia<Router>(wx_[li], wv_[li], wr_[li], nullptr, T(0), T(0));
+    f -= wr_[li].template segment<3>(static_cast<Index>(3 * i));
+    return f;
   }
 
   /// Elastic tension of element e of line l in state s [N].
@@ -16714,6 +16755,11 @@ struct BuoyancyRecord {
   int line = 0;
 };
 
+/// The feature name under which the reader records a Free / Connect point in
+/// Deck::unsupported: the single-line driver refuses it, the system route (io/system_model.hpp)
+/// models it.
+inline constexpr const char* kFreePointsFeature = "free points (Free/Connect)";
+
 /// Point types of MoorDyn v2 (and MoorDyn-F's Turbine<J>). Fixed, Coupled and Vessel points
 /// are implemented; the others are read and recorded in Deck::unsupported.
 enum class PointType { fixed, coupled, vessel, free, body, turbine };
@@ -17476,7 +17522,7 @@ class DeckParser {
       p.type = PointType::vessel;
     } else if (u == "FREE" || u == "CONNECT" || u == "CON" || u == "POINT") {
       p.type = PointType::free;
-      unsupported("free points (Free/Connect)", line, what, t.text);
+      unsupported(kFreePointsFeature, line, what, t.text);
     } else if (letters == "BODY" && number > 0 && rest.empty()) {
       p.type = PointType::body;
       p.attached = number;
@@ -18715,6 +18761,20 @@ inline std::vector<std::string> remove_stale_outputs(const std::string& root) {
 
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/output_file.hpp ----
+// ---- begin cabledyn/io/run_settings.hpp ----
+// cabledyn: what the driver's routes share: the run settings, the command line's --tmax and
+// --dtm over the deck's TMax and dtM, and the prescribed kinematics of a point (a motionFile
+// track, the deck's harmonic fairleadMotion ramped from rest, or held).
+// Spec "Prescribed motion" (held DOFs on their motion; the quintic C2 start-up ramp),
+// DECK_FORMAT.md (TMax, dtM, motionFile, fairleadMotion).
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <iostream>
+#include <optional>
+#include <string>
+
 
 namespace cabledyn::io {
 
@@ -18742,6 +18802,81 @@ struct RunSettings {
   /// output of the repeat must equal the first pass's bit for bit (else SolveError).
   std::optional<double> restart_check;
 };
+
+/// Applies --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0,
+/// TMax a multiple of dtM), and a --motion file over the deck's motionFile and
+/// fairleadMotion. Returns where the run length comes from (for the summary). Throws
+/// InputError naming the command line or the deck.
+inline std::string apply_run_overrides(Deck& deck, const RunSettings& set) {
+  Options& o = deck.options;
+  const std::string who = "command line";
+  if (set.dtm) {
+    if (!(std::isfinite(*set.dtm) && *set.dtm > 0)) throw InputError(who, "--dtm", *set.dtm, "> 0");
+    o.dtM = *set.dtm;
+  }
+  if (set.tmax) {
+    if (!(std::isfinite(*set.tmax) && *set.tmax >= 0)) throw InputError(who, "--tmax", *set.tmax, ">= 0");
+    if (!o.dtM) throw InputError(who, "--tmax", *set.tmax, "a deck with dtM (or --dtm)");
+    o.TMax = *set.tmax;
+  }
+  if (o.dynamic()) {
+    const double ratio = *o.TMax / *o.dtM;
+    if (!(ratio <= 2147483647.0)) throw InputError(who, "TMax / dtM", ratio, "<= 2147483647 steps");
+    if (std::fabs(*o.TMax - std::round(ratio) * *o.dtM) > 1e-9 * std::max(*o.TMax, *o.dtM))
+      throw InputError(set.tmax || set.dtm ? who : deck.file, "TMax", *o.TMax,
+                       "a multiple of dtM = " + cabledyn::to_text(*o.dtM));
+  }
+  if (set.motion_file) {
+    o.motionFile = *set.motion_file;
+    o.fairleadMotion.reset();
+  }
+  if (set.tmax) return "--tmax";
+  if (o.TMax) return "TMax, " + deck.file + ":" + std::to_string(o.line_of("TMax"));
+  return "";
+}
+
+/// The kinematics of point `pid` at time t: a Fixed (or Free) point at its deck position; a
+/// Coupled / Vessel point on its motionFile track (`motion`), or moved by the deck's
+/// fairleadMotion in a dynamic run (ramped from rest over max(one period, rampTime) by a
+/// quintic C2 ramp, as the spec advises: "ramp it from rest ... to avoid a start-up
+/// transient"), or held.
+inline EndMotion prescribed_point_motion(const Deck& deck, const MotionTracks* motion, int pid, double t, bool dynamic) {
+  const auto* p = deck.find_point(pid);
+  if (!p) throw InputError(deck.file, "point ID", pid, "a point of POINTS");
+  EndMotion m;
+  m.x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
+  if (!p->moving()) return m;
+  if (motion) {
+    if (const MotionTrack* tr = motion->find(pid)) {
+      const PointKinematics k = tr->at(t);
+      m.x = Vec3<double>(k.x[0], k.x[1], k.x[2]);
+      m.v = Vec3<double>(k.v[0], k.v[1], k.v[2]);
+      m.a = Vec3<double>(k.a[0], k.a[1], k.a[2]);
+    }
+    return m;
+  }
+  if (deck.options.fairleadMotion && dynamic) {
+    const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
+    const double Tr = std::max(deck.options.fairleadMotion->period, deck.options.rampTime);
+    double r = 1, rd = 0, rdd = 0;
+    if (t < Tr) {
+      const double u = std::max(t, 0.0) / Tr;
+      r = u * u * u * (10 - 15 * u + 6 * u * u);
+      rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
+      rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
+    }
+    const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
+    m.x += r * x;
+    m.v = rd * x + r * v;
+    m.a = rdd * x + 2 * rd * v + r * a;
+  }
+  return m;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/run_settings.hpp ----
+
+namespace cabledyn::io {
 
 /// One line of the run.
 struct LineRun {
@@ -18968,34 +19103,7 @@ class BasicDeckRunner {
 
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
-  /// --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0, TMax a
-  /// multiple of dtM).
-  void apply_overrides() {
-    Options& o = deck_.options;
-    const std::string who = "command line";
-    if (set_.dtm) {
-      if (!(std::isfinite(*set_.dtm) && *set_.dtm > 0)) throw InputError(who, "--dtm", *set_.dtm, "> 0");
-      o.dtM = *set_.dtm;
-    }
-    if (set_.tmax) {
-      if (!(std::isfinite(*set_.tmax) && *set_.tmax >= 0)) throw InputError(who, "--tmax", *set_.tmax, ">= 0");
-      if (!o.dtM) throw InputError(who, "--tmax", *set_.tmax, "a deck with dtM (or --dtm)");
-      o.TMax = *set_.tmax;
-    }
-    if (o.dynamic()) {
-      const double ratio = *o.TMax / *o.dtM;
-      if (!(ratio <= 2147483647.0)) throw InputError(who, "TMax / dtM", ratio, "<= 2147483647 steps");
-      if (std::fabs(*o.TMax - std::round(ratio) * *o.dtM) > 1e-9 * std::max(*o.TMax, *o.dtM))
-        throw InputError(set_.tmax || set_.dtm ? who : deck_.file, "TMax", *o.TMax,
-                         "a multiple of dtM = " + cabledyn::to_text(*o.dtM));
-    }
-    if (set_.motion_file) {
-      o.motionFile = *set_.motion_file;
-      o.fairleadMotion.reset();
-    }
-    if (set_.tmax) tmax_source_ = "--tmax";
-    else if (o.TMax) tmax_source_ = "TMax, " + deck_.file + ":" + std::to_string(o.line_of("TMax"));
-  }
+  void apply_overrides() { tmax_source_ = apply_run_overrides(deck_, set_); }
 
   void build_lines() {
     for (const auto& rec : deck_.lines) {
@@ -19296,37 +19404,7 @@ class BasicDeckRunner {
   /// The kinematics of point `pid` at time t: a Fixed point at its deck position; a moving
   /// point on its motionFile track, or moved by fairleadMotion (ramped), or held.
   EndMotion point_motion(int pid, double t) const {
-    const auto* p = deck_.find_point(pid);
-    EndMotion m;
-    m.x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
-    if (!p->moving()) return m;
-    if (motion_) {
-      if (const MotionTrack* tr = motion_->find(pid)) {
-        const PointKinematics k = tr->at(t);
-        m.x = Vec3<double>(k.x[0], k.x[1], k.x[2]);
-        m.v = Vec3<double>(k.v[0], k.v[1], k.v[2]);
-        m.a = Vec3<double>(k.a[0], k.a[1], k.a[2]);
-      }
-      return m;
-    }
-    if (deck_.options.fairleadMotion && dynamic_run()) {
-      // Ramped from rest over max(one period, rampTime) by a quintic (C2) ramp, as the spec
-      // advises for prescribed motion ("ramp it from rest ... to avoid a start-up transient").
-      const auto h = harmonic_motion(*deck_.options.fairleadMotion, t);
-      const double Tr = std::max(deck_.options.fairleadMotion->period, deck_.options.rampTime);
-      double r = 1, rd = 0, rdd = 0;
-      if (t < Tr) {
-        const double u = std::max(t, 0.0) / Tr;
-        r = u * u * u * (10 - 15 * u + 6 * u * u);
-        rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
-        rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
-      }
-      const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
-      m.x += r * x;
-      m.v = rd * x + r * v;
-      m.a = rdd * x + 2 * rd * v + r * a;
-    }
-    return m;
+    return prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, pid, t, dynamic_run());
   }
 
   EndMotions line_motion(const LineRun& L, double t) const {
@@ -20041,5 +20119,639 @@ using DeckRunner = BasicDeckRunner<>;
 
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/driver.hpp ----
+// ---- begin cabledyn/io/system_model.hpp ----
+// cabledyn: a deck's mooring system (the model builder of the system route).
+// Spec "Attached objects and line ends" (POINTS: Fixed, Coupled / Vessel, Free / Connect
+// with mass, volume, CdA, Ca and a constant force; lines attached to points), DECK_FORMAT.md
+// (POINTS and LINES rows, the seabed options WtrDpth, kBot, cBot).
+//
+// build_deck_system turns a read Deck into a MooringSystem<double> and the maps between deck
+// IDs and system indices. It refuses by name (NotImplementedError naming the deck line and
+// the feature) what the system does not model yet, so that no deck runs with a part of its
+// physics silently left out.
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// True when a deck has a Free (Connect) point.
+inline bool has_free_points(const Deck& d) {
+  for (const auto& p : d.points)
+    if (p.type == PointType::free) return true;
+  return false;
+}
+
+/// A deck's mooring system and its maps.
+struct DeckSystem {
+  MooringSystem<double> system;
+  std::map<int, int> point_index;  ///< deck point ID -> system point index
+  std::vector<int> point_id;       ///< system point index -> deck point ID
+  std::vector<int> line_id;        ///< system line index -> deck line ID
+  std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
+};
+
+/// Builds the mooring system of a deck (read with ReadOptions::accept_unsupported, so that its
+/// Free points are recorded rather than refused): every point (Fixed as anchors, Coupled and Vessel as
+/// coupled points, Free with its mass, volume, CdA, Ca and force), every line as written (End
+/// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
+/// NotImplementedError naming the deck line for what the system route does not model yet
+/// (finite-EI lines, waves, currents, end connections, unsupported requests of the reader),
+/// and the InputErrors of the system (a free point no line holds, a line between one point).
+inline DeckSystem build_deck_system(const Deck& deck) {
+  using detail::where;
+  // Read the deck with ReadOptions::accept_unsupported: free points are what this route
+  // models; every other request is refused here.
+  for (const auto& u : deck.unsupported)
+    if (u.feature != kFreePointsFeature)
+      throw NotImplementedError(where(deck.file, u.line), u.quantity, u.value, u.feature);
+  const auto& o = deck.options;
+  auto refuse = [&](const std::string& option, const std::string& what) {
+    throw NotImplementedError(where(deck.file, o.line_of(option)), option, what,
+                              what + " in a system with free points (issue 20: the system route has no " + what + " yet)");
+  };
+  if (o.waves.kind != WaveKind::none || !o.wavetrains.empty()) refuse("waves", "waves");
+  if (o.current.model != CurrentModel::none) refuse("current", "current");
+  if (o.nModes > 0) refuse("nModes", "modal analysis");
+  if (!deck.end_connections.empty())
+    throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
+                              "end connections in a system with free points (finite-EI lines are not in the system yet)");
+  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}};
+  SeabedModel bed;
+  if (const auto z = deck.environment().seabed_z()) {
+    bed.z = *z;
+    bed.params.kBot = o.kBot;
+    bed.params.cBot = o.cBot;
+  }
+  for (const auto& p : deck.points) {
+    PointModel<double> m;
+    m.name = "deck point " + std::to_string(p.id);
+    m.r = Vec3<double>(p.r[0], p.r[1], p.r[2]);
+    switch (p.type) {
+      case PointType::fixed: m.kind = PointKind::fixed; break;
+      case PointType::coupled:
+      case PointType::vessel: m.kind = PointKind::coupled; break;
+      case PointType::free:
+        m.kind = PointKind::free;
+        m.mass = p.mass;
+        m.volume = p.volume;
+        m.CdA = p.CdA;
+        m.Ca = p.Ca;
+        m.load = Vec3<double>(p.force[0], p.force[1], p.force[2]);
+        break;
+      default:
+        throw NotImplementedError(where(deck.file, p.line), "POINTS Type", "Body/Turbine", "points on bodies or turbines");
+    }
+    if (p.type == PointType::free && (p.mass < 0 || p.volume < 0))
+      throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
+    const int k = ds.system.add_point(m);
+    ds.point_index[p.id] = k;
+    ds.point_id.push_back(p.id);
+    if (m.kind == PointKind::coupled) ds.coupled.push_back(k);
+  }
+  for (const auto& rec : deck.lines) {
+    if (deck.hermite(rec.id))
+      throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id), "EI > 0",
+                                "finite-EI lines in a system with free points (not in the system yet)");
+    // As written: End A at AttachA, its sections first (line_sections gives them fairlead
+    // first, reversed for a swapped line).
+    std::vector<SectionModel<double>> secs;
+    for (const auto& s : deck.line_sections(rec.id)) secs.push_back(SectionModel<double>::from(s));
+    if (rec.swapped) std::reverse(secs.begin(), secs.end());
+    const int a = ds.point_index.at(rec.node_a), b = ds.point_index.at(rec.node_b);
+    try {
+      ds.system.add_line(LineModel<double>("line " + std::to_string(rec.id), std::move(secs), deck.environment(), bed), a, b);
+    } catch (const InputError& e) {
+      throw InputError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id), e.what(), "a valid line");
+    }
+    ds.line_id.push_back(rec.id);
+  }
+  try {
+    ds.system.renumber();
+  } catch (const InputError& e) {
+    throw InputError(deck.file, "POINTS", e.what(), "every free point held by a line");
+  }
+  return ds;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/system_model.hpp ----
+// ---- begin cabledyn/io/system_simulation.hpp ----
+// cabledyn: a deck's mooring system driven by a host: the object behind the C API.
+// Spec "Attached objects and line ends" and "Tension and coupled loads" (a host prescribes
+// the coupled points' motion and reads back the loads of the lines on them), "Static
+// equilibrium" (the initialisation with the coupled points where the host puts them),
+// "Time integration" (generalised-alpha, rhoInf from the deck).
+//
+// The pattern of mooring host coupling: create from a deck; the number of coupled DOFs (3
+// per Coupled / Vessel point, in POINTS order); init with the coupled positions and
+// velocities (the statics); step from t to t + dt with the coupled states at t + dt,
+// returning the forces of the lines on the coupled points; queries; save and load of
+// everything committed (a bit-for-bit restart).
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+
+
+namespace cabledyn::io {
+
+/// A deck's mooring system stepped by a host.
+class SystemSimulation {
+ public:
+  using Stepper = SystemStepper<MooringSystem<double>>;
+
+  /// Reads the deck at `path` (free points allowed) and builds its system. Throws InputError
+  /// (NotImplementedError for what the system route does not model).
+  static std::unique_ptr<SystemSimulation> from_file(const std::string& path) {
+    ReadOptions ro;
+    ro.accept_unsupported = true;
+    return std::make_unique<SystemSimulation>(read_deck(path, ro));
+  }
+
+  explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
+    opt_.rho_inf = deck_.options.rhoInf;
+  }
+  // The stepper refers to the system: neither copied nor moved.
+  SystemSimulation(const SystemSimulation&) = delete;
+  SystemSimulation& operator=(const SystemSimulation&) = delete;
+
+  const Deck& deck() const { return deck_; }
+  const DeckSystem& model() const { return model_; }
+  MooringSystem<double>& system() { return model_.system; }
+  /// Number of coupled DOFs: 3 per Coupled / Vessel point.
+  int coupled_dofs() const { return 3 * static_cast<int>(model_.coupled.size()); }
+  bool initialized() const { return stepper_ != nullptr; }
+  double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
+  const SystemState<double>& state() const {
+    require_init("state");
+    return stepper_->state();
+  }
+  const SystemStaticResult& statics() const { return statics_; }
+  const SystemStepperStatistics& stepper_statistics() const {
+    require_init("stepper_statistics");
+    return stepper_->statistics();
+  }
+
+  /// The statics with the coupled points at x (3 per point) moving with v, then the stepper's
+  /// initial state. Throws InputError for a non-finite input, SolveError from the statics.
+  void initialize(const double* x, const double* v) {
+    set_coupled(x, v, nullptr);
+    state_ = model_.system.initial_state();
+    statics_ = solve_statics(model_.system, state_);
+    stepper_ = std::make_unique<Stepper>(model_.system, opt_);
+    stepper_->initialize(state_);
+    last_v_.assign(v, v + coupled_dofs());
+  }
+
+  /// Steps from time() to t + dt (t must equal time()) with the coupled points at x, v at
+  /// t + dt (their accelerations by the difference of v over the step); writes the forces of
+  /// the lines on the coupled points at t + dt into f (3 per point). On a SolveError nothing
+  /// is committed.
+  void step(const double* x, const double* v, double t, double dt, double* f) {
+    require_init("step");
+    if (!(std::fabs(t - time()) <= 1e-9 * std::max(1.0, std::fabs(t))))
+      throw InputError("step", "t", t, "the time of the committed state, " + cabledyn::to_text(time()) + " s");
+    if (!(dt > 0) || !std::isfinite(dt)) throw InputError("step", "dt", dt, "> 0");
+    for (int i = 0; i < coupled_dofs(); ++i) acc_[static_cast<std::size_t>(i)] = (v[i] - last_v_[static_cast<std::size_t>(i)]) / dt;
+    set_coupled(x, v, acc_.data());
+    stepper_->step(dt);
+    for (int i = 0; i < coupled_dofs(); ++i) last_v_[static_cast<std::size_t>(i)] = v[i];
+    coupled_forces(f);
+  }
+
+  /// The forces of the lines on the coupled points in the committed state (3 per point).
+  void coupled_forces(double* f) const {
+    require_init("coupled_forces");
+    for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
+      const Vec3<double> F = point_force_index(model_.coupled[c]);
+      for (int k = 0; k < 3; ++k) f[3 * c + static_cast<std::size_t>(k)] = F(k);
+    }
+  }
+
+  /// Position of the point with deck ID `id` in the committed state.
+  Vec3<double> point_position(int id) const {
+    require_init("point_position");
+    return model_.system.point_position(stepper_->state(), point_index(id));
+  }
+  /// The force of the lines attached to the point with deck ID `id` on it [N].
+  Vec3<double> point_force(int id) const {
+    require_init("point_force");
+    return point_force_index(point_index(id));
+  }
+  /// The force line `id` (deck ID) exerts on the point at its End A (end 0: the point written
+  /// first in LINES) or End B (end 1) [N].
+  Vec3<double> line_end_force(int id, int end) const {
+    require_init("line_end_force");
+    if (end != 0 && end != 1) throw InputError("line_end_force", "end", end, "0 (End A) or 1 (End B)");
+    return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end);
+  }
+
+  /// Writes everything committed to `path` (binary): a later load() continues bit for bit.
+  /// Throws InputError naming the file when it cannot be written.
+  void save(const std::string& path) const {
+    require_init("save");
+    const auto snap = stepper_->snapshot();
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!f) throw InputError(path, "state file", "cannot be opened for writing", "a writable path");
+    f.write(kMagic, 8);
+    const std::uint64_t n = static_cast<std::uint64_t>(snap.state.q.size()), np = snap.held.r.size();
+    f.write(reinterpret_cast<const char*>(&n), sizeof n);
+    f.write(reinterpret_cast<const char*>(&np), sizeof np);
+    const double t = snap.state.t;
+    f.write(reinterpret_cast<const char*>(&t), sizeof t);
+    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0})
+      f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
+    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a})
+      for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    f.write(reinterpret_cast<const char*>(last_v_.data()), static_cast<std::streamsize>(sizeof(double) * last_v_.size()));
+    if (!f) throw InputError(path, "state file", "write failed", "a complete write");
+  }
+
+  /// Restores what save() wrote (on a simulation of the same deck, initialised). Throws
+  /// InputError naming the file for another deck's or a truncated file; nothing is changed
+  /// then.
+  void load(const std::string& path) {
+    require_init("load");
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw InputError(path, "state file", "cannot be opened", "a file written by save()");
+    char magic[8];
+    f.read(magic, 8);
+    if (!f || std::memcmp(magic, kMagic, 8) != 0) throw InputError(path, "state file", "not a cabledyn system state", kMagic);
+    std::uint64_t n = 0, np = 0;
+    f.read(reinterpret_cast<char*>(&n), sizeof n);
+    f.read(reinterpret_cast<char*>(&np), sizeof np);
+    auto snap = stepper_->snapshot();
+    if (!f || n != static_cast<std::uint64_t>(snap.state.q.size()) || np != snap.held.r.size())
+      throw InputError(path, "state file DOFs", static_cast<double>(n),
+                       std::to_string(snap.state.q.size()) + " (a state of this deck's system)");
+    double t = 0;
+    f.read(reinterpret_cast<char*>(&t), sizeof t);
+    snap.state.t = t;
+    for (VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0})
+      f.read(reinterpret_cast<char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
+    for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a})
+      for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    std::vector<double> lv(last_v_.size());
+    f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
+    if (!f) throw InputError(path, "state file", "truncated", "a complete state");
+    stepper_->restore(snap);
+    last_v_ = lv;
+  }
+
+ private:
+  static constexpr char kMagic[9] = "CDYNSYS1";
+
+  void require_init(const char* what) const {
+    if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
+  }
+  int point_index(int id) const {
+    const auto it = model_.point_index.find(id);
+    if (it == model_.point_index.end()) throw InputError(deck_.file, "point ID", id, "a point of POINTS");
+    return it->second;
+  }
+  int line_index(int id) const {
+    for (std::size_t l = 0; l < model_.line_id.size(); ++l)
+      if (model_.line_id[l] == id) return static_cast<int>(l);
+    throw InputError(deck_.file, "line ID", id, "a line of LINES");
+  }
+  Vec3<double> point_force_index(int p) const {
+    Vec3<double> F = Vec3<double>::Zero();
+    const auto& sys = model_.system;
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
+      for (int e = 0; e < 2; ++e)
+        if (sys.line(static_cast<int>(l)).point[e] == p) F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e);
+    return F;
+  }
+  void set_coupled(const double* x, const double* v, const double* a) {
+    acc_.resize(static_cast<std::size_t>(coupled_dofs()));
+    for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
+      const Vec3<double> r(x[3 * c], x[3 * c + 1], x[3 * c + 2]), u(v[3 * c], v[3 * c + 1], v[3 * c + 2]);
+      const Vec3<double> w = a ? Vec3<double>(a[3 * c], a[3 * c + 1], a[3 * c + 2]) : Vec3<double>::Zero();
+      model_.system.set_coupled(model_.coupled[c], r, u, w);
+    }
+  }
+
+  Deck deck_;
+  DeckSystem model_;
+  SystemStepperOptions opt_;
+  SystemState<double> state_;
+  SystemStaticResult statics_;
+  std::unique_ptr<Stepper> stepper_;
+  std::vector<double> last_v_, acc_;
+};
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/system_simulation.hpp ----
+// ---- begin cabledyn/io/system_runner.hpp ----
+// cabledyn: the driver's system route: a deck with Free / Connect points run as one mooring
+// system (statics, then the march under the deck's prescribed motion), written as the
+// single-line route writes: <root>.out (the requested channels every dtOut) and
+// <root>.summary.txt. docs/driver.md, "Decks with free points".
+//
+// The route is the host coupling of io/system_simulation.hpp driven by the deck: at each step
+// the coupled points are set to their motion at t + dt (position and velocity; the
+// acceleration is the change of velocity over the step, as a host gives it), so a host that
+// passes the same kinematics through the C API gets the same forces bit for bit.
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// A deck with free points, run: build with the deck (read with
+/// ReadOptions::accept_unsupported), call run().
+class SystemRunner {
+ public:
+  /// Builds the system; checks every output channel and reads the motionFile of a dynamic
+  /// run. Throws InputError, NotImplementedError (a feature or a channel the system route
+  /// does not have) before anything is solved or written.
+  SystemRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
+    tmax_source_ = apply_run_overrides(deck_, set_);
+    if (set_.restart_check)
+      throw NotImplementedError("command line", "--restart-check", *set_.restart_check,
+                                "the restart check of a system (the C API's save/load restarts bit for bit)");
+    notes_ = deck_.notes;
+    if (set_.plots) notes_.push_back("figures: the system route writes no SVG figures yet");
+    sim_ = std::make_unique<SystemSimulation>(deck_);
+    for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
+    if (dynamic_run() && deck_.options.motionFile) {
+      const std::string path =
+          set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
+      motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
+    }
+    const auto& o = deck_.options;
+    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})
+      if (o.line_of(k) > 0)
+        notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
+                         " does not apply to the system route (generalised-alpha force blend, full Newton, "
+                         "subdivision of failed steps)");
+  }
+
+  const std::vector<std::string>& files() const { return files_; }
+  const std::vector<std::string>& notes() const { return notes_; }
+  const std::vector<double>& times() const { return times_; }
+  const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
+  const SystemSimulation& simulation() const { return *sim_; }
+
+  /// Statics, march, outputs and summary; on a failure (or SIGINT) the outputs hold every
+  /// committed row, the summary says where and why the run stopped, and the error is thrown.
+  void run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto stale = remove_stale_outputs(set_.root);
+    if (!stale.empty())
+      notes_.push_back("removed " + std::to_string(stale.size()) + " output file(s) of an earlier run under " + set_.root);
+    std::exception_ptr failure;
+    try {
+      coupled_at(0.0);
+      sim_->initialize(x_.data(), v_.data());
+      for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
+      if (set_.log)
+        for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
+      open_outputs();
+      record(0.0);
+      if (dynamic_run()) march();
+      out_->close();
+    } catch (const Error& e) {
+      failure = std::current_exception();
+      stop_reason_ = e.what();
+      try {
+        if (out_) out_->close();
+      } catch (const Error& e2) {
+        stop_reason_ += std::string("; ") + e2.what();
+      }
+    }
+    write_summary(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (failure) std::rethrow_exception(failure);
+  }
+
+ private:
+  bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
+
+  // The coupled points' kinematics at t (positions and velocities, 3 per point).
+  void coupled_at(double t) {
+    const auto& m = sim_->model();
+    x_.resize(m.coupled.size() * 3);
+    v_.resize(m.coupled.size() * 3);
+    for (std::size_t c = 0; c < m.coupled.size(); ++c) {
+      const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
+                                                  dynamic_run());
+      for (int i = 0; i < 3; ++i) x_[3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[3 * c + static_cast<std::size_t>(i)] = k.v(i);
+    }
+  }
+
+  void march() {
+    const double dt = *deck_.options.dtM;
+    const long long n = deck_.options.steps();
+    const double dt_out = std::max(deck_.options.dtOut, 0.0);
+    double next_out = dt_out;
+    std::vector<double> f(x_.size());
+    for (long long s = 1; s <= n; ++s) {
+      const double t = static_cast<double>(s) * dt;
+      coupled_at(t);
+      sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
+      steps_done_ = s;
+      if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
+        record(t);
+        while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
+      }
+      if (set_.stop && *set_.stop) {
+        if (last_out_t_ != t) record(t);
+        throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
+                               "the outputs hold every step up to it");
+      }
+    }
+  }
+
+  // ---- channels ------------------------------------------------------------------------------
+  int line_index(int id) const {
+    const auto& ids = sim_->model().line_id;
+    for (std::size_t l = 0; l < ids.size(); ++l)
+      if (ids[l] == id) return static_cast<int>(l);
+    throw InputError(deck_.file, "output channel line", id, "a line of LINES");
+  }
+
+  void check_channel(const OutputChannel& c, const std::string& text) const {
+    switch (c.kind) {
+      case ChannelKind::FairTen:
+      case ChannelKind::AnchTen:
+      case ChannelKind::FairIncl:
+      case ChannelKind::AnchIncl:
+      case ChannelKind::NodePosition:
+      case ChannelKind::NodeVelocity:
+        (void)line_index(c.line);
+        return;
+      case ChannelKind::PointPosition:
+      case ChannelKind::PointVelocity:
+      case ChannelKind::PointAcceleration:
+      case ChannelKind::PointForce:
+      case ChannelKind::PointTension:
+        if (!sim_->model().point_index.count(c.point)) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
+        return;
+      default:
+        throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
+                                  "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions and "
+                                  "velocities, point channels (node tensions, curvatures, accelerations and forces, rods "
+                                  "and bodies: not yet)");
+    }
+  }
+
+  double channel_value(const OutputChannel& c) const {
+    const auto& st = sim_->state();
+    const auto& sys = sim_->model().system;
+    switch (c.kind) {
+      case ChannelKind::FairTen:
+      case ChannelKind::AnchTen:
+      case ChannelKind::FairIncl:
+      case ChannelKind::AnchIncl: {
+        const bool fair = c.kind == ChannelKind::FairTen || c.kind == ChannelKind::FairIncl;
+        const Vec3<double> F = sim_->line_end_force(c.line, deck_.tension_end(c.line, fair));
+        if (c.kind == ChannelKind::FairTen || c.kind == ChannelKind::AnchTen) return F.norm();
+        return std::atan2(-F(2), std::hypot(F(0), F(1))) * 180 / kPi;
+      }
+      case ChannelKind::NodePosition:
+      case ChannelKind::NodeVelocity: {
+        const int l = line_index(c.line);
+        const long long j = deck_.channel_node(c);
+        VecX<double> x;
+        sys.line_gather(c.kind == ChannelKind::NodePosition ? st.q : st.v, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
+        return x(3 * (j - 1) + c.component);
+      }
+      case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
+      case ChannelKind::PointVelocity:
+      case ChannelKind::PointAcceleration: {
+        const int p = sim_->model().point_index.at(c.point);
+        const Eigen::Index d = sys.point_dof(p);
+        const auto& P = sys.point(p);
+        if (c.kind == ChannelKind::PointVelocity) return d >= 0 ? st.v(d + c.component) : P.v(c.component);
+        return d >= 0 ? st.a(d + c.component) : P.a(c.component);
+      }
+      case ChannelKind::PointForce: return sim_->point_force(c.point)(c.component);
+      case ChannelKind::PointTension: return sim_->point_force(c.point).norm();
+      default: break;
+    }
+    throw NotImplementedError(deck_.file, "output channel", c.name(), "in a system with free points");
+  }
+
+  // ---- files ---------------------------------------------------------------------------------
+  static const char* unit_of(const OutputChannel& c) {
+    switch (c.kind) {
+      case ChannelKind::FairIncl:
+      case ChannelKind::AnchIncl: return "(deg)";
+      case ChannelKind::NodePosition:
+      case ChannelKind::PointPosition: return "(m)";
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::PointVelocity: return "(m/s)";
+      case ChannelKind::PointAcceleration: return "(m/s^2)";
+      default: return "(N)";
+    }
+  }
+
+  void open_outputs() {
+    out_ = std::make_unique<OutputFile>(set_.root + ".out");
+    files_.push_back(out_->path());
+    std::ostream& f = out_->stream();
+    f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
+    f << "Time(s)";
+    for (const auto& o : deck_.outputs) f << "\t" << (o.text.empty() ? o.channel.name() : o.text);
+    f << "\n";
+    if (deck_.options.WriteUnits) {
+      f << "(s)";
+      for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
+      f << "\n";
+    }
+    out_->row_done();
+  }
+
+  void record(double t) {
+    std::vector<double> row;
+    for (const auto& o : deck_.outputs) {
+      row.push_back(channel_value(o.channel));
+      if (!std::isfinite(row.back()))
+        throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
+                         "a finite number");
+    }
+    std::ostream& f = out_->stream();
+    f << t;
+    for (double v : row) f << "\t" << v;
+    f << "\n";
+    out_->row_done();
+    last_out_t_ = t;
+    if (set_.keep_history) {
+      times_.push_back(t);
+      rows_.push_back(std::move(row));
+    }
+  }
+
+  void write_summary(double seconds) {
+    auto out = std::make_unique<OutputFile>(set_.root + ".summary.txt");
+    files_.push_back(out->path());
+    std::ostream& f = out->stream();
+    f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
+    const auto& sys = sim_->model().system;
+    f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points (" << sys.dofs() << " DOFs)\n";
+    if (dynamic_run())
+      f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
+        << *deck_.options.TMax << " s (run length from " << tmax_source_ << ")\n";
+    else
+      f << "run: statics only\n";
+    if (!stop_reason_.empty()) {
+      if (sim_->initialized())
+        f << "STOPPED after " << steps_done_ << " steps (t = " << sim_->time() << " s); the outputs hold every output time up to t = "
+          << last_out_t_ << " s: " << stop_reason_ << "\n";
+      else
+        f << "STOPPED before the march: " << stop_reason_ << "\n";
+    }
+    for (const auto& n : notes_) f << "note: " << n << "\n";
+    if (sim_->initialized()) {
+      const auto& st = sim_->statics();
+      f << "statics: point balance " << st.point_iterations << " iterations, polish " << st.iterations
+        << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
+      if (dynamic_run()) {
+        f << "march: " << sim_->stepper_statistics().steps << " steps, " << sim_->stepper_statistics().newton_iterations
+          << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps\n";
+      }
+      for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+        const int id = sim_->model().line_id[l];
+        f << "line " << id << " (EI = 0 line, " << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
+          << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
+          << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
+      }
+    }
+    f << "\nwall time " << seconds << " s\nfiles:";
+    for (const auto& p : files_) f << " " << p;
+    f << "\n";
+    out->close();
+  }
+
+  Deck deck_;
+  RunSettings set_;
+  std::string tmax_source_;
+  std::vector<std::string> notes_;
+  std::unique_ptr<SystemSimulation> sim_;
+  std::optional<MotionTracks> motion_;
+  std::vector<double> x_, v_;
+  std::unique_ptr<OutputFile> out_;
+  std::vector<std::string> files_;
+  std::vector<double> times_;
+  std::vector<std::vector<double>> rows_;
+  std::string stop_reason_;
+  long long steps_done_ = 0;
+  double last_out_t_ = -1;
+};
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/system_runner.hpp ----
 // ---- end cabledyn/io.hpp ----
 // ---- end cabledyn/cabledyn.hpp ----

@@ -63,6 +63,19 @@ try:
     check(p.returncode == 0, "run_decks.py exit 0 (%d): %s" % (p.returncode, p.stdout + p.stderr))
     check("4 decks: 3 runs, 1 refused" in p.stdout, "run_decks.py table: " + p.stdout)
     check("seabed friction" in p.stdout and "#23 seabed" in p.stdout, "run_decks.py names the feature and its issue")
+    # A deck with free points runs as one mooring system (the system route).
+    bridle = os.path.join(source, "tests", "capi", "decks", "bridle_driver.dat")
+    rc, out, err = run("--out", os.path.join(tmp, "sys") + "/", bridle)
+    check(rc == 0, "bridle_driver.dat: exit 0, got %d (%s)" % (rc, err))
+    res = os.path.join(tmp, "sys", "bridle_driver")
+    check(os.path.exists(res + ".out") and os.path.exists(res + ".summary.txt"), "the system route writes .out and .summary.txt")
+    if os.path.exists(res + ".summary.txt"):
+        summary = open(res + ".summary.txt").read()
+        check("system route: 4 lines, 5 points" in summary, "the summary names the system route: " + summary[:300])
+        check("march: 100 steps" in summary, "the summary counts the march's steps")
+    if os.path.exists(res + ".out"):
+        rows = [l.split("\t") for l in open(res + ".out").read().splitlines()[3:]]
+        check(len(rows) == 101, "101 output rows (t = 0 .. 5 s), got %d" % len(rows))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

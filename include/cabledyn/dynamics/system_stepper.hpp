@@ -48,6 +48,15 @@ struct SystemStepperStatistics {
   long subdivisions = 0;        ///< failed attempts that were halved
 };
 
+/// Everything a stepper commits: the state, the force r(q, v) of the force blend at it, and
+/// the prescribed kinematics of its time. Restoring it repeats the run bit for bit.
+template <class System>
+struct SystemStepperSnapshot {
+  typename System::State state;
+  VecX<typename System::Scalar> r0;
+  typename System::Held held;
+};
+
 /// The generalised-alpha stepper of a system.
 template <class System>
 class SystemStepper {
@@ -120,8 +129,22 @@ class SystemStepper {
   }
 
   const State& state() const { return x_; }
-  /// The committed state, to edit before a restart (initialize() again after).
   const SystemStepperStatistics& statistics() const { return stats_; }
+
+  /// A copy of everything committed (a restart point).
+  SystemStepperSnapshot<System> snapshot() const { return {x_, r0_, h0_}; }
+  /// Returns to a snapshot of this stepper (or of one built on an equal system): the next
+  /// steps repeat those that followed it bit for bit. The system's prescribed kinematics are
+  /// set to the snapshot's. Throws InputError for a snapshot of another size.
+  void restore(const SystemStepperSnapshot<System>& s) {
+    if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() before restore()");
+    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.held.r.size() != h0_.r.size())
+      throw InputError("stepper", "snapshot size", s.state.q.size(), "== " + std::to_string(x_.q.size()) + " DOFs");
+    x_ = s.state;
+    r0_ = s.r0;
+    copy_held(s.held, h0_);
+    sys_.set_held(h0_);
+  }
   const GeneralizedAlpha<T>& params() const { return ga_; }
   double force_scale() const { return scale_; }
 

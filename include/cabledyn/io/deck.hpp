@@ -68,6 +68,11 @@ struct BuoyancyRecord {
   int line = 0;
 };
 
+/// The feature name under which the reader records a Free / Connect point in
+/// Deck::unsupported: the single-line driver refuses it, the system route (io/system_model.hpp)
+/// models it.
+inline constexpr const char* kFreePointsFeature = "free points (Free/Connect)";
+
 /// Point types of MoorDyn v2 (and MoorDyn-F's Turbine<J>). Fixed, Coupled and Vessel points
 /// are implemented; the others are read and recorded in Deck::unsupported.
 enum class PointType { fixed, coupled, vessel, free, body, turbine };
@@ -830,7 +835,7 @@ class DeckParser {
       p.type = PointType::vessel;
     } else if (u == "FREE" || u == "CONNECT" || u == "CON" || u == "POINT") {
       p.type = PointType::free;
-      unsupported("free points (Free/Connect)", line, what, t.text);
+      unsupported(kFreePointsFeature, line, what, t.text);
     } else if (letters == "BODY" && number > 0 && rest.empty()) {
       p.type = PointType::body;
       p.attached = number;

@@ -27,37 +27,13 @@
 #include "cabledyn/io/deck.hpp"
 #include "cabledyn/io/motion.hpp"
 #include "cabledyn/io/output_file.hpp"
+#include "cabledyn/io/run_settings.hpp"
 #include "cabledyn/io/svg_plot.hpp"
 #include "cabledyn/modal.hpp"
 #include "cabledyn/sea.hpp"
 #include "cabledyn/statics.hpp"
 
 namespace cabledyn::io {
-
-/// Settings of a driver run.
-struct RunSettings {
-  std::string root = "cabledyn";  ///< output path prefix: <root>.out, <root>.static.out, ...
-  bool static_only = false;       ///< `--static`: statics (and modes) only
-  std::optional<double> tmax;     ///< `--tmax`: the run length, over the deck's TMax
-  std::optional<double> dtm;      ///< `--dtm`: the time step, over the deck's dtM
-  /// `--motion`: a motionFile (a path as given, not relative to the deck) over the deck's
-  /// motionFile and fairleadMotion.
-  std::optional<std::string> motion_file;
-  bool plots = true;              ///< write the SVG figures
-  bool progress = true;           ///< progress bar on stderr for runs over a second
-  std::ostream* log = &std::cerr; ///< messages (nullptr: quiet)
-  /// Keep every output row in memory (times(), channel_rows()) besides writing it; the
-  /// `cabledyn` program does not, so that its memory does not grow with the run.
-  bool keep_history = true;
-  /// Checked after every committed step: when set (the program's SIGINT handler sets it) the
-  /// run stops there, its outputs complete up to that step, the summary says so, and run()
-  /// throws InterruptedError.
-  const volatile std::sig_atomic_t* stop = nullptr;
-  /// `--restart-check T`: at the first step at or after T the states of the lines are copied;
-  /// at the end of the run they are restored and the rest of the run repeated, and every
-  /// output of the repeat must equal the first pass's bit for bit (else SolveError).
-  std::optional<double> restart_check;
-};
 
 /// One line of the run.
 struct LineRun {
@@ -284,34 +260,7 @@ class BasicDeckRunner {
 
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
-  /// --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0, TMax a
-  /// multiple of dtM).
-  void apply_overrides() {
-    Options& o = deck_.options;
-    const std::string who = "command line";
-    if (set_.dtm) {
-      if (!(std::isfinite(*set_.dtm) && *set_.dtm > 0)) throw InputError(who, "--dtm", *set_.dtm, "> 0");
-      o.dtM = *set_.dtm;
-    }
-    if (set_.tmax) {
-      if (!(std::isfinite(*set_.tmax) && *set_.tmax >= 0)) throw InputError(who, "--tmax", *set_.tmax, ">= 0");
-      if (!o.dtM) throw InputError(who, "--tmax", *set_.tmax, "a deck with dtM (or --dtm)");
-      o.TMax = *set_.tmax;
-    }
-    if (o.dynamic()) {
-      const double ratio = *o.TMax / *o.dtM;
-      if (!(ratio <= 2147483647.0)) throw InputError(who, "TMax / dtM", ratio, "<= 2147483647 steps");
-      if (std::fabs(*o.TMax - std::round(ratio) * *o.dtM) > 1e-9 * std::max(*o.TMax, *o.dtM))
-        throw InputError(set_.tmax || set_.dtm ? who : deck_.file, "TMax", *o.TMax,
-                         "a multiple of dtM = " + cabledyn::to_text(*o.dtM));
-    }
-    if (set_.motion_file) {
-      o.motionFile = *set_.motion_file;
-      o.fairleadMotion.reset();
-    }
-    if (set_.tmax) tmax_source_ = "--tmax";
-    else if (o.TMax) tmax_source_ = "TMax, " + deck_.file + ":" + std::to_string(o.line_of("TMax"));
-  }
+  void apply_overrides() { tmax_source_ = apply_run_overrides(deck_, set_); }
 
   void build_lines() {
     for (const auto& rec : deck_.lines) {
@@ -612,37 +561,7 @@ class BasicDeckRunner {
   /// The kinematics of point `pid` at time t: a Fixed point at its deck position; a moving
   /// point on its motionFile track, or moved by fairleadMotion (ramped), or held.
   EndMotion point_motion(int pid, double t) const {
-    const auto* p = deck_.find_point(pid);
-    EndMotion m;
-    m.x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
-    if (!p->moving()) return m;
-    if (motion_) {
-      if (const MotionTrack* tr = motion_->find(pid)) {
-        const PointKinematics k = tr->at(t);
-        m.x = Vec3<double>(k.x[0], k.x[1], k.x[2]);
-        m.v = Vec3<double>(k.v[0], k.v[1], k.v[2]);
-        m.a = Vec3<double>(k.a[0], k.a[1], k.a[2]);
-      }
-      return m;
-    }
-    if (deck_.options.fairleadMotion && dynamic_run()) {
-      // Ramped from rest over max(one period, rampTime) by a quintic (C2) ramp, as the spec
-      // advises for prescribed motion ("ramp it from rest ... to avoid a start-up transient").
-      const auto h = harmonic_motion(*deck_.options.fairleadMotion, t);
-      const double Tr = std::max(deck_.options.fairleadMotion->period, deck_.options.rampTime);
-      double r = 1, rd = 0, rdd = 0;
-      if (t < Tr) {
-        const double u = std::max(t, 0.0) / Tr;
-        r = u * u * u * (10 - 15 * u + 6 * u * u);
-        rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
-        rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
-      }
-      const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
-      m.x += r * x;
-      m.v = rd * x + r * v;
-      m.a = rdd * x + 2 * rd * v + r * a;
-    }
-    return m;
+    return prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, pid, t, dynamic_run());
   }
 
   EndMotions line_motion(const LineRun& L, double t) const {

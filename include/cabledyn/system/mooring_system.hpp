@@ -458,6 +458,24 @@ class MooringSystem {
     return -Rl.template segment<3>(static_cast<Index>(3 * i));
   }
 
+  /// The dynamic force line l exerts on the object at its end in state s [N]: minus the line's
+  /// dynamic residual and inertia at its end node, -(f_int + f_damp - f_ext + (M a))_end, the
+  /// held ends' kinematics those the system holds (spec "Tension and coupled loads": the
+  /// coupled load of a line end).
+  Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end) const {
+    const auto li = static_cast<std::size_t>(l);
+    const auto& L = lines_[li];
+    line_gather(s.q, l, 0, wx_[li]);
+    line_gather(s.v, l, 1, wv_[li]);
+    L.model.template dynamic_residual<Router>(wx_[li], wv_[li], current_, wr_[li], nullptr, T(0), T(0));
+    const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
+    Vec3<T> f = -wr_[li].template segment<3>(static_cast<Index>(3 * i));
+    line_gather(s.a, l, 2, wv_[li]);
+    L.model.template inertia<Router>(wx_[li], wv_[li], wr_[li], nullptr, T(0), T(0));
+    f -= wr_[li].template segment<3>(static_cast<Index>(3 * i));
+    return f;
+  }
+
   /// Elastic tension of element e of line l in state s [N].
   T line_tension(const SystemState<T>& s, int l, std::size_t e) const {
     VecX<T> x;

@@ -1,0 +1,66 @@
+/* cabledyn C API: a deck's mooring system driven by a host code.
+ *
+ * The pattern of mooring host coupling (create from a deck; the number of coupled DOFs;
+ * init with the coupled positions and velocities, which solves the statics; step to t + dt
+ * with the coupled states, returning the forces of the lines on the coupled points; queries;
+ * save and load of the full state; close), around the header-only C++ library
+ * (cabledyn::io::SystemSimulation). Coupled DOFs are 3 per Coupled / Vessel point of the
+ * deck's POINTS, in their order: x, y, z of the first such point, then the next.
+ *
+ * Every call returns a status (CABLEDYN_OK or an error code) and never lets a C++ exception
+ * cross the C boundary. cabledyn_last_error() gives the message of the last failed call on a
+ * handle (or of the last failed cabledyn_create when given NULL): it names the object, the
+ * value and the limit. Units are SI. Not thread-safe per handle; separate handles are
+ * independent.
+ */
+#ifndef CABLEDYN_C_H
+#define CABLEDYN_C_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Exported symbols of the shared library. */
+#if defined(CABLEDYN_C_BUILDING) && (defined(__GNUC__) || defined(__clang__))
+#define CABLEDYN_C_API __attribute__((visibility("default")))
+#else
+#define CABLEDYN_C_API
+#endif
+
+/* Status codes. */
+#define CABLEDYN_OK 0
+#define CABLEDYN_INPUT_ERROR 1       /* bad input: deck, argument, state file */
+#define CABLEDYN_SOLVE_ERROR 2       /* a solver failed; the committed state is unchanged */
+#define CABLEDYN_NOT_IMPLEMENTED 3   /* valid input asking for a feature not implemented yet */
+#define CABLEDYN_ERROR 4             /* any other failure (out of memory, ...) */
+
+typedef struct cabledyn_system cabledyn_system;
+
+/* Reads the deck at deck_path and builds its system; *out receives the handle (NULL on
+ * failure). */
+CABLEDYN_C_API int cabledyn_create(const char* deck_path, cabledyn_system** out);
+/* Number of coupled DOFs (3 per Coupled / Vessel point). */
+CABLEDYN_C_API int cabledyn_coupled_dofs(const cabledyn_system* s, int* n);
+/* Statics with the coupled points at x (n values) moving with v (n values). */
+CABLEDYN_C_API int cabledyn_init(cabledyn_system* s, const double* x, const double* v);
+/* Steps from *t (the committed time) to *t + dt with the coupled points at x, v at *t + dt;
+ * writes the forces of the lines on the coupled points into f (n values) and advances *t. */
+CABLEDYN_C_API int cabledyn_step(cabledyn_system* s, const double* x, const double* v, double* f, double* t, double dt);
+/* Position [m] and net line force [N] of the point with deck ID id. */
+CABLEDYN_C_API int cabledyn_point_position(const cabledyn_system* s, int id, double r[3]);
+CABLEDYN_C_API int cabledyn_point_force(const cabledyn_system* s, int id, double f[3]);
+/* Force [N] line `id` exerts on the point at its End A (end 0) or End B (end 1). */
+CABLEDYN_C_API int cabledyn_line_end_force(const cabledyn_system* s, int id, int end, double f[3]);
+/* Writes / reads everything committed (a load continues bit for bit). */
+CABLEDYN_C_API int cabledyn_save(const cabledyn_system* s, const char* path);
+CABLEDYN_C_API int cabledyn_load(cabledyn_system* s, const char* path);
+/* The message of the last failed call on s (NULL: of the last failed cabledyn_create). */
+CABLEDYN_C_API const char* cabledyn_last_error(const cabledyn_system* s);
+/* Frees the handle (NULL is accepted). */
+CABLEDYN_C_API int cabledyn_close(cabledyn_system* s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CABLEDYN_C_H */

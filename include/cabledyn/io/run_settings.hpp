@@ -1,0 +1,116 @@
+// cabledyn: what the driver's routes share: the run settings, the command line's --tmax and
+// --dtm over the deck's TMax and dtM, and the prescribed kinematics of a point (a motionFile
+// track, the deck's harmonic fairleadMotion ramped from rest, or held).
+// Spec "Prescribed motion" (held DOFs on their motion; the quintic C2 start-up ramp),
+// DECK_FORMAT.md (TMax, dtM, motionFile, fairleadMotion).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "cabledyn/dynamics/line_dynamics.hpp"
+#include "cabledyn/io/deck.hpp"
+#include "cabledyn/io/motion.hpp"
+
+namespace cabledyn::io {
+
+/// Settings of a driver run.
+struct RunSettings {
+  std::string root = "cabledyn";  ///< output path prefix: <root>.out, <root>.static.out, ...
+  bool static_only = false;       ///< `--static`: statics (and modes) only
+  std::optional<double> tmax;     ///< `--tmax`: the run length, over the deck's TMax
+  std::optional<double> dtm;      ///< `--dtm`: the time step, over the deck's dtM
+  /// `--motion`: a motionFile (a path as given, not relative to the deck) over the deck's
+  /// motionFile and fairleadMotion.
+  std::optional<std::string> motion_file;
+  bool plots = true;              ///< write the SVG figures
+  bool progress = true;           ///< progress bar on stderr for runs over a second
+  std::ostream* log = &std::cerr; ///< messages (nullptr: quiet)
+  /// Keep every output row in memory (times(), channel_rows()) besides writing it; the
+  /// `cabledyn` program does not, so that its memory does not grow with the run.
+  bool keep_history = true;
+  /// Checked after every committed step: when set (the program's SIGINT handler sets it) the
+  /// run stops there, its outputs complete up to that step, the summary says so, and run()
+  /// throws InterruptedError.
+  const volatile std::sig_atomic_t* stop = nullptr;
+  /// `--restart-check T`: at the first step at or after T the states of the lines are copied;
+  /// at the end of the run they are restored and the rest of the run repeated, and every
+  /// output of the repeat must equal the first pass's bit for bit (else SolveError).
+  std::optional<double> restart_check;
+};
+
+/// Applies --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0,
+/// TMax a multiple of dtM), and a --motion file over the deck's motionFile and
+/// fairleadMotion. Returns where the run length comes from (for the summary). Throws
+/// InputError naming the command line or the deck.
+inline std::string apply_run_overrides(Deck& deck, const RunSettings& set) {
+  Options& o = deck.options;
+  const std::string who = "command line";
+  if (set.dtm) {
+    if (!(std::isfinite(*set.dtm) && *set.dtm > 0)) throw InputError(who, "--dtm", *set.dtm, "> 0");
+    o.dtM = *set.dtm;
+  }
+  if (set.tmax) {
+    if (!(std::isfinite(*set.tmax) && *set.tmax >= 0)) throw InputError(who, "--tmax", *set.tmax, ">= 0");
+    if (!o.dtM) throw InputError(who, "--tmax", *set.tmax, "a deck with dtM (or --dtm)");
+    o.TMax = *set.tmax;
+  }
+  if (o.dynamic()) {
+    const double ratio = *o.TMax / *o.dtM;
+    if (!(ratio <= 2147483647.0)) throw InputError(who, "TMax / dtM", ratio, "<= 2147483647 steps");
+    if (std::fabs(*o.TMax - std::round(ratio) * *o.dtM) > 1e-9 * std::max(*o.TMax, *o.dtM))
+      throw InputError(set.tmax || set.dtm ? who : deck.file, "TMax", *o.TMax,
+                       "a multiple of dtM = " + cabledyn::to_text(*o.dtM));
+  }
+  if (set.motion_file) {
+    o.motionFile = *set.motion_file;
+    o.fairleadMotion.reset();
+  }
+  if (set.tmax) return "--tmax";
+  if (o.TMax) return "TMax, " + deck.file + ":" + std::to_string(o.line_of("TMax"));
+  return "";
+}
+
+/// The kinematics of point `pid` at time t: a Fixed (or Free) point at its deck position; a
+/// Coupled / Vessel point on its motionFile track (`motion`), or moved by the deck's
+/// fairleadMotion in a dynamic run (ramped from rest over max(one period, rampTime) by a
+/// quintic C2 ramp, as the spec advises: "ramp it from rest ... to avoid a start-up
+/// transient"), or held.
+inline EndMotion prescribed_point_motion(const Deck& deck, const MotionTracks* motion, int pid, double t, bool dynamic) {
+  const auto* p = deck.find_point(pid);
+  if (!p) throw InputError(deck.file, "point ID", pid, "a point of POINTS");
+  EndMotion m;
+  m.x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
+  if (!p->moving()) return m;
+  if (motion) {
+    if (const MotionTrack* tr = motion->find(pid)) {
+      const PointKinematics k = tr->at(t);
+      m.x = Vec3<double>(k.x[0], k.x[1], k.x[2]);
+      m.v = Vec3<double>(k.v[0], k.v[1], k.v[2]);
+      m.a = Vec3<double>(k.a[0], k.a[1], k.a[2]);
+    }
+    return m;
+  }
+  if (deck.options.fairleadMotion && dynamic) {
+    const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
+    const double Tr = std::max(deck.options.fairleadMotion->period, deck.options.rampTime);
+    double r = 1, rd = 0, rdd = 0;
+    if (t < Tr) {
+      const double u = std::max(t, 0.0) / Tr;
+      r = u * u * u * (10 - 15 * u + 6 * u * u);
+      rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
+      rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
+    }
+    const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
+    m.x += r * x;
+    m.v = rd * x + r * v;
+    m.a = rdd * x + 2 * rd * v + r * a;
+  }
+  return m;
+}
+
+}  // namespace cabledyn::io

@@ -1,0 +1,308 @@
+// cabledyn: the driver's system route: a deck with Free / Connect points run as one mooring
+// system (statics, then the march under the deck's prescribed motion), written as the
+// single-line route writes: <root>.out (the requested channels every dtOut) and
+// <root>.summary.txt. docs/driver.md, "Decks with free points".
+//
+// The route is the host coupling of io/system_simulation.hpp driven by the deck: at each step
+// the coupled points are set to their motion at t + dt (position and velocity; the
+// acceleration is the change of velocity over the step, as a host gives it), so a host that
+// passes the same kinematics through the C API gets the same forces bit for bit.
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cabledyn/core/version.hpp"
+#include "cabledyn/io/output_file.hpp"
+#include "cabledyn/io/run_settings.hpp"
+#include "cabledyn/io/system_simulation.hpp"
+
+namespace cabledyn::io {
+
+/// A deck with free points, run: build with the deck (read with
+/// ReadOptions::accept_unsupported), call run().
+class SystemRunner {
+ public:
+  /// Builds the system; checks every output channel and reads the motionFile of a dynamic
+  /// run. Throws InputError, NotImplementedError (a feature or a channel the system route
+  /// does not have) before anything is solved or written.
+  SystemRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
+    tmax_source_ = apply_run_overrides(deck_, set_);
+    if (set_.restart_check)
+      throw NotImplementedError("command line", "--restart-check", *set_.restart_check,
+                                "the restart check of a system (the C API's save/load restarts bit for bit)");
+    notes_ = deck_.notes;
+    if (set_.plots) notes_.push_back("figures: the system route writes no SVG figures yet");
+    sim_ = std::make_unique<SystemSimulation>(deck_);
+    for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
+    if (dynamic_run() && deck_.options.motionFile) {
+      const std::string path =
+          set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
+      motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
+    }
+    const auto& o = deck_.options;
+    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})
+      if (o.line_of(k) > 0)
+        notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
+                         " does not apply to the system route (generalised-alpha force blend, full Newton, "
+                         "subdivision of failed steps)");
+  }
+
+  const std::vector<std::string>& files() const { return files_; }
+  const std::vector<std::string>& notes() const { return notes_; }
+  const std::vector<double>& times() const { return times_; }
+  const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
+  const SystemSimulation& simulation() const { return *sim_; }
+
+  /// Statics, march, outputs and summary; on a failure (or SIGINT) the outputs hold every
+  /// committed row, the summary says where and why the run stopped, and the error is thrown.
+  void run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto stale = remove_stale_outputs(set_.root);
+    if (!stale.empty())
+      notes_.push_back("removed " + std::to_string(stale.size()) + " output file(s) of an earlier run under " + set_.root);
+    std::exception_ptr failure;
+    try {
+      coupled_at(0.0);
+      sim_->initialize(x_.data(), v_.data());
+      for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
+      if (set_.log)
+        for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
+      open_outputs();
+      record(0.0);
+      if (dynamic_run()) march();
+      out_->close();
+    } catch (const Error& e) {
+      failure = std::current_exception();
+      stop_reason_ = e.what();
+      try {
+        if (out_) out_->close();
+      } catch (const Error& e2) {
+        stop_reason_ += std::string("; ") + e2.what();
+      }
+    }
+    write_summary(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (failure) std::rethrow_exception(failure);
+  }
+
+ private:
+  bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
+
+  // The coupled points' kinematics at t (positions and velocities, 3 per point).
+  void coupled_at(double t) {
+    const auto& m = sim_->model();
+    x_.resize(m.coupled.size() * 3);
+    v_.resize(m.coupled.size() * 3);
+    for (std::size_t c = 0; c < m.coupled.size(); ++c) {
+      const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
+                                                  dynamic_run());
+      for (int i = 0; i < 3; ++i) x_[3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[3 * c + static_cast<std::size_t>(i)] = k.v(i);
+    }
+  }
+
+  void march() {
+    const double dt = *deck_.options.dtM;
+    const long long n = deck_.options.steps();
+    const double dt_out = std::max(deck_.options.dtOut, 0.0);
+    double next_out = dt_out;
+    std::vector<double> f(x_.size());
+    for (long long s = 1; s <= n; ++s) {
+      const double t = static_cast<double>(s) * dt;
+      coupled_at(t);
+      sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
+      steps_done_ = s;
+      if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
+        record(t);
+        while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
+      }
+      if (set_.stop && *set_.stop) {
+        if (last_out_t_ != t) record(t);
+        throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
+                               "the outputs hold every step up to it");
+      }
+    }
+  }
+
+  // ---- channels ------------------------------------------------------------------------------
+  int line_index(int id) const {
+    const auto& ids = sim_->model().line_id;
+    for (std::size_t l = 0; l < ids.size(); ++l)
+      if (ids[l] == id) return static_cast<int>(l);
+    throw InputError(deck_.file, "output channel line", id, "a line of LINES");
+  }
+
+  void check_channel(const OutputChannel& c, const std::string& text) const {
+    switch (c.kind) {
+      case ChannelKind::FairTen:
+      case ChannelKind::AnchTen:
+      case ChannelKind::FairIncl:
+      case ChannelKind::AnchIncl:
+      case ChannelKind::NodePosition:
+      case ChannelKind::NodeVelocity:
+        (void)line_index(c.line);
+        return;
+      case ChannelKind::PointPosition:
+      case ChannelKind::PointVelocity:
+      case ChannelKind::PointAcceleration:
+      case ChannelKind::PointForce:
+      case ChannelKind::PointTension:
+        if (!sim_->model().point_index.count(c.point)) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
+        return;
+      default:
+        throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
+                                  "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions and "
+                                  "velocities, point channels (node tensions, curvatures, accelerations and forces, rods "
+                                  "and bodies: not yet)");
+    }
+  }
+
+  double channel_value(const OutputChannel& c) const {
+    const auto& st = sim_->state();
+    const auto& sys = sim_->model().system;
+    switch (c.kind) {
+      case ChannelKind::FairTen:
+      case ChannelKind::AnchTen:
+      case ChannelKind::FairIncl:
+      case ChannelKind::AnchIncl: {
+        const bool fair = c.kind == ChannelKind::FairTen || c.kind == ChannelKind::FairIncl;
+        const Vec3<double> F = sim_->line_end_force(c.line, deck_.tension_end(c.line, fair));
+        if (c.kind == ChannelKind::FairTen || c.kind == ChannelKind::AnchTen) return F.norm();
+        return std::atan2(-F(2), std::hypot(F(0), F(1))) * 180 / kPi;
+      }
+      case ChannelKind::NodePosition:
+      case ChannelKind::NodeVelocity: {
+        const int l = line_index(c.line);
+        const long long j = deck_.channel_node(c);
+        VecX<double> x;
+        sys.line_gather(c.kind == ChannelKind::NodePosition ? st.q : st.v, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
+        return x(3 * (j - 1) + c.component);
+      }
+      case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
+      case ChannelKind::PointVelocity:
+      case ChannelKind::PointAcceleration: {
+        const int p = sim_->model().point_index.at(c.point);
+        const Eigen::Index d = sys.point_dof(p);
+        const auto& P = sys.point(p);
+        if (c.kind == ChannelKind::PointVelocity) return d >= 0 ? st.v(d + c.component) : P.v(c.component);
+        return d >= 0 ? st.a(d + c.component) : P.a(c.component);
+      }
+      case ChannelKind::PointForce: return sim_->point_force(c.point)(c.component);
+      case ChannelKind::PointTension: return sim_->point_force(c.point).norm();
+      default: break;
+    }
+    throw NotImplementedError(deck_.file, "output channel", c.name(), "in a system with free points");
+  }
+
+  // ---- files ---------------------------------------------------------------------------------
+  static const char* unit_of(const OutputChannel& c) {
+    switch (c.kind) {
+      case ChannelKind::FairIncl:
+      case ChannelKind::AnchIncl: return "(deg)";
+      case ChannelKind::NodePosition:
+      case ChannelKind::PointPosition: return "(m)";
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::PointVelocity: return "(m/s)";
+      case ChannelKind::PointAcceleration: return "(m/s^2)";
+      default: return "(N)";
+    }
+  }
+
+  void open_outputs() {
+    out_ = std::make_unique<OutputFile>(set_.root + ".out");
+    files_.push_back(out_->path());
+    std::ostream& f = out_->stream();
+    f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
+    f << "Time(s)";
+    for (const auto& o : deck_.outputs) f << "\t" << (o.text.empty() ? o.channel.name() : o.text);
+    f << "\n";
+    if (deck_.options.WriteUnits) {
+      f << "(s)";
+      for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
+      f << "\n";
+    }
+    out_->row_done();
+  }
+
+  void record(double t) {
+    std::vector<double> row;
+    for (const auto& o : deck_.outputs) {
+      row.push_back(channel_value(o.channel));
+      if (!std::isfinite(row.back()))
+        throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
+                         "a finite number");
+    }
+    std::ostream& f = out_->stream();
+    f << t;
+    for (double v : row) f << "\t" << v;
+    f << "\n";
+    out_->row_done();
+    last_out_t_ = t;
+    if (set_.keep_history) {
+      times_.push_back(t);
+      rows_.push_back(std::move(row));
+    }
+  }
+
+  void write_summary(double seconds) {
+    auto out = std::make_unique<OutputFile>(set_.root + ".summary.txt");
+    files_.push_back(out->path());
+    std::ostream& f = out->stream();
+    f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
+    const auto& sys = sim_->model().system;
+    f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points (" << sys.dofs() << " DOFs)\n";
+    if (dynamic_run())
+      f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
+        << *deck_.options.TMax << " s (run length from " << tmax_source_ << ")\n";
+    else
+      f << "run: statics only\n";
+    if (!stop_reason_.empty()) {
+      if (sim_->initialized())
+        f << "STOPPED after " << steps_done_ << " steps (t = " << sim_->time() << " s); the outputs hold every output time up to t = "
+          << last_out_t_ << " s: " << stop_reason_ << "\n";
+      else
+        f << "STOPPED before the march: " << stop_reason_ << "\n";
+    }
+    for (const auto& n : notes_) f << "note: " << n << "\n";
+    if (sim_->initialized()) {
+      const auto& st = sim_->statics();
+      f << "statics: point balance " << st.point_iterations << " iterations, polish " << st.iterations
+        << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
+      if (dynamic_run()) {
+        f << "march: " << sim_->stepper_statistics().steps << " steps, " << sim_->stepper_statistics().newton_iterations
+          << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps\n";
+      }
+      for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+        const int id = sim_->model().line_id[l];
+        f << "line " << id << " (EI = 0 line, " << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
+          << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
+          << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
+      }
+    }
+    f << "\nwall time " << seconds << " s\nfiles:";
+    for (const auto& p : files_) f << " " << p;
+    f << "\n";
+    out->close();
+  }
+
+  Deck deck_;
+  RunSettings set_;
+  std::string tmax_source_;
+  std::vector<std::string> notes_;
+  std::unique_ptr<SystemSimulation> sim_;
+  std::optional<MotionTracks> motion_;
+  std::vector<double> x_, v_;
+  std::unique_ptr<OutputFile> out_;
+  std::vector<std::string> files_;
+  std::vector<double> times_;
+  std::vector<std::vector<double>> rows_;
+  std::string stop_reason_;
+  long long steps_done_ = 0;
+  double last_out_t_ = -1;
+};
+
+}  // namespace cabledyn::io

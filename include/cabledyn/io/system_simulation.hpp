@@ -1,0 +1,210 @@
+// cabledyn: a deck's mooring system driven by a host: the object behind the C API.
+// Spec "Attached objects and line ends" and "Tension and coupled loads" (a host prescribes
+// the coupled points' motion and reads back the loads of the lines on them), "Static
+// equilibrium" (the initialisation with the coupled points where the host puts them),
+// "Time integration" (generalised-alpha, rhoInf from the deck).
+//
+// The pattern of mooring host coupling: create from a deck; the number of coupled DOFs (3
+// per Coupled / Vessel point, in POINTS order); init with the coupled positions and
+// velocities (the statics); step from t to t + dt with the coupled states at t + dt,
+// returning the forces of the lines on the coupled points; queries; save and load of
+// everything committed (a bit-for-bit restart).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "cabledyn/dynamics/system_stepper.hpp"
+#include "cabledyn/io/system_model.hpp"
+
+namespace cabledyn::io {
+
+/// A deck's mooring system stepped by a host.
+class SystemSimulation {
+ public:
+  using Stepper = SystemStepper<MooringSystem<double>>;
+
+  /// Reads the deck at `path` (free points allowed) and builds its system. Throws InputError
+  /// (NotImplementedError for what the system route does not model).
+  static std::unique_ptr<SystemSimulation> from_file(const std::string& path) {
+    ReadOptions ro;
+    ro.accept_unsupported = true;
+    return std::make_unique<SystemSimulation>(read_deck(path, ro));
+  }
+
+  explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
+    opt_.rho_inf = deck_.options.rhoInf;
+  }
+  // The stepper refers to the system: neither copied nor moved.
+  SystemSimulation(const SystemSimulation&) = delete;
+  SystemSimulation& operator=(const SystemSimulation&) = delete;
+
+  const Deck& deck() const { return deck_; }
+  const DeckSystem& model() const { return model_; }
+  MooringSystem<double>& system() { return model_.system; }
+  /// Number of coupled DOFs: 3 per Coupled / Vessel point.
+  int coupled_dofs() const { return 3 * static_cast<int>(model_.coupled.size()); }
+  bool initialized() const { return stepper_ != nullptr; }
+  double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
+  const SystemState<double>& state() const {
+    require_init("state");
+    return stepper_->state();
+  }
+  const SystemStaticResult& statics() const { return statics_; }
+  const SystemStepperStatistics& stepper_statistics() const {
+    require_init("stepper_statistics");
+    return stepper_->statistics();
+  }
+
+  /// The statics with the coupled points at x (3 per point) moving with v, then the stepper's
+  /// initial state. Throws InputError for a non-finite input, SolveError from the statics.
+  void initialize(const double* x, const double* v) {
+    set_coupled(x, v, nullptr);
+    state_ = model_.system.initial_state();
+    statics_ = solve_statics(model_.system, state_);
+    stepper_ = std::make_unique<Stepper>(model_.system, opt_);
+    stepper_->initialize(state_);
+    last_v_.assign(v, v + coupled_dofs());
+  }
+
+  /// Steps from time() to t + dt (t must equal time()) with the coupled points at x, v at
+  /// t + dt (their accelerations by the difference of v over the step); writes the forces of
+  /// the lines on the coupled points at t + dt into f (3 per point). On a SolveError nothing
+  /// is committed.
+  void step(const double* x, const double* v, double t, double dt, double* f) {
+    require_init("step");
+    if (!(std::fabs(t - time()) <= 1e-9 * std::max(1.0, std::fabs(t))))
+      throw InputError("step", "t", t, "the time of the committed state, " + cabledyn::to_text(time()) + " s");
+    if (!(dt > 0) || !std::isfinite(dt)) throw InputError("step", "dt", dt, "> 0");
+    for (int i = 0; i < coupled_dofs(); ++i) acc_[static_cast<std::size_t>(i)] = (v[i] - last_v_[static_cast<std::size_t>(i)]) / dt;
+    set_coupled(x, v, acc_.data());
+    stepper_->step(dt);
+    for (int i = 0; i < coupled_dofs(); ++i) last_v_[static_cast<std::size_t>(i)] = v[i];
+    coupled_forces(f);
+  }
+
+  /// The forces of the lines on the coupled points in the committed state (3 per point).
+  void coupled_forces(double* f) const {
+    require_init("coupled_forces");
+    for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
+      const Vec3<double> F = point_force_index(model_.coupled[c]);
+      for (int k = 0; k < 3; ++k) f[3 * c + static_cast<std::size_t>(k)] = F(k);
+    }
+  }
+
+  /// Position of the point with deck ID `id` in the committed state.
+  Vec3<double> point_position(int id) const {
+    require_init("point_position");
+    return model_.system.point_position(stepper_->state(), point_index(id));
+  }
+  /// The force of the lines attached to the point with deck ID `id` on it [N].
+  Vec3<double> point_force(int id) const {
+    require_init("point_force");
+    return point_force_index(point_index(id));
+  }
+  /// The force line `id` (deck ID) exerts on the point at its End A (end 0: the point written
+  /// first in LINES) or End B (end 1) [N].
+  Vec3<double> line_end_force(int id, int end) const {
+    require_init("line_end_force");
+    if (end != 0 && end != 1) throw InputError("line_end_force", "end", end, "0 (End A) or 1 (End B)");
+    return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end);
+  }
+
+  /// Writes everything committed to `path` (binary): a later load() continues bit for bit.
+  /// Throws InputError naming the file when it cannot be written.
+  void save(const std::string& path) const {
+    require_init("save");
+    const auto snap = stepper_->snapshot();
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!f) throw InputError(path, "state file", "cannot be opened for writing", "a writable path");
+    f.write(kMagic, 8);
+    const std::uint64_t n = static_cast<std::uint64_t>(snap.state.q.size()), np = snap.held.r.size();
+    f.write(reinterpret_cast<const char*>(&n), sizeof n);
+    f.write(reinterpret_cast<const char*>(&np), sizeof np);
+    const double t = snap.state.t;
+    f.write(reinterpret_cast<const char*>(&t), sizeof t);
+    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0})
+      f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
+    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a})
+      for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    f.write(reinterpret_cast<const char*>(last_v_.data()), static_cast<std::streamsize>(sizeof(double) * last_v_.size()));
+    if (!f) throw InputError(path, "state file", "write failed", "a complete write");
+  }
+
+  /// Restores what save() wrote (on a simulation of the same deck, initialised). Throws
+  /// InputError naming the file for another deck's or a truncated file; nothing is changed
+  /// then.
+  void load(const std::string& path) {
+    require_init("load");
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw InputError(path, "state file", "cannot be opened", "a file written by save()");
+    char magic[8];
+    f.read(magic, 8);
+    if (!f || std::memcmp(magic, kMagic, 8) != 0) throw InputError(path, "state file", "not a cabledyn system state", kMagic);
+    std::uint64_t n = 0, np = 0;
+    f.read(reinterpret_cast<char*>(&n), sizeof n);
+    f.read(reinterpret_cast<char*>(&np), sizeof np);
+    auto snap = stepper_->snapshot();
+    if (!f || n != static_cast<std::uint64_t>(snap.state.q.size()) || np != snap.held.r.size())
+      throw InputError(path, "state file DOFs", static_cast<double>(n),
+                       std::to_string(snap.state.q.size()) + " (a state of this deck's system)");
+    double t = 0;
+    f.read(reinterpret_cast<char*>(&t), sizeof t);
+    snap.state.t = t;
+    for (VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0})
+      f.read(reinterpret_cast<char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
+    for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a})
+      for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    std::vector<double> lv(last_v_.size());
+    f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
+    if (!f) throw InputError(path, "state file", "truncated", "a complete state");
+    stepper_->restore(snap);
+    last_v_ = lv;
+  }
+
+ private:
+  static constexpr char kMagic[9] = "CDYNSYS1";
+
+  void require_init(const char* what) const {
+    if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
+  }
+  int point_index(int id) const {
+    const auto it = model_.point_index.find(id);
+    if (it == model_.point_index.end()) throw InputError(deck_.file, "point ID", id, "a point of POINTS");
+    return it->second;
+  }
+  int line_index(int id) const {
+    for (std::size_t l = 0; l < model_.line_id.size(); ++l)
+      if (model_.line_id[l] == id) return static_cast<int>(l);
+    throw InputError(deck_.file, "line ID", id, "a line of LINES");
+  }
+  Vec3<double> point_force_index(int p) const {
+    Vec3<double> F = Vec3<double>::Zero();
+    const auto& sys = model_.system;
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
+      for (int e = 0; e < 2; ++e)
+        if (sys.line(static_cast<int>(l)).point[e] == p) F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e);
+    return F;
+  }
+  void set_coupled(const double* x, const double* v, const double* a) {
+    acc_.resize(static_cast<std::size_t>(coupled_dofs()));
+    for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
+      const Vec3<double> r(x[3 * c], x[3 * c + 1], x[3 * c + 2]), u(v[3 * c], v[3 * c + 1], v[3 * c + 2]);
+      const Vec3<double> w = a ? Vec3<double>(a[3 * c], a[3 * c + 1], a[3 * c + 2]) : Vec3<double>::Zero();
+      model_.system.set_coupled(model_.coupled[c], r, u, w);
+    }
+  }
+
+  Deck deck_;
+  DeckSystem model_;
+  SystemStepperOptions opt_;
+  SystemState<double> state_;
+  SystemStaticResult statics_;
+  std::unique_ptr<Stepper> stepper_;
+  std::vector<double> last_v_, acc_;
+};
+
+}  // namespace cabledyn::io

@@ -1,0 +1,167 @@
+// The C API (capi/include/cabledyn_c.h): a host drives the coupled points of a deck with
+// free points; its forces equal those of the C++ SystemSimulation bit for bit; save and load
+// restart bit for bit; every failure is a status with a message naming the object, never an
+// exception across the boundary.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cabledyn/io/system_runner.hpp"
+#include "cabledyn/io/system_simulation.hpp"
+#include "cabledyn_c.h"
+
+namespace {
+
+const std::string ca_deck = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/bridle.dat";
+
+// The platform's motion: surge 2 m at 8 s, both fairleads.
+void ca_motion(double t, const std::vector<double>& x0, std::vector<double>& x, std::vector<double>& v) {
+  const double w = 2 * 3.141592653589793 / 8, a = 2.0 * (1 - std::cos(0.25 * w * std::min(t, 4.0)));
+  for (std::size_t c = 0; c < x0.size() / 3; ++c) {
+    x[3 * c] = x0[3 * c] + a * std::sin(w * t);
+    x[3 * c + 1] = x0[3 * c + 1];
+    x[3 * c + 2] = x0[3 * c + 2];
+    v[3 * c] = a * w * std::cos(w * t);
+    v[3 * c + 1] = v[3 * c + 2] = 0;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("A host drives a deck with free points through the C API, as the C++ API does, bit for bit", "[capi]") {
+  cabledyn_system* s = nullptr;
+  REQUIRE(cabledyn_create(ca_deck.c_str(), &s) == CABLEDYN_OK);
+  int n = 0;
+  REQUIRE(cabledyn_coupled_dofs(s, &n) == CABLEDYN_OK);
+  REQUIRE(n == 6);
+  const std::vector<double> x0{40, 15, -10, 40, -15, -10};
+  std::vector<double> x = x0, v(6, 0.0), f(6), fc(6);
+  REQUIRE(cabledyn_init(s, x.data(), v.data()) == CABLEDYN_OK);
+
+  auto cpp = cabledyn::io::SystemSimulation::from_file(ca_deck);
+  cpp->initialize(x.data(), v.data());
+  double t = 0;
+  const double dt = 0.05;
+  std::vector<double> f_mid;
+  for (int k = 1; k <= 100; ++k) {
+    ca_motion(k * dt, x0, x, v);
+    double tc = t;
+    REQUIRE(cabledyn_step(s, x.data(), v.data(), f.data(), &t, dt) == CABLEDYN_OK);
+    cpp->step(x.data(), v.data(), tc, dt, fc.data());
+    REQUIRE(std::memcmp(f.data(), fc.data(), sizeof(double) * 6) == 0);
+    if (k == 50) REQUIRE(cabledyn_save(s, (ca_deck + ".test_state").c_str()) == CABLEDYN_OK);
+  }
+  CHECK(t == Approx(5.0));
+  // The platform pulls: the fairlead forces point toward the anchor side and down.
+  CHECK(f[0] < 0);
+  CHECK(f[2] < 0);
+  double r[3];
+  REQUIRE(cabledyn_point_position(s, 3, r) == CABLEDYN_OK);
+  CHECK(r[2] < -10);
+  const std::vector<double> f_end = f;
+  // Load the state of step 50 and repeat: bit for bit.
+  REQUIRE(cabledyn_load(s, (ca_deck + ".test_state").c_str()) == CABLEDYN_OK);
+  t = 2.5;
+  for (int k = 51; k <= 100; ++k) {
+    ca_motion(k * dt, x0, x, v);
+    REQUIRE(cabledyn_step(s, x.data(), v.data(), f.data(), &t, dt) == CABLEDYN_OK);
+  }
+  CHECK(std::memcmp(f.data(), f_end.data(), sizeof(double) * 6) == 0);
+  // The line-end and point queries agree with the coupled forces.
+  double fa[3], fb[3], fp[3];
+  REQUIRE(cabledyn_line_end_force(s, 3, 1, fa) == CABLEDYN_OK);
+  REQUIRE(cabledyn_point_force(s, 4, fp) == CABLEDYN_OK);
+  for (int c = 0; c < 3; ++c) CHECK(fa[c] == fp[c]);
+  for (int c = 0; c < 3; ++c) CHECK(fp[c] == f[c]);
+  REQUIRE(cabledyn_line_end_force(s, 4, 1, fb) == CABLEDYN_OK);
+  for (int c = 0; c < 3; ++c) CHECK(fb[c] == f[3 + c]);
+  std::remove((ca_deck + ".test_state").c_str());
+  cabledyn_close(s);
+}
+
+TEST_CASE("The C API returns statuses and named messages, never exceptions", "[capi]") {
+  cabledyn_system* s = nullptr;
+  CHECK(cabledyn_create("/nonexistent/deck.dat", &s) == CABLEDYN_INPUT_ERROR);
+  CHECK(s == nullptr);
+  CHECK_THAT(std::string(cabledyn_last_error(nullptr)), Catch::Contains("/nonexistent/deck.dat"));
+  CHECK(cabledyn_create(nullptr, &s) == CABLEDYN_INPUT_ERROR);
+  REQUIRE(cabledyn_create(ca_deck.c_str(), &s) == CABLEDYN_OK);
+  double f[6] = {0}, t = 0;
+  const double x[6] = {40, 15, -10, 40, -15, -10}, v[6] = {0};
+  CHECK(cabledyn_step(s, x, v, f, &t, 0.05) == CABLEDYN_INPUT_ERROR);  // before init
+  CHECK_THAT(std::string(cabledyn_last_error(s)), Catch::Contains("not initialised"));
+  REQUIRE(cabledyn_init(s, x, v) == CABLEDYN_OK);
+  CHECK(cabledyn_step(s, x, v, f, &t, -1.0) == CABLEDYN_INPUT_ERROR);
+  CHECK_THAT(std::string(cabledyn_last_error(s)), Catch::Contains("dt = -1"));
+  double r[3];
+  CHECK(cabledyn_point_position(s, 99, r) == CABLEDYN_INPUT_ERROR);
+  CHECK_THAT(std::string(cabledyn_last_error(s)), Catch::Contains("point ID = 99"));
+  CHECK(cabledyn_load(s, ca_deck.c_str()) == CABLEDYN_INPUT_ERROR);  // not a state file
+  CHECK_THAT(std::string(cabledyn_last_error(s)), Catch::Contains("not a cabledyn system state"));
+  CHECK(cabledyn_step(s, x, v, f, &t, 0.05) == CABLEDYN_OK);  // nothing lost
+  CHECK(cabledyn_close(s) == CABLEDYN_OK);
+  CHECK(cabledyn_close(nullptr) == CABLEDYN_OK);
+}
+
+TEST_CASE("The same deck through the driver's system route and through the C API: the same forces, bit for bit",
+          "[capi][driver]") {
+  namespace fs = std::filesystem;
+  const std::string deck_path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/bridle_driver.dat";
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_capi_driver_test";
+  fs::create_directories(dir);
+  cabledyn::io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  const cabledyn::io::Deck deck = cabledyn::io::read_deck(deck_path, ro);
+  cabledyn::io::RunSettings set;
+  set.root = (dir / "bridle").string();
+  set.log = nullptr;
+  set.progress = false;
+  cabledyn::io::SystemRunner run(deck, set);
+  run.run();
+  REQUIRE(run.times().size() == 101);
+  CHECK(fs::exists(dir / "bridle.out"));
+  CHECK(fs::exists(dir / "bridle.summary.txt"));
+
+  // The host: the deck's fairlead motion, point by point, through the C API.
+  cabledyn_system* s = nullptr;
+  REQUIRE(cabledyn_create(deck_path.c_str(), &s) == CABLEDYN_OK);
+  std::vector<double> x(6), v(6), f(6);
+  auto kin = [&](double t) {
+    for (int c = 0; c < 2; ++c) {
+      const auto m = cabledyn::io::prescribed_point_motion(deck, nullptr, 4 + c, t, true);
+      for (int i = 0; i < 3; ++i) x[3 * c + i] = m.x(i), v[3 * c + i] = m.v(i);
+    }
+  };
+  kin(0.0);
+  REQUIRE(cabledyn_init(s, x.data(), v.data()) == CABLEDYN_OK);
+  const int fair3 = deck.tension_end(3, true), anch3 = deck.tension_end(3, false), fair4 = deck.tension_end(4, true);
+  double t = 0;
+  double moved = 0;
+  for (std::size_t k = 0; k < run.times().size(); ++k) {
+    if (k > 0) {
+      kin(run.times()[k]);
+      REQUIRE(cabledyn_step(s, x.data(), v.data(), f.data(), &t, 0.05) == CABLEDYN_OK);
+    }
+    double a[3], b[3], c4[3], p3[3], p4[3];
+    cabledyn_line_end_force(s, 3, fair3, a);
+    cabledyn_line_end_force(s, 3, anch3, b);
+    cabledyn_line_end_force(s, 4, fair4, c4);
+    cabledyn_point_position(s, 3, p3);
+    cabledyn_point_force(s, 4, p4);
+    const auto& row = run.channel_rows()[k];
+    CHECK(row[0] == std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]));
+    CHECK(row[1] == std::sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]));
+    CHECK(row[2] == std::sqrt(c4[0] * c4[0] + c4[1] * c4[1] + c4[2] * c4[2]));
+    CHECK(row[3] == p3[2]);
+    CHECK(row[4] == p4[0]);
+    moved = std::max(moved, std::fabs(row[0] - run.channel_rows()[0][0]));
+  }
+  CHECK(moved > 1e3);  // the surge changes the leg's tension by kilonewtons
+  cabledyn_close(s);
+  fs::remove_all(dir);
+}
