@@ -146,3 +146,87 @@ TEST_CASE("A point beside a slack grounded line: the statics keeps the balanced 
   CHECK(slack == 5);
   for (std::size_t e = 0; e < sys.line(0).model.n_elements(); ++e) CHECK(sys.line_tension(s, 0, e) > 0);
 }
+
+TEST_CASE("A clump on the seabed rests at the penetration of its footprint; its contact is in the tangent",
+          "[system][statics][seabed]") {
+  Environment env;
+  env.depth = 100;
+  SeabedModel bed;
+  bed.z = -100;
+  bed.params.kBot = 1e5;
+  bed.params.cBot = 1e4;
+  MooringSystem<double> sys(env, "clump on the bed");
+  sys.set_seabed(bed);
+  PointModel<double> a, c;
+  a.kind = PointKind::fixed;
+  a.r = Vec3<double>(-50, 0, -100);
+  c.kind = PointKind::free;
+  c.r = Vec3<double>(0, 0, -99);
+  c.mass = 50000;  // declared by its mass alone: a cube of solid steel, 3.436 m^2
+  const int pa = sys.add_point(a), pc = sys.add_point(c);
+  SectionModel<double> s;
+  s.length = 60;  // slack over the 50 m chord: it lies on the bed and pulls nothing
+  s.segments = 10;
+  s.EA = 1e7;
+  s.rho_A = 10;
+  s.d = 0.1;
+  sys.add_line(LineModel<double>("slack", {s}, env, bed), pa, pc);
+  sys.renumber();
+  CHECK(sys.point_footprint(pc) == Approx(std::pow(50000.0 / 7850, 2.0 / 3)));
+  CHECK(sys.point_footprint(pc) == Approx(3.436).epsilon(1e-3));
+  auto st = sys.initial_state();
+  const auto res = solve_statics(sys, st);
+  // The clump's weight and its line-end node's share of the line's weight on the footprint
+  // and that node's contact width d L0 / 2: g = W / (kBot (A + d L0/2)) + delta / 2.
+  const double w = (10 - env.rho_w * kPi * 0.01 / 4) * env.g, L0 = 6.0;
+  const double W = 50000 * env.g + w * L0 / 2;
+  const double pen = W / (1e5 * (sys.point_footprint(pc) + 0.1 * L0 / 2)) + 0.5e-6;
+  const double z = sys.point_position(st, pc)(2);
+  INFO("penetration " << -100 - z << " m, analytic " << pen << " m; " << res.point_iterations << " point iterations");
+  CHECK(-100 - z == Approx(pen).epsilon(1e-6));
+  // The spec's 50 t clump presses its footprint 1.43 m in by its weight alone; the line's end
+  // node shares the support here.
+  CHECK(50000 * env.g / (1e5 * sys.point_footprint(pc)) == Approx(1.427).epsilon(1e-3));
+  CHECK(-100 - z < 1.427);
+  // The contact's stiffness and damping in the dynamic tangent, against duals.
+  SystemState<double> s1 = st;
+  s1.v(sys.point_dof(pc) + 2) = -0.2;  // sinking: the damper acts
+  auto J = sys.make_jacobian();
+  J.set_zero();
+  VecX<double> R;
+  sys.dynamic_residual(s1, R, &J, 1.0, 0.0);
+  const MatX<double> Jq = J.to_dense();
+  J.set_zero();
+  sys.dynamic_residual(s1, R, &J, 0.0, 1.0);
+  const MatX<double> Jv = J.to_dense();
+  const Eigen::Index iz = sys.point_dof(pc) + 2;
+  using D = Dual<double, 2>;
+  MooringSystem<D> sd(env, "clump on the bed");
+  SeabedModel bd = bed;
+  sd.set_seabed(bd);
+  PointModel<D> ad, cd;
+  ad.kind = PointKind::fixed;
+  ad.r = Vec3<D>(D(-50), D(0), D(-100));
+  cd.kind = PointKind::free;
+  cd.mass = D(50000);
+  sd.add_point(ad);
+  sd.add_point(cd);
+  SectionModel<D> sdx;
+  sdx.length = D(60);
+  sdx.segments = 10;
+  sdx.EA = D(1e7);
+  sdx.rho_A = D(10);
+  sdx.d = D(0.1);
+  sd.add_line(LineModel<D>("slack", {sdx}, env, bed), 0, 1);
+  sd.renumber();
+  SystemState<D> x;
+  x.q = s1.q.cast<D>();
+  x.v = s1.v.cast<D>();
+  x.q(iz) = D(s1.q(iz), 2, 0);
+  x.v(iz) = D(s1.v(iz), 2, 1);
+  VecX<D> Rd;
+  sd.dynamic_residual(x, Rd, nullptr, D(0), D(0));
+  CHECK(Rd(iz).derivatives()(0) == Approx(Jq(iz, iz)).epsilon(1e-12));
+  CHECK(Rd(iz).derivatives()(1) == Approx(Jv(iz, iz)).epsilon(1e-12));
+  CHECK(Jv(iz, iz) > 0);  // the damper resists the sinking
+}

@@ -67,6 +67,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     bed.params.kBot = o.kBot;
     bed.params.cBot = o.cBot;
   }
+  ds.system.set_seabed(bed);
   for (const auto& p : deck.points) {
     PointModel<double> m;
     m.name = "deck point " + std::to_string(p.id);

@@ -96,6 +96,35 @@ class MooringSystem {
     current_ = U;
   }
   const Vec3<double>& current() const { return current_; }
+  /// The seabed the points see (the lines carry their own, LineModel::seabed()).
+  void set_seabed(const SeabedModel& bed) {
+    bed.params.validate(name_ + " seabed");
+    seabed_ = bed;
+  }
+  const SeabedModel& seabed() const { return seabed_; }
+
+  /// The seabed footprint of point p [m^2] (spec "Seabed contact", Free and Connect points):
+  /// the face area of a cube of its volume, V^(2/3); a point declared by its mass alone takes
+  /// the volume of solid steel of that mass (rho_s = 7850 kg/m^3); a point with neither has
+  /// none.
+  T point_footprint(int p) const {
+    using std::cbrt;
+    const auto& P = points_[static_cast<std::size_t>(p)];
+    const T V = value_of(P.volume) > 0 ? P.volume : T(P.mass / T(7850));
+    if (!(value_of(V) > 0)) return T(0);
+    const T c = cbrt(V);
+    return c * c;
+  }
+
+  /// The seabed contact of free point p at height z moving with vz: the line law with the
+  /// stiffness kBot A and damping cBot A over its footprint A (zero clear of the bed or
+  /// without a footprint or a seabed).
+  NodalContact<T> point_contact(int p, const T& z, const T& vz) const {
+    if (!seabed_.z) return NodalContact<T>{};
+    const T A = point_footprint(p);
+    if (!(value_of(A) > 0)) return NodalContact<T>{};
+    return seabed_contact<T, T>(z, vz, *seabed_.z, A, T(1), seabed_.params);
+  }
 
   /// Adds a point; returns its index. Throws InputError for a non-finite position or a
   /// negative mass or volume.
@@ -322,8 +351,8 @@ class MooringSystem {
 
   /// Dynamic force r(q, v) = f_int + f_damp - f_ext on the free DOFs (spec "Time
   /// integration": M a + r = 0): every line's (LineModel::dynamic_residual) and, on a free
-  /// point, minus its weight and buoyancy, its constant load and its drag
-  /// 1/2 rho CdA |u_r| u_r, u_r = U - v. With J (not zeroed here) adds wq dr/dq + wv dr/dv.
+  /// point, minus its weight and buoyancy, its constant load, its seabed contact
+  /// (point_contact) and its drag 1/2 rho CdA |u_r| u_r, u_r = U - v. With J (not zeroed here) adds wq dr/dq + wv dr/dv.
   void dynamic_residual(const SystemState<T>& s, VecX<T>& R, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
     using std::sqrt;
     require_numbered();
@@ -341,6 +370,9 @@ class MooringSystem {
       if (d < 0) continue;
       const auto& P = points_[p];
       R.template segment<3>(d) -= point_static_load(static_cast<int>(p));
+      const auto c = point_contact(static_cast<int>(p), s.q(d + 2), s.v(d + 2));
+      R(d + 2) -= c.f;
+      if (J && (value_of(c.df_dz) != 0 || value_of(c.df_dvz) != 0)) J->add(d + 2, d + 2, -(wq * c.df_dz + wv * c.df_dvz));
       if (P.CdA > 0) {
         const Vec3<T> ur = current_.template cast<T>() - Vec3<T>(s.v.template segment<3>(d));
         const T un = sqrt(ur.squaredNorm());
@@ -426,8 +458,14 @@ class MooringSystem {
         if (d >= 0) R.template segment<3>(d) += Rl.template segment<3>(static_cast<Index>(3 * i));
       }
     }
-    for (std::size_t p = 0; p < points_.size(); ++p)
-      if (point_dof_[p] >= 0) R.template segment<3>(point_dof_[p]) -= point_static_load(static_cast<int>(p));
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      const Index d = point_dof_[p];
+      if (d < 0) continue;
+      R.template segment<3>(d) -= point_static_load(static_cast<int>(p));
+      const auto c = point_contact(static_cast<int>(p), s.q(d + 2), T(0));
+      R(d + 2) -= c.f;
+      if (J && value_of(c.df_dz) != 0) J->add(d + 2, d + 2, -c.df_dz);
+    }
   }
 
   /// Total potential energy of the system in state s [J]: every line's, and the points'
@@ -441,7 +479,11 @@ class MooringSystem {
       E += lines_[l].model.potential_energy(x, compression_ratio);
     }
     for (std::size_t p = 0; p < points_.size(); ++p)
-      if (point_dof_[p] >= 0) E -= point_static_load(static_cast<int>(p)).dot(point_position(s, static_cast<int>(p)));
+      if (point_dof_[p] >= 0) {
+        const Vec3<T> r = point_position(s, static_cast<int>(p));
+        E -= point_static_load(static_cast<int>(p)).dot(r);
+        E += point_contact(static_cast<int>(p), r(2), T(0)).energy;
+      }
     return E;
   }
 
@@ -508,6 +550,7 @@ class MooringSystem {
   }
 
   Environment env_;
+  SeabedModel seabed_;
   std::string name_;
   std::vector<PointModel<T>> points_;
   std::vector<SystemLine<T>> lines_;
