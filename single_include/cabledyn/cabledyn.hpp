@@ -12242,6 +12242,7 @@ std::string write_modes_file(const std::string& root, std::span<const ModalResul
 // with T a dual, EA, the section lengths, the mass and diameter carry derivative parts, and a
 // static solve in T gives the exact derivatives of its results with respect to them.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -12405,10 +12406,13 @@ class LineModel {
 
   /// The double line description of this model's parameter values, with the given end
   /// positions (the static seeds of the system statics solve it line by line).
-  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB) const {
+  /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
+  /// the position of this model's End B).
+  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false) const {
     std::vector<LineSection> s;
     LineType base;
     for (const auto& sec : sections_) s.push_back(sec.value(base));
+    if (reversed) std::reverse(s.begin(), s.end());
     LineEnd a, b;
     a.position = endA;
     b.position = endB;
@@ -13110,11 +13114,26 @@ class MooringSystem {
   void check_state(const State& s) const {
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
-        throw SolveError(name_, "state DOF " + std::to_string(i), "non-finite", "finite");
+        throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
     for (Index i = 2; i < s.q.size(); i += 3)
       if (value_of(s.q(i)) > 0)
-        throw NotImplementedError(name_, "node height above the still water (DOF " + std::to_string(i) + ")",
-                                  value_of(s.q(i)), "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+        throw NotImplementedError(name_, describe_dof(i) + " height above the still water", value_of(s.q(i)),
+                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+  }
+
+  /// What DOF i moves, e.g. "Line 2 (riser) node 5" or "Point 3 (buoy)" (nodes counted from 1
+  /// at End A).
+  std::string describe_dof(Index i) const {
+    require_numbered();
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] >= 0 && i >= point_dof_[p] && i < point_dof_[p] + 3)
+        return "Point " + std::to_string(p + 1) + " (" + points_[p].name + ")";
+    for (std::size_t l = lines_.size(); l-- > 0;)
+      if (i >= block_offset_[l] && i < n_line_dofs_) {
+        return "Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ") node " +
+               std::to_string((i - block_offset_[l]) / 3 + 2);
+      }
+    return "DOF " + std::to_string(i);
   }
 
   /// The force scale of state s [N]: the largest of 1 N, every line's weight, every point's
@@ -13442,14 +13461,19 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, int only_p
       const Vec3<T> p = sys.point_position(s, L.point[e]);
       for (int c = 0; c < 3; ++c) ends[e](c) = static_cast<double>(value_of(p(c)));
     }
-    const Line line = L.model.value_line(ends[0], ends[1]);
+    // The line statics take End A as the upper end (the fairlead side, as the single-line
+    // driver orients its lines): a line written from below is solved seen from End B.
+    const bool reversed = ends[0](2) < ends[1](2);
+    const Line line = reversed ? L.model.value_line(ends[1], ends[0], true) : L.model.value_line(ends[0], ends[1]);
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
     const StaticResult r = TensionStatics(line, prob).solve();
-    for (std::size_t i = 1; i + 1 < L.model.n_nodes(); ++i) {
+    const std::size_t n = L.model.n_nodes();
+    for (std::size_t i = 1; i + 1 < n; ++i) {
       const Eigen::Index d = sys.node_dof(li, i);
-      for (int c = 0; c < 3; ++c) s.q(d + c) = T(r.q(static_cast<Eigen::Index>(3 * i) + c));
+      const auto j = static_cast<Eigen::Index>(3 * (reversed ? n - 1 - i : i));
+      for (int c = 0; c < 3; ++c) s.q(d + c) = T(r.q(j + c));
     }
   }
 }
@@ -13567,19 +13591,36 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       if (it >= opt.max_point_iterations)
         throw SolveError(sys.name(), "point balance ||R||_inf after " + std::to_string(it) + " iterations", rinf,
                          "<= " + to_text(point_target) + " N");
-      // Central differences, one point coordinate at a time (only its lines re-solved).
+      // Central differences, one point coordinate at a time (only its lines re-solved). A
+      // line statics that fails at a perturbed position (a line on the edge of a slack or
+      // grounded configuration) is retried one-sided and with a 100 times larger step.
       for (int fp : free_points) {
         const Index d = sys.point_dof(fp);
         for (int c = 0; c < 3; ++c) {
-          trial.q = s.q;
-          trial.q(d + c) += T(h);
-          detail::solve_lines_held(sys, trial, fp);
-          point_residual(trial, rp);
-          trial.q = s.q;
-          trial.q(d + c) -= T(h);
-          detail::solve_lines_held(sys, trial, fp);
-          point_residual(trial, rm);
-          Jo.col(d + c - first_obj) = (rp - rm) / (2 * h);
+          auto side = [&](double dx, VecX<double>& out) {
+            trial.q = s.q;
+            trial.q(d + c) += T(dx);
+            try {
+              detail::solve_lines_held(sys, trial, fp);
+            } catch (const Error&) {
+              return false;
+            }
+            point_residual(trial, out);
+            return true;
+          };
+          bool done = false;
+          for (double hk : {h, 100 * h}) {
+            const bool up = side(hk, rp), down = side(-hk, rm);
+            if (up && down) Jo.col(d + c - first_obj) = (rp - rm) / (2 * hk);
+            else if (up) Jo.col(d + c - first_obj) = (rp - r) / hk;
+            else if (down) Jo.col(d + c - first_obj) = (r - rm) / hk;
+            done = up || down;
+            if (done) break;
+          }
+          if (!done)
+            throw SolveError(sys.name(), "point balance: the line statics at Point " + std::to_string(fp + 1) +
+                                             " moved by " + to_text(100 * h) + " m (coordinate " + std::to_string(c + 1) + ")",
+                             "no solution", "a line equilibrium near the trial position");
         }
       }
       // Levenberg-Marquardt trust region: the shift mu grows until the step fits the region,
@@ -20345,11 +20386,14 @@ class SystemSimulation {
   /// The statics with the coupled points at x (3 per point) moving with v, then the stepper's
   /// initial state. Throws InputError for a non-finite input, SolveError from the statics.
   void initialize(const double* x, const double* v) {
+    // Nothing is kept unless every stage succeeds: a failed init leaves it uninitialised.
+    stepper_.reset();
     set_coupled(x, v, nullptr);
     state_ = model_.system.initial_state();
     statics_ = solve_statics(model_.system, state_);
-    stepper_ = std::make_unique<Stepper>(model_.system, opt_);
-    stepper_->initialize(state_);
+    auto stepper = std::make_unique<Stepper>(model_.system, opt_);
+    stepper->initialize(state_);
+    stepper_ = std::move(stepper);
     last_v_.assign(v, v + coupled_dofs());
   }
 

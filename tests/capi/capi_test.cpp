@@ -165,3 +165,34 @@ TEST_CASE("The same deck through the driver's system route and through the C API
   cabledyn_close(s);
   fs::remove_all(dir);
 }
+
+TEST_CASE("System campaign findings: a failed init leaves the handle uninitialised; an edge-of-slack line statics is retried",
+          "[capi][robustness]") {
+  // Seed 0: the buoy lifts line 1 above the still water. init is refused by name and the
+  // handle stays usable and uninitialised (it crashed the driver's summary before).
+  const std::string lifted = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/buoy_lifts_line.dat";
+  cabledyn_system* s = nullptr;
+  REQUIRE(cabledyn_create(lifted.c_str(), &s) == CABLEDYN_OK);
+  const double x[3] = {0, 0, -6.131}, v[3] = {0, 0, 0};
+  double xs[3];
+  std::memcpy(xs, x, sizeof x);
+  {
+    cabledyn::io::ReadOptions ro;
+    ro.accept_unsupported = true;
+    const auto d = cabledyn::io::read_deck(lifted, ro);
+    for (int i = 0; i < 3; ++i) xs[i] = d.find_point(3)->r[static_cast<std::size_t>(i)];
+  }
+  CHECK(cabledyn_init(s, xs, v) == CABLEDYN_NOT_IMPLEMENTED);
+  CHECK_THAT(std::string(cabledyn_last_error(s)), Catch::Contains("Line 1 (line 1) node") && Catch::Contains("above the still water"));
+  double f[3], t = 0, r[3];
+  CHECK(cabledyn_step(s, xs, v, f, &t, 0.05) == CABLEDYN_INPUT_ERROR);
+  CHECK(cabledyn_point_position(s, 2, r) == CABLEDYN_INPUT_ERROR);
+  cabledyn_close(s);
+  // Seed 2: the central difference of the point balance meets a buoy position where line 1's
+  // statics has no solution; it is retried one-sided and the statics converge.
+  const std::string edge = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/edge_of_slack.dat";
+  auto sim = cabledyn::io::SystemSimulation::from_file(edge);
+  for (int i = 0; i < 3; ++i) xs[i] = sim->deck().find_point(3)->r[static_cast<std::size_t>(i)];
+  REQUIRE_NOTHROW(sim->initialize(xs, v));
+  CHECK(sim->statics().residual <= 1e-8 * sim->statics().scale);
+}

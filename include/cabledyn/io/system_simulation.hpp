@@ -62,11 +62,14 @@ class SystemSimulation {
   /// The statics with the coupled points at x (3 per point) moving with v, then the stepper's
   /// initial state. Throws InputError for a non-finite input, SolveError from the statics.
   void initialize(const double* x, const double* v) {
+    // Nothing is kept unless every stage succeeds: a failed init leaves it uninitialised.
+    stepper_.reset();
     set_coupled(x, v, nullptr);
     state_ = model_.system.initial_state();
     statics_ = solve_statics(model_.system, state_);
-    stepper_ = std::make_unique<Stepper>(model_.system, opt_);
-    stepper_->initialize(state_);
+    auto stepper = std::make_unique<Stepper>(model_.system, opt_);
+    stepper->initialize(state_);
+    stepper_ = std::move(stepper);
     last_v_.assign(v, v + coupled_dofs());
   }
 

@@ -17,6 +17,7 @@
 // static solve in T gives the exact derivatives of its results with respect to them.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -191,10 +192,13 @@ class LineModel {
 
   /// The double line description of this model's parameter values, with the given end
   /// positions (the static seeds of the system statics solve it line by line).
-  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB) const {
+  /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
+  /// the position of this model's End B).
+  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false) const {
     std::vector<LineSection> s;
     LineType base;
     for (const auto& sec : sections_) s.push_back(sec.value(base));
+    if (reversed) std::reverse(s.begin(), s.end());
     LineEnd a, b;
     a.position = endA;
     b.position = endB;

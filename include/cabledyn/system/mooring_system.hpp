@@ -307,11 +307,26 @@ class MooringSystem {
   void check_state(const State& s) const {
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
-        throw SolveError(name_, "state DOF " + std::to_string(i), "non-finite", "finite");
+        throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
     for (Index i = 2; i < s.q.size(); i += 3)
       if (value_of(s.q(i)) > 0)
-        throw NotImplementedError(name_, "node height above the still water (DOF " + std::to_string(i) + ")",
-                                  value_of(s.q(i)), "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+        throw NotImplementedError(name_, describe_dof(i) + " height above the still water", value_of(s.q(i)),
+                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+  }
+
+  /// What DOF i moves, e.g. "Line 2 (riser) node 5" or "Point 3 (buoy)" (nodes counted from 1
+  /// at End A).
+  std::string describe_dof(Index i) const {
+    require_numbered();
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] >= 0 && i >= point_dof_[p] && i < point_dof_[p] + 3)
+        return "Point " + std::to_string(p + 1) + " (" + points_[p].name + ")";
+    for (std::size_t l = lines_.size(); l-- > 0;)
+      if (i >= block_offset_[l] && i < n_line_dofs_) {
+        return "Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ") node " +
+               std::to_string((i - block_offset_[l]) / 3 + 2);
+      }
+    return "DOF " + std::to_string(i);
   }
 
   /// The force scale of state s [N]: the largest of 1 N, every line's weight, every point's

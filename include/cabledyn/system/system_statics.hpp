@@ -78,14 +78,19 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, int only_p
       const Vec3<T> p = sys.point_position(s, L.point[e]);
       for (int c = 0; c < 3; ++c) ends[e](c) = static_cast<double>(value_of(p(c)));
     }
-    const Line line = L.model.value_line(ends[0], ends[1]);
+    // The line statics take End A as the upper end (the fairlead side, as the single-line
+    // driver orients its lines): a line written from below is solved seen from End B.
+    const bool reversed = ends[0](2) < ends[1](2);
+    const Line line = reversed ? L.model.value_line(ends[1], ends[0], true) : L.model.value_line(ends[0], ends[1]);
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
     const StaticResult r = TensionStatics(line, prob).solve();
-    for (std::size_t i = 1; i + 1 < L.model.n_nodes(); ++i) {
+    const std::size_t n = L.model.n_nodes();
+    for (std::size_t i = 1; i + 1 < n; ++i) {
       const Eigen::Index d = sys.node_dof(li, i);
-      for (int c = 0; c < 3; ++c) s.q(d + c) = T(r.q(static_cast<Eigen::Index>(3 * i) + c));
+      const auto j = static_cast<Eigen::Index>(3 * (reversed ? n - 1 - i : i));
+      for (int c = 0; c < 3; ++c) s.q(d + c) = T(r.q(j + c));
     }
   }
 }
@@ -203,19 +208,36 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       if (it >= opt.max_point_iterations)
         throw SolveError(sys.name(), "point balance ||R||_inf after " + std::to_string(it) + " iterations", rinf,
                          "<= " + to_text(point_target) + " N");
-      // Central differences, one point coordinate at a time (only its lines re-solved).
+      // Central differences, one point coordinate at a time (only its lines re-solved). A
+      // line statics that fails at a perturbed position (a line on the edge of a slack or
+      // grounded configuration) is retried one-sided and with a 100 times larger step.
       for (int fp : free_points) {
         const Index d = sys.point_dof(fp);
         for (int c = 0; c < 3; ++c) {
-          trial.q = s.q;
-          trial.q(d + c) += T(h);
-          detail::solve_lines_held(sys, trial, fp);
-          point_residual(trial, rp);
-          trial.q = s.q;
-          trial.q(d + c) -= T(h);
-          detail::solve_lines_held(sys, trial, fp);
-          point_residual(trial, rm);
-          Jo.col(d + c - first_obj) = (rp - rm) / (2 * h);
+          auto side = [&](double dx, VecX<double>& out) {
+            trial.q = s.q;
+            trial.q(d + c) += T(dx);
+            try {
+              detail::solve_lines_held(sys, trial, fp);
+            } catch (const Error&) {
+              return false;
+            }
+            point_residual(trial, out);
+            return true;
+          };
+          bool done = false;
+          for (double hk : {h, 100 * h}) {
+            const bool up = side(hk, rp), down = side(-hk, rm);
+            if (up && down) Jo.col(d + c - first_obj) = (rp - rm) / (2 * hk);
+            else if (up) Jo.col(d + c - first_obj) = (rp - r) / hk;
+            else if (down) Jo.col(d + c - first_obj) = (r - rm) / hk;
+            done = up || down;
+            if (done) break;
+          }
+          if (!done)
+            throw SolveError(sys.name(), "point balance: the line statics at Point " + std::to_string(fp + 1) +
+                                             " moved by " + to_text(100 * h) + " m (coordinate " + std::to_string(c + 1) + ")",
+                             "no solution", "a line equilibrium near the trial position");
         }
       }
       // Levenberg-Marquardt trust region: the shift mu grows until the step fits the region,
