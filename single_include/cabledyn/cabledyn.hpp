@@ -18592,6 +18592,7 @@ struct PlotSeries {
   std::vector<double> x, y;
   std::string color;  ///< empty: taken from the palette
   bool dashed = false;
+  bool markers = false;  ///< a circle at each vertex and no line (the points of a system)
 };
 
 /// A 2-D line plot.
@@ -18691,16 +18692,23 @@ inline std::string to_svg(const Plot& p) {
   int k = 0;
   for (const auto& s : p.series) {
     const std::string c = s.color.empty() ? palette[k % 7] : s.color;
-    o << "<polyline fill=\"none\" stroke=\"" << c << "\" stroke-width=\"1.6\"" << (s.dashed ? " stroke-dasharray=\"6 4\"" : "")
-      << " points=\"";
-    for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
-      if (std::isfinite(s.x[i]) && std::isfinite(s.y[i])) o << X(s.x[i]) << "," << Y(s.y[i]) << " ";
-    o << "\"/>\n";
-    // Legend entry.
     const double ly = T + 16 + 18 * k;
-    o << "<line x1=\"" << L + W - 170 << "\" y1=\"" << ly << "\" x2=\"" << L + W - 145 << "\" y2=\"" << ly << "\" stroke=\""
-      << c << "\" stroke-width=\"2\"/>\n<text x=\"" << L + W - 140 << "\" y=\"" << ly + 4 << "\">"
-      << detail::svg_escape(s.label) << "</text>\n";
+    if (s.markers) {
+      for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
+        if (std::isfinite(s.x[i]) && std::isfinite(s.y[i]))
+          o << "<circle cx=\"" << X(s.x[i]) << "\" cy=\"" << Y(s.y[i]) << "\" r=\"4\" fill=\"" << c << "\"/>\n";
+      o << "<circle cx=\"" << L + W - 157 << "\" cy=\"" << ly << "\" r=\"4\" fill=\"" << c << "\"/>\n";
+    } else {
+      o << "<polyline fill=\"none\" stroke=\"" << c << "\" stroke-width=\"1.6\"" << (s.dashed ? " stroke-dasharray=\"6 4\"" : "")
+        << " points=\"";
+      for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
+        if (std::isfinite(s.x[i]) && std::isfinite(s.y[i])) o << X(s.x[i]) << "," << Y(s.y[i]) << " ";
+      o << "\"/>\n";
+      o << "<line x1=\"" << L + W - 170 << "\" y1=\"" << ly << "\" x2=\"" << L + W - 145 << "\" y2=\"" << ly << "\" stroke=\""
+        << c << "\" stroke-width=\"2\"/>\n";
+    }
+    // Legend entry.
+    o << "<text x=\"" << L + W - 140 << "\" y=\"" << ly + 4 << "\">" << detail::svg_escape(s.label) << "</text>\n";
     ++k;
   }
   o << "</svg>\n";
@@ -20539,8 +20547,10 @@ class SystemSimulation {
 // ---- begin cabledyn/io/system_runner.hpp ----
 // cabledyn: the driver's system route: a deck with Free / Connect points run as one mooring
 // system (statics, then the march under the deck's prescribed motion), written as the
-// single-line route writes: <root>.out (the requested channels every dtOut) and
-// <root>.summary.txt. docs/driver.md, "Decks with free points".
+// single-line route writes: <root>.out (the requested channels every dtOut),
+// <root>.static.out (every node and point at the static equilibrium), <root>.summary.txt and
+// the figures <root>.profile.svg (elevation) and <root>.plan.svg. docs/driver.md, "Decks with
+// free points".
 //
 // The route is the host coupling of io/system_simulation.hpp driven by the deck: at each step
 // the coupled points are set to their motion at t + dt (position and velocity; the
@@ -20571,7 +20581,6 @@ class SystemRunner {
       throw NotImplementedError("command line", "--restart-check", *set_.restart_check,
                                 "the restart check of a system (the C API's save/load restarts bit for bit)");
     notes_ = deck_.notes;
-    if (set_.plots) notes_.push_back("figures: the system route writes no SVG figures yet");
     sim_ = std::make_unique<SystemSimulation>(deck_);
     for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
     if (dynamic_run() && deck_.options.motionFile) {
@@ -20604,7 +20613,10 @@ class SystemRunner {
     try {
       coupled_at(0.0);
       sim_->initialize(x_.data(), v_.data());
+      static_state_ = sim_->state();
+      statics_done_ = true;
       for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
+      write_static_out();
       if (set_.log)
         for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
       open_outputs();
@@ -20618,6 +20630,14 @@ class SystemRunner {
         if (out_) out_->close();
       } catch (const Error& e2) {
         stop_reason_ += std::string("; ") + e2.what();
+      }
+    }
+    if (set_.plots && statics_done_) {
+      try {
+        write_plots();
+      } catch (const Error& e) {
+        if (!failure) failure = std::current_exception();
+        stop_reason_ += (stop_reason_.empty() ? "" : "; ") + std::string(e.what());
       }
     }
     write_summary(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -20782,6 +20802,108 @@ class SystemRunner {
     }
   }
 
+  /// <root>.static.out: every node of every line at the static equilibrium (node numbers as
+  /// the deck counts them, from End A as written) with its tension, the mean of the elastic
+  /// tensions of its two elements (an end node: its element's), and every point's position
+  /// and the net force of its lines.
+  void write_static_out() {
+    auto out = std::make_unique<OutputFile>(set_.root + ".static.out");
+    files_.push_back(out->path());
+    std::ostream& f = out->stream();
+    const auto& sys = sim_->model().system;
+    const int first = deck_.first_node_number();
+    f << "LineID\tNode\tX(m)\tY(m)\tZ(m)\tTension(N)\n";
+    VecX<double> x;
+    for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+      const int li = static_cast<int>(l);
+      sys.line_gather(static_state_.q, li, 0, x);
+      const auto& m = sys.line(li).model;
+      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+        double T = 0;
+        int k = 0;
+        if (i > 0) T += m.tension(x, i - 1), ++k;
+        if (i + 1 < m.n_nodes()) T += m.tension(x, i), ++k;
+        T /= k;
+        for (double v : {x(3 * i), x(3 * i + 1), x(3 * i + 2), T})
+          if (!std::isfinite(v))
+            throw SolveError(deck_.file + ": line " + std::to_string(sim_->model().line_id[l]) + " statics",
+                             "node " + std::to_string(i + 1) + " result", v, "a finite number");
+        f << sim_->model().line_id[l] << "\t" << static_cast<long long>(i) + first << "\t" << x(3 * i) << "\t"
+          << x(3 * i + 1) << "\t" << x(3 * i + 2) << "\t" << T << "\n";
+      }
+      out->row_done();
+    }
+    f << "\nPointID\tType\tX(m)\tY(m)\tZ(m)\tFx(N)\tFy(N)\tFz(N)\n";
+    for (std::size_t p = 0; p < sys.n_points(); ++p) {
+      const int pi = static_cast<int>(p);
+      const Vec3<double> r = sys.point_position(static_state_, pi);
+      Vec3<double> F = Vec3<double>::Zero();
+      for (std::size_t l = 0; l < sys.n_lines(); ++l)
+        for (int e = 0; e < 2; ++e)
+          if (sys.line(static_cast<int>(l)).point[e] == pi) F += sys.line_end_force(static_state_, static_cast<int>(l), e);
+      const char* kind = sys.point(pi).kind == PointKind::free ? "Free" : sys.point(pi).kind == PointKind::coupled ? "Coupled" : "Fixed";
+      f << sim_->model().point_id[p] << "\t" << kind << "\t" << r(0) << "\t" << r(1) << "\t" << r(2) << "\t" << F(0) << "\t"
+        << F(1) << "\t" << F(2) << "\n";
+    }
+    out->row_done();
+    out->close();
+  }
+
+  /// <root>.profile.svg (elevation, x-z) and <root>.plan.svg (x-y) of the static system:
+  /// every line, the free points and the held points, and the seabed.
+  void write_plots() {
+    const auto& sys = sim_->model().system;
+    for (int view = 0; view < 2; ++view) {
+      Plot p;
+      p.title = view == 0 ? "Static system: elevation" : "Static system: plan";
+      p.xlabel = "x (m)";
+      p.ylabel = view == 0 ? "z (m)" : "y (m)";
+      p.equal_aspect = true;
+      VecX<double> x;
+      double xmin = 1e300, xmax = -1e300;
+      for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+        PlotSeries s;
+        s.label = "line " + std::to_string(sim_->model().line_id[l]);
+        sys.line_gather(static_state_.q, static_cast<int>(l), 0, x);
+        for (Eigen::Index i = 0; i < x.size() / 3; ++i) {
+          s.x.push_back(x(3 * i));
+          s.y.push_back(x(3 * i + (view == 0 ? 2 : 1)));
+          xmin = std::min(xmin, x(3 * i));
+          xmax = std::max(xmax, x(3 * i));
+        }
+        p.series.push_back(std::move(s));
+      }
+      PlotSeries free_pts, held_pts;
+      free_pts.label = "free points";
+      free_pts.markers = true;
+      free_pts.color = "#d62728";
+      held_pts.label = "anchors and fairleads";
+      held_pts.markers = true;
+      held_pts.color = "#333333";
+      for (std::size_t q = 0; q < sys.n_points(); ++q) {
+        const Vec3<double> r = sys.point_position(static_state_, static_cast<int>(q));
+        PlotSeries& t = sys.point(static_cast<int>(q)).kind == PointKind::free ? free_pts : held_pts;
+        t.x.push_back(r(0));
+        t.y.push_back(r(view == 0 ? 2 : 1));
+      }
+      if (!free_pts.x.empty()) p.series.push_back(free_pts);
+      if (!held_pts.x.empty()) p.series.push_back(held_pts);
+      if (view == 0 && deck_.environment().depth && xmax >= xmin) {
+        PlotSeries bed;
+        bed.label = "seabed";
+        bed.color = "#8c6d31";
+        bed.dashed = true;
+        bed.x = {xmin, xmax};
+        bed.y = {-*deck_.environment().depth, -*deck_.environment().depth};
+        p.series.push_back(bed);
+      }
+      auto f = std::make_unique<OutputFile>(set_.root + (view == 0 ? ".profile.svg" : ".plan.svg"));
+      files_.push_back(f->path());
+      f->stream() << to_svg(p);
+      f->close();
+    }
+  }
+
   void write_summary(double seconds) {
     auto out = std::make_unique<OutputFile>(set_.root + ".summary.txt");
     files_.push_back(out->path());
@@ -20832,6 +20954,8 @@ class SystemRunner {
   std::vector<double> x_, v_;
   std::unique_ptr<OutputFile> out_;
   std::vector<std::string> files_;
+  SystemState<double> static_state_;
+  bool statics_done_ = false;
   std::vector<double> times_;
   std::vector<std::vector<double>> rows_;
   std::string stop_reason_;

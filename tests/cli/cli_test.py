@@ -68,7 +68,18 @@ try:
     rc, out, err = run("--out", os.path.join(tmp, "sys") + "/", bridle)
     check(rc == 0, "bridle_driver.dat: exit 0, got %d (%s)" % (rc, err))
     res = os.path.join(tmp, "sys", "bridle_driver")
-    check(os.path.exists(res + ".out") and os.path.exists(res + ".summary.txt"), "the system route writes .out and .summary.txt")
+    for suffix in (".out", ".summary.txt", ".static.out", ".profile.svg", ".plan.svg"):
+        check(os.path.exists(res + suffix), "the system route writes " + suffix)
+    if os.path.exists(res + ".profile.svg"):
+        svg = open(res + ".profile.svg").read()
+        check(svg.count("<polyline") == 5, "the profile draws the 4 lines and the seabed: %d polylines" % svg.count("<polyline"))
+        check(svg.count("<circle") == 5 + 2, "the profile marks the 5 points (and 2 legend circles): %d" % svg.count("<circle"))
+    if os.path.exists(res + ".static.out"):
+        st = open(res + ".static.out").read().split("\n\n")
+        nodes = [l for l in st[0].splitlines()[1:] if l.strip()]
+        check(len(nodes) == 26 + 26 + 16 + 16, "static.out lists every node of the 4 lines: %d" % len(nodes))
+        pts = [l.split("\t") for l in st[1].splitlines()[1:] if l.strip()] if len(st) > 1 else []
+        check(len(pts) == 5, "static.out lists the 5 points")
     if os.path.exists(res + ".summary.txt"):
         summary = open(res + ".summary.txt").read()
         check("system route: 4 lines, 5 points" in summary, "the summary names the system route: " + summary[:300])

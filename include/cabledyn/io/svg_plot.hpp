@@ -21,6 +21,7 @@ struct PlotSeries {
   std::vector<double> x, y;
   std::string color;  ///< empty: taken from the palette
   bool dashed = false;
+  bool markers = false;  ///< a circle at each vertex and no line (the points of a system)
 };
 
 /// A 2-D line plot.
@@ -120,16 +121,23 @@ inline std::string to_svg(const Plot& p) {
   int k = 0;
   for (const auto& s : p.series) {
     const std::string c = s.color.empty() ? palette[k % 7] : s.color;
-    o << "<polyline fill=\"none\" stroke=\"" << c << "\" stroke-width=\"1.6\"" << (s.dashed ? " stroke-dasharray=\"6 4\"" : "")
-      << " points=\"";
-    for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
-      if (std::isfinite(s.x[i]) && std::isfinite(s.y[i])) o << X(s.x[i]) << "," << Y(s.y[i]) << " ";
-    o << "\"/>\n";
-    // Legend entry.
     const double ly = T + 16 + 18 * k;
-    o << "<line x1=\"" << L + W - 170 << "\" y1=\"" << ly << "\" x2=\"" << L + W - 145 << "\" y2=\"" << ly << "\" stroke=\""
-      << c << "\" stroke-width=\"2\"/>\n<text x=\"" << L + W - 140 << "\" y=\"" << ly + 4 << "\">"
-      << detail::svg_escape(s.label) << "</text>\n";
+    if (s.markers) {
+      for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
+        if (std::isfinite(s.x[i]) && std::isfinite(s.y[i]))
+          o << "<circle cx=\"" << X(s.x[i]) << "\" cy=\"" << Y(s.y[i]) << "\" r=\"4\" fill=\"" << c << "\"/>\n";
+      o << "<circle cx=\"" << L + W - 157 << "\" cy=\"" << ly << "\" r=\"4\" fill=\"" << c << "\"/>\n";
+    } else {
+      o << "<polyline fill=\"none\" stroke=\"" << c << "\" stroke-width=\"1.6\"" << (s.dashed ? " stroke-dasharray=\"6 4\"" : "")
+        << " points=\"";
+      for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
+        if (std::isfinite(s.x[i]) && std::isfinite(s.y[i])) o << X(s.x[i]) << "," << Y(s.y[i]) << " ";
+      o << "\"/>\n";
+      o << "<line x1=\"" << L + W - 170 << "\" y1=\"" << ly << "\" x2=\"" << L + W - 145 << "\" y2=\"" << ly << "\" stroke=\""
+        << c << "\" stroke-width=\"2\"/>\n";
+    }
+    // Legend entry.
+    o << "<text x=\"" << L + W - 140 << "\" y=\"" << ly + 4 << "\">" << detail::svg_escape(s.label) << "</text>\n";
     ++k;
   }
   o << "</svg>\n";
