@@ -3996,9 +3996,12 @@ namespace cabledyn {
 /// BA >= 0 is taken as given; BA < 0 is a target damping ratio zeta = -BA of the axial mode
 /// of the element, resolved as BA = zeta L0 sqrt(EA rho_A) (spec "Axial damping",
 /// EQUATIONS.md section 2), with L0 the final element length.
-inline double resolve_axial_damping(double BA_input, double L0, double EA, double rho_A) {
-  if (BA_input >= 0) return BA_input;
-  return -BA_input * L0 * std::sqrt(EA * rho_A);
+/// P is double, or a dual when the parameters are design parameters.
+template <class P = double>
+P resolve_axial_damping(const P& BA_input, const P& L0, const P& EA, const P& rho_A) {
+  using std::sqrt;
+  if (value_of(BA_input) >= 0) return BA_input;
+  return -BA_input * L0 * sqrt(EA * rho_A);
 }
 
 namespace detail {
@@ -5211,9 +5214,10 @@ Vec3<T> fluid_inertia(const Vec3<T>& udot_f, const Vec3<T>& t, const MorisonCoef
 }
 
 /// Submerged weight per unstretched metre w = (rho_A - rho A) g [N/m], positive down; spec
-/// "Buoyancy and wetting".
-inline double submerged_weight(double rho_A, double d, double rho, double g) {
-  return (rho_A - rho * kPi * d * d / 4) * g;
+/// "Buoyancy and wetting". P is double, or a dual when rho_A and d are design parameters.
+template <class P = double>
+P submerged_weight(const P& rho_A, const P& d, double rho, double g) {
+  return (rho_A - P(rho) * P(kPi) * d * d / P(4)) * P(g);
 }
 
 /// Dry mass per metre from an EQUIVALENT BUOYANCY row: rho_A = w/g + rho A.
@@ -12341,7 +12345,6 @@ class LineModel {
   /// Validate the sections and rebuild the elements, weights and contact widths. Throws
   /// InputError naming the line, the section and the bad parameter.
   void rebuild() {
-    using std::sqrt;
     if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
     elems_.clear();
     w_.clear();
@@ -12356,10 +12359,9 @@ class LineModel {
       if (!(value_of(s.length) > 0 && is_finite(s.length))) throw InputError(obj, "length", value_of(s.length), "> 0");
       if (!(value_of(s.d) > 0 && is_finite(s.d))) throw InputError(obj, "Diam", value_of(s.d), "> 0");
       const T L0 = s.length / T(s.segments);
-      // Spec "Buoyancy and wetting": w = (rho_A - rho_w pi d^2 / 4) g, positive down.
-      const T w = (s.rho_A - T(env_.rho_w * kPi / 4) * s.d * s.d) * T(env_.g);
-      // Spec "Axial damping": a negative BA is a damping ratio of the element's axial mode.
-      const T BA = value_of(s.BA) >= 0 ? s.BA : T(-s.BA * L0 * sqrt(s.EA * s.rho_A));
+      // Spec "Buoyancy and wetting" and "Axial damping" (a negative BA is a damping ratio).
+      const T w = submerged_weight<T>(s.rho_A, s.d, env_.rho_w, env_.g);
+      const T BA = resolve_axial_damping<T>(s.BA, L0, s.EA, s.rho_A);
       for (int k = 0; k < s.segments; ++k) {
         BasicTensionElementParams<T> p;
         p.L0 = L0;
@@ -12445,17 +12447,12 @@ class LineModel {
         elems_[e].template internal_force<T>(qe, fi, sink ? &Ke : nullptr);
       tension_weight_load<T, T>(w_[e], L0(e), fw);
       R.template segment<6>(static_cast<Eigen::Index>(3 * e)) += fi - fw;
-      if (sink) {
-        for (int a = 0; a < 2; ++a)
-          for (int b = 0; b < 2; ++b)
-            sink->add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b),
-                      Mat3<T>(Ke.template block<3, 3>(3 * a, 3 * b)));
-      }
+      if (sink) add_element_blocks(*sink, e, Ke);
     }
     if (seabed_.z) {
       for (std::size_t i = 0; i < n_nodes(); ++i) {
         const auto iz = static_cast<Eigen::Index>(3 * i + 2);
-        const auto c = seabed_contact<T, T>(x(iz), T(0), *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+        const auto c = node_contact(i, x(iz), T(0));
         R(iz) -= c.f;
         if (sink) {
           Mat3<T> B = Mat3<T>::Zero();
@@ -12480,34 +12477,22 @@ class LineModel {
                         const T& wq, const T& wv) const {
     R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
     const Vec3<T> Uf = U.template cast<T>();
+    Mat<T, 6> B;
     for (std::size_t e = 0; e < n_elements(); ++e) {
       const auto o = static_cast<Eigen::Index>(3 * e);
-      const Vec<T, 6> qe = x.template segment<6>(o), ve = vx.template segment<6>(o);
-      Vec<T, 6> fi, fw, fdmp, fdrag;
-      Mat<T, 6> Ke, Dq, Dv, Gq, Gv;
-      const bool jac = sink != nullptr;
-      elems_[e].template internal_force<T>(qe, fi, jac ? &Ke : nullptr);
-      elems_[e].template damping_force<T>(qe, ve, fdmp, jac ? &Dq : nullptr, jac ? &Dv : nullptr);
-      tension_weight_load<T, T>(w_[e], L0(e), fw);
-      tension_drag<T>(qe, ve, Uf, Uf, morison_[e], fdrag, jac ? &Gq : nullptr, jac ? &Gv : nullptr);
-      R.template segment<6>(o) += fi + fdmp - fw - fdrag;
-      if (sink) {
-        const Mat<T, 6> B = wq * (Ke + Dq - Gq) + wv * (Dv - Gv);
-        for (int a = 0; a < 2; ++a)
-          for (int b = 0; b < 2; ++b)
-            sink->add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b),
-                      Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
-      }
+      R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o), Uf,
+                                                sink ? &B : nullptr, wq, wv);
+      if (sink) add_element_blocks(*sink, e, B);
     }
     if (seabed_.z) {
       for (std::size_t i = 0; i < n_nodes(); ++i) {
         const auto iz = static_cast<Eigen::Index>(3 * i + 2);
-        const auto c = seabed_contact<T, T>(x(iz), vx(iz), *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+        const auto c = node_contact(i, x(iz), vx(iz));
         R(iz) -= c.f;
         if (sink) {
-          Mat3<T> B = Mat3<T>::Zero();
-          B(2, 2) = -(wq * c.df_dz + wv * c.df_dvz);
-          sink->add(i, i, B);
+          Mat3<T> Bc = Mat3<T>::Zero();
+          Bc(2, 2) = -(wq * c.df_dz + wv * c.df_dvz);
+          sink->add(i, i, Bc);
         }
       }
     }
@@ -12522,21 +12507,32 @@ class LineModel {
   template <class Sink>
   void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
     Ma.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
-    const double below = std::numeric_limits<double>::infinity();  // every element wetted
     for (std::size_t e = 0; e < n_elements(); ++e) {
       const auto o = static_cast<Eigen::Index>(3 * e);
       const Vec<T, 6> qe = x.template segment<6>(o), ae = ax.template segment<6>(o);
-      const double l0 = static_cast<double>(value_of(L0(e)));
-      const Mat<T, 6> Me = elems_[e].template mass<T>() + tension_added_mass<T>(qe, morison_[e], l0, below);
+      const Mat<T, 6> Me = element_mass(e, qe);
       Ma.template segment<6>(o) += Me * ae;
-      if (sink) {
-        const Mat<T, 6> B = wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0, below);
-        for (int a = 0; a < 2; ++a)
-          for (int b = 0; b < 2; ++b)
-            sink->add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b),
-                      Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
-      }
+      if (sink)
+        add_element_blocks(*sink, e,
+                           Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0_value(e), kWetted)));
     }
+  }
+
+  /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
+  /// minus the end node's row of r(x, v) + M(x) a. It involves only the end element and the
+  /// end node's contact, so it costs one element, not the line (spec "Tension and coupled
+  /// loads").
+  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
+    const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
+    const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
+    const Vec<T, 6> qe = x.template segment<6>(o);
+    Vec3<T> r = element_force(e, qe, vx.template segment<6>(o), U.template cast<T>(), nullptr, T(0), T(0)).template segment<3>(k);
+    if (seabed_.z) {
+      const auto iz = static_cast<Eigen::Index>(3 * i + 2);
+      r(2) -= node_contact(i, x(iz), vx(iz)).f;
+    }
+    const Vec<T, 6> Ma = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
+    return -r - Ma.template segment<3>(k);
   }
 
   /// Total potential energy at node positions x [J]: strain energy, weight potential and the
@@ -12550,9 +12546,7 @@ class LineModel {
     }
     if (seabed_.z)
       for (std::size_t i = 0; i < n_nodes(); ++i)
-        E += seabed_contact<T, T>(x(static_cast<Eigen::Index>(3 * i + 2)), T(0), *seabed_.z, T(1), contact_width_length(i),
-                                  seabed_.params)
-                 .energy;
+        E += node_contact(i, x(static_cast<Eigen::Index>(3 * i + 2)), T(0)).energy;
     return E;
   }
 
@@ -12570,6 +12564,42 @@ class LineModel {
   }
 
  private:
+  static constexpr double kWetted = std::numeric_limits<double>::infinity();  // surface level: every element wetted
+
+  double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
+
+  // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag in the uniform
+  // current Uf) and, with B, its blocks wq d/dq + wv d/dv.
+  Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const Vec3<T>& Uf, Mat<T, 6>* B,
+                          const T& wq, const T& wv) const {
+    Vec<T, 6> fi, fw, fdmp, fdrag;
+    Mat<T, 6> Ke, Dq, Dv, Gq, Gv;
+    elems_[e].template internal_force<T>(qe, fi, B ? &Ke : nullptr);
+    elems_[e].template damping_force<T>(qe, ve, fdmp, B ? &Dq : nullptr, B ? &Dv : nullptr);
+    tension_weight_load<T, T>(w_[e], L0(e), fw);
+    tension_drag<T>(qe, ve, Uf, Uf, morison_[e], fdrag, B ? &Gq : nullptr, B ? &Gv : nullptr);
+    if (B) *B = wq * (Ke + Dq - Gq) + wv * (Dv - Gv);
+    return fi + fdmp - fw - fdrag;
+  }
+
+  // Element e's structural plus added mass at qe.
+  Mat<T, 6> element_mass(std::size_t e, const Vec<T, 6>& qe) const {
+    return elems_[e].template mass<T>() + tension_added_mass<T>(qe, morison_[e], l0_value(e), kWetted);
+  }
+
+  // The seabed contact of node i at height z moving with vz.
+  NodalContact<T> node_contact(std::size_t i, const T& z, const T& vz) const {
+    return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+  }
+
+  // Element e's 6 x 6 block into the sink as four node blocks.
+  template <class Sink>
+  static void add_element_blocks(Sink& sink, std::size_t e, const Mat<T, 6>& B) {
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b)
+        sink.add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b), Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
+  }
+
   std::string name_;
   std::vector<SectionModel<T>> sections_;
   Environment env_;
@@ -13071,17 +13101,6 @@ class MooringSystem {
     return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : points_[static_cast<std::size_t>(p)].r;
   }
 
-  /// The node positions of line l in state s (x sized 3 (N + 1)).
-  void line_nodes(const SystemState<T>& s, int l, VecX<T>& x) const {
-    const auto& L = lines_[static_cast<std::size_t>(l)];
-    const std::size_t n = L.model.n_nodes();
-    x.resize(static_cast<Index>(3 * n));
-    x.template segment<3>(0) = point_position(s, L.point[0]);
-    x.template segment<3>(static_cast<Index>(3 * (n - 1))) = point_position(s, L.point[1]);
-    for (std::size_t i = 1; i + 1 < n; ++i)
-      x.template segment<3>(static_cast<Index>(3 * i)) = s.q.template segment<3>(node_dof(l, i));
-  }
-
   /// The held points' kinematics (into h, whose vectors keep their storage once sized).
   void get_held(Held& h) const {
     h.r.resize(points_.size());
@@ -13109,9 +13128,15 @@ class MooringSystem {
     P.a = a;
   }
 
-  /// Throws NotImplementedError when a node of state s lies above the still water (the
-  /// system's line model takes every element as wetted) and SolveError for a non-finite DOF.
+  /// Throws NotImplementedError when a node of state s, or a held point the lines end on,
+  /// lies above the still water (the system's line model takes every element as wetted), and
+  /// SolveError for a non-finite DOF.
   void check_state(const State& s) const {
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] < 0 && value_of(points_[p].r(2)) > 0)
+        throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
+                                  "height above the still water", value_of(points_[p].r(2)),
+                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
@@ -13272,7 +13297,7 @@ class MooringSystem {
     VecX<T> x, Rl;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_nodes(s, li, x);
+      line_gather(s.q, li, 0, x);
       Router route{this, li, J};
       lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio);
       for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
@@ -13297,7 +13322,7 @@ class MooringSystem {
     T E = T(0);
     VecX<T> x;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
-      line_nodes(s, static_cast<int>(l), x);
+      line_gather(s.q, static_cast<int>(l), 0, x);
       E += lines_[l].model.potential_energy(x, compression_ratio);
     }
     for (std::size_t p = 0; p < points_.size(); ++p)
@@ -13315,7 +13340,7 @@ class MooringSystem {
   /// coupled loads").
   Vec3<T> line_end_force(const SystemState<T>& s, int l, int end) const {
     VecX<T> x, Rl;
-    line_nodes(s, l, x);
+    line_gather(s.q, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
     L.model.template static_residual<Router>(x, Rl, nullptr);
     const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
@@ -13328,22 +13353,16 @@ class MooringSystem {
   /// coupled load of a line end).
   Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end) const {
     const auto li = static_cast<std::size_t>(l);
-    const auto& L = lines_[li];
     line_gather(s.q, l, 0, wx_[li]);
     line_gather(s.v, l, 1, wv_[li]);
-    L.model.template dynamic_residual<Router>(wx_[li], wv_[li], current_, wr_[li], nullptr, T(0), T(0));
-    const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
-    Vec3<T> f = -wr_[li].template segment<3>(static_cast<Index>(3 * i));
-    line_gather(s.a, l, 2, wv_[li]);
-    L.model.template inertia<Router>(wx_[li], wv_[li], wr_[li], nullptr, T(0), T(0));
-    f -= wr_[li].template segment<3>(static_cast<Index>(3 * i));
-    return f;
+    line_gather(s.a, l, 2, wr_[li]);
+    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], current_, end);
   }
 
   /// Elastic tension of element e of line l in state s [N].
   T line_tension(const SystemState<T>& s, int l, std::size_t e) const {
     VecX<T> x;
-    line_nodes(s, l, x);
+    line_gather(s.q, l, 0, x);
     return lines_[static_cast<std::size_t>(l)].model.tension(x, e);
   }
 
@@ -13478,11 +13497,6 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, int only_p
   }
 }
 
-/// ||.||_2 of the free points' rows of R.
-template <class T>
-double object_norm(const VecX<T>& R, Eigen::Index first) {
-  return two_norm<T>(VecX<T>(R.tail(R.size() - first)));
-}
 }  // namespace detail
 
 /// Solves the statics of `sys` from state `s` (positions updated in place; v and a zeroed),
@@ -13509,27 +13523,11 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   if (s.q.size() != sys.dofs()) s = sys.initial_state();
   s.v.setZero(sys.dofs());
   s.a.setZero(sys.dofs());
-  for (std::size_t p = 0; p < sys.n_points(); ++p) {
-    const auto& P = sys.point(static_cast<int>(p));
-    if (value_of(P.r(2)) > 0)
-      throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + P.name + ")", "height above the still water",
-                                value_of(P.r(2)),
-                                "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
-  }
   SystemStaticResult out;
   // Stage 1: each line alone, its end points held where they are.
   if (opt.seed_lines) detail::solve_lines_held(sys, s);
-  // Force scale: the largest weight, buoyancy and end force in the system.
-  double scale = 1;
-  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
-    scale = std::max(scale, std::fabs(static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.weight()))));
-    for (int e = 0; e < 2; ++e) {
-      const Vec3<T> f = sys.line_end_force(s, static_cast<int>(l), e);
-      for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
-    }
-  }
-  for (std::size_t p = 0; p < sys.n_points(); ++p)
-    scale = std::max(scale, std::fabs(static_cast<double>(value_of(sys.point_static_load(static_cast<int>(p))(2)))));
+  // Force scale: the largest weight, buoyancy, point load and end force in the system.
+  const double scale = sys.force_scale(s);
   out.scale = scale;
   // Round-off floor: a node's force differences element forces whose chords carry a rounding
   // of eps |x| each, amplified by the element stiffness EA / L0.
@@ -13671,6 +13669,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   }
 
   // Stage 3: Newton on the coupled system, every element's own law.
+  sys.check_state(s);  // a stage-1 line above the surface: refused, not treated as wetted
   const SystemState<T> balanced = s;
   try {
     sys.static_residual(s, R, &J);
@@ -13683,7 +13682,10 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       const bool converged = rinf <= target;
       if (opt.verbose)
         std::fprintf(stderr, "%s: statics iteration %d ||R||_inf %.6e (s %.3e)\n", sys.name().c_str(), it, rinf, scale);
-      if (converged && extra == 0) return out;
+      if (converged && extra == 0) {
+        sys.check_state(s);
+        return out;
+      }
       if (it >= opt.max_iterations)
         throw SolveError(sys.name(), "static residual ||R||_inf after " + std::to_string(it) + " Newton iterations",
                          rinf, "<= " + to_text(target) + " N");
@@ -15988,6 +15990,23 @@ inline std::optional<OutputChannel> parse_channel(std::string_view text) {
     return c;
   }
   return std::nullopt;
+}
+
+/// Units of a channel for the WriteUnits row of an output file.
+inline const char* channel_unit(const OutputChannel& c) {
+  switch (c.kind) {
+    case ChannelKind::FairIncl:
+    case ChannelKind::AnchIncl: return "(deg)";
+    case ChannelKind::Curv: return "(1/m)";
+    case ChannelKind::BendMom: return "(Nm)";
+    case ChannelKind::NodePosition:
+    case ChannelKind::PointPosition: return "(m)";
+    case ChannelKind::NodeVelocity:
+    case ChannelKind::PointVelocity: return "(m/s)";
+    case ChannelKind::NodeAcceleration:
+    case ChannelKind::PointAcceleration: return "(m/s^2)";
+    default: return "(N)";
+  }
 }
 
 }  // namespace cabledyn::io
@@ -19750,23 +19769,6 @@ class BasicDeckRunner {
     throw NotImplementedError(deck_.file, "output channel", c.name(), "rods and bodies");
   }
 
-  /// Units of a channel for the WriteUnits row.
-  static const char* unit_of(const OutputChannel& c) {
-    switch (c.kind) {
-      case ChannelKind::FairIncl:
-      case ChannelKind::AnchIncl: return "(deg)";
-      case ChannelKind::Curv: return "(1/m)";
-      case ChannelKind::BendMom: return "(Nm)";
-      case ChannelKind::NodePosition:
-      case ChannelKind::PointPosition: return "(m)";
-      case ChannelKind::NodeVelocity:
-      case ChannelKind::PointVelocity: return "(m/s)";
-      case ChannelKind::NodeAcceleration:
-      case ChannelKind::PointAcceleration: return "(m/s^2)";
-      default: return "(N)";
-    }
-  }
-
   /// Every output of time t in one vector: the channels, the node positions of every line,
   /// and the per-line output values; each checked finite (SolveError naming the output).
   std::vector<double> output_row(double t, bool use_static) {
@@ -19977,7 +19979,7 @@ class BasicDeckRunner {
     f << "\n";
     if (deck_.options.WriteUnits) {
       f << "(s)";
-      for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
+      for (const auto& o : deck_.outputs) f << "\t" << channel_unit(o.channel);
       f << "\n";
     }
     out_->row_done();
@@ -20448,6 +20450,13 @@ class SystemSimulation {
     return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end);
   }
 
+  /// System line index of the line with deck ID `id` (InputError for an unknown ID).
+  int line_index(int id) const {
+    for (std::size_t l = 0; l < model_.line_id.size(); ++l)
+      if (model_.line_id[l] == id) return static_cast<int>(l);
+    throw InputError(deck_.file, "line ID", id, "a line of LINES");
+  }
+
   /// Writes everything committed to `path` (binary): a later load() continues bit for bit.
   /// Throws InputError naming the file when it cannot be written.
   void save(const std::string& path) const {
@@ -20510,11 +20519,6 @@ class SystemSimulation {
     const auto it = model_.point_index.find(id);
     if (it == model_.point_index.end()) throw InputError(deck_.file, "point ID", id, "a point of POINTS");
     return it->second;
-  }
-  int line_index(int id) const {
-    for (std::size_t l = 0; l < model_.line_id.size(); ++l)
-      if (model_.line_id[l] == id) return static_cast<int>(l);
-    throw InputError(deck_.file, "line ID", id, "a line of LINES");
   }
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();
@@ -20683,13 +20687,6 @@ class SystemRunner {
   }
 
   // ---- channels ------------------------------------------------------------------------------
-  int line_index(int id) const {
-    const auto& ids = sim_->model().line_id;
-    for (std::size_t l = 0; l < ids.size(); ++l)
-      if (ids[l] == id) return static_cast<int>(l);
-    throw InputError(deck_.file, "output channel line", id, "a line of LINES");
-  }
-
   void check_channel(const OutputChannel& c, const std::string& text) const {
     switch (c.kind) {
       case ChannelKind::FairTen:
@@ -20698,7 +20695,7 @@ class SystemRunner {
       case ChannelKind::AnchIncl:
       case ChannelKind::NodePosition:
       case ChannelKind::NodeVelocity:
-        (void)line_index(c.line);
+        (void)sim_->line_index(c.line);
         return;
       case ChannelKind::PointPosition:
       case ChannelKind::PointVelocity:
@@ -20730,7 +20727,7 @@ class SystemRunner {
       }
       case ChannelKind::NodePosition:
       case ChannelKind::NodeVelocity: {
-        const int l = line_index(c.line);
+        const int l = sim_->line_index(c.line);
         const long long j = deck_.channel_node(c);
         VecX<double> x;
         sys.line_gather(c.kind == ChannelKind::NodePosition ? st.q : st.v, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
@@ -20753,19 +20750,6 @@ class SystemRunner {
   }
 
   // ---- files ---------------------------------------------------------------------------------
-  static const char* unit_of(const OutputChannel& c) {
-    switch (c.kind) {
-      case ChannelKind::FairIncl:
-      case ChannelKind::AnchIncl: return "(deg)";
-      case ChannelKind::NodePosition:
-      case ChannelKind::PointPosition: return "(m)";
-      case ChannelKind::NodeVelocity:
-      case ChannelKind::PointVelocity: return "(m/s)";
-      case ChannelKind::PointAcceleration: return "(m/s^2)";
-      default: return "(N)";
-    }
-  }
-
   void open_outputs() {
     out_ = std::make_unique<OutputFile>(set_.root + ".out");
     files_.push_back(out_->path());
@@ -20776,7 +20760,7 @@ class SystemRunner {
     f << "\n";
     if (deck_.options.WriteUnits) {
       f << "(s)";
-      for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
+      for (const auto& o : deck_.outputs) f << "\t" << channel_unit(o.channel);
       f << "\n";
     }
     out_->row_done();

@@ -15,9 +15,12 @@ namespace cabledyn {
 /// BA >= 0 is taken as given; BA < 0 is a target damping ratio zeta = -BA of the axial mode
 /// of the element, resolved as BA = zeta L0 sqrt(EA rho_A) (spec "Axial damping",
 /// EQUATIONS.md section 2), with L0 the final element length.
-inline double resolve_axial_damping(double BA_input, double L0, double EA, double rho_A) {
-  if (BA_input >= 0) return BA_input;
-  return -BA_input * L0 * std::sqrt(EA * rho_A);
+/// P is double, or a dual when the parameters are design parameters.
+template <class P = double>
+P resolve_axial_damping(const P& BA_input, const P& L0, const P& EA, const P& rho_A) {
+  using std::sqrt;
+  if (value_of(BA_input) >= 0) return BA_input;
+  return -BA_input * L0 * sqrt(EA * rho_A);
 }
 
 namespace detail {

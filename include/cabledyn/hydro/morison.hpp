@@ -114,9 +114,10 @@ Vec3<T> fluid_inertia(const Vec3<T>& udot_f, const Vec3<T>& t, const MorisonCoef
 }
 
 /// Submerged weight per unstretched metre w = (rho_A - rho A) g [N/m], positive down; spec
-/// "Buoyancy and wetting".
-inline double submerged_weight(double rho_A, double d, double rho, double g) {
-  return (rho_A - rho * kPi * d * d / 4) * g;
+/// "Buoyancy and wetting". P is double, or a dual when rho_A and d are design parameters.
+template <class P = double>
+P submerged_weight(const P& rho_A, const P& d, double rho, double g) {
+  return (rho_A - P(rho) * P(kPi) * d * d / P(4)) * P(g);
 }
 
 /// Dry mass per metre from an EQUIVALENT BUOYANCY row: rho_A = w/g + rho A.

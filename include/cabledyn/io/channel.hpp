@@ -309,4 +309,21 @@ inline std::optional<OutputChannel> parse_channel(std::string_view text) {
   return std::nullopt;
 }
 
+/// Units of a channel for the WriteUnits row of an output file.
+inline const char* channel_unit(const OutputChannel& c) {
+  switch (c.kind) {
+    case ChannelKind::FairIncl:
+    case ChannelKind::AnchIncl: return "(deg)";
+    case ChannelKind::Curv: return "(1/m)";
+    case ChannelKind::BendMom: return "(Nm)";
+    case ChannelKind::NodePosition:
+    case ChannelKind::PointPosition: return "(m)";
+    case ChannelKind::NodeVelocity:
+    case ChannelKind::PointVelocity: return "(m/s)";
+    case ChannelKind::NodeAcceleration:
+    case ChannelKind::PointAcceleration: return "(m/s^2)";
+    default: return "(N)";
+  }
+}
+
 }  // namespace cabledyn::io

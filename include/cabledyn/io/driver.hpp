@@ -815,23 +815,6 @@ class BasicDeckRunner {
     throw NotImplementedError(deck_.file, "output channel", c.name(), "rods and bodies");
   }
 
-  /// Units of a channel for the WriteUnits row.
-  static const char* unit_of(const OutputChannel& c) {
-    switch (c.kind) {
-      case ChannelKind::FairIncl:
-      case ChannelKind::AnchIncl: return "(deg)";
-      case ChannelKind::Curv: return "(1/m)";
-      case ChannelKind::BendMom: return "(Nm)";
-      case ChannelKind::NodePosition:
-      case ChannelKind::PointPosition: return "(m)";
-      case ChannelKind::NodeVelocity:
-      case ChannelKind::PointVelocity: return "(m/s)";
-      case ChannelKind::NodeAcceleration:
-      case ChannelKind::PointAcceleration: return "(m/s^2)";
-      default: return "(N)";
-    }
-  }
-
   /// Every output of time t in one vector: the channels, the node positions of every line,
   /// and the per-line output values; each checked finite (SolveError naming the output).
   std::vector<double> output_row(double t, bool use_static) {
@@ -1042,7 +1025,7 @@ class BasicDeckRunner {
     f << "\n";
     if (deck_.options.WriteUnits) {
       f << "(s)";
-      for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
+      for (const auto& o : deck_.outputs) f << "\t" << channel_unit(o.channel);
       f << "\n";
     }
     out_->row_done();

@@ -142,13 +142,6 @@ class SystemRunner {
   }
 
   // ---- channels ------------------------------------------------------------------------------
-  int line_index(int id) const {
-    const auto& ids = sim_->model().line_id;
-    for (std::size_t l = 0; l < ids.size(); ++l)
-      if (ids[l] == id) return static_cast<int>(l);
-    throw InputError(deck_.file, "output channel line", id, "a line of LINES");
-  }
-
   void check_channel(const OutputChannel& c, const std::string& text) const {
     switch (c.kind) {
       case ChannelKind::FairTen:
@@ -157,7 +150,7 @@ class SystemRunner {
       case ChannelKind::AnchIncl:
       case ChannelKind::NodePosition:
       case ChannelKind::NodeVelocity:
-        (void)line_index(c.line);
+        (void)sim_->line_index(c.line);
         return;
       case ChannelKind::PointPosition:
       case ChannelKind::PointVelocity:
@@ -189,7 +182,7 @@ class SystemRunner {
       }
       case ChannelKind::NodePosition:
       case ChannelKind::NodeVelocity: {
-        const int l = line_index(c.line);
+        const int l = sim_->line_index(c.line);
         const long long j = deck_.channel_node(c);
         VecX<double> x;
         sys.line_gather(c.kind == ChannelKind::NodePosition ? st.q : st.v, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
@@ -212,19 +205,6 @@ class SystemRunner {
   }
 
   // ---- files ---------------------------------------------------------------------------------
-  static const char* unit_of(const OutputChannel& c) {
-    switch (c.kind) {
-      case ChannelKind::FairIncl:
-      case ChannelKind::AnchIncl: return "(deg)";
-      case ChannelKind::NodePosition:
-      case ChannelKind::PointPosition: return "(m)";
-      case ChannelKind::NodeVelocity:
-      case ChannelKind::PointVelocity: return "(m/s)";
-      case ChannelKind::PointAcceleration: return "(m/s^2)";
-      default: return "(N)";
-    }
-  }
-
   void open_outputs() {
     out_ = std::make_unique<OutputFile>(set_.root + ".out");
     files_.push_back(out_->path());
@@ -235,7 +215,7 @@ class SystemRunner {
     f << "\n";
     if (deck_.options.WriteUnits) {
       f << "(s)";
-      for (const auto& o : deck_.outputs) f << "\t" << unit_of(o.channel);
+      for (const auto& o : deck_.outputs) f << "\t" << channel_unit(o.channel);
       f << "\n";
     }
     out_->row_done();

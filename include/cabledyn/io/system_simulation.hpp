@@ -116,6 +116,13 @@ class SystemSimulation {
     return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end);
   }
 
+  /// System line index of the line with deck ID `id` (InputError for an unknown ID).
+  int line_index(int id) const {
+    for (std::size_t l = 0; l < model_.line_id.size(); ++l)
+      if (model_.line_id[l] == id) return static_cast<int>(l);
+    throw InputError(deck_.file, "line ID", id, "a line of LINES");
+  }
+
   /// Writes everything committed to `path` (binary): a later load() continues bit for bit.
   /// Throws InputError naming the file when it cannot be written.
   void save(const std::string& path) const {
@@ -178,11 +185,6 @@ class SystemSimulation {
     const auto it = model_.point_index.find(id);
     if (it == model_.point_index.end()) throw InputError(deck_.file, "point ID", id, "a point of POINTS");
     return it->second;
-  }
-  int line_index(int id) const {
-    for (std::size_t l = 0; l < model_.line_id.size(); ++l)
-      if (model_.line_id[l] == id) return static_cast<int>(l);
-    throw InputError(deck_.file, "line ID", id, "a line of LINES");
   }
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();

@@ -127,7 +127,6 @@ class LineModel {
   /// Validate the sections and rebuild the elements, weights and contact widths. Throws
   /// InputError naming the line, the section and the bad parameter.
   void rebuild() {
-    using std::sqrt;
     if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
     elems_.clear();
     w_.clear();
@@ -142,10 +141,9 @@ class LineModel {
       if (!(value_of(s.length) > 0 && is_finite(s.length))) throw InputError(obj, "length", value_of(s.length), "> 0");
       if (!(value_of(s.d) > 0 && is_finite(s.d))) throw InputError(obj, "Diam", value_of(s.d), "> 0");
       const T L0 = s.length / T(s.segments);
-      // Spec "Buoyancy and wetting": w = (rho_A - rho_w pi d^2 / 4) g, positive down.
-      const T w = (s.rho_A - T(env_.rho_w * kPi / 4) * s.d * s.d) * T(env_.g);
-      // Spec "Axial damping": a negative BA is a damping ratio of the element's axial mode.
-      const T BA = value_of(s.BA) >= 0 ? s.BA : T(-s.BA * L0 * sqrt(s.EA * s.rho_A));
+      // Spec "Buoyancy and wetting" and "Axial damping" (a negative BA is a damping ratio).
+      const T w = submerged_weight<T>(s.rho_A, s.d, env_.rho_w, env_.g);
+      const T BA = resolve_axial_damping<T>(s.BA, L0, s.EA, s.rho_A);
       for (int k = 0; k < s.segments; ++k) {
         BasicTensionElementParams<T> p;
         p.L0 = L0;
@@ -231,17 +229,12 @@ class LineModel {
         elems_[e].template internal_force<T>(qe, fi, sink ? &Ke : nullptr);
       tension_weight_load<T, T>(w_[e], L0(e), fw);
       R.template segment<6>(static_cast<Eigen::Index>(3 * e)) += fi - fw;
-      if (sink) {
-        for (int a = 0; a < 2; ++a)
-          for (int b = 0; b < 2; ++b)
-            sink->add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b),
-                      Mat3<T>(Ke.template block<3, 3>(3 * a, 3 * b)));
-      }
+      if (sink) add_element_blocks(*sink, e, Ke);
     }
     if (seabed_.z) {
       for (std::size_t i = 0; i < n_nodes(); ++i) {
         const auto iz = static_cast<Eigen::Index>(3 * i + 2);
-        const auto c = seabed_contact<T, T>(x(iz), T(0), *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+        const auto c = node_contact(i, x(iz), T(0));
         R(iz) -= c.f;
         if (sink) {
           Mat3<T> B = Mat3<T>::Zero();
@@ -266,34 +259,22 @@ class LineModel {
                         const T& wq, const T& wv) const {
     R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
     const Vec3<T> Uf = U.template cast<T>();
+    Mat<T, 6> B;
     for (std::size_t e = 0; e < n_elements(); ++e) {
       const auto o = static_cast<Eigen::Index>(3 * e);
-      const Vec<T, 6> qe = x.template segment<6>(o), ve = vx.template segment<6>(o);
-      Vec<T, 6> fi, fw, fdmp, fdrag;
-      Mat<T, 6> Ke, Dq, Dv, Gq, Gv;
-      const bool jac = sink != nullptr;
-      elems_[e].template internal_force<T>(qe, fi, jac ? &Ke : nullptr);
-      elems_[e].template damping_force<T>(qe, ve, fdmp, jac ? &Dq : nullptr, jac ? &Dv : nullptr);
-      tension_weight_load<T, T>(w_[e], L0(e), fw);
-      tension_drag<T>(qe, ve, Uf, Uf, morison_[e], fdrag, jac ? &Gq : nullptr, jac ? &Gv : nullptr);
-      R.template segment<6>(o) += fi + fdmp - fw - fdrag;
-      if (sink) {
-        const Mat<T, 6> B = wq * (Ke + Dq - Gq) + wv * (Dv - Gv);
-        for (int a = 0; a < 2; ++a)
-          for (int b = 0; b < 2; ++b)
-            sink->add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b),
-                      Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
-      }
+      R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o), Uf,
+                                                sink ? &B : nullptr, wq, wv);
+      if (sink) add_element_blocks(*sink, e, B);
     }
     if (seabed_.z) {
       for (std::size_t i = 0; i < n_nodes(); ++i) {
         const auto iz = static_cast<Eigen::Index>(3 * i + 2);
-        const auto c = seabed_contact<T, T>(x(iz), vx(iz), *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+        const auto c = node_contact(i, x(iz), vx(iz));
         R(iz) -= c.f;
         if (sink) {
-          Mat3<T> B = Mat3<T>::Zero();
-          B(2, 2) = -(wq * c.df_dz + wv * c.df_dvz);
-          sink->add(i, i, B);
+          Mat3<T> Bc = Mat3<T>::Zero();
+          Bc(2, 2) = -(wq * c.df_dz + wv * c.df_dvz);
+          sink->add(i, i, Bc);
         }
       }
     }
@@ -308,21 +289,32 @@ class LineModel {
   template <class Sink>
   void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
     Ma.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
-    const double below = std::numeric_limits<double>::infinity();  // every element wetted
     for (std::size_t e = 0; e < n_elements(); ++e) {
       const auto o = static_cast<Eigen::Index>(3 * e);
       const Vec<T, 6> qe = x.template segment<6>(o), ae = ax.template segment<6>(o);
-      const double l0 = static_cast<double>(value_of(L0(e)));
-      const Mat<T, 6> Me = elems_[e].template mass<T>() + tension_added_mass<T>(qe, morison_[e], l0, below);
+      const Mat<T, 6> Me = element_mass(e, qe);
       Ma.template segment<6>(o) += Me * ae;
-      if (sink) {
-        const Mat<T, 6> B = wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0, below);
-        for (int a = 0; a < 2; ++a)
-          for (int b = 0; b < 2; ++b)
-            sink->add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b),
-                      Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
-      }
+      if (sink)
+        add_element_blocks(*sink, e,
+                           Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0_value(e), kWetted)));
     }
+  }
+
+  /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
+  /// minus the end node's row of r(x, v) + M(x) a. It involves only the end element and the
+  /// end node's contact, so it costs one element, not the line (spec "Tension and coupled
+  /// loads").
+  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
+    const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
+    const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
+    const Vec<T, 6> qe = x.template segment<6>(o);
+    Vec3<T> r = element_force(e, qe, vx.template segment<6>(o), U.template cast<T>(), nullptr, T(0), T(0)).template segment<3>(k);
+    if (seabed_.z) {
+      const auto iz = static_cast<Eigen::Index>(3 * i + 2);
+      r(2) -= node_contact(i, x(iz), vx(iz)).f;
+    }
+    const Vec<T, 6> Ma = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
+    return -r - Ma.template segment<3>(k);
   }
 
   /// Total potential energy at node positions x [J]: strain energy, weight potential and the
@@ -336,9 +328,7 @@ class LineModel {
     }
     if (seabed_.z)
       for (std::size_t i = 0; i < n_nodes(); ++i)
-        E += seabed_contact<T, T>(x(static_cast<Eigen::Index>(3 * i + 2)), T(0), *seabed_.z, T(1), contact_width_length(i),
-                                  seabed_.params)
-                 .energy;
+        E += node_contact(i, x(static_cast<Eigen::Index>(3 * i + 2)), T(0)).energy;
     return E;
   }
 
@@ -356,6 +346,42 @@ class LineModel {
   }
 
  private:
+  static constexpr double kWetted = std::numeric_limits<double>::infinity();  // surface level: every element wetted
+
+  double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
+
+  // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag in the uniform
+  // current Uf) and, with B, its blocks wq d/dq + wv d/dv.
+  Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const Vec3<T>& Uf, Mat<T, 6>* B,
+                          const T& wq, const T& wv) const {
+    Vec<T, 6> fi, fw, fdmp, fdrag;
+    Mat<T, 6> Ke, Dq, Dv, Gq, Gv;
+    elems_[e].template internal_force<T>(qe, fi, B ? &Ke : nullptr);
+    elems_[e].template damping_force<T>(qe, ve, fdmp, B ? &Dq : nullptr, B ? &Dv : nullptr);
+    tension_weight_load<T, T>(w_[e], L0(e), fw);
+    tension_drag<T>(qe, ve, Uf, Uf, morison_[e], fdrag, B ? &Gq : nullptr, B ? &Gv : nullptr);
+    if (B) *B = wq * (Ke + Dq - Gq) + wv * (Dv - Gv);
+    return fi + fdmp - fw - fdrag;
+  }
+
+  // Element e's structural plus added mass at qe.
+  Mat<T, 6> element_mass(std::size_t e, const Vec<T, 6>& qe) const {
+    return elems_[e].template mass<T>() + tension_added_mass<T>(qe, morison_[e], l0_value(e), kWetted);
+  }
+
+  // The seabed contact of node i at height z moving with vz.
+  NodalContact<T> node_contact(std::size_t i, const T& z, const T& vz) const {
+    return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+  }
+
+  // Element e's 6 x 6 block into the sink as four node blocks.
+  template <class Sink>
+  static void add_element_blocks(Sink& sink, std::size_t e, const Mat<T, 6>& B) {
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b)
+        sink.add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b), Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
+  }
+
   std::string name_;
   std::vector<SectionModel<T>> sections_;
   Environment env_;

@@ -264,17 +264,6 @@ class MooringSystem {
     return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : points_[static_cast<std::size_t>(p)].r;
   }
 
-  /// The node positions of line l in state s (x sized 3 (N + 1)).
-  void line_nodes(const SystemState<T>& s, int l, VecX<T>& x) const {
-    const auto& L = lines_[static_cast<std::size_t>(l)];
-    const std::size_t n = L.model.n_nodes();
-    x.resize(static_cast<Index>(3 * n));
-    x.template segment<3>(0) = point_position(s, L.point[0]);
-    x.template segment<3>(static_cast<Index>(3 * (n - 1))) = point_position(s, L.point[1]);
-    for (std::size_t i = 1; i + 1 < n; ++i)
-      x.template segment<3>(static_cast<Index>(3 * i)) = s.q.template segment<3>(node_dof(l, i));
-  }
-
   /// The held points' kinematics (into h, whose vectors keep their storage once sized).
   void get_held(Held& h) const {
     h.r.resize(points_.size());
@@ -302,9 +291,15 @@ class MooringSystem {
     P.a = a;
   }
 
-  /// Throws NotImplementedError when a node of state s lies above the still water (the
-  /// system's line model takes every element as wetted) and SolveError for a non-finite DOF.
+  /// Throws NotImplementedError when a node of state s, or a held point the lines end on,
+  /// lies above the still water (the system's line model takes every element as wetted), and
+  /// SolveError for a non-finite DOF.
   void check_state(const State& s) const {
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] < 0 && value_of(points_[p].r(2)) > 0)
+        throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
+                                  "height above the still water", value_of(points_[p].r(2)),
+                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
@@ -465,7 +460,7 @@ class MooringSystem {
     VecX<T> x, Rl;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_nodes(s, li, x);
+      line_gather(s.q, li, 0, x);
       Router route{this, li, J};
       lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio);
       for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
@@ -490,7 +485,7 @@ class MooringSystem {
     T E = T(0);
     VecX<T> x;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
-      line_nodes(s, static_cast<int>(l), x);
+      line_gather(s.q, static_cast<int>(l), 0, x);
       E += lines_[l].model.potential_energy(x, compression_ratio);
     }
     for (std::size_t p = 0; p < points_.size(); ++p)
@@ -508,7 +503,7 @@ class MooringSystem {
   /// coupled loads").
   Vec3<T> line_end_force(const SystemState<T>& s, int l, int end) const {
     VecX<T> x, Rl;
-    line_nodes(s, l, x);
+    line_gather(s.q, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
     L.model.template static_residual<Router>(x, Rl, nullptr);
     const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
@@ -521,22 +516,16 @@ class MooringSystem {
   /// coupled load of a line end).
   Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end) const {
     const auto li = static_cast<std::size_t>(l);
-    const auto& L = lines_[li];
     line_gather(s.q, l, 0, wx_[li]);
     line_gather(s.v, l, 1, wv_[li]);
-    L.model.template dynamic_residual<Router>(wx_[li], wv_[li], current_, wr_[li], nullptr, T(0), T(0));
-    const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
-    Vec3<T> f = -wr_[li].template segment<3>(static_cast<Index>(3 * i));
-    line_gather(s.a, l, 2, wv_[li]);
-    L.model.template inertia<Router>(wx_[li], wv_[li], wr_[li], nullptr, T(0), T(0));
-    f -= wr_[li].template segment<3>(static_cast<Index>(3 * i));
-    return f;
+    line_gather(s.a, l, 2, wr_[li]);
+    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], current_, end);
   }
 
   /// Elastic tension of element e of line l in state s [N].
   T line_tension(const SystemState<T>& s, int l, std::size_t e) const {
     VecX<T> x;
-    line_nodes(s, l, x);
+    line_gather(s.q, l, 0, x);
     return lines_[static_cast<std::size_t>(l)].model.tension(x, e);
   }
 

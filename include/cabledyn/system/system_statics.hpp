@@ -95,11 +95,6 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, int only_p
   }
 }
 
-/// ||.||_2 of the free points' rows of R.
-template <class T>
-double object_norm(const VecX<T>& R, Eigen::Index first) {
-  return two_norm<T>(VecX<T>(R.tail(R.size() - first)));
-}
 }  // namespace detail
 
 /// Solves the statics of `sys` from state `s` (positions updated in place; v and a zeroed),
@@ -126,27 +121,11 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   if (s.q.size() != sys.dofs()) s = sys.initial_state();
   s.v.setZero(sys.dofs());
   s.a.setZero(sys.dofs());
-  for (std::size_t p = 0; p < sys.n_points(); ++p) {
-    const auto& P = sys.point(static_cast<int>(p));
-    if (value_of(P.r(2)) > 0)
-      throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + P.name + ")", "height above the still water",
-                                value_of(P.r(2)),
-                                "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
-  }
   SystemStaticResult out;
   // Stage 1: each line alone, its end points held where they are.
   if (opt.seed_lines) detail::solve_lines_held(sys, s);
-  // Force scale: the largest weight, buoyancy and end force in the system.
-  double scale = 1;
-  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
-    scale = std::max(scale, std::fabs(static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.weight()))));
-    for (int e = 0; e < 2; ++e) {
-      const Vec3<T> f = sys.line_end_force(s, static_cast<int>(l), e);
-      for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
-    }
-  }
-  for (std::size_t p = 0; p < sys.n_points(); ++p)
-    scale = std::max(scale, std::fabs(static_cast<double>(value_of(sys.point_static_load(static_cast<int>(p))(2)))));
+  // Force scale: the largest weight, buoyancy, point load and end force in the system.
+  const double scale = sys.force_scale(s);
   out.scale = scale;
   // Round-off floor: a node's force differences element forces whose chords carry a rounding
   // of eps |x| each, amplified by the element stiffness EA / L0.
@@ -288,6 +267,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   }
 
   // Stage 3: Newton on the coupled system, every element's own law.
+  sys.check_state(s);  // a stage-1 line above the surface: refused, not treated as wetted
   const SystemState<T> balanced = s;
   try {
     sys.static_residual(s, R, &J);
@@ -300,7 +280,10 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       const bool converged = rinf <= target;
       if (opt.verbose)
         std::fprintf(stderr, "%s: statics iteration %d ||R||_inf %.6e (s %.3e)\n", sys.name().c_str(), it, rinf, scale);
-      if (converged && extra == 0) return out;
+      if (converged && extra == 0) {
+        sys.check_state(s);
+        return out;
+      }
       if (it >= opt.max_iterations)
         throw SolveError(sys.name(), "static residual ||R||_inf after " + std::to_string(it) + " Newton iterations",
                          rinf, "<= " + to_text(target) + " N");
