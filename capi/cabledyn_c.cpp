@@ -75,6 +75,51 @@ int cabledyn_coupled_dofs(const cabledyn_system* s, int* n) {
   });
 }
 
+int cabledyn_coupled_objects(const cabledyn_system* s, int* points, int* bodies) {
+  return guarded(s, [&] {
+    if (!points || !bodies) throw cabledyn::InputError("cabledyn_coupled_objects", "points / bodies", "NULL", "non-null");
+    *points = static_cast<int>(s->sim->model().coupled.size());
+    *bodies = static_cast<int>(s->sim->model().coupled_bodies.size());
+  });
+}
+
+int cabledyn_coupled_deck_positions(const cabledyn_system* s, double* x) {
+  return guarded(s, [&] {
+    if (!x) throw cabledyn::InputError("cabledyn_coupled_deck_positions", "x", "NULL", "non-null");
+    const auto& m = s->sim->model();
+    const auto& d = s->sim->deck();
+    std::size_t k = 0;
+    for (int p : m.coupled) {
+      const auto* rec = d.find_point(m.point_id[static_cast<std::size_t>(p)]);
+      for (int i = 0; i < 3; ++i) x[k++] = rec->r[static_cast<std::size_t>(i)];
+    }
+    for (int b : m.coupled_bodies) {
+      const auto& rec = d.bodies[static_cast<std::size_t>(b)];
+      for (int i = 0; i < 3; ++i) x[k++] = rec.r[static_cast<std::size_t>(i)];
+      for (int i = 0; i < 3; ++i) x[k++] = rec.angles[static_cast<std::size_t>(i)] * 3.14159265358979323846 / 180;
+    }
+  });
+}
+
+int cabledyn_body_pose(const cabledyn_system* s, int id, double r6[6]) {
+  return guarded(s, [&] {
+    if (!r6) throw cabledyn::InputError("cabledyn_body_pose", "r6", "NULL", "non-null");
+    cabledyn::Vec3<double> r;
+    cabledyn::Mat3<double> R;
+    s->sim->body_pose(id, r, R);
+    const auto a = cabledyn::angles_xyz(R);
+    for (int k = 0; k < 3; ++k) r6[k] = r(k), r6[3 + k] = a(k);
+  });
+}
+
+int cabledyn_body_load(const cabledyn_system* s, int id, double f6[6]) {
+  return guarded(s, [&] {
+    if (!f6) throw cabledyn::InputError("cabledyn_body_load", "f6", "NULL", "non-null");
+    const auto F = s->sim->body_load(id);
+    for (int k = 0; k < 6; ++k) f6[k] = F(k);
+  });
+}
+
 int cabledyn_init(cabledyn_system* s, const double* x, const double* v) {
   return guarded(s, [&] {
     if (!x || !v) throw cabledyn::InputError("cabledyn_init", "x / v", "NULL", "non-null");

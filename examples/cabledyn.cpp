@@ -111,13 +111,14 @@ int main(int argc, char** argv) {
       try {
         deck = io::read_deck(deck_path);
       } catch (const NotImplementedError&) {
-        // A deck whose only request the single-line route lacks is free points runs as a
-        // mooring system (io/system_runner.hpp); any other request is refused as read.
+        // A deck whose only requests the single-line route lacks are free points, bodies and
+        // points on bodies runs as a mooring system (io/system_runner.hpp); any other request
+        // is refused as read.
         io::ReadOptions ro;
         ro.accept_unsupported = true;
         deck = io::read_deck(deck_path, ro);
         bool only_free = true;
-        for (const auto& u : deck.unsupported) only_free = only_free && u.feature == io::kFreePointsFeature;
+        for (const auto& u : deck.unsupported) only_free = only_free && io::system_route_feature(u.feature);
         if (!only_free) throw;
       }
       stem = fs::path(deck_path).stem().string();
@@ -136,8 +137,8 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     if (set.log) *set.log << "cabledyn " << kVersion << ": " << deck.file << ": " << deck.title << "\n";
     std::vector<std::string> files;
-    if (io::has_free_points(deck)) {
-      if (set.log) *set.log << "cabledyn: free points: the deck runs as one mooring system (system route)\n";
+    if (io::has_free_points(deck) || !deck.bodies.empty()) {
+      if (set.log) *set.log << "cabledyn: free points or bodies: the deck runs as one mooring system (system route)\n";
       io::SystemRunner run(deck, set);
       run.run();
       files = run.files();

@@ -1,6 +1,6 @@
 /* An example host program in C: it creates a mooring system from a deck, solves its
- * statics with the coupled points at their deck positions, then drives them with a surge
- * motion of the platform and prints the forces of the lines on them.
+ * statics with the coupled points and bodies at their deck poses, then drives them with a
+ * surge motion of the platform and prints the loads of the lines on them.
  *   cabledyn_host <deck> [tmax] [dt]
  */
 #include <math.h>
@@ -20,24 +20,27 @@ int main(int argc, char** argv) {
     fprintf(stderr, "%s\n", cabledyn_last_error(NULL));
     return 1;
   }
-  int n = 0;
+  int n = 0, np = 0, nb = 0;
   cabledyn_coupled_dofs(s, &n);
-  double* x0 = calloc((size_t)n, sizeof(double));
-  double* x = calloc((size_t)n, sizeof(double));
-  double* v = calloc((size_t)n, sizeof(double));
-  double* f = calloc((size_t)n, sizeof(double));
-  /* The coupled points start where the deck puts them; this host knows its deck (the
-   * fairleads of tests/capi/decks/bridle.dat; a real host passes its own vessel's). */
-  const double deck_x[6] = {40, 15, -10, 40, -15, -10};
-  for (int i = 0; i < n && i < 6; ++i) x0[i] = x[i] = deck_x[i];
+  cabledyn_coupled_objects(s, &np, &nb);
+  double* x0 = calloc((size_t)n + 1, sizeof(double));
+  double* x = calloc((size_t)n + 1, sizeof(double));
+  double* v = calloc((size_t)n + 1, sizeof(double));
+  double* f = calloc((size_t)n + 1, sizeof(double));
+  /* The coupled points and bodies start where the deck puts them (a real host passes its
+   * own vessel's pose). */
+  cabledyn_coupled_deck_positions(s, x0);
+  for (int i = 0; i < n; ++i) x[i] = x0[i];
   int status = cabledyn_init(s, x, v);
   double t = 0;
   const double w = 2 * 3.141592653589793 / 8;
   while (status == CABLEDYN_OK && t < tmax - 1e-9) {
     const double tn = t + dt;
-    for (int c = 0; c < n / 3; ++c) {
-      x[3 * c] = x0[3 * c] + 2.0 * sin(w * tn);
-      v[3 * c] = 2.0 * w * cos(w * tn);
+    /* Surge: 2 m amplitude, 8 s period, on the x of every coupled point and body. */
+    for (int c = 0; c < np + nb; ++c) {
+      const int i = c < np ? 3 * c : 3 * np + 6 * (c - np);
+      x[i] = x0[i] + 2.0 * sin(w * tn);
+      v[i] = 2.0 * w * cos(w * tn);
     }
     status = cabledyn_step(s, x, v, f, &t, dt);
   }
@@ -45,7 +48,11 @@ int main(int argc, char** argv) {
     fprintf(stderr, "%s\n", cabledyn_last_error(s));
   } else {
     printf("t = %.3f s\n", t);
-    for (int c = 0; c < n / 3; ++c) printf("coupled point %d: force %.6e %.6e %.6e N\n", c + 1, f[3 * c], f[3 * c + 1], f[3 * c + 2]);
+    for (int c = 0; c < np; ++c) printf("coupled point %d: force %.6e %.6e %.6e N\n", c + 1, f[3 * c], f[3 * c + 1], f[3 * c + 2]);
+    for (int c = 0; c < nb; ++c) {
+      const double* g = f + 3 * np + 6 * c;
+      printf("coupled body %d: force %.6e %.6e %.6e N, moment %.6e %.6e %.6e N m\n", c + 1, g[0], g[1], g[2], g[3], g[4], g[5]);
+    }
   }
   free(x0);
   free(x);

@@ -39,8 +39,15 @@ typedef struct cabledyn_system cabledyn_system;
 /* Reads the deck at deck_path and builds its system; *out receives the handle (NULL on
  * failure). */
 CABLEDYN_C_API int cabledyn_create(const char* deck_path, cabledyn_system** out);
-/* Number of coupled DOFs (3 per Coupled / Vessel point). */
+/* Number of coupled DOFs: 3 per Coupled / Vessel point (x y z), in POINTS order, then 6 per
+ * Coupled / Vessel body (x y z of its reference point, roll pitch yaw [rad] of R = Rx Ry Rz;
+ * velocities: the reference point's and the angular velocity in world axes; loads: force and
+ * moment about the reference point), in BODIES order. */
 CABLEDYN_C_API int cabledyn_coupled_dofs(const cabledyn_system* s, int* n);
+/* Number of coupled points and coupled bodies. */
+CABLEDYN_C_API int cabledyn_coupled_objects(const cabledyn_system* s, int* points, int* bodies);
+/* The coupled DOFs where the deck puts them (n values, the layout of cabledyn_coupled_dofs). */
+CABLEDYN_C_API int cabledyn_coupled_deck_positions(const cabledyn_system* s, double* x);
 /* Statics with the coupled points at x (n values) moving with v (n values). */
 CABLEDYN_C_API int cabledyn_init(cabledyn_system* s, const double* x, const double* v);
 /* Steps from *t (the committed time) to *t + dt with the coupled points at x, v at *t + dt;
@@ -49,6 +56,10 @@ CABLEDYN_C_API int cabledyn_step(cabledyn_system* s, const double* x, const doub
 /* Position [m] and net line force [N] of the point with deck ID id. */
 CABLEDYN_C_API int cabledyn_point_position(const cabledyn_system* s, int id, double r[3]);
 CABLEDYN_C_API int cabledyn_point_force(const cabledyn_system* s, int id, double f[3]);
+/* Body `id` (deck ID): position of its reference point [m] and roll pitch yaw [rad]; the
+ * load of its lines about the reference point (force [N], moment [N m]). */
+CABLEDYN_C_API int cabledyn_body_pose(const cabledyn_system* s, int id, double r6[6]);
+CABLEDYN_C_API int cabledyn_body_load(const cabledyn_system* s, int id, double f6[6]);
 /* Force [N] line `id` exerts on the point at its End A (end 0) or End B (end 1). */
 CABLEDYN_C_API int cabledyn_line_end_force(const cabledyn_system* s, int id, int end, double f[3]);
 /* Writes / reads everything committed (a load continues bit for bit). */

@@ -1,8 +1,10 @@
-// cabledyn module header: system (mooring systems of lines and points: the line load model
+// cabledyn module header: system (mooring systems of lines, points and rigid bodies: the line load model
 // with parameters in the scalar type, the bordered Jacobian and its block solve, the system's
-// DOF numbering and state, system statics).
+// DOF numbering and state, system statics; SO(3) maps and the body model).
 #pragma once
 
+#include "cabledyn/core/so3.hpp"
+#include "cabledyn/system/body_model.hpp"
 #include "cabledyn/system/line_model.hpp"
 #include "cabledyn/system/bordered_jacobian.hpp"
 #include "cabledyn/system/mooring_system.hpp"

@@ -11646,12 +11646,20 @@ inline void sample_fluid(const FluidField& field, const Line& line, const VecX<d
 //       J += wq dr/dq + wv dr/dv;
 //   inertia(State, Ma, Jacobian*, wm, wq): M(q) a and J += wm M + wq d(M a)/dq;
 //   get_held(Held&), set_held(const Held&): the prescribed kinematics (the caller sets those of
-//       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps);
-//   check_state(State): throws for a state outside the model.
-// The equation of motion M a + r = 0 is stepped with the force blend
-//   M(q1) [(1 - alpha_m) a1 + alpha_m a0] + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
-// Newton on q1 with S = (1 - alpha_m)/(beta dt^2) M + d(M a_m)/dq + (1 - alpha_f)[dr/dq +
-// gamma/(beta dt) dr/dv], converged when ||G||_inf <= tol s (s the system's force scale at
+//       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps with
+//       Held::interpolate and copies with Held::assign);
+//   check_state(State): throws for a state outside the model;
+//   commit(State&): normalises a committed state (a body's rotation increment folded into its
+//       orientation), the configuration unchanged.
+// The equation of motion M a + r = 0 is stepped with the force blend, inertia forces and
+// forces alike blended between the step's ends,
+//   (1 - alpha_m) M(q1) a1 + alpha_m (M a)0 + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
+// ((M a)0 and r0 those of the committed state), Newton on q1 with S = (1 - alpha_m)[M/(beta
+// dt^2) + d(M a1)/dq] + (1 - alpha_f)[dr/dq + gamma/(beta dt) dr/dv]. Blending the inertia
+// force, not the acceleration, keeps the scheme second order where the mass matrix turns
+// with the configuration (a rigid body's R I R^T: M(q1) times blended accelerations errs by
+// (M1 - M0) a0 per step, a first-order error; spec "Rigid-body time integration", alpha_m =
+// alpha_f at rho_inf = 1: the trapezoidal rule); converged when ||G||_inf <= tol s (s the system's force scale at
 // initialisation). A step whose Newton fails is subdivided in halves (the prescribed
 // kinematics interpolated linearly) up to max_subdivisions levels; the committed State is one
 // value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
@@ -11685,6 +11693,7 @@ struct SystemStepperSnapshot {
   typename System::State state;
   VecX<typename System::Scalar> r0;
   typename System::Held held;
+  VecX<typename System::Scalar> Ma0;  ///< the inertia force M a at the state
 };
 
 /// The generalised-alpha stepper of a system.
@@ -11715,15 +11724,15 @@ class SystemStepper {
     trial_ = x_;
     base_ = x_;
     r0_.setZero(n);
+    Ma0_.setZero(n);
+    base_Ma0_.setZero(n);
     r_.setZero(n);
     Ma_.setZero(n);
     G_.setZero(n);
     dq_.setZero(n);
     base_r0_.setZero(n);
-    a_keep_.setZero(n);
     sys_.get_held(h0_);
     sys_.get_held(h1_);
-    sys_.get_held(hb_);
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
     scale_ = sys_.force_scale(s);
@@ -11733,6 +11742,7 @@ class SystemStepper {
     sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
     x_.a = -r0_;
     J_.solve(x_.a);
+    Ma0_ = -r0_;  // M a0 = -r0
     initialized_ = true;
   }
 
@@ -11746,50 +11756,43 @@ class SystemStepper {
     sys_.get_held(h1_);
     base_ = x_;
     base_r0_ = r0_;
+    base_Ma0_ = Ma0_;
     try {
       advance(dt, 0, T(0), T(1));
     } catch (...) {
       x_ = base_;
       r0_ = base_r0_;
+      Ma0_ = base_Ma0_;
       sys_.set_held(h0_);
       throw;
     }
     sys_.set_held(h1_);
-    copy_held(h1_, h0_);
+    h0_.assign(h1_);
   }
 
   const State& state() const { return x_; }
   const SystemStepperStatistics& statistics() const { return stats_; }
 
   /// A copy of everything committed (a restart point).
-  SystemStepperSnapshot<System> snapshot() const { return {x_, r0_, h0_}; }
+  SystemStepperSnapshot<System> snapshot() const { return {x_, r0_, h0_, Ma0_}; }
   /// Returns to a snapshot of this stepper (or of one built on an equal system): the next
   /// steps repeat those that followed it bit for bit. The system's prescribed kinematics are
   /// set to the snapshot's. Throws InputError for a snapshot of another size.
   void restore(const SystemStepperSnapshot<System>& s) {
     if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() before restore()");
-    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.held.r.size() != h0_.r.size())
+    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.Ma0.size() != Ma0_.size() ||
+        s.held.r.size() != h0_.r.size())
       throw InputError("stepper", "snapshot size", s.state.q.size(), "== " + std::to_string(x_.q.size()) + " DOFs");
     x_ = s.state;
     r0_ = s.r0;
-    copy_held(s.held, h0_);
+    Ma0_ = s.Ma0;
+    h0_.assign(s.held);
     sys_.set_held(h0_);
   }
   const GeneralizedAlpha<T>& params() const { return ga_; }
   double force_scale() const { return scale_; }
 
  private:
-  static void copy_held(const Held& from, Held& to) {
-    for (std::size_t p = 0; p < from.r.size(); ++p) to.r[p] = from.r[p], to.v[p] = from.v[p], to.a[p] = from.a[p];
-  }
-  static void lerp_held(const Held& a, const Held& b, const T& tau, Held& out) {
-    for (std::size_t p = 0; p < a.r.size(); ++p) {
-      out.r[p] = (T(1) - tau) * a.r[p] + tau * b.r[p];
-      out.v[p] = (T(1) - tau) * a.v[p] + tau * b.v[p];
-      out.a[p] = (T(1) - tau) * a.a[p] + tau * b.a[p];
-    }
-  }
-
   // Steps from the committed state (at fraction tau0 of the whole step) by dt, subdividing
   // on failure.
   void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
@@ -11808,27 +11811,24 @@ class SystemStepper {
   bool attempt(const T& dt, const T& tau0, const T& tau1) {
     const auto& g = ga_;
     // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
-    lerp_held(h0_, h1_, tau0, hs0_);
-    lerp_held(h0_, h1_, tau1, hs1_);
-    copy_held(hs1_, hb_);
-    for (std::size_t p = 0; p < hb_.a.size(); ++p) hb_.a[p] = (T(1) - g.alpha_m) * hs1_.a[p] + g.alpha_m * hs0_.a[p];
-    // Predictor: constant acceleration.
+    hs0_.interpolate(h0_, h1_, tau0);
+    hs1_.interpolate(h0_, h1_, tau1);
+
+    // Predictor: constant acceleration (the trial starts as a copy of the committed state, so
+    // whatever else the state holds, a body's orientation, is the committed one).
+    trial_ = x_;
     trial_.t = x_.t + dt;
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
-      // Inertia at the blended acceleration, the forces at q1, v1.
+      // Inertia force and forces at q1, v1, a1.
       J_.set_zero();
-      sys_.set_held(hb_);
-      a_keep_ = trial_.a;
-      trial_.a = (T(1) - g.alpha_m) * a_keep_ + g.alpha_m * x_.a;
-      sys_.inertia(trial_, Ma_, &J_, wm, T(1));
-      trial_.a = a_keep_;
       sys_.set_held(hs1_);
+      sys_.inertia(trial_, Ma_, &J_, wm, T(1) - g.alpha_m);
       sys_.dynamic_residual(trial_, r_, &J_, wq, wv);
-      G_ = Ma_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
       ++stats_.newton_iterations;
       double gn = 0;
       bool finite = true;
@@ -11845,7 +11845,9 @@ class SystemStepper {
           return false;
         }
         x_ = trial_;  // whole-value commit (no allocation: equal sizes)
+        sys_.commit(x_);
         r0_ = r_;
+        Ma0_ = Ma_;
         ++stats_.steps;
         return true;
       }
@@ -11865,8 +11867,8 @@ class SystemStepper {
   GeneralizedAlpha<T> ga_;
   typename System::Jacobian J_;
   State x_, trial_, base_;
-  VecX<T> r0_, r_, Ma_, G_, dq_, a_keep_, base_r0_;
-  Held h0_, h1_, hb_, hs0_, hs1_;
+  VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_;
+  Held h0_, h1_, hs0_, hs1_;
   double scale_ = 1;
   bool initialized_ = false;
   SystemStepperStatistics stats_;
@@ -12223,10 +12225,357 @@ std::string write_modes_file(const std::string& root, std::span<const ModalResul
 // ---- end cabledyn/modal/modes_output.hpp ----
 // ---- end cabledyn/modal.hpp ----
 // ---- begin cabledyn/system.hpp ----
-// cabledyn module header: system (mooring systems of lines and points: the line load model
+// cabledyn module header: system (mooring systems of lines, points and rigid bodies: the line load model
 // with parameters in the scalar type, the bordered Jacobian and its block solve, the system's
-// DOF numbering and state, system statics).
+// DOF numbering and state, system statics; SO(3) maps and the body model).
 
+// ---- begin cabledyn/core/so3.hpp ----
+// cabledyn: rotations on SO(3): the exponential and logarithm maps, the left Jacobian, the
+// geodesic between two orientations and the deck's Euler angles.
+// Spec "Attached objects and line ends" (the orientation of a body is advanced on SO(3)),
+// "Rigid-body time integration" (R_{n+1} = exp([dtheta]_x) R_n, the orientation at the alpha
+// level on the geodesic between R_n and R_{n+1}).
+//
+// Templated over T; the small-angle branches are series in theta^2, so a dual at theta = 0
+// keeps finite derivatives (no sqrt of zero is differentiated).
+
+#include <cmath>
+
+
+namespace cabledyn {
+
+namespace detail {
+// The coefficients a = sin t / t, b = (1 - cos t) / t^2, c = (t - sin t) / t^3 of the
+// Rodrigues formulas, from t^2 (series below 1e-6 rad^2: truncation below 1e-19).
+template <class T>
+void so3_coefficients(const T& t2, T& a, T& b, T& c) {
+  using std::cos;
+  using std::sin;
+  using std::sqrt;
+  // Plain-double constants: an operation between two constant duals (no derivative
+  // directions) would leave an expression that cannot be made coherent with a seeded one.
+  if (value_of(t2) < 1e-6) {
+    a = 1.0 - t2 / 6.0 + t2 * t2 / 120.0;
+    b = 0.5 - t2 / 24.0 + t2 * t2 / 720.0;
+    c = 1.0 / 6.0 - t2 / 120.0 + t2 * t2 / 5040.0;
+  } else {
+    const T t = sqrt(t2);
+    const T s = sin(t), co = cos(t);
+    a = s / t;
+    b = (1.0 - co) / t2;
+    c = (t - s) / (t2 * t);
+  }
+}
+}  // namespace detail
+
+/// exp([theta]_x): the rotation by |theta| about theta (Rodrigues).
+template <class T>
+Mat3<T> so3_exp(const Vec3<T>& theta) {
+  T a, b, c;
+  detail::so3_coefficients(T(theta.squaredNorm()), a, b, c);
+  const Mat3<T> K = skew(theta);
+  return Mat3<T>(Mat3<T>::Identity() + a * K + b * K * K);
+}
+
+/// The left Jacobian of SO(3): exp([theta + d]_x) = exp([J_l(theta) d]_x) exp([theta]_x) to
+/// first order in d, J_l = I + b [theta]_x + c [theta]_x^2.
+template <class T>
+Mat3<T> so3_left_jacobian(const Vec3<T>& theta) {
+  T a, b, c;
+  detail::so3_coefficients(T(theta.squaredNorm()), a, b, c);
+  const Mat3<T> K = skew(theta);
+  return Mat3<T>(Mat3<T>::Identity() + b * K + c * K * K);
+}
+
+/// log(R): the rotation vector theta, |theta| <= pi, with exp([theta]_x) = R.
+template <class T>
+Vec3<T> so3_log(const Mat3<T>& R) {
+  using std::acos;
+  using std::atan2;
+  using std::sqrt;
+  const Vec3<T> w(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));  // 2 sin t u
+  T ct = (R.trace() - 1.0) / 2.0;
+  if (value_of(ct) > 1) ct = T(1);
+  if (value_of(ct) < -1) ct = T(-1);
+  const T s2 = w.squaredNorm() / 4.0;  // sin^2 t
+  if (value_of(ct) > 0 && value_of(s2) < 1e-12) {
+    // theta = (t / sin t) w / 2, t / sin t = asin(s) / s = 1 + s^2 / 6 + ... (exact to 1e-24).
+    return Vec3<T>(w * T((1.0 + s2 / 6.0) / 2.0));
+  }
+  if (value_of(ct) > -0.99) {
+    const T s = sqrt(s2);
+    return Vec3<T>(w * T(atan2(s, ct) / (2.0 * s)));
+  }
+  const T t = acos(ct);
+  // Near pi: the axis from the symmetric part, R + R^T = 2 cos t I + 2 (1 - cos t) u u^T.
+  const Mat3<T> S = (R + R.transpose()) / T(2) - ct * Mat3<T>::Identity();
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (value_of(S(i, i)) > value_of(S(k, k))) k = i;
+  Vec3<T> u = S.col(k) / sqrt(S(k, k) * (T(1) - ct));
+  u /= sqrt(u.squaredNorm());
+  if (value_of(u.dot(w)) < 0) u = -u;
+  return Vec3<T>(u * t);
+}
+
+/// The orientation a fraction tau along the geodesic from Ra to Rb: exp(tau log(Rb Ra^T)) Ra.
+template <class T>
+Mat3<T> so3_interpolate(const Mat3<T>& Ra, const Mat3<T>& Rb, const T& tau) {
+  const Vec3<T> th = so3_log<T>(Mat3<T>(Rb * Ra.transpose()));
+  return Mat3<T>(so3_exp<T>(Vec3<T>(tau * th)) * Ra);
+}
+
+/// The orientation of MoorDyn's body and rod angles (deck BODIES r0 p0 y0, in radians): R =
+/// Rx(roll) Ry(pitch) Rz(yaw), the body axes turned about x, then the new y, then the new z.
+template <class T>
+Mat3<T> rotation_xyz(const T& roll, const T& pitch, const T& yaw) {
+  using std::cos;
+  using std::sin;
+  Mat3<T> Rx, Ry, Rz;
+  const T c1 = cos(roll), s1 = sin(roll), c2 = cos(pitch), s2 = sin(pitch), c3 = cos(yaw), s3 = sin(yaw);
+  Rx << T(1), T(0), T(0), T(0), c1, -s1, T(0), s1, c1;
+  Ry << c2, T(0), s2, T(0), T(1), T(0), -s2, T(0), c2;
+  Rz << c3, -s3, T(0), s3, c3, T(0), T(0), T(0), T(1);
+  return Mat3<T>(Rx * Ry * Rz);
+}
+
+/// The angles (roll, pitch, yaw) of rotation_xyz that give R, pitch in [-pi/2, pi/2] (at
+/// pitch = +-pi/2 the roll is taken as 0).
+template <class T>
+Vec3<T> angles_xyz(const Mat3<T>& R) {
+  using std::asin;
+  using std::atan2;
+  // R(0, 2) = sin(pitch); R(1, 2) = -sin(roll) cos(pitch); R(2, 2) = cos(roll) cos(pitch);
+  // R(0, 0) = cos(pitch) cos(yaw); R(0, 1) = -cos(pitch) sin(yaw).
+  T sp = R(0, 2);
+  if (value_of(sp) > 1) sp = T(1);
+  if (value_of(sp) < -1) sp = T(-1);
+  const T pitch = asin(sp);
+  if (std::fabs(static_cast<double>(value_of(sp))) > 1 - 1e-12) {
+    // Gimbal lock: roll and yaw turn about one axis; put it all in yaw.
+    const T yaw = atan2(R(1, 0), R(1, 1));
+    return Vec3<T>(T(0), pitch, yaw);
+  }
+  return Vec3<T>(atan2(-R(1, 2), R(2, 2)), pitch, atan2(-R(0, 1), R(0, 0)));
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/core/so3.hpp ----
+// ---- begin cabledyn/system/body_model.hpp ----
+// cabledyn: a rigid body of a mooring system (Rigid6), its mass matrix and its own loads.
+// Spec "Attached objects and line ends" (Rigid6 bodies: diagonal inertia about the centre of
+// gravity, the mass matrix about the reference point with the centre-of-gravity offset c,
+// its velocity terms; weight at the centre of gravity, buoyancy rho g phi V at the centre of
+// buoyancy with the equivalent-sphere submerged fraction phi; lumped drag on the relative
+// velocity and isotropic translational added mass rho phi V Ca at the reference point, scaled
+// by phi; seabed contact over a 1 m^2 reference area), "Rigid-body time integration" (the
+// Newton-Euler equations about the reference point).
+//
+// Everything here is in the world frame about the body's reference point: a six-vector is
+// (force, moment) or (v, omega), a 6 x 6 matrix maps (a, alpha) to (force, moment). The
+// orientation R maps body axes to world axes. Templated over T (state and parameters).
+
+#include <cmath>
+#include <numbers>
+#include <optional>
+#include <string>
+
+
+namespace cabledyn {
+
+/// How a body moves (deck BODIES Attachment column).
+enum class BodyKind {
+  fixed,    ///< held at its deck pose: Fixed
+  coupled,  ///< pose prescribed by the host or a motion: Coupled / Vessel
+  free,     ///< six DOFs moved by its lines and loads: Free
+};
+
+/// The submerged fraction phi of a body's buoyancy (deck option bodyWetting).
+enum class BodyWetting {
+  sphere,  ///< the equivalent sphere of volume V at the centre of buoyancy (spec default)
+  full,    ///< phi = 1 at any elevation (bodyWetting moordyn, as MoorDyn)
+};
+
+/// A rigid body (deck BODIES row). Parameters in T; offsets in body axes.
+template <class T>
+struct BodyModel {
+  std::string name = "body";
+  BodyKind kind = BodyKind::free;
+  Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
+  Mat3<T> R = Mat3<T>::Identity();  ///< orientation (body axes to world): held, or initial
+  Vec3<T> v = Vec3<T>::Zero();      ///< held body: velocity of the reference point [m/s]
+  Vec3<T> w = Vec3<T>::Zero();      ///< held body: angular velocity [rad/s]
+  Vec3<T> a = Vec3<T>::Zero();      ///< held body: acceleration of the reference point [m/s^2]
+  Vec3<T> alpha = Vec3<T>::Zero();  ///< held body: angular acceleration [rad/s^2]
+  T mass = T(0);                    ///< [kg]
+  Vec3<T> cg = Vec3<T>::Zero();     ///< centre of gravity from the reference point [m]
+  Vec3<T> inertia = Vec3<T>::Zero();  ///< principal moments of inertia about the centre of gravity [kg m^2]
+  T volume = T(0);                  ///< displaced volume [m^3]
+  Vec3<T> cb = Vec3<T>::Zero();     ///< centre of buoyancy from the reference point [m]
+  Vec6<double> CdA = Vec6<double>::Zero();  ///< drag areas along the body axes: 3 translational [m^2], 3 rotational [m^5]
+  Vec3<double> Ca = Vec3<double>::Zero();   ///< translational added-mass coefficients along the body axes
+  BodyWetting wetting = BodyWetting::sphere;
+  Vec3<T> force = Vec3<T>::Zero();   ///< constant external force at the reference point [N]
+  Vec3<T> moment = Vec3<T>::Zero();  ///< constant external moment [N m]
+};
+
+/// The submerged fraction of a body and its buoyancy potential.
+template <class T>
+struct BodyImmersion {
+  T phi = T(1);     ///< submerged fraction
+  T energy = T(0);  ///< potential of the buoyancy rho g V int phi dh [J] (its gradient in z_b is -rho g phi V)
+};
+
+/// The submerged fraction of a body whose centre of buoyancy is at height zb (still water at
+/// z = 0): the equivalent sphere r_e = (3V / 4 pi)^(1/3) immersed to h = min(2 r_e, max(0,
+/// r_e - zb)), phi = h^2 (3 r_e - h) / (4 r_e^3) (spec "Attached objects and line ends"); with
+/// BodyWetting::full or no volume, phi = 1. The potential is rho g V (r_e h^3 - h^4 / 4) /
+/// (4 r_e^3) in the surface band and -rho g V zb when fully submerged (continuous).
+template <class T>
+BodyImmersion<T> body_immersion(const BodyModel<T>& B, const T& zb, const Environment& env) {
+  using std::cbrt;
+  // Intermediate results are named T values: a chain of constant duals (no derivative
+  // directions) met with a seeded one cannot be made coherent by Eigen's AutoDiff.
+  BodyImmersion<T> out;
+  const T W = B.volume * (env.rho_w * env.g);
+  if (B.wetting == BodyWetting::full || !(value_of(B.volume) > 0)) {
+    out.energy = -W * zb;
+    return out;
+  }
+  const T V34 = B.volume * (3.0 / (4 * std::numbers::pi));
+  const T re = cbrt(V34);
+  const T h = re - zb;
+  if (value_of(h) >= value_of(T(2) * re)) {
+    out.energy = -W * zb;
+    return out;
+  }
+  const T re2 = re * re;
+  const T re3 = re2 * re;
+  if (!(value_of(h) > 0)) {
+    out.phi = T(0);
+    out.energy = W * re;  // the fully dry potential, continuous with the band
+    return out;
+  }
+  const T h2 = h * h;
+  const T h3 = h2 * h;
+  const T den = re3 * 4.0;
+  const T arm = re * 3.0 - h;
+  out.phi = h2 * arm / den;
+  const T cube = re * h3 - h3 * h * 0.25;
+  out.energy = W * cube / den;
+  return out;
+}
+
+/// The 6 x 6 mass matrix of body B at orientation R about its reference point (world axes),
+/// with the added mass rho phi V R diag(Ca) R^T of the translational block: [[m I, -m [c]_x],
+/// [m [c]_x, I_G - m [c]_x^2]], c = R cg, I_G = R diag(inertia) R^T.
+template <class T>
+Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, const Environment& env) {
+  const Vec3<T> c = R * B.cg;
+  const Mat3<T> C = skew<T>(c);
+  const Mat3<T> IG = R * B.inertia.asDiagonal() * R.transpose();
+  Mat6<T> M = Mat6<T>::Zero();
+  M.template block<3, 3>(0, 0) = B.mass * Mat3<T>::Identity();
+  M.template block<3, 3>(0, 3) = -B.mass * C;
+  M.template block<3, 3>(3, 0) = B.mass * C;
+  M.template block<3, 3>(3, 3) = IG - B.mass * C * C;
+  if (value_of(B.volume) > 0 && B.Ca.squaredNorm() > 0) {
+    const Vec3<T> ca = B.Ca.template cast<T>();
+    const T pv = phi * B.volume;
+    const T ma = pv * env.rho_w;
+    M.template block<3, 3>(0, 0) += ma * (R * ca.asDiagonal() * R.transpose());
+  }
+  return M;
+}
+
+/// M x for a 6 x 6 M, by plain loops (Eigen's GEMV kernel scales by a constant dual, which
+/// AutoDiff cannot make coherent with seeded entries).
+template <class T>
+Vec6<T> mul6(const Mat6<T>& M, const Vec6<T>& x) {
+  Vec6<T> y;
+  for (int i = 0; i < 6; ++i) {
+    T s = M(i, 0) * x(0);
+    for (int j = 1; j < 6; ++j) {
+      const T p = M(i, j) * x(j);  // evaluated: a product of unseeded duals added to a seeded sum
+      s += p;
+    }
+    y(i) = s;
+  }
+  return y;
+}
+
+/// The velocity terms of the Newton-Euler equations about the reference point (moved to the
+/// left side: M x + gyro = F): (m w x (w x c), m c x (w x (w x c)) + w x (I_G w)).
+template <class T>
+Vec6<T> body_velocity_terms(const BodyModel<T>& B, const Mat3<T>& R, const Vec3<T>& w) {
+  const Vec3<T> c = R * B.cg;
+  const Mat3<T> IG = R * B.inertia.asDiagonal() * R.transpose();
+  const Vec3<T> wwc = w.cross(Vec3<T>(w.cross(c)));
+  Vec6<T> g;
+  g.template head<3>() = B.mass * wwc;
+  g.template tail<3>() = B.mass * c.cross(wwc) + w.cross(Vec3<T>(IG * w));
+  return g;
+}
+
+/// The external load on body B at pose (r, R) moving with (v, w), about its reference point
+/// in world axes: weight at the centre of gravity, buoyancy rho g phi V at the centre of
+/// buoyancy, the constant load, seabed contact over 1 m^2 at the reference point (kBot, cBot
+/// per m^2), and (dynamic = true) the drag 1/2 rho phi R diag(CdA) R^T |u| u on the relative
+/// velocity u = U - v and -w (MoorDyn's rotational drag).
+template <class T>
+Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Vec3<T>& v,
+                           const Vec3<T>& w, const Environment& env, const std::optional<double>& seabed_z,
+                           const SeabedParams& bed, const Vec3<double>& current, bool dynamic) {
+  using std::sqrt;
+  const Vec3<T> c = R * B.cg, b = R * B.cb;
+  const auto imm = body_immersion<T>(B, T(r(2) + b(2)), env);
+  Vec6<T> F = Vec6<T>::Zero();
+  const T mg = B.mass * env.g;
+  const T pv = imm.phi * B.volume;
+  const T fb = pv * (env.rho_w * env.g);
+  const Vec3<T> Wg(T(0), T(0), -mg);
+  const Vec3<T> Fb(T(0), T(0), fb);
+  F.template head<3>() = Wg + Fb + B.force;
+  F.template tail<3>() = c.cross(Wg) + b.cross(Fb) + B.moment;
+  if (seabed_z) {
+    const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
+    F(2) += k.f;
+  }
+  if (dynamic && B.CdA.squaredNorm() > 0) {
+    const Vec3<T> u = current.template cast<T>() - v;
+    const Vec3<T> ut = R.transpose() * u, wt = R.transpose() * w;
+    Vec3<T> ft, mt;
+    const T u2 = u.squaredNorm() + 1e-300, w2 = w.squaredNorm() + 1e-300;
+    const T un = sqrt(u2), wn = sqrt(w2);
+    const T pu = imm.phi * un, pw = imm.phi * wn;
+    for (int k = 0; k < 3; ++k) {
+      const T fk = pu * ut(k), mk = pw * wt(k);
+      ft(k) = fk * (0.5 * env.rho_w * B.CdA(k));
+      mt(k) = mk * (-0.5 * env.rho_w * B.CdA(3 + k));
+    }
+    F.template head<3>() += R * ft;
+    F.template tail<3>() += R * mt;
+  }
+  return F;
+}
+
+/// The potential energy of body B at pose (r, R) [J]: weight m g z_G, the buoyancy potential
+/// of body_immersion, the constant force's -F . r and the seabed penalty's.
+template <class T>
+T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env,
+                        const std::optional<double>& seabed_z, const SeabedParams& bed) {
+  const Vec3<T> c = R * B.cg, b = R * B.cb;
+  const T mg = B.mass * env.g;
+  const T zg = r(2) + c(2);
+  T E = mg * zg;
+  E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
+  E -= B.force.dot(r);
+  if (seabed_z) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
+  return E;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/system/body_model.hpp ----
 // ---- begin cabledyn/system/line_model.hpp ----
 // cabledyn: the load model of one EI = 0 line inside a mooring system, every parameter a
 // template scalar.
@@ -12871,6 +13220,7 @@ enum class PointKind {
   fixed,    ///< held at its position (an anchor): Fixed
   coupled,  ///< position prescribed by the host or a motion (a fairlead): Coupled / Vessel
   free,     ///< three DOFs moved by its lines, weight and buoyancy: Free / Connect
+  body,     ///< fixed on a body at an offset in body axes: Body<N>
 };
 
 /// A point (deck POINTS row). Parameters in T.
@@ -12886,14 +13236,21 @@ struct PointModel {
   Vec3<T> v = Vec3<T>::Zero();  ///< velocity of a held point [m/s] (coupled: set by the host each step)
   Vec3<T> a = Vec3<T>::Zero();  ///< acceleration of a held point [m/s^2]
   Vec3<T> load = Vec3<T>::Zero();  ///< constant external force on a free point [N] (a host's load)
+  int body = -1;                   ///< PointKind::body: the body (0-based); r is then the offset in body axes
 };
 
 /// The one state value of a system: time and the positions, velocities and accelerations of
 /// its free DOFs (in the system's numbering). Copy it whole to commit, roll back or restart.
+///
+/// A free body's six DOFs are (position of its reference point, rotation vector theta): its
+/// orientation is exp([theta]_x) R with R its entry in `R`, its velocities (v, omega) and
+/// accelerations (a, alpha) are in world axes. commit() folds theta into R and zeroes it, so
+/// theta is the increment of the current step (spec "Rigid-body time integration").
 template <class T>
 struct SystemState {
   T t = T(0);
   VecX<T> q, v, a;
+  std::vector<Mat3<T>> R;  ///< one orientation per body (held bodies' entries unused)
 };
 
 /// A line of the system: its load model and the points at its ends.
@@ -12908,6 +13265,35 @@ struct SystemLine {
 template <class T>
 struct HeldKinematics {
   std::vector<Vec3<T>> r, v, a;  ///< one entry per point (free points' entries unused)
+  std::vector<Vec3<T>> br, bv, bw, ba, balpha;  ///< per body: position, velocity, angular velocity, accelerations
+  std::vector<Mat3<T>> bR;                      ///< per body: orientation
+
+  /// Copies `o` (of the same sizes) into this one without allocating.
+  void assign(const HeldKinematics& o) {
+    for (std::size_t p = 0; p < r.size(); ++p) r[p] = o.r[p], v[p] = o.v[p], a[p] = o.a[p];
+    for (std::size_t b = 0; b < br.size(); ++b) {
+      br[b] = o.br[b], bv[b] = o.bv[b], bw[b] = o.bw[b], ba[b] = o.ba[b], balpha[b] = o.balpha[b];
+      bR[b] = o.bR[b];
+    }
+  }
+  /// The kinematics a fraction tau from x to y into this one: linear, the orientations on
+  /// their geodesic.
+  void interpolate(const HeldKinematics& x, const HeldKinematics& y, const T& tau) {
+    const T s = T(1) - tau;
+    for (std::size_t p = 0; p < r.size(); ++p) {
+      r[p] = s * x.r[p] + tau * y.r[p];
+      v[p] = s * x.v[p] + tau * y.v[p];
+      a[p] = s * x.a[p] + tau * y.a[p];
+    }
+    for (std::size_t b = 0; b < br.size(); ++b) {
+      br[b] = s * x.br[b] + tau * y.br[b];
+      bv[b] = s * x.bv[b] + tau * y.bv[b];
+      bw[b] = s * x.bw[b] + tau * y.bw[b];
+      ba[b] = s * x.ba[b] + tau * y.ba[b];
+      balpha[b] = s * x.balpha[b] + tau * y.balpha[b];
+      bR[b] = value_of(tau) == 0 ? x.bR[b] : value_of(tau) == 1 ? y.bR[b] : so3_interpolate<T>(x.bR[b], y.bR[b], tau);
+    }
+  }
 };
 
 /// A mooring system of EI = 0 lines and points.
@@ -12978,6 +13364,123 @@ class MooringSystem {
     return static_cast<int>(points_.size()) - 1;
   }
 
+  /// Adds a body; returns its index. Throws InputError for a non-finite pose, an orientation
+  /// that is not a rotation, a negative mass, inertia or volume, or a free body without mass
+  /// or inertia.
+  int add_body(BodyModel<T> b) {
+    const std::string obj = "Body " + std::to_string(bodies_.size() + 1) + " (" + b.name + ")";
+    for (int c = 0; c < 3; ++c)
+      if (!is_finite(b.r(c))) throw InputError(obj, "position", "non-finite", "finite");
+    const double orth = static_cast<double>(value_of((b.R.transpose() * b.R - Mat3<T>::Identity()).cwiseAbs().maxCoeff()));
+    if (!(orth < 1e-9) || !(value_of(b.R.determinant()) > 0))
+      throw InputError(obj, "orientation |R^T R - I|", orth, "< 1e-9 with det R = 1 (a rotation)");
+    if (!(value_of(b.mass) >= 0 && is_finite(b.mass))) throw InputError(obj, "mass", value_of(b.mass), ">= 0");
+    if (!(value_of(b.volume) >= 0 && is_finite(b.volume))) throw InputError(obj, "volume", value_of(b.volume), ">= 0");
+    for (int c = 0; c < 3; ++c) {
+      if (!(value_of(b.inertia(c)) >= 0 && is_finite(b.inertia(c))))
+        throw InputError(obj, "moment of inertia " + std::to_string(c + 1), value_of(b.inertia(c)), ">= 0");
+      if (!(b.Ca(c) >= 0)) throw InputError(obj, "Ca", b.Ca(c), ">= 0");
+    }
+    for (int c = 0; c < 6; ++c)
+      if (!(b.CdA(c) >= 0)) throw InputError(obj, "CdA", b.CdA(c), ">= 0");
+    if (b.kind == BodyKind::free && (!(value_of(b.mass) > 0) || !(value_of(b.inertia.minCoeff()) > 0)))
+      throw InputError(obj, "mass and moments of inertia of a free body", value_of(b.mass),
+                       "> 0 (a massless free body has no equation of motion)");
+    bodies_.push_back(std::move(b));
+    numbered_ = false;
+    return static_cast<int>(bodies_.size()) - 1;
+  }
+  std::size_t n_bodies() const { return bodies_.size(); }
+  const BodyModel<T>& body(int b) const { return bodies_.at(static_cast<std::size_t>(b)); }
+  /// A body, to edit (a held pose, a dual seed). Renumber() after changing a kind.
+  BodyModel<T>& body(int b) { return bodies_.at(static_cast<std::size_t>(b)); }
+  /// First global DOF of body b (-1 when it is held): (position, rotation increment).
+  Index body_dof(int b) const {
+    require_numbered();
+    return body_dof_[static_cast<std::size_t>(b)];
+  }
+
+  /// The pose of body b in state s: its reference point and orientation.
+  void body_pose(const State& s, int b, Vec3<T>& r, Mat3<T>& R) const {
+    const auto bi = static_cast<std::size_t>(b);
+    const Index d = body_dof_[bi];
+    if (d < 0) {
+      r = bodies_[bi].r;
+      R = bodies_[bi].R;
+      return;
+    }
+    r = s.q.template segment<3>(d);
+    R = so3_exp<T>(Vec3<T>(s.q.template segment<3>(d + 3))) * s.R[bi];
+  }
+  /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body b in state s.
+  Vec6<T> body_motion(const State& s, int b, int which) const {
+    const auto bi = static_cast<std::size_t>(b);
+    const Index d = body_dof_[bi];
+    Vec6<T> m;
+    if (d < 0) {
+      const auto& B = bodies_[bi];
+      m << (which == 1 ? B.v : B.a), (which == 1 ? B.w : B.alpha);
+      return m;
+    }
+    return (which == 1 ? s.v : s.a).template segment<6>(d);
+  }
+  /// Folds every free body's rotation increment into its orientation and zeroes it (the
+  /// state describes the same configuration). Steppers call it on each committed state.
+  void commit(State& s) const {
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      const Vec3<T> th = s.q.template segment<3>(d + 3);
+      if (th.squaredNorm() == T(0)) continue;
+      Mat3<T> R = so3_exp<T>(th) * s.R[b];
+      // Re-orthonormalise against drift over many steps (one Newton-Schulz step).
+      R = T(1.5) * R - T(0.5) * R * R.transpose() * R;
+      s.R[b] = R;
+      s.q.template segment<3>(d + 3).setZero();
+    }
+  }
+
+  /// Sets coupled body b's pose and motion (the host's input for the end of the next step).
+  /// Throws InputError for a body that is not coupled, a non-finite value or an R that is
+  /// not a rotation.
+  void set_coupled_body(int b, const Vec3<T>& r, const Mat3<T>& R, const Vec6<T>& vel, const Vec6<T>& acc = Vec6<T>::Zero()) {
+    auto& B = bodies_.at(static_cast<std::size_t>(b));
+    auto obj = [&] { return "Body " + std::to_string(b + 1) + " (" + B.name + ")"; };
+    if (B.kind != BodyKind::coupled) throw InputError(obj(), "attachment", "not Coupled", "a Coupled body");
+    bool finite = true;
+    for (int c = 0; c < 3; ++c) finite = finite && is_finite(r(c));
+    for (int c = 0; c < 6; ++c) finite = finite && is_finite(vel(c)) && is_finite(acc(c));
+    for (int i = 0; i < 9; ++i) finite = finite && is_finite(R(i));
+    if (!finite) throw InputError(obj(), "coupled kinematics", "non-finite", "finite");
+    const double orth = static_cast<double>(value_of((R.transpose() * R - Mat3<T>::Identity()).cwiseAbs().maxCoeff()));
+    if (!(orth < 1e-9)) throw InputError(obj(), "orientation |R^T R - I|", orth, "< 1e-9 (a rotation)");
+    B.r = r;
+    B.R = R;
+    B.v = vel.template head<3>();
+    B.w = vel.template tail<3>();
+    B.a = acc.template head<3>();
+    B.alpha = acc.template tail<3>();
+  }
+
+  /// The load the lines exert on body b in state s, about its reference point in world axes
+  /// (force, moment) [N, N m]: the sum of the dynamic end loads (dynamic = true, the
+  /// coupled load of the spec) or static end forces at its points, with their lever moments.
+  Vec6<T> body_line_load(const State& s, int b, bool dynamic) const {
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, b, rb, Rb);
+    Vec6<T> F = Vec6<T>::Zero();
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& P = points_[static_cast<std::size_t>(lines_[l].point[e])];
+        if (P.kind != PointKind::body || P.body != b) continue;
+        const Vec3<T> f = dynamic ? line_end_force_dynamic(s, static_cast<int>(l), e) : line_end_force(s, static_cast<int>(l), e);
+        F.template head<3>() += f;
+        F.template tail<3>() += Vec3<T>(Rb * P.r).cross(f);
+      }
+    return F;
+  }
+
   /// Adds a line from point a (End A) to point b (End B); returns its index.
   int add_line(LineModel<T> model, int a, int b) {
     const std::string obj = "Line " + std::to_string(lines_.size() + 1) + " (" + model.name() + ")";
@@ -13021,6 +13524,17 @@ class MooringSystem {
       point_dof_[p] = off;
       off += 3;
     }
+    n_pos_dofs_ = off;
+    body_dof_.assign(bodies_.size(), -1);
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (points_[p].kind == PointKind::body && (points_[p].body < 0 || points_[p].body >= static_cast<int>(bodies_.size())))
+        throw InputError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")", "body", points_[p].body + 1,
+                         "an existing body (1.." + std::to_string(bodies_.size()) + ")");
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (bodies_[b].kind != BodyKind::free) continue;
+      body_dof_[b] = off;
+      off += 6;
+    }
     n_dofs_ = off;
     wx_.assign(lines_.size(), VecX<T>());
     wv_ = wx_;
@@ -13044,7 +13558,8 @@ class MooringSystem {
     require_numbered();
     return point_dof_[static_cast<std::size_t>(p)];
   }
-  /// First global DOF of node i of line l (-1 when the node is held: an end on a held point).
+  /// First global DOF of node i of line l (-1 when the node is not three DOFs of its own: an
+  /// end on a held point or on a body).
   Index node_dof(int l, std::size_t i) const {
     require_numbered();
     const auto& L = lines_[static_cast<std::size_t>(l)];
@@ -13064,9 +13579,12 @@ class MooringSystem {
       s.size = 3 * static_cast<Index>(lines_[l].model.n_nodes() - 2);
       s.half_bandwidth = 5;
       for (int end = 0; end < 2; ++end) {
-        const Index d = point_dof_[static_cast<std::size_t>(lines_[l].point[end])];
+        const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
+        Index d = point_dof_[static_cast<std::size_t>(lines_[l].point[end])];
+        int k = 3;
+        if (P.kind == PointKind::body) d = body_dof_[static_cast<std::size_t>(P.body)], k = 6;
         if (d >= 0)
-          for (int c = 0; c < 3; ++c)
+          for (int c = 0; c < k; ++c)
             if (std::find(s.coupled.begin(), s.coupled.end(), d - n_line_dofs_ + c) == s.coupled.end())
               s.coupled.push_back(d - n_line_dofs_ + c);
       }
@@ -13085,9 +13603,14 @@ class MooringSystem {
     s.a = VecX<T>::Zero(n_dofs_);
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0) s.q.template segment<3>(point_dof_[p]) = points_[p].r;
+    s.R.resize(bodies_.size());
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      s.R[b] = bodies_[b].R;
+      if (body_dof_[b] >= 0) s.q.template segment<3>(body_dof_[b]) = bodies_[b].r;
+    }
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const auto& L = lines_[l];
-      const Vec3<T> a = points_[static_cast<std::size_t>(L.point[0])].r, b = points_[static_cast<std::size_t>(L.point[1])].r;
+      const Vec3<T> a = point_position(s, L.point[0]), b = point_position(s, L.point[1]);
       const std::size_t n = L.model.n_nodes();
       for (std::size_t i = 1; i + 1 < n; ++i)
         s.q.template segment<3>(node_dof(static_cast<int>(l), i)) = a + (b - a) * T(double(i) / double(n - 1));
@@ -13098,7 +13621,14 @@ class MooringSystem {
   /// Position of point p in state s.
   Vec3<T> point_position(const SystemState<T>& s, int p) const {
     const Index d = point_dof(p);
-    return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : points_[static_cast<std::size_t>(p)].r;
+    const auto& P = points_[static_cast<std::size_t>(p)];
+    if (P.kind == PointKind::body) {
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, P.body, rb, Rb);
+      return rb + Rb * P.r;
+    }
+    return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : P.r;
   }
 
   /// The held points' kinematics (into h, whose vectors keep their storage once sized).
@@ -13107,11 +13637,23 @@ class MooringSystem {
     h.v.resize(points_.size());
     h.a.resize(points_.size());
     for (std::size_t p = 0; p < points_.size(); ++p) h.r[p] = points_[p].r, h.v[p] = points_[p].v, h.a[p] = points_[p].a;
+    const std::size_t nb = bodies_.size();
+    h.br.resize(nb), h.bv.resize(nb), h.bw.resize(nb), h.ba.resize(nb), h.balpha.resize(nb), h.bR.resize(nb);
+    for (std::size_t b = 0; b < nb; ++b) {
+      const auto& B = bodies_[b];
+      h.br[b] = B.r, h.bR[b] = B.R, h.bv[b] = B.v, h.bw[b] = B.w, h.ba[b] = B.a, h.balpha[b] = B.alpha;
+    }
   }
   /// Sets the held points' kinematics (free points' entries are ignored).
   void set_held(const Held& h) {
     for (std::size_t p = 0; p < points_.size(); ++p)
-      if (points_[p].kind != PointKind::free) points_[p].r = h.r[p], points_[p].v = h.v[p], points_[p].a = h.a[p];
+      if (points_[p].kind == PointKind::fixed || points_[p].kind == PointKind::coupled)
+        points_[p].r = h.r[p], points_[p].v = h.v[p], points_[p].a = h.a[p];
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      auto& B = bodies_[b];
+      if (B.kind == BodyKind::free) continue;
+      B.r = h.br[b], B.R = h.bR[b], B.v = h.bv[b], B.w = h.bw[b], B.a = h.ba[b], B.alpha = h.balpha[b];
+    }
   }
   /// Sets coupled point p's position, velocity and acceleration (the host's input for the
   /// end of the next step). Throws InputError for a point that is not coupled or a
@@ -13132,15 +13674,18 @@ class MooringSystem {
   /// lies above the still water (the system's line model takes every element as wetted), and
   /// SolveError for a non-finite DOF.
   void check_state(const State& s) const {
-    for (std::size_t p = 0; p < points_.size(); ++p)
-      if (point_dof_[p] < 0 && value_of(points_[p].r(2)) > 0)
-        throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
-                                  "height above the still water", value_of(points_[p].r(2)),
-                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
-    for (Index i = 2; i < s.q.size(); i += 3)
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (point_dof_[p] >= 0) continue;
+      const double z = static_cast<double>(value_of(point_position(s, static_cast<int>(p))(2)));
+      if (z > 0 && (points_[p].kind != PointKind::body || line_count(static_cast<int>(p)) > 0))
+        throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
+                                  "height above the still water", z,
+                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+    }
+    for (Index i = 2; i < n_pos_dofs_; i += 3)
       if (value_of(s.q(i)) > 0)
         throw NotImplementedError(name_, describe_dof(i) + " height above the still water", value_of(s.q(i)),
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
@@ -13150,6 +13695,10 @@ class MooringSystem {
   /// at End A).
   std::string describe_dof(Index i) const {
     require_numbered();
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      if (body_dof_[b] >= 0 && i >= body_dof_[b] && i < body_dof_[b] + 6)
+        return "Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ") " +
+               (i < body_dof_[b] + 3 ? "position" : "rotation");
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0 && i >= point_dof_[p] && i < point_dof_[p] + 3)
         return "Point " + std::to_string(p + 1) + " (" + points_[p].name + ")";
@@ -13176,12 +13725,19 @@ class MooringSystem {
       const Vec3<T> f = point_static_load(static_cast<int>(p));
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
     }
+    for (const auto& B : bodies_) {
+      scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.mass))) * env_.g);
+      scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.volume))) * env_.g * env_.rho_w);
+      for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.force(c)))));
+    }
     return scale;
   }
 
-  /// Node positions (which = 0), velocities (1) or accelerations (2) of line l: the free
-  /// DOFs from `free`, a held end from its point's r, v or a.
-  void line_gather(const VecX<T>& free, int l, int which, VecX<T>& x) const {
+  /// Node positions (which = 0), velocities (1) or accelerations (2) of line l in state s: the
+  /// free DOFs from s.q, s.v or s.a, a held end from its point's r, v or a, an end on a body
+  /// from the body's motion.
+  void line_gather(const State& s, int l, int which, VecX<T>& x) const {
+    const VecX<T>& free = which == 0 ? s.q : which == 1 ? s.v : s.a;
     const auto& L = lines_[static_cast<std::size_t>(l)];
     const std::size_t n = L.model.n_nodes();
     x.resize(static_cast<Index>(3 * n));
@@ -13191,26 +13747,56 @@ class MooringSystem {
         x.template segment<3>(static_cast<Index>(3 * i)) = free.template segment<3>(d);
       } else {
         const auto& P = points_[static_cast<std::size_t>(L.point[i == 0 ? 0 : 1])];
-        x.template segment<3>(static_cast<Index>(3 * i)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
+        if (P.kind == PointKind::body) {
+          x.template segment<3>(static_cast<Index>(3 * i)) = body_point_motion(s, P, which);
+        } else {
+          x.template segment<3>(static_cast<Index>(3 * i)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
+        }
       }
     }
+  }
+
+  /// The position (which = 0), velocity (1) or acceleration (2) of a point fixed on a body,
+  /// in state s: r + rho, v + w x rho, a + alpha x rho + w x (w x rho), rho = R offset.
+  Vec3<T> body_point_motion(const State& s, const PointModel<T>& P, int which) const {
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, P.body, rb, Rb);
+    const Vec3<T> rho = Rb * P.r;
+    if (which == 0) return rb + rho;
+    const Vec6<T> m = body_motion(s, P.body, 1);
+    const Vec3<T> w = m.template tail<3>();
+    if (which == 1) return Vec3<T>(m.template head<3>() + w.cross(rho));
+    const Vec6<T> acc = body_motion(s, P.body, 2);
+    return Vec3<T>(acc.template head<3>() + Vec3<T>(acc.template tail<3>()).cross(rho) + w.cross(Vec3<T>(w.cross(rho))));
+  }
+
+  /// Number of line ends on point p.
+  int line_count(int p) const {
+    int n = 0;
+    for (const auto& L : lines_) n += (L.point[0] == p) + (L.point[1] == p);
+    return n;
   }
 
   /// Dynamic force r(q, v) = f_int + f_damp - f_ext on the free DOFs (spec "Time
   /// integration": M a + r = 0): every line's (LineModel::dynamic_residual) and, on a free
   /// point, minus its weight and buoyancy, its constant load, its seabed contact
-  /// (point_contact) and its drag 1/2 rho CdA |u_r| u_r, u_r = U - v. With J (not zeroed here) adds wq dr/dq + wv dr/dv.
+  /// (point_contact) and its drag 1/2 rho CdA |u_r| u_r, u_r = U - v; on a free body, its
+  /// velocity terms minus its external load (body_velocity_terms, body_external_load) and the
+  /// lines' end loads with their lever moments. With J (not zeroed here) adds wq dr/dq + wv
+  /// dr/dv (a body's own part by central differences, as the spec's junction Jacobian; the
+  /// turn of the lever arms with the body's angular velocity is left out of the tangent).
   void dynamic_residual(const SystemState<T>& s, VecX<T>& R, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
     using std::sqrt;
     require_numbered();
     R.setZero(n_dofs_);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_gather(s.q, li, 0, wx_[l]);
-      line_gather(s.v, li, 1, wv_[l]);
-      Router route{this, li, J};
+      line_gather(s, li, 0, wx_[l]);
+      line_gather(s, li, 1, wv_[l]);
+      Router route = router(s, li, J, wq);
       lines_[l].model.dynamic_residual(wx_[l], wv_[l], current_, wr_[l], J ? &route : nullptr, wq, wv);
-      scatter(li, wr_[l], R);
+      scatter(route, wr_[l], R);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
@@ -13231,21 +13817,34 @@ class MooringSystem {
         }
       }
     }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      auto own = [&](const VecX<T>& q, const VecX<T>& v) {
+        const Vec3<T> th = q.template segment<3>(d + 3);
+        const Mat3<T> Rb = so3_exp<T>(th) * s.R[b];
+        const Vec3<T> rb = q.template segment<3>(d), vb = v.template segment<3>(d), w = v.template segment<3>(d + 3);
+        return Vec6<T>(body_velocity_terms<T>(bodies_[b], Rb, w) -
+                       body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true));
+      };
+      R.template segment<6>(d) += own(s.q, s.v);
+      if (J) body_own_tangent(s, d, own, J, wq, wv);
+    }
   }
 
   /// Inertia M(q) a on the free DOFs (Ma overwritten): the lines' (structural and added
-  /// mass, their held ends' accelerations included) and the points' (m + Ca rho V) a. With J
-  /// (not zeroed here) adds wm M + wq d(M a)/dq.
+  /// mass, their held ends' accelerations included) and the points' (m + Ca rho V) a, the
+  /// bodies' body_mass_matrix (alpha, a). With J (not zeroed here) adds wm M + wq d(M a)/dq.
   void inertia(const SystemState<T>& s, VecX<T>& Ma, BorderedJacobian<T>* J, const T& wm, const T& wq) const {
     require_numbered();
     Ma.setZero(n_dofs_);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_gather(s.q, li, 0, wx_[l]);
-      line_gather(s.a, li, 2, wv_[l]);
-      Router route{this, li, J};
+      line_gather(s, li, 0, wx_[l]);
+      line_gather(s, li, 2, wv_[l]);
+      Router route = router(s, li, J, wq);
       lines_[l].model.inertia(wx_[l], wv_[l], wr_[l], J ? &route : nullptr, wm, wq);
-      scatter(li, wr_[l], Ma);
+      scatter(route, wr_[l], Ma);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
@@ -13253,6 +13852,26 @@ class MooringSystem {
       const T m = point_mass(static_cast<int>(p));
       Ma.template segment<3>(d) += m * s.a.template segment<3>(d);
       if (J) J->add3(d, d, Mat3<T>(wm * m * Mat3<T>::Identity()));
+    }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      auto mass = [&](const VecX<T>& q) {
+        const Mat3<T> Rb = so3_exp<T>(Vec3<T>(q.template segment<3>(d + 3))) * s.R[b];
+        const Vec3<T> cb = Rb * bodies_[b].cb;
+        const T phi = body_immersion<T>(bodies_[b], T(q(d + 2) + cb(2)), env_).phi;
+        return body_mass_matrix<T>(bodies_[b], Rb, phi, env_);
+      };
+      const Mat6<T> M = mass(s.q);
+      const Vec6<T> acc = s.a.template segment<6>(d);
+      Ma.template segment<6>(d) += mul6<T>(M, acc);
+      if (J) {
+        for (int i = 0; i < 6; ++i)
+          for (int j = 0; j < 6; ++j) J->add(d + i, d + j, wm * M(i, j));
+        // d(M a)/dq: M turns with the body and its added mass changes with the immersion.
+        auto Mq = [&](const VecX<T>& q, const VecX<T>&) { return mul6<T>(mass(q), acc); };
+        body_own_tangent(s, d, Mq, J, wq, T(0));
+      }
     }
   }
 
@@ -13263,19 +13882,29 @@ class MooringSystem {
   }
 
   /// Kinetic energy [J]: every line's 1/2 v^T M(x) v over all its nodes (held ends
-  /// included, added mass included) and every free point's 1/2 (m + Ca rho V) |v|^2.
+  /// included, added mass included), every free point's 1/2 (m + Ca rho V) |v|^2 and every
+  /// free body's 1/2 (v, w)^T M (v, w).
   T kinetic_energy(const SystemState<T>& s) const {
     T E = T(0);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_gather(s.q, li, 0, wx_[l]);
-      line_gather(s.v, li, 1, wv_[l]);
+      line_gather(s, li, 0, wx_[l]);
+      line_gather(s, li, 1, wv_[l]);
       lines_[l].model.template inertia<Router>(wx_[l], wv_[l], wr_[l], nullptr, T(0), T(0));
       E += T(0.5) * wv_[l].dot(wr_[l]);
     }
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0)
         E += T(0.5) * point_mass(static_cast<int>(p)) * s.v.template segment<3>(point_dof_[p]).squaredNorm();
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (body_dof_[b] < 0) continue;
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, static_cast<int>(b), rb, Rb);
+      const T phi = body_immersion<T>(bodies_[b], T(rb(2) + Vec3<T>(Rb * bodies_[b].cb)(2)), env_).phi;
+      const Vec6<T> vb = s.v.template segment<6>(body_dof_[b]);
+      E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], Rb, phi, env_), vb));
+    }
     return E;
   }
 
@@ -13288,7 +13917,9 @@ class MooringSystem {
 
   /// Static residual R = f_int - f_ext on the free DOFs (spec "Static equilibrium") and, with
   /// J (from make_jacobian(), zeroed here), its tangent dR/dq. compression_ratio >= 0 gives
-  /// every element's compressed branch r EA (the tension-only stages of the statics).
+  /// every element's compressed branch r EA (the tension-only stages of the statics). A free
+  /// body's rows are its net force and moment about its reference point (the lines' end
+  /// forces with their lever moments, weight, buoyancy, constant load, seabed contact).
   void static_residual(const SystemState<T>& s, VecX<T>& R, BorderedJacobian<T>* J,
                        double compression_ratio = -1) const {
     require_numbered();
@@ -13297,13 +13928,10 @@ class MooringSystem {
     VecX<T> x, Rl;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_gather(s.q, li, 0, x);
-      Router route{this, li, J};
+      line_gather(s, li, 0, x);
+      Router route = router(s, li, J, T(1));
       lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio);
-      for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
-        const Index d = node_dof(li, i);
-        if (d >= 0) R.template segment<3>(d) += Rl.template segment<3>(static_cast<Index>(3 * i));
-      }
+      scatter(route, Rl, R);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
@@ -13313,16 +13941,29 @@ class MooringSystem {
       R(d + 2) -= c.f;
       if (J && value_of(c.df_dz) != 0) J->add(d + 2, d + 2, -c.df_dz);
     }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      auto own = [&](const VecX<T>& q, const VecX<T>&) {
+        const Mat3<T> Rb = so3_exp<T>(Vec3<T>(q.template segment<3>(d + 3))) * s.R[b];
+        const Vec3<T> z3 = Vec3<T>::Zero();
+        return Vec6<T>(-body_external_load<T>(bodies_[b], Vec3<T>(q.template segment<3>(d)), Rb, z3, z3, env_, seabed_.z,
+                                              seabed_.params, current_, false));
+      };
+      R.template segment<6>(d) += own(s.q, s.v);
+      if (J) body_own_tangent(s, d, own, J, T(1), T(0));
+    }
   }
 
-  /// Total potential energy of the system in state s [J]: every line's, and the points'
-  /// weight and buoyancy potential (m - rho V) g z and the potential -F . r of their constant
-  /// loads (the energy whose gradient is static_residual).
+  /// Total potential energy of the system in state s [J]: every line's, the points' weight
+  /// and buoyancy potential (m - rho V) g z and the potential -F . r of their constant loads,
+  /// and the bodies' (body_potential_energy; a constant moment's potential is taken as
+  /// -M . theta of the rotation increment) (the energy whose gradient is static_residual).
   T potential_energy(const SystemState<T>& s, double compression_ratio = -1) const {
     T E = T(0);
     VecX<T> x;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
-      line_gather(s.q, static_cast<int>(l), 0, x);
+      line_gather(s, static_cast<int>(l), 0, x);
       E += lines_[l].model.potential_energy(x, compression_ratio);
     }
     for (std::size_t p = 0; p < points_.size(); ++p)
@@ -13331,6 +13972,15 @@ class MooringSystem {
         E -= point_static_load(static_cast<int>(p)).dot(r);
         E += point_contact(static_cast<int>(p), r(2), T(0)).energy;
       }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, static_cast<int>(b), rb, Rb);
+      E += body_potential_energy<T>(bodies_[b], rb, Rb, env_, seabed_.z, seabed_.params);
+      E -= bodies_[b].moment.dot(Vec3<T>(s.q.template segment<3>(d + 3)));
+    }
     return E;
   }
 
@@ -13340,7 +13990,7 @@ class MooringSystem {
   /// coupled loads").
   Vec3<T> line_end_force(const SystemState<T>& s, int l, int end) const {
     VecX<T> x, Rl;
-    line_gather(s.q, l, 0, x);
+    line_gather(s, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
     L.model.template static_residual<Router>(x, Rl, nullptr);
     const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
@@ -13353,36 +14003,142 @@ class MooringSystem {
   /// coupled load of a line end).
   Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end) const {
     const auto li = static_cast<std::size_t>(l);
-    line_gather(s.q, l, 0, wx_[li]);
-    line_gather(s.v, l, 1, wv_[li]);
-    line_gather(s.a, l, 2, wr_[li]);
+    line_gather(s, l, 0, wx_[li]);
+    line_gather(s, l, 1, wv_[li]);
+    line_gather(s, l, 2, wr_[li]);
     return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], current_, end);
   }
 
   /// Elastic tension of element e of line l in state s [N].
   T line_tension(const SystemState<T>& s, int l, std::size_t e) const {
     VecX<T> x;
-    line_gather(s.q, l, 0, x);
+    line_gather(s, l, 0, x);
     return lines_[static_cast<std::size_t>(l)].model.tension(x, e);
   }
 
  private:
-  // Routes a line's node blocks to the system Jacobian; blocks with a held node are dropped.
+  // How a line's end node enters the system: not at all (a held point or body), as three DOFs
+  // of its own (a free point) or through a free body's six, r_end = r + rho with rho = R p
+  // (rows: force and rho x force; columns: dr_end = dr - [rho]_x J_l(theta) dtheta).
+  struct EndLink {
+    int kind = 0;  // 0 held, 1 own DOFs, 2 body
+    Index dof = -1;
+    Mat3<T> S = Mat3<T>::Zero();  // [rho]_x
+    Mat3<T> G = Mat3<T>::Zero();  // -[rho]_x J_l(theta)
+  };
+
+  // Routes a line's node blocks to the system Jacobian; blocks with a held node are dropped,
+  // blocks of a node on a free body are mapped onto the body's DOFs.
   struct Router {
-    const MooringSystem* sys;
-    int line;
-    BorderedJacobian<T>* J;
+    const MooringSystem* sys = nullptr;
+    int line = 0;
+    BorderedJacobian<T>* J = nullptr;
+    std::size_t n = 0;
+    EndLink ends[2];
+    T wq = T(1);
+    void link(std::size_t i, EndLink& out) const {
+      if (i == 0) out = ends[0];
+      else if (i + 1 == n) out = ends[1];
+      else {
+        out.kind = 1;
+        out.dof = sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(i - 1);
+      }
+    }
     void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
-      const Index di = sys->node_dof(line, i), dj = sys->node_dof(line, j);
-      if (di >= 0 && dj >= 0) J->add3(di, dj, B);
+      if ((i == 0 || j == 0 || i + 1 == n || j + 1 == n)) {
+        EndLink a, b;
+        link(i, a);
+        link(j, b);
+        if (a.kind == 0 || b.kind == 0) return;
+        if (a.kind == 1 && b.kind == 1) return J->add3(a.dof, b.dof, B);
+        for (int ra = 0; ra < (a.kind == 2 ? 2 : 1); ++ra)
+          for (int cb = 0; cb < (b.kind == 2 ? 2 : 1); ++cb) {
+            Mat3<T> X = B;
+            if (ra == 1) X = a.S * X;
+            if (cb == 1) X = X * b.G;
+            J->add3(a.dof + 3 * ra, b.dof + 3 * cb, X);
+          }
+        return;
+      }
+      J->add3(sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(i - 1),
+              sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(j - 1), B);
     }
   };
 
-  // Adds a line's node vector into the free DOFs.
-  void scatter(int l, const VecX<T>& Rl, VecX<T>& R) const {
-    for (std::size_t i = 0; i < lines_[static_cast<std::size_t>(l)].model.n_nodes(); ++i) {
-      const Index d = node_dof(l, i);
-      if (d >= 0) R.template segment<3>(d) += Rl.template segment<3>(static_cast<Index>(3 * i));
+  Router router(const State& s, int l, BorderedJacobian<T>* J, const T& wq) const {
+    Router r;
+    r.sys = this;
+    r.line = l;
+    r.J = J;
+    const auto& L = lines_[static_cast<std::size_t>(l)];
+    r.n = L.model.n_nodes();
+    r.wq = wq;
+    for (int e = 0; e < 2; ++e) {
+      const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+      EndLink& k = r.ends[e];
+      if (P.kind == PointKind::body) {
+        const Index d = body_dof_[static_cast<std::size_t>(P.body)];
+        if (d < 0) continue;
+        const Vec3<T> th = s.q.template segment<3>(d + 3);
+        const Vec3<T> rho = so3_exp<T>(th) * s.R[static_cast<std::size_t>(P.body)] * P.r;
+        k.kind = 2;
+        k.dof = d;
+        k.S = skew<T>(rho);
+        k.G = -k.S * so3_left_jacobian<T>(th);
+      } else if (point_dof_[static_cast<std::size_t>(L.point[e])] >= 0) {
+        k.kind = 1;
+        k.dof = point_dof_[static_cast<std::size_t>(L.point[e])];
+      }
+    }
+    return r;
+  }
+
+  // Adds a line's node vector into the free DOFs: an end on a free body as its force and
+  // lever moment, with the moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x
+  // J_l, times the router's wq) into the Jacobian.
+  void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
+    const std::size_t n = route.n;
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      R.template segment<3>(route.sys->block_offset_[static_cast<std::size_t>(route.line)] + 3 * static_cast<Index>(i - 1)) +=
+          Rl.template segment<3>(static_cast<Index>(3 * i));
+    for (int e = 0; e < 2; ++e) {
+      const EndLink& k = route.ends[e];
+      if (k.kind == 0) continue;
+      const Vec3<T> f = Rl.template segment<3>(static_cast<Index>(3 * (e == 0 ? 0 : n - 1)));
+      R.template segment<3>(k.dof) += f;
+      if (k.kind == 2) {
+        R.template segment<3>(k.dof + 3) += k.S * f;
+        if (route.J) route.J->add3(k.dof + 3, k.dof + 3, Mat3<T>(route.wq * skew<T>(f) * (-k.G)));
+      }
+    }
+  }
+
+  // Adds wq d(own)/dq + wv d(own)/dv of a body's own six rows (own(q, v) a Vec6) to J by
+  // central differences over its six position and six velocity DOFs (spec "Rigid-body time
+  // integration": the objects' own part of the junction Jacobian by finite differences).
+  template <class F>
+  void body_own_tangent(const State& s, Index d, F&& own, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
+    VecX<T>& q = fdq_;
+    VecX<T>& v = fdv_;
+    q = s.q;
+    v = s.v;
+    for (int which = 0; which < 2; ++which) {
+      const T& w = which == 0 ? wq : wv;
+      if (value_of(w) == 0) continue;
+      VecX<T>& x = which == 0 ? q : v;
+      for (int k = 0; k < 6; ++k) {
+        const double scale = which == 0 && k < 3 ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(d + k))))) : 1.0;
+        const double h = 1e-6 * scale;
+        const T keep = x(d + k);
+        x(d + k) = keep + T(h);
+        const Vec6<T> fp = own(q, v);
+        x(d + k) = keep - T(h);
+        const Vec6<T> fm = own(q, v);
+        x(d + k) = keep;
+        const Vec6<T> col = (fp - fm) / T(2 * h);
+        for (int i = 0; i < 6; ++i)
+          if (value_of(col(i)) != 0 || is_dual_v<T>) J->add(d + i, d + k, w * col(i));
+      }
     }
   }
 
@@ -13395,11 +14151,13 @@ class MooringSystem {
   std::string name_;
   std::vector<PointModel<T>> points_;
   std::vector<SystemLine<T>> lines_;
+  std::vector<BodyModel<T>> bodies_;
   bool numbered_ = false;
-  std::vector<Index> block_offset_, point_dof_;
-  Index n_line_dofs_ = 0, n_dofs_ = 0;
+  std::vector<Index> block_offset_, point_dof_, body_dof_;
+  Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
+  mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
 };
 
 }  // namespace cabledyn
@@ -13470,11 +14228,13 @@ double two_norm(const VecX<T>& R) {
 /// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
 /// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
 template <class T>
-void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, int only_point = -1) {
+void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr) {
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
     const int li = static_cast<int>(l);
     const auto& L = sys.line(li);
-    if (only_point >= 0 && L.point[0] != only_point && L.point[1] != only_point) continue;
+    if (only_points && std::find(only_points->begin(), only_points->end(), L.point[0]) == only_points->end() &&
+        std::find(only_points->begin(), only_points->end(), L.point[1]) == only_points->end())
+      continue;
     Vec3<double> ends[2];
     for (int e = 0; e < 2; ++e) {
       const Vec3<T> p = sys.point_position(s, L.point[e]);
@@ -13520,7 +14280,7 @@ template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
   using Index = Eigen::Index;
   sys.renumber();
-  if (s.q.size() != sys.dofs()) s = sys.initial_state();
+  if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
   s.v.setZero(sys.dofs());
   s.a.setZero(sys.dofs());
   SystemStaticResult out;
@@ -13559,9 +14319,32 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   // lines, where the energy still falls).
   if (first_obj < sys.dofs() && opt.seed_lines) {
     const Index no = sys.dofs() - first_obj;
-    std::vector<int> free_points;
+    // The objects of the balance: each free point (3 DOFs, its own lines re-solved when it
+    // moves) and each free body (6 DOFs, the lines of its points re-solved), with the scales
+    // that make forces and moments, metres and radians comparable: rotations times the body's
+    // length scale L (its largest attachment arm, at least 1 m), moments divided by it.
+    struct Obj {
+      Index dof;
+      int n;
+      std::vector<int> points;
+      double L = 1;
+    };
+    std::vector<Obj> objs;
     for (std::size_t p = 0; p < sys.n_points(); ++p)
-      if (sys.point_dof(static_cast<int>(p)) >= 0) free_points.push_back(static_cast<int>(p));
+      if (sys.point_dof(static_cast<int>(p)) >= 0) objs.push_back({sys.point_dof(static_cast<int>(p)), 3, {static_cast<int>(p)}, 1});
+    for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+      if (sys.body_dof(static_cast<int>(b)) < 0) continue;
+      Obj o{sys.body_dof(static_cast<int>(b)), 6, {}, 1};
+      for (std::size_t p = 0; p < sys.n_points(); ++p)
+        if (sys.point(static_cast<int>(p)).kind == PointKind::body && sys.point(static_cast<int>(p)).body == static_cast<int>(b)) {
+          o.points.push_back(static_cast<int>(p));
+          o.L = std::max(o.L, static_cast<double>(value_of(sys.point(static_cast<int>(p)).r.norm())));
+        }
+      objs.push_back(std::move(o));
+    }
+    VecX<double> sx = VecX<double>::Ones(no);  // unknown scales (L on rotations)
+    for (const auto& o : objs)
+      if (o.n == 6) sx.segment<3>(o.dof - first_obj + 3).setConstant(o.L);
     double Lmin = 1e300;
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       Lmin = std::min(Lmin, static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.length())));
@@ -13581,7 +14364,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
     const double point_target = std::max(1e-8 * scale, target);
     for (int it = 0;; ++it) {
       out.point_iterations = it;
-      const double rinf = r.cwiseAbs().maxCoeff();
+      const double rinf = r.cwiseQuotient(sx).cwiseAbs().maxCoeff();  // moments per unit arm
       if (opt.verbose)
         std::fprintf(stderr, "%s: point balance %d ||R_points||_inf %.6e radius %.3e\n", sys.name().c_str(), it, rinf,
                      radius);
@@ -13592,14 +14375,15 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       // Central differences, one point coordinate at a time (only its lines re-solved). A
       // line statics that fails at a perturbed position (a line on the edge of a slack or
       // grounded configuration) is retried one-sided and with a 100 times larger step.
-      for (int fp : free_points) {
-        const Index d = sys.point_dof(fp);
-        for (int c = 0; c < 3; ++c) {
+      for (const auto& o : objs) {
+        const Index d = o.dof;
+        for (int c = 0; c < o.n; ++c) {
           auto side = [&](double dx, VecX<double>& out) {
             trial.q = s.q;
-            trial.q(d + c) += T(dx);
+            trial.R = s.R;
+            trial.q(d + c) += T(dx / sx(d + c - first_obj));
             try {
-              detail::solve_lines_held(sys, trial, fp);
+              detail::solve_lines_held(sys, trial, &o.points);
             } catch (const Error&) {
               return false;
             }
@@ -13609,14 +14393,15 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
           bool done = false;
           for (double hk : {h, 100 * h}) {
             const bool up = side(hk, rp), down = side(-hk, rm);
-            if (up && down) Jo.col(d + c - first_obj) = (rp - rm) / (2 * hk);
-            else if (up) Jo.col(d + c - first_obj) = (rp - r) / hk;
-            else if (down) Jo.col(d + c - first_obj) = (r - rm) / hk;
+            const double hs = hk / sx(d + c - first_obj);
+            if (up && down) Jo.col(d + c - first_obj) = (rp - rm) / (2 * hs);
+            else if (up) Jo.col(d + c - first_obj) = (rp - r) / hs;
+            else if (down) Jo.col(d + c - first_obj) = (r - rm) / hs;
             done = up || down;
             if (done) break;
           }
           if (!done)
-            throw SolveError(sys.name(), "point balance: the line statics at Point " + std::to_string(fp + 1) +
+            throw SolveError(sys.name(), "point balance: the line statics at " + sys.describe_dof(d + c) +
                                              " moved by " + to_text(100 * h) + " m (coordinate " + std::to_string(c + 1) + ")",
                              "no solution", "a line equilibrium near the trial position");
         }
@@ -13624,21 +14409,34 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       // Levenberg-Marquardt trust region: the shift mu grows until the step fits the region,
       // which turns the step from Newton's toward steepest descent of the energy (and keeps a
       // direction without stiffness, a point on slack lines, solvable).
-      const double jn = std::max(Jo.cwiseAbs().maxCoeff(), 1e-300);
+      // In scaled unknowns x~ = sx x and rows r~ = r / sx: J~ = diag(1/sx) Jo diag(1/sx).
+      MatX<double> Js = Jo;
+      for (Index i = 0; i < no; ++i) Js.row(i) /= sx(i);
+      for (Index j = 0; j < no; ++j) Js.col(j) /= sx(j);
+      const VecX<double> rs = r.cwiseQuotient(sx);
+      const double jn = std::max(Js.cwiseAbs().maxCoeff(), 1e-300);
       const double rn = r.norm();
       VecX<double> step;
       for (;;) {
         double mu = 1e-12 * jn, len = 0;
         for (int k = 0; k < 200; ++k) {
-          MatX<double> A = Jo;
+          MatX<double> A = Js;
           A.diagonal().array() += mu;
-          step = -A.partialPivLu().solve(r);
+          step = -A.partialPivLu().solve(rs);
           len = step.cwiseAbs().maxCoeff();
           if (std::isfinite(len) && len <= radius) break;
           mu *= 4;
         }
-        const double f = len > radius ? radius / len : 1.0;
+        double f = len > radius ? radius / len : 1.0;
+        step = step.cwiseQuotient(sx);  // back to metres and radians
+        // A step turns a body by at most 0.25 rad (spec "Rigid-body initial condition").
+        for (const auto& o : objs)
+          if (o.n == 6) {
+            const double turn = f * step.segment<3>(o.dof - first_obj + 3).norm();
+            if (turn > 0.25) f *= 0.25 / turn;
+          }
         trial.q = s.q;
+        trial.R = s.R;
         for (Index i = 0; i < no; ++i) trial.q(first_obj + i) += T(f * step(i));
         bool ok = std::isfinite(len);
         if (ok) {
@@ -13654,6 +14452,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
           const bool armijo = Et <= E + 1e-4 * f * r.dot(step);
           if (std::isfinite(rt.norm()) && std::isfinite(Et) && (armijo || rt.norm() < 0.5 * rn)) {
             s.q = trial.q;
+            sys.commit(s);  // rotation increments folded: the next Jacobian is about theta = 0
             r = rt;
             E = Et;
             if (f * len >= 0.2 * radius || rt.norm() < 0.25 * rn) radius = std::min(radius_max, 2 * radius);
@@ -13695,12 +14494,14 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
         // Derivative convergence of a dual solve: full steps, no line search.
         --extra;
         s.q += dx;
+        sys.commit(s);
         sys.static_residual(s, R, &J);
         continue;
       }
       double alpha = 1;
       for (int k = 0;; ++k) {
         trial.q = s.q + T(alpha) * dx;
+        trial.R = s.R;
         sys.static_residual(trial, Rt, nullptr);
         const double rt = detail::two_norm(Rt);
         if (std::isfinite(rt) && rt <= (1 - 1e-4 * alpha) * r2) break;
@@ -13710,6 +14511,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
         alpha *= 0.5;
       }
       s.q = trial.q;
+      sys.commit(s);
       sys.static_residual(s, R, &J);
       r2 = detail::two_norm(R);
     }
@@ -15992,6 +16794,25 @@ inline std::optional<OutputChannel> parse_channel(std::string_view text) {
   return std::nullopt;
 }
 
+/// The quantity of a body channel (Body<N><quantity>, MoorDyn's names): 0 position P, 1
+/// orientation R (roll, pitch, yaw, deg), 2 velocity V, 3 angular velocity RV, 4 acceleration
+/// A, 5 angular acceleration RA, 6 line force F, 7 line moment M; `component` x, y, z as 0, 1,
+/// 2. Returns false for another quantity.
+inline bool body_channel_quantity(const std::string& q, int& family, int& component) {
+  static const char* const prefixes[] = {"P", "R", "V", "RV", "A", "RA", "F", "M"};
+  if (q.size() < 2) return false;
+  const char last = q.back();
+  if (last != 'X' && last != 'Y' && last != 'Z') return false;
+  const std::string head = q.substr(0, q.size() - 1);
+  for (int f = 0; f < 8; ++f)
+    if (head == prefixes[f]) {
+      family = f;
+      component = last - 'X';
+      return true;
+    }
+  return false;
+}
+
 /// Units of a channel for the WriteUnits row of an output file.
 inline const char* channel_unit(const OutputChannel& c) {
   switch (c.kind) {
@@ -16005,6 +16826,12 @@ inline const char* channel_unit(const OutputChannel& c) {
     case ChannelKind::PointVelocity: return "(m/s)";
     case ChannelKind::NodeAcceleration:
     case ChannelKind::PointAcceleration: return "(m/s^2)";
+    case ChannelKind::Body: {
+      int f = 0, k = 0;
+      if (!body_channel_quantity(c.quantity, f, k)) return "(-)";
+      static const char* const units[] = {"(m)", "(deg)", "(m/s)", "(rad/s)", "(m/s^2)", "(rad/s^2)", "(N)", "(Nm)"};
+      return units[f];
+    }
     default: return "(N)";
   }
 }
@@ -16178,6 +17005,7 @@ struct Options {
   double dtOut = 0;                     ///< [dtOut] output interval [s], >= 0 (0: every dtM)
   bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
+  bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
   bool alpha_force_blend = true;        ///< [alpha_force_blend]
@@ -16312,11 +17140,11 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"Echo", OptionRole::ignored, false, "", "input echo"},
   {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn's WaveKin grids (a WaveKin other than 0 is not implemented)"},
   {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn's wave/current grid merging (WaveKin and Currents other than 0 are not implemented)"},
-  {"bodyScheme", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
-  {"bodySubstep", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
-  {"bodyIC", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
-  {"bodyWetting", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
-  {"bodyHydro", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodyScheme", OptionRole::default_only, false, "monolithic", "the staggered body scheme (bodies are stepped monolithically)"},
+  {"bodySubstep", OptionRole::ignored, false, "", "bodies are stepped with dtM as given (no accuracy sub-steps)"},
+  {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
+  {"bodyWetting", OptionRole::typed, false, "", ""},
+  {"bodyHydro", OptionRole::ignored, false, "", "bodies carry no fluid inertia yet (no waves in systems)"},
   // Features the library does not implement: their default value is accepted silently.
   {"frictionMu", OptionRole::default_only, false, "none|0", "seabed friction"},
   {"frictionMuAxial", OptionRole::default_only, false, "none|0", "seabed friction"},
@@ -16594,6 +17422,10 @@ class OptionsParser {
       else bad(name, x.text, "wheeler or none");
     } else if (name == "rhoInf") {
       o_.rhoInf = number_in(x, name, 0, false, 1);
+    } else if (name == "bodyWetting") {
+      if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
+      else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;
+      else bad(name, x.text, "sphere (the equivalent sphere, default) or moordyn (phi = 1)");
     } else if (name == "dynamic_solver") {
       const char* form = "dynamic_solver rel abs max_iter backtracks [rhoInf]";
       count(v, 4, 5, name, form);
@@ -16862,6 +17694,31 @@ struct BuoyancyRecord {
 /// Deck::unsupported: the single-line driver refuses it, the system route (io/system_model.hpp)
 /// models it.
 inline constexpr const char* kFreePointsFeature = "free points (Free/Connect)";
+/// The feature names under which the reader records BODIES rows and points on bodies: the
+/// single-line driver refuses them, the system route models them.
+inline constexpr const char* kBodiesFeature = "bodies (BODIES)";
+inline constexpr const char* kBodyPointsFeature = "points on bodies (Body<N>)";
+
+/// How a body moves (BODIES Attachment column).
+enum class BodyType { fixed, coupled, free };
+
+/// A BODIES row `ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca*` (MoorDyn v2):
+/// CG* is z or x|y|z, I* one value for all three axes or Ixx|Iyy|Izz, CdA* one value for all
+/// six, t|r (translational, rotational), x|y|z (each for translation and rotation) or six
+/// values, Ca* one value or three; the angles in degrees.
+struct BodyRecord {
+  int id = 0;
+  BodyType type = BodyType::free;
+  std::array<double, 3> r{};      ///< reference point [m]
+  std::array<double, 3> angles{}; ///< roll, pitch, yaw [deg] (R = Rx Ry Rz)
+  double mass = 0;                ///< [kg]
+  std::array<double, 3> cg{};     ///< centre of gravity from the reference point, body axes [m]
+  std::array<double, 3> inertia{};///< moments of inertia about the centre of gravity [kg m^2]
+  double volume = 0;              ///< [m^3]
+  std::array<double, 6> CdA{};    ///< drag areas, body axes: translational, rotational
+  std::array<double, 3> Ca{};     ///< added-mass coefficients, body axes
+  int line = 0;
+};
 
 /// Point types of MoorDyn v2 (and MoorDyn-F's Turbine<J>). Fixed, Coupled and Vessel points
 /// are implemented; the others are read and recorded in Deck::unsupported.
@@ -16951,6 +17808,7 @@ struct Deck {
   std::vector<LineTypeRecord> line_types;
   std::vector<BuoyancyRecord> buoyancy;
   std::vector<PointRecord> points;
+  std::vector<BodyRecord> bodies;
   std::vector<LineRecord> lines;
   std::vector<SectionRecord> sections;
   std::vector<EndConnectionRecord> end_connections;
@@ -17123,7 +17981,7 @@ inline bool operator==(const Deck& a, const Deck& b) { return first_difference(a
 namespace detail {
 
 /// Section kinds.
-enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, unimplemented };
+enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, unimplemented };
 
 struct SectionAlias {
   const char* name;
@@ -17145,8 +18003,7 @@ inline constexpr SectionAlias kSectionNames[] = {
   // Read, and their rows recorded as unsupported (later issues build them).
   {"ATTACHMENTS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"CLUMPS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
-  {"BODIES", Sec::unimplemented, "bodies (BODIES)"}, {"BODY LIST", Sec::unimplemented, "bodies (BODIES)"},
-  {"BODY PROPERTIES", Sec::unimplemented, "bodies (BODIES)"},
+  {"BODIES", Sec::bodies, ""}, {"BODY LIST", Sec::bodies, ""}, {"BODY PROPERTIES", Sec::bodies, ""},
   {"ROD TYPES", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD DICTIONARY", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
   {"RODS", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD LIST", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
   {"ROD PROPERTIES", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
@@ -17314,6 +18171,7 @@ class DeckParser {
       case Sec::sections: section_row(t, line); break;
       case Sec::end_connections: end_connection_row(t, line); break;
       case Sec::buoyancy: buoyancy_row(t, line); break;
+      case Sec::bodies: body_row(t, line); break;
       case Sec::unimplemented:
         if (!sec_refused_) unsupported(sec_feature_, line, "section " + sec_name_ + " row", t[0].text);
         sec_refused_ = true;
@@ -17612,6 +18470,75 @@ class DeckParser {
     d_.points.push_back(p);
   }
 
+  // A '|'-separated field of 1 or more numbers (BODIES CG*, I*, CdA*, Ca*).
+  std::vector<double> split_numbers(const Token& t, const std::string& what, int line) const {
+    std::vector<double> v;
+    std::size_t start = 0;
+    for (;;) {
+      const std::size_t bar = t.text.find('|', start);
+      const std::string part = t.text.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+      const auto x = to_double(part);
+      if (!x) fail(file_, line, what, t.text, "numbers separated by |");
+      v.push_back(*x);
+      if (bar == std::string::npos) break;
+      start = bar + 1;
+    }
+    return v;
+  }
+
+  void body_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"ID", "Attachment", "X0", "Y0", "Z0", "r0", "p0", "y0",
+                                        "Mass", "CG*", "I*", "Volume", "CdA*", "Ca*"};
+    const std::string form = "ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca* (MoorDyn v2)";
+    const std::size_t n = t.size();
+    if (n < 14) fail(file_, line, col("BODIES", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 14, "BODIES", line, form);
+    auto c = [&](int k) { return col("BODIES", k + 1, names[k]); };
+    BodyRecord b;
+    b.line = line;
+    b.id = id(t[0], c(0), line);
+    if (b.id != static_cast<int>(d_.bodies.size()) + 1)
+      fail(file_, line, c(0), t[0].text, "the IDs 1, 2, ... in order (Body<N> names the N-th row), here " +
+                                            std::to_string(d_.bodies.size() + 1));
+    const std::string u = upper(t[1].text);
+    if (u == "FREE" || u == "BODY") b.type = BodyType::free;
+    else if (u == "FIXED" || u == "FIX" || u == "ANCHOR") b.type = BodyType::fixed;
+    else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES") b.type = BodyType::coupled;
+    else if (u == "COUPLEDPINNED" || u == "CPLDPIN" || u == "VESSELPINNED" || u == "VESPIN")
+      unsupported("pinned coupled bodies (CoupledPinned)", line, c(1), t[1].text);
+    else fail(file_, line, c(1), t[1].text, "Free, Fixed (Fix, Anchor), Coupled (Cpld, Vessel, Ves) or CoupledPinned");
+    for (int k = 0; k < 3; ++k) b.r[k] = at_most(num(t[2 + k], c(2 + k), line), t[2 + k], c(2 + k), line, 1e7, "m");
+    for (int k = 0; k < 3; ++k) b.angles[k] = at_most(num(t[5 + k], c(5 + k), line), t[5 + k], c(5 + k), line, 3600, "deg");
+    b.mass = num_nonneg(t[8], c(8), line);
+    const auto cg = split_numbers(t[9], c(9), line);
+    if (cg.size() == 1) b.cg = {0, 0, cg[0]};
+    else if (cg.size() == 3) b.cg = {cg[0], cg[1], cg[2]};
+    else fail(file_, line, c(9), t[9].text, "z, or x|y|z");
+    const auto I = split_numbers(t[10], c(10), line);
+    if (I.size() == 1) b.inertia = {I[0], I[0], I[0]};
+    else if (I.size() == 3) b.inertia = {I[0], I[1], I[2]};
+    else fail(file_, line, c(10), t[10].text, "one value, or Ixx|Iyy|Izz");
+    for (double x : b.inertia)
+      if (!(x >= 0)) fail(file_, line, c(10), t[10].text, ">= 0");
+    b.volume = num_nonneg(t[11], c(11), line);
+    const auto cd = split_numbers(t[12], c(12), line);
+    if (cd.size() == 1) b.CdA.fill(cd[0]);
+    else if (cd.size() == 2) b.CdA = {cd[0], cd[0], cd[0], cd[1], cd[1], cd[1]};
+    else if (cd.size() == 3) b.CdA = {cd[0], cd[1], cd[2], cd[0], cd[1], cd[2]};
+    else if (cd.size() == 6) std::copy(cd.begin(), cd.end(), b.CdA.begin());
+    else fail(file_, line, c(12), t[12].text, "1, 2 (translation|rotation), 3 (x|y|z) or 6 values");
+    for (double x : b.CdA)
+      if (!(x >= 0)) fail(file_, line, c(12), t[12].text, ">= 0");
+    const auto ca = split_numbers(t[13], c(13), line);
+    if (ca.size() == 1) b.Ca = {ca[0], ca[0], ca[0]};
+    else if (ca.size() == 3) b.Ca = {ca[0], ca[1], ca[2]};
+    else fail(file_, line, c(13), t[13].text, "one value, or x|y|z");
+    for (double x : b.Ca)
+      if (!(x >= 0)) fail(file_, line, c(13), t[13].text, ">= 0");
+    unsupported(kBodiesFeature, line, "BODIES row", t[0].text);
+    d_.bodies.push_back(b);
+  }
+
   void point_type(const Token& t, const std::string& what, int line, PointRecord& p) {
     std::string letters, rest;
     int number = 0;
@@ -17629,7 +18556,7 @@ class DeckParser {
     } else if (letters == "BODY" && number > 0 && rest.empty()) {
       p.type = PointType::body;
       p.attached = number;
-      unsupported("points on bodies (Body<N>)", line, what, t.text);
+      unsupported(kBodyPointsFeature, line, what, t.text);
     } else if (letters == "TURBINE" && number > 0 && rest.empty()) {
       p.type = PointType::turbine;
       p.attached = number;
@@ -17967,8 +18894,16 @@ class DeckParser {
     };
     for (const OutputRecord& r : d_.outputs) {
       const OutputChannel& c = r.channel;
-      if (c.kind == ChannelKind::Rod || c.kind == ChannelKind::Body) {
-        const bool rod = c.kind == ChannelKind::Rod;
+      if (c.kind == ChannelKind::Body) {
+        int family = 0, component = 0;
+        if (c.object < 1 || c.object > static_cast<int>(d_.bodies.size()))
+          fail(file_, r.line, "OUTPUTS channel", r.text,
+               "a channel of an existing body (BODIES rows: " + std::to_string(d_.bodies.size()) + ")");
+        if (!body_channel_quantity(c.quantity, family, component))
+          fail(file_, r.line, "OUTPUTS channel", r.text,
+               "a body quantity P, R, V, RV, A, RA, F or M with x, y or z (e.g. Body1Px)");
+      } else if (c.kind == ChannelKind::Rod) {
+        const bool rod = true;
         if (!has_feature(rod ? "rods" : "bodies"))
           fail(file_, r.line, "OUTPUTS channel", r.text,
                std::string("a channel of an existing ") + (rod ? "rod" : "body") + " (the deck has no " +
@@ -17991,7 +18926,10 @@ class DeckParser {
     if (o.fairleadMotion) {
       bool any = false;
       for (const PointRecord& p : d_.points) any = any || p.moving();
-      if (!any) fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point", "a Coupled or Vessel point to move");
+      for (const BodyRecord& b : d_.bodies) any = any || b.type == BodyType::coupled;
+      if (!any)
+        fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point or body",
+             "a Coupled or Vessel point or body to move");
     }
     if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
   }
@@ -18946,6 +19884,25 @@ inline std::string apply_run_overrides(Deck& deck, const RunSettings& set) {
   return "";
 }
 
+/// Adds the deck's harmonic fairlead motion at t (fairleadMotion, ramped in over the larger of
+/// its period and rampTime with the quintic smoothstep) to m: the motion of every Coupled /
+/// Vessel point and the translation of every Coupled / Vessel body.
+inline void add_harmonic_motion(const Deck& deck, double t, EndMotion& m) {
+  const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
+  const double Tr = std::max(deck.options.fairleadMotion->period, deck.options.rampTime);
+  double r = 1, rd = 0, rdd = 0;
+  if (t < Tr) {
+    const double u = std::max(t, 0.0) / Tr;
+    r = u * u * u * (10 - 15 * u + 6 * u * u);
+    rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
+    rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
+  }
+  const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
+  m.x += r * x;
+  m.v = rd * x + r * v;
+  m.a = rdd * x + 2 * rd * v + r * a;
+}
+
 /// The kinematics of point `pid` at time t: a Fixed (or Free) point at its deck position; a
 /// Coupled / Vessel point on its motionFile track (`motion`), or moved by the deck's
 /// fairleadMotion in a dynamic run (ramped from rest over max(one period, rampTime) by a
@@ -18966,21 +19923,7 @@ inline EndMotion prescribed_point_motion(const Deck& deck, const MotionTracks* m
     }
     return m;
   }
-  if (deck.options.fairleadMotion && dynamic) {
-    const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
-    const double Tr = std::max(deck.options.fairleadMotion->period, deck.options.rampTime);
-    double r = 1, rd = 0, rdd = 0;
-    if (t < Tr) {
-      const double u = std::max(t, 0.0) / Tr;
-      r = u * u * u * (10 - 15 * u + 6 * u * u);
-      rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
-      rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
-    }
-    const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
-    m.x += r * x;
-    m.v = rd * x + r * v;
-    m.a = rdd * x + 2 * rd * v + r * a;
-  }
+  if (deck.options.fairleadMotion && dynamic) add_harmonic_motion(deck, t, m);
   return m;
 }
 
@@ -20239,6 +21182,12 @@ inline bool has_free_points(const Deck& d) {
   return false;
 }
 
+/// True when an unsupported-feature record of the reader names what the system route models
+/// (free points, bodies, points on bodies).
+inline bool system_route_feature(const std::string& feature) {
+  return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature;
+}
+
 /// A deck's mooring system and its maps.
 struct DeckSystem {
   MooringSystem<double> system;
@@ -20246,6 +21195,7 @@ struct DeckSystem {
   std::vector<int> point_id;       ///< system point index -> deck point ID
   std::vector<int> line_id;        ///< system line index -> deck line ID
   std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
+  std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel bodies, in BODIES order
 };
 
 /// Builds the mooring system of a deck (read with ReadOptions::accept_unsupported, so that its
@@ -20260,7 +21210,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   // Read the deck with ReadOptions::accept_unsupported: free points are what this route
   // models; every other request is refused here.
   for (const auto& u : deck.unsupported)
-    if (u.feature != kFreePointsFeature)
+    if (!system_route_feature(u.feature))
       throw NotImplementedError(where(deck.file, u.line), u.quantity, u.value, u.feature);
   const auto& o = deck.options;
   auto refuse = [&](const std::string& option, const std::string& what) {
@@ -20273,7 +21223,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
                               "end connections in a system with free points (finite-EI lines are not in the system yet)");
-  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}};
+  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
     bed.z = *z;
@@ -20281,6 +21231,27 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     bed.params.cBot = o.cBot;
   }
   ds.system.set_seabed(bed);
+  for (const auto& b : deck.bodies) {
+    BodyModel<double> m;
+    m.name = "deck body " + std::to_string(b.id);
+    m.kind = b.type == BodyType::free ? BodyKind::free : b.type == BodyType::fixed ? BodyKind::fixed : BodyKind::coupled;
+    m.r = Vec3<double>(b.r[0], b.r[1], b.r[2]);
+    constexpr double deg = 3.14159265358979323846 / 180;
+    m.R = rotation_xyz(b.angles[0] * deg, b.angles[1] * deg, b.angles[2] * deg);
+    m.mass = b.mass;
+    m.cg = Vec3<double>(b.cg[0], b.cg[1], b.cg[2]);
+    m.inertia = Vec3<double>(b.inertia[0], b.inertia[1], b.inertia[2]);
+    m.volume = b.volume;
+    for (int k = 0; k < 6; ++k) m.CdA(k) = b.CdA[static_cast<std::size_t>(k)];
+    m.Ca = Vec3<double>(b.Ca[0], b.Ca[1], b.Ca[2]);
+    m.wetting = o.body_wetting_full ? BodyWetting::full : BodyWetting::sphere;
+    try {
+      const int k = ds.system.add_body(m);
+      if (m.kind == BodyKind::coupled) ds.coupled_bodies.push_back(k);
+    } catch (const InputError& e) {
+      throw InputError(where(deck.file, b.line), "BODIES body " + std::to_string(b.id), e.what(), "a valid body");
+    }
+  }
   for (const auto& p : deck.points) {
     PointModel<double> m;
     m.name = "deck point " + std::to_string(p.id);
@@ -20297,8 +21268,18 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         m.Ca = p.Ca;
         m.load = Vec3<double>(p.force[0], p.force[1], p.force[2]);
         break;
+      case PointType::body:
+        if (p.attached < 1 || p.attached > static_cast<int>(deck.bodies.size()))
+          throw InputError(where(deck.file, p.line), "POINTS Type", "Body" + std::to_string(p.attached),
+                           "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
+        if (p.mass != 0 || p.volume != 0 || p.CdA != 0 || p.Ca != 0 || p.force[0] != 0 || p.force[1] != 0 || p.force[2] != 0)
+          throw NotImplementedError(where(deck.file, p.line), "POINTS Mass / Vol / CdA / Ca / force of a Body point",
+                                    "nonzero", "0 (give the body its mass, volume and drag: points on bodies carry none yet)");
+        m.kind = PointKind::body;
+        m.body = p.attached - 1;  // r: the offset from the body's reference point in body axes
+        break;
       default:
-        throw NotImplementedError(where(deck.file, p.line), "POINTS Type", "Body/Turbine", "points on bodies or turbines");
+        throw NotImplementedError(where(deck.file, p.line), "POINTS Type", "Turbine", "points on turbines (FAST.Farm)");
     }
     if (p.type == PointType::free && (p.mass < 0 || p.volume < 0))
       throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
@@ -20342,7 +21323,10 @@ inline DeckSystem build_deck_system(const Deck& deck) {
 // "Time integration" (generalised-alpha, rhoInf from the deck).
 //
 // The pattern of mooring host coupling: create from a deck; the number of coupled DOFs (3
-// per Coupled / Vessel point, in POINTS order); init with the coupled positions and
+// per Coupled / Vessel point, in POINTS order, then 6 per Coupled / Vessel body, in BODIES
+// order: x y z and roll pitch yaw [rad] of R = Rx Ry Rz, their velocities the reference
+// point's and the angular velocity in world axes, their loads force and moment about the
+// reference point); init with the coupled positions and
 // velocities (the statics); step from t to t + dt with the coupled states at t + dt,
 // returning the forces of the lines on the coupled points; queries; save and load of
 // everything committed (a bit-for-bit restart).
@@ -20379,8 +21363,10 @@ class SystemSimulation {
   const Deck& deck() const { return deck_; }
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
-  /// Number of coupled DOFs: 3 per Coupled / Vessel point.
-  int coupled_dofs() const { return 3 * static_cast<int>(model_.coupled.size()); }
+  /// Number of coupled DOFs: 3 per Coupled / Vessel point, then 6 per Coupled / Vessel body.
+  int coupled_dofs() const {
+    return 3 * static_cast<int>(model_.coupled.size()) + 6 * static_cast<int>(model_.coupled_bodies.size());
+  }
   bool initialized() const { return stepper_ != nullptr; }
   double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
   const SystemState<double>& state() const {
@@ -20423,13 +21409,37 @@ class SystemSimulation {
     coupled_forces(f);
   }
 
-  /// The forces of the lines on the coupled points in the committed state (3 per point).
+  /// The forces of the lines on the coupled points (3 per point), then their forces and
+  /// moments about the reference point of each coupled body (6 per body), in the committed
+  /// state.
   void coupled_forces(double* f) const {
     require_init("coupled_forces");
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
       const Vec3<double> F = point_force_index(model_.coupled[c]);
       for (int k = 0; k < 3; ++k) f[3 * c + static_cast<std::size_t>(k)] = F(k);
     }
+    const std::size_t o = 3 * model_.coupled.size();
+    for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
+      const Vec6<double> F = model_.system.body_line_load(stepper_->state(), model_.coupled_bodies[c], true);
+      for (int k = 0; k < 6; ++k) f[o + 6 * c + static_cast<std::size_t>(k)] = F(k);
+    }
+  }
+
+  /// The pose of body `id` (deck ID) in the committed state: its reference point and
+  /// orientation.
+  void body_pose(int id, Vec3<double>& r, Mat3<double>& R) const {
+    require_init("body_pose");
+    model_.system.body_pose(stepper_->state(), body_index(id), r, R);
+  }
+  /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body `id`.
+  Vec6<double> body_motion(int id, int which) const {
+    require_init("body_motion");
+    return model_.system.body_motion(stepper_->state(), body_index(id), which);
+  }
+  /// The load of the lines on body `id` about its reference point (force, moment).
+  Vec6<double> body_load(int id) const {
+    require_init("body_load");
+    return model_.system.body_line_load(stepper_->state(), body_index(id), true);
   }
 
   /// Position of the point with deck ID `id` in the committed state.
@@ -20470,10 +21480,13 @@ class SystemSimulation {
     f.write(reinterpret_cast<const char*>(&np), sizeof np);
     const double t = snap.state.t;
     f.write(reinterpret_cast<const char*>(&t), sizeof t);
-    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0})
+    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
-    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a})
+    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
+                          &snap.held.ba, &snap.held.balpha})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    for (const auto* R : {&snap.held.bR, &snap.state.R})
+      for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
     f.write(reinterpret_cast<const char*>(last_v_.data()), static_cast<std::streamsize>(sizeof(double) * last_v_.size()));
     if (!f) throw InputError(path, "state file", "write failed", "a complete write");
   }
@@ -20498,10 +21511,13 @@ class SystemSimulation {
     double t = 0;
     f.read(reinterpret_cast<char*>(&t), sizeof t);
     snap.state.t = t;
-    for (VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0})
+    for (VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.read(reinterpret_cast<char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
-    for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a})
+    for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
+                    &snap.held.ba, &snap.held.balpha})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    for (auto* R : {&snap.held.bR, &snap.state.R})
+      for (auto& x : *R) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 9);
     std::vector<double> lv(last_v_.size());
     f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
@@ -20510,7 +21526,7 @@ class SystemSimulation {
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS1";
+  static constexpr char kMagic[9] = "CDYNSYS2";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
@@ -20519,6 +21535,11 @@ class SystemSimulation {
     const auto it = model_.point_index.find(id);
     if (it == model_.point_index.end()) throw InputError(deck_.file, "point ID", id, "a point of POINTS");
     return it->second;
+  }
+  int body_index(int id) const {
+    if (id < 1 || id > static_cast<int>(model_.system.n_bodies()))
+      throw InputError(deck_.file, "body ID", id, "a body of BODIES (1.." + std::to_string(model_.system.n_bodies()) + ")");
+    return id - 1;
   }
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();
@@ -20534,6 +21555,17 @@ class SystemSimulation {
       const Vec3<double> r(x[3 * c], x[3 * c + 1], x[3 * c + 2]), u(v[3 * c], v[3 * c + 1], v[3 * c + 2]);
       const Vec3<double> w = a ? Vec3<double>(a[3 * c], a[3 * c + 1], a[3 * c + 2]) : Vec3<double>::Zero();
       model_.system.set_coupled(model_.coupled[c], r, u, w);
+    }
+    const std::size_t o = 3 * model_.coupled.size();
+    for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
+      const double* xb = x + o + 6 * c;
+      Vec6<double> vel, acc = Vec6<double>::Zero();
+      for (int k = 0; k < 6; ++k) {
+        vel(k) = v[o + 6 * c + static_cast<std::size_t>(k)];
+        if (a) acc(k) = a[o + 6 * c + static_cast<std::size_t>(k)];
+      }
+      model_.system.set_coupled_body(model_.coupled_bodies[c], Vec3<double>(xb[0], xb[1], xb[2]),
+                                     rotation_xyz(xb[3], xb[4], xb[5]), vel, acc);
     }
   }
 
@@ -20591,6 +21623,10 @@ class SystemRunner {
       const std::string path =
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
       motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
+      if (!sim_->model().coupled_bodies.empty())
+        throw NotImplementedError(deck_.file, "motionFile", path,
+                                  "a motionFile with Coupled bodies (their motion in the driver is the deck's "
+                                  "fairleadMotion, or their deck pose; a host drives them through the C API)");
     }
     const auto& o = deck_.options;
     for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})
@@ -20651,15 +21687,30 @@ class SystemRunner {
  private:
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
-  // The coupled points' kinematics at t (positions and velocities, 3 per point).
+  // The coupled kinematics at t: positions and velocities, 3 per coupled point, then 6 per
+  // coupled body (its reference point moved by the deck's fairleadMotion, its deck
+  // orientation held).
   void coupled_at(double t) {
     const auto& m = sim_->model();
-    x_.resize(m.coupled.size() * 3);
-    v_.resize(m.coupled.size() * 3);
+    x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
+    v_.resize(x_.size());
     for (std::size_t c = 0; c < m.coupled.size(); ++c) {
       const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
                                                   dynamic_run());
       for (int i = 0; i < 3; ++i) x_[3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[3 * c + static_cast<std::size_t>(i)] = k.v(i);
+    }
+    const std::size_t o = 3 * m.coupled.size();
+    for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
+      const auto& b = deck_.bodies[static_cast<std::size_t>(m.coupled_bodies[c])];
+      EndMotion k;
+      k.x = Vec3<double>(b.r[0], b.r[1], b.r[2]);
+      if (deck_.options.fairleadMotion && dynamic_run()) add_harmonic_motion(deck_, t, k);
+      for (int i = 0; i < 3; ++i) {
+        x_[o + 6 * c + static_cast<std::size_t>(i)] = k.x(i);
+        x_[o + 6 * c + 3 + static_cast<std::size_t>(i)] = b.angles[static_cast<std::size_t>(i)] * kPi / 180;
+        v_[o + 6 * c + static_cast<std::size_t>(i)] = k.v(i);
+        v_[o + 6 * c + 3 + static_cast<std::size_t>(i)] = 0;
+      }
     }
   }
 
@@ -20704,11 +21755,17 @@ class SystemRunner {
       case ChannelKind::PointTension:
         if (!sim_->model().point_index.count(c.point)) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
         return;
+      case ChannelKind::Body: {
+        int f = 0, k = 0;
+        if (c.object < 1 || c.object > static_cast<int>(sim_->model().system.n_bodies()) || !body_channel_quantity(c.quantity, f, k))
+          throw InputError(deck_.file, "output channel", text.empty() ? c.name() : text, "a channel of a body of BODIES");
+        return;
+      }
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
                                   "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions and "
-                                  "velocities, point channels (node tensions, curvatures, accelerations and forces, rods "
-                                  "and bodies: not yet)");
+                                  "velocities, point and body channels (node tensions, curvatures, accelerations and "
+                                  "forces, rods: not yet)");
     }
   }
 
@@ -20730,7 +21787,7 @@ class SystemRunner {
         const int l = sim_->line_index(c.line);
         const long long j = deck_.channel_node(c);
         VecX<double> x;
-        sys.line_gather(c.kind == ChannelKind::NodePosition ? st.q : st.v, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
+        sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
         return x(3 * (j - 1) + c.component);
       }
       case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
@@ -20744,6 +21801,23 @@ class SystemRunner {
       }
       case ChannelKind::PointForce: return sim_->point_force(c.point)(c.component);
       case ChannelKind::PointTension: return sim_->point_force(c.point).norm();
+      case ChannelKind::Body: {
+        int f = 0, k = 0;
+        body_channel_quantity(c.quantity, f, k);
+        Vec3<double> r;
+        Mat3<double> R;
+        sim_->body_pose(c.object, r, R);
+        switch (f) {
+          case 0: return r(k);
+          case 1: return angles_xyz(R)(k) * 180 / kPi;
+          case 2: return sim_->body_motion(c.object, 1)(k);
+          case 3: return sim_->body_motion(c.object, 1)(3 + k);
+          case 4: return sim_->body_motion(c.object, 2)(k);
+          case 5: return sim_->body_motion(c.object, 2)(3 + k);
+          case 6: return sim_->body_load(c.object)(k);
+          default: return sim_->body_load(c.object)(3 + k);
+        }
+      }
       default: break;
     }
     throw NotImplementedError(deck_.file, "output channel", c.name(), "in a system with free points");
@@ -20800,7 +21874,7 @@ class SystemRunner {
     VecX<double> x;
     for (std::size_t l = 0; l < sys.n_lines(); ++l) {
       const int li = static_cast<int>(l);
-      sys.line_gather(static_state_.q, li, 0, x);
+      sys.line_gather(static_state_, li, 0, x);
       const auto& m = sys.line(li).model;
       for (std::size_t i = 0; i < m.n_nodes(); ++i) {
         double T = 0;
@@ -20825,11 +21899,34 @@ class SystemRunner {
       for (std::size_t l = 0; l < sys.n_lines(); ++l)
         for (int e = 0; e < 2; ++e)
           if (sys.line(static_cast<int>(l)).point[e] == pi) F += sys.line_end_force(static_state_, static_cast<int>(l), e);
-      const char* kind = sys.point(pi).kind == PointKind::free ? "Free" : sys.point(pi).kind == PointKind::coupled ? "Coupled" : "Fixed";
+      const auto& P = sys.point(pi);
+      const std::string kind = P.kind == PointKind::free      ? "Free"
+                               : P.kind == PointKind::coupled ? "Coupled"
+                               : P.kind == PointKind::body    ? "Body" + std::to_string(P.body + 1)
+                                                              : "Fixed";
       f << sim_->model().point_id[p] << "\t" << kind << "\t" << r(0) << "\t" << r(1) << "\t" << r(2) << "\t" << F(0) << "\t"
         << F(1) << "\t" << F(2) << "\n";
     }
     out->row_done();
+    if (sys.n_bodies() > 0) {
+      // Bodies: the pose and the static load of their lines about the reference point.
+      f << "\nBodyID\tType\tX(m)\tY(m)\tZ(m)\tRoll(deg)\tPitch(deg)\tYaw(deg)\tFx(N)\tFy(N)\tFz(N)\tMx(Nm)\tMy(Nm)\tMz(Nm)\n";
+      for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+        const int bi = static_cast<int>(b);
+        Vec3<double> r;
+        Mat3<double> R;
+        sys.body_pose(static_state_, bi, r, R);
+        const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
+        const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
+        const auto k = sys.body(bi).kind;
+        f << b + 1 << "\t" << (k == BodyKind::free ? "Free" : k == BodyKind::coupled ? "Coupled" : "Fixed");
+        for (int i = 0; i < 3; ++i) f << "\t" << r(i);
+        for (int i = 0; i < 3; ++i) f << "\t" << ang(i);
+        for (int i = 0; i < 6; ++i) f << "\t" << F(i);
+        f << "\n";
+      }
+      out->row_done();
+    }
     out->close();
   }
 
@@ -20848,7 +21945,7 @@ class SystemRunner {
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         PlotSeries s;
         s.label = "line " + std::to_string(sim_->model().line_id[l]);
-        sys.line_gather(static_state_.q, static_cast<int>(l), 0, x);
+        sys.line_gather(static_state_, static_cast<int>(l), 0, x);
         for (Eigen::Index i = 0; i < x.size() / 3; ++i) {
           s.x.push_back(x(3 * i));
           s.y.push_back(x(3 * i + (view == 0 ? 2 : 1)));
@@ -20872,6 +21969,25 @@ class SystemRunner {
       }
       if (!free_pts.x.empty()) p.series.push_back(free_pts);
       if (!held_pts.x.empty()) p.series.push_back(held_pts);
+      // Each body: its reference point joined to its attachment points.
+      for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+        Vec3<double> rb;
+        Mat3<double> Rb;
+        sys.body_pose(static_state_, static_cast<int>(b), rb, Rb);
+        PlotSeries body;
+        body.label = "body " + std::to_string(b + 1);
+        body.color = "#1f77b4";
+        body.markers = true;
+        for (std::size_t q = 0; q < sys.n_points(); ++q) {
+          const auto& P = sys.point(static_cast<int>(q));
+          if (P.kind != PointKind::body || P.body != static_cast<int>(b)) continue;
+          const Vec3<double> r = sys.point_position(static_state_, static_cast<int>(q));
+          body.x.insert(body.x.end(), {rb(0), r(0)});
+          body.y.insert(body.y.end(), {rb(view == 0 ? 2 : 1), r(view == 0 ? 2 : 1)});
+        }
+        if (body.x.empty()) body.x.push_back(rb(0)), body.y.push_back(rb(view == 0 ? 2 : 1));
+        p.series.push_back(std::move(body));
+      }
       if (view == 0 && deck_.environment().depth && xmax >= xmin) {
         PlotSeries bed;
         bed.label = "seabed";
@@ -20894,7 +22010,8 @@ class SystemRunner {
     std::ostream& f = out->stream();
     f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
     const auto& sys = sim_->model().system;
-    f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points (" << sys.dofs() << " DOFs)\n";
+    f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points, " << sys.n_bodies() << " bodies ("
+      << sys.dofs() << " DOFs)\n";
     if (dynamic_run())
       f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
         << *deck_.options.TMax << " s (run length from " << tmax_source_ << ")\n";

@@ -11,12 +11,20 @@
 //       J += wq dr/dq + wv dr/dv;
 //   inertia(State, Ma, Jacobian*, wm, wq): M(q) a and J += wm M + wq d(M a)/dq;
 //   get_held(Held&), set_held(const Held&): the prescribed kinematics (the caller sets those of
-//       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps);
-//   check_state(State): throws for a state outside the model.
-// The equation of motion M a + r = 0 is stepped with the force blend
-//   M(q1) [(1 - alpha_m) a1 + alpha_m a0] + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
-// Newton on q1 with S = (1 - alpha_m)/(beta dt^2) M + d(M a_m)/dq + (1 - alpha_f)[dr/dq +
-// gamma/(beta dt) dr/dv], converged when ||G||_inf <= tol s (s the system's force scale at
+//       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps with
+//       Held::interpolate and copies with Held::assign);
+//   check_state(State): throws for a state outside the model;
+//   commit(State&): normalises a committed state (a body's rotation increment folded into its
+//       orientation), the configuration unchanged.
+// The equation of motion M a + r = 0 is stepped with the force blend, inertia forces and
+// forces alike blended between the step's ends,
+//   (1 - alpha_m) M(q1) a1 + alpha_m (M a)0 + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
+// ((M a)0 and r0 those of the committed state), Newton on q1 with S = (1 - alpha_m)[M/(beta
+// dt^2) + d(M a1)/dq] + (1 - alpha_f)[dr/dq + gamma/(beta dt) dr/dv]. Blending the inertia
+// force, not the acceleration, keeps the scheme second order where the mass matrix turns
+// with the configuration (a rigid body's R I R^T: M(q1) times blended accelerations errs by
+// (M1 - M0) a0 per step, a first-order error; spec "Rigid-body time integration", alpha_m =
+// alpha_f at rho_inf = 1: the trapezoidal rule); converged when ||G||_inf <= tol s (s the system's force scale at
 // initialisation). A step whose Newton fails is subdivided in halves (the prescribed
 // kinematics interpolated linearly) up to max_subdivisions levels; the committed State is one
 // value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
@@ -55,6 +63,7 @@ struct SystemStepperSnapshot {
   typename System::State state;
   VecX<typename System::Scalar> r0;
   typename System::Held held;
+  VecX<typename System::Scalar> Ma0;  ///< the inertia force M a at the state
 };
 
 /// The generalised-alpha stepper of a system.
@@ -85,15 +94,15 @@ class SystemStepper {
     trial_ = x_;
     base_ = x_;
     r0_.setZero(n);
+    Ma0_.setZero(n);
+    base_Ma0_.setZero(n);
     r_.setZero(n);
     Ma_.setZero(n);
     G_.setZero(n);
     dq_.setZero(n);
     base_r0_.setZero(n);
-    a_keep_.setZero(n);
     sys_.get_held(h0_);
     sys_.get_held(h1_);
-    sys_.get_held(hb_);
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
     scale_ = sys_.force_scale(s);
@@ -103,6 +112,7 @@ class SystemStepper {
     sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
     x_.a = -r0_;
     J_.solve(x_.a);
+    Ma0_ = -r0_;  // M a0 = -r0
     initialized_ = true;
   }
 
@@ -116,50 +126,43 @@ class SystemStepper {
     sys_.get_held(h1_);
     base_ = x_;
     base_r0_ = r0_;
+    base_Ma0_ = Ma0_;
     try {
       advance(dt, 0, T(0), T(1));
     } catch (...) {
       x_ = base_;
       r0_ = base_r0_;
+      Ma0_ = base_Ma0_;
       sys_.set_held(h0_);
       throw;
     }
     sys_.set_held(h1_);
-    copy_held(h1_, h0_);
+    h0_.assign(h1_);
   }
 
   const State& state() const { return x_; }
   const SystemStepperStatistics& statistics() const { return stats_; }
 
   /// A copy of everything committed (a restart point).
-  SystemStepperSnapshot<System> snapshot() const { return {x_, r0_, h0_}; }
+  SystemStepperSnapshot<System> snapshot() const { return {x_, r0_, h0_, Ma0_}; }
   /// Returns to a snapshot of this stepper (or of one built on an equal system): the next
   /// steps repeat those that followed it bit for bit. The system's prescribed kinematics are
   /// set to the snapshot's. Throws InputError for a snapshot of another size.
   void restore(const SystemStepperSnapshot<System>& s) {
     if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() before restore()");
-    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.held.r.size() != h0_.r.size())
+    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.Ma0.size() != Ma0_.size() ||
+        s.held.r.size() != h0_.r.size())
       throw InputError("stepper", "snapshot size", s.state.q.size(), "== " + std::to_string(x_.q.size()) + " DOFs");
     x_ = s.state;
     r0_ = s.r0;
-    copy_held(s.held, h0_);
+    Ma0_ = s.Ma0;
+    h0_.assign(s.held);
     sys_.set_held(h0_);
   }
   const GeneralizedAlpha<T>& params() const { return ga_; }
   double force_scale() const { return scale_; }
 
  private:
-  static void copy_held(const Held& from, Held& to) {
-    for (std::size_t p = 0; p < from.r.size(); ++p) to.r[p] = from.r[p], to.v[p] = from.v[p], to.a[p] = from.a[p];
-  }
-  static void lerp_held(const Held& a, const Held& b, const T& tau, Held& out) {
-    for (std::size_t p = 0; p < a.r.size(); ++p) {
-      out.r[p] = (T(1) - tau) * a.r[p] + tau * b.r[p];
-      out.v[p] = (T(1) - tau) * a.v[p] + tau * b.v[p];
-      out.a[p] = (T(1) - tau) * a.a[p] + tau * b.a[p];
-    }
-  }
-
   // Steps from the committed state (at fraction tau0 of the whole step) by dt, subdividing
   // on failure.
   void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
@@ -178,27 +181,24 @@ class SystemStepper {
   bool attempt(const T& dt, const T& tau0, const T& tau1) {
     const auto& g = ga_;
     // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
-    lerp_held(h0_, h1_, tau0, hs0_);
-    lerp_held(h0_, h1_, tau1, hs1_);
-    copy_held(hs1_, hb_);
-    for (std::size_t p = 0; p < hb_.a.size(); ++p) hb_.a[p] = (T(1) - g.alpha_m) * hs1_.a[p] + g.alpha_m * hs0_.a[p];
-    // Predictor: constant acceleration.
+    hs0_.interpolate(h0_, h1_, tau0);
+    hs1_.interpolate(h0_, h1_, tau1);
+
+    // Predictor: constant acceleration (the trial starts as a copy of the committed state, so
+    // whatever else the state holds, a body's orientation, is the committed one).
+    trial_ = x_;
     trial_.t = x_.t + dt;
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
-      // Inertia at the blended acceleration, the forces at q1, v1.
+      // Inertia force and forces at q1, v1, a1.
       J_.set_zero();
-      sys_.set_held(hb_);
-      a_keep_ = trial_.a;
-      trial_.a = (T(1) - g.alpha_m) * a_keep_ + g.alpha_m * x_.a;
-      sys_.inertia(trial_, Ma_, &J_, wm, T(1));
-      trial_.a = a_keep_;
       sys_.set_held(hs1_);
+      sys_.inertia(trial_, Ma_, &J_, wm, T(1) - g.alpha_m);
       sys_.dynamic_residual(trial_, r_, &J_, wq, wv);
-      G_ = Ma_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
       ++stats_.newton_iterations;
       double gn = 0;
       bool finite = true;
@@ -215,7 +215,9 @@ class SystemStepper {
           return false;
         }
         x_ = trial_;  // whole-value commit (no allocation: equal sizes)
+        sys_.commit(x_);
         r0_ = r_;
+        Ma0_ = Ma_;
         ++stats_.steps;
         return true;
       }
@@ -235,8 +237,8 @@ class SystemStepper {
   GeneralizedAlpha<T> ga_;
   typename System::Jacobian J_;
   State x_, trial_, base_;
-  VecX<T> r0_, r_, Ma_, G_, dq_, a_keep_, base_r0_;
-  Held h0_, h1_, hb_, hs0_, hs1_;
+  VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_;
+  Held h0_, h1_, hs0_, hs1_;
   double scale_ = 1;
   bool initialized_ = false;
   SystemStepperStatistics stats_;

@@ -309,6 +309,25 @@ inline std::optional<OutputChannel> parse_channel(std::string_view text) {
   return std::nullopt;
 }
 
+/// The quantity of a body channel (Body<N><quantity>, MoorDyn's names): 0 position P, 1
+/// orientation R (roll, pitch, yaw, deg), 2 velocity V, 3 angular velocity RV, 4 acceleration
+/// A, 5 angular acceleration RA, 6 line force F, 7 line moment M; `component` x, y, z as 0, 1,
+/// 2. Returns false for another quantity.
+inline bool body_channel_quantity(const std::string& q, int& family, int& component) {
+  static const char* const prefixes[] = {"P", "R", "V", "RV", "A", "RA", "F", "M"};
+  if (q.size() < 2) return false;
+  const char last = q.back();
+  if (last != 'X' && last != 'Y' && last != 'Z') return false;
+  const std::string head = q.substr(0, q.size() - 1);
+  for (int f = 0; f < 8; ++f)
+    if (head == prefixes[f]) {
+      family = f;
+      component = last - 'X';
+      return true;
+    }
+  return false;
+}
+
 /// Units of a channel for the WriteUnits row of an output file.
 inline const char* channel_unit(const OutputChannel& c) {
   switch (c.kind) {
@@ -322,6 +341,12 @@ inline const char* channel_unit(const OutputChannel& c) {
     case ChannelKind::PointVelocity: return "(m/s)";
     case ChannelKind::NodeAcceleration:
     case ChannelKind::PointAcceleration: return "(m/s^2)";
+    case ChannelKind::Body: {
+      int f = 0, k = 0;
+      if (!body_channel_quantity(c.quantity, f, k)) return "(-)";
+      static const char* const units[] = {"(m)", "(deg)", "(m/s)", "(rad/s)", "(m/s^2)", "(rad/s^2)", "(N)", "(Nm)"};
+      return units[f];
+    }
     default: return "(N)";
   }
 }

@@ -72,6 +72,31 @@ struct BuoyancyRecord {
 /// Deck::unsupported: the single-line driver refuses it, the system route (io/system_model.hpp)
 /// models it.
 inline constexpr const char* kFreePointsFeature = "free points (Free/Connect)";
+/// The feature names under which the reader records BODIES rows and points on bodies: the
+/// single-line driver refuses them, the system route models them.
+inline constexpr const char* kBodiesFeature = "bodies (BODIES)";
+inline constexpr const char* kBodyPointsFeature = "points on bodies (Body<N>)";
+
+/// How a body moves (BODIES Attachment column).
+enum class BodyType { fixed, coupled, free };
+
+/// A BODIES row `ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca*` (MoorDyn v2):
+/// CG* is z or x|y|z, I* one value for all three axes or Ixx|Iyy|Izz, CdA* one value for all
+/// six, t|r (translational, rotational), x|y|z (each for translation and rotation) or six
+/// values, Ca* one value or three; the angles in degrees.
+struct BodyRecord {
+  int id = 0;
+  BodyType type = BodyType::free;
+  std::array<double, 3> r{};      ///< reference point [m]
+  std::array<double, 3> angles{}; ///< roll, pitch, yaw [deg] (R = Rx Ry Rz)
+  double mass = 0;                ///< [kg]
+  std::array<double, 3> cg{};     ///< centre of gravity from the reference point, body axes [m]
+  std::array<double, 3> inertia{};///< moments of inertia about the centre of gravity [kg m^2]
+  double volume = 0;              ///< [m^3]
+  std::array<double, 6> CdA{};    ///< drag areas, body axes: translational, rotational
+  std::array<double, 3> Ca{};     ///< added-mass coefficients, body axes
+  int line = 0;
+};
 
 /// Point types of MoorDyn v2 (and MoorDyn-F's Turbine<J>). Fixed, Coupled and Vessel points
 /// are implemented; the others are read and recorded in Deck::unsupported.
@@ -161,6 +186,7 @@ struct Deck {
   std::vector<LineTypeRecord> line_types;
   std::vector<BuoyancyRecord> buoyancy;
   std::vector<PointRecord> points;
+  std::vector<BodyRecord> bodies;
   std::vector<LineRecord> lines;
   std::vector<SectionRecord> sections;
   std::vector<EndConnectionRecord> end_connections;
@@ -333,7 +359,7 @@ inline bool operator==(const Deck& a, const Deck& b) { return first_difference(a
 namespace detail {
 
 /// Section kinds.
-enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, unimplemented };
+enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, unimplemented };
 
 struct SectionAlias {
   const char* name;
@@ -355,8 +381,7 @@ inline constexpr SectionAlias kSectionNames[] = {
   // Read, and their rows recorded as unsupported (later issues build them).
   {"ATTACHMENTS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"CLUMPS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
-  {"BODIES", Sec::unimplemented, "bodies (BODIES)"}, {"BODY LIST", Sec::unimplemented, "bodies (BODIES)"},
-  {"BODY PROPERTIES", Sec::unimplemented, "bodies (BODIES)"},
+  {"BODIES", Sec::bodies, ""}, {"BODY LIST", Sec::bodies, ""}, {"BODY PROPERTIES", Sec::bodies, ""},
   {"ROD TYPES", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD DICTIONARY", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
   {"RODS", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD LIST", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
   {"ROD PROPERTIES", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
@@ -524,6 +549,7 @@ class DeckParser {
       case Sec::sections: section_row(t, line); break;
       case Sec::end_connections: end_connection_row(t, line); break;
       case Sec::buoyancy: buoyancy_row(t, line); break;
+      case Sec::bodies: body_row(t, line); break;
       case Sec::unimplemented:
         if (!sec_refused_) unsupported(sec_feature_, line, "section " + sec_name_ + " row", t[0].text);
         sec_refused_ = true;
@@ -822,6 +848,75 @@ class DeckParser {
     d_.points.push_back(p);
   }
 
+  // A '|'-separated field of 1 or more numbers (BODIES CG*, I*, CdA*, Ca*).
+  std::vector<double> split_numbers(const Token& t, const std::string& what, int line) const {
+    std::vector<double> v;
+    std::size_t start = 0;
+    for (;;) {
+      const std::size_t bar = t.text.find('|', start);
+      const std::string part = t.text.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+      const auto x = to_double(part);
+      if (!x) fail(file_, line, what, t.text, "numbers separated by |");
+      v.push_back(*x);
+      if (bar == std::string::npos) break;
+      start = bar + 1;
+    }
+    return v;
+  }
+
+  void body_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"ID", "Attachment", "X0", "Y0", "Z0", "r0", "p0", "y0",
+                                        "Mass", "CG*", "I*", "Volume", "CdA*", "Ca*"};
+    const std::string form = "ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca* (MoorDyn v2)";
+    const std::size_t n = t.size();
+    if (n < 14) fail(file_, line, col("BODIES", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 14, "BODIES", line, form);
+    auto c = [&](int k) { return col("BODIES", k + 1, names[k]); };
+    BodyRecord b;
+    b.line = line;
+    b.id = id(t[0], c(0), line);
+    if (b.id != static_cast<int>(d_.bodies.size()) + 1)
+      fail(file_, line, c(0), t[0].text, "the IDs 1, 2, ... in order (Body<N> names the N-th row), here " +
+                                            std::to_string(d_.bodies.size() + 1));
+    const std::string u = upper(t[1].text);
+    if (u == "FREE" || u == "BODY") b.type = BodyType::free;
+    else if (u == "FIXED" || u == "FIX" || u == "ANCHOR") b.type = BodyType::fixed;
+    else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES") b.type = BodyType::coupled;
+    else if (u == "COUPLEDPINNED" || u == "CPLDPIN" || u == "VESSELPINNED" || u == "VESPIN")
+      unsupported("pinned coupled bodies (CoupledPinned)", line, c(1), t[1].text);
+    else fail(file_, line, c(1), t[1].text, "Free, Fixed (Fix, Anchor), Coupled (Cpld, Vessel, Ves) or CoupledPinned");
+    for (int k = 0; k < 3; ++k) b.r[k] = at_most(num(t[2 + k], c(2 + k), line), t[2 + k], c(2 + k), line, 1e7, "m");
+    for (int k = 0; k < 3; ++k) b.angles[k] = at_most(num(t[5 + k], c(5 + k), line), t[5 + k], c(5 + k), line, 3600, "deg");
+    b.mass = num_nonneg(t[8], c(8), line);
+    const auto cg = split_numbers(t[9], c(9), line);
+    if (cg.size() == 1) b.cg = {0, 0, cg[0]};
+    else if (cg.size() == 3) b.cg = {cg[0], cg[1], cg[2]};
+    else fail(file_, line, c(9), t[9].text, "z, or x|y|z");
+    const auto I = split_numbers(t[10], c(10), line);
+    if (I.size() == 1) b.inertia = {I[0], I[0], I[0]};
+    else if (I.size() == 3) b.inertia = {I[0], I[1], I[2]};
+    else fail(file_, line, c(10), t[10].text, "one value, or Ixx|Iyy|Izz");
+    for (double x : b.inertia)
+      if (!(x >= 0)) fail(file_, line, c(10), t[10].text, ">= 0");
+    b.volume = num_nonneg(t[11], c(11), line);
+    const auto cd = split_numbers(t[12], c(12), line);
+    if (cd.size() == 1) b.CdA.fill(cd[0]);
+    else if (cd.size() == 2) b.CdA = {cd[0], cd[0], cd[0], cd[1], cd[1], cd[1]};
+    else if (cd.size() == 3) b.CdA = {cd[0], cd[1], cd[2], cd[0], cd[1], cd[2]};
+    else if (cd.size() == 6) std::copy(cd.begin(), cd.end(), b.CdA.begin());
+    else fail(file_, line, c(12), t[12].text, "1, 2 (translation|rotation), 3 (x|y|z) or 6 values");
+    for (double x : b.CdA)
+      if (!(x >= 0)) fail(file_, line, c(12), t[12].text, ">= 0");
+    const auto ca = split_numbers(t[13], c(13), line);
+    if (ca.size() == 1) b.Ca = {ca[0], ca[0], ca[0]};
+    else if (ca.size() == 3) b.Ca = {ca[0], ca[1], ca[2]};
+    else fail(file_, line, c(13), t[13].text, "one value, or x|y|z");
+    for (double x : b.Ca)
+      if (!(x >= 0)) fail(file_, line, c(13), t[13].text, ">= 0");
+    unsupported(kBodiesFeature, line, "section BODIES row", t[0].text);
+    d_.bodies.push_back(b);
+  }
+
   void point_type(const Token& t, const std::string& what, int line, PointRecord& p) {
     std::string letters, rest;
     int number = 0;
@@ -839,7 +934,7 @@ class DeckParser {
     } else if (letters == "BODY" && number > 0 && rest.empty()) {
       p.type = PointType::body;
       p.attached = number;
-      unsupported("points on bodies (Body<N>)", line, what, t.text);
+      unsupported(kBodyPointsFeature, line, what, t.text);
     } else if (letters == "TURBINE" && number > 0 && rest.empty()) {
       p.type = PointType::turbine;
       p.attached = number;
@@ -1177,8 +1272,16 @@ class DeckParser {
     };
     for (const OutputRecord& r : d_.outputs) {
       const OutputChannel& c = r.channel;
-      if (c.kind == ChannelKind::Rod || c.kind == ChannelKind::Body) {
-        const bool rod = c.kind == ChannelKind::Rod;
+      if (c.kind == ChannelKind::Body) {
+        int family = 0, component = 0;
+        if (c.object < 1 || c.object > static_cast<int>(d_.bodies.size()))
+          fail(file_, r.line, "OUTPUTS channel", r.text,
+               "a channel of an existing body (BODIES rows: " + std::to_string(d_.bodies.size()) + ")");
+        if (!body_channel_quantity(c.quantity, family, component))
+          fail(file_, r.line, "OUTPUTS channel", r.text,
+               "a body quantity P, R, V, RV, A, RA, F or M with x, y or z (e.g. Body1Px)");
+      } else if (c.kind == ChannelKind::Rod) {
+        const bool rod = true;
         if (!has_feature(rod ? "rods" : "bodies"))
           fail(file_, r.line, "OUTPUTS channel", r.text,
                std::string("a channel of an existing ") + (rod ? "rod" : "body") + " (the deck has no " +
@@ -1201,7 +1304,10 @@ class DeckParser {
     if (o.fairleadMotion) {
       bool any = false;
       for (const PointRecord& p : d_.points) any = any || p.moving();
-      if (!any) fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point", "a Coupled or Vessel point to move");
+      for (const BodyRecord& b : d_.bodies) any = any || b.type == BodyType::coupled;
+      if (!any)
+        fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point or body",
+             "a Coupled or Vessel point or body to move");
     }
     if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
   }

@@ -168,6 +168,7 @@ struct Options {
   double dtOut = 0;                     ///< [dtOut] output interval [s], >= 0 (0: every dtM)
   bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
+  bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
   bool alpha_force_blend = true;        ///< [alpha_force_blend]
@@ -302,11 +303,11 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"Echo", OptionRole::ignored, false, "", "input echo"},
   {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn's WaveKin grids (a WaveKin other than 0 is not implemented)"},
   {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn's wave/current grid merging (WaveKin and Currents other than 0 are not implemented)"},
-  {"bodyScheme", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
-  {"bodySubstep", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
-  {"bodyIC", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
-  {"bodyWetting", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
-  {"bodyHydro", OptionRole::ignored, false, "", "applies to BODIES/RODS, which are not implemented"},
+  {"bodyScheme", OptionRole::default_only, false, "monolithic", "the staggered body scheme (bodies are stepped monolithically)"},
+  {"bodySubstep", OptionRole::ignored, false, "", "bodies are stepped with dtM as given (no accuracy sub-steps)"},
+  {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
+  {"bodyWetting", OptionRole::typed, false, "", ""},
+  {"bodyHydro", OptionRole::ignored, false, "", "bodies carry no fluid inertia yet (no waves in systems)"},
   // Features the library does not implement: their default value is accepted silently.
   {"frictionMu", OptionRole::default_only, false, "none|0", "seabed friction"},
   {"frictionMuAxial", OptionRole::default_only, false, "none|0", "seabed friction"},
@@ -584,6 +585,10 @@ class OptionsParser {
       else bad(name, x.text, "wheeler or none");
     } else if (name == "rhoInf") {
       o_.rhoInf = number_in(x, name, 0, false, 1);
+    } else if (name == "bodyWetting") {
+      if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
+      else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;
+      else bad(name, x.text, "sphere (the equivalent sphere, default) or moordyn (phi = 1)");
     } else if (name == "dynamic_solver") {
       const char* form = "dynamic_solver rel abs max_iter backtracks [rhoInf]";
       count(v, 4, 5, name, form);

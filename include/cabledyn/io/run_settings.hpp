@@ -75,6 +75,25 @@ inline std::string apply_run_overrides(Deck& deck, const RunSettings& set) {
   return "";
 }
 
+/// Adds the deck's harmonic fairlead motion at t (fairleadMotion, ramped in over the larger of
+/// its period and rampTime with the quintic smoothstep) to m: the motion of every Coupled /
+/// Vessel point and the translation of every Coupled / Vessel body.
+inline void add_harmonic_motion(const Deck& deck, double t, EndMotion& m) {
+  const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
+  const double Tr = std::max(deck.options.fairleadMotion->period, deck.options.rampTime);
+  double r = 1, rd = 0, rdd = 0;
+  if (t < Tr) {
+    const double u = std::max(t, 0.0) / Tr;
+    r = u * u * u * (10 - 15 * u + 6 * u * u);
+    rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
+    rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
+  }
+  const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
+  m.x += r * x;
+  m.v = rd * x + r * v;
+  m.a = rdd * x + 2 * rd * v + r * a;
+}
+
 /// The kinematics of point `pid` at time t: a Fixed (or Free) point at its deck position; a
 /// Coupled / Vessel point on its motionFile track (`motion`), or moved by the deck's
 /// fairleadMotion in a dynamic run (ramped from rest over max(one period, rampTime) by a
@@ -95,21 +114,7 @@ inline EndMotion prescribed_point_motion(const Deck& deck, const MotionTracks* m
     }
     return m;
   }
-  if (deck.options.fairleadMotion && dynamic) {
-    const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
-    const double Tr = std::max(deck.options.fairleadMotion->period, deck.options.rampTime);
-    double r = 1, rd = 0, rdd = 0;
-    if (t < Tr) {
-      const double u = std::max(t, 0.0) / Tr;
-      r = u * u * u * (10 - 15 * u + 6 * u * u);
-      rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
-      rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
-    }
-    const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
-    m.x += r * x;
-    m.v = rd * x + r * v;
-    m.a = rdd * x + 2 * rd * v + r * a;
-  }
+  if (deck.options.fairleadMotion && dynamic) add_harmonic_motion(deck, t, m);
   return m;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cabledyn/core/so3.hpp"
 #include "cabledyn/io/deck.hpp"
 #include "cabledyn/system.hpp"
 
@@ -26,6 +27,12 @@ inline bool has_free_points(const Deck& d) {
   return false;
 }
 
+/// True when an unsupported-feature record of the reader names what the system route models
+/// (free points, bodies, points on bodies).
+inline bool system_route_feature(const std::string& feature) {
+  return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature;
+}
+
 /// A deck's mooring system and its maps.
 struct DeckSystem {
   MooringSystem<double> system;
@@ -33,6 +40,7 @@ struct DeckSystem {
   std::vector<int> point_id;       ///< system point index -> deck point ID
   std::vector<int> line_id;        ///< system line index -> deck line ID
   std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
+  std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel bodies, in BODIES order
 };
 
 /// Builds the mooring system of a deck (read with ReadOptions::accept_unsupported, so that its
@@ -47,7 +55,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   // Read the deck with ReadOptions::accept_unsupported: free points are what this route
   // models; every other request is refused here.
   for (const auto& u : deck.unsupported)
-    if (u.feature != kFreePointsFeature)
+    if (!system_route_feature(u.feature))
       throw NotImplementedError(where(deck.file, u.line), u.quantity, u.value, u.feature);
   const auto& o = deck.options;
   auto refuse = [&](const std::string& option, const std::string& what) {
@@ -60,7 +68,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
                               "end connections in a system with free points (finite-EI lines are not in the system yet)");
-  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}};
+  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
     bed.z = *z;
@@ -68,6 +76,27 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     bed.params.cBot = o.cBot;
   }
   ds.system.set_seabed(bed);
+  for (const auto& b : deck.bodies) {
+    BodyModel<double> m;
+    m.name = "deck body " + std::to_string(b.id);
+    m.kind = b.type == BodyType::free ? BodyKind::free : b.type == BodyType::fixed ? BodyKind::fixed : BodyKind::coupled;
+    m.r = Vec3<double>(b.r[0], b.r[1], b.r[2]);
+    constexpr double deg = 3.14159265358979323846 / 180;
+    m.R = rotation_xyz(b.angles[0] * deg, b.angles[1] * deg, b.angles[2] * deg);
+    m.mass = b.mass;
+    m.cg = Vec3<double>(b.cg[0], b.cg[1], b.cg[2]);
+    m.inertia = Vec3<double>(b.inertia[0], b.inertia[1], b.inertia[2]);
+    m.volume = b.volume;
+    for (int k = 0; k < 6; ++k) m.CdA(k) = b.CdA[static_cast<std::size_t>(k)];
+    m.Ca = Vec3<double>(b.Ca[0], b.Ca[1], b.Ca[2]);
+    m.wetting = o.body_wetting_full ? BodyWetting::full : BodyWetting::sphere;
+    try {
+      const int k = ds.system.add_body(m);
+      if (m.kind == BodyKind::coupled) ds.coupled_bodies.push_back(k);
+    } catch (const InputError& e) {
+      throw InputError(where(deck.file, b.line), "BODIES body " + std::to_string(b.id), e.what(), "a valid body");
+    }
+  }
   for (const auto& p : deck.points) {
     PointModel<double> m;
     m.name = "deck point " + std::to_string(p.id);
@@ -84,8 +113,18 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         m.Ca = p.Ca;
         m.load = Vec3<double>(p.force[0], p.force[1], p.force[2]);
         break;
+      case PointType::body:
+        if (p.attached < 1 || p.attached > static_cast<int>(deck.bodies.size()))
+          throw InputError(where(deck.file, p.line), "POINTS Type", "Body" + std::to_string(p.attached),
+                           "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
+        if (p.mass != 0 || p.volume != 0 || p.CdA != 0 || p.Ca != 0 || p.force[0] != 0 || p.force[1] != 0 || p.force[2] != 0)
+          throw NotImplementedError(where(deck.file, p.line), "POINTS Mass / Vol / CdA / Ca / force of a Body point",
+                                    "nonzero", "0 (give the body its mass, volume and drag: points on bodies carry none yet)");
+        m.kind = PointKind::body;
+        m.body = p.attached - 1;  // r: the offset from the body's reference point in body axes
+        break;
       default:
-        throw NotImplementedError(where(deck.file, p.line), "POINTS Type", "Body/Turbine", "points on bodies or turbines");
+        throw NotImplementedError(where(deck.file, p.line), "POINTS Type", "Turbine", "points on turbines (FAST.Farm)");
     }
     if (p.type == PointType::free && (p.mass < 0 || p.volume < 0))
       throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");

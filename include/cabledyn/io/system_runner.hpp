@@ -46,6 +46,10 @@ class SystemRunner {
       const std::string path =
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
       motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
+      if (!sim_->model().coupled_bodies.empty())
+        throw NotImplementedError(deck_.file, "motionFile", path,
+                                  "a motionFile with Coupled bodies (their motion in the driver is the deck's "
+                                  "fairleadMotion, or their deck pose; a host drives them through the C API)");
     }
     const auto& o = deck_.options;
     for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})
@@ -106,15 +110,30 @@ class SystemRunner {
  private:
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
-  // The coupled points' kinematics at t (positions and velocities, 3 per point).
+  // The coupled kinematics at t: positions and velocities, 3 per coupled point, then 6 per
+  // coupled body (its reference point moved by the deck's fairleadMotion, its deck
+  // orientation held).
   void coupled_at(double t) {
     const auto& m = sim_->model();
-    x_.resize(m.coupled.size() * 3);
-    v_.resize(m.coupled.size() * 3);
+    x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
+    v_.resize(x_.size());
     for (std::size_t c = 0; c < m.coupled.size(); ++c) {
       const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
                                                   dynamic_run());
       for (int i = 0; i < 3; ++i) x_[3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[3 * c + static_cast<std::size_t>(i)] = k.v(i);
+    }
+    const std::size_t o = 3 * m.coupled.size();
+    for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
+      const auto& b = deck_.bodies[static_cast<std::size_t>(m.coupled_bodies[c])];
+      EndMotion k;
+      k.x = Vec3<double>(b.r[0], b.r[1], b.r[2]);
+      if (deck_.options.fairleadMotion && dynamic_run()) add_harmonic_motion(deck_, t, k);
+      for (int i = 0; i < 3; ++i) {
+        x_[o + 6 * c + static_cast<std::size_t>(i)] = k.x(i);
+        x_[o + 6 * c + 3 + static_cast<std::size_t>(i)] = b.angles[static_cast<std::size_t>(i)] * kPi / 180;
+        v_[o + 6 * c + static_cast<std::size_t>(i)] = k.v(i);
+        v_[o + 6 * c + 3 + static_cast<std::size_t>(i)] = 0;
+      }
     }
   }
 
@@ -159,11 +178,17 @@ class SystemRunner {
       case ChannelKind::PointTension:
         if (!sim_->model().point_index.count(c.point)) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
         return;
+      case ChannelKind::Body: {
+        int f = 0, k = 0;
+        if (c.object < 1 || c.object > static_cast<int>(sim_->model().system.n_bodies()) || !body_channel_quantity(c.quantity, f, k))
+          throw InputError(deck_.file, "output channel", text.empty() ? c.name() : text, "a channel of a body of BODIES");
+        return;
+      }
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
                                   "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions and "
-                                  "velocities, point channels (node tensions, curvatures, accelerations and forces, rods "
-                                  "and bodies: not yet)");
+                                  "velocities, point and body channels (node tensions, curvatures, accelerations and "
+                                  "forces, rods: not yet)");
     }
   }
 
@@ -185,7 +210,7 @@ class SystemRunner {
         const int l = sim_->line_index(c.line);
         const long long j = deck_.channel_node(c);
         VecX<double> x;
-        sys.line_gather(c.kind == ChannelKind::NodePosition ? st.q : st.v, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
+        sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
         return x(3 * (j - 1) + c.component);
       }
       case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
@@ -199,6 +224,23 @@ class SystemRunner {
       }
       case ChannelKind::PointForce: return sim_->point_force(c.point)(c.component);
       case ChannelKind::PointTension: return sim_->point_force(c.point).norm();
+      case ChannelKind::Body: {
+        int f = 0, k = 0;
+        body_channel_quantity(c.quantity, f, k);
+        Vec3<double> r;
+        Mat3<double> R;
+        sim_->body_pose(c.object, r, R);
+        switch (f) {
+          case 0: return r(k);
+          case 1: return angles_xyz(R)(k) * 180 / kPi;
+          case 2: return sim_->body_motion(c.object, 1)(k);
+          case 3: return sim_->body_motion(c.object, 1)(3 + k);
+          case 4: return sim_->body_motion(c.object, 2)(k);
+          case 5: return sim_->body_motion(c.object, 2)(3 + k);
+          case 6: return sim_->body_load(c.object)(k);
+          default: return sim_->body_load(c.object)(3 + k);
+        }
+      }
       default: break;
     }
     throw NotImplementedError(deck_.file, "output channel", c.name(), "in a system with free points");
@@ -255,7 +297,7 @@ class SystemRunner {
     VecX<double> x;
     for (std::size_t l = 0; l < sys.n_lines(); ++l) {
       const int li = static_cast<int>(l);
-      sys.line_gather(static_state_.q, li, 0, x);
+      sys.line_gather(static_state_, li, 0, x);
       const auto& m = sys.line(li).model;
       for (std::size_t i = 0; i < m.n_nodes(); ++i) {
         double T = 0;
@@ -280,11 +322,34 @@ class SystemRunner {
       for (std::size_t l = 0; l < sys.n_lines(); ++l)
         for (int e = 0; e < 2; ++e)
           if (sys.line(static_cast<int>(l)).point[e] == pi) F += sys.line_end_force(static_state_, static_cast<int>(l), e);
-      const char* kind = sys.point(pi).kind == PointKind::free ? "Free" : sys.point(pi).kind == PointKind::coupled ? "Coupled" : "Fixed";
+      const auto& P = sys.point(pi);
+      const std::string kind = P.kind == PointKind::free      ? "Free"
+                               : P.kind == PointKind::coupled ? "Coupled"
+                               : P.kind == PointKind::body    ? "Body" + std::to_string(P.body + 1)
+                                                              : "Fixed";
       f << sim_->model().point_id[p] << "\t" << kind << "\t" << r(0) << "\t" << r(1) << "\t" << r(2) << "\t" << F(0) << "\t"
         << F(1) << "\t" << F(2) << "\n";
     }
     out->row_done();
+    if (sys.n_bodies() > 0) {
+      // Bodies: the pose and the static load of their lines about the reference point.
+      f << "\nBodyID\tType\tX(m)\tY(m)\tZ(m)\tRoll(deg)\tPitch(deg)\tYaw(deg)\tFx(N)\tFy(N)\tFz(N)\tMx(Nm)\tMy(Nm)\tMz(Nm)\n";
+      for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+        const int bi = static_cast<int>(b);
+        Vec3<double> r;
+        Mat3<double> R;
+        sys.body_pose(static_state_, bi, r, R);
+        const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
+        const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
+        const auto k = sys.body(bi).kind;
+        f << b + 1 << "\t" << (k == BodyKind::free ? "Free" : k == BodyKind::coupled ? "Coupled" : "Fixed");
+        for (int i = 0; i < 3; ++i) f << "\t" << r(i);
+        for (int i = 0; i < 3; ++i) f << "\t" << ang(i);
+        for (int i = 0; i < 6; ++i) f << "\t" << F(i);
+        f << "\n";
+      }
+      out->row_done();
+    }
     out->close();
   }
 
@@ -303,7 +368,7 @@ class SystemRunner {
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         PlotSeries s;
         s.label = "line " + std::to_string(sim_->model().line_id[l]);
-        sys.line_gather(static_state_.q, static_cast<int>(l), 0, x);
+        sys.line_gather(static_state_, static_cast<int>(l), 0, x);
         for (Eigen::Index i = 0; i < x.size() / 3; ++i) {
           s.x.push_back(x(3 * i));
           s.y.push_back(x(3 * i + (view == 0 ? 2 : 1)));
@@ -327,6 +392,25 @@ class SystemRunner {
       }
       if (!free_pts.x.empty()) p.series.push_back(free_pts);
       if (!held_pts.x.empty()) p.series.push_back(held_pts);
+      // Each body: its reference point joined to its attachment points.
+      for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+        Vec3<double> rb;
+        Mat3<double> Rb;
+        sys.body_pose(static_state_, static_cast<int>(b), rb, Rb);
+        PlotSeries body;
+        body.label = "body " + std::to_string(b + 1);
+        body.color = "#1f77b4";
+        body.markers = true;
+        for (std::size_t q = 0; q < sys.n_points(); ++q) {
+          const auto& P = sys.point(static_cast<int>(q));
+          if (P.kind != PointKind::body || P.body != static_cast<int>(b)) continue;
+          const Vec3<double> r = sys.point_position(static_state_, static_cast<int>(q));
+          body.x.insert(body.x.end(), {rb(0), r(0)});
+          body.y.insert(body.y.end(), {rb(view == 0 ? 2 : 1), r(view == 0 ? 2 : 1)});
+        }
+        if (body.x.empty()) body.x.push_back(rb(0)), body.y.push_back(rb(view == 0 ? 2 : 1));
+        p.series.push_back(std::move(body));
+      }
       if (view == 0 && deck_.environment().depth && xmax >= xmin) {
         PlotSeries bed;
         bed.label = "seabed";
@@ -349,7 +433,8 @@ class SystemRunner {
     std::ostream& f = out->stream();
     f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
     const auto& sys = sim_->model().system;
-    f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points (" << sys.dofs() << " DOFs)\n";
+    f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points, " << sys.n_bodies() << " bodies ("
+      << sys.dofs() << " DOFs)\n";
     if (dynamic_run())
       f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
         << *deck_.options.TMax << " s (run length from " << tmax_source_ << ")\n";

@@ -5,7 +5,10 @@
 // "Time integration" (generalised-alpha, rhoInf from the deck).
 //
 // The pattern of mooring host coupling: create from a deck; the number of coupled DOFs (3
-// per Coupled / Vessel point, in POINTS order); init with the coupled positions and
+// per Coupled / Vessel point, in POINTS order, then 6 per Coupled / Vessel body, in BODIES
+// order: x y z and roll pitch yaw [rad] of R = Rx Ry Rz, their velocities the reference
+// point's and the angular velocity in world axes, their loads force and moment about the
+// reference point); init with the coupled positions and
 // velocities (the statics); step from t to t + dt with the coupled states at t + dt,
 // returning the forces of the lines on the coupled points; queries; save and load of
 // everything committed (a bit-for-bit restart).
@@ -45,8 +48,10 @@ class SystemSimulation {
   const Deck& deck() const { return deck_; }
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
-  /// Number of coupled DOFs: 3 per Coupled / Vessel point.
-  int coupled_dofs() const { return 3 * static_cast<int>(model_.coupled.size()); }
+  /// Number of coupled DOFs: 3 per Coupled / Vessel point, then 6 per Coupled / Vessel body.
+  int coupled_dofs() const {
+    return 3 * static_cast<int>(model_.coupled.size()) + 6 * static_cast<int>(model_.coupled_bodies.size());
+  }
   bool initialized() const { return stepper_ != nullptr; }
   double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
   const SystemState<double>& state() const {
@@ -89,13 +94,37 @@ class SystemSimulation {
     coupled_forces(f);
   }
 
-  /// The forces of the lines on the coupled points in the committed state (3 per point).
+  /// The forces of the lines on the coupled points (3 per point), then their forces and
+  /// moments about the reference point of each coupled body (6 per body), in the committed
+  /// state.
   void coupled_forces(double* f) const {
     require_init("coupled_forces");
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
       const Vec3<double> F = point_force_index(model_.coupled[c]);
       for (int k = 0; k < 3; ++k) f[3 * c + static_cast<std::size_t>(k)] = F(k);
     }
+    const std::size_t o = 3 * model_.coupled.size();
+    for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
+      const Vec6<double> F = model_.system.body_line_load(stepper_->state(), model_.coupled_bodies[c], true);
+      for (int k = 0; k < 6; ++k) f[o + 6 * c + static_cast<std::size_t>(k)] = F(k);
+    }
+  }
+
+  /// The pose of body `id` (deck ID) in the committed state: its reference point and
+  /// orientation.
+  void body_pose(int id, Vec3<double>& r, Mat3<double>& R) const {
+    require_init("body_pose");
+    model_.system.body_pose(stepper_->state(), body_index(id), r, R);
+  }
+  /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body `id`.
+  Vec6<double> body_motion(int id, int which) const {
+    require_init("body_motion");
+    return model_.system.body_motion(stepper_->state(), body_index(id), which);
+  }
+  /// The load of the lines on body `id` about its reference point (force, moment).
+  Vec6<double> body_load(int id) const {
+    require_init("body_load");
+    return model_.system.body_line_load(stepper_->state(), body_index(id), true);
   }
 
   /// Position of the point with deck ID `id` in the committed state.
@@ -136,10 +165,13 @@ class SystemSimulation {
     f.write(reinterpret_cast<const char*>(&np), sizeof np);
     const double t = snap.state.t;
     f.write(reinterpret_cast<const char*>(&t), sizeof t);
-    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0})
+    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
-    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a})
+    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
+                          &snap.held.ba, &snap.held.balpha})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    for (const auto* R : {&snap.held.bR, &snap.state.R})
+      for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
     f.write(reinterpret_cast<const char*>(last_v_.data()), static_cast<std::streamsize>(sizeof(double) * last_v_.size()));
     if (!f) throw InputError(path, "state file", "write failed", "a complete write");
   }
@@ -164,10 +196,13 @@ class SystemSimulation {
     double t = 0;
     f.read(reinterpret_cast<char*>(&t), sizeof t);
     snap.state.t = t;
-    for (VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0})
+    for (VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.read(reinterpret_cast<char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
-    for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a})
+    for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
+                    &snap.held.ba, &snap.held.balpha})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    for (auto* R : {&snap.held.bR, &snap.state.R})
+      for (auto& x : *R) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 9);
     std::vector<double> lv(last_v_.size());
     f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
@@ -176,7 +211,7 @@ class SystemSimulation {
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS1";
+  static constexpr char kMagic[9] = "CDYNSYS2";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
@@ -185,6 +220,11 @@ class SystemSimulation {
     const auto it = model_.point_index.find(id);
     if (it == model_.point_index.end()) throw InputError(deck_.file, "point ID", id, "a point of POINTS");
     return it->second;
+  }
+  int body_index(int id) const {
+    if (id < 1 || id > static_cast<int>(model_.system.n_bodies()))
+      throw InputError(deck_.file, "body ID", id, "a body of BODIES (1.." + std::to_string(model_.system.n_bodies()) + ")");
+    return id - 1;
   }
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();
@@ -200,6 +240,17 @@ class SystemSimulation {
       const Vec3<double> r(x[3 * c], x[3 * c + 1], x[3 * c + 2]), u(v[3 * c], v[3 * c + 1], v[3 * c + 2]);
       const Vec3<double> w = a ? Vec3<double>(a[3 * c], a[3 * c + 1], a[3 * c + 2]) : Vec3<double>::Zero();
       model_.system.set_coupled(model_.coupled[c], r, u, w);
+    }
+    const std::size_t o = 3 * model_.coupled.size();
+    for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
+      const double* xb = x + o + 6 * c;
+      Vec6<double> vel, acc = Vec6<double>::Zero();
+      for (int k = 0; k < 6; ++k) {
+        vel(k) = v[o + 6 * c + static_cast<std::size_t>(k)];
+        if (a) acc(k) = a[o + 6 * c + static_cast<std::size_t>(k)];
+      }
+      model_.system.set_coupled_body(model_.coupled_bodies[c], Vec3<double>(xb[0], xb[1], xb[2]),
+                                     rotation_xyz(xb[3], xb[4], xb[5]), vel, acc);
     }
   }
 

@@ -24,6 +24,8 @@
 #include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
+#include "cabledyn/core/so3.hpp"
+#include "cabledyn/system/body_model.hpp"
 #include "cabledyn/system/bordered_jacobian.hpp"
 #include "cabledyn/system/line_model.hpp"
 
@@ -34,6 +36,7 @@ enum class PointKind {
   fixed,    ///< held at its position (an anchor): Fixed
   coupled,  ///< position prescribed by the host or a motion (a fairlead): Coupled / Vessel
   free,     ///< three DOFs moved by its lines, weight and buoyancy: Free / Connect
+  body,     ///< fixed on a body at an offset in body axes: Body<N>
 };
 
 /// A point (deck POINTS row). Parameters in T.
@@ -49,14 +52,21 @@ struct PointModel {
   Vec3<T> v = Vec3<T>::Zero();  ///< velocity of a held point [m/s] (coupled: set by the host each step)
   Vec3<T> a = Vec3<T>::Zero();  ///< acceleration of a held point [m/s^2]
   Vec3<T> load = Vec3<T>::Zero();  ///< constant external force on a free point [N] (a host's load)
+  int body = -1;                   ///< PointKind::body: the body (0-based); r is then the offset in body axes
 };
 
 /// The one state value of a system: time and the positions, velocities and accelerations of
 /// its free DOFs (in the system's numbering). Copy it whole to commit, roll back or restart.
+///
+/// A free body's six DOFs are (position of its reference point, rotation vector theta): its
+/// orientation is exp([theta]_x) R with R its entry in `R`, its velocities (v, omega) and
+/// accelerations (a, alpha) are in world axes. commit() folds theta into R and zeroes it, so
+/// theta is the increment of the current step (spec "Rigid-body time integration").
 template <class T>
 struct SystemState {
   T t = T(0);
   VecX<T> q, v, a;
+  std::vector<Mat3<T>> R;  ///< one orientation per body (held bodies' entries unused)
 };
 
 /// A line of the system: its load model and the points at its ends.
@@ -71,6 +81,35 @@ struct SystemLine {
 template <class T>
 struct HeldKinematics {
   std::vector<Vec3<T>> r, v, a;  ///< one entry per point (free points' entries unused)
+  std::vector<Vec3<T>> br, bv, bw, ba, balpha;  ///< per body: position, velocity, angular velocity, accelerations
+  std::vector<Mat3<T>> bR;                      ///< per body: orientation
+
+  /// Copies `o` (of the same sizes) into this one without allocating.
+  void assign(const HeldKinematics& o) {
+    for (std::size_t p = 0; p < r.size(); ++p) r[p] = o.r[p], v[p] = o.v[p], a[p] = o.a[p];
+    for (std::size_t b = 0; b < br.size(); ++b) {
+      br[b] = o.br[b], bv[b] = o.bv[b], bw[b] = o.bw[b], ba[b] = o.ba[b], balpha[b] = o.balpha[b];
+      bR[b] = o.bR[b];
+    }
+  }
+  /// The kinematics a fraction tau from x to y into this one: linear, the orientations on
+  /// their geodesic.
+  void interpolate(const HeldKinematics& x, const HeldKinematics& y, const T& tau) {
+    const T s = T(1) - tau;
+    for (std::size_t p = 0; p < r.size(); ++p) {
+      r[p] = s * x.r[p] + tau * y.r[p];
+      v[p] = s * x.v[p] + tau * y.v[p];
+      a[p] = s * x.a[p] + tau * y.a[p];
+    }
+    for (std::size_t b = 0; b < br.size(); ++b) {
+      br[b] = s * x.br[b] + tau * y.br[b];
+      bv[b] = s * x.bv[b] + tau * y.bv[b];
+      bw[b] = s * x.bw[b] + tau * y.bw[b];
+      ba[b] = s * x.ba[b] + tau * y.ba[b];
+      balpha[b] = s * x.balpha[b] + tau * y.balpha[b];
+      bR[b] = value_of(tau) == 0 ? x.bR[b] : value_of(tau) == 1 ? y.bR[b] : so3_interpolate<T>(x.bR[b], y.bR[b], tau);
+    }
+  }
 };
 
 /// A mooring system of EI = 0 lines and points.
@@ -141,6 +180,123 @@ class MooringSystem {
     return static_cast<int>(points_.size()) - 1;
   }
 
+  /// Adds a body; returns its index. Throws InputError for a non-finite pose, an orientation
+  /// that is not a rotation, a negative mass, inertia or volume, or a free body without mass
+  /// or inertia.
+  int add_body(BodyModel<T> b) {
+    const std::string obj = "Body " + std::to_string(bodies_.size() + 1) + " (" + b.name + ")";
+    for (int c = 0; c < 3; ++c)
+      if (!is_finite(b.r(c))) throw InputError(obj, "position", "non-finite", "finite");
+    const double orth = static_cast<double>(value_of((b.R.transpose() * b.R - Mat3<T>::Identity()).cwiseAbs().maxCoeff()));
+    if (!(orth < 1e-9) || !(value_of(b.R.determinant()) > 0))
+      throw InputError(obj, "orientation |R^T R - I|", orth, "< 1e-9 with det R = 1 (a rotation)");
+    if (!(value_of(b.mass) >= 0 && is_finite(b.mass))) throw InputError(obj, "mass", value_of(b.mass), ">= 0");
+    if (!(value_of(b.volume) >= 0 && is_finite(b.volume))) throw InputError(obj, "volume", value_of(b.volume), ">= 0");
+    for (int c = 0; c < 3; ++c) {
+      if (!(value_of(b.inertia(c)) >= 0 && is_finite(b.inertia(c))))
+        throw InputError(obj, "moment of inertia " + std::to_string(c + 1), value_of(b.inertia(c)), ">= 0");
+      if (!(b.Ca(c) >= 0)) throw InputError(obj, "Ca", b.Ca(c), ">= 0");
+    }
+    for (int c = 0; c < 6; ++c)
+      if (!(b.CdA(c) >= 0)) throw InputError(obj, "CdA", b.CdA(c), ">= 0");
+    if (b.kind == BodyKind::free && (!(value_of(b.mass) > 0) || !(value_of(b.inertia.minCoeff()) > 0)))
+      throw InputError(obj, "mass and moments of inertia of a free body", value_of(b.mass),
+                       "> 0 (a massless free body has no equation of motion)");
+    bodies_.push_back(std::move(b));
+    numbered_ = false;
+    return static_cast<int>(bodies_.size()) - 1;
+  }
+  std::size_t n_bodies() const { return bodies_.size(); }
+  const BodyModel<T>& body(int b) const { return bodies_.at(static_cast<std::size_t>(b)); }
+  /// A body, to edit (a held pose, a dual seed). Renumber() after changing a kind.
+  BodyModel<T>& body(int b) { return bodies_.at(static_cast<std::size_t>(b)); }
+  /// First global DOF of body b (-1 when it is held): (position, rotation increment).
+  Index body_dof(int b) const {
+    require_numbered();
+    return body_dof_[static_cast<std::size_t>(b)];
+  }
+
+  /// The pose of body b in state s: its reference point and orientation.
+  void body_pose(const State& s, int b, Vec3<T>& r, Mat3<T>& R) const {
+    const auto bi = static_cast<std::size_t>(b);
+    const Index d = body_dof_[bi];
+    if (d < 0) {
+      r = bodies_[bi].r;
+      R = bodies_[bi].R;
+      return;
+    }
+    r = s.q.template segment<3>(d);
+    R = so3_exp<T>(Vec3<T>(s.q.template segment<3>(d + 3))) * s.R[bi];
+  }
+  /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body b in state s.
+  Vec6<T> body_motion(const State& s, int b, int which) const {
+    const auto bi = static_cast<std::size_t>(b);
+    const Index d = body_dof_[bi];
+    Vec6<T> m;
+    if (d < 0) {
+      const auto& B = bodies_[bi];
+      m << (which == 1 ? B.v : B.a), (which == 1 ? B.w : B.alpha);
+      return m;
+    }
+    return (which == 1 ? s.v : s.a).template segment<6>(d);
+  }
+  /// Folds every free body's rotation increment into its orientation and zeroes it (the
+  /// state describes the same configuration). Steppers call it on each committed state.
+  void commit(State& s) const {
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      const Vec3<T> th = s.q.template segment<3>(d + 3);
+      if (th.squaredNorm() == T(0)) continue;
+      Mat3<T> R = so3_exp<T>(th) * s.R[b];
+      // Re-orthonormalise against drift over many steps (one Newton-Schulz step).
+      R = T(1.5) * R - T(0.5) * R * R.transpose() * R;
+      s.R[b] = R;
+      s.q.template segment<3>(d + 3).setZero();
+    }
+  }
+
+  /// Sets coupled body b's pose and motion (the host's input for the end of the next step).
+  /// Throws InputError for a body that is not coupled, a non-finite value or an R that is
+  /// not a rotation.
+  void set_coupled_body(int b, const Vec3<T>& r, const Mat3<T>& R, const Vec6<T>& vel, const Vec6<T>& acc = Vec6<T>::Zero()) {
+    auto& B = bodies_.at(static_cast<std::size_t>(b));
+    auto obj = [&] { return "Body " + std::to_string(b + 1) + " (" + B.name + ")"; };
+    if (B.kind != BodyKind::coupled) throw InputError(obj(), "attachment", "not Coupled", "a Coupled body");
+    bool finite = true;
+    for (int c = 0; c < 3; ++c) finite = finite && is_finite(r(c));
+    for (int c = 0; c < 6; ++c) finite = finite && is_finite(vel(c)) && is_finite(acc(c));
+    for (int i = 0; i < 9; ++i) finite = finite && is_finite(R(i));
+    if (!finite) throw InputError(obj(), "coupled kinematics", "non-finite", "finite");
+    const double orth = static_cast<double>(value_of((R.transpose() * R - Mat3<T>::Identity()).cwiseAbs().maxCoeff()));
+    if (!(orth < 1e-9)) throw InputError(obj(), "orientation |R^T R - I|", orth, "< 1e-9 (a rotation)");
+    B.r = r;
+    B.R = R;
+    B.v = vel.template head<3>();
+    B.w = vel.template tail<3>();
+    B.a = acc.template head<3>();
+    B.alpha = acc.template tail<3>();
+  }
+
+  /// The load the lines exert on body b in state s, about its reference point in world axes
+  /// (force, moment) [N, N m]: the sum of the dynamic end loads (dynamic = true, the
+  /// coupled load of the spec) or static end forces at its points, with their lever moments.
+  Vec6<T> body_line_load(const State& s, int b, bool dynamic) const {
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, b, rb, Rb);
+    Vec6<T> F = Vec6<T>::Zero();
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& P = points_[static_cast<std::size_t>(lines_[l].point[e])];
+        if (P.kind != PointKind::body || P.body != b) continue;
+        const Vec3<T> f = dynamic ? line_end_force_dynamic(s, static_cast<int>(l), e) : line_end_force(s, static_cast<int>(l), e);
+        F.template head<3>() += f;
+        F.template tail<3>() += Vec3<T>(Rb * P.r).cross(f);
+      }
+    return F;
+  }
+
   /// Adds a line from point a (End A) to point b (End B); returns its index.
   int add_line(LineModel<T> model, int a, int b) {
     const std::string obj = "Line " + std::to_string(lines_.size() + 1) + " (" + model.name() + ")";
@@ -184,6 +340,17 @@ class MooringSystem {
       point_dof_[p] = off;
       off += 3;
     }
+    n_pos_dofs_ = off;
+    body_dof_.assign(bodies_.size(), -1);
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (points_[p].kind == PointKind::body && (points_[p].body < 0 || points_[p].body >= static_cast<int>(bodies_.size())))
+        throw InputError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")", "body", points_[p].body + 1,
+                         "an existing body (1.." + std::to_string(bodies_.size()) + ")");
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (bodies_[b].kind != BodyKind::free) continue;
+      body_dof_[b] = off;
+      off += 6;
+    }
     n_dofs_ = off;
     wx_.assign(lines_.size(), VecX<T>());
     wv_ = wx_;
@@ -207,7 +374,8 @@ class MooringSystem {
     require_numbered();
     return point_dof_[static_cast<std::size_t>(p)];
   }
-  /// First global DOF of node i of line l (-1 when the node is held: an end on a held point).
+  /// First global DOF of node i of line l (-1 when the node is not three DOFs of its own: an
+  /// end on a held point or on a body).
   Index node_dof(int l, std::size_t i) const {
     require_numbered();
     const auto& L = lines_[static_cast<std::size_t>(l)];
@@ -227,9 +395,12 @@ class MooringSystem {
       s.size = 3 * static_cast<Index>(lines_[l].model.n_nodes() - 2);
       s.half_bandwidth = 5;
       for (int end = 0; end < 2; ++end) {
-        const Index d = point_dof_[static_cast<std::size_t>(lines_[l].point[end])];
+        const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
+        Index d = point_dof_[static_cast<std::size_t>(lines_[l].point[end])];
+        int k = 3;
+        if (P.kind == PointKind::body) d = body_dof_[static_cast<std::size_t>(P.body)], k = 6;
         if (d >= 0)
-          for (int c = 0; c < 3; ++c)
+          for (int c = 0; c < k; ++c)
             if (std::find(s.coupled.begin(), s.coupled.end(), d - n_line_dofs_ + c) == s.coupled.end())
               s.coupled.push_back(d - n_line_dofs_ + c);
       }
@@ -248,9 +419,14 @@ class MooringSystem {
     s.a = VecX<T>::Zero(n_dofs_);
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0) s.q.template segment<3>(point_dof_[p]) = points_[p].r;
+    s.R.resize(bodies_.size());
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      s.R[b] = bodies_[b].R;
+      if (body_dof_[b] >= 0) s.q.template segment<3>(body_dof_[b]) = bodies_[b].r;
+    }
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const auto& L = lines_[l];
-      const Vec3<T> a = points_[static_cast<std::size_t>(L.point[0])].r, b = points_[static_cast<std::size_t>(L.point[1])].r;
+      const Vec3<T> a = point_position(s, L.point[0]), b = point_position(s, L.point[1]);
       const std::size_t n = L.model.n_nodes();
       for (std::size_t i = 1; i + 1 < n; ++i)
         s.q.template segment<3>(node_dof(static_cast<int>(l), i)) = a + (b - a) * T(double(i) / double(n - 1));
@@ -261,7 +437,14 @@ class MooringSystem {
   /// Position of point p in state s.
   Vec3<T> point_position(const SystemState<T>& s, int p) const {
     const Index d = point_dof(p);
-    return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : points_[static_cast<std::size_t>(p)].r;
+    const auto& P = points_[static_cast<std::size_t>(p)];
+    if (P.kind == PointKind::body) {
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, P.body, rb, Rb);
+      return rb + Rb * P.r;
+    }
+    return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : P.r;
   }
 
   /// The held points' kinematics (into h, whose vectors keep their storage once sized).
@@ -270,11 +453,23 @@ class MooringSystem {
     h.v.resize(points_.size());
     h.a.resize(points_.size());
     for (std::size_t p = 0; p < points_.size(); ++p) h.r[p] = points_[p].r, h.v[p] = points_[p].v, h.a[p] = points_[p].a;
+    const std::size_t nb = bodies_.size();
+    h.br.resize(nb), h.bv.resize(nb), h.bw.resize(nb), h.ba.resize(nb), h.balpha.resize(nb), h.bR.resize(nb);
+    for (std::size_t b = 0; b < nb; ++b) {
+      const auto& B = bodies_[b];
+      h.br[b] = B.r, h.bR[b] = B.R, h.bv[b] = B.v, h.bw[b] = B.w, h.ba[b] = B.a, h.balpha[b] = B.alpha;
+    }
   }
   /// Sets the held points' kinematics (free points' entries are ignored).
   void set_held(const Held& h) {
     for (std::size_t p = 0; p < points_.size(); ++p)
-      if (points_[p].kind != PointKind::free) points_[p].r = h.r[p], points_[p].v = h.v[p], points_[p].a = h.a[p];
+      if (points_[p].kind == PointKind::fixed || points_[p].kind == PointKind::coupled)
+        points_[p].r = h.r[p], points_[p].v = h.v[p], points_[p].a = h.a[p];
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      auto& B = bodies_[b];
+      if (B.kind == BodyKind::free) continue;
+      B.r = h.br[b], B.R = h.bR[b], B.v = h.bv[b], B.w = h.bw[b], B.a = h.ba[b], B.alpha = h.balpha[b];
+    }
   }
   /// Sets coupled point p's position, velocity and acceleration (the host's input for the
   /// end of the next step). Throws InputError for a point that is not coupled or a
@@ -295,15 +490,18 @@ class MooringSystem {
   /// lies above the still water (the system's line model takes every element as wetted), and
   /// SolveError for a non-finite DOF.
   void check_state(const State& s) const {
-    for (std::size_t p = 0; p < points_.size(); ++p)
-      if (point_dof_[p] < 0 && value_of(points_[p].r(2)) > 0)
-        throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
-                                  "height above the still water", value_of(points_[p].r(2)),
-                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
-    for (Index i = 2; i < s.q.size(); i += 3)
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (point_dof_[p] >= 0) continue;
+      const double z = static_cast<double>(value_of(point_position(s, static_cast<int>(p))(2)));
+      if (z > 0 && (points_[p].kind != PointKind::body || line_count(static_cast<int>(p)) > 0))
+        throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
+                                  "height above the still water", z,
+                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+    }
+    for (Index i = 2; i < n_pos_dofs_; i += 3)
       if (value_of(s.q(i)) > 0)
         throw NotImplementedError(name_, describe_dof(i) + " height above the still water", value_of(s.q(i)),
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
@@ -313,6 +511,10 @@ class MooringSystem {
   /// at End A).
   std::string describe_dof(Index i) const {
     require_numbered();
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      if (body_dof_[b] >= 0 && i >= body_dof_[b] && i < body_dof_[b] + 6)
+        return "Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ") " +
+               (i < body_dof_[b] + 3 ? "position" : "rotation");
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0 && i >= point_dof_[p] && i < point_dof_[p] + 3)
         return "Point " + std::to_string(p + 1) + " (" + points_[p].name + ")";
@@ -339,12 +541,19 @@ class MooringSystem {
       const Vec3<T> f = point_static_load(static_cast<int>(p));
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
     }
+    for (const auto& B : bodies_) {
+      scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.mass))) * env_.g);
+      scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.volume))) * env_.g * env_.rho_w);
+      for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.force(c)))));
+    }
     return scale;
   }
 
-  /// Node positions (which = 0), velocities (1) or accelerations (2) of line l: the free
-  /// DOFs from `free`, a held end from its point's r, v or a.
-  void line_gather(const VecX<T>& free, int l, int which, VecX<T>& x) const {
+  /// Node positions (which = 0), velocities (1) or accelerations (2) of line l in state s: the
+  /// free DOFs from s.q, s.v or s.a, a held end from its point's r, v or a, an end on a body
+  /// from the body's motion.
+  void line_gather(const State& s, int l, int which, VecX<T>& x) const {
+    const VecX<T>& free = which == 0 ? s.q : which == 1 ? s.v : s.a;
     const auto& L = lines_[static_cast<std::size_t>(l)];
     const std::size_t n = L.model.n_nodes();
     x.resize(static_cast<Index>(3 * n));
@@ -354,26 +563,56 @@ class MooringSystem {
         x.template segment<3>(static_cast<Index>(3 * i)) = free.template segment<3>(d);
       } else {
         const auto& P = points_[static_cast<std::size_t>(L.point[i == 0 ? 0 : 1])];
-        x.template segment<3>(static_cast<Index>(3 * i)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
+        if (P.kind == PointKind::body) {
+          x.template segment<3>(static_cast<Index>(3 * i)) = body_point_motion(s, P, which);
+        } else {
+          x.template segment<3>(static_cast<Index>(3 * i)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
+        }
       }
     }
+  }
+
+  /// The position (which = 0), velocity (1) or acceleration (2) of a point fixed on a body,
+  /// in state s: r + rho, v + w x rho, a + alpha x rho + w x (w x rho), rho = R offset.
+  Vec3<T> body_point_motion(const State& s, const PointModel<T>& P, int which) const {
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, P.body, rb, Rb);
+    const Vec3<T> rho = Rb * P.r;
+    if (which == 0) return rb + rho;
+    const Vec6<T> m = body_motion(s, P.body, 1);
+    const Vec3<T> w = m.template tail<3>();
+    if (which == 1) return Vec3<T>(m.template head<3>() + w.cross(rho));
+    const Vec6<T> acc = body_motion(s, P.body, 2);
+    return Vec3<T>(acc.template head<3>() + Vec3<T>(acc.template tail<3>()).cross(rho) + w.cross(Vec3<T>(w.cross(rho))));
+  }
+
+  /// Number of line ends on point p.
+  int line_count(int p) const {
+    int n = 0;
+    for (const auto& L : lines_) n += (L.point[0] == p) + (L.point[1] == p);
+    return n;
   }
 
   /// Dynamic force r(q, v) = f_int + f_damp - f_ext on the free DOFs (spec "Time
   /// integration": M a + r = 0): every line's (LineModel::dynamic_residual) and, on a free
   /// point, minus its weight and buoyancy, its constant load, its seabed contact
-  /// (point_contact) and its drag 1/2 rho CdA |u_r| u_r, u_r = U - v. With J (not zeroed here) adds wq dr/dq + wv dr/dv.
+  /// (point_contact) and its drag 1/2 rho CdA |u_r| u_r, u_r = U - v; on a free body, its
+  /// velocity terms minus its external load (body_velocity_terms, body_external_load) and the
+  /// lines' end loads with their lever moments. With J (not zeroed here) adds wq dr/dq + wv
+  /// dr/dv (a body's own part by central differences, as the spec's junction Jacobian; the
+  /// turn of the lever arms with the body's angular velocity is left out of the tangent).
   void dynamic_residual(const SystemState<T>& s, VecX<T>& R, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
     using std::sqrt;
     require_numbered();
     R.setZero(n_dofs_);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_gather(s.q, li, 0, wx_[l]);
-      line_gather(s.v, li, 1, wv_[l]);
-      Router route{this, li, J};
+      line_gather(s, li, 0, wx_[l]);
+      line_gather(s, li, 1, wv_[l]);
+      Router route = router(s, li, J, wq);
       lines_[l].model.dynamic_residual(wx_[l], wv_[l], current_, wr_[l], J ? &route : nullptr, wq, wv);
-      scatter(li, wr_[l], R);
+      scatter(route, wr_[l], R);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
@@ -394,21 +633,34 @@ class MooringSystem {
         }
       }
     }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      auto own = [&](const VecX<T>& q, const VecX<T>& v) {
+        const Vec3<T> th = q.template segment<3>(d + 3);
+        const Mat3<T> Rb = so3_exp<T>(th) * s.R[b];
+        const Vec3<T> rb = q.template segment<3>(d), vb = v.template segment<3>(d), w = v.template segment<3>(d + 3);
+        return Vec6<T>(body_velocity_terms<T>(bodies_[b], Rb, w) -
+                       body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true));
+      };
+      R.template segment<6>(d) += own(s.q, s.v);
+      if (J) body_own_tangent(s, d, own, J, wq, wv);
+    }
   }
 
   /// Inertia M(q) a on the free DOFs (Ma overwritten): the lines' (structural and added
-  /// mass, their held ends' accelerations included) and the points' (m + Ca rho V) a. With J
-  /// (not zeroed here) adds wm M + wq d(M a)/dq.
+  /// mass, their held ends' accelerations included) and the points' (m + Ca rho V) a, the
+  /// bodies' body_mass_matrix (alpha, a). With J (not zeroed here) adds wm M + wq d(M a)/dq.
   void inertia(const SystemState<T>& s, VecX<T>& Ma, BorderedJacobian<T>* J, const T& wm, const T& wq) const {
     require_numbered();
     Ma.setZero(n_dofs_);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_gather(s.q, li, 0, wx_[l]);
-      line_gather(s.a, li, 2, wv_[l]);
-      Router route{this, li, J};
+      line_gather(s, li, 0, wx_[l]);
+      line_gather(s, li, 2, wv_[l]);
+      Router route = router(s, li, J, wq);
       lines_[l].model.inertia(wx_[l], wv_[l], wr_[l], J ? &route : nullptr, wm, wq);
-      scatter(li, wr_[l], Ma);
+      scatter(route, wr_[l], Ma);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
@@ -416,6 +668,26 @@ class MooringSystem {
       const T m = point_mass(static_cast<int>(p));
       Ma.template segment<3>(d) += m * s.a.template segment<3>(d);
       if (J) J->add3(d, d, Mat3<T>(wm * m * Mat3<T>::Identity()));
+    }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      auto mass = [&](const VecX<T>& q) {
+        const Mat3<T> Rb = so3_exp<T>(Vec3<T>(q.template segment<3>(d + 3))) * s.R[b];
+        const Vec3<T> cb = Rb * bodies_[b].cb;
+        const T phi = body_immersion<T>(bodies_[b], T(q(d + 2) + cb(2)), env_).phi;
+        return body_mass_matrix<T>(bodies_[b], Rb, phi, env_);
+      };
+      const Mat6<T> M = mass(s.q);
+      const Vec6<T> acc = s.a.template segment<6>(d);
+      Ma.template segment<6>(d) += mul6<T>(M, acc);
+      if (J) {
+        for (int i = 0; i < 6; ++i)
+          for (int j = 0; j < 6; ++j) J->add(d + i, d + j, wm * M(i, j));
+        // d(M a)/dq: M turns with the body and its added mass changes with the immersion.
+        auto Mq = [&](const VecX<T>& q, const VecX<T>&) { return mul6<T>(mass(q), acc); };
+        body_own_tangent(s, d, Mq, J, wq, T(0));
+      }
     }
   }
 
@@ -426,19 +698,29 @@ class MooringSystem {
   }
 
   /// Kinetic energy [J]: every line's 1/2 v^T M(x) v over all its nodes (held ends
-  /// included, added mass included) and every free point's 1/2 (m + Ca rho V) |v|^2.
+  /// included, added mass included), every free point's 1/2 (m + Ca rho V) |v|^2 and every
+  /// free body's 1/2 (v, w)^T M (v, w).
   T kinetic_energy(const SystemState<T>& s) const {
     T E = T(0);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_gather(s.q, li, 0, wx_[l]);
-      line_gather(s.v, li, 1, wv_[l]);
+      line_gather(s, li, 0, wx_[l]);
+      line_gather(s, li, 1, wv_[l]);
       lines_[l].model.template inertia<Router>(wx_[l], wv_[l], wr_[l], nullptr, T(0), T(0));
       E += T(0.5) * wv_[l].dot(wr_[l]);
     }
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0)
         E += T(0.5) * point_mass(static_cast<int>(p)) * s.v.template segment<3>(point_dof_[p]).squaredNorm();
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (body_dof_[b] < 0) continue;
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, static_cast<int>(b), rb, Rb);
+      const T phi = body_immersion<T>(bodies_[b], T(rb(2) + Vec3<T>(Rb * bodies_[b].cb)(2)), env_).phi;
+      const Vec6<T> vb = s.v.template segment<6>(body_dof_[b]);
+      E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], Rb, phi, env_), vb));
+    }
     return E;
   }
 
@@ -451,7 +733,9 @@ class MooringSystem {
 
   /// Static residual R = f_int - f_ext on the free DOFs (spec "Static equilibrium") and, with
   /// J (from make_jacobian(), zeroed here), its tangent dR/dq. compression_ratio >= 0 gives
-  /// every element's compressed branch r EA (the tension-only stages of the statics).
+  /// every element's compressed branch r EA (the tension-only stages of the statics). A free
+  /// body's rows are its net force and moment about its reference point (the lines' end
+  /// forces with their lever moments, weight, buoyancy, constant load, seabed contact).
   void static_residual(const SystemState<T>& s, VecX<T>& R, BorderedJacobian<T>* J,
                        double compression_ratio = -1) const {
     require_numbered();
@@ -460,13 +744,10 @@ class MooringSystem {
     VecX<T> x, Rl;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
-      line_gather(s.q, li, 0, x);
-      Router route{this, li, J};
+      line_gather(s, li, 0, x);
+      Router route = router(s, li, J, T(1));
       lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio);
-      for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
-        const Index d = node_dof(li, i);
-        if (d >= 0) R.template segment<3>(d) += Rl.template segment<3>(static_cast<Index>(3 * i));
-      }
+      scatter(route, Rl, R);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
@@ -476,16 +757,29 @@ class MooringSystem {
       R(d + 2) -= c.f;
       if (J && value_of(c.df_dz) != 0) J->add(d + 2, d + 2, -c.df_dz);
     }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      auto own = [&](const VecX<T>& q, const VecX<T>&) {
+        const Mat3<T> Rb = so3_exp<T>(Vec3<T>(q.template segment<3>(d + 3))) * s.R[b];
+        const Vec3<T> z3 = Vec3<T>::Zero();
+        return Vec6<T>(-body_external_load<T>(bodies_[b], Vec3<T>(q.template segment<3>(d)), Rb, z3, z3, env_, seabed_.z,
+                                              seabed_.params, current_, false));
+      };
+      R.template segment<6>(d) += own(s.q, s.v);
+      if (J) body_own_tangent(s, d, own, J, T(1), T(0));
+    }
   }
 
-  /// Total potential energy of the system in state s [J]: every line's, and the points'
-  /// weight and buoyancy potential (m - rho V) g z and the potential -F . r of their constant
-  /// loads (the energy whose gradient is static_residual).
+  /// Total potential energy of the system in state s [J]: every line's, the points' weight
+  /// and buoyancy potential (m - rho V) g z and the potential -F . r of their constant loads,
+  /// and the bodies' (body_potential_energy; a constant moment's potential is taken as
+  /// -M . theta of the rotation increment) (the energy whose gradient is static_residual).
   T potential_energy(const SystemState<T>& s, double compression_ratio = -1) const {
     T E = T(0);
     VecX<T> x;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
-      line_gather(s.q, static_cast<int>(l), 0, x);
+      line_gather(s, static_cast<int>(l), 0, x);
       E += lines_[l].model.potential_energy(x, compression_ratio);
     }
     for (std::size_t p = 0; p < points_.size(); ++p)
@@ -494,6 +788,15 @@ class MooringSystem {
         E -= point_static_load(static_cast<int>(p)).dot(r);
         E += point_contact(static_cast<int>(p), r(2), T(0)).energy;
       }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Index d = body_dof_[b];
+      if (d < 0) continue;
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, static_cast<int>(b), rb, Rb);
+      E += body_potential_energy<T>(bodies_[b], rb, Rb, env_, seabed_.z, seabed_.params);
+      E -= bodies_[b].moment.dot(Vec3<T>(s.q.template segment<3>(d + 3)));
+    }
     return E;
   }
 
@@ -503,7 +806,7 @@ class MooringSystem {
   /// coupled loads").
   Vec3<T> line_end_force(const SystemState<T>& s, int l, int end) const {
     VecX<T> x, Rl;
-    line_gather(s.q, l, 0, x);
+    line_gather(s, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
     L.model.template static_residual<Router>(x, Rl, nullptr);
     const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
@@ -516,36 +819,142 @@ class MooringSystem {
   /// coupled load of a line end).
   Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end) const {
     const auto li = static_cast<std::size_t>(l);
-    line_gather(s.q, l, 0, wx_[li]);
-    line_gather(s.v, l, 1, wv_[li]);
-    line_gather(s.a, l, 2, wr_[li]);
+    line_gather(s, l, 0, wx_[li]);
+    line_gather(s, l, 1, wv_[li]);
+    line_gather(s, l, 2, wr_[li]);
     return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], current_, end);
   }
 
   /// Elastic tension of element e of line l in state s [N].
   T line_tension(const SystemState<T>& s, int l, std::size_t e) const {
     VecX<T> x;
-    line_gather(s.q, l, 0, x);
+    line_gather(s, l, 0, x);
     return lines_[static_cast<std::size_t>(l)].model.tension(x, e);
   }
 
  private:
-  // Routes a line's node blocks to the system Jacobian; blocks with a held node are dropped.
+  // How a line's end node enters the system: not at all (a held point or body), as three DOFs
+  // of its own (a free point) or through a free body's six, r_end = r + rho with rho = R p
+  // (rows: force and rho x force; columns: dr_end = dr - [rho]_x J_l(theta) dtheta).
+  struct EndLink {
+    int kind = 0;  // 0 held, 1 own DOFs, 2 body
+    Index dof = -1;
+    Mat3<T> S = Mat3<T>::Zero();  // [rho]_x
+    Mat3<T> G = Mat3<T>::Zero();  // -[rho]_x J_l(theta)
+  };
+
+  // Routes a line's node blocks to the system Jacobian; blocks with a held node are dropped,
+  // blocks of a node on a free body are mapped onto the body's DOFs.
   struct Router {
-    const MooringSystem* sys;
-    int line;
-    BorderedJacobian<T>* J;
+    const MooringSystem* sys = nullptr;
+    int line = 0;
+    BorderedJacobian<T>* J = nullptr;
+    std::size_t n = 0;
+    EndLink ends[2];
+    T wq = T(1);
+    void link(std::size_t i, EndLink& out) const {
+      if (i == 0) out = ends[0];
+      else if (i + 1 == n) out = ends[1];
+      else {
+        out.kind = 1;
+        out.dof = sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(i - 1);
+      }
+    }
     void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
-      const Index di = sys->node_dof(line, i), dj = sys->node_dof(line, j);
-      if (di >= 0 && dj >= 0) J->add3(di, dj, B);
+      if ((i == 0 || j == 0 || i + 1 == n || j + 1 == n)) {
+        EndLink a, b;
+        link(i, a);
+        link(j, b);
+        if (a.kind == 0 || b.kind == 0) return;
+        if (a.kind == 1 && b.kind == 1) return J->add3(a.dof, b.dof, B);
+        for (int ra = 0; ra < (a.kind == 2 ? 2 : 1); ++ra)
+          for (int cb = 0; cb < (b.kind == 2 ? 2 : 1); ++cb) {
+            Mat3<T> X = B;
+            if (ra == 1) X = a.S * X;
+            if (cb == 1) X = X * b.G;
+            J->add3(a.dof + 3 * ra, b.dof + 3 * cb, X);
+          }
+        return;
+      }
+      J->add3(sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(i - 1),
+              sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(j - 1), B);
     }
   };
 
-  // Adds a line's node vector into the free DOFs.
-  void scatter(int l, const VecX<T>& Rl, VecX<T>& R) const {
-    for (std::size_t i = 0; i < lines_[static_cast<std::size_t>(l)].model.n_nodes(); ++i) {
-      const Index d = node_dof(l, i);
-      if (d >= 0) R.template segment<3>(d) += Rl.template segment<3>(static_cast<Index>(3 * i));
+  Router router(const State& s, int l, BorderedJacobian<T>* J, const T& wq) const {
+    Router r;
+    r.sys = this;
+    r.line = l;
+    r.J = J;
+    const auto& L = lines_[static_cast<std::size_t>(l)];
+    r.n = L.model.n_nodes();
+    r.wq = wq;
+    for (int e = 0; e < 2; ++e) {
+      const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+      EndLink& k = r.ends[e];
+      if (P.kind == PointKind::body) {
+        const Index d = body_dof_[static_cast<std::size_t>(P.body)];
+        if (d < 0) continue;
+        const Vec3<T> th = s.q.template segment<3>(d + 3);
+        const Vec3<T> rho = so3_exp<T>(th) * s.R[static_cast<std::size_t>(P.body)] * P.r;
+        k.kind = 2;
+        k.dof = d;
+        k.S = skew<T>(rho);
+        k.G = -k.S * so3_left_jacobian<T>(th);
+      } else if (point_dof_[static_cast<std::size_t>(L.point[e])] >= 0) {
+        k.kind = 1;
+        k.dof = point_dof_[static_cast<std::size_t>(L.point[e])];
+      }
+    }
+    return r;
+  }
+
+  // Adds a line's node vector into the free DOFs: an end on a free body as its force and
+  // lever moment, with the moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x
+  // J_l, times the router's wq) into the Jacobian.
+  void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
+    const std::size_t n = route.n;
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      R.template segment<3>(route.sys->block_offset_[static_cast<std::size_t>(route.line)] + 3 * static_cast<Index>(i - 1)) +=
+          Rl.template segment<3>(static_cast<Index>(3 * i));
+    for (int e = 0; e < 2; ++e) {
+      const EndLink& k = route.ends[e];
+      if (k.kind == 0) continue;
+      const Vec3<T> f = Rl.template segment<3>(static_cast<Index>(3 * (e == 0 ? 0 : n - 1)));
+      R.template segment<3>(k.dof) += f;
+      if (k.kind == 2) {
+        R.template segment<3>(k.dof + 3) += k.S * f;
+        if (route.J) route.J->add3(k.dof + 3, k.dof + 3, Mat3<T>(route.wq * skew<T>(f) * (-k.G)));
+      }
+    }
+  }
+
+  // Adds wq d(own)/dq + wv d(own)/dv of a body's own six rows (own(q, v) a Vec6) to J by
+  // central differences over its six position and six velocity DOFs (spec "Rigid-body time
+  // integration": the objects' own part of the junction Jacobian by finite differences).
+  template <class F>
+  void body_own_tangent(const State& s, Index d, F&& own, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
+    VecX<T>& q = fdq_;
+    VecX<T>& v = fdv_;
+    q = s.q;
+    v = s.v;
+    for (int which = 0; which < 2; ++which) {
+      const T& w = which == 0 ? wq : wv;
+      if (value_of(w) == 0) continue;
+      VecX<T>& x = which == 0 ? q : v;
+      for (int k = 0; k < 6; ++k) {
+        const double scale = which == 0 && k < 3 ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(d + k))))) : 1.0;
+        const double h = 1e-6 * scale;
+        const T keep = x(d + k);
+        x(d + k) = keep + T(h);
+        const Vec6<T> fp = own(q, v);
+        x(d + k) = keep - T(h);
+        const Vec6<T> fm = own(q, v);
+        x(d + k) = keep;
+        const Vec6<T> col = (fp - fm) / T(2 * h);
+        for (int i = 0; i < 6; ++i)
+          if (value_of(col(i)) != 0 || is_dual_v<T>) J->add(d + i, d + k, w * col(i));
+      }
     }
   }
 
@@ -558,11 +967,13 @@ class MooringSystem {
   std::string name_;
   std::vector<PointModel<T>> points_;
   std::vector<SystemLine<T>> lines_;
+  std::vector<BodyModel<T>> bodies_;
   bool numbered_ = false;
-  std::vector<Index> block_offset_, point_dof_;
-  Index n_line_dofs_ = 0, n_dofs_ = 0;
+  std::vector<Index> block_offset_, point_dof_, body_dof_;
+  Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
+  mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
 };
 
 }  // namespace cabledyn

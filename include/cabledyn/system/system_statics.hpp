@@ -68,11 +68,13 @@ double two_norm(const VecX<T>& R) {
 /// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
 /// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
 template <class T>
-void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, int only_point = -1) {
+void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr) {
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
     const int li = static_cast<int>(l);
     const auto& L = sys.line(li);
-    if (only_point >= 0 && L.point[0] != only_point && L.point[1] != only_point) continue;
+    if (only_points && std::find(only_points->begin(), only_points->end(), L.point[0]) == only_points->end() &&
+        std::find(only_points->begin(), only_points->end(), L.point[1]) == only_points->end())
+      continue;
     Vec3<double> ends[2];
     for (int e = 0; e < 2; ++e) {
       const Vec3<T> p = sys.point_position(s, L.point[e]);
@@ -118,7 +120,7 @@ template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
   using Index = Eigen::Index;
   sys.renumber();
-  if (s.q.size() != sys.dofs()) s = sys.initial_state();
+  if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
   s.v.setZero(sys.dofs());
   s.a.setZero(sys.dofs());
   SystemStaticResult out;
@@ -157,9 +159,32 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   // lines, where the energy still falls).
   if (first_obj < sys.dofs() && opt.seed_lines) {
     const Index no = sys.dofs() - first_obj;
-    std::vector<int> free_points;
+    // The objects of the balance: each free point (3 DOFs, its own lines re-solved when it
+    // moves) and each free body (6 DOFs, the lines of its points re-solved), with the scales
+    // that make forces and moments, metres and radians comparable: rotations times the body's
+    // length scale L (its largest attachment arm, at least 1 m), moments divided by it.
+    struct Obj {
+      Index dof;
+      int n;
+      std::vector<int> points;
+      double L = 1;
+    };
+    std::vector<Obj> objs;
     for (std::size_t p = 0; p < sys.n_points(); ++p)
-      if (sys.point_dof(static_cast<int>(p)) >= 0) free_points.push_back(static_cast<int>(p));
+      if (sys.point_dof(static_cast<int>(p)) >= 0) objs.push_back({sys.point_dof(static_cast<int>(p)), 3, {static_cast<int>(p)}, 1});
+    for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+      if (sys.body_dof(static_cast<int>(b)) < 0) continue;
+      Obj o{sys.body_dof(static_cast<int>(b)), 6, {}, 1};
+      for (std::size_t p = 0; p < sys.n_points(); ++p)
+        if (sys.point(static_cast<int>(p)).kind == PointKind::body && sys.point(static_cast<int>(p)).body == static_cast<int>(b)) {
+          o.points.push_back(static_cast<int>(p));
+          o.L = std::max(o.L, static_cast<double>(value_of(sys.point(static_cast<int>(p)).r.norm())));
+        }
+      objs.push_back(std::move(o));
+    }
+    VecX<double> sx = VecX<double>::Ones(no);  // unknown scales (L on rotations)
+    for (const auto& o : objs)
+      if (o.n == 6) sx.segment<3>(o.dof - first_obj + 3).setConstant(o.L);
     double Lmin = 1e300;
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       Lmin = std::min(Lmin, static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.length())));
@@ -179,7 +204,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
     const double point_target = std::max(1e-8 * scale, target);
     for (int it = 0;; ++it) {
       out.point_iterations = it;
-      const double rinf = r.cwiseAbs().maxCoeff();
+      const double rinf = r.cwiseQuotient(sx).cwiseAbs().maxCoeff();  // moments per unit arm
       if (opt.verbose)
         std::fprintf(stderr, "%s: point balance %d ||R_points||_inf %.6e radius %.3e\n", sys.name().c_str(), it, rinf,
                      radius);
@@ -190,14 +215,15 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       // Central differences, one point coordinate at a time (only its lines re-solved). A
       // line statics that fails at a perturbed position (a line on the edge of a slack or
       // grounded configuration) is retried one-sided and with a 100 times larger step.
-      for (int fp : free_points) {
-        const Index d = sys.point_dof(fp);
-        for (int c = 0; c < 3; ++c) {
+      for (const auto& o : objs) {
+        const Index d = o.dof;
+        for (int c = 0; c < o.n; ++c) {
           auto side = [&](double dx, VecX<double>& out) {
             trial.q = s.q;
-            trial.q(d + c) += T(dx);
+            trial.R = s.R;
+            trial.q(d + c) += T(dx / sx(d + c - first_obj));
             try {
-              detail::solve_lines_held(sys, trial, fp);
+              detail::solve_lines_held(sys, trial, &o.points);
             } catch (const Error&) {
               return false;
             }
@@ -207,14 +233,15 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
           bool done = false;
           for (double hk : {h, 100 * h}) {
             const bool up = side(hk, rp), down = side(-hk, rm);
-            if (up && down) Jo.col(d + c - first_obj) = (rp - rm) / (2 * hk);
-            else if (up) Jo.col(d + c - first_obj) = (rp - r) / hk;
-            else if (down) Jo.col(d + c - first_obj) = (r - rm) / hk;
+            const double hs = hk / sx(d + c - first_obj);
+            if (up && down) Jo.col(d + c - first_obj) = (rp - rm) / (2 * hs);
+            else if (up) Jo.col(d + c - first_obj) = (rp - r) / hs;
+            else if (down) Jo.col(d + c - first_obj) = (r - rm) / hs;
             done = up || down;
             if (done) break;
           }
           if (!done)
-            throw SolveError(sys.name(), "point balance: the line statics at Point " + std::to_string(fp + 1) +
+            throw SolveError(sys.name(), "point balance: the line statics at " + sys.describe_dof(d + c) +
                                              " moved by " + to_text(100 * h) + " m (coordinate " + std::to_string(c + 1) + ")",
                              "no solution", "a line equilibrium near the trial position");
         }
@@ -222,21 +249,34 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       // Levenberg-Marquardt trust region: the shift mu grows until the step fits the region,
       // which turns the step from Newton's toward steepest descent of the energy (and keeps a
       // direction without stiffness, a point on slack lines, solvable).
-      const double jn = std::max(Jo.cwiseAbs().maxCoeff(), 1e-300);
+      // In scaled unknowns x~ = sx x and rows r~ = r / sx: J~ = diag(1/sx) Jo diag(1/sx).
+      MatX<double> Js = Jo;
+      for (Index i = 0; i < no; ++i) Js.row(i) /= sx(i);
+      for (Index j = 0; j < no; ++j) Js.col(j) /= sx(j);
+      const VecX<double> rs = r.cwiseQuotient(sx);
+      const double jn = std::max(Js.cwiseAbs().maxCoeff(), 1e-300);
       const double rn = r.norm();
       VecX<double> step;
       for (;;) {
         double mu = 1e-12 * jn, len = 0;
         for (int k = 0; k < 200; ++k) {
-          MatX<double> A = Jo;
+          MatX<double> A = Js;
           A.diagonal().array() += mu;
-          step = -A.partialPivLu().solve(r);
+          step = -A.partialPivLu().solve(rs);
           len = step.cwiseAbs().maxCoeff();
           if (std::isfinite(len) && len <= radius) break;
           mu *= 4;
         }
-        const double f = len > radius ? radius / len : 1.0;
+        double f = len > radius ? radius / len : 1.0;
+        step = step.cwiseQuotient(sx);  // back to metres and radians
+        // A step turns a body by at most 0.25 rad (spec "Rigid-body initial condition").
+        for (const auto& o : objs)
+          if (o.n == 6) {
+            const double turn = f * step.segment<3>(o.dof - first_obj + 3).norm();
+            if (turn > 0.25) f *= 0.25 / turn;
+          }
         trial.q = s.q;
+        trial.R = s.R;
         for (Index i = 0; i < no; ++i) trial.q(first_obj + i) += T(f * step(i));
         bool ok = std::isfinite(len);
         if (ok) {
@@ -252,6 +292,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
           const bool armijo = Et <= E + 1e-4 * f * r.dot(step);
           if (std::isfinite(rt.norm()) && std::isfinite(Et) && (armijo || rt.norm() < 0.5 * rn)) {
             s.q = trial.q;
+            sys.commit(s);  // rotation increments folded: the next Jacobian is about theta = 0
             r = rt;
             E = Et;
             if (f * len >= 0.2 * radius || rt.norm() < 0.25 * rn) radius = std::min(radius_max, 2 * radius);
@@ -293,12 +334,14 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
         // Derivative convergence of a dual solve: full steps, no line search.
         --extra;
         s.q += dx;
+        sys.commit(s);
         sys.static_residual(s, R, &J);
         continue;
       }
       double alpha = 1;
       for (int k = 0;; ++k) {
         trial.q = s.q + T(alpha) * dx;
+        trial.R = s.R;
         sys.static_residual(trial, Rt, nullptr);
         const double rt = detail::two_norm(Rt);
         if (std::isfinite(rt) && rt <= (1 - 1e-4 * alpha) * r2) break;
@@ -308,6 +351,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
         alpha *= 0.5;
       }
       s.q = trial.q;
+      sys.commit(s);
       sys.static_residual(s, R, &J);
       r2 = detail::two_norm(R);
     }
