@@ -1,4 +1,4 @@
-// cabledyn module header: system (mooring systems of lines, points and rigid bodies: the line load model
+// cabledyn module header: system (mooring systems of lines, points, rigid bodies and rods: the line load model
 // with parameters in the scalar type, the bordered Jacobian and its block solve, the system's
 // DOF numbering and state, system statics; SO(3) maps and the body model).
 #pragma once

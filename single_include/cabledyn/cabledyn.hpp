@@ -12225,7 +12225,7 @@ std::string write_modes_file(const std::string& root, std::span<const ModalResul
 // ---- end cabledyn/modal/modes_output.hpp ----
 // ---- end cabledyn/modal.hpp ----
 // ---- begin cabledyn/system.hpp ----
-// cabledyn module header: system (mooring systems of lines, points and rigid bodies: the line load model
+// cabledyn module header: system (mooring systems of lines, points, rigid bodies and rods: the line load model
 // with parameters in the scalar type, the bordered Jacobian and its block solve, the system's
 // DOF numbering and state, system statics; SO(3) maps and the body model).
 
@@ -12371,6 +12371,12 @@ Vec3<T> angles_xyz(const Mat3<T>& R) {
 // by phi; seabed contact over a 1 m^2 reference area), "Rigid-body time integration" (the
 // Newton-Euler equations about the reference point).
 //
+// Rods (spec "Attached objects and line ends": rigid cylinders; a rod fixed to a body moves
+// with it, its mass and loads added to the body's; a pinned rod turns about its End A) are
+// RodParts of a body: a free rod is a body of no mass of its own carrying one rod, a pinned rod
+// a pinned one (three rotational DOFs about the pin), a rod on a body one more part of it.
+// Rods are fully submerged here (their wetted-segment buoyancy at the surface is not in yet).
+//
 // Everything here is in the world frame about the body's reference point: a six-vector is
 // (force, moment) or (v, omega), a 6 x 6 matrix maps (a, alpha) to (force, moment). The
 // orientation R maps body axes to world axes. Templated over T (state and parameters).
@@ -12379,6 +12385,7 @@ Vec3<T> angles_xyz(const Mat3<T>& R) {
 #include <numbers>
 #include <optional>
 #include <string>
+#include <vector>
 
 
 namespace cabledyn {
@@ -12388,6 +12395,21 @@ enum class BodyKind {
   fixed,    ///< held at its deck pose: Fixed
   coupled,  ///< pose prescribed by the host or a motion: Coupled / Vessel
   free,     ///< six DOFs moved by its lines and loads: Free
+  pinned,   ///< three rotational DOFs about its reference point, held there: a Pinned rod
+};
+
+/// A rigid cylinder on a body (deck ROD TYPES and RODS): its ends in body axes from the
+/// reference point, diameter, mass per metre, Morison coefficients (Cd, Ca on the sides;
+/// CdEnd, CaEnd on the end caps) and the drag stations (NumSegs). Parameters in T.
+template <class T>
+struct RodPart {
+  std::string name = "rod";
+  Vec3<T> a = Vec3<T>::Zero();  ///< End A in body axes [m]
+  Vec3<T> b = Vec3<T>::Zero();  ///< End B in body axes [m]
+  T d = T(0);                   ///< diameter [m]
+  T rho_A = T(0);               ///< mass per metre [kg/m]
+  double Cd = 0, Ca = 0, CdEnd = 0, CaEnd = 0;
+  int segments = 1;             ///< drag stations: the midpoints of NumSegs segments
 };
 
 /// The submerged fraction phi of a body's buoyancy (deck option bodyWetting).
@@ -12417,7 +12439,45 @@ struct BodyModel {
   BodyWetting wetting = BodyWetting::sphere;
   Vec3<T> force = Vec3<T>::Zero();   ///< constant external force at the reference point [N]
   Vec3<T> moment = Vec3<T>::Zero();  ///< constant external moment [N m]
+  std::vector<RodPart<T>> rods;      ///< rods fixed to the body (a free or pinned rod: the only part)
 };
+
+/// The rigid mass of a body with its rods, in body axes about the reference point: the mass,
+/// its first moment h = m c and the inertia tensor J (spec: the rod's mass enters the body
+/// mass matrix as T^T M_c T).
+template <class T>
+struct RigidMass {
+  T m = T(0);
+  Vec3<T> h = Vec3<T>::Zero();
+  Mat3<T> J = Mat3<T>::Zero();
+};
+
+template <class T>
+RigidMass<T> body_rigid_mass(const BodyModel<T>& B) {
+  using std::sqrt;
+  RigidMass<T> out;
+  const Mat3<T> I = Mat3<T>::Identity();
+  out.m = B.mass;
+  out.h = B.mass * B.cg;
+  // I_G + m (|c|^2 I - c c^T) (parallel axes).
+  out.J = Mat3<T>(B.inertia.asDiagonal()) + B.mass * (B.cg.squaredNorm() * I - B.cg * B.cg.transpose());
+  for (const auto& rod : B.rods) {
+    const Vec3<T> ab = rod.b - rod.a;
+    const T L = sqrt(ab.squaredNorm());
+    if (!(value_of(L) > 0)) continue;
+    const Vec3<T> q = ab / L, c = (rod.a + rod.b) / 2.0;
+    const T mr = rod.rho_A * L;
+    const T r2 = rod.d * rod.d / 4.0;
+    const Mat3<T> qq = q * q.transpose();
+    out.m += mr;
+    out.h += mr * c;
+    // A line mass from a to b: mr (|c|^2 I - c c^T) + mr L^2 / 12 (I - q q^T); the section:
+    // mr r^2 / 4 (I - q q^T) + mr r^2 / 2 q q^T.
+    out.J += mr * (c.squaredNorm() * I - c * c.transpose()) + (mr * (L * L / 12.0 + r2 / 4.0)) * (I - qq) +
+             (mr * r2 / 2.0) * qq;
+  }
+  return out;
+}
 
 /// The submerged fraction of a body and its buoyancy potential.
 template <class T>
@@ -12471,19 +12531,53 @@ BodyImmersion<T> body_immersion(const BodyModel<T>& B, const T& zb, const Enviro
 /// [m [c]_x, I_G - m [c]_x^2]], c = R cg, I_G = R diag(inertia) R^T.
 template <class T>
 Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, const Environment& env) {
-  const Vec3<T> c = R * B.cg;
-  const Mat3<T> C = skew<T>(c);
-  const Mat3<T> IG = R * B.inertia.asDiagonal() * R.transpose();
+  using std::sqrt;
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Mat3<T> H = skew<T>(Vec3<T>(R * rm.h));
   Mat6<T> M = Mat6<T>::Zero();
-  M.template block<3, 3>(0, 0) = B.mass * Mat3<T>::Identity();
-  M.template block<3, 3>(0, 3) = -B.mass * C;
-  M.template block<3, 3>(3, 0) = B.mass * C;
-  M.template block<3, 3>(3, 3) = IG - B.mass * C * C;
+  M.template block<3, 3>(0, 0) = rm.m * Mat3<T>::Identity();
+  M.template block<3, 3>(0, 3) = -H;
+  M.template block<3, 3>(3, 0) = H;
+  M.template block<3, 3>(3, 3) = R * rm.J * R.transpose();
   if (value_of(B.volume) > 0 && B.Ca.squaredNorm() > 0) {
     const Vec3<T> ca = B.Ca.template cast<T>();
     const T pv = phi * B.volume;
     const T ma = pv * env.rho_w;
     M.template block<3, 3>(0, 0) += ma * (R * ca.asDiagonal() * R.transpose());
+  }
+  // Rods (fully submerged): the side added mass rho A Ca (I - q q^T) per metre integrated
+  // along the axis, and rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled
+  // about the reference point (spec "Attached objects and line ends").
+  for (const auto& rod : B.rods) {
+    const Vec3<T> ab = R * Vec3<T>(rod.b - rod.a);
+    const T L = sqrt(ab.squaredNorm());
+    if (!(value_of(L) > 0) || (rod.Ca == 0 && rod.CaEnd == 0)) continue;
+    const Vec3<T> q = ab / L;
+    const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
+    const Mat3<T> qq = q * q.transpose();
+    const T A = rod.d * rod.d * (std::numbers::pi / 4);
+    const T r = rod.d / 2.0;
+    auto add_point = [&](const Mat3<T>& M3, const Vec3<T>& p) {
+      const Mat3<T> P = skew<T>(p);
+      M.template block<3, 3>(0, 0) += M3;
+      M.template block<3, 3>(0, 3) -= M3 * P;
+      M.template block<3, 3>(3, 0) += P * M3;
+      M.template block<3, 3>(3, 3) -= P * M3 * P;
+    };
+    if (rod.Ca != 0) {
+      const T mside = A * (env.rho_w * rod.Ca);
+      const Mat3<T> M3 = (mside * L) * (Mat3<T>::Identity() - qq);
+      add_point(M3, c);  // the uniform part about the centre
+      const Mat3<T> Q = skew<T>(q);
+      const T L3 = L * L * L / 12.0;
+      M.template block<3, 3>(3, 3) -= (mside * L3) * (Q * (Mat3<T>::Identity() - qq) * Q);
+    }
+    if (rod.CaEnd != 0) {
+      const T Vend = r * r * r * (2.0 / 3.0 * std::numbers::pi);
+      const Mat3<T> Me = (Vend * (env.rho_w * rod.CaEnd)) * qq;
+      add_point(Me, pa);
+      add_point(Me, pb);
+    }
   }
   return M;
 }
@@ -12508,12 +12602,14 @@ Vec6<T> mul6(const Mat6<T>& M, const Vec6<T>& x) {
 /// left side: M x + gyro = F): (m w x (w x c), m c x (w x (w x c)) + w x (I_G w)).
 template <class T>
 Vec6<T> body_velocity_terms(const BodyModel<T>& B, const Mat3<T>& R, const Vec3<T>& w) {
-  const Vec3<T> c = R * B.cg;
-  const Mat3<T> IG = R * B.inertia.asDiagonal() * R.transpose();
-  const Vec3<T> wwc = w.cross(Vec3<T>(w.cross(c)));
+  // With h = m c the first moment and J the inertia about the reference point (world axes):
+  // (w x (w x h), w x (J w)); w x (J w) = w x (I_G w) + m c x (w x (w x c)).
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Vec3<T> h = R * rm.h;
+  const Mat3<T> J = R * rm.J * R.transpose();
   Vec6<T> g;
-  g.template head<3>() = B.mass * wwc;
-  g.template tail<3>() = B.mass * c.cross(wwc) + w.cross(Vec3<T>(IG * w));
+  g.template head<3>() = w.cross(Vec3<T>(w.cross(h)));
+  g.template tail<3>() = w.cross(Vec3<T>(J * w));
   return g;
 }
 
@@ -12527,16 +12623,27 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
                            const Vec3<T>& w, const Environment& env, const std::optional<double>& seabed_z,
                            const SeabedParams& bed, const Vec3<double>& current, bool dynamic) {
   using std::sqrt;
-  const Vec3<T> c = R * B.cg, b = R * B.cb;
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Vec3<T> h = R * rm.h, b = R * B.cb;
   const auto imm = body_immersion<T>(B, T(r(2) + b(2)), env);
   Vec6<T> F = Vec6<T>::Zero();
-  const T mg = B.mass * env.g;
+  const T mg = rm.m * env.g;
   const T pv = imm.phi * B.volume;
   const T fb = pv * (env.rho_w * env.g);
   const Vec3<T> Wg(T(0), T(0), -mg);
   const Vec3<T> Fb(T(0), T(0), fb);
+  const Vec3<T> gvec(T(0), T(0), T(-env.g));
   F.template head<3>() = Wg + Fb + B.force;
-  F.template tail<3>() = c.cross(Wg) + b.cross(Fb) + B.moment;
+  F.template tail<3>() = h.cross(gvec) + b.cross(Fb) + B.moment;  // the weight m g at c = h / m
+  for (const auto& rod : B.rods) {
+    // Buoyancy of the submerged cylinder, rho g A L, at its centre.
+    const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
+    const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+    const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
+    const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
+    F.template head<3>() += Fr;
+    F.template tail<3>() += c.cross(Fr);
+  }
   if (seabed_z) {
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
     F(2) += k.f;
@@ -12556,6 +12663,49 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     F.template head<3>() += R * ft;
     F.template tail<3>() += R * mt;
   }
+  if (dynamic) {
+    // Rods: side drag 1/2 rho d Cd |u_n| u_n per metre at the midpoints of their segments
+    // and end-cap drag 1/2 rho CdEnd A |u_q| u_q q at each end, on the relative velocity of
+    // each station (v + w x p).
+    for (const auto& rod : B.rods) {
+      if (rod.Cd == 0 && rod.CdEnd == 0) continue;
+      const Vec3<T> pa = R * rod.a, pb = R * rod.b;
+      const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+      if (!(value_of(L) > 0)) continue;
+      const Vec3<T> q = (pb - pa) / L;
+      const Vec3<double> U = current;
+      auto rel = [&](const Vec3<T>& p) { return Vec3<T>(U.template cast<T>() - v - w.cross(p)); };
+      if (rod.Cd != 0) {
+        const int n = std::max(1, rod.segments);
+        const T dl = L / double(n);
+        const T k = rod.d * dl * (0.5 * env.rho_w * rod.Cd);
+        for (int i = 0; i < n; ++i) {
+          const Vec3<T> p = pa + (pb - pa) * ((i + 0.5) / n);
+          const Vec3<T> u = rel(p);
+          const T uq = u.dot(q);
+          const Vec3<T> un = u - uq * q;
+          const T u2 = un.squaredNorm() + 1e-300;
+          const T mag = sqrt(u2);
+          const T km = k * mag;
+          const Vec3<T> f = km * un;
+          F.template head<3>() += f;
+          F.template tail<3>() += p.cross(f);
+        }
+      }
+      if (rod.CdEnd != 0) {
+        const T A = rod.d * rod.d * (std::numbers::pi / 4);
+        const T k = A * (0.5 * env.rho_w * rod.CdEnd);
+        for (const Vec3<T>* p : {&pa, &pb}) {
+          const T uq = rel(*p).dot(q);
+          const T au = uq * (value_of(uq) < 0 ? -1.0 : 1.0);
+          const T kq = k * au;
+          const Vec3<T> f = (kq * uq) * q;
+          F.template head<3>() += f;
+          F.template tail<3>() += p->cross(f);
+        }
+      }
+    }
+  }
   return F;
 }
 
@@ -12564,10 +12714,18 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
 template <class T>
 T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env,
                         const std::optional<double>& seabed_z, const SeabedParams& bed) {
-  const Vec3<T> c = R * B.cg, b = R * B.cb;
-  const T mg = B.mass * env.g;
-  const T zg = r(2) + c(2);
-  T E = mg * zg;
+  using std::sqrt;
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Vec3<T> h = R * rm.h, b = R * B.cb;
+  const T mz = rm.m * r(2) + h(2);
+  T E = mz * env.g;
+  for (const auto& rod : B.rods) {
+    const Vec3<T> pa = R * rod.a, pb = R * rod.b;
+    const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+    const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
+    const T zc = r(2) + (pa(2) + pb(2)) / 2.0;
+    E -= V * zc * (env.rho_w * env.g);
+  }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   E -= B.force.dot(r);
   if (seabed_z) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
@@ -13383,9 +13541,25 @@ class MooringSystem {
     }
     for (int c = 0; c < 6; ++c)
       if (!(b.CdA(c) >= 0)) throw InputError(obj, "CdA", b.CdA(c), ">= 0");
-    if (b.kind == BodyKind::free && (!(value_of(b.mass) > 0) || !(value_of(b.inertia.minCoeff()) > 0)))
-      throw InputError(obj, "mass and moments of inertia of a free body", value_of(b.mass),
-                       "> 0 (a massless free body has no equation of motion)");
+    for (const auto& rod : b.rods) {
+      const std::string ro = obj + " rod (" + rod.name + ")";
+      if (!(value_of(rod.d) > 0)) throw InputError(ro, "diameter", value_of(rod.d), "> 0");
+      if (!(value_of(rod.rho_A) >= 0)) throw InputError(ro, "mass per metre", value_of(rod.rho_A), ">= 0");
+      if (!(value_of(Vec3<T>(rod.b - rod.a).squaredNorm()) > 0))
+        throw InputError(ro, "length", 0.0, "> 0 (a zero-length rod is a point)");
+      if (!(rod.Cd >= 0 && rod.Ca >= 0 && rod.CdEnd >= 0 && rod.CaEnd >= 0))
+        throw InputError(ro, "Cd / Ca / CdEnd / CaEnd", std::min({rod.Cd, rod.Ca, rod.CdEnd, rod.CaEnd}), ">= 0");
+      if (rod.segments < 1) throw InputError(ro, "NumSegs", rod.segments, ">= 1");
+    }
+    if (b.kind == BodyKind::free || b.kind == BodyKind::pinned) {
+      // The rigid mass with the rods: a free body needs a mass and inertia about every axis,
+      // a pinned one inertia about every axis through its pin.
+      const RigidMass<T> rm = body_rigid_mass(b);
+      const double Jmin = static_cast<double>(value_of(rm.J.diagonal().minCoeff()));
+      if ((b.kind == BodyKind::free && !(value_of(rm.m) > 0)) || !(Jmin > 0))
+        throw InputError(obj, "mass and moments of inertia of a free or pinned body (rods included)", Jmin,
+                         "> 0 (a massless body has no equation of motion)");
+    }
     bodies_.push_back(std::move(b));
     numbered_ = false;
     return static_cast<int>(bodies_.size()) - 1;
@@ -13394,49 +13568,45 @@ class MooringSystem {
   const BodyModel<T>& body(int b) const { return bodies_.at(static_cast<std::size_t>(b)); }
   /// A body, to edit (a held pose, a dual seed). Renumber() after changing a kind.
   BodyModel<T>& body(int b) { return bodies_.at(static_cast<std::size_t>(b)); }
-  /// First global DOF of body b (-1 when it is held): (position, rotation increment).
+  /// First global DOF of body b (-1 when it is held): a free body's (position, rotation
+  /// increment), a pinned body's (rotation increment).
   Index body_dof(int b) const {
     require_numbered();
     return body_dof_[static_cast<std::size_t>(b)];
   }
+  /// DOFs of body b: 6 (free), 3 (pinned) or 0 (held).
+  int body_ndof(int b) const {
+    const auto k = bodies_[static_cast<std::size_t>(b)].kind;
+    return k == BodyKind::free ? 6 : k == BodyKind::pinned ? 3 : 0;
+  }
+  /// The global DOF of row i (0..5: force, moment) of body b's equations, -1 when the body
+  /// has none there (a held body; a pinned body's force rows: the pin takes the force).
+  Index body_row(int b, int i) const {
+    const Index d = body_dof_[static_cast<std::size_t>(b)];
+    if (d < 0) return -1;
+    if (body_ndof(b) == 6) return d + i;
+    return i < 3 ? -1 : d + i - 3;
+  }
 
   /// The pose of body b in state s: its reference point and orientation.
   void body_pose(const State& s, int b, Vec3<T>& r, Mat3<T>& R) const {
-    const auto bi = static_cast<std::size_t>(b);
-    const Index d = body_dof_[bi];
-    if (d < 0) {
-      r = bodies_[bi].r;
-      R = bodies_[bi].R;
-      return;
-    }
-    r = s.q.template segment<3>(d);
-    R = so3_exp<T>(Vec3<T>(s.q.template segment<3>(d + 3))) * s.R[bi];
+    pose_of(b, s.q, s.R.empty() ? bodies_[static_cast<std::size_t>(b)].R : s.R[static_cast<std::size_t>(b)], r, R);
   }
   /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body b in state s.
-  Vec6<T> body_motion(const State& s, int b, int which) const {
-    const auto bi = static_cast<std::size_t>(b);
-    const Index d = body_dof_[bi];
-    Vec6<T> m;
-    if (d < 0) {
-      const auto& B = bodies_[bi];
-      m << (which == 1 ? B.v : B.a), (which == 1 ? B.w : B.alpha);
-      return m;
-    }
-    return (which == 1 ? s.v : s.a).template segment<6>(d);
-  }
-  /// Folds every free body's rotation increment into its orientation and zeroes it (the
-  /// state describes the same configuration). Steppers call it on each committed state.
+  Vec6<T> body_motion(const State& s, int b, int which) const { return motion_of(b, which == 1 ? s.v : s.a, which); }
+  /// Folds every free or pinned body's rotation increment into its orientation and zeroes it
+  /// (the state describes the same configuration). Steppers call it on each committed state.
   void commit(State& s) const {
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Index d = body_dof_[b];
+      const Index d = body_row(static_cast<int>(b), 3);
       if (d < 0) continue;
-      const Vec3<T> th = s.q.template segment<3>(d + 3);
+      const Vec3<T> th = s.q.template segment<3>(d);
       if (th.squaredNorm() == T(0)) continue;
       Mat3<T> R = so3_exp<T>(th) * s.R[b];
       // Re-orthonormalise against drift over many steps (one Newton-Schulz step).
       R = T(1.5) * R - T(0.5) * R * R.transpose() * R;
       s.R[b] = R;
-      s.q.template segment<3>(d + 3).setZero();
+      s.q.template segment<3>(d).setZero();
     }
   }
 
@@ -13531,9 +13701,10 @@ class MooringSystem {
         throw InputError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")", "body", points_[p].body + 1,
                          "an existing body (1.." + std::to_string(bodies_.size()) + ")");
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (bodies_[b].kind != BodyKind::free) continue;
+      const int nd = body_ndof(static_cast<int>(b));
+      if (nd == 0) continue;
       body_dof_[b] = off;
-      off += 6;
+      off += nd;
     }
     n_dofs_ = off;
     wx_.assign(lines_.size(), VecX<T>());
@@ -13582,7 +13753,7 @@ class MooringSystem {
         const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
         Index d = point_dof_[static_cast<std::size_t>(lines_[l].point[end])];
         int k = 3;
-        if (P.kind == PointKind::body) d = body_dof_[static_cast<std::size_t>(P.body)], k = 6;
+        if (P.kind == PointKind::body) d = body_dof_[static_cast<std::size_t>(P.body)], k = body_ndof(P.body);
         if (d >= 0)
           for (int c = 0; c < k; ++c)
             if (std::find(s.coupled.begin(), s.coupled.end(), d - n_line_dofs_ + c) == s.coupled.end())
@@ -13606,7 +13777,7 @@ class MooringSystem {
     s.R.resize(bodies_.size());
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       s.R[b] = bodies_[b].R;
-      if (body_dof_[b] >= 0) s.q.template segment<3>(body_dof_[b]) = bodies_[b].r;
+      if (body_ndof(static_cast<int>(b)) == 6) s.q.template segment<3>(body_dof_[b]) = bodies_[b].r;
     }
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const auto& L = lines_[l];
@@ -13685,6 +13856,20 @@ class MooringSystem {
                                   "height above the still water", z,
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
     }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (bodies_[b].rods.empty()) continue;
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, static_cast<int>(b), rb, Rb);
+      for (const auto& rod : bodies_[b].rods)
+        for (const Vec3<T>* e : {&rod.a, &rod.b}) {
+          const double z = static_cast<double>(value_of(Vec3<T>(rb + Rb * *e)(2)));
+          if (z > 0)
+            throw NotImplementedError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ") " + rod.name,
+                                      "end height above the still water", z,
+                                      "<= 0 (the wetted-segment buoyancy of a surface-piercing rod is not in yet)");
+        }
+    }
     for (Index i = 2; i < n_pos_dofs_; i += 3)
       if (value_of(s.q(i)) > 0)
         throw NotImplementedError(name_, describe_dof(i) + " height above the still water", value_of(s.q(i)),
@@ -13696,9 +13881,9 @@ class MooringSystem {
   std::string describe_dof(Index i) const {
     require_numbered();
     for (std::size_t b = 0; b < bodies_.size(); ++b)
-      if (body_dof_[b] >= 0 && i >= body_dof_[b] && i < body_dof_[b] + 6)
+      if (body_dof_[b] >= 0 && i >= body_dof_[b] && i < body_dof_[b] + body_ndof(static_cast<int>(b)))
         return "Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ") " +
-               (i < body_dof_[b] + 3 ? "position" : "rotation");
+               (i < body_row(static_cast<int>(b), 3) ? "position" : "rotation");
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0 && i >= point_dof_[p] && i < point_dof_[p] + 3)
         return "Point " + std::to_string(p + 1) + " (" + points_[p].name + ")";
@@ -13726,7 +13911,7 @@ class MooringSystem {
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
     }
     for (const auto& B : bodies_) {
-      scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.mass))) * env_.g);
+      scale = std::max(scale, std::fabs(static_cast<double>(value_of(body_rigid_mass(B).m))) * env_.g);
       scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.volume))) * env_.g * env_.rho_w);
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.force(c)))));
     }
@@ -13818,17 +14003,19 @@ class MooringSystem {
       }
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Index d = body_dof_[b];
-      if (d < 0) continue;
+      const int bi = static_cast<int>(b);
+      if (body_dof_[b] < 0) continue;
       auto own = [&](const VecX<T>& q, const VecX<T>& v) {
-        const Vec3<T> th = q.template segment<3>(d + 3);
-        const Mat3<T> Rb = so3_exp<T>(th) * s.R[b];
-        const Vec3<T> rb = q.template segment<3>(d), vb = v.template segment<3>(d), w = v.template segment<3>(d + 3);
+        Vec3<T> rb;
+        Mat3<T> Rb;
+        pose_of(bi, q, s.R[b], rb, Rb);
+        const Vec6<T> m = motion_of(bi, v, 1);
+        const Vec3<T> vb = m.template head<3>(), w = m.template tail<3>();
         return Vec6<T>(body_velocity_terms<T>(bodies_[b], Rb, w) -
                        body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true));
       };
-      R.template segment<6>(d) += own(s.q, s.v);
-      if (J) body_own_tangent(s, d, own, J, wq, wv);
+      add_body_rows(bi, own(s.q, s.v), R);
+      if (J) body_own_tangent(s, bi, own, J, wq, wv);
     }
   }
 
@@ -13854,23 +14041,28 @@ class MooringSystem {
       if (J) J->add3(d, d, Mat3<T>(wm * m * Mat3<T>::Identity()));
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Index d = body_dof_[b];
-      if (d < 0) continue;
+      const int bi = static_cast<int>(b);
+      if (body_dof_[b] < 0) continue;
       auto mass = [&](const VecX<T>& q) {
-        const Mat3<T> Rb = so3_exp<T>(Vec3<T>(q.template segment<3>(d + 3))) * s.R[b];
+        Vec3<T> rb;
+        Mat3<T> Rb;
+        pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> cb = Rb * bodies_[b].cb;
-        const T phi = body_immersion<T>(bodies_[b], T(q(d + 2) + cb(2)), env_).phi;
+        const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
         return body_mass_matrix<T>(bodies_[b], Rb, phi, env_);
       };
       const Mat6<T> M = mass(s.q);
-      const Vec6<T> acc = s.a.template segment<6>(d);
-      Ma.template segment<6>(d) += mul6<T>(M, acc);
+      const Vec6<T> acc = motion_of(bi, s.a, 2);  // a pinned body: its pin's acceleration
+      add_body_rows(bi, mul6<T>(M, acc), Ma);
       if (J) {
         for (int i = 0; i < 6; ++i)
-          for (int j = 0; j < 6; ++j) J->add(d + i, d + j, wm * M(i, j));
+          for (int j = 0; j < 6; ++j) {
+            const Index ri = body_row(bi, i), cj = body_row(bi, j);
+            if (ri >= 0 && cj >= 0) J->add(ri, cj, wm * M(i, j));
+          }
         // d(M a)/dq: M turns with the body and its added mass changes with the immersion.
         auto Mq = [&](const VecX<T>& q, const VecX<T>&) { return mul6<T>(mass(q), acc); };
-        body_own_tangent(s, d, Mq, J, wq, T(0));
+        body_own_tangent(s, bi, Mq, J, wq, T(0));
       }
     }
   }
@@ -13902,7 +14094,7 @@ class MooringSystem {
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
       const T phi = body_immersion<T>(bodies_[b], T(rb(2) + Vec3<T>(Rb * bodies_[b].cb)(2)), env_).phi;
-      const Vec6<T> vb = s.v.template segment<6>(body_dof_[b]);
+      const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
       E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], Rb, phi, env_), vb));
     }
     return E;
@@ -13942,16 +14134,17 @@ class MooringSystem {
       if (J && value_of(c.df_dz) != 0) J->add(d + 2, d + 2, -c.df_dz);
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Index d = body_dof_[b];
-      if (d < 0) continue;
+      const int bi = static_cast<int>(b);
+      if (body_dof_[b] < 0) continue;
       auto own = [&](const VecX<T>& q, const VecX<T>&) {
-        const Mat3<T> Rb = so3_exp<T>(Vec3<T>(q.template segment<3>(d + 3))) * s.R[b];
+        Vec3<T> rb;
+        Mat3<T> Rb;
+        pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> z3 = Vec3<T>::Zero();
-        return Vec6<T>(-body_external_load<T>(bodies_[b], Vec3<T>(q.template segment<3>(d)), Rb, z3, z3, env_, seabed_.z,
-                                              seabed_.params, current_, false));
+        return Vec6<T>(-body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, false));
       };
-      R.template segment<6>(d) += own(s.q, s.v);
-      if (J) body_own_tangent(s, d, own, J, T(1), T(0));
+      add_body_rows(bi, own(s.q, s.v), R);
+      if (J) body_own_tangent(s, bi, own, J, T(1), T(0));
     }
   }
 
@@ -13979,7 +14172,7 @@ class MooringSystem {
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
       E += body_potential_energy<T>(bodies_[b], rb, Rb, env_, seabed_.z, seabed_.params);
-      E -= bodies_[b].moment.dot(Vec3<T>(s.q.template segment<3>(d + 3)));
+      E -= bodies_[b].moment.dot(Vec3<T>(s.q.template segment<3>(body_row(static_cast<int>(b), 3))));
     }
     return E;
   }
@@ -14021,14 +14214,15 @@ class MooringSystem {
   // of its own (a free point) or through a free body's six, r_end = r + rho with rho = R p
   // (rows: force and rho x force; columns: dr_end = dr - [rho]_x J_l(theta) dtheta).
   struct EndLink {
-    int kind = 0;  // 0 held, 1 own DOFs, 2 body
-    Index dof = -1;
+    int kind = 0;      // 0 held, 1 own DOFs, 2 body
+    Index dof = -1;    // kind 1: the node's DOFs; kind 2: the body's translation DOFs (-1: pinned)
+    Index rdof = -1;   // kind 2: the body's rotation DOFs
     Mat3<T> S = Mat3<T>::Zero();  // [rho]_x
     Mat3<T> G = Mat3<T>::Zero();  // -[rho]_x J_l(theta)
   };
 
   // Routes a line's node blocks to the system Jacobian; blocks with a held node are dropped,
-  // blocks of a node on a free body are mapped onto the body's DOFs.
+  // blocks of a node on a free or pinned body are mapped onto the body's DOFs.
   struct Router {
     const MooringSystem* sys = nullptr;
     int line = 0;
@@ -14051,12 +14245,17 @@ class MooringSystem {
         link(j, b);
         if (a.kind == 0 || b.kind == 0) return;
         if (a.kind == 1 && b.kind == 1) return J->add3(a.dof, b.dof, B);
-        for (int ra = 0; ra < (a.kind == 2 ? 2 : 1); ++ra)
-          for (int cb = 0; cb < (b.kind == 2 ? 2 : 1); ++cb) {
+        // Rows: force (own or translation DOFs), moment rho x force (rotation DOFs); columns:
+        // dr_end = dr - [rho]_x J_l dtheta.
+        for (int ra = 0; ra < 2; ++ra)
+          for (int cb = 0; cb < 2; ++cb) {
+            const Index row = ra == 0 ? a.dof : a.rdof, col = cb == 0 ? b.dof : b.rdof;
+            if (row < 0 || col < 0) continue;
+            if ((ra == 1 && a.kind != 2) || (cb == 1 && b.kind != 2)) continue;
             Mat3<T> X = B;
             if (ra == 1) X = a.S * X;
             if (cb == 1) X = X * b.G;
-            J->add3(a.dof + 3 * ra, b.dof + 3 * cb, X);
+            J->add3(row, col, X);
           }
         return;
       }
@@ -14077,12 +14276,13 @@ class MooringSystem {
       const auto& P = points_[static_cast<std::size_t>(L.point[e])];
       EndLink& k = r.ends[e];
       if (P.kind == PointKind::body) {
-        const Index d = body_dof_[static_cast<std::size_t>(P.body)];
-        if (d < 0) continue;
-        const Vec3<T> th = s.q.template segment<3>(d + 3);
+        const Index rd = body_row(P.body, 3);
+        if (rd < 0) continue;
+        const Vec3<T> th = s.q.template segment<3>(rd);
         const Vec3<T> rho = so3_exp<T>(th) * s.R[static_cast<std::size_t>(P.body)] * P.r;
         k.kind = 2;
-        k.dof = d;
+        k.dof = body_row(P.body, 0);
+        k.rdof = rd;
         k.S = skew<T>(rho);
         k.G = -k.S * so3_left_jacobian<T>(th);
       } else if (point_dof_[static_cast<std::size_t>(L.point[e])] >= 0) {
@@ -14094,8 +14294,9 @@ class MooringSystem {
   }
 
   // Adds a line's node vector into the free DOFs: an end on a free body as its force and
-  // lever moment, with the moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x
-  // J_l, times the router's wq) into the Jacobian.
+  // lever moment (on a pinned body the moment alone: its pin takes the force), with the
+  // moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x J_l, times the router's
+  // wq) into the Jacobian.
   void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
     const std::size_t n = route.n;
     for (std::size_t i = 1; i + 1 < n; ++i)
@@ -14105,29 +14306,65 @@ class MooringSystem {
       const EndLink& k = route.ends[e];
       if (k.kind == 0) continue;
       const Vec3<T> f = Rl.template segment<3>(static_cast<Index>(3 * (e == 0 ? 0 : n - 1)));
-      R.template segment<3>(k.dof) += f;
+      if (k.dof >= 0) R.template segment<3>(k.dof) += f;
       if (k.kind == 2) {
-        R.template segment<3>(k.dof + 3) += k.S * f;
-        if (route.J) route.J->add3(k.dof + 3, k.dof + 3, Mat3<T>(route.wq * skew<T>(f) * (-k.G)));
+        R.template segment<3>(k.rdof) += k.S * f;
+        if (route.J) route.J->add3(k.rdof, k.rdof, Mat3<T>(route.wq * skew<T>(f) * (-k.G)));
       }
     }
   }
 
-  // Adds wq d(own)/dq + wv d(own)/dv of a body's own six rows (own(q, v) a Vec6) to J by
-  // central differences over its six position and six velocity DOFs (spec "Rigid-body time
-  // integration": the objects' own part of the junction Jacobian by finite differences).
+  // The pose of body b from the DOF vector q and its reference orientation Rref.
+  void pose_of(int b, const VecX<T>& q, const Mat3<T>& Rref, Vec3<T>& r, Mat3<T>& R) const {
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    const Index d = body_dof_[static_cast<std::size_t>(b)];
+    if (d < 0) {
+      r = B.r;
+      R = B.R;
+      return;
+    }
+    const Index rd = body_row(b, 3);
+    r = body_ndof(b) == 6 ? Vec3<T>(q.template segment<3>(d)) : B.r;
+    R = so3_exp<T>(Vec3<T>(q.template segment<3>(rd))) * Rref;
+  }
+  // The velocity (which = 1) or acceleration (2) six-vector of body b from the DOF vector x:
+  // a held body's, or a pinned body's pin motion with its angular one.
+  Vec6<T> motion_of(int b, const VecX<T>& x, int which) const {
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    const int nd = body_ndof(b);
+    Vec6<T> m;
+    if (nd == 6) return x.template segment<6>(body_dof_[static_cast<std::size_t>(b)]);
+    m.template head<3>() = which == 1 ? B.v : B.a;
+    if (nd == 3) m.template tail<3>() = x.template segment<3>(body_dof_[static_cast<std::size_t>(b)]);
+    else m.template tail<3>() = which == 1 ? B.w : B.alpha;
+    return m;
+  }
+  // Adds body b's six rows (force, moment) to the rows it has DOFs for.
+  void add_body_rows(int b, const Vec6<T>& f, VecX<T>& R) const {
+    for (int i = 0; i < 6; ++i) {
+      const Index r = body_row(b, i);
+      if (r >= 0) R(r) += f(i);
+    }
+  }
+
+  // Adds wq d(own)/dq + wv d(own)/dv of body b's own rows (own(q, v) a Vec6) to J by central
+  // differences over its position and velocity DOFs (spec "Rigid-body time integration": the
+  // objects' own part of the junction Jacobian by finite differences).
   template <class F>
-  void body_own_tangent(const State& s, Index d, F&& own, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
+  void body_own_tangent(const State& s, int b, F&& own, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
     VecX<T>& q = fdq_;
     VecX<T>& v = fdv_;
     q = s.q;
     v = s.v;
+    const Index d = body_dof_[static_cast<std::size_t>(b)];
+    const int nd = body_ndof(b);
     for (int which = 0; which < 2; ++which) {
       const T& w = which == 0 ? wq : wv;
       if (value_of(w) == 0) continue;
       VecX<T>& x = which == 0 ? q : v;
-      for (int k = 0; k < 6; ++k) {
-        const double scale = which == 0 && k < 3 ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(d + k))))) : 1.0;
+      for (int k = 0; k < nd; ++k) {
+        const bool position = which == 0 && nd == 6 && k < 3;
+        const double scale = position ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(d + k))))) : 1.0;
         const double h = 1e-6 * scale;
         const T keep = x(d + k);
         x(d + k) = keep + T(h);
@@ -14136,8 +14373,10 @@ class MooringSystem {
         const Vec6<T> fm = own(q, v);
         x(d + k) = keep;
         const Vec6<T> col = (fp - fm) / T(2 * h);
-        for (int i = 0; i < 6; ++i)
-          if (value_of(col(i)) != 0 || is_dual_v<T>) J->add(d + i, d + k, w * col(i));
+        for (int i = 0; i < 6; ++i) {
+          const Index r = body_row(b, i);
+          if (r >= 0 && (value_of(col(i)) != 0 || is_dual_v<T>)) J->add(r, d + k, w * col(i));
+        }
       }
     }
   }
@@ -14328,23 +14567,27 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       int n;
       std::vector<int> points;
       double L = 1;
+      int rot = -1;  // first rotation DOF within the object (-1: none)
     };
     std::vector<Obj> objs;
     for (std::size_t p = 0; p < sys.n_points(); ++p)
-      if (sys.point_dof(static_cast<int>(p)) >= 0) objs.push_back({sys.point_dof(static_cast<int>(p)), 3, {static_cast<int>(p)}, 1});
+      if (sys.point_dof(static_cast<int>(p)) >= 0) objs.push_back({sys.point_dof(static_cast<int>(p)), 3, {static_cast<int>(p)}, 1, -1});
     for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
       if (sys.body_dof(static_cast<int>(b)) < 0) continue;
-      Obj o{sys.body_dof(static_cast<int>(b)), 6, {}, 1};
+      const int nd = sys.body_ndof(static_cast<int>(b));
+      Obj o{sys.body_dof(static_cast<int>(b)), nd, {}, 1, nd == 6 ? 3 : 0};
       for (std::size_t p = 0; p < sys.n_points(); ++p)
         if (sys.point(static_cast<int>(p)).kind == PointKind::body && sys.point(static_cast<int>(p)).body == static_cast<int>(b)) {
           o.points.push_back(static_cast<int>(p));
           o.L = std::max(o.L, static_cast<double>(value_of(sys.point(static_cast<int>(p)).r.norm())));
         }
+      for (const auto& rod : sys.body(static_cast<int>(b)).rods)
+        o.L = std::max({o.L, static_cast<double>(value_of(rod.a.norm())), static_cast<double>(value_of(rod.b.norm()))});
       objs.push_back(std::move(o));
     }
     VecX<double> sx = VecX<double>::Ones(no);  // unknown scales (L on rotations)
     for (const auto& o : objs)
-      if (o.n == 6) sx.segment<3>(o.dof - first_obj + 3).setConstant(o.L);
+      if (o.rot >= 0) sx.segment<3>(o.dof - first_obj + o.rot).setConstant(o.L);
     double Lmin = 1e300;
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       Lmin = std::min(Lmin, static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.length())));
@@ -14431,8 +14674,8 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
         step = step.cwiseQuotient(sx);  // back to metres and radians
         // A step turns a body by at most 0.25 rad (spec "Rigid-body initial condition").
         for (const auto& o : objs)
-          if (o.n == 6) {
-            const double turn = f * step.segment<3>(o.dof - first_obj + 3).norm();
+          if (o.rot >= 0) {
+            const double turn = f * step.segment<3>(o.dof - first_obj + o.rot).norm();
             if (turn > 0.25) f *= 0.25 / turn;
           }
         trial.q = s.q;
@@ -17698,6 +17941,32 @@ inline constexpr const char* kFreePointsFeature = "free points (Free/Connect)";
 /// single-line driver refuses them, the system route models them.
 inline constexpr const char* kBodiesFeature = "bodies (BODIES)";
 inline constexpr const char* kBodyPointsFeature = "points on bodies (Body<N>)";
+/// The feature names under which the reader records ROD TYPES / RODS rows and lines on rod
+/// ends: the single-line driver refuses them, the system route models them.
+inline constexpr const char* kRodsFeature = "rods (ROD TYPES, RODS)";
+inline constexpr const char* kRodLinesFeature = "lines attached to rods (R<n>A, R<n>B)";
+
+/// A ROD TYPES row `TypeName Diam Mass/m Cd Ca CdEnd CaEnd` (MoorDyn v2).
+struct RodTypeRecord {
+  std::string name;
+  double d = 0, rho_A = 0, Cd = 0, Ca = 0, CdEnd = 0, CaEnd = 0;
+  int line = 0;
+};
+
+/// How a rod is held (RODS Attachment column).
+enum class RodAttachment { fixed, free, pinned, body, coupled };
+
+/// A RODS row `ID RodType Attachment Xa Ya Za Xb Yb Zb NumSegs [RodOutputs]` (MoorDyn v2); a
+/// rod on a body gives its ends in the body's axes from its reference point.
+struct RodRecord {
+  int id = 0;
+  std::string type;
+  RodAttachment attachment = RodAttachment::free;
+  int body = 0;  ///< Body<N>: N
+  std::array<double, 3> a{}, b{};
+  int segments = 0;
+  int line = 0;
+};
 
 /// How a body moves (BODIES Attachment column).
 enum class BodyType { fixed, coupled, free };
@@ -17746,8 +18015,10 @@ struct PointRecord {
 /// Deck::sections with this row's line).
 struct LineRecord {
   int id = 0;
-  int node_a = 0;            ///< point ID of End A as written (0: a rod end, unsupported)
-  int node_b = 0;            ///< point ID of End B as written (0: a rod end, unsupported)
+  int node_a = 0;            ///< point ID of End A as written (0: a rod end, rod_a)
+  int node_b = 0;            ///< point ID of End B as written (0: a rod end, rod_b)
+  int rod_a = 0, rod_b = 0;  ///< R<n>A / R<n>B: the rod n at End A / End B (0: a point)
+  char rod_end_a = 0, rod_end_b = 0;  ///< 'A' or 'B': which end of that rod
   std::string outputs = "-"; ///< per-line output flags (MoorDyn letters) or "-"
   /// End A is Fixed and End B Coupled/Vessel: the driver swaps the ends so that End A is the
   /// fairlead (DECK_FORMAT.md); Deck::line_sections returns the sections in that order.
@@ -17809,6 +18080,8 @@ struct Deck {
   std::vector<BuoyancyRecord> buoyancy;
   std::vector<PointRecord> points;
   std::vector<BodyRecord> bodies;
+  std::vector<RodTypeRecord> rod_types;
+  std::vector<RodRecord> rods;
   std::vector<LineRecord> lines;
   std::vector<SectionRecord> sections;
   std::vector<EndConnectionRecord> end_connections;
@@ -17981,7 +18254,7 @@ inline bool operator==(const Deck& a, const Deck& b) { return first_difference(a
 namespace detail {
 
 /// Section kinds.
-enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, unimplemented };
+enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, rod_types, rods, unimplemented };
 
 struct SectionAlias {
   const char* name;
@@ -18004,9 +18277,8 @@ inline constexpr SectionAlias kSectionNames[] = {
   {"ATTACHMENTS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"CLUMPS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"BODIES", Sec::bodies, ""}, {"BODY LIST", Sec::bodies, ""}, {"BODY PROPERTIES", Sec::bodies, ""},
-  {"ROD TYPES", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD DICTIONARY", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
-  {"RODS", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD LIST", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
-  {"ROD PROPERTIES", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
+  {"ROD TYPES", Sec::rod_types, ""}, {"ROD DICTIONARY", Sec::rod_types, ""},
+  {"RODS", Sec::rods, ""}, {"ROD LIST", Sec::rods, ""}, {"ROD PROPERTIES", Sec::rods, ""},
   {"FAILURE", Sec::unimplemented, "line failure (FAILURE)"},
   {"CONTROL", Sec::unimplemented, "active line control (CONTROL)"},
   {"SYROPE IC", Sec::unimplemented, "the Syrope polyester model (SYROPE IC)"},
@@ -18172,6 +18444,8 @@ class DeckParser {
       case Sec::end_connections: end_connection_row(t, line); break;
       case Sec::buoyancy: buoyancy_row(t, line); break;
       case Sec::bodies: body_row(t, line); break;
+      case Sec::rod_types: rod_type_row(t, line); break;
+      case Sec::rods: rod_row(t, line); break;
       case Sec::unimplemented:
         if (!sec_refused_) unsupported(sec_feature_, line, "section " + sec_name_ + " row", t[0].text);
         sec_refused_ = true;
@@ -18277,13 +18551,15 @@ class DeckParser {
   }
   /// A point reference in LINES: a point ID, or MoorDyn's P<n>, Point<n>, C<n>, Con<n>; a rod
   /// end (R<n>A, Rod<n>B) is recorded as unsupported and gives 0.
-  int point_ref(const Token& t, const std::string& what, int line) {
+  int point_ref(const Token& t, const std::string& what, int line, int* rod = nullptr, char* rod_end = nullptr) {
     std::string letters, rest;
     int number = 0;
     decompose(t.text, letters, number, rest);
     if (letters.empty() && rest.empty()) return id(t, what, line);
     if ((letters == "R" || letters == "ROD") && number > 0 && (rest == "A" || rest == "B")) {
-      unsupported("lines attached to rods (R<n>A, R<n>B)", line, what, t.text);
+      unsupported(kRodLinesFeature, line, what, t.text);
+      if (rod) *rod = number;
+      if (rod_end) *rod_end = rest[0];
       return 0;
     }
     if ((letters == "P" || letters == "POINT" || letters == "C" || letters == "CON") && number > 0 && rest.empty())
@@ -18535,8 +18811,67 @@ class DeckParser {
     else fail(file_, line, c(13), t[13].text, "one value, or x|y|z");
     for (double x : b.Ca)
       if (!(x >= 0)) fail(file_, line, c(13), t[13].text, ">= 0");
-    unsupported(kBodiesFeature, line, "BODIES row", t[0].text);
+    unsupported(kBodiesFeature, line, "section BODIES row", t[0].text);
     d_.bodies.push_back(b);
+  }
+
+  void rod_type_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"TypeName", "Diam", "Mass/m", "Cd", "Ca", "CdEnd", "CaEnd"};
+    const std::string form = "TypeName Diam Mass/m Cd Ca CdEnd CaEnd (MoorDyn v2)";
+    const std::size_t n = t.size();
+    if (n < 7) fail(file_, line, col("ROD TYPES", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 7, "ROD TYPES", line, form);
+    auto c = [&](int k) { return col("ROD TYPES", k + 1, names[k]); };
+    RodTypeRecord r;
+    r.line = line;
+    r.name = t[0].text;
+    for (const auto& o : d_.rod_types)
+      if (o.name == r.name) fail(file_, line, c(0), t[0].text, "a unique name (first defined at line " + std::to_string(o.line) + ")");
+    r.d = num_pos(t[1], c(1), line);
+    r.rho_A = num_nonneg(t[2], c(2), line);
+    r.Cd = num_nonneg(t[3], c(3), line);
+    r.Ca = num_nonneg(t[4], c(4), line);
+    r.CdEnd = num_nonneg(t[5], c(5), line);
+    r.CaEnd = num_nonneg(t[6], c(6), line);
+    if (d_.rod_types.empty()) unsupported(kRodsFeature, line, "section ROD TYPES row", t[0].text);
+    d_.rod_types.push_back(r);
+  }
+
+  void rod_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"ID", "RodType", "Attachment", "Xa", "Ya", "Za", "Xb", "Yb", "Zb", "NumSegs", "RodOutputs"};
+    const std::string form = "ID RodType Attachment Xa Ya Za Xb Yb Zb NumSegs [RodOutputs] (MoorDyn v2)";
+    const std::size_t n = t.size();
+    if (n < 10) fail(file_, line, col("RODS", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 11, "RODS", line, form);
+    auto c = [&](int k) { return col("RODS", k + 1, names[k]); };
+    RodRecord r;
+    r.line = line;
+    r.id = id(t[0], c(0), line);
+    if (r.id != static_cast<int>(d_.rods.size()) + 1)
+      fail(file_, line, c(0), t[0].text, "the IDs 1, 2, ... in order (R<n>A names the n-th row), here " +
+                                            std::to_string(d_.rods.size() + 1));
+    r.type = t[1].text;
+    std::string letters, rest;
+    int number = 0;
+    decompose(t[2].text, letters, number, rest);
+    const std::string u = upper(t[2].text);
+    if (u == "FIXED" || u == "FIX" || u == "ANCHOR") r.attachment = RodAttachment::fixed;
+    else if (u == "FREE") r.attachment = RodAttachment::free;
+    else if (u == "PINNED" || u == "PIN") r.attachment = RodAttachment::pinned;
+    else if (letters == "BODY" && number > 0 && rest.empty()) r.attachment = RodAttachment::body, r.body = number;
+    else if (letters == "BODY" && number > 0 && (rest == "PINNED" || rest == "PIN"))
+      unsupported("rods pinned to bodies (Body<N>Pinned)", line, c(2), t[2].text);
+    else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES" || u == "COUPLEDPINNED" || u == "CPLDPIN" ||
+             u == "VESSELPINNED" || u == "VESPIN")
+      unsupported("coupled rods (Coupled, Vessel, CoupledPinned)", line, c(2), t[2].text);
+    else fail(file_, line, c(2), t[2].text, "Fixed, Free, Pinned, Body<N>, Body<N>Pinned, Coupled or CoupledPinned");
+    for (int k = 0; k < 3; ++k) r.a[k] = at_most(num(t[3 + k], c(3 + k), line), t[3 + k], c(3 + k), line, 1e7, "m");
+    for (int k = 0; k < 3; ++k) r.b[k] = at_most(num(t[6 + k], c(6 + k), line), t[6 + k], c(6 + k), line, 1e7, "m");
+    const double segs = num_nonneg(t[9], c(9), line);
+    if (segs != std::floor(segs) || segs > 10000) fail(file_, line, c(9), t[9].text, "an integer in [0, 10000]");
+    r.segments = static_cast<int>(segs);
+    if (d_.rods.empty()) unsupported(kRodsFeature, line, "section RODS row", t[0].text);
+    d_.rods.push_back(r);
   }
 
   void point_type(const Token& t, const std::string& what, int line, PointRecord& p) {
@@ -18597,8 +18932,8 @@ class DeckParser {
            "a unique ID (first defined at line " + std::to_string(lines_[l.id]) + ")");
     if (stock) {
       l.stock_form = true;
-      l.node_a = point_ref(t[2], col("LINES", 3, "AttachA"), line);
-      l.node_b = point_ref(t[3], col("LINES", 4, "AttachB"), line);
+      l.node_a = point_ref(t[2], col("LINES", 3, "AttachA"), line, &l.rod_a, &l.rod_end_a);
+      l.node_b = point_ref(t[3], col("LINES", 4, "AttachB"), line, &l.rod_b, &l.rod_end_b);
       SectionRecord s;
       s.line_id = l.id;
       s.type = t[1].text;
@@ -18612,8 +18947,8 @@ class DeckParser {
       }
       d_.sections.push_back(s);
     } else {
-      l.node_a = point_ref(t[1], col("LINES", 2, "NodeA"), line);
-      l.node_b = point_ref(t[2], col("LINES", 3, "NodeB"), line);
+      l.node_a = point_ref(t[1], col("LINES", 2, "NodeA"), line, &l.rod_a, &l.rod_end_a);
+      l.node_b = point_ref(t[2], col("LINES", 3, "NodeB"), line, &l.rod_b, &l.rod_end_b);
       if (n == 4) {
         outputs_flags(t[3], line);
         l.outputs = t[3].text;
@@ -21185,17 +21520,19 @@ inline bool has_free_points(const Deck& d) {
 /// True when an unsupported-feature record of the reader names what the system route models
 /// (free points, bodies, points on bodies).
 inline bool system_route_feature(const std::string& feature) {
-  return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature;
+  return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature ||
+         feature == kRodsFeature || feature == kRodLinesFeature;
 }
 
 /// A deck's mooring system and its maps.
 struct DeckSystem {
   MooringSystem<double> system;
   std::map<int, int> point_index;  ///< deck point ID -> system point index
-  std::vector<int> point_id;       ///< system point index -> deck point ID
+  std::vector<int> point_id;       ///< system point index -> deck point ID (0: a rod's point)
   std::vector<int> line_id;        ///< system line index -> deck line ID
   std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
   std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel bodies, in BODIES order
+  std::map<std::pair<int, char>, int> rod_point;  ///< (rod ID, 'A' / 'B') -> the system point a line uses there
 };
 
 /// Builds the mooring system of a deck (read with ReadOptions::accept_unsupported, so that its
@@ -21223,7 +21560,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
                               "end connections in a system with free points (finite-EI lines are not in the system yet)");
-  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}};
+  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
     bed.z = *z;
@@ -21231,6 +21568,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     bed.params.cBot = o.cBot;
   }
   ds.system.set_seabed(bed);
+  // Bodies: built first, so that the rods fixed to them join them before they are added.
+  std::vector<BodyModel<double>> bodies;
   for (const auto& b : deck.bodies) {
     BodyModel<double> m;
     m.name = "deck body " + std::to_string(b.id);
@@ -21245,11 +21584,104 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     for (int k = 0; k < 6; ++k) m.CdA(k) = b.CdA[static_cast<std::size_t>(k)];
     m.Ca = Vec3<double>(b.Ca[0], b.Ca[1], b.Ca[2]);
     m.wetting = o.body_wetting_full ? BodyWetting::full : BodyWetting::sphere;
+    bodies.push_back(std::move(m));
+  }
+  // Rods (spec "Attached objects and line ends"): a rod of NumSegs 0 or no length is a
+  // massless point at End A; a Fixed, Free or Pinned rod is a body of no mass of its own
+  // carrying the rod, its reference point at End A and its z axis along the rod; a rod on
+  // Body<N> joins that body. Each rod end a line is attached to becomes a point on the rod's
+  // body.
+  struct RodEnds {
+    int body = -1;                       // system body of the rod (-1: a point)
+    Vec3<double> a, b;                   // its ends in that body's axes
+    int point = -1;                      // a zero-length rod: its point
+  };
+  std::vector<RodEnds> rod_ends(deck.rods.size());
+  std::vector<std::pair<std::size_t, BodyModel<double>>> rod_bodies;  // rod index, its own body
+  for (std::size_t i = 0; i < deck.rods.size(); ++i) {
+    const auto& r = deck.rods[i];
+    const RodTypeRecord* type = nullptr;
+    for (const auto& t : deck.rod_types)
+      if (t.name == r.type) type = &t;
+    if (!type) throw InputError(where(deck.file, r.line), "RODS RodType", r.type, "a type of ROD TYPES");
+    const Vec3<double> a(r.a[0], r.a[1], r.a[2]), b(r.b[0], r.b[1], r.b[2]);
+    const double L = (b - a).norm();
+    RodPart<double> part;
+    part.name = "rod " + std::to_string(r.id);
+    part.d = type->d;
+    part.rho_A = type->rho_A;
+    part.Cd = type->Cd;
+    part.Ca = type->Ca;
+    part.CdEnd = type->CdEnd;
+    part.CaEnd = type->CaEnd;
+    part.segments = std::max(1, r.segments);
+    if (r.segments == 0 || !(L > 0)) {
+      // A zero-length rod: a massless point at End A (Free, Fixed or on a body).
+      PointModel<double> pm;
+      pm.name = "rod " + std::to_string(r.id);
+      pm.r = a;
+      switch (r.attachment) {
+        case RodAttachment::fixed: pm.kind = PointKind::fixed; break;
+        case RodAttachment::free:
+        case RodAttachment::pinned: pm.kind = PointKind::free; break;
+        case RodAttachment::body:
+          pm.kind = PointKind::body;
+          pm.body = r.body - 1;
+          break;
+        default:
+          throw NotImplementedError(where(deck.file, r.line), "RODS Attachment", "Coupled", "coupled zero-length rods");
+      }
+      if (r.attachment == RodAttachment::body && (r.body < 1 || r.body > static_cast<int>(deck.bodies.size())))
+        throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body),
+                         "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
+      rod_ends[i].point = ds.system.add_point(pm);
+      ds.point_id.push_back(0);  // not a POINTS row
+      continue;
+    }
+    if (r.attachment == RodAttachment::body) {
+      if (r.body < 1 || r.body > static_cast<int>(bodies.size()))
+        throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body),
+                         "a body of BODIES (1.." + std::to_string(bodies.size()) + ")");
+      part.a = a;
+      part.b = b;
+      bodies[static_cast<std::size_t>(r.body - 1)].rods.push_back(part);
+      rod_ends[i] = {r.body - 1, a, b, -1};
+      continue;
+    }
+    BodyModel<double> m;
+    m.name = "rod " + std::to_string(r.id);
+    m.kind = r.attachment == RodAttachment::fixed ? BodyKind::fixed
+             : r.attachment == RodAttachment::pinned ? BodyKind::pinned
+                                                     : BodyKind::free;
+    m.r = a;
+    // The rotation that takes the z axis onto the rod's axis.
+    const Vec3<double> q = (b - a) / L, ez(0, 0, 1);
+    const Vec3<double> axis = ez.cross(q);
+    const double angle = std::atan2(axis.norm(), ez.dot(q));
+    m.R = axis.norm() > 1e-14 ? so3_exp(Vec3<double>(axis.normalized() * angle))
+                              : (q(2) > 0 ? Mat3<double>::Identity() : rotation_xyz(3.14159265358979323846, 0.0, 0.0));
+    part.a = Vec3<double>::Zero();
+    part.b = Vec3<double>(0, 0, L);
+    m.rods.push_back(part);
+    rod_bodies.emplace_back(i, std::move(m));
+  }
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    const auto& b = deck.bodies[k];
     try {
-      const int k = ds.system.add_body(m);
-      if (m.kind == BodyKind::coupled) ds.coupled_bodies.push_back(k);
+      const int idx = ds.system.add_body(bodies[k]);
+      if (bodies[k].kind == BodyKind::coupled) ds.coupled_bodies.push_back(idx);
     } catch (const InputError& e) {
       throw InputError(where(deck.file, b.line), "BODIES body " + std::to_string(b.id), e.what(), "a valid body");
+    }
+  }
+  for (auto& [i, m] : rod_bodies) {
+    const auto& r = deck.rods[i];
+    try {
+      const int idx = ds.system.add_body(m);
+      const double L = m.rods[0].b(2);
+      rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), -1};
+    } catch (const InputError& e) {
+      throw InputError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id), e.what(), "a valid rod");
     }
   }
   for (const auto& p : deck.points) {
@@ -21297,7 +21729,29 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     std::vector<SectionModel<double>> secs;
     for (const auto& s : deck.line_sections(rec.id)) secs.push_back(SectionModel<double>::from(s));
     if (rec.swapped) std::reverse(secs.begin(), secs.end());
-    const int a = ds.point_index.at(rec.node_a), b = ds.point_index.at(rec.node_b);
+    // A rod end: a point on the rod's body at that end (made once per end), or the point of a
+    // zero-length rod.
+    auto rod_point = [&](int rod, char end) {
+      if (rod < 1 || rod > static_cast<int>(rod_ends.size()))
+        throw InputError(where(deck.file, rec.line), "LINES attachment", "R" + std::to_string(rod) + end,
+                         "an end of a rod of RODS (1.." + std::to_string(rod_ends.size()) + ")");
+      auto& re = rod_ends[static_cast<std::size_t>(rod - 1)];
+      if (re.point >= 0 && re.body < 0) return re.point;
+      const std::pair<int, char> key(rod, end);
+      const auto it = ds.rod_point.find(key);
+      if (it != ds.rod_point.end()) return it->second;
+      PointModel<double> pm;
+      pm.name = "rod " + std::to_string(rod) + " end " + end;
+      pm.kind = PointKind::body;
+      pm.body = re.body;
+      pm.r = end == 'A' ? re.a : re.b;
+      const int k = ds.system.add_point(pm);
+      ds.rod_point[key] = k;
+      ds.point_id.push_back(0);
+      return k;
+    };
+    const int a = rec.node_a != 0 ? ds.point_index.at(rec.node_a) : rod_point(rec.rod_a, rec.rod_end_a);
+    const int b = rec.node_b != 0 ? ds.point_index.at(rec.node_b) : rod_point(rec.rod_b, rec.rod_end_b);
     try {
       ds.system.add_line(LineModel<double>("line " + std::to_string(rec.id), std::move(secs), deck.environment(), bed), a, b);
     } catch (const InputError& e) {
@@ -21919,7 +22373,10 @@ class SystemRunner {
         const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
         const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
         const auto k = sys.body(bi).kind;
-        f << b + 1 << "\t" << (k == BodyKind::free ? "Free" : k == BodyKind::coupled ? "Coupled" : "Fixed");
+        // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
+        const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
+        f << id << "\t"
+          << (k == BodyKind::free ? "Free" : k == BodyKind::coupled ? "Coupled" : k == BodyKind::pinned ? "Pinned" : "Fixed");
         for (int i = 0; i < 3; ++i) f << "\t" << r(i);
         for (int i = 0; i < 3; ++i) f << "\t" << ang(i);
         for (int i = 0; i < 6; ++i) f << "\t" << F(i);
@@ -21975,7 +22432,7 @@ class SystemRunner {
         Mat3<double> Rb;
         sys.body_pose(static_state_, static_cast<int>(b), rb, Rb);
         PlotSeries body;
-        body.label = "body " + std::to_string(b + 1);
+        body.label = b < deck_.bodies.size() ? "body " + std::to_string(b + 1) : sys.body(static_cast<int>(b)).name;
         body.color = "#1f77b4";
         body.markers = true;
         for (std::size_t q = 0; q < sys.n_points(); ++q) {

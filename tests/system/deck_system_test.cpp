@@ -208,3 +208,80 @@ TEST_CASE("BODIES rows and Body points: malformed or unmodelled input is refused
   // The staggered scheme is not there: refused, not ignored.
   CHECK_THROWS_WITH(build_deck_system(ds_body("staggered bodyScheme")), Catch::Contains("bodyScheme"));
 }
+
+TEST_CASE("RODS rows: pinned, free, fixed, on a body and zero-length rods become the system's bodies and points",
+          "[system][io][rods]") {
+  const char* text = R"(--------------------- MoorDyn Input File ------------------------------------
+Rods of every kind the system route models (tests/system)
+--------------------- LINE TYPES ---------------------------------------
+TypeName   Diam     Mass/m     EA          BA/-zeta   EI       Cd    Ca    CdAx  CaAx
+wire       0.08     40         2e8         0          0.0      1.2   1.0   0.2   0.0
+---------------------- ROD TYPES ------------------------------------
+TypeName      Diam     Mass/m    Cd     Ca      CdEnd    CaEnd
+can           1.0      900       0.8    1.0     0.6      0.6
+conn          0.1      25        1.1    1.0     1.1      1.0
+---------------------------- BODIES -----------------------------------------------------
+ID   Attachment  X0     Y0    Z0     r0      p0     y0     Mass  CG*   I*      Volume   CdA*   Ca
+1    Free        0      0     -20    0       0      0      1e4   0     1e5     40       0      0
+---------------------- RODS ----------------------------------------
+ID   RodType  Attachment  Xa    Ya    Za    Xb    Yb    Zb   NumSegs  RodOutputs
+1    can      Pinned      200   0     -60   200   0     -75  6        -
+2    can      Body1       0     0     0     0     0     -10  4        -
+3    conn     Free        -150  0     -90   -150  0     -90  0        -
+4    can      Fixed       0     150   -100  0     150   -90  3        -
+--------------------- POINTS -------------------------------------------
+ID    Type      X          Y          Z         Mass    Vol     CdA    Ca
+1     Fixed     -300       0          -150      0       0       0      0
+2     Body1     2          0          0         0       0       0      0
+--------------------- LINES --------------------------------------------
+ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+1    wire       R1B      R2B      200       20       -
+2    wire       2        R3A      152       15       -
+3    wire       R3A      1        160       15       -
+4    wire       R4B      R2A      160       15       -
+--------------------- OPTIONS ------------------------------------------
+--------------------- need this line ------------------------------------
+)";
+  ReadOptions ro;
+  ro.accept_unsupported = true;
+  const Deck d = parse_deck(text, "rods.dat", ro);
+  REQUIRE(d.rods.size() == 4);
+  REQUIRE(d.rod_types.size() == 2);
+  CHECK(d.rods[0].attachment == RodAttachment::pinned);
+  CHECK(d.rods[1].body == 1);
+  CHECK(d.find_line(1)->rod_a == 1);
+  CHECK(d.find_line(1)->rod_end_b == 'B');
+  auto ds = build_deck_system(d);
+  auto& sys = ds.system;
+  // Bodies: the deck's body (with rod 2), then rod 1 (pinned) and rod 4 (fixed); rod 3 is a
+  // point.
+  REQUIRE(sys.n_bodies() == 3);
+  CHECK(sys.body(0).rods.size() == 1);
+  CHECK(sys.body(1).kind == BodyKind::pinned);
+  CHECK(sys.body(2).kind == BodyKind::fixed);
+  CHECK(sys.body_ndof(1) == 3);
+  // The pinned rod hangs along -z from its pin: its End B is 15 m below.
+  auto s = sys.initial_state();
+  const int r1b = ds.rod_point.at({1, 'B'});
+  CHECK((sys.point_position(s, r1b) - Vec3<double>(200, 0, -75)).norm() < 1e-12);
+  CHECK((sys.point_position(s, ds.rod_point.at({4, 'B'})) - Vec3<double>(0, 150, -90)).norm() < 1e-12);
+  const auto res = solve_statics(sys, s);
+  INFO("statics residual " << res.residual << " N of " << res.scale);
+  // The pinned rod balances its moment about the pin: weight less buoyancy at its centre, the
+  // line at its End B.
+  const Environment env = d.environment();
+  Vec3<double> r;
+  Mat3<double> R;
+  sys.body_pose(s, 1, r, R);
+  const Vec3<double> tip = sys.point_position(s, r1b), centre = (r + tip) / 2;
+  const double w = (900 - env.rho_w * 3.14159265358979323846 / 4) * 15 * env.g;
+  Vec3<double> M = (centre - r).cross(Vec3<double>(0, 0, -w));
+  for (std::size_t l = 0; l < sys.n_lines(); ++l)
+    for (int e = 0; e < 2; ++e)
+      if (sys.line(static_cast<int>(l)).point[e] == r1b) M += (tip - r).cross(sys.line_end_force(s, static_cast<int>(l), e));
+  INFO("moment about the pin " << M.transpose() << " N m; the rod turned to " << (tip - r).transpose());
+  CHECK(M.norm() <= 1e-6 * w * 15);
+  CHECK((tip - Vec3<double>(200, 0, -75)).norm() > 0.1);  // the line pulled it over
+  // The single-line driver's reader refuses rods by name.
+  CHECK_THROWS_WITH(parse_deck(text, "x.dat"), Catch::Contains(kRodsFeature));
+}

@@ -255,15 +255,16 @@ TEST_CASE("Design sensitivities of a moored body through the static solve agree 
   Vec3<D> rb;
   Mat3<D> Rb;
   sysd.body_pose(sd, 0, rb, Rb);
-  const double hE = 5e8 * 1e-5, hL = 1e-4;
+  const double hE = 5e8 * 1e-4, hL = 1e-4;
   const auto pE = solve(5e8 + hE, 158), mE = solve(5e8 - hE, 158), pL = solve(5e8, 158 + hL), mL = solve(5e8, 158 - hL);
   const double dT_dEA = (pE.first - mE.first) / (2 * hE), dT_dL = (pL.first - mL.first) / (2 * hL);
   const double dz_dEA = (pE.second - mE.second) / (2 * hE);
   INFO("dT/dEA dual " << ten.derivatives()(0) << " central " << dT_dEA << "; dT/dL dual " << ten.derivatives()(1)
                       << " central " << dT_dL << "; dz/dEA dual " << rb(2).derivatives()(0) << " central " << dz_dEA);
-  // The tension of these buoyancy-held taut lines hardly depends on EA (4.7e-8 N per N): its
-  // central difference carries the statics' tolerance, so it is checked loosely.
-  CHECK(ten.derivatives()(0) == Approx(dT_dEA).epsilon(1e-3));
+  // The tension of these buoyancy-held taut lines hardly depends on EA (4.7e-8 N per N: 2.4 mN
+  // over the difference step): its central difference carries the statics' round-off floor
+  // (1e-5 N), so it is checked to 1e-2.
+  CHECK(ten.derivatives()(0) == Approx(dT_dEA).epsilon(1e-2));
   CHECK(ten.derivatives()(1) == Approx(dT_dL).epsilon(1e-6));
   CHECK(rb(2).derivatives()(0) == Approx(dz_dEA).epsilon(1e-6));
 }

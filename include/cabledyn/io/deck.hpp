@@ -76,6 +76,32 @@ inline constexpr const char* kFreePointsFeature = "free points (Free/Connect)";
 /// single-line driver refuses them, the system route models them.
 inline constexpr const char* kBodiesFeature = "bodies (BODIES)";
 inline constexpr const char* kBodyPointsFeature = "points on bodies (Body<N>)";
+/// The feature names under which the reader records ROD TYPES / RODS rows and lines on rod
+/// ends: the single-line driver refuses them, the system route models them.
+inline constexpr const char* kRodsFeature = "rods (ROD TYPES, RODS)";
+inline constexpr const char* kRodLinesFeature = "lines attached to rods (R<n>A, R<n>B)";
+
+/// A ROD TYPES row `TypeName Diam Mass/m Cd Ca CdEnd CaEnd` (MoorDyn v2).
+struct RodTypeRecord {
+  std::string name;
+  double d = 0, rho_A = 0, Cd = 0, Ca = 0, CdEnd = 0, CaEnd = 0;
+  int line = 0;
+};
+
+/// How a rod is held (RODS Attachment column).
+enum class RodAttachment { fixed, free, pinned, body, coupled };
+
+/// A RODS row `ID RodType Attachment Xa Ya Za Xb Yb Zb NumSegs [RodOutputs]` (MoorDyn v2); a
+/// rod on a body gives its ends in the body's axes from its reference point.
+struct RodRecord {
+  int id = 0;
+  std::string type;
+  RodAttachment attachment = RodAttachment::free;
+  int body = 0;  ///< Body<N>: N
+  std::array<double, 3> a{}, b{};
+  int segments = 0;
+  int line = 0;
+};
 
 /// How a body moves (BODIES Attachment column).
 enum class BodyType { fixed, coupled, free };
@@ -124,8 +150,10 @@ struct PointRecord {
 /// Deck::sections with this row's line).
 struct LineRecord {
   int id = 0;
-  int node_a = 0;            ///< point ID of End A as written (0: a rod end, unsupported)
-  int node_b = 0;            ///< point ID of End B as written (0: a rod end, unsupported)
+  int node_a = 0;            ///< point ID of End A as written (0: a rod end, rod_a)
+  int node_b = 0;            ///< point ID of End B as written (0: a rod end, rod_b)
+  int rod_a = 0, rod_b = 0;  ///< R<n>A / R<n>B: the rod n at End A / End B (0: a point)
+  char rod_end_a = 0, rod_end_b = 0;  ///< 'A' or 'B': which end of that rod
   std::string outputs = "-"; ///< per-line output flags (MoorDyn letters) or "-"
   /// End A is Fixed and End B Coupled/Vessel: the driver swaps the ends so that End A is the
   /// fairlead (DECK_FORMAT.md); Deck::line_sections returns the sections in that order.
@@ -187,6 +215,8 @@ struct Deck {
   std::vector<BuoyancyRecord> buoyancy;
   std::vector<PointRecord> points;
   std::vector<BodyRecord> bodies;
+  std::vector<RodTypeRecord> rod_types;
+  std::vector<RodRecord> rods;
   std::vector<LineRecord> lines;
   std::vector<SectionRecord> sections;
   std::vector<EndConnectionRecord> end_connections;
@@ -359,7 +389,7 @@ inline bool operator==(const Deck& a, const Deck& b) { return first_difference(a
 namespace detail {
 
 /// Section kinds.
-enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, unimplemented };
+enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, rod_types, rods, unimplemented };
 
 struct SectionAlias {
   const char* name;
@@ -382,9 +412,8 @@ inline constexpr SectionAlias kSectionNames[] = {
   {"ATTACHMENTS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"CLUMPS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"BODIES", Sec::bodies, ""}, {"BODY LIST", Sec::bodies, ""}, {"BODY PROPERTIES", Sec::bodies, ""},
-  {"ROD TYPES", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD DICTIONARY", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
-  {"RODS", Sec::unimplemented, "rods (ROD TYPES, RODS)"}, {"ROD LIST", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
-  {"ROD PROPERTIES", Sec::unimplemented, "rods (ROD TYPES, RODS)"},
+  {"ROD TYPES", Sec::rod_types, ""}, {"ROD DICTIONARY", Sec::rod_types, ""},
+  {"RODS", Sec::rods, ""}, {"ROD LIST", Sec::rods, ""}, {"ROD PROPERTIES", Sec::rods, ""},
   {"FAILURE", Sec::unimplemented, "line failure (FAILURE)"},
   {"CONTROL", Sec::unimplemented, "active line control (CONTROL)"},
   {"SYROPE IC", Sec::unimplemented, "the Syrope polyester model (SYROPE IC)"},
@@ -550,6 +579,8 @@ class DeckParser {
       case Sec::end_connections: end_connection_row(t, line); break;
       case Sec::buoyancy: buoyancy_row(t, line); break;
       case Sec::bodies: body_row(t, line); break;
+      case Sec::rod_types: rod_type_row(t, line); break;
+      case Sec::rods: rod_row(t, line); break;
       case Sec::unimplemented:
         if (!sec_refused_) unsupported(sec_feature_, line, "section " + sec_name_ + " row", t[0].text);
         sec_refused_ = true;
@@ -655,13 +686,15 @@ class DeckParser {
   }
   /// A point reference in LINES: a point ID, or MoorDyn's P<n>, Point<n>, C<n>, Con<n>; a rod
   /// end (R<n>A, Rod<n>B) is recorded as unsupported and gives 0.
-  int point_ref(const Token& t, const std::string& what, int line) {
+  int point_ref(const Token& t, const std::string& what, int line, int* rod = nullptr, char* rod_end = nullptr) {
     std::string letters, rest;
     int number = 0;
     decompose(t.text, letters, number, rest);
     if (letters.empty() && rest.empty()) return id(t, what, line);
     if ((letters == "R" || letters == "ROD") && number > 0 && (rest == "A" || rest == "B")) {
-      unsupported("lines attached to rods (R<n>A, R<n>B)", line, what, t.text);
+      unsupported(kRodLinesFeature, line, what, t.text);
+      if (rod) *rod = number;
+      if (rod_end) *rod_end = rest[0];
       return 0;
     }
     if ((letters == "P" || letters == "POINT" || letters == "C" || letters == "CON") && number > 0 && rest.empty())
@@ -917,6 +950,65 @@ class DeckParser {
     d_.bodies.push_back(b);
   }
 
+  void rod_type_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"TypeName", "Diam", "Mass/m", "Cd", "Ca", "CdEnd", "CaEnd"};
+    const std::string form = "TypeName Diam Mass/m Cd Ca CdEnd CaEnd (MoorDyn v2)";
+    const std::size_t n = t.size();
+    if (n < 7) fail(file_, line, col("ROD TYPES", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 7, "ROD TYPES", line, form);
+    auto c = [&](int k) { return col("ROD TYPES", k + 1, names[k]); };
+    RodTypeRecord r;
+    r.line = line;
+    r.name = t[0].text;
+    for (const auto& o : d_.rod_types)
+      if (o.name == r.name) fail(file_, line, c(0), t[0].text, "a unique name (first defined at line " + std::to_string(o.line) + ")");
+    r.d = num_pos(t[1], c(1), line);
+    r.rho_A = num_nonneg(t[2], c(2), line);
+    r.Cd = num_nonneg(t[3], c(3), line);
+    r.Ca = num_nonneg(t[4], c(4), line);
+    r.CdEnd = num_nonneg(t[5], c(5), line);
+    r.CaEnd = num_nonneg(t[6], c(6), line);
+    if (d_.rod_types.empty()) unsupported(kRodsFeature, line, "section ROD TYPES row", t[0].text);
+    d_.rod_types.push_back(r);
+  }
+
+  void rod_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"ID", "RodType", "Attachment", "Xa", "Ya", "Za", "Xb", "Yb", "Zb", "NumSegs", "RodOutputs"};
+    const std::string form = "ID RodType Attachment Xa Ya Za Xb Yb Zb NumSegs [RodOutputs] (MoorDyn v2)";
+    const std::size_t n = t.size();
+    if (n < 10) fail(file_, line, col("RODS", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 11, "RODS", line, form);
+    auto c = [&](int k) { return col("RODS", k + 1, names[k]); };
+    RodRecord r;
+    r.line = line;
+    r.id = id(t[0], c(0), line);
+    if (r.id != static_cast<int>(d_.rods.size()) + 1)
+      fail(file_, line, c(0), t[0].text, "the IDs 1, 2, ... in order (R<n>A names the n-th row), here " +
+                                            std::to_string(d_.rods.size() + 1));
+    r.type = t[1].text;
+    std::string letters, rest;
+    int number = 0;
+    decompose(t[2].text, letters, number, rest);
+    const std::string u = upper(t[2].text);
+    if (u == "FIXED" || u == "FIX" || u == "ANCHOR") r.attachment = RodAttachment::fixed;
+    else if (u == "FREE") r.attachment = RodAttachment::free;
+    else if (u == "PINNED" || u == "PIN") r.attachment = RodAttachment::pinned;
+    else if (letters == "BODY" && number > 0 && rest.empty()) r.attachment = RodAttachment::body, r.body = number;
+    else if (letters == "BODY" && number > 0 && (rest == "PINNED" || rest == "PIN"))
+      unsupported("rods pinned to bodies (Body<N>Pinned)", line, c(2), t[2].text);
+    else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES" || u == "COUPLEDPINNED" || u == "CPLDPIN" ||
+             u == "VESSELPINNED" || u == "VESPIN")
+      unsupported("coupled rods (Coupled, Vessel, CoupledPinned)", line, c(2), t[2].text);
+    else fail(file_, line, c(2), t[2].text, "Fixed, Free, Pinned, Body<N>, Body<N>Pinned, Coupled or CoupledPinned");
+    for (int k = 0; k < 3; ++k) r.a[k] = at_most(num(t[3 + k], c(3 + k), line), t[3 + k], c(3 + k), line, 1e7, "m");
+    for (int k = 0; k < 3; ++k) r.b[k] = at_most(num(t[6 + k], c(6 + k), line), t[6 + k], c(6 + k), line, 1e7, "m");
+    const double segs = num_nonneg(t[9], c(9), line);
+    if (segs != std::floor(segs) || segs > 10000) fail(file_, line, c(9), t[9].text, "an integer in [0, 10000]");
+    r.segments = static_cast<int>(segs);
+    if (d_.rods.empty()) unsupported(kRodsFeature, line, "section RODS row", t[0].text);
+    d_.rods.push_back(r);
+  }
+
   void point_type(const Token& t, const std::string& what, int line, PointRecord& p) {
     std::string letters, rest;
     int number = 0;
@@ -975,8 +1067,8 @@ class DeckParser {
            "a unique ID (first defined at line " + std::to_string(lines_[l.id]) + ")");
     if (stock) {
       l.stock_form = true;
-      l.node_a = point_ref(t[2], col("LINES", 3, "AttachA"), line);
-      l.node_b = point_ref(t[3], col("LINES", 4, "AttachB"), line);
+      l.node_a = point_ref(t[2], col("LINES", 3, "AttachA"), line, &l.rod_a, &l.rod_end_a);
+      l.node_b = point_ref(t[3], col("LINES", 4, "AttachB"), line, &l.rod_b, &l.rod_end_b);
       SectionRecord s;
       s.line_id = l.id;
       s.type = t[1].text;
@@ -990,8 +1082,8 @@ class DeckParser {
       }
       d_.sections.push_back(s);
     } else {
-      l.node_a = point_ref(t[1], col("LINES", 2, "NodeA"), line);
-      l.node_b = point_ref(t[2], col("LINES", 3, "NodeB"), line);
+      l.node_a = point_ref(t[1], col("LINES", 2, "NodeA"), line, &l.rod_a, &l.rod_end_a);
+      l.node_b = point_ref(t[2], col("LINES", 3, "NodeB"), line, &l.rod_b, &l.rod_end_b);
       if (n == 4) {
         outputs_flags(t[3], line);
         l.outputs = t[3].text;

@@ -30,17 +30,19 @@ inline bool has_free_points(const Deck& d) {
 /// True when an unsupported-feature record of the reader names what the system route models
 /// (free points, bodies, points on bodies).
 inline bool system_route_feature(const std::string& feature) {
-  return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature;
+  return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature ||
+         feature == kRodsFeature || feature == kRodLinesFeature;
 }
 
 /// A deck's mooring system and its maps.
 struct DeckSystem {
   MooringSystem<double> system;
   std::map<int, int> point_index;  ///< deck point ID -> system point index
-  std::vector<int> point_id;       ///< system point index -> deck point ID
+  std::vector<int> point_id;       ///< system point index -> deck point ID (0: a rod's point)
   std::vector<int> line_id;        ///< system line index -> deck line ID
   std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
   std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel bodies, in BODIES order
+  std::map<std::pair<int, char>, int> rod_point;  ///< (rod ID, 'A' / 'B') -> the system point a line uses there
 };
 
 /// Builds the mooring system of a deck (read with ReadOptions::accept_unsupported, so that its
@@ -68,7 +70,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
                               "end connections in a system with free points (finite-EI lines are not in the system yet)");
-  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}};
+  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
     bed.z = *z;
@@ -76,6 +78,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     bed.params.cBot = o.cBot;
   }
   ds.system.set_seabed(bed);
+  // Bodies: built first, so that the rods fixed to them join them before they are added.
+  std::vector<BodyModel<double>> bodies;
   for (const auto& b : deck.bodies) {
     BodyModel<double> m;
     m.name = "deck body " + std::to_string(b.id);
@@ -90,11 +94,104 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     for (int k = 0; k < 6; ++k) m.CdA(k) = b.CdA[static_cast<std::size_t>(k)];
     m.Ca = Vec3<double>(b.Ca[0], b.Ca[1], b.Ca[2]);
     m.wetting = o.body_wetting_full ? BodyWetting::full : BodyWetting::sphere;
+    bodies.push_back(std::move(m));
+  }
+  // Rods (spec "Attached objects and line ends"): a rod of NumSegs 0 or no length is a
+  // massless point at End A; a Fixed, Free or Pinned rod is a body of no mass of its own
+  // carrying the rod, its reference point at End A and its z axis along the rod; a rod on
+  // Body<N> joins that body. Each rod end a line is attached to becomes a point on the rod's
+  // body.
+  struct RodEnds {
+    int body = -1;                       // system body of the rod (-1: a point)
+    Vec3<double> a, b;                   // its ends in that body's axes
+    int point = -1;                      // a zero-length rod: its point
+  };
+  std::vector<RodEnds> rod_ends(deck.rods.size());
+  std::vector<std::pair<std::size_t, BodyModel<double>>> rod_bodies;  // rod index, its own body
+  for (std::size_t i = 0; i < deck.rods.size(); ++i) {
+    const auto& r = deck.rods[i];
+    const RodTypeRecord* type = nullptr;
+    for (const auto& t : deck.rod_types)
+      if (t.name == r.type) type = &t;
+    if (!type) throw InputError(where(deck.file, r.line), "RODS RodType", r.type, "a type of ROD TYPES");
+    const Vec3<double> a(r.a[0], r.a[1], r.a[2]), b(r.b[0], r.b[1], r.b[2]);
+    const double L = (b - a).norm();
+    RodPart<double> part;
+    part.name = "rod " + std::to_string(r.id);
+    part.d = type->d;
+    part.rho_A = type->rho_A;
+    part.Cd = type->Cd;
+    part.Ca = type->Ca;
+    part.CdEnd = type->CdEnd;
+    part.CaEnd = type->CaEnd;
+    part.segments = std::max(1, r.segments);
+    if (r.segments == 0 || !(L > 0)) {
+      // A zero-length rod: a massless point at End A (Free, Fixed or on a body).
+      PointModel<double> pm;
+      pm.name = "rod " + std::to_string(r.id);
+      pm.r = a;
+      switch (r.attachment) {
+        case RodAttachment::fixed: pm.kind = PointKind::fixed; break;
+        case RodAttachment::free:
+        case RodAttachment::pinned: pm.kind = PointKind::free; break;
+        case RodAttachment::body:
+          pm.kind = PointKind::body;
+          pm.body = r.body - 1;
+          break;
+        default:
+          throw NotImplementedError(where(deck.file, r.line), "RODS Attachment", "Coupled", "coupled zero-length rods");
+      }
+      if (r.attachment == RodAttachment::body && (r.body < 1 || r.body > static_cast<int>(deck.bodies.size())))
+        throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body),
+                         "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
+      rod_ends[i].point = ds.system.add_point(pm);
+      ds.point_id.push_back(0);  // not a POINTS row
+      continue;
+    }
+    if (r.attachment == RodAttachment::body) {
+      if (r.body < 1 || r.body > static_cast<int>(bodies.size()))
+        throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body),
+                         "a body of BODIES (1.." + std::to_string(bodies.size()) + ")");
+      part.a = a;
+      part.b = b;
+      bodies[static_cast<std::size_t>(r.body - 1)].rods.push_back(part);
+      rod_ends[i] = {r.body - 1, a, b, -1};
+      continue;
+    }
+    BodyModel<double> m;
+    m.name = "rod " + std::to_string(r.id);
+    m.kind = r.attachment == RodAttachment::fixed ? BodyKind::fixed
+             : r.attachment == RodAttachment::pinned ? BodyKind::pinned
+                                                     : BodyKind::free;
+    m.r = a;
+    // The rotation that takes the z axis onto the rod's axis.
+    const Vec3<double> q = (b - a) / L, ez(0, 0, 1);
+    const Vec3<double> axis = ez.cross(q);
+    const double angle = std::atan2(axis.norm(), ez.dot(q));
+    m.R = axis.norm() > 1e-14 ? so3_exp(Vec3<double>(axis.normalized() * angle))
+                              : (q(2) > 0 ? Mat3<double>::Identity() : rotation_xyz(3.14159265358979323846, 0.0, 0.0));
+    part.a = Vec3<double>::Zero();
+    part.b = Vec3<double>(0, 0, L);
+    m.rods.push_back(part);
+    rod_bodies.emplace_back(i, std::move(m));
+  }
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    const auto& b = deck.bodies[k];
     try {
-      const int k = ds.system.add_body(m);
-      if (m.kind == BodyKind::coupled) ds.coupled_bodies.push_back(k);
+      const int idx = ds.system.add_body(bodies[k]);
+      if (bodies[k].kind == BodyKind::coupled) ds.coupled_bodies.push_back(idx);
     } catch (const InputError& e) {
       throw InputError(where(deck.file, b.line), "BODIES body " + std::to_string(b.id), e.what(), "a valid body");
+    }
+  }
+  for (auto& [i, m] : rod_bodies) {
+    const auto& r = deck.rods[i];
+    try {
+      const int idx = ds.system.add_body(m);
+      const double L = m.rods[0].b(2);
+      rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), -1};
+    } catch (const InputError& e) {
+      throw InputError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id), e.what(), "a valid rod");
     }
   }
   for (const auto& p : deck.points) {
@@ -142,7 +239,29 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     std::vector<SectionModel<double>> secs;
     for (const auto& s : deck.line_sections(rec.id)) secs.push_back(SectionModel<double>::from(s));
     if (rec.swapped) std::reverse(secs.begin(), secs.end());
-    const int a = ds.point_index.at(rec.node_a), b = ds.point_index.at(rec.node_b);
+    // A rod end: a point on the rod's body at that end (made once per end), or the point of a
+    // zero-length rod.
+    auto rod_point = [&](int rod, char end) {
+      if (rod < 1 || rod > static_cast<int>(rod_ends.size()))
+        throw InputError(where(deck.file, rec.line), "LINES attachment", "R" + std::to_string(rod) + end,
+                         "an end of a rod of RODS (1.." + std::to_string(rod_ends.size()) + ")");
+      auto& re = rod_ends[static_cast<std::size_t>(rod - 1)];
+      if (re.point >= 0 && re.body < 0) return re.point;
+      const std::pair<int, char> key(rod, end);
+      const auto it = ds.rod_point.find(key);
+      if (it != ds.rod_point.end()) return it->second;
+      PointModel<double> pm;
+      pm.name = "rod " + std::to_string(rod) + " end " + end;
+      pm.kind = PointKind::body;
+      pm.body = re.body;
+      pm.r = end == 'A' ? re.a : re.b;
+      const int k = ds.system.add_point(pm);
+      ds.rod_point[key] = k;
+      ds.point_id.push_back(0);
+      return k;
+    };
+    const int a = rec.node_a != 0 ? ds.point_index.at(rec.node_a) : rod_point(rec.rod_a, rec.rod_end_a);
+    const int b = rec.node_b != 0 ? ds.point_index.at(rec.node_b) : rod_point(rec.rod_b, rec.rod_end_b);
     try {
       ds.system.add_line(LineModel<double>("line " + std::to_string(rec.id), std::move(secs), deck.environment(), bed), a, b);
     } catch (const InputError& e) {

@@ -342,7 +342,10 @@ class SystemRunner {
         const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
         const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
         const auto k = sys.body(bi).kind;
-        f << b + 1 << "\t" << (k == BodyKind::free ? "Free" : k == BodyKind::coupled ? "Coupled" : "Fixed");
+        // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
+        const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
+        f << id << "\t"
+          << (k == BodyKind::free ? "Free" : k == BodyKind::coupled ? "Coupled" : k == BodyKind::pinned ? "Pinned" : "Fixed");
         for (int i = 0; i < 3; ++i) f << "\t" << r(i);
         for (int i = 0; i < 3; ++i) f << "\t" << ang(i);
         for (int i = 0; i < 6; ++i) f << "\t" << F(i);
@@ -398,7 +401,7 @@ class SystemRunner {
         Mat3<double> Rb;
         sys.body_pose(static_state_, static_cast<int>(b), rb, Rb);
         PlotSeries body;
-        body.label = "body " + std::to_string(b + 1);
+        body.label = b < deck_.bodies.size() ? "body " + std::to_string(b + 1) : sys.body(static_cast<int>(b)).name;
         body.color = "#1f77b4";
         body.markers = true;
         for (std::size_t q = 0; q < sys.n_points(); ++q) {

@@ -7,6 +7,12 @@
 // by phi; seabed contact over a 1 m^2 reference area), "Rigid-body time integration" (the
 // Newton-Euler equations about the reference point).
 //
+// Rods (spec "Attached objects and line ends": rigid cylinders; a rod fixed to a body moves
+// with it, its mass and loads added to the body's; a pinned rod turns about its End A) are
+// RodParts of a body: a free rod is a body of no mass of its own carrying one rod, a pinned rod
+// a pinned one (three rotational DOFs about the pin), a rod on a body one more part of it.
+// Rods are fully submerged here (their wetted-segment buoyancy at the surface is not in yet).
+//
 // Everything here is in the world frame about the body's reference point: a six-vector is
 // (force, moment) or (v, omega), a 6 x 6 matrix maps (a, alpha) to (force, moment). The
 // orientation R maps body axes to world axes. Templated over T (state and parameters).
@@ -16,6 +22,7 @@
 #include <numbers>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/environment.hpp"
@@ -29,6 +36,21 @@ enum class BodyKind {
   fixed,    ///< held at its deck pose: Fixed
   coupled,  ///< pose prescribed by the host or a motion: Coupled / Vessel
   free,     ///< six DOFs moved by its lines and loads: Free
+  pinned,   ///< three rotational DOFs about its reference point, held there: a Pinned rod
+};
+
+/// A rigid cylinder on a body (deck ROD TYPES and RODS): its ends in body axes from the
+/// reference point, diameter, mass per metre, Morison coefficients (Cd, Ca on the sides;
+/// CdEnd, CaEnd on the end caps) and the drag stations (NumSegs). Parameters in T.
+template <class T>
+struct RodPart {
+  std::string name = "rod";
+  Vec3<T> a = Vec3<T>::Zero();  ///< End A in body axes [m]
+  Vec3<T> b = Vec3<T>::Zero();  ///< End B in body axes [m]
+  T d = T(0);                   ///< diameter [m]
+  T rho_A = T(0);               ///< mass per metre [kg/m]
+  double Cd = 0, Ca = 0, CdEnd = 0, CaEnd = 0;
+  int segments = 1;             ///< drag stations: the midpoints of NumSegs segments
 };
 
 /// The submerged fraction phi of a body's buoyancy (deck option bodyWetting).
@@ -58,7 +80,45 @@ struct BodyModel {
   BodyWetting wetting = BodyWetting::sphere;
   Vec3<T> force = Vec3<T>::Zero();   ///< constant external force at the reference point [N]
   Vec3<T> moment = Vec3<T>::Zero();  ///< constant external moment [N m]
+  std::vector<RodPart<T>> rods;      ///< rods fixed to the body (a free or pinned rod: the only part)
 };
+
+/// The rigid mass of a body with its rods, in body axes about the reference point: the mass,
+/// its first moment h = m c and the inertia tensor J (spec: the rod's mass enters the body
+/// mass matrix as T^T M_c T).
+template <class T>
+struct RigidMass {
+  T m = T(0);
+  Vec3<T> h = Vec3<T>::Zero();
+  Mat3<T> J = Mat3<T>::Zero();
+};
+
+template <class T>
+RigidMass<T> body_rigid_mass(const BodyModel<T>& B) {
+  using std::sqrt;
+  RigidMass<T> out;
+  const Mat3<T> I = Mat3<T>::Identity();
+  out.m = B.mass;
+  out.h = B.mass * B.cg;
+  // I_G + m (|c|^2 I - c c^T) (parallel axes).
+  out.J = Mat3<T>(B.inertia.asDiagonal()) + B.mass * (B.cg.squaredNorm() * I - B.cg * B.cg.transpose());
+  for (const auto& rod : B.rods) {
+    const Vec3<T> ab = rod.b - rod.a;
+    const T L = sqrt(ab.squaredNorm());
+    if (!(value_of(L) > 0)) continue;
+    const Vec3<T> q = ab / L, c = (rod.a + rod.b) / 2.0;
+    const T mr = rod.rho_A * L;
+    const T r2 = rod.d * rod.d / 4.0;
+    const Mat3<T> qq = q * q.transpose();
+    out.m += mr;
+    out.h += mr * c;
+    // A line mass from a to b: mr (|c|^2 I - c c^T) + mr L^2 / 12 (I - q q^T); the section:
+    // mr r^2 / 4 (I - q q^T) + mr r^2 / 2 q q^T.
+    out.J += mr * (c.squaredNorm() * I - c * c.transpose()) + (mr * (L * L / 12.0 + r2 / 4.0)) * (I - qq) +
+             (mr * r2 / 2.0) * qq;
+  }
+  return out;
+}
 
 /// The submerged fraction of a body and its buoyancy potential.
 template <class T>
@@ -112,19 +172,53 @@ BodyImmersion<T> body_immersion(const BodyModel<T>& B, const T& zb, const Enviro
 /// [m [c]_x, I_G - m [c]_x^2]], c = R cg, I_G = R diag(inertia) R^T.
 template <class T>
 Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, const Environment& env) {
-  const Vec3<T> c = R * B.cg;
-  const Mat3<T> C = skew<T>(c);
-  const Mat3<T> IG = R * B.inertia.asDiagonal() * R.transpose();
+  using std::sqrt;
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Mat3<T> H = skew<T>(Vec3<T>(R * rm.h));
   Mat6<T> M = Mat6<T>::Zero();
-  M.template block<3, 3>(0, 0) = B.mass * Mat3<T>::Identity();
-  M.template block<3, 3>(0, 3) = -B.mass * C;
-  M.template block<3, 3>(3, 0) = B.mass * C;
-  M.template block<3, 3>(3, 3) = IG - B.mass * C * C;
+  M.template block<3, 3>(0, 0) = rm.m * Mat3<T>::Identity();
+  M.template block<3, 3>(0, 3) = -H;
+  M.template block<3, 3>(3, 0) = H;
+  M.template block<3, 3>(3, 3) = R * rm.J * R.transpose();
   if (value_of(B.volume) > 0 && B.Ca.squaredNorm() > 0) {
     const Vec3<T> ca = B.Ca.template cast<T>();
     const T pv = phi * B.volume;
     const T ma = pv * env.rho_w;
     M.template block<3, 3>(0, 0) += ma * (R * ca.asDiagonal() * R.transpose());
+  }
+  // Rods (fully submerged): the side added mass rho A Ca (I - q q^T) per metre integrated
+  // along the axis, and rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled
+  // about the reference point (spec "Attached objects and line ends").
+  for (const auto& rod : B.rods) {
+    const Vec3<T> ab = R * Vec3<T>(rod.b - rod.a);
+    const T L = sqrt(ab.squaredNorm());
+    if (!(value_of(L) > 0) || (rod.Ca == 0 && rod.CaEnd == 0)) continue;
+    const Vec3<T> q = ab / L;
+    const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
+    const Mat3<T> qq = q * q.transpose();
+    const T A = rod.d * rod.d * (std::numbers::pi / 4);
+    const T r = rod.d / 2.0;
+    auto add_point = [&](const Mat3<T>& M3, const Vec3<T>& p) {
+      const Mat3<T> P = skew<T>(p);
+      M.template block<3, 3>(0, 0) += M3;
+      M.template block<3, 3>(0, 3) -= M3 * P;
+      M.template block<3, 3>(3, 0) += P * M3;
+      M.template block<3, 3>(3, 3) -= P * M3 * P;
+    };
+    if (rod.Ca != 0) {
+      const T mside = A * (env.rho_w * rod.Ca);
+      const Mat3<T> M3 = (mside * L) * (Mat3<T>::Identity() - qq);
+      add_point(M3, c);  // the uniform part about the centre
+      const Mat3<T> Q = skew<T>(q);
+      const T L3 = L * L * L / 12.0;
+      M.template block<3, 3>(3, 3) -= (mside * L3) * (Q * (Mat3<T>::Identity() - qq) * Q);
+    }
+    if (rod.CaEnd != 0) {
+      const T Vend = r * r * r * (2.0 / 3.0 * std::numbers::pi);
+      const Mat3<T> Me = (Vend * (env.rho_w * rod.CaEnd)) * qq;
+      add_point(Me, pa);
+      add_point(Me, pb);
+    }
   }
   return M;
 }
@@ -149,12 +243,14 @@ Vec6<T> mul6(const Mat6<T>& M, const Vec6<T>& x) {
 /// left side: M x + gyro = F): (m w x (w x c), m c x (w x (w x c)) + w x (I_G w)).
 template <class T>
 Vec6<T> body_velocity_terms(const BodyModel<T>& B, const Mat3<T>& R, const Vec3<T>& w) {
-  const Vec3<T> c = R * B.cg;
-  const Mat3<T> IG = R * B.inertia.asDiagonal() * R.transpose();
-  const Vec3<T> wwc = w.cross(Vec3<T>(w.cross(c)));
+  // With h = m c the first moment and J the inertia about the reference point (world axes):
+  // (w x (w x h), w x (J w)); w x (J w) = w x (I_G w) + m c x (w x (w x c)).
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Vec3<T> h = R * rm.h;
+  const Mat3<T> J = R * rm.J * R.transpose();
   Vec6<T> g;
-  g.template head<3>() = B.mass * wwc;
-  g.template tail<3>() = B.mass * c.cross(wwc) + w.cross(Vec3<T>(IG * w));
+  g.template head<3>() = w.cross(Vec3<T>(w.cross(h)));
+  g.template tail<3>() = w.cross(Vec3<T>(J * w));
   return g;
 }
 
@@ -168,16 +264,27 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
                            const Vec3<T>& w, const Environment& env, const std::optional<double>& seabed_z,
                            const SeabedParams& bed, const Vec3<double>& current, bool dynamic) {
   using std::sqrt;
-  const Vec3<T> c = R * B.cg, b = R * B.cb;
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Vec3<T> h = R * rm.h, b = R * B.cb;
   const auto imm = body_immersion<T>(B, T(r(2) + b(2)), env);
   Vec6<T> F = Vec6<T>::Zero();
-  const T mg = B.mass * env.g;
+  const T mg = rm.m * env.g;
   const T pv = imm.phi * B.volume;
   const T fb = pv * (env.rho_w * env.g);
   const Vec3<T> Wg(T(0), T(0), -mg);
   const Vec3<T> Fb(T(0), T(0), fb);
+  const Vec3<T> gvec(T(0), T(0), T(-env.g));
   F.template head<3>() = Wg + Fb + B.force;
-  F.template tail<3>() = c.cross(Wg) + b.cross(Fb) + B.moment;
+  F.template tail<3>() = h.cross(gvec) + b.cross(Fb) + B.moment;  // the weight m g at c = h / m
+  for (const auto& rod : B.rods) {
+    // Buoyancy of the submerged cylinder, rho g A L, at its centre.
+    const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
+    const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+    const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
+    const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
+    F.template head<3>() += Fr;
+    F.template tail<3>() += c.cross(Fr);
+  }
   if (seabed_z) {
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
     F(2) += k.f;
@@ -197,6 +304,49 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     F.template head<3>() += R * ft;
     F.template tail<3>() += R * mt;
   }
+  if (dynamic) {
+    // Rods: side drag 1/2 rho d Cd |u_n| u_n per metre at the midpoints of their segments
+    // and end-cap drag 1/2 rho CdEnd A |u_q| u_q q at each end, on the relative velocity of
+    // each station (v + w x p).
+    for (const auto& rod : B.rods) {
+      if (rod.Cd == 0 && rod.CdEnd == 0) continue;
+      const Vec3<T> pa = R * rod.a, pb = R * rod.b;
+      const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+      if (!(value_of(L) > 0)) continue;
+      const Vec3<T> q = (pb - pa) / L;
+      const Vec3<double> U = current;
+      auto rel = [&](const Vec3<T>& p) { return Vec3<T>(U.template cast<T>() - v - w.cross(p)); };
+      if (rod.Cd != 0) {
+        const int n = std::max(1, rod.segments);
+        const T dl = L / double(n);
+        const T k = rod.d * dl * (0.5 * env.rho_w * rod.Cd);
+        for (int i = 0; i < n; ++i) {
+          const Vec3<T> p = pa + (pb - pa) * ((i + 0.5) / n);
+          const Vec3<T> u = rel(p);
+          const T uq = u.dot(q);
+          const Vec3<T> un = u - uq * q;
+          const T u2 = un.squaredNorm() + 1e-300;
+          const T mag = sqrt(u2);
+          const T km = k * mag;
+          const Vec3<T> f = km * un;
+          F.template head<3>() += f;
+          F.template tail<3>() += p.cross(f);
+        }
+      }
+      if (rod.CdEnd != 0) {
+        const T A = rod.d * rod.d * (std::numbers::pi / 4);
+        const T k = A * (0.5 * env.rho_w * rod.CdEnd);
+        for (const Vec3<T>* p : {&pa, &pb}) {
+          const T uq = rel(*p).dot(q);
+          const T au = uq * (value_of(uq) < 0 ? -1.0 : 1.0);
+          const T kq = k * au;
+          const Vec3<T> f = (kq * uq) * q;
+          F.template head<3>() += f;
+          F.template tail<3>() += p->cross(f);
+        }
+      }
+    }
+  }
   return F;
 }
 
@@ -205,10 +355,18 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
 template <class T>
 T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env,
                         const std::optional<double>& seabed_z, const SeabedParams& bed) {
-  const Vec3<T> c = R * B.cg, b = R * B.cb;
-  const T mg = B.mass * env.g;
-  const T zg = r(2) + c(2);
-  T E = mg * zg;
+  using std::sqrt;
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Vec3<T> h = R * rm.h, b = R * B.cb;
+  const T mz = rm.m * r(2) + h(2);
+  T E = mz * env.g;
+  for (const auto& rod : B.rods) {
+    const Vec3<T> pa = R * rod.a, pb = R * rod.b;
+    const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+    const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
+    const T zc = r(2) + (pa(2) + pb(2)) / 2.0;
+    E -= V * zc * (env.rho_w * env.g);
+  }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   E -= B.force.dot(r);
   if (seabed_z) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;

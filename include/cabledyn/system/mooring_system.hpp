@@ -199,9 +199,25 @@ class MooringSystem {
     }
     for (int c = 0; c < 6; ++c)
       if (!(b.CdA(c) >= 0)) throw InputError(obj, "CdA", b.CdA(c), ">= 0");
-    if (b.kind == BodyKind::free && (!(value_of(b.mass) > 0) || !(value_of(b.inertia.minCoeff()) > 0)))
-      throw InputError(obj, "mass and moments of inertia of a free body", value_of(b.mass),
-                       "> 0 (a massless free body has no equation of motion)");
+    for (const auto& rod : b.rods) {
+      const std::string ro = obj + " rod (" + rod.name + ")";
+      if (!(value_of(rod.d) > 0)) throw InputError(ro, "diameter", value_of(rod.d), "> 0");
+      if (!(value_of(rod.rho_A) >= 0)) throw InputError(ro, "mass per metre", value_of(rod.rho_A), ">= 0");
+      if (!(value_of(Vec3<T>(rod.b - rod.a).squaredNorm()) > 0))
+        throw InputError(ro, "length", 0.0, "> 0 (a zero-length rod is a point)");
+      if (!(rod.Cd >= 0 && rod.Ca >= 0 && rod.CdEnd >= 0 && rod.CaEnd >= 0))
+        throw InputError(ro, "Cd / Ca / CdEnd / CaEnd", std::min({rod.Cd, rod.Ca, rod.CdEnd, rod.CaEnd}), ">= 0");
+      if (rod.segments < 1) throw InputError(ro, "NumSegs", rod.segments, ">= 1");
+    }
+    if (b.kind == BodyKind::free || b.kind == BodyKind::pinned) {
+      // The rigid mass with the rods: a free body needs a mass and inertia about every axis,
+      // a pinned one inertia about every axis through its pin.
+      const RigidMass<T> rm = body_rigid_mass(b);
+      const double Jmin = static_cast<double>(value_of(rm.J.diagonal().minCoeff()));
+      if ((b.kind == BodyKind::free && !(value_of(rm.m) > 0)) || !(Jmin > 0))
+        throw InputError(obj, "mass and moments of inertia of a free or pinned body (rods included)", Jmin,
+                         "> 0 (a massless body has no equation of motion)");
+    }
     bodies_.push_back(std::move(b));
     numbered_ = false;
     return static_cast<int>(bodies_.size()) - 1;
@@ -210,49 +226,45 @@ class MooringSystem {
   const BodyModel<T>& body(int b) const { return bodies_.at(static_cast<std::size_t>(b)); }
   /// A body, to edit (a held pose, a dual seed). Renumber() after changing a kind.
   BodyModel<T>& body(int b) { return bodies_.at(static_cast<std::size_t>(b)); }
-  /// First global DOF of body b (-1 when it is held): (position, rotation increment).
+  /// First global DOF of body b (-1 when it is held): a free body's (position, rotation
+  /// increment), a pinned body's (rotation increment).
   Index body_dof(int b) const {
     require_numbered();
     return body_dof_[static_cast<std::size_t>(b)];
   }
+  /// DOFs of body b: 6 (free), 3 (pinned) or 0 (held).
+  int body_ndof(int b) const {
+    const auto k = bodies_[static_cast<std::size_t>(b)].kind;
+    return k == BodyKind::free ? 6 : k == BodyKind::pinned ? 3 : 0;
+  }
+  /// The global DOF of row i (0..5: force, moment) of body b's equations, -1 when the body
+  /// has none there (a held body; a pinned body's force rows: the pin takes the force).
+  Index body_row(int b, int i) const {
+    const Index d = body_dof_[static_cast<std::size_t>(b)];
+    if (d < 0) return -1;
+    if (body_ndof(b) == 6) return d + i;
+    return i < 3 ? -1 : d + i - 3;
+  }
 
   /// The pose of body b in state s: its reference point and orientation.
   void body_pose(const State& s, int b, Vec3<T>& r, Mat3<T>& R) const {
-    const auto bi = static_cast<std::size_t>(b);
-    const Index d = body_dof_[bi];
-    if (d < 0) {
-      r = bodies_[bi].r;
-      R = bodies_[bi].R;
-      return;
-    }
-    r = s.q.template segment<3>(d);
-    R = so3_exp<T>(Vec3<T>(s.q.template segment<3>(d + 3))) * s.R[bi];
+    pose_of(b, s.q, s.R.empty() ? bodies_[static_cast<std::size_t>(b)].R : s.R[static_cast<std::size_t>(b)], r, R);
   }
   /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body b in state s.
-  Vec6<T> body_motion(const State& s, int b, int which) const {
-    const auto bi = static_cast<std::size_t>(b);
-    const Index d = body_dof_[bi];
-    Vec6<T> m;
-    if (d < 0) {
-      const auto& B = bodies_[bi];
-      m << (which == 1 ? B.v : B.a), (which == 1 ? B.w : B.alpha);
-      return m;
-    }
-    return (which == 1 ? s.v : s.a).template segment<6>(d);
-  }
-  /// Folds every free body's rotation increment into its orientation and zeroes it (the
-  /// state describes the same configuration). Steppers call it on each committed state.
+  Vec6<T> body_motion(const State& s, int b, int which) const { return motion_of(b, which == 1 ? s.v : s.a, which); }
+  /// Folds every free or pinned body's rotation increment into its orientation and zeroes it
+  /// (the state describes the same configuration). Steppers call it on each committed state.
   void commit(State& s) const {
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Index d = body_dof_[b];
+      const Index d = body_row(static_cast<int>(b), 3);
       if (d < 0) continue;
-      const Vec3<T> th = s.q.template segment<3>(d + 3);
+      const Vec3<T> th = s.q.template segment<3>(d);
       if (th.squaredNorm() == T(0)) continue;
       Mat3<T> R = so3_exp<T>(th) * s.R[b];
       // Re-orthonormalise against drift over many steps (one Newton-Schulz step).
       R = T(1.5) * R - T(0.5) * R * R.transpose() * R;
       s.R[b] = R;
-      s.q.template segment<3>(d + 3).setZero();
+      s.q.template segment<3>(d).setZero();
     }
   }
 
@@ -347,9 +359,10 @@ class MooringSystem {
         throw InputError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")", "body", points_[p].body + 1,
                          "an existing body (1.." + std::to_string(bodies_.size()) + ")");
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (bodies_[b].kind != BodyKind::free) continue;
+      const int nd = body_ndof(static_cast<int>(b));
+      if (nd == 0) continue;
       body_dof_[b] = off;
-      off += 6;
+      off += nd;
     }
     n_dofs_ = off;
     wx_.assign(lines_.size(), VecX<T>());
@@ -398,7 +411,7 @@ class MooringSystem {
         const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
         Index d = point_dof_[static_cast<std::size_t>(lines_[l].point[end])];
         int k = 3;
-        if (P.kind == PointKind::body) d = body_dof_[static_cast<std::size_t>(P.body)], k = 6;
+        if (P.kind == PointKind::body) d = body_dof_[static_cast<std::size_t>(P.body)], k = body_ndof(P.body);
         if (d >= 0)
           for (int c = 0; c < k; ++c)
             if (std::find(s.coupled.begin(), s.coupled.end(), d - n_line_dofs_ + c) == s.coupled.end())
@@ -422,7 +435,7 @@ class MooringSystem {
     s.R.resize(bodies_.size());
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       s.R[b] = bodies_[b].R;
-      if (body_dof_[b] >= 0) s.q.template segment<3>(body_dof_[b]) = bodies_[b].r;
+      if (body_ndof(static_cast<int>(b)) == 6) s.q.template segment<3>(body_dof_[b]) = bodies_[b].r;
     }
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const auto& L = lines_[l];
@@ -501,6 +514,20 @@ class MooringSystem {
                                   "height above the still water", z,
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
     }
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (bodies_[b].rods.empty()) continue;
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, static_cast<int>(b), rb, Rb);
+      for (const auto& rod : bodies_[b].rods)
+        for (const Vec3<T>* e : {&rod.a, &rod.b}) {
+          const double z = static_cast<double>(value_of(Vec3<T>(rb + Rb * *e)(2)));
+          if (z > 0)
+            throw NotImplementedError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ") " + rod.name,
+                                      "end height above the still water", z,
+                                      "<= 0 (the wetted-segment buoyancy of a surface-piercing rod is not in yet)");
+        }
+    }
     for (Index i = 2; i < n_pos_dofs_; i += 3)
       if (value_of(s.q(i)) > 0)
         throw NotImplementedError(name_, describe_dof(i) + " height above the still water", value_of(s.q(i)),
@@ -512,9 +539,9 @@ class MooringSystem {
   std::string describe_dof(Index i) const {
     require_numbered();
     for (std::size_t b = 0; b < bodies_.size(); ++b)
-      if (body_dof_[b] >= 0 && i >= body_dof_[b] && i < body_dof_[b] + 6)
+      if (body_dof_[b] >= 0 && i >= body_dof_[b] && i < body_dof_[b] + body_ndof(static_cast<int>(b)))
         return "Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ") " +
-               (i < body_dof_[b] + 3 ? "position" : "rotation");
+               (i < body_row(static_cast<int>(b), 3) ? "position" : "rotation");
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0 && i >= point_dof_[p] && i < point_dof_[p] + 3)
         return "Point " + std::to_string(p + 1) + " (" + points_[p].name + ")";
@@ -542,7 +569,7 @@ class MooringSystem {
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
     }
     for (const auto& B : bodies_) {
-      scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.mass))) * env_.g);
+      scale = std::max(scale, std::fabs(static_cast<double>(value_of(body_rigid_mass(B).m))) * env_.g);
       scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.volume))) * env_.g * env_.rho_w);
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.force(c)))));
     }
@@ -634,17 +661,19 @@ class MooringSystem {
       }
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Index d = body_dof_[b];
-      if (d < 0) continue;
+      const int bi = static_cast<int>(b);
+      if (body_dof_[b] < 0) continue;
       auto own = [&](const VecX<T>& q, const VecX<T>& v) {
-        const Vec3<T> th = q.template segment<3>(d + 3);
-        const Mat3<T> Rb = so3_exp<T>(th) * s.R[b];
-        const Vec3<T> rb = q.template segment<3>(d), vb = v.template segment<3>(d), w = v.template segment<3>(d + 3);
+        Vec3<T> rb;
+        Mat3<T> Rb;
+        pose_of(bi, q, s.R[b], rb, Rb);
+        const Vec6<T> m = motion_of(bi, v, 1);
+        const Vec3<T> vb = m.template head<3>(), w = m.template tail<3>();
         return Vec6<T>(body_velocity_terms<T>(bodies_[b], Rb, w) -
                        body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true));
       };
-      R.template segment<6>(d) += own(s.q, s.v);
-      if (J) body_own_tangent(s, d, own, J, wq, wv);
+      add_body_rows(bi, own(s.q, s.v), R);
+      if (J) body_own_tangent(s, bi, own, J, wq, wv);
     }
   }
 
@@ -670,23 +699,28 @@ class MooringSystem {
       if (J) J->add3(d, d, Mat3<T>(wm * m * Mat3<T>::Identity()));
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Index d = body_dof_[b];
-      if (d < 0) continue;
+      const int bi = static_cast<int>(b);
+      if (body_dof_[b] < 0) continue;
       auto mass = [&](const VecX<T>& q) {
-        const Mat3<T> Rb = so3_exp<T>(Vec3<T>(q.template segment<3>(d + 3))) * s.R[b];
+        Vec3<T> rb;
+        Mat3<T> Rb;
+        pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> cb = Rb * bodies_[b].cb;
-        const T phi = body_immersion<T>(bodies_[b], T(q(d + 2) + cb(2)), env_).phi;
+        const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
         return body_mass_matrix<T>(bodies_[b], Rb, phi, env_);
       };
       const Mat6<T> M = mass(s.q);
-      const Vec6<T> acc = s.a.template segment<6>(d);
-      Ma.template segment<6>(d) += mul6<T>(M, acc);
+      const Vec6<T> acc = motion_of(bi, s.a, 2);  // a pinned body: its pin's acceleration
+      add_body_rows(bi, mul6<T>(M, acc), Ma);
       if (J) {
         for (int i = 0; i < 6; ++i)
-          for (int j = 0; j < 6; ++j) J->add(d + i, d + j, wm * M(i, j));
+          for (int j = 0; j < 6; ++j) {
+            const Index ri = body_row(bi, i), cj = body_row(bi, j);
+            if (ri >= 0 && cj >= 0) J->add(ri, cj, wm * M(i, j));
+          }
         // d(M a)/dq: M turns with the body and its added mass changes with the immersion.
         auto Mq = [&](const VecX<T>& q, const VecX<T>&) { return mul6<T>(mass(q), acc); };
-        body_own_tangent(s, d, Mq, J, wq, T(0));
+        body_own_tangent(s, bi, Mq, J, wq, T(0));
       }
     }
   }
@@ -718,7 +752,7 @@ class MooringSystem {
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
       const T phi = body_immersion<T>(bodies_[b], T(rb(2) + Vec3<T>(Rb * bodies_[b].cb)(2)), env_).phi;
-      const Vec6<T> vb = s.v.template segment<6>(body_dof_[b]);
+      const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
       E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], Rb, phi, env_), vb));
     }
     return E;
@@ -758,16 +792,17 @@ class MooringSystem {
       if (J && value_of(c.df_dz) != 0) J->add(d + 2, d + 2, -c.df_dz);
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Index d = body_dof_[b];
-      if (d < 0) continue;
+      const int bi = static_cast<int>(b);
+      if (body_dof_[b] < 0) continue;
       auto own = [&](const VecX<T>& q, const VecX<T>&) {
-        const Mat3<T> Rb = so3_exp<T>(Vec3<T>(q.template segment<3>(d + 3))) * s.R[b];
+        Vec3<T> rb;
+        Mat3<T> Rb;
+        pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> z3 = Vec3<T>::Zero();
-        return Vec6<T>(-body_external_load<T>(bodies_[b], Vec3<T>(q.template segment<3>(d)), Rb, z3, z3, env_, seabed_.z,
-                                              seabed_.params, current_, false));
+        return Vec6<T>(-body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, false));
       };
-      R.template segment<6>(d) += own(s.q, s.v);
-      if (J) body_own_tangent(s, d, own, J, T(1), T(0));
+      add_body_rows(bi, own(s.q, s.v), R);
+      if (J) body_own_tangent(s, bi, own, J, T(1), T(0));
     }
   }
 
@@ -795,7 +830,7 @@ class MooringSystem {
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
       E += body_potential_energy<T>(bodies_[b], rb, Rb, env_, seabed_.z, seabed_.params);
-      E -= bodies_[b].moment.dot(Vec3<T>(s.q.template segment<3>(d + 3)));
+      E -= bodies_[b].moment.dot(Vec3<T>(s.q.template segment<3>(body_row(static_cast<int>(b), 3))));
     }
     return E;
   }
@@ -837,14 +872,15 @@ class MooringSystem {
   // of its own (a free point) or through a free body's six, r_end = r + rho with rho = R p
   // (rows: force and rho x force; columns: dr_end = dr - [rho]_x J_l(theta) dtheta).
   struct EndLink {
-    int kind = 0;  // 0 held, 1 own DOFs, 2 body
-    Index dof = -1;
+    int kind = 0;      // 0 held, 1 own DOFs, 2 body
+    Index dof = -1;    // kind 1: the node's DOFs; kind 2: the body's translation DOFs (-1: pinned)
+    Index rdof = -1;   // kind 2: the body's rotation DOFs
     Mat3<T> S = Mat3<T>::Zero();  // [rho]_x
     Mat3<T> G = Mat3<T>::Zero();  // -[rho]_x J_l(theta)
   };
 
   // Routes a line's node blocks to the system Jacobian; blocks with a held node are dropped,
-  // blocks of a node on a free body are mapped onto the body's DOFs.
+  // blocks of a node on a free or pinned body are mapped onto the body's DOFs.
   struct Router {
     const MooringSystem* sys = nullptr;
     int line = 0;
@@ -867,12 +903,17 @@ class MooringSystem {
         link(j, b);
         if (a.kind == 0 || b.kind == 0) return;
         if (a.kind == 1 && b.kind == 1) return J->add3(a.dof, b.dof, B);
-        for (int ra = 0; ra < (a.kind == 2 ? 2 : 1); ++ra)
-          for (int cb = 0; cb < (b.kind == 2 ? 2 : 1); ++cb) {
+        // Rows: force (own or translation DOFs), moment rho x force (rotation DOFs); columns:
+        // dr_end = dr - [rho]_x J_l dtheta.
+        for (int ra = 0; ra < 2; ++ra)
+          for (int cb = 0; cb < 2; ++cb) {
+            const Index row = ra == 0 ? a.dof : a.rdof, col = cb == 0 ? b.dof : b.rdof;
+            if (row < 0 || col < 0) continue;
+            if ((ra == 1 && a.kind != 2) || (cb == 1 && b.kind != 2)) continue;
             Mat3<T> X = B;
             if (ra == 1) X = a.S * X;
             if (cb == 1) X = X * b.G;
-            J->add3(a.dof + 3 * ra, b.dof + 3 * cb, X);
+            J->add3(row, col, X);
           }
         return;
       }
@@ -893,12 +934,13 @@ class MooringSystem {
       const auto& P = points_[static_cast<std::size_t>(L.point[e])];
       EndLink& k = r.ends[e];
       if (P.kind == PointKind::body) {
-        const Index d = body_dof_[static_cast<std::size_t>(P.body)];
-        if (d < 0) continue;
-        const Vec3<T> th = s.q.template segment<3>(d + 3);
+        const Index rd = body_row(P.body, 3);
+        if (rd < 0) continue;
+        const Vec3<T> th = s.q.template segment<3>(rd);
         const Vec3<T> rho = so3_exp<T>(th) * s.R[static_cast<std::size_t>(P.body)] * P.r;
         k.kind = 2;
-        k.dof = d;
+        k.dof = body_row(P.body, 0);
+        k.rdof = rd;
         k.S = skew<T>(rho);
         k.G = -k.S * so3_left_jacobian<T>(th);
       } else if (point_dof_[static_cast<std::size_t>(L.point[e])] >= 0) {
@@ -910,8 +952,9 @@ class MooringSystem {
   }
 
   // Adds a line's node vector into the free DOFs: an end on a free body as its force and
-  // lever moment, with the moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x
-  // J_l, times the router's wq) into the Jacobian.
+  // lever moment (on a pinned body the moment alone: its pin takes the force), with the
+  // moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x J_l, times the router's
+  // wq) into the Jacobian.
   void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
     const std::size_t n = route.n;
     for (std::size_t i = 1; i + 1 < n; ++i)
@@ -921,29 +964,65 @@ class MooringSystem {
       const EndLink& k = route.ends[e];
       if (k.kind == 0) continue;
       const Vec3<T> f = Rl.template segment<3>(static_cast<Index>(3 * (e == 0 ? 0 : n - 1)));
-      R.template segment<3>(k.dof) += f;
+      if (k.dof >= 0) R.template segment<3>(k.dof) += f;
       if (k.kind == 2) {
-        R.template segment<3>(k.dof + 3) += k.S * f;
-        if (route.J) route.J->add3(k.dof + 3, k.dof + 3, Mat3<T>(route.wq * skew<T>(f) * (-k.G)));
+        R.template segment<3>(k.rdof) += k.S * f;
+        if (route.J) route.J->add3(k.rdof, k.rdof, Mat3<T>(route.wq * skew<T>(f) * (-k.G)));
       }
     }
   }
 
-  // Adds wq d(own)/dq + wv d(own)/dv of a body's own six rows (own(q, v) a Vec6) to J by
-  // central differences over its six position and six velocity DOFs (spec "Rigid-body time
-  // integration": the objects' own part of the junction Jacobian by finite differences).
+  // The pose of body b from the DOF vector q and its reference orientation Rref.
+  void pose_of(int b, const VecX<T>& q, const Mat3<T>& Rref, Vec3<T>& r, Mat3<T>& R) const {
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    const Index d = body_dof_[static_cast<std::size_t>(b)];
+    if (d < 0) {
+      r = B.r;
+      R = B.R;
+      return;
+    }
+    const Index rd = body_row(b, 3);
+    r = body_ndof(b) == 6 ? Vec3<T>(q.template segment<3>(d)) : B.r;
+    R = so3_exp<T>(Vec3<T>(q.template segment<3>(rd))) * Rref;
+  }
+  // The velocity (which = 1) or acceleration (2) six-vector of body b from the DOF vector x:
+  // a held body's, or a pinned body's pin motion with its angular one.
+  Vec6<T> motion_of(int b, const VecX<T>& x, int which) const {
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    const int nd = body_ndof(b);
+    Vec6<T> m;
+    if (nd == 6) return x.template segment<6>(body_dof_[static_cast<std::size_t>(b)]);
+    m.template head<3>() = which == 1 ? B.v : B.a;
+    if (nd == 3) m.template tail<3>() = x.template segment<3>(body_dof_[static_cast<std::size_t>(b)]);
+    else m.template tail<3>() = which == 1 ? B.w : B.alpha;
+    return m;
+  }
+  // Adds body b's six rows (force, moment) to the rows it has DOFs for.
+  void add_body_rows(int b, const Vec6<T>& f, VecX<T>& R) const {
+    for (int i = 0; i < 6; ++i) {
+      const Index r = body_row(b, i);
+      if (r >= 0) R(r) += f(i);
+    }
+  }
+
+  // Adds wq d(own)/dq + wv d(own)/dv of body b's own rows (own(q, v) a Vec6) to J by central
+  // differences over its position and velocity DOFs (spec "Rigid-body time integration": the
+  // objects' own part of the junction Jacobian by finite differences).
   template <class F>
-  void body_own_tangent(const State& s, Index d, F&& own, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
+  void body_own_tangent(const State& s, int b, F&& own, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
     VecX<T>& q = fdq_;
     VecX<T>& v = fdv_;
     q = s.q;
     v = s.v;
+    const Index d = body_dof_[static_cast<std::size_t>(b)];
+    const int nd = body_ndof(b);
     for (int which = 0; which < 2; ++which) {
       const T& w = which == 0 ? wq : wv;
       if (value_of(w) == 0) continue;
       VecX<T>& x = which == 0 ? q : v;
-      for (int k = 0; k < 6; ++k) {
-        const double scale = which == 0 && k < 3 ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(d + k))))) : 1.0;
+      for (int k = 0; k < nd; ++k) {
+        const bool position = which == 0 && nd == 6 && k < 3;
+        const double scale = position ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(d + k))))) : 1.0;
         const double h = 1e-6 * scale;
         const T keep = x(d + k);
         x(d + k) = keep + T(h);
@@ -952,8 +1031,10 @@ class MooringSystem {
         const Vec6<T> fm = own(q, v);
         x(d + k) = keep;
         const Vec6<T> col = (fp - fm) / T(2 * h);
-        for (int i = 0; i < 6; ++i)
-          if (value_of(col(i)) != 0 || is_dual_v<T>) J->add(d + i, d + k, w * col(i));
+        for (int i = 0; i < 6; ++i) {
+          const Index r = body_row(b, i);
+          if (r >= 0 && (value_of(col(i)) != 0 || is_dual_v<T>)) J->add(r, d + k, w * col(i));
+        }
       }
     }
   }

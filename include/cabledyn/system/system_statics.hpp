@@ -168,23 +168,27 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
       int n;
       std::vector<int> points;
       double L = 1;
+      int rot = -1;  // first rotation DOF within the object (-1: none)
     };
     std::vector<Obj> objs;
     for (std::size_t p = 0; p < sys.n_points(); ++p)
-      if (sys.point_dof(static_cast<int>(p)) >= 0) objs.push_back({sys.point_dof(static_cast<int>(p)), 3, {static_cast<int>(p)}, 1});
+      if (sys.point_dof(static_cast<int>(p)) >= 0) objs.push_back({sys.point_dof(static_cast<int>(p)), 3, {static_cast<int>(p)}, 1, -1});
     for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
       if (sys.body_dof(static_cast<int>(b)) < 0) continue;
-      Obj o{sys.body_dof(static_cast<int>(b)), 6, {}, 1};
+      const int nd = sys.body_ndof(static_cast<int>(b));
+      Obj o{sys.body_dof(static_cast<int>(b)), nd, {}, 1, nd == 6 ? 3 : 0};
       for (std::size_t p = 0; p < sys.n_points(); ++p)
         if (sys.point(static_cast<int>(p)).kind == PointKind::body && sys.point(static_cast<int>(p)).body == static_cast<int>(b)) {
           o.points.push_back(static_cast<int>(p));
           o.L = std::max(o.L, static_cast<double>(value_of(sys.point(static_cast<int>(p)).r.norm())));
         }
+      for (const auto& rod : sys.body(static_cast<int>(b)).rods)
+        o.L = std::max({o.L, static_cast<double>(value_of(rod.a.norm())), static_cast<double>(value_of(rod.b.norm()))});
       objs.push_back(std::move(o));
     }
     VecX<double> sx = VecX<double>::Ones(no);  // unknown scales (L on rotations)
     for (const auto& o : objs)
-      if (o.n == 6) sx.segment<3>(o.dof - first_obj + 3).setConstant(o.L);
+      if (o.rot >= 0) sx.segment<3>(o.dof - first_obj + o.rot).setConstant(o.L);
     double Lmin = 1e300;
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       Lmin = std::min(Lmin, static_cast<double>(value_of(sys.line(static_cast<int>(l)).model.length())));
@@ -271,8 +275,8 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
         step = step.cwiseQuotient(sx);  // back to metres and radians
         // A step turns a body by at most 0.25 rad (spec "Rigid-body initial condition").
         for (const auto& o : objs)
-          if (o.n == 6) {
-            const double turn = f * step.segment<3>(o.dof - first_obj + 3).norm();
+          if (o.rot >= 0) {
+            const double turn = f * step.segment<3>(o.dof - first_obj + o.rot).norm();
             if (turn > 0.25) f *= 0.25 / turn;
           }
         trial.q = s.q;
