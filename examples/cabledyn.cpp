@@ -137,8 +137,8 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     if (set.log) *set.log << "cabledyn " << kVersion << ": " << deck.file << ": " << deck.title << "\n";
     std::vector<std::string> files;
-    if (io::has_free_points(deck) || !deck.bodies.empty()) {
-      if (set.log) *set.log << "cabledyn: free points or bodies: the deck runs as one mooring system (system route)\n";
+    if (io::has_free_points(deck) || !deck.bodies.empty() || !deck.rods.empty()) {
+      if (set.log) *set.log << "cabledyn: free points, bodies or rods: the deck runs as one mooring system (system route)\n";
       io::SystemRunner run(deck, set);
       run.run();
       files = run.files();

@@ -12440,6 +12440,14 @@ struct BodyModel {
   Vec3<T> force = Vec3<T>::Zero();   ///< constant external force at the reference point [N]
   Vec3<T> moment = Vec3<T>::Zero();  ///< constant external moment [N m]
   std::vector<RodPart<T>> rods;      ///< rods fixed to the body (a free or pinned rod: the only part)
+  /// Points with mass, volume or drag fixed on the body (MoorDyn's Body<N> points with M, V,
+  /// CdA, Ca): lumped at their offsets in body axes.
+  struct Lump {
+    Vec3<T> p = Vec3<T>::Zero();
+    T mass = T(0), volume = T(0);
+    double CdA = 0, Ca = 0;
+  };
+  std::vector<Lump> lumps;
 };
 
 /// The rigid mass of a body with its rods, in body axes about the reference point: the mass,
@@ -12461,6 +12469,11 @@ RigidMass<T> body_rigid_mass(const BodyModel<T>& B) {
   out.h = B.mass * B.cg;
   // I_G + m (|c|^2 I - c c^T) (parallel axes).
   out.J = Mat3<T>(B.inertia.asDiagonal()) + B.mass * (B.cg.squaredNorm() * I - B.cg * B.cg.transpose());
+  for (const auto& k : B.lumps) {
+    out.m += k.mass;
+    out.h += k.mass * k.p;
+    out.J += k.mass * (k.p.squaredNorm() * I - k.p * k.p.transpose());
+  }
   for (const auto& rod : B.rods) {
     const Vec3<T> ab = rod.b - rod.a;
     const T L = sqrt(ab.squaredNorm());
@@ -12544,6 +12557,16 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
     const T pv = phi * B.volume;
     const T ma = pv * env.rho_w;
     M.template block<3, 3>(0, 0) += ma * (R * ca.asDiagonal() * R.transpose());
+  }
+  for (const auto& k : B.lumps) {
+    if (k.Ca == 0 || !(value_of(k.volume) > 0)) continue;
+    const T ma = k.volume * (env.rho_w * k.Ca);
+    const Mat3<T> M3 = ma * Mat3<T>::Identity();
+    const Mat3<T> P = skew<T>(Vec3<T>(R * k.p));
+    M.template block<3, 3>(0, 0) += M3;
+    M.template block<3, 3>(0, 3) -= M3 * P;
+    M.template block<3, 3>(3, 0) += P * M3;
+    M.template block<3, 3>(3, 3) -= P * M3 * P;
   }
   // Rods (fully submerged): the side added mass rho A Ca (I - q q^T) per metre integrated
   // along the axis, and rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled
@@ -12635,6 +12658,21 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
   const Vec3<T> gvec(T(0), T(0), T(-env.g));
   F.template head<3>() = Wg + Fb + B.force;
   F.template tail<3>() = h.cross(gvec) + b.cross(Fb) + B.moment;  // the weight m g at c = h / m
+  for (const auto& k : B.lumps) {
+    // A lumped point: its buoyancy at its offset and (dynamic) its drag on its own relative
+    // velocity.
+    const Vec3<T> p = R * k.p;
+    Vec3<T> f(T(0), T(0), k.volume * (env.rho_w * env.g));
+    if (dynamic && k.CdA > 0) {
+      const Vec3<T> u = current.template cast<T>() - v - w.cross(p);
+      const T u2 = u.squaredNorm() + 1e-300;
+      const T un = sqrt(u2);
+      const T kd = un * (0.5 * env.rho_w * k.CdA);
+      f += kd * u;
+    }
+    F.template head<3>() += f;
+    F.template tail<3>() += p.cross(f);
+  }
   for (const auto& rod : B.rods) {
     // Buoyancy of the submerged cylinder, rho g A L, at its centre.
     const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
@@ -12725,6 +12763,10 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
     const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
     const T zc = r(2) + (pa(2) + pb(2)) / 2.0;
     E -= V * zc * (env.rho_w * env.g);
+  }
+  for (const auto& k : B.lumps) {
+    const T zp = r(2) + Vec3<T>(R * k.p)(2);
+    E -= k.volume * zp * (env.rho_w * env.g);
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   E -= B.force.dot(r);
@@ -14515,8 +14557,110 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
 /// stage-2 equilibrium is kept with a note (double and long double; a dual solve throws: its
 /// derivatives need the tangent). Throws SolveError naming the system, the stage and the
 /// residual when no equilibrium is found, and the line statics' errors.
+namespace detail {
+template <class T>
+SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt);
+}  // namespace detail
+
+/// Solves the statics of `sys` from state `s` (see detail::solve_statics_numbered for the
+/// stages). A free or pinned body that no line is attached to is not an unknown (spec
+/// "Rigid-body initial condition": it keeps its deck pose and starts at rest there): it is
+/// held where state s (or the deck) puts it while the rest is solved.
 template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
+  sys.renumber();
+  if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
+  std::vector<int> loose;
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    const auto k = sys.body(static_cast<int>(b)).kind;
+    if (k != BodyKind::free && k != BodyKind::pinned) continue;
+    bool attached = false;
+    for (std::size_t l = 0; l < sys.n_lines() && !attached; ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& P = sys.point(sys.line(static_cast<int>(l)).point[e]);
+        attached = attached || (P.kind == PointKind::body && P.body == static_cast<int>(b));
+      }
+    if (!attached) loose.push_back(static_cast<int>(b));
+  }
+  if (loose.empty()) return detail::solve_statics_numbered(sys, s, opt);
+  // Hold the loose bodies at their pose in s, solve the rest, then restore them as DOFs.
+  const SystemState<T> full = s;
+  std::vector<BodyKind> kinds;
+  std::vector<Vec3<T>> r0;
+  std::vector<Mat3<T>> R0;
+  for (int b : loose) {
+    auto& B = sys.body(b);
+    kinds.push_back(B.kind);
+    r0.push_back(B.r);
+    R0.push_back(B.R);
+    sys.body_pose(full, b, B.r, B.R);
+    B.kind = BodyKind::fixed;
+  }
+  auto restore = [&] {
+    for (std::size_t i = 0; i < loose.size(); ++i) {
+      auto& B = sys.body(loose[i]);
+      B.kind = kinds[i];
+      B.r = r0[i];
+      B.R = R0[i];
+    }
+    sys.renumber();
+  };
+  sys.renumber();
+  SystemState<T> reduced = sys.initial_state();
+  std::vector<Eigen::Index> dof_reduced(sys.n_bodies());
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) dof_reduced[b] = sys.body_dof(static_cast<int>(b));
+  const Eigen::Index npos = sys.dofs() - [&] {
+    Eigen::Index n = 0;
+    for (std::size_t b = 0; b < sys.n_bodies(); ++b) n += sys.body_ndof(static_cast<int>(b));
+    return n;
+  }();
+  reduced.q.head(npos) = full.q.head(npos);
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    reduced.R[b] = full.R[b];
+    if (dof_reduced[b] >= 0) {
+      // The same body in the full numbering: its DOFs follow the points, in body order.
+      Eigen::Index d = npos;
+      for (std::size_t c = 0; c < b; ++c) {
+        const auto kc = sys.body(static_cast<int>(c)).kind;
+        const bool was_loose = std::find(loose.begin(), loose.end(), static_cast<int>(c)) != loose.end();
+        const BodyKind k0 = was_loose ? kinds[static_cast<std::size_t>(std::find(loose.begin(), loose.end(), static_cast<int>(c)) - loose.begin())] : kc;
+        d += k0 == BodyKind::free ? 6 : k0 == BodyKind::pinned ? 3 : 0;
+      }
+      reduced.q.segment(dof_reduced[b], sys.body_ndof(static_cast<int>(b))) = full.q.segment(d, sys.body_ndof(static_cast<int>(b)));
+    }
+  }
+  SystemStaticResult out;
+  try {
+    out = detail::solve_statics_numbered(sys, reduced, opt);
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+  // Back to the full numbering: the solved DOFs, the loose bodies where they were, at rest.
+  SystemState<T> result = full;
+  result.q.head(npos) = reduced.q.head(npos);
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    const Eigen::Index nd = sys.body_ndof(static_cast<int>(b));
+    if (dof_reduced[b] >= 0) {
+      result.q.segment(sys.body_dof(static_cast<int>(b)), nd) = reduced.q.segment(dof_reduced[b], nd);
+      result.R[b] = reduced.R[b];
+    }
+  }
+  result.v.setZero(sys.dofs());
+  result.a.setZero(sys.dofs());
+  sys.commit(result);
+  s = result;
+  out.notes.push_back(std::to_string(loose.size()) +
+                      " free or pinned bodies without lines kept their pose (not unknowns of the statics)");
+  return out;
+}
+
+namespace detail {
+/// Solves the statics of `sys` from state `s` (positions updated in place; v and a zeroed),
+/// in the spec's sequence (see solve_statics).
+template <class T>
+SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt) {
   using Index = Eigen::Index;
   sys.renumber();
   if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
@@ -14770,6 +14914,8 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
     return out;
   }
 }
+
+}  // namespace detail
 
 }  // namespace cabledyn
 // ---- end cabledyn/system/system_statics.hpp ----
@@ -21665,6 +21811,21 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     m.rods.push_back(part);
     rod_bodies.emplace_back(i, std::move(m));
   }
+  // Points on bodies with a mass, volume or drag: lumped on their body at their offset (as
+  // MoorDyn adds them to it).
+  for (const auto& p : deck.points)
+    if (p.type == PointType::body && p.attached >= 1 && p.attached <= static_cast<int>(bodies.size()) &&
+        (p.mass != 0 || p.volume != 0 || p.CdA != 0)) {
+      if (p.mass < 0 || p.volume < 0)
+        throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
+      typename BodyModel<double>::Lump k;
+      k.p = Vec3<double>(p.r[0], p.r[1], p.r[2]);
+      k.mass = p.mass;
+      k.volume = p.volume;
+      k.CdA = p.CdA;
+      k.Ca = p.Ca;
+      bodies[static_cast<std::size_t>(p.attached - 1)].lumps.push_back(k);
+    }
   for (std::size_t k = 0; k < bodies.size(); ++k) {
     const auto& b = deck.bodies[k];
     try {
@@ -21704,9 +21865,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         if (p.attached < 1 || p.attached > static_cast<int>(deck.bodies.size()))
           throw InputError(where(deck.file, p.line), "POINTS Type", "Body" + std::to_string(p.attached),
                            "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
-        if (p.mass != 0 || p.volume != 0 || p.CdA != 0 || p.Ca != 0 || p.force[0] != 0 || p.force[1] != 0 || p.force[2] != 0)
-          throw NotImplementedError(where(deck.file, p.line), "POINTS Mass / Vol / CdA / Ca / force of a Body point",
-                                    "nonzero", "0 (give the body its mass, volume and drag: points on bodies carry none yet)");
+        if (p.force[0] != 0 || p.force[1] != 0 || p.force[2] != 0)
+          throw NotImplementedError(where(deck.file, p.line), "POINTS force of a Body point", "nonzero",
+                                    "0 (a constant force on a point of a body is not in yet)");
+        if (p.mass < 0 || p.volume < 0)
+          throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
         m.kind = PointKind::body;
         m.body = p.attached - 1;  // r: the offset from the body's reference point in body axes
         break;

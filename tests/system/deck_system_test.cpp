@@ -197,8 +197,10 @@ TEST_CASE("BODIES rows and Body points: malformed or unmodelled input is refused
   CHECK_THROWS_WITH(ds_body("", "1|2|3|4"), Catch::Contains("BODIES column 13 (CdA*)") && Catch::Contains("1|2|3|4"));
   CHECK_THROWS_WITH(build_deck_system(ds_body("", "0", "100 0 -150 0 0 0 0\n7     Body2     0 0 0 0 0 0 0")),
                     Catch::Contains("Body2") && Catch::Contains("a body of BODIES"));
-  CHECK_THROWS_AS(build_deck_system(ds_body("", "0", "100 0 -150 0 0 0 0\n7     Body1     0 0 0 50 0 0 0")),
-                  NotImplementedError);
+  // A Body point with mass: lumped on the body (its rigid mass grows by it).
+  const auto lumped = build_deck_system(ds_body("", "0", "100 0 -150 0 0 0 0\n7     Body1     1 0 0 50 0.1 0 0"));
+  CHECK(lumped.system.body(0).lumps.size() == 1);
+  CHECK(body_rigid_mass(lumped.system.body(0)).m == Approx(2e5 + 50));
   // The single-line driver's reader refuses bodies by name.
   std::string text = ds_body_deck;
   text.replace(text.find("%EXTRA%"), 7, "");

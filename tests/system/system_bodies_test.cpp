@@ -451,3 +451,26 @@ TEST_CASE("A step of a system with a body allocates nothing", "[system][bodies][
   }
   CHECK(count.allocations() == 0);
 }
+
+TEST_CASE("A moored body marches in long double and agrees with double", "[system][bodies][dynamics]") {
+  auto run = [](auto zero) {
+    using T = decltype(zero);
+    auto sys = sb_moored_body<T>(5e8, 1e6, 5.0, 1.2);
+    auto s = sys.initial_state();
+    solve_statics(sys, s);
+    sys.body(0).force = Vec3<T>(T(2e4), T(0), T(5e3));
+    SystemStepper<MooringSystem<T>> st(sys);
+    st.initialize(s);
+    for (int k = 0; k < 20; ++k) st.step(T(0.1));
+    Vec3<T> r;
+    Mat3<T> R;
+    sys.body_pose(st.state(), 0, r, R);
+    return std::pair<Vec3<double>, double>(r.template cast<double>(), static_cast<double>(so3_log<T>(R).norm()));
+  };
+  const auto d = run(0.0);
+  const auto l = run(0.0L);
+  INFO("double " << d.first.transpose() << ", long double " << l.first.transpose());
+  CHECK((d.first - l.first).norm() < 1e-7);
+  CHECK(std::fabs(d.second - l.second) < 1e-9);
+  CHECK(d.first(0) > 0.01);  // it moved
+}

@@ -249,3 +249,49 @@ TEST_CASE("A free rod moored at its two ends conserves energy at rho_inf = 1", "
   INFO("free rod: energy drift / initial kinetic energy " << drift / K0);
   CHECK(drift / K0 < 5e-3);
 }
+
+TEST_CASE("A buoyant free rod rises with the acceleration of its net buoyancy over its mass and added mass",
+          "[system][rods][dynamics]") {
+  // MoorDyn's rod_tests/AddedMass.txt: a 2 m rod of 0.5 m diameter and 100 kg/m, Ca = 1, no
+  // drag, 10 m under water, no lines. Rising across its axis it carries rho A Ca per metre of
+  // added mass: a = (rho A - mu) g / (mu + rho A Ca), constant while it is submerged.
+  Environment env;
+  MooringSystem<double> sys(env, "rising rod");
+  BodyModel<double> B;
+  B.name = "floatRod";
+  B.kind = BodyKind::free;
+  B.r = Vec3<double>(0, -1, -10);
+  B.R = rotation_xyz(-sr_pi / 2, 0.0, 0.0);  // the rod's z axis along +y
+  RodPart<double> rod = sr_rod(2, 0.5, 100, 1.0);
+  rod.CaEnd = 0;
+  B.rods.push_back(rod);
+  sys.add_body(B);
+  sys.renumber();
+  auto s = sys.initial_state();
+  // No line holds it: not an unknown of the statics, it keeps its deck pose.
+  const auto res = solve_statics(sys, s);
+  REQUIRE(res.notes.size() == 1);
+  CHECK_THAT(res.notes[0], Catch::Contains("without lines kept their pose"));
+  CHECK((Vec3<double>(s.q.head<3>()) - B.r).norm() == 0.0);
+  const double A = sr_pi * 0.25 / 4, rA = env.rho_w * A;
+  const double acc = (rA - 100) * env.g / (100 + rA * 1.0);
+  SystemStepperOptions o;
+  o.rho_inf = 0.5;
+  SystemStepper<MooringSystem<double>> st(sys, o);
+  st.initialize(s);
+  double err = 0;
+  for (int k = 1; k <= 40; ++k) {
+    st.step(0.05);
+    const double t = 0.05 * k, z = st.state().q(2);
+    err = std::max(err, std::fabs(z - (-10 + 0.5 * acc * t * t)));
+  }
+  Vec3<double> r;
+  Mat3<double> R;
+  sys.body_pose(st.state(), 0, r, R);
+  INFO("rise: acceleration " << acc << " m/s^2, largest height error " << err << " m; the rod at " << r.transpose());
+  CHECK(err < 1e-9);
+  CHECK(std::fabs(r(1) + 1) < 1e-9);                                     // no sway
+  CHECK((R * Vec3<double>(0, 0, 1) - Vec3<double>(0, 1, 0)).norm() < 1e-9);  // no turn
+  // At t = 2.34 s it would reach z = -1, as MoorDyn's deck says ("~2.3 seconds").
+  CHECK(std::sqrt(2 * 9 / acc) == Approx(2.34).margin(0.01));
+}

@@ -175,6 +175,21 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     m.rods.push_back(part);
     rod_bodies.emplace_back(i, std::move(m));
   }
+  // Points on bodies with a mass, volume or drag: lumped on their body at their offset (as
+  // MoorDyn adds them to it).
+  for (const auto& p : deck.points)
+    if (p.type == PointType::body && p.attached >= 1 && p.attached <= static_cast<int>(bodies.size()) &&
+        (p.mass != 0 || p.volume != 0 || p.CdA != 0)) {
+      if (p.mass < 0 || p.volume < 0)
+        throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
+      typename BodyModel<double>::Lump k;
+      k.p = Vec3<double>(p.r[0], p.r[1], p.r[2]);
+      k.mass = p.mass;
+      k.volume = p.volume;
+      k.CdA = p.CdA;
+      k.Ca = p.Ca;
+      bodies[static_cast<std::size_t>(p.attached - 1)].lumps.push_back(k);
+    }
   for (std::size_t k = 0; k < bodies.size(); ++k) {
     const auto& b = deck.bodies[k];
     try {
@@ -214,9 +229,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         if (p.attached < 1 || p.attached > static_cast<int>(deck.bodies.size()))
           throw InputError(where(deck.file, p.line), "POINTS Type", "Body" + std::to_string(p.attached),
                            "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
-        if (p.mass != 0 || p.volume != 0 || p.CdA != 0 || p.Ca != 0 || p.force[0] != 0 || p.force[1] != 0 || p.force[2] != 0)
-          throw NotImplementedError(where(deck.file, p.line), "POINTS Mass / Vol / CdA / Ca / force of a Body point",
-                                    "nonzero", "0 (give the body its mass, volume and drag: points on bodies carry none yet)");
+        if (p.force[0] != 0 || p.force[1] != 0 || p.force[2] != 0)
+          throw NotImplementedError(where(deck.file, p.line), "POINTS force of a Body point", "nonzero",
+                                    "0 (a constant force on a point of a body is not in yet)");
+        if (p.mass < 0 || p.volume < 0)
+          throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
         m.kind = PointKind::body;
         m.body = p.attached - 1;  // r: the offset from the body's reference point in body axes
         break;

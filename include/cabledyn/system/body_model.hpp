@@ -81,6 +81,14 @@ struct BodyModel {
   Vec3<T> force = Vec3<T>::Zero();   ///< constant external force at the reference point [N]
   Vec3<T> moment = Vec3<T>::Zero();  ///< constant external moment [N m]
   std::vector<RodPart<T>> rods;      ///< rods fixed to the body (a free or pinned rod: the only part)
+  /// Points with mass, volume or drag fixed on the body (MoorDyn's Body<N> points with M, V,
+  /// CdA, Ca): lumped at their offsets in body axes.
+  struct Lump {
+    Vec3<T> p = Vec3<T>::Zero();
+    T mass = T(0), volume = T(0);
+    double CdA = 0, Ca = 0;
+  };
+  std::vector<Lump> lumps;
 };
 
 /// The rigid mass of a body with its rods, in body axes about the reference point: the mass,
@@ -102,6 +110,11 @@ RigidMass<T> body_rigid_mass(const BodyModel<T>& B) {
   out.h = B.mass * B.cg;
   // I_G + m (|c|^2 I - c c^T) (parallel axes).
   out.J = Mat3<T>(B.inertia.asDiagonal()) + B.mass * (B.cg.squaredNorm() * I - B.cg * B.cg.transpose());
+  for (const auto& k : B.lumps) {
+    out.m += k.mass;
+    out.h += k.mass * k.p;
+    out.J += k.mass * (k.p.squaredNorm() * I - k.p * k.p.transpose());
+  }
   for (const auto& rod : B.rods) {
     const Vec3<T> ab = rod.b - rod.a;
     const T L = sqrt(ab.squaredNorm());
@@ -185,6 +198,16 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
     const T pv = phi * B.volume;
     const T ma = pv * env.rho_w;
     M.template block<3, 3>(0, 0) += ma * (R * ca.asDiagonal() * R.transpose());
+  }
+  for (const auto& k : B.lumps) {
+    if (k.Ca == 0 || !(value_of(k.volume) > 0)) continue;
+    const T ma = k.volume * (env.rho_w * k.Ca);
+    const Mat3<T> M3 = ma * Mat3<T>::Identity();
+    const Mat3<T> P = skew<T>(Vec3<T>(R * k.p));
+    M.template block<3, 3>(0, 0) += M3;
+    M.template block<3, 3>(0, 3) -= M3 * P;
+    M.template block<3, 3>(3, 0) += P * M3;
+    M.template block<3, 3>(3, 3) -= P * M3 * P;
   }
   // Rods (fully submerged): the side added mass rho A Ca (I - q q^T) per metre integrated
   // along the axis, and rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled
@@ -276,6 +299,21 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
   const Vec3<T> gvec(T(0), T(0), T(-env.g));
   F.template head<3>() = Wg + Fb + B.force;
   F.template tail<3>() = h.cross(gvec) + b.cross(Fb) + B.moment;  // the weight m g at c = h / m
+  for (const auto& k : B.lumps) {
+    // A lumped point: its buoyancy at its offset and (dynamic) its drag on its own relative
+    // velocity.
+    const Vec3<T> p = R * k.p;
+    Vec3<T> f(T(0), T(0), k.volume * (env.rho_w * env.g));
+    if (dynamic && k.CdA > 0) {
+      const Vec3<T> u = current.template cast<T>() - v - w.cross(p);
+      const T u2 = u.squaredNorm() + 1e-300;
+      const T un = sqrt(u2);
+      const T kd = un * (0.5 * env.rho_w * k.CdA);
+      f += kd * u;
+    }
+    F.template head<3>() += f;
+    F.template tail<3>() += p.cross(f);
+  }
   for (const auto& rod : B.rods) {
     // Buoyancy of the submerged cylinder, rho g A L, at its centre.
     const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
@@ -366,6 +404,10 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
     const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
     const T zc = r(2) + (pa(2) + pb(2)) / 2.0;
     E -= V * zc * (env.rho_w * env.g);
+  }
+  for (const auto& k : B.lumps) {
+    const T zp = r(2) + Vec3<T>(R * k.p)(2);
+    E -= k.volume * zp * (env.rho_w * env.g);
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   E -= B.force.dot(r);

@@ -116,8 +116,110 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
 /// stage-2 equilibrium is kept with a note (double and long double; a dual solve throws: its
 /// derivatives need the tangent). Throws SolveError naming the system, the stage and the
 /// residual when no equilibrium is found, and the line statics' errors.
+namespace detail {
+template <class T>
+SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt);
+}  // namespace detail
+
+/// Solves the statics of `sys` from state `s` (see detail::solve_statics_numbered for the
+/// stages). A free or pinned body that no line is attached to is not an unknown (spec
+/// "Rigid-body initial condition": it keeps its deck pose and starts at rest there): it is
+/// held where state s (or the deck) puts it while the rest is solved.
 template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
+  sys.renumber();
+  if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
+  std::vector<int> loose;
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    const auto k = sys.body(static_cast<int>(b)).kind;
+    if (k != BodyKind::free && k != BodyKind::pinned) continue;
+    bool attached = false;
+    for (std::size_t l = 0; l < sys.n_lines() && !attached; ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& P = sys.point(sys.line(static_cast<int>(l)).point[e]);
+        attached = attached || (P.kind == PointKind::body && P.body == static_cast<int>(b));
+      }
+    if (!attached) loose.push_back(static_cast<int>(b));
+  }
+  if (loose.empty()) return detail::solve_statics_numbered(sys, s, opt);
+  // Hold the loose bodies at their pose in s, solve the rest, then restore them as DOFs.
+  const SystemState<T> full = s;
+  std::vector<BodyKind> kinds;
+  std::vector<Vec3<T>> r0;
+  std::vector<Mat3<T>> R0;
+  for (int b : loose) {
+    auto& B = sys.body(b);
+    kinds.push_back(B.kind);
+    r0.push_back(B.r);
+    R0.push_back(B.R);
+    sys.body_pose(full, b, B.r, B.R);
+    B.kind = BodyKind::fixed;
+  }
+  auto restore = [&] {
+    for (std::size_t i = 0; i < loose.size(); ++i) {
+      auto& B = sys.body(loose[i]);
+      B.kind = kinds[i];
+      B.r = r0[i];
+      B.R = R0[i];
+    }
+    sys.renumber();
+  };
+  sys.renumber();
+  SystemState<T> reduced = sys.initial_state();
+  std::vector<Eigen::Index> dof_reduced(sys.n_bodies());
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) dof_reduced[b] = sys.body_dof(static_cast<int>(b));
+  const Eigen::Index npos = sys.dofs() - [&] {
+    Eigen::Index n = 0;
+    for (std::size_t b = 0; b < sys.n_bodies(); ++b) n += sys.body_ndof(static_cast<int>(b));
+    return n;
+  }();
+  reduced.q.head(npos) = full.q.head(npos);
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    reduced.R[b] = full.R[b];
+    if (dof_reduced[b] >= 0) {
+      // The same body in the full numbering: its DOFs follow the points, in body order.
+      Eigen::Index d = npos;
+      for (std::size_t c = 0; c < b; ++c) {
+        const auto kc = sys.body(static_cast<int>(c)).kind;
+        const bool was_loose = std::find(loose.begin(), loose.end(), static_cast<int>(c)) != loose.end();
+        const BodyKind k0 = was_loose ? kinds[static_cast<std::size_t>(std::find(loose.begin(), loose.end(), static_cast<int>(c)) - loose.begin())] : kc;
+        d += k0 == BodyKind::free ? 6 : k0 == BodyKind::pinned ? 3 : 0;
+      }
+      reduced.q.segment(dof_reduced[b], sys.body_ndof(static_cast<int>(b))) = full.q.segment(d, sys.body_ndof(static_cast<int>(b)));
+    }
+  }
+  SystemStaticResult out;
+  try {
+    out = detail::solve_statics_numbered(sys, reduced, opt);
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+  // Back to the full numbering: the solved DOFs, the loose bodies where they were, at rest.
+  SystemState<T> result = full;
+  result.q.head(npos) = reduced.q.head(npos);
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    const Eigen::Index nd = sys.body_ndof(static_cast<int>(b));
+    if (dof_reduced[b] >= 0) {
+      result.q.segment(sys.body_dof(static_cast<int>(b)), nd) = reduced.q.segment(dof_reduced[b], nd);
+      result.R[b] = reduced.R[b];
+    }
+  }
+  result.v.setZero(sys.dofs());
+  result.a.setZero(sys.dofs());
+  sys.commit(result);
+  s = result;
+  out.notes.push_back(std::to_string(loose.size()) +
+                      " free or pinned bodies without lines kept their pose (not unknowns of the statics)");
+  return out;
+}
+
+namespace detail {
+/// Solves the statics of `sys` from state `s` (positions updated in place; v and a zeroed),
+/// in the spec's sequence (see solve_statics).
+template <class T>
+SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt) {
   using Index = Eigen::Index;
   sys.renumber();
   if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
@@ -371,5 +473,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
     return out;
   }
 }
+
+}  // namespace detail
 
 }  // namespace cabledyn
