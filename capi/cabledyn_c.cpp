@@ -89,14 +89,14 @@ int cabledyn_coupled_deck_positions(const cabledyn_system* s, double* x) {
     const auto& m = s->sim->model();
     const auto& d = s->sim->deck();
     std::size_t k = 0;
-    for (int p : m.coupled) {
-      const auto* rec = d.find_point(m.point_id[static_cast<std::size_t>(p)]);
-      for (int i = 0; i < 3; ++i) x[k++] = rec->r[static_cast<std::size_t>(i)];
-    }
     for (int b : m.coupled_bodies) {
       const auto& rec = d.bodies[static_cast<std::size_t>(b)];
       for (int i = 0; i < 3; ++i) x[k++] = rec.r[static_cast<std::size_t>(i)];
       for (int i = 0; i < 3; ++i) x[k++] = rec.angles[static_cast<std::size_t>(i)] * 3.14159265358979323846 / 180;
+    }
+    for (int p : m.coupled) {
+      const auto* rec = d.find_point(m.point_id[static_cast<std::size_t>(p)]);
+      for (int i = 0; i < 3; ++i) x[k++] = rec->r[static_cast<std::size_t>(i)];
     }
   });
 }

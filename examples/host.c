@@ -37,8 +37,8 @@ int main(int argc, char** argv) {
   while (status == CABLEDYN_OK && t < tmax - 1e-9) {
     const double tn = t + dt;
     /* Surge: 2 m amplitude, 8 s period, on the x of every coupled point and body. */
-    for (int c = 0; c < np + nb; ++c) {
-      const int i = c < np ? 3 * c : 3 * np + 6 * (c - np);
+    for (int c = 0; c < nb + np; ++c) {
+      const int i = c < nb ? 6 * c : 6 * nb + 3 * (c - nb);  /* bodies first, then points */
       x[i] = x0[i] + 2.0 * sin(w * tn);
       v[i] = 2.0 * w * cos(w * tn);
     }
@@ -48,10 +48,13 @@ int main(int argc, char** argv) {
     fprintf(stderr, "%s\n", cabledyn_last_error(s));
   } else {
     printf("t = %.3f s\n", t);
-    for (int c = 0; c < np; ++c) printf("coupled point %d: force %.6e %.6e %.6e N\n", c + 1, f[3 * c], f[3 * c + 1], f[3 * c + 2]);
     for (int c = 0; c < nb; ++c) {
-      const double* g = f + 3 * np + 6 * c;
+      const double* g = f + 6 * c;
       printf("coupled body %d: force %.6e %.6e %.6e N, moment %.6e %.6e %.6e N m\n", c + 1, g[0], g[1], g[2], g[3], g[4], g[5]);
+    }
+    for (int c = 0; c < np; ++c) {
+      const double* g = f + 6 * nb + 3 * c;
+      printf("coupled point %d: force %.6e %.6e %.6e N\n", c + 1, g[0], g[1], g[2]);
     }
   }
   free(x0);

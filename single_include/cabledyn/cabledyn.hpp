@@ -21939,11 +21939,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
 // equilibrium" (the initialisation with the coupled points where the host puts them),
 // "Time integration" (generalised-alpha, rhoInf from the deck).
 //
-// The pattern of mooring host coupling: create from a deck; the number of coupled DOFs (3
-// per Coupled / Vessel point, in POINTS order, then 6 per Coupled / Vessel body, in BODIES
-// order: x y z and roll pitch yaw [rad] of R = Rx Ry Rz, their velocities the reference
-// point's and the angular velocity in world axes, their loads force and moment about the
-// reference point); init with the coupled positions and
+// The pattern of mooring host coupling: create from a deck; the number of coupled DOFs (6
+// per Coupled / Vessel body, in BODIES order: x y z and roll pitch yaw [rad] of R = Rx Ry Rz,
+// their velocities the reference point's and the angular velocity in world axes, their loads
+// force and moment about the reference point; then 3 per Coupled / Vessel point, in POINTS
+// order: MoorDyn's order of coupled objects); init with the coupled positions and
 // velocities (the statics); step from t to t + dt with the coupled states at t + dt,
 // returning the forces of the lines on the coupled points; queries; save and load of
 // everything committed (a bit-for-bit restart).
@@ -21980,7 +21980,7 @@ class SystemSimulation {
   const Deck& deck() const { return deck_; }
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
-  /// Number of coupled DOFs: 3 per Coupled / Vessel point, then 6 per Coupled / Vessel body.
+  /// Number of coupled DOFs: 6 per Coupled / Vessel body, then 3 per Coupled / Vessel point.
   int coupled_dofs() const {
     return 3 * static_cast<int>(model_.coupled.size()) + 6 * static_cast<int>(model_.coupled_bodies.size());
   }
@@ -22026,19 +22026,19 @@ class SystemSimulation {
     coupled_forces(f);
   }
 
-  /// The forces of the lines on the coupled points (3 per point), then their forces and
-  /// moments about the reference point of each coupled body (6 per body), in the committed
-  /// state.
+  /// The loads of the lines on the coupled objects in the committed state: the force and
+  /// moment about the reference point of each coupled body (6 per body), then the force on
+  /// each coupled point (3 per point).
   void coupled_forces(double* f) const {
     require_init("coupled_forces");
-    for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
-      const Vec3<double> F = point_force_index(model_.coupled[c]);
-      for (int k = 0; k < 3; ++k) f[3 * c + static_cast<std::size_t>(k)] = F(k);
-    }
-    const std::size_t o = 3 * model_.coupled.size();
     for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
       const Vec6<double> F = model_.system.body_line_load(stepper_->state(), model_.coupled_bodies[c], true);
-      for (int k = 0; k < 6; ++k) f[o + 6 * c + static_cast<std::size_t>(k)] = F(k);
+      for (int k = 0; k < 6; ++k) f[6 * c + static_cast<std::size_t>(k)] = F(k);
+    }
+    const std::size_t o = 6 * model_.coupled_bodies.size();
+    for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
+      const Vec3<double> F = point_force_index(model_.coupled[c]);
+      for (int k = 0; k < 3; ++k) f[o + 3 * c + static_cast<std::size_t>(k)] = F(k);
     }
   }
 
@@ -22168,21 +22168,22 @@ class SystemSimulation {
   }
   void set_coupled(const double* x, const double* v, const double* a) {
     acc_.resize(static_cast<std::size_t>(coupled_dofs()));
-    for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
-      const Vec3<double> r(x[3 * c], x[3 * c + 1], x[3 * c + 2]), u(v[3 * c], v[3 * c + 1], v[3 * c + 2]);
-      const Vec3<double> w = a ? Vec3<double>(a[3 * c], a[3 * c + 1], a[3 * c + 2]) : Vec3<double>::Zero();
-      model_.system.set_coupled(model_.coupled[c], r, u, w);
-    }
-    const std::size_t o = 3 * model_.coupled.size();
     for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
-      const double* xb = x + o + 6 * c;
+      const double* xb = x + 6 * c;
       Vec6<double> vel, acc = Vec6<double>::Zero();
       for (int k = 0; k < 6; ++k) {
-        vel(k) = v[o + 6 * c + static_cast<std::size_t>(k)];
-        if (a) acc(k) = a[o + 6 * c + static_cast<std::size_t>(k)];
+        vel(k) = v[6 * c + static_cast<std::size_t>(k)];
+        if (a) acc(k) = a[6 * c + static_cast<std::size_t>(k)];
       }
       model_.system.set_coupled_body(model_.coupled_bodies[c], Vec3<double>(xb[0], xb[1], xb[2]),
                                      rotation_xyz(xb[3], xb[4], xb[5]), vel, acc);
+    }
+    const std::size_t o = 6 * model_.coupled_bodies.size();
+    for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
+      const std::size_t i = o + 3 * c;
+      const Vec3<double> r(x[i], x[i + 1], x[i + 2]), u(v[i], v[i + 1], v[i + 2]);
+      const Vec3<double> w = a ? Vec3<double>(a[i], a[i + 1], a[i + 2]) : Vec3<double>::Zero();
+      model_.system.set_coupled(model_.coupled[c], r, u, w);
     }
   }
 
@@ -22304,19 +22305,21 @@ class SystemRunner {
  private:
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
-  // The coupled kinematics at t: positions and velocities, 3 per coupled point, then 6 per
-  // coupled body (its reference point moved by the deck's fairleadMotion, its deck
-  // orientation held).
+  // The coupled kinematics at t: positions and velocities, 6 per coupled body (its reference
+  // point moved by the deck's fairleadMotion, its deck orientation held), then 3 per coupled
+  // point.
   void coupled_at(double t) {
     const auto& m = sim_->model();
     x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
     v_.resize(x_.size());
+    const std::size_t p0 = 6 * m.coupled_bodies.size();
     for (std::size_t c = 0; c < m.coupled.size(); ++c) {
       const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
                                                   dynamic_run());
-      for (int i = 0; i < 3; ++i) x_[3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[3 * c + static_cast<std::size_t>(i)] = k.v(i);
+      for (int i = 0; i < 3; ++i)
+        x_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.v(i);
     }
-    const std::size_t o = 3 * m.coupled.size();
+    const std::size_t o = 0;
     for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
       const auto& b = deck_.bodies[static_cast<std::size_t>(m.coupled_bodies[c])];
       EndMotion k;

@@ -247,6 +247,37 @@ TEST_CASE("A coupled body: the driver's system route and a host through the C AP
   fs::remove_all(dir);
 }
 
+TEST_CASE("Coupled DOFs in MoorDyn's order: bodies first, then points", "[capi][bodies]") {
+  const std::string deck_path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/body_and_point.dat";
+  cabledyn_system* s = nullptr;
+  REQUIRE(cabledyn_create(deck_path.c_str(), &s) == CABLEDYN_OK);
+  int n = 0, np = 0, nb = 0;
+  cabledyn_coupled_dofs(s, &n);
+  cabledyn_coupled_objects(s, &np, &nb);
+  CHECK(n == 9);
+  CHECK(np == 1);
+  CHECK(nb == 1);
+  std::vector<double> x(9), v(9, 0.0), f(9);
+  REQUIRE(cabledyn_coupled_deck_positions(s, x.data()) == CABLEDYN_OK);
+  CHECK(x[5] == Approx(10 * 3.14159265358979323846 / 180));  // the body's yaw
+  CHECK(x[6] == 180);                                          // the point's x
+  CHECK(x[8] == -110);
+  REQUIRE(cabledyn_init(s, x.data(), v.data()) == CABLEDYN_OK);
+  double t = 0;
+  x[0] += 0.01;
+  x[6] += 0.01;
+  REQUIRE(cabledyn_step(s, x.data(), v.data(), f.data(), &t, 0.1) == CABLEDYN_OK);
+  double load[6], p7[3];
+  cabledyn_body_load(s, 1, load);
+  cabledyn_point_force(s, 7, p7);
+  for (int k = 0; k < 6; ++k) CHECK(f[static_cast<std::size_t>(k)] == load[k]);
+  for (int k = 0; k < 3; ++k) CHECK(f[6 + static_cast<std::size_t>(k)] == p7[k]);
+  double r[3];
+  cabledyn_point_position(s, 7, r);
+  CHECK(r[0] == 180.01);
+  cabledyn_close(s);
+}
+
 TEST_CASE("System campaign findings: a failed init leaves the handle uninitialised; an edge-of-slack line statics is retried",
           "[capi][robustness]") {
   // Seed 0: the buoy lifts line 1 above the still water. init is refused by name and the

@@ -474,3 +474,66 @@ TEST_CASE("A moored body marches in long double and agrees with double", "[syste
   CHECK(std::fabs(d.second - l.second) < 1e-9);
   CHECK(d.first(0) > 0.01);  // it moved
 }
+
+TEST_CASE("A floating body half the weight of its displacement settles with its centre of buoyancy at the waterline",
+          "[system][bodies][dynamics]") {
+  // The equivalent sphere (spec "Attached objects and line ends"): phi = h^2 (3 r_e - h) / (4
+  // r_e^3) with h = r_e - z_b is 1/2 at z_b = 0, so a body of mass rho V / 2 floats with its
+  // centre of buoyancy on the still water; its heave stiffness there is rho g V dphi/dh =
+  // rho g V 3 / (4 r_e), its heave period 2 pi sqrt((m + rho phi V Ca) / k).
+  Environment env;
+  MooringSystem<double> sys(env, "float");
+  BodyModel<double> B;
+  B.name = "float";
+  B.kind = BodyKind::free;
+  B.volume = 20;
+  B.mass = env.rho_w * B.volume / 2;
+  B.inertia = Vec3<double>(1e5, 1e5, 1e5);
+  B.Ca = Vec3<double>(0.5, 0.5, 0.5);
+  B.r = Vec3<double>(0, 0, -0.3);
+  const int b = sys.add_body(B);
+  sys.renumber();
+  const double re = std::cbrt(3 * B.volume / (4 * sb_pi));
+  const double k = env.rho_w * env.g * B.volume * 3 / (4 * re);
+  const double T_heave = 2 * sb_pi * std::sqrt((B.mass + env.rho_w * 0.5 * B.volume * 0.5) / k);
+  // Undamped from z = -0.3 m (small against r_e = 1.68 m): the heave period.
+  auto s = sys.initial_state();
+  SystemStepperOptions o;
+  o.rho_inf = 1.0;
+  o.tol = 1e-10;
+  SystemStepper<MooringSystem<double>> st(sys, o);
+  st.initialize(s);
+  const double dt = T_heave / 200;
+  std::vector<double> z;
+  for (int i = 0; i < 1000; ++i) {
+    st.step(dt);
+    z.push_back(st.state().q(sys.body_dof(b) + 2));
+  }
+  std::vector<double> up;
+  for (std::size_t i = 1; i < z.size(); ++i)
+    if (z[i - 1] < 0 && z[i] >= 0) up.push_back((double(i) - z[i] / (z[i] - z[i - 1])) * dt);
+  REQUIRE(up.size() >= 3);
+  const double T_march = (up.back() - up.front()) / double(up.size() - 1);
+  double zmax = -1e9, zmin = 1e9;
+  for (double v : z) zmax = std::max(zmax, v), zmin = std::min(zmin, v);
+  INFO("heave period: march " << T_march << " s, small-amplitude " << T_heave << " s; z in [" << zmin << ", " << zmax << "]");
+  // The stiffness falls off away from the waterline (the sphere narrows): a 0.3 m heave runs a
+  // little slower than the linear period, and swings about z = 0 nearly symmetrically.
+  CHECK(T_march == Approx(T_heave).epsilon(2e-2));
+  CHECK(T_march >= T_heave * 0.999);
+  CHECK(zmax == Approx(0.3).margin(0.02));
+  // Damped (drag, rho_inf = 0 and long steps): it comes to rest at z = 0.
+  BodyModel<double> D = B;
+  D.CdA << 5, 5, 5, 0, 0, 0;
+  MooringSystem<double> sd(env, "damped float");
+  sd.add_body(D);
+  sd.renumber();
+  auto sdd = sd.initial_state();
+  SystemStepperOptions od;
+  od.rho_inf = 0.0;
+  SystemStepper<MooringSystem<double>> std_(sd, od);
+  std_.initialize(sdd);
+  for (int i = 0; i < 200; ++i) std_.step(i < 100 ? 0.5 : 10.0);
+  INFO("rest height " << std_.state().q(2));
+  CHECK(std::fabs(std_.state().q(2)) < 1e-6);
+}

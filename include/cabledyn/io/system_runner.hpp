@@ -110,19 +110,21 @@ class SystemRunner {
  private:
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
-  // The coupled kinematics at t: positions and velocities, 3 per coupled point, then 6 per
-  // coupled body (its reference point moved by the deck's fairleadMotion, its deck
-  // orientation held).
+  // The coupled kinematics at t: positions and velocities, 6 per coupled body (its reference
+  // point moved by the deck's fairleadMotion, its deck orientation held), then 3 per coupled
+  // point.
   void coupled_at(double t) {
     const auto& m = sim_->model();
     x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
     v_.resize(x_.size());
+    const std::size_t p0 = 6 * m.coupled_bodies.size();
     for (std::size_t c = 0; c < m.coupled.size(); ++c) {
       const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
                                                   dynamic_run());
-      for (int i = 0; i < 3; ++i) x_[3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[3 * c + static_cast<std::size_t>(i)] = k.v(i);
+      for (int i = 0; i < 3; ++i)
+        x_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.v(i);
     }
-    const std::size_t o = 3 * m.coupled.size();
+    const std::size_t o = 0;
     for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
       const auto& b = deck_.bodies[static_cast<std::size_t>(m.coupled_bodies[c])];
       EndMotion k;
