@@ -12539,6 +12539,17 @@ BodyImmersion<T> body_immersion(const BodyModel<T>& B, const T& zb, const Enviro
   return out;
 }
 
+/// Adds a point mass matrix M3 (3 x 3, world axes) at the arm p from the reference point to
+/// the 6 x 6 matrix M about the reference point: [[M3, -M3 [p]_x], [[p]_x M3, -[p]_x M3 [p]_x]].
+template <class T>
+void add_point_mass6(Mat6<T>& M, const Mat3<T>& M3, const Vec3<T>& p) {
+  const Mat3<T> P = skew<T>(p);
+  M.template block<3, 3>(0, 0) += M3;
+  M.template block<3, 3>(0, 3) -= M3 * P;
+  M.template block<3, 3>(3, 0) += P * M3;
+  M.template block<3, 3>(3, 3) -= P * M3 * P;
+}
+
 /// The 6 x 6 mass matrix of body B at orientation R about its reference point (world axes),
 /// with the added mass rho phi V R diag(Ca) R^T of the translational block: [[m I, -m [c]_x],
 /// [m [c]_x, I_G - m [c]_x^2]], c = R cg, I_G = R diag(inertia) R^T.
@@ -12561,12 +12572,7 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
   for (const auto& k : B.lumps) {
     if (k.Ca == 0 || !(value_of(k.volume) > 0)) continue;
     const T ma = k.volume * (env.rho_w * k.Ca);
-    const Mat3<T> M3 = ma * Mat3<T>::Identity();
-    const Mat3<T> P = skew<T>(Vec3<T>(R * k.p));
-    M.template block<3, 3>(0, 0) += M3;
-    M.template block<3, 3>(0, 3) -= M3 * P;
-    M.template block<3, 3>(3, 0) += P * M3;
-    M.template block<3, 3>(3, 3) -= P * M3 * P;
+    add_point_mass6<T>(M, Mat3<T>(ma * Mat3<T>::Identity()), Vec3<T>(R * k.p));
   }
   // Rods (fully submerged): the side added mass rho A Ca (I - q q^T) per metre integrated
   // along the axis, and rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled
@@ -12580,17 +12586,10 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
     const Mat3<T> qq = q * q.transpose();
     const T A = rod.d * rod.d * (std::numbers::pi / 4);
     const T r = rod.d / 2.0;
-    auto add_point = [&](const Mat3<T>& M3, const Vec3<T>& p) {
-      const Mat3<T> P = skew<T>(p);
-      M.template block<3, 3>(0, 0) += M3;
-      M.template block<3, 3>(0, 3) -= M3 * P;
-      M.template block<3, 3>(3, 0) += P * M3;
-      M.template block<3, 3>(3, 3) -= P * M3 * P;
-    };
     if (rod.Ca != 0) {
       const T mside = A * (env.rho_w * rod.Ca);
       const Mat3<T> M3 = (mside * L) * (Mat3<T>::Identity() - qq);
-      add_point(M3, c);  // the uniform part about the centre
+      add_point_mass6<T>(M, M3, c);  // the uniform part about the centre
       const Mat3<T> Q = skew<T>(q);
       const T L3 = L * L * L / 12.0;
       M.template block<3, 3>(3, 3) -= (mside * L3) * (Q * (Mat3<T>::Identity() - qq) * Q);
@@ -12598,8 +12597,8 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
     if (rod.CaEnd != 0) {
       const T Vend = r * r * r * (2.0 / 3.0 * std::numbers::pi);
       const Mat3<T> Me = (Vend * (env.rho_w * rod.CaEnd)) * qq;
-      add_point(Me, pa);
-      add_point(Me, pb);
+      add_point_mass6<T>(M, Me, pa);
+      add_point_mass6<T>(M, Me, pb);
     }
   }
   return M;
@@ -13616,6 +13615,11 @@ class MooringSystem {
     require_numbered();
     return body_dof_[static_cast<std::size_t>(b)];
   }
+  /// Number of line and point DOFs: the bodies' DOFs follow them.
+  Index position_dofs() const {
+    require_numbered();
+    return n_pos_dofs_;
+  }
   /// DOFs of body b: 6 (free), 3 (pinned) or 0 (held).
   int body_ndof(int b) const {
     const auto k = bodies_[static_cast<std::size_t>(b)].kind;
@@ -14585,6 +14589,9 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   if (loose.empty()) return detail::solve_statics_numbered(sys, s, opt);
   // Hold the loose bodies at their pose in s, solve the rest, then restore them as DOFs.
   const SystemState<T> full = s;
+  const Eigen::Index npos = sys.position_dofs();  // line and point DOFs: the same in both numberings
+  std::vector<Eigen::Index> dof_full(sys.n_bodies()), dof_reduced(sys.n_bodies());
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) dof_full[b] = sys.body_dof(static_cast<int>(b));
   std::vector<BodyKind> kinds;
   std::vector<Vec3<T>> r0;
   std::vector<Mat3<T>> R0;
@@ -14607,27 +14614,13 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   };
   sys.renumber();
   SystemState<T> reduced = sys.initial_state();
-  std::vector<Eigen::Index> dof_reduced(sys.n_bodies());
-  for (std::size_t b = 0; b < sys.n_bodies(); ++b) dof_reduced[b] = sys.body_dof(static_cast<int>(b));
-  const Eigen::Index npos = sys.dofs() - [&] {
-    Eigen::Index n = 0;
-    for (std::size_t b = 0; b < sys.n_bodies(); ++b) n += sys.body_ndof(static_cast<int>(b));
-    return n;
-  }();
   reduced.q.head(npos) = full.q.head(npos);
   for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    dof_reduced[b] = sys.body_dof(static_cast<int>(b));
     reduced.R[b] = full.R[b];
-    if (dof_reduced[b] >= 0) {
-      // The same body in the full numbering: its DOFs follow the points, in body order.
-      Eigen::Index d = npos;
-      for (std::size_t c = 0; c < b; ++c) {
-        const auto kc = sys.body(static_cast<int>(c)).kind;
-        const bool was_loose = std::find(loose.begin(), loose.end(), static_cast<int>(c)) != loose.end();
-        const BodyKind k0 = was_loose ? kinds[static_cast<std::size_t>(std::find(loose.begin(), loose.end(), static_cast<int>(c)) - loose.begin())] : kc;
-        d += k0 == BodyKind::free ? 6 : k0 == BodyKind::pinned ? 3 : 0;
-      }
-      reduced.q.segment(dof_reduced[b], sys.body_ndof(static_cast<int>(b))) = full.q.segment(d, sys.body_ndof(static_cast<int>(b)));
-    }
+    if (dof_reduced[b] >= 0)
+      reduced.q.segment(dof_reduced[b], sys.body_ndof(static_cast<int>(b))) =
+          full.q.segment(dof_full[b], sys.body_ndof(static_cast<int>(b)));
   }
   SystemStaticResult out;
   try {
@@ -14640,13 +14633,12 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   // Back to the full numbering: the solved DOFs, the loose bodies where they were, at rest.
   SystemState<T> result = full;
   result.q.head(npos) = reduced.q.head(npos);
-  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
-    const Eigen::Index nd = sys.body_ndof(static_cast<int>(b));
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b)
     if (dof_reduced[b] >= 0) {
-      result.q.segment(sys.body_dof(static_cast<int>(b)), nd) = reduced.q.segment(dof_reduced[b], nd);
+      result.q.segment(dof_full[b], sys.body_ndof(static_cast<int>(b))) =
+          reduced.q.segment(dof_reduced[b], sys.body_ndof(static_cast<int>(b)));
       result.R[b] = reduced.R[b];
     }
-  }
   result.v.setZero(sys.dofs());
   result.a.setZero(sys.dofs());
   sys.commit(result);
@@ -21762,14 +21754,15 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     part.CaEnd = type->CaEnd;
     part.segments = std::max(1, r.segments);
     if (r.segments == 0 || !(L > 0)) {
-      // A zero-length rod: a massless point at End A (Free, Fixed or on a body).
+      // A zero-length rod: a massless point at End A: free (Free), held (Fixed, Pinned: its End A
+      // is the pin) or on a body.
       PointModel<double> pm;
       pm.name = "rod " + std::to_string(r.id);
       pm.r = a;
       switch (r.attachment) {
-        case RodAttachment::fixed: pm.kind = PointKind::fixed; break;
-        case RodAttachment::free:
-        case RodAttachment::pinned: pm.kind = PointKind::free; break;
+        case RodAttachment::fixed:
+        case RodAttachment::pinned: pm.kind = PointKind::fixed; break;  // a pinned rod's End A is held
+        case RodAttachment::free: pm.kind = PointKind::free; break;
         case RodAttachment::body:
           pm.kind = PointKind::body;
           pm.body = r.body - 1;

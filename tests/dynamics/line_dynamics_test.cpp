@@ -4,6 +4,8 @@
 // from a snapshot is bit for bit, named errors leave the state unchanged.
 #include <catch2/catch.hpp>
 
+#include "support/crossings.hpp"
+
 #include <cmath>
 
 #include "cabledyn/dynamics.hpp"
@@ -62,13 +64,7 @@ StaticResult solve_static(Line& line, const StaticProblem& prob) {
   return s.solve();
 }
 
-// Zero up-crossing times of a sampled signal (linear interpolation).
-std::vector<double> upcrossings(const std::vector<double>& t, const std::vector<double>& y) {
-  std::vector<double> c;
-  for (std::size_t i = 1; i < y.size(); ++i)
-    if (y[i - 1] < 0 && y[i] >= 0) c.push_back(t[i - 1] + (t[i] - t[i - 1]) * (-y[i - 1]) / (y[i] - y[i - 1]));
-  return c;
-}
+using test_support::upcrossings;  // support/crossings.hpp
 
 }  // namespace
 

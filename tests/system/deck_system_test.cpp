@@ -286,4 +286,16 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
   CHECK((tip - Vec3<double>(200, 0, -75)).norm() > 0.1);  // the line pulled it over
   // The single-line driver's reader refuses rods by name.
   CHECK_THROWS_WITH(parse_deck(text, "x.dat"), Catch::Contains(kRodsFeature));
+  // A zero-length rod is a point at End A: free for a Free rod, held for a Pinned one (its
+  // End A is the pin).
+  auto rod3_kind = [](const DeckSystem& x) {
+    for (std::size_t p = 0; p < x.system.n_points(); ++p)
+      if (x.system.point(static_cast<int>(p)).name == "rod 3") return x.system.point(static_cast<int>(p)).kind;
+    FAIL("no point of rod 3");
+    return PointKind::body;
+  };
+  CHECK(rod3_kind(ds) == PointKind::free);
+  std::string pinned = text;
+  pinned.replace(pinned.find("3    conn     Free "), 18, "3    conn     Pinned");
+  CHECK(rod3_kind(build_deck_system(parse_deck(pinned, "rods.dat", ro))) == PointKind::fixed);
 }

@@ -8,6 +8,8 @@
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
+#include "support/crossings.hpp"
+
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
@@ -348,11 +350,9 @@ TEST_CASE("A moored body hit by a step load comes to rest at the static offset; 
   }
   double mean = 0;
   for (double v : x) mean += v / double(x.size());
-  std::vector<double> up;
-  for (std::size_t k = 1; k < x.size(); ++k)
-    if (x[k - 1] < mean && x[k] >= mean) up.push_back((double(k) - (x[k] - mean) / (x[k] - x[k - 1])) * dt);
+  const std::vector<double> up = test_support::upcrossings(x, dt, mean);
   REQUIRE(up.size() >= 5);
-  const double T_march = (up.back() - up.front()) / double(up.size() - 1);
+  const double T_march = test_support::mean_period(up);
   INFO("surge period: linearised " << T_lin << " s, march " << T_march << " s over " << up.size() - 1
                                    << " cycles; mode share of the body's x " << best);
   CHECK(best > 0.3);
@@ -509,11 +509,9 @@ TEST_CASE("A floating body half the weight of its displacement settles with its 
     st.step(dt);
     z.push_back(st.state().q(sys.body_dof(b) + 2));
   }
-  std::vector<double> up;
-  for (std::size_t i = 1; i < z.size(); ++i)
-    if (z[i - 1] < 0 && z[i] >= 0) up.push_back((double(i) - z[i] / (z[i] - z[i - 1])) * dt);
+  const std::vector<double> up = test_support::upcrossings(z, dt);
   REQUIRE(up.size() >= 3);
-  const double T_march = (up.back() - up.front()) / double(up.size() - 1);
+  const double T_march = test_support::mean_period(up);
   double zmax = -1e9, zmin = 1e9;
   for (double v : z) zmax = std::max(zmax, v), zmin = std::min(zmin, v);
   INFO("heave period: march " << T_march << " s, small-amplitude " << T_heave << " s; z in [" << zmin << ", " << zmax << "]");

@@ -7,6 +7,8 @@
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
+#include "support/crossings.hpp"
+
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
@@ -287,11 +289,9 @@ TEST_CASE("A moored buoy hit by a step load comes to rest at the static offset; 
   }
   double mean = 0;
   for (double v : x) mean += v / double(x.size());
-  std::vector<double> up;
-  for (std::size_t k = 1; k < x.size(); ++k)
-    if (x[k - 1] < mean && x[k] >= mean) up.push_back((double(k) - (x[k] - mean) / (x[k] - x[k - 1])) * dt);
+  const std::vector<double> up = test_support::upcrossings(x, dt, mean);
   REQUIRE(up.size() >= 5);
-  const double T_march = (up.back() - up.front()) / double(up.size() - 1);
+  const double T_march = test_support::mean_period(up);
   INFO("surge period: linearised " << T_lin << " s, march " << T_march << " s over " << up.size() - 1 << " cycles");
   CHECK(T_march == Approx(T_lin).epsilon(1e-3));
 }

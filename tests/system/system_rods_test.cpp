@@ -7,6 +7,8 @@
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
+#include "support/crossings.hpp"
+
 #include <cmath>
 
 #include "cabledyn/core/so3.hpp"
@@ -98,11 +100,9 @@ TEST_CASE("A pinned rod: its mass matrix about the pin, and its swing with the c
     sys.body_pose(st.state(), 0, r, R);
     x.push_back(Vec3<double>(R * Vec3<double>(0, 0, L))(0));  // the tip's x
   }
-  std::vector<double> up;
-  for (std::size_t i = 1; i < x.size(); ++i)
-    if (x[i - 1] < 0 && x[i] >= 0) up.push_back((double(i) - x[i] / (x[i] - x[i - 1])) * dt);
+  const std::vector<double> up = test_support::upcrossings(x, dt);
   REQUIRE(up.size() >= 5);
-  const double T_march = (up.back() - up.front()) / double(up.size() - 1);
+  const double T_march = test_support::mean_period(up);
   INFO("pendulum period: march " << T_march << " s, analytic " << T_exact << " s over " << up.size() - 1 << " cycles");
   CHECK(T_march == Approx(T_exact).epsilon(5e-4));
   // It swings in the x-z plane about y, with its amplitude (no drag, rho_inf = 1).

@@ -126,14 +126,15 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     part.CaEnd = type->CaEnd;
     part.segments = std::max(1, r.segments);
     if (r.segments == 0 || !(L > 0)) {
-      // A zero-length rod: a massless point at End A (Free, Fixed or on a body).
+      // A zero-length rod: a massless point at End A: free (Free), held (Fixed, Pinned: its End A
+      // is the pin) or on a body.
       PointModel<double> pm;
       pm.name = "rod " + std::to_string(r.id);
       pm.r = a;
       switch (r.attachment) {
-        case RodAttachment::fixed: pm.kind = PointKind::fixed; break;
-        case RodAttachment::free:
-        case RodAttachment::pinned: pm.kind = PointKind::free; break;
+        case RodAttachment::fixed:
+        case RodAttachment::pinned: pm.kind = PointKind::fixed; break;  // a pinned rod's End A is held
+        case RodAttachment::free: pm.kind = PointKind::free; break;
         case RodAttachment::body:
           pm.kind = PointKind::body;
           pm.body = r.body - 1;

@@ -180,6 +180,17 @@ BodyImmersion<T> body_immersion(const BodyModel<T>& B, const T& zb, const Enviro
   return out;
 }
 
+/// Adds a point mass matrix M3 (3 x 3, world axes) at the arm p from the reference point to
+/// the 6 x 6 matrix M about the reference point: [[M3, -M3 [p]_x], [[p]_x M3, -[p]_x M3 [p]_x]].
+template <class T>
+void add_point_mass6(Mat6<T>& M, const Mat3<T>& M3, const Vec3<T>& p) {
+  const Mat3<T> P = skew<T>(p);
+  M.template block<3, 3>(0, 0) += M3;
+  M.template block<3, 3>(0, 3) -= M3 * P;
+  M.template block<3, 3>(3, 0) += P * M3;
+  M.template block<3, 3>(3, 3) -= P * M3 * P;
+}
+
 /// The 6 x 6 mass matrix of body B at orientation R about its reference point (world axes),
 /// with the added mass rho phi V R diag(Ca) R^T of the translational block: [[m I, -m [c]_x],
 /// [m [c]_x, I_G - m [c]_x^2]], c = R cg, I_G = R diag(inertia) R^T.
@@ -202,12 +213,7 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
   for (const auto& k : B.lumps) {
     if (k.Ca == 0 || !(value_of(k.volume) > 0)) continue;
     const T ma = k.volume * (env.rho_w * k.Ca);
-    const Mat3<T> M3 = ma * Mat3<T>::Identity();
-    const Mat3<T> P = skew<T>(Vec3<T>(R * k.p));
-    M.template block<3, 3>(0, 0) += M3;
-    M.template block<3, 3>(0, 3) -= M3 * P;
-    M.template block<3, 3>(3, 0) += P * M3;
-    M.template block<3, 3>(3, 3) -= P * M3 * P;
+    add_point_mass6<T>(M, Mat3<T>(ma * Mat3<T>::Identity()), Vec3<T>(R * k.p));
   }
   // Rods (fully submerged): the side added mass rho A Ca (I - q q^T) per metre integrated
   // along the axis, and rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled
@@ -221,17 +227,10 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
     const Mat3<T> qq = q * q.transpose();
     const T A = rod.d * rod.d * (std::numbers::pi / 4);
     const T r = rod.d / 2.0;
-    auto add_point = [&](const Mat3<T>& M3, const Vec3<T>& p) {
-      const Mat3<T> P = skew<T>(p);
-      M.template block<3, 3>(0, 0) += M3;
-      M.template block<3, 3>(0, 3) -= M3 * P;
-      M.template block<3, 3>(3, 0) += P * M3;
-      M.template block<3, 3>(3, 3) -= P * M3 * P;
-    };
     if (rod.Ca != 0) {
       const T mside = A * (env.rho_w * rod.Ca);
       const Mat3<T> M3 = (mside * L) * (Mat3<T>::Identity() - qq);
-      add_point(M3, c);  // the uniform part about the centre
+      add_point_mass6<T>(M, M3, c);  // the uniform part about the centre
       const Mat3<T> Q = skew<T>(q);
       const T L3 = L * L * L / 12.0;
       M.template block<3, 3>(3, 3) -= (mside * L3) * (Q * (Mat3<T>::Identity() - qq) * Q);
@@ -239,8 +238,8 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
     if (rod.CaEnd != 0) {
       const T Vend = r * r * r * (2.0 / 3.0 * std::numbers::pi);
       const Mat3<T> Me = (Vend * (env.rho_w * rod.CaEnd)) * qq;
-      add_point(Me, pa);
-      add_point(Me, pb);
+      add_point_mass6<T>(M, Me, pa);
+      add_point_mass6<T>(M, Me, pb);
     }
   }
   return M;

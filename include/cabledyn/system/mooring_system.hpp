@@ -232,6 +232,11 @@ class MooringSystem {
     require_numbered();
     return body_dof_[static_cast<std::size_t>(b)];
   }
+  /// Number of line and point DOFs: the bodies' DOFs follow them.
+  Index position_dofs() const {
+    require_numbered();
+    return n_pos_dofs_;
+  }
   /// DOFs of body b: 6 (free), 3 (pinned) or 0 (held).
   int body_ndof(int b) const {
     const auto k = bodies_[static_cast<std::size_t>(b)].kind;

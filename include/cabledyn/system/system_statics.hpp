@@ -144,6 +144,9 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   if (loose.empty()) return detail::solve_statics_numbered(sys, s, opt);
   // Hold the loose bodies at their pose in s, solve the rest, then restore them as DOFs.
   const SystemState<T> full = s;
+  const Eigen::Index npos = sys.position_dofs();  // line and point DOFs: the same in both numberings
+  std::vector<Eigen::Index> dof_full(sys.n_bodies()), dof_reduced(sys.n_bodies());
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) dof_full[b] = sys.body_dof(static_cast<int>(b));
   std::vector<BodyKind> kinds;
   std::vector<Vec3<T>> r0;
   std::vector<Mat3<T>> R0;
@@ -166,27 +169,13 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   };
   sys.renumber();
   SystemState<T> reduced = sys.initial_state();
-  std::vector<Eigen::Index> dof_reduced(sys.n_bodies());
-  for (std::size_t b = 0; b < sys.n_bodies(); ++b) dof_reduced[b] = sys.body_dof(static_cast<int>(b));
-  const Eigen::Index npos = sys.dofs() - [&] {
-    Eigen::Index n = 0;
-    for (std::size_t b = 0; b < sys.n_bodies(); ++b) n += sys.body_ndof(static_cast<int>(b));
-    return n;
-  }();
   reduced.q.head(npos) = full.q.head(npos);
   for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    dof_reduced[b] = sys.body_dof(static_cast<int>(b));
     reduced.R[b] = full.R[b];
-    if (dof_reduced[b] >= 0) {
-      // The same body in the full numbering: its DOFs follow the points, in body order.
-      Eigen::Index d = npos;
-      for (std::size_t c = 0; c < b; ++c) {
-        const auto kc = sys.body(static_cast<int>(c)).kind;
-        const bool was_loose = std::find(loose.begin(), loose.end(), static_cast<int>(c)) != loose.end();
-        const BodyKind k0 = was_loose ? kinds[static_cast<std::size_t>(std::find(loose.begin(), loose.end(), static_cast<int>(c)) - loose.begin())] : kc;
-        d += k0 == BodyKind::free ? 6 : k0 == BodyKind::pinned ? 3 : 0;
-      }
-      reduced.q.segment(dof_reduced[b], sys.body_ndof(static_cast<int>(b))) = full.q.segment(d, sys.body_ndof(static_cast<int>(b)));
-    }
+    if (dof_reduced[b] >= 0)
+      reduced.q.segment(dof_reduced[b], sys.body_ndof(static_cast<int>(b))) =
+          full.q.segment(dof_full[b], sys.body_ndof(static_cast<int>(b)));
   }
   SystemStaticResult out;
   try {
@@ -199,13 +188,12 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   // Back to the full numbering: the solved DOFs, the loose bodies where they were, at rest.
   SystemState<T> result = full;
   result.q.head(npos) = reduced.q.head(npos);
-  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
-    const Eigen::Index nd = sys.body_ndof(static_cast<int>(b));
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b)
     if (dof_reduced[b] >= 0) {
-      result.q.segment(sys.body_dof(static_cast<int>(b)), nd) = reduced.q.segment(dof_reduced[b], nd);
+      result.q.segment(dof_full[b], sys.body_ndof(static_cast<int>(b))) =
+          reduced.q.segment(dof_reduced[b], sys.body_ndof(static_cast<int>(b)));
       result.R[b] = reduced.R[b];
     }
-  }
   result.v.setZero(sys.dofs());
   result.a.setZero(sys.dofs());
   sys.commit(result);
