@@ -10078,8 +10078,98 @@ using HermiteStatics = BasicHermiteStatics<>;
 // ---- end cabledyn/statics.hpp ----
 // ---- begin cabledyn/dynamics.hpp ----
 // cabledyn module header: dynamics (generalised-alpha parameters and a dense stepper; the
-// implicit march of a line; the generalised-alpha stepper of any system).
+// implicit march of a line: its bookkeeping, load model, policies and stepper; the
+// generalised-alpha stepper of any system).
 
+// ---- begin cabledyn/dynamics/band_scatter.hpp ----
+// cabledyn: element blocks into LAPACK band storage, and a scaled copy of a band matrix.
+// Spec "Linear algebra" (band storage; assembly from element blocks without allocation).
+
+#include <cstddef>
+
+
+namespace cabledyn::detail {
+
+// Element block into band storage (indices are within the band by construction: an
+// element spans 2 node blocks, exactly the half-bandwidth).
+// (B of a pack: its lane `ln`.)
+template <int N, class T>
+void add_band_block(BandMatrix<double>& S, std::size_t first, int, const Mat<T, N>& B, int ln = 0) {
+  const auto i0 = static_cast<Eigen::Index>(first);
+  double* data = S.data();
+  for (int j = 0; j < N; ++j) {
+    double* col = data + S.offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
+    for (int i = 0; i < N; ++i) col[i] += lane(B(i, j), ln);
+  }
+}
+
+// S = c M over the band rows of the storage (same layout; the fill rows of both stay zero).
+inline void copy_band_scaled(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
+  const Eigen::Index ld = S.ldab(), kl = S.kl(), rows = ld - kl;
+  for (Eigen::Index j = 0; j < S.rows(); ++j)
+    Eigen::Map<VecX<double>>(S.data() + j * ld + kl, rows) = c * Eigen::Map<const VecX<double>>(M.data() + j * ld + kl, rows);
+}
+
+
+}  // namespace cabledyn::detail
+// ---- end cabledyn/dynamics/band_scatter.hpp ----
+// ---- begin cabledyn/dynamics/ei0_substeps.hpp ----
+// cabledyn: the trigger of the EI = 0 rotation- and snap-resolved sub-steps, a policy of the
+// EI = 0 line march (the stepper re-solves the interval; this header decides when and in how
+// many sub-steps).
+// Spec "Rotation- and snap-resolved sub-steps".
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+
+namespace cabledyn {
+
+/// Elastic tension of EI = 0 segment e of `line` at q [N] (0 when slack).
+inline double segment_tension(const Line& line, const VecX<double>& q, std::size_t e) {
+  const auto i0 = static_cast<Eigen::Index>(line.dof(e, 0));
+  return std::max(line.tension_element(e).tension<double>(Vec<double, 6>(q.segment<6>(i0))), 0.0);
+}
+
+/// What one solver step did to the segments of an EI = 0 line.
+struct ChordTurn {
+  double theta = 0;   ///< largest chord turn of a taut segment [deg]
+  bool snap = false;  ///< a segment snapped taut while the axial wave is not resolved
+};
+
+/// The trigger of the spec: the largest chord turn [deg] over [q0, q1] of a segment that ends
+/// above 1e-3 T_max, and whether a segment slack at q0 ends above T_max/4 while the axial wave
+/// crosses it more than once in dt (dt c / l0 > 1, c = sqrt(EA / rho_A)); T_max the largest
+/// step-start tension, at least 1e-3 of the line's initial tension.
+inline ChordTurn measure_chord_turn(const Line& line, const VecX<double>& q0, const VecX<double>& q1, double dt,
+                                    double initial_tension) {
+  double Tmax = 1e-3 * initial_tension;
+  for (std::size_t e = 0; e < line.n_elements(); ++e) Tmax = std::max(Tmax, segment_tension(line, q0, e));
+  ChordTurn out;
+  for (std::size_t e = 0; e < line.n_elements(); ++e) {
+    const double T1 = segment_tension(line, q1, e);
+    if (!(T1 > 1e-3 * Tmax)) continue;
+    const auto i0 = static_cast<Eigen::Index>(line.dof(e, 0));
+    const Vec3<double> d0 = q0.segment<3>(i0 + 3) - q0.segment<3>(i0), d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
+    out.theta = std::max(out.theta, std::atan2(d0.cross(d1).norm(), d0.dot(d1)) * 180.0 / kPi);
+    const auto& p = line.tension_element(e).params();
+    const double c = std::sqrt(p.EA / line.type(e).rho_A);
+    if (segment_tension(line, q0, e) <= 0 && T1 > 0.25 * Tmax && dt * c / p.L0 > 1) out.snap = true;
+  }
+  return out;
+}
+
+/// The sub-step count for a turn theta [deg]: max(4, ceil(theta / angle)), at most max_count;
+/// `capped` is set when the turn asked for more.
+inline int ei0_substep_count(double theta, double angle, int max_count, bool& capped) {
+  const double want = std::ceil(theta / angle);
+  capped = capped || want > max_count;
+  return std::clamp(static_cast<int>(std::min(want, 1e9)), 4, max_count);
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/dynamics/ei0_substeps.hpp ----
 // ---- begin cabledyn/dynamics/generalized_alpha.hpp ----
 // cabledyn: the generalised-alpha method (Chung & Hulbert 1993).
 // Spec "Time integration"; EQUATIONS.md section 10:
@@ -10226,13 +10316,22 @@ Mat3<T> generalized_alpha_amplification(const GeneralizedAlpha<T>& g, const T& O
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/generalized_alpha.hpp ----
 // ---- begin cabledyn/dynamics/line_dynamics.hpp ----
-// cabledyn: the implicit generalised-alpha march of one line (EI = 0 or cubic-Hermite).
+// cabledyn: the generalised-alpha stepper of one line (EI = 0 or cubic-Hermite): predictor,
+// Newton iteration, the reuse of a factorised tangent, adaptive step subdivision and the
+// single commit of a step.
 // Spec "Time integration" (the scheme, the force and configuration blends, the predictors,
 // Newton iterations and their convergence rules, modified Newton, the reuse of a factorised
-// tangent, adaptive step subdivision, the release cap of the force blend), "Added mass and
-// fluid inertia", "Seabed contact" (normal law and damping in the march), "Prescribed
-// motion", "Tension and coupled loads", "Linear algebra" (band storage, workspaces sized once:
-// a step allocates nothing on the heap).
+// tangent, adaptive step subdivision), "Prescribed motion", "Tension and coupled loads",
+// "Linear algebra" (band storage, workspaces sized once: a step allocates nothing on the
+// heap).
+//
+// One job per header (docs/index.md, "The solver half"):
+//   line_march_types.hpp  the bookkeeping: options, the committed state (one value, copied
+//                         whole), statistics, end kinematics, the held fluid
+//   line_load_model.hpp   the model: r(q, v) and its Jacobians, the mass M(q)
+//   release_cap.hpp       policy of the EI = 0 force blend (spec "Release cap")
+//   ei0_substeps.hpp      policy: when EI = 0 steps are re-solved in sub-steps
+//   line_dynamics.hpp     this stepper
 //
 // State: q, v, a of every DOF (the held end DOFs carry the prescribed kinematics) and the
 // committed force r_n = r(q_n, v_n) of the force blend, where
@@ -10248,22 +10347,41 @@ Mat3<T> generalized_alpha_amplification(const GeneralizedAlpha<T>& g, const T& O
 #include <string>
 #include <vector>
 
+// ---- begin cabledyn/dynamics/line_load_model.hpp ----
+// cabledyn: the load model of the line march: the force r(q, v) = f_int + f_damping - f_ext
+// with its Jacobians into band storage, and the mass M(q) (structural plus added mass).
+// Spec "The EI = 0 tension element", "The cubic-Hermite element" (internal and damping
+// forces, effective tangents), "Axial damping", "Buoyancy and wetting" (submerged weight,
+// the buoyancy lost above the surface, the wetted fraction), "Morison drag", "Added mass and
+// fluid inertia" (Froude-Krylov with the fluid field held over the step), "Seabed contact"
+// (normal law and damping in the march), "Linear algebra" (element blocks into band storage;
+// runs of equal submerged Hermite elements on SIMD packs).
+//
+// The model knows nothing of the time scheme: the stepper (line_dynamics.hpp) asks it for
+// S += wq dr/dq + wv dr/dv with the scheme's weights, and for the mass.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+// ---- begin cabledyn/dynamics/line_march_types.hpp ----
+// cabledyn: the bookkeeping of the line march: prescribed end kinematics and their quintic
+// (C2) interpolation, the held fluid field, the options, the committed state (one value
+// copied whole), the run statistics and the coupled end reaction.
+// Spec "Prescribed motion", "Adaptive step subdivision" (the quintic end trajectory), "Time
+// integration" (the fluid fields held over the step; the committed force of the force
+// blend), "Tension and coupled loads" (the condensed end reaction).
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
 
 namespace cabledyn {
-
-namespace detail {
-/// Two Hermite elements of a line that one pack evaluation may share: equal element
-/// parameters, submerged weight and Morison coefficients.
-inline bool equal_elements(const Line& line, std::size_t a, std::size_t b) {
-  const auto& p = line.hermite_element(a).params();
-  const auto& o = line.hermite_element(b).params();
-  const auto ma = line.morison(a), mb = line.morison(b);
-  return p.L0 == o.L0 && p.EA == o.EA && p.EI == o.EI && p.BA == o.BA && p.rho_A == o.rho_A &&
-         p.axial_order == o.axial_order && p.bending_order == o.bending_order && line.w(a) == line.w(b) &&
-         ma.d == mb.d && ma.Cdn == mb.Cdn && ma.Cdt == mb.Cdt && ma.Can == mb.Can && ma.Cat == mb.Cat &&
-         ma.rho == mb.rho;
-}
-}  // namespace detail
 
 /// Prescribed kinematics of a held line end at one time.
 struct EndMotion {
@@ -10272,6 +10390,31 @@ struct EndMotion {
   Vec3<double> a = Vec3<double>::Zero();  ///< acceleration [m/s^2]
 };
 using EndMotions = std::array<EndMotion, 2>;
+
+/// Quintic (C2) trajectory between the interval-start and target kinematics at tau in [0, 1]
+/// (spec "Adaptive step subdivision").
+inline EndMotions quintic_end_motions(const EndMotions& a, const EndMotions& b, double dt, double tau) {
+  EndMotions m;
+  const double t = tau, t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
+  // Quintic Hermite basis on [0, 1] for value, first and second derivative at both ends.
+  const double h0 = 1 - 10 * t3 + 15 * t4 - 6 * t5, h1 = t - 6 * t3 + 8 * t4 - 3 * t5,
+               h2 = 0.5 * t2 - 1.5 * t3 + 1.5 * t4 - 0.5 * t5, h3 = 10 * t3 - 15 * t4 + 6 * t5,
+               h4 = -4 * t3 + 7 * t4 - 3 * t5, h5 = 0.5 * t3 - t4 + 0.5 * t5;
+  const double d0 = -30 * t2 + 60 * t3 - 30 * t4, d1 = 1 - 18 * t2 + 32 * t3 - 15 * t4,
+               d2 = t - 4.5 * t2 + 6 * t3 - 2.5 * t4, d3 = 30 * t2 - 60 * t3 + 30 * t4,
+               d4 = -12 * t2 + 28 * t3 - 15 * t4, d5 = 1.5 * t2 - 4 * t3 + 2.5 * t4;
+  const double s0 = -60 * t + 180 * t2 - 120 * t3, s1 = -36 * t + 96 * t2 - 60 * t3,
+               s2 = 1 - 9 * t + 18 * t2 - 10 * t3, s3 = 60 * t - 180 * t2 + 120 * t3,
+               s4 = -24 * t + 84 * t2 - 60 * t3, s5 = 3 * t - 12 * t2 + 10 * t3;
+  for (int e = 0; e < 2; ++e) {
+    const auto& A = a[e];
+    const auto& B = b[e];
+    m[e].x = h0 * A.x + h1 * dt * A.v + h2 * dt * dt * A.a + h3 * B.x + h4 * dt * B.v + h5 * dt * dt * B.a;
+    m[e].v = (d0 * A.x + d1 * dt * A.v + d2 * dt * dt * A.a + d3 * B.x + d4 * dt * B.v + d5 * dt * dt * B.a) / dt;
+    m[e].a = (s0 * A.x + s1 * dt * A.v + s2 * dt * dt * A.a + s3 * B.x + s4 * dt * B.v + s5 * dt * dt * B.a) / (dt * dt);
+  }
+  return m;
+}
 
 /// The fluid field of a step, sampled per node (velocity and local acceleration) and held
 /// over the step (spec "Time integration": the fluid fields are held over the step).
@@ -10324,8 +10467,11 @@ struct DynamicOptions {
   }
 };
 
-/// The committed state of a line's march (a snapshot is a copy of it).
-struct LineDynamicState {
+/// The committed state of a line's march without the factorised tangent: one value, copied
+/// whole by its defaulted assignment (rollback to the step start, the plain step kept while
+/// its sub-steps are solved), so a field added here cannot escape a rollback. Assigned into
+/// storage of the same size it allocates nothing.
+struct LineMarchState {
   double t = 0;
   VecX<double> q, v, a;   ///< positions (and tangents), velocities, accelerations
   VecX<double> r;         ///< committed force r(q_n, v_n) with the last held fluid field
@@ -10340,7 +10486,14 @@ struct LineDynamicState {
   /// factorisation [0] and on the reused factor [1]: a running mean (weight 1/5 on the last
   /// outcome) that decides whether the march evaluates ahead (above 3/4).
   std::array<double, 2> ahead_use{1.0, 1.0};
-  BandLU<double> factor;                 ///< the reusable factorised tangent
+};
+
+/// The committed state of a line's march (a snapshot is a copy of it): the march state and
+/// the factorised tangent of the last step, a cache that a rollback drops (the next attempt
+/// factorises fresh; the path stays a function of the committed state, so a restart from a
+/// snapshot repeats it).
+struct LineDynamicState : LineMarchState {
+  BandLU<double> factor;  ///< the reusable factorised tangent
 };
 
 /// Counters of the march for the run summary.
@@ -10380,46 +10533,62 @@ struct EndReaction {
   Mat3<double> J_a;     ///< d force / d a_c: -(M_cc - M_cf M_ff^-1 M_fc)
 };
 
-/// The generalised-alpha march of one line.
-/// A class template with one defaulted, unused parameter; use it as `LineDynamics`, its only
-/// instance. Its member bodies are then compiled only in the files that use them, which
-/// keeps the headers that include this one cheap to compile.
-template <class Unused = void>
-class BasicLineDynamics {
+/// Sample a fluid field at the nodes of a line at time t (spec "Time integration": the host
+/// samples the fields for the end of the step, t_{n+1}, at the committed node positions, and
+/// every load evaluation of the step uses them). `out` keeps its storage (no allocation once
+/// sized).
+inline void sample_fluid(const FluidField& field, const Line& line, const VecX<double>& q, double t, HeldFluid& out) {
+  out.u.resize(line.n_nodes());
+  out.udot.resize(line.n_nodes());
+  for (std::size_t i = 0; i < line.n_nodes(); ++i) {
+    const FluidSample s = field.sample(line.r(q, i), t);
+    out.u[i] = s.u;
+    out.udot[i] = s.a;
+  }
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/dynamics/line_march_types.hpp ----
+
+namespace cabledyn {
+
+namespace detail {
+/// Two Hermite elements of a line that one pack evaluation may share: equal element
+/// parameters, submerged weight and Morison coefficients.
+inline bool equal_elements(const Line& line, std::size_t a, std::size_t b) {
+  const auto& p = line.hermite_element(a).params();
+  const auto& o = line.hermite_element(b).params();
+  const auto ma = line.morison(a), mb = line.morison(b);
+  return p.L0 == o.L0 && p.EA == o.EA && p.EI == o.EI && p.BA == o.BA && p.rho_A == o.rho_A &&
+         p.axial_order == o.axial_order && p.bending_order == o.bending_order && line.w(a) == line.w(b) &&
+         ma.d == mb.d && ma.Cdn == mb.Cdn && ma.Cdt == mb.Cdt && ma.Can == mb.Can && ma.Cat == mb.Cat &&
+         ma.rho == mb.rho;
+}
+}  // namespace detail
+
+/// The load model of one line in the march (EI = 0 or cubic Hermite): r(q, v) and its
+/// Jacobians, and the mass, with the fluid field held over the step. Workspaces are sized at
+/// construction: an evaluation allocates nothing.
+/// The template parameter defers the instantiation of the element kernels to the files that
+/// use the class (compile time); the march is double (`LineLoadModel`): long double and duals
+/// march through the system route (system/).
+template <class Real = double>
+class BasicLineLoadModel {
+  static_assert(std::is_same_v<Real, double>, "the line march runs in double; long double and duals: the system route");
   static constexpr int kLanes = kPackLanes<double>;  // elements per pack (SIMD width)
   using Pk = Pack<double, kLanes>;
 
  public:
-  BasicLineDynamics(const Line& line, DynamicOptions opt = {})
+  BasicLineLoadModel(const Line& line, const DynamicOptions& opt)
       : line_(line),
         opt_(opt),
-        ga_(GeneralizedAlpha<double>::from_rho_inf(opt.rho_inf)),
-        cons_(line),
         n_(static_cast<Eigen::Index>(line.dofs())),
         kd_(line.half_bandwidth()),
-        S_(n_, kd_, kd_),
         M_(n_, kd_, kd_),
-        M_struct_(n_, kd_, kd_),
-        lu_(n_, kd_, kd_, Backend::templated) {
-    opt_.validate(line.name() + " dynamics");
-    for (auto* v : {&G_, &r1_, &qt_, &qt2_, &dq_, &a1_, &v1_, &am_, &qa_, &va_, &Ma_, &q0_, &v0_, &a0_, &rtrial_, &rhs_})
-      v->setZero(n_);
-    rhs_mat_.setZero(n_, 1);
+        M_struct_(n_, kd_, kd_) {
     still_.u.assign(line.n_nodes(), Vec3<double>::Zero());
     still_.udot.assign(line.n_nodes(), Vec3<double>::Zero());
-    for (std::size_t e = 0; e < line.n_elements(); ++e) {
-      kmax_ = std::max(kmax_, line.type(e).EA / line.L0(e));
-      wmax_ = std::max(wmax_, std::fabs(line.w(e)) * line.L0(e));
-    }
-    for (int end = 0; end < 2; ++end)
-      for (int k = 0; k < 3; ++k)
-        end_pos_[static_cast<std::size_t>(3 * end + k)] = static_cast<Eigen::Index>(line.dof(line.end_node(end), k));
-    held_x_.setZero(n_);
-    held_v_.setZero(n_);
-    held_a_.setZero(n_);
-    kept_.assign(line.n_elements(), 0.0);
-    if (!line.hermite()) cap_start_.resize(line.n_elements());
-    audit_work_.assign(line.n_elements(), 0.0);
+    fluid_ = &still_;
     // Runs of kLanes Hermite elements with equal element parameters, weight and Morison
     // coefficients share one pack evaluation.
     pack_run_.assign(line.n_elements(), 0);
@@ -10432,333 +10601,27 @@ class BasicLineDynamics {
     // per step, Hermite, or per residual, EI = 0).
     M_struct_.set_zero();
     line_mass<double>(line_, VecX<double>::Zero(n_), M_struct_, false, opt_.surface_z);
-    // The step-start and plain-step copies of the state, sized here (a step allocates nothing).
-    for (LineDynamicState* st : {&start_, &plain_})
-      for (VecX<double>* v : {&st->q, &st->v, &st->a, &st->r}) v->setZero(n_);
   }
+
+  BasicLineLoadModel(const BasicLineLoadModel&) = delete;  // holds the line and the fluid by reference
+  BasicLineLoadModel& operator=(const BasicLineLoadModel&) = delete;
 
   const Line& line() const { return line_; }
-  const DynamicOptions& options() const { return opt_; }
-  const LineDynamicState& state() const { return s_; }
-  const StepStatistics& statistics() const { return stats_; }
 
-  /// Start the march at t0 from positions q0 (a static equilibrium), the ends at rest or
-  /// moving with `ends`: v = 0 on the free DOFs, the held DOFs at the prescribed kinematics,
-  /// and the initial acceleration M_ff a_f = f_f - M_fp a_p (spec "Prescribed motion": an
-  /// accelerated fairlead loads the adjacent free DOFs through the consistent mass).
-  void initialize(double t0, const VecX<double>& q0, const EndMotions& ends, const HeldFluid* fluid = nullptr) {
-    if (q0.size() != n_) throw InputError(line_.name(), "initial state size", q0.size(), "line DOFs");
-    s_ = LineDynamicState{};
-    s_.factor = BandLU<double>(n_, kd_, kd_, Backend::templated);
-    s_.t = t0;
-    s_.q = q0;
-    s_.v = VecX<double>::Zero(n_);
-    s_.a = VecX<double>::Zero(n_);
-    set_ends(s_.q, s_.v, s_.a, ends);
-    cons_.apply_rigid(line_, s_.q);
-    fluid_ = fluid ? fluid : &still_;
-    check_fluid(*fluid_);
-    s_.r = VecX<double>::Zero(n_);
-    if (!line_.hermite())
-      for (std::size_t e = 0; e < line_.n_elements(); ++e)
-        s_.initial_tension = std::max(s_.initial_tension, segment_tension(s_.q, e));
-    evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
-    solve_initial_acceleration();
+  /// The fluid field the evaluations use until the next call (null: still water); it must
+  /// outlive them.
+  void hold_fluid(const HeldFluid* fluid) {
+    const HeldFluid* f = fluid ? fluid : &still_;
+    check_fluid(*f);
+    fluid_ = f;
   }
 
-  /// Advance to t + dt with the held ends on their target kinematics at t + dt. Throws
-  /// SolveError (naming the line, the time and the finest subdivision) when the step cannot
-  /// converge; the committed state is then unchanged (positions, velocities, accelerations,
-  /// forces, time; the cached factorised tangent may be dropped, and the next step then
-  /// factorises fresh).
-  void step(double dt, const EndMotions& target, const HeldFluid* fluid = nullptr) {
-    if (!(dt > 0 && std::isfinite(dt))) throw InputError(line_.name(), "dt", dt, "> 0");
-    if (s_.q.size() != n_) throw InputError(line_.name(), "state", "uninitialised", "initialize() first");
-    fluid_ = fluid ? fluid : &still_;
-    check_fluid(*fluid_);
-    // r_n (spec "Time integration"): EI = 0, evaluated afresh at the committed state with the
-    // step's held fluid (both shares of the force blend see the held field); Hermite, the
-    // previous step's converged force, reused (it is part of the committed state, so a restart
-    // reuses it too).
-    if (!line_.hermite() || !opt_.force_blend) {
-      evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
-      ++stats_.force_evaluations;
-    }
-    copy_march_state(start_, s_);  // the step-start state, without the factor (a cache)
-    factor_swapped_ = false;
-    const LineDynamicState& start = start_;
-    const double created0 = stats_.created_energy, turn0 = stats_.largest_turn_deg;
-    const long caps0 = stats_.release_caps;
-    if (try_step(dt, target)) {
-      if (!line_.hermite() && opt_.ei0_substeps) resolve_turn(dt, target, created0, turn0, caps0);
-      ++stats_.steps;
-      return;
-    }
-    // Adaptive step subdivision: 4, 16, 64, ... substeps on the quintic trajectory.
-    const EndMotions from = current_ends();
-    for (int n = 4; n <= opt_.max_substeps; n *= 4) {
-      rollback();
-      bool ok = true;
-      for (int k = 1; k <= n && ok; ++k) {
-        const double tau = double(k) / n;
-        const EndMotions mid = k == n ? target : quintic(from, target, dt, tau);
-        ok = try_step(dt / n, mid);  // each commit leaves r(q, v) with the held fluid in s_.r
-      }
-      if (ok) {
-        ++stats_.steps;
-        ++stats_.subdivided_intervals;
-        stats_.largest_subdivision = std::max(stats_.largest_subdivision, n);
-        return;
-      }
-    }
-    rollback();
-    throw SolveError(line_.name() + " at t = " + to_text(start.t + dt),
-                     "generalised-alpha step (subdivided down to " + std::to_string(opt_.max_substeps) + " substeps)",
-                     "no convergence", "a converged step");
-  }
+  /// The mass of the last assemble_mass().
+  const BandMatrix<double>& mass() const { return M_; }
 
-  /// Restore a snapshot (a copy of state()): a restart repeats the run bit for bit.
-  void restore(const LineDynamicState& snapshot) {
-    if (snapshot.q.size() != n_) throw InputError(line_.name(), "snapshot size", snapshot.q.size(), "line DOFs");
-    s_ = snapshot;
-  }
-
-  /// Force the line exerts on a held end's support [N]: the line-end force, the end element's
-  /// internal force plus the end node's share of the external loads (FairTen / AnchTen).
-  Vec3<double> end_force(int end) {
-    VecX<double>& f = rtrial_;
-    eval_parts(s_.q, s_.v, f, /*inertia*/ false);
-    return -f.segment<3>(static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0)));
-  }
-
-  /// The coupled reaction -(M a + f_int - f_ext) at a held end with its condensed derivatives.
-  EndReaction coupled_reaction(int end) {
-    const std::size_t node = line_.end_node(end);
-    const auto c0 = static_cast<Eigen::Index>(line_.dof(node, 0));
-    // Matrices at the committed state (dense copies: a diagnostic, not in the step).
-    assemble_mass(s_.q);
-    const MatX<double> M = M_.to_dense();
-    BandMatrix<double> Kb(n_, kd_, kd_), Cb(n_, kd_, kd_);
-    VecX<double> r(n_);
-    evaluate_split(s_.q, s_.v, r, Kb, Cb);
-    const MatX<double> K = Kb.to_dense(), C = Cb.to_dense();
-    EndReaction out;
-    out.force = -(M * s_.a + r).segment<3>(c0);
-    // Free DOFs: not held.
-    std::vector<Eigen::Index> f;
-    for (Eigen::Index i = 0; i < n_; ++i)
-      if (!cons_.held(i)) f.push_back(i);
-    const Eigen::Index nf = static_cast<Eigen::Index>(f.size());
-    auto sub = [&](const MatX<double>& A, const std::vector<Eigen::Index>& rows, const std::vector<Eigen::Index>& cols) {
-      MatX<double> B(rows.size(), cols.size());
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        for (std::size_t j = 0; j < cols.size(); ++j) B(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = A(rows[i], cols[j]);
-      return B;
-    };
-    const std::vector<Eigen::Index> c = {c0, c0 + 1, c0 + 2};
-    const MatX<double> Kff = sub(K, f, f), Kfc = sub(K, f, c), Kcf = sub(K, c, f), Kcc = sub(K, c, c);
-    const MatX<double> Mff = sub(M, f, f), Mfc = sub(M, f, c), Mcf = sub(M, c, f), Mcc = sub(M, c, c);
-    (void)nf;
-    const MatX<double> X = Kff.fullPivLu().solve(Kfc);
-    out.J_x = -(Kcc - Kcf * X);
-    MatX<double> Psi(f.size() + 3, 3);
-    // Psi = [I; -Kff^-1 Kfc] over (c, f).
-    std::vector<Eigen::Index> cf = c;
-    cf.insert(cf.end(), f.begin(), f.end());
-    Psi.topRows(3).setIdentity();
-    Psi.bottomRows(f.size()) = -X;
-    const MatX<double> Ccf = sub(C, cf, cf);
-    out.J_v = -(Psi.transpose() * Ccf * Psi);
-    out.J_a = -(Mcc - Mcf * Mff.fullPivLu().solve(Mfc));
-    return out;
-  }
-
-  /// The committed state's force residual r(q, v) (for outputs).
-  void residual_force(VecX<double>& r) { evaluate(s_.q, s_.v, r, nullptr, 0, 0); }
-
-  /// The force r(q, v) = f_int + f_damping - f_ext the march evaluates, with the held fluid
-  /// of the last step, and when S is given S += wq dr/dq + wv dr/dv in band storage (the
-  /// line's half-bandwidth). For kernel benchmarks and tangent checks.
-  void force(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S = nullptr,
-             double wq = 1, double wv = 0) {
-    if (q.size() != n_ || v.size() != n_ || r.size() != n_)
-      throw InputError(line_.name(), "force: vector size", q.size(), "line DOFs");
-    if (S && (S->rows() != n_ || S->kl() != kd_ || S->ku() != kd_))
-      throw InputError(line_.name(), "force: band matrix size", S->rows(), "line DOFs and half-bandwidth");
-    evaluate(q, v, r, S, wq, wv);
-  }
-
- private:
-  // ---- the committed state ------------------------------------------------------------
-  // Copy of the march state without the factorised tangent (a cache of the last tangent,
-  // which a rollback discards: the next attempt factorises fresh; the path stays a function
-  // of the committed state, so a restart repeats it).
-  static void copy_march_state(LineDynamicState& dst, const LineDynamicState& src) {
-    dst.t = src.t;
-    dst.q = src.q;  // copy-assigned into storage of the same size: no allocation
-    dst.v = src.v;
-    dst.a = src.a;
-    dst.r = src.r;
-    dst.initial_tension = src.initial_tension;
-    dst.have_factor = src.have_factor;
-    dst.reuse_skip = src.reuse_skip;
-    dst.reuse_streak = src.reuse_streak;
-    dst.last_fresh_factorizations = src.last_fresh_factorizations;
-    dst.newton_rate = src.newton_rate;
-    dst.ahead_use = src.ahead_use;
-  }
-  // Back to the step-start state (full rollback: positions, velocities, accelerations, the
-  // committed force and the reuse bookkeeping); the factor is dropped unless untouched.
-  void rollback() {
-    copy_march_state(s_, start_);
-    if (factor_swapped_) s_.have_factor = false;
-  }
-
-  // ---- EI = 0 rotation- and snap-resolved sub-steps --------------------------------------
-  // Elastic tension of segment e at q [N] (0 when slack).
-  double segment_tension(const VecX<double>& q, std::size_t e) const {
-    const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-    return std::max(line_.tension_element(e).tension<double>(Vec<double, 6>(q.segment<6>(i0))), 0.0);
-  }
-  // The trigger of the spec: the largest chord turn [deg] over [q0, q1] of a segment that ends
-  // above 1e-3 T_max, and whether a segment slack at q0 ends above T_max/4 while the axial wave
-  // crosses it more than once in dt (dt c / l0 > 1, c = sqrt(EA / rho_A)); T_max the largest
-  // step-start tension, at least 1e-3 of the line's initial tension.
-  struct Turn {
-    double theta = 0;
-    bool snap = false;
-  };
-  Turn measure_turn(const VecX<double>& q0, const VecX<double>& q1, double dt) const {
-    double Tmax = 1e-3 * s_.initial_tension;
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) Tmax = std::max(Tmax, segment_tension(q0, e));
-    Turn out;
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const double T1 = segment_tension(q1, e);
-      if (!(T1 > 1e-3 * Tmax)) continue;
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const Vec3<double> d0 = q0.segment<3>(i0 + 3) - q0.segment<3>(i0), d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
-      out.theta = std::max(out.theta, std::atan2(d0.cross(d1).norm(), d0.dot(d1)) * 180.0 / kPi);
-      const auto& p = line_.tension_element(e).params();
-      const double c = std::sqrt(p.EA / line_.type(e).rho_A);
-      if (segment_tension(q0, e) <= 0 && T1 > 0.25 * Tmax && dt * c / p.L0 > 1) out.snap = true;
-    }
-    return out;
-  }
-  // Re-solve the interval from the step-start state in n equal sub-steps, the held ends on the
-  // quintic trajectory of the recovery and the last sub-step on the target.
-  bool solve_substeps(int n, double dt, const EndMotions& from, const EndMotions& target) {
-    rollback();
-    for (int k = 1; k <= n; ++k) {
-      const EndMotions mid = k == n ? target : quintic(from, target, dt, double(k) / n);
-      if (!try_step(dt / n, mid)) return false;
-    }
-    return true;
-  }
-  // After a converged plain EI = 0 step (spec "Rotation- and snap-resolved sub-steps"): when
-  // a segment turned by more than ei0_substep_angle, or snapped taut while the axial wave is
-  // not resolved, solve the interval again in n = max(4, ceil(theta/theta_s)) sub-steps (at
-  // most ei0_substep_max); measure the sub-stepped interval again and solve once more when
-  // its turn needs more sub-steps; keep the plain step when a sub-step does not converge.
-  // The decision uses only the committed state, the step inputs and the initial tension.
-  // The statistics count the sub-steps as the solver steps they are (created energy, largest
-  // turn), or the plain step when it is kept.
-  void resolve_turn(double dt, const EndMotions& target, double created0, double turn0, long caps0) {
-    const Turn turn = measure_turn(start_.q, s_.q, dt);
-    const double ts = opt_.ei0_substep_angle;
-    if (!(turn.theta > ts || turn.snap)) return;
-    bool capped = false;
-    auto count = [&](double theta) {
-      const double want = std::ceil(theta / ts);
-      capped = capped || want > opt_.ei0_substep_max;
-      return std::clamp(static_cast<int>(std::min(want, 1e9)), 4, opt_.ei0_substep_max);
-    };
-    copy_march_state(plain_, s_);
-    const double plain_created = stats_.created_energy, plain_turn = stats_.largest_turn_deg;
-    const long plain_caps = stats_.release_caps;
-    const EndMotions from = ends_of(start_);
-    stats_.created_energy = created0;
-    stats_.largest_turn_deg = turn0;
-    stats_.release_caps = caps0;
-    int n = count(turn.theta);
-    bool ok = solve_substeps(n, dt, from, target);
-    if (ok) {
-      const int n2 = count(measure_turn(start_.q, s_.q, dt).theta);
-      if (n2 > n) {
-        n = n2;
-        stats_.created_energy = created0;
-        stats_.largest_turn_deg = turn0;
-        stats_.release_caps = caps0;
-        ok = solve_substeps(n, dt, from, target);
-      }
-    }
-    if (capped) ++stats_.ei0_capped;
-    if (!ok) {
-      copy_march_state(s_, plain_);
-      if (factor_swapped_) s_.have_factor = false;
-      stats_.created_energy = plain_created;
-      stats_.largest_turn_deg = plain_turn;
-      stats_.release_caps = plain_caps;
-      ++stats_.ei0_kept_plain;
-      return;
-    }
-    ++stats_.ei0_substepped;
-    stats_.ei0_largest_count = std::max(stats_.ei0_largest_count, n);
-  }
-
-  // ---- ends ---------------------------------------------------------------------------
-  void set_ends(VecX<double>& q, VecX<double>& v, VecX<double>& a, const EndMotions& ends) const {
-    for (int end = 0; end < 2; ++end) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0));
-      q.segment<3>(i0) = ends[end].x;
-      v.segment<3>(i0) = ends[end].v;
-      a.segment<3>(i0) = ends[end].a;
-    }
-  }
-  EndMotions current_ends() const { return ends_of(s_); }
-  EndMotions ends_of(const LineDynamicState& st) const {
-    EndMotions m;
-    for (int end = 0; end < 2; ++end) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0));
-      m[end].x = st.q.segment<3>(i0);
-      m[end].v = st.v.segment<3>(i0);
-      m[end].a = st.a.segment<3>(i0);
-    }
-    return m;
-  }
-  /// Quintic (C2) trajectory between the interval-start and target kinematics at tau in [0, 1]
-  /// (spec "Adaptive step subdivision").
-  static EndMotions quintic(const EndMotions& a, const EndMotions& b, double dt, double tau) {
-    EndMotions m;
-    const double t = tau, t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
-    // Quintic Hermite basis on [0, 1] for value, first and second derivative at both ends.
-    const double h0 = 1 - 10 * t3 + 15 * t4 - 6 * t5, h1 = t - 6 * t3 + 8 * t4 - 3 * t5,
-                 h2 = 0.5 * t2 - 1.5 * t3 + 1.5 * t4 - 0.5 * t5, h3 = 10 * t3 - 15 * t4 + 6 * t5,
-                 h4 = -4 * t3 + 7 * t4 - 3 * t5, h5 = 0.5 * t3 - t4 + 0.5 * t5;
-    const double d0 = -30 * t2 + 60 * t3 - 30 * t4, d1 = 1 - 18 * t2 + 32 * t3 - 15 * t4,
-                 d2 = t - 4.5 * t2 + 6 * t3 - 2.5 * t4, d3 = 30 * t2 - 60 * t3 + 30 * t4,
-                 d4 = -12 * t2 + 28 * t3 - 15 * t4, d5 = 1.5 * t2 - 4 * t3 + 2.5 * t4;
-    const double s0 = -60 * t + 180 * t2 - 120 * t3, s1 = -36 * t + 96 * t2 - 60 * t3,
-                 s2 = 1 - 9 * t + 18 * t2 - 10 * t3, s3 = 60 * t - 180 * t2 + 120 * t3,
-                 s4 = -24 * t + 84 * t2 - 60 * t3, s5 = 3 * t - 12 * t2 + 10 * t3;
-    for (int e = 0; e < 2; ++e) {
-      const auto& A = a[e];
-      const auto& B = b[e];
-      m[e].x = h0 * A.x + h1 * dt * A.v + h2 * dt * dt * A.a + h3 * B.x + h4 * dt * B.v + h5 * dt * dt * B.a;
-      m[e].v = (d0 * A.x + d1 * dt * A.v + d2 * dt * dt * A.a + d3 * B.x + d4 * dt * B.v + d5 * dt * dt * B.a) / dt;
-      m[e].a = (s0 * A.x + s1 * dt * A.v + s2 * dt * dt * A.a + s3 * B.x + s4 * dt * B.v + s5 * dt * dt * B.a) / (dt * dt);
-    }
-    return m;
-  }
-
-  void check_fluid(const HeldFluid& f) const {
-    if (f.u.size() != line_.n_nodes() || f.udot.size() != line_.n_nodes())
-      throw InputError(line_.name(), "held fluid samples", f.u.size(), "one per node");
-  }
-
-  // ---- mass -----------------------------------------------------------------------------
-  // M = the cached structural mass + the added mass of the wetted part at q.
+  /// M = the cached structural mass + the added mass of the wetted part at q (into mass()).
   void assemble_mass(const VecX<double>& q) {
-    scaled_copy(M_, M_struct_, 1.0);  // the band rows (no allocation)
+    detail::copy_band_scaled(M_, M_struct_, 1.0);  // the band rows (no allocation)
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       if (line_.hermite() && opt_.pack_elements && pack_run_[e] && hermite_added_mass_pack(e, q)) {
         e += kLanes - 1;
@@ -10767,27 +10630,16 @@ class BasicLineDynamics {
       const auto mc = line_.morison(e);
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
       if (line_.hermite())
-        add_block(M_, line_.dof(e, 0), 12,
+        detail::add_band_block(M_, line_.dof(e, 0), 12,
                   hermite_added_mass<double>(q.segment<12>(i0), mc, line_.L0(e), opt_.surface_z));
       else
-        add_block(M_, line_.dof(e, 0), 6,
+        detail::add_band_block(M_, line_.dof(e, 0), 6,
                   tension_added_mass<double>(q.segment<6>(i0), mc, line_.L0(e), opt_.surface_z));
     }
   }
 
-  // The added mass of kLanes equal elements from e0 on a pack, added in element order; false
-  // (nothing done) when one of them may reach the surface.
-  bool hermite_added_mass_pack(std::size_t e0, const VecX<double>& q) {
-    std::array<Eigen::Index, kLanes> i0{};
-    Vec<Pk, 12> qe;
-    if (!gather_submerged(e0, q, i0, qe)) return false;
-    const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, line_.morison(e0), line_.L0(e0), opt_.surface_z);
-    for (int l = 0; l < kLanes; ++l) add_block(M_, static_cast<std::size_t>(i0[static_cast<std::size_t>(l)]), 12, Ma, l);
-    return true;
-  }
-
-  // ---- the force r(q, v) and its Jacobians ------------------------------------------------
-  // r = f_int + f_damping - f_ext. When S is given, S += wq dr/dq + wv dr/dv.
+  /// r = f_int + f_damping - f_ext at (q, v) with the held fluid. When S is given,
+  /// S += wq dr/dq + wv dr/dv in band storage (the line's half-bandwidth).
   void evaluate(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S, double wq,
                 double wv) {
     r.setZero();
@@ -10874,7 +10726,7 @@ class BasicLineDynamics {
         if (S) K -= Jwet;
       }
       r.segment<6>(i0) += f;
-      if (S) add_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
+      if (S) detail::add_band_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
     }
     // Seabed: normal penalty contact and damping at the nodes.
     if (opt_.seabed_z) {
@@ -10886,6 +10738,61 @@ class BasicLineDynamics {
         if (S) S->add(iz, iz, -wq * c.df_dz - wv * c.df_dvz);
       }
     }
+  }
+
+  /// r with the stiffness and damping Jacobians in separate matrices (coupled reaction; a
+  /// diagnostic: allocates).
+  void evaluate_split(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>& K,
+                      BandMatrix<double>& C) {
+    K.set_zero();
+    C.set_zero();
+    evaluate(q, v, r, &K, 1.0, 0.0);
+    VecX<double> tmp(r.size());
+    evaluate(q, v, tmp, &C, 0.0, 1.0);
+  }
+
+  /// EI = 0: S += w d(M(q) a)/dq at qa for the accelerations am (the added mass turns with the
+  /// element chord).
+  void add_added_mass_jacobian(BandMatrix<double>& S, const VecX<double>& qa, const VecX<double>& am, double w) const {
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const Mat<double, 6> J = tension_added_mass_jacobian<double>(qa.segment<6>(i0), am.segment<6>(i0), line_.morison(e),
+                                                                  line_.L0(e), opt_.surface_z);
+      detail::add_band_block(S, line_.dof(e, 0), 6, Mat<double, 6>(w * J));
+    }
+  }
+
+  /// A held fluid field must sample every node.
+  void check_fluid(const HeldFluid& f) const {
+    if (f.u.size() != line_.n_nodes() || f.udot.size() != line_.n_nodes())
+      throw InputError(line_.name(), "held fluid samples", f.u.size(), "one per node");
+  }
+
+ private:
+  // Component-major element blocks into band storage: S(i0 + 3k + i, i0 + 3l + j) += R(k + 4l, i + 3j).
+  // (Blocks of a pack: its lane `ln`.)
+  template <class T>
+  static void add_hermite_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<T>& blocks, int ln = 0) {
+    const auto i0 = static_cast<Eigen::Index>(first);
+    const auto& R = blocks.matrix();
+    double* data = S.data();
+    for (int l = 0; l < 4; ++l)
+      for (int j = 0; j < 3; ++j) {
+        double* col = data + S.offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
+        for (int k = 0; k < 4; ++k)
+          for (int i = 0; i < 3; ++i) col[3 * k + i] += lane(R(k + 4 * l, i + 3 * j), ln);
+      }
+  }
+
+  // The added mass of kLanes equal elements from e0 on a pack, added in element order; false
+  // (nothing done) when one of them may reach the surface.
+  bool hermite_added_mass_pack(std::size_t e0, const VecX<double>& q) {
+    std::array<Eigen::Index, kLanes> i0{};
+    Vec<Pk, 12> qe;
+    if (!gather_submerged(e0, q, i0, qe)) return false;
+    const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, line_.morison(e0), line_.L0(e0), opt_.surface_z);
+    for (int l = 0; l < kLanes; ++l) detail::add_band_block(M_, static_cast<std::size_t>(i0[static_cast<std::size_t>(l)]), 12, Ma, l);
+    return true;
   }
 
   // The load data of element e: submerged weight per metre, unstretched length, Morison
@@ -10977,10 +10884,10 @@ class BasicLineDynamics {
       Mat<double, 12> Jwet;
       hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
       f -= fwet;
-      if (S) add_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
+      if (S) detail::add_band_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
     }
     r.segment<12>(i0) += f;
-    if (S) add_blocks(*S, line_.dof(e, 0), *R);
+    if (S) add_hermite_blocks(*S, line_.dof(e, 0), *R);
   }
 
   // kLanes consecutive Hermite elements from e0 on packs (pack_run_[e0]: equal parameters)
@@ -11026,69 +10933,497 @@ class BasicLineDynamics {
     for (int l = 0; l < kLanes; ++l) {
       const auto i = i0[static_cast<std::size_t>(l)];
       for (int k = 0; k < 12; ++k) r(i + k) += f(k)[l];
-      if (S) add_blocks(*S, static_cast<std::size_t>(i), pack_blocks_, l);
+      if (S) add_hermite_blocks(*S, static_cast<std::size_t>(i), pack_blocks_, l);
     }
     return true;
   }
 
-  // r with the stiffness and damping Jacobians in separate matrices (coupled reaction).
-  void evaluate_split(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>& K,
-                      BandMatrix<double>& C) {
-    K.set_zero();
-    C.set_zero();
-    evaluate(q, v, r, &K, 1.0, 0.0);
-    VecX<double> tmp(n_);
-    evaluate(q, v, tmp, &C, 0.0, 1.0);
+  const Line& line_;
+  DynamicOptions opt_;
+  Eigen::Index n_;
+  Eigen::Index kd_;
+  BandMatrix<double> M_, M_struct_;
+  HeldFluid still_;
+  const HeldFluid* fluid_ = nullptr;
+  HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
+  HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' effective tangents
+  std::vector<char> pack_run_;     // Hermite: elements e .. e + kLanes - 1 exist and are equal
+};
+
+using LineLoadModel = BasicLineLoadModel<>;
+
+}  // namespace cabledyn
+// ---- end cabledyn/dynamics/line_load_model.hpp ----
+// ---- begin cabledyn/dynamics/release_cap.hpp ----
+// cabledyn: the release cap of the force blend, a policy of the EI = 0 line march.
+// Spec "Release cap" (and "Time integration": the force blend it acts on).
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// Release cap of the force blend (spec "Release cap"). An element keeps alpha_f (T_n +
+/// T_d,n) along t_n over the step (T_d the dashpot tension). For an element taut at t_n that
+/// shortens along t_n (p = l_n - t_n . d_{n+1} > 0) and ends below alpha_f/(1 - alpha_f) T_n,
+/// the kept force alpha_f (T_n + phi T_d,n) is replaced by N/p when smaller, with
+/// N = max(W_n + (1 - alpha_f)(T^_{n+1} + phi T_d,n+1) p_{n+1}, 0), W_n = 1/2 T_n e_n,
+/// T^_{n+1} = T_n max(e_{n+1}, 0)/e_n, p_{n+1} = l_{n+1} - t_{n+1} . d_n, and phi the dashpot
+/// weight (1 at or below l_0, falling linearly to 0 at l_0 + c e_n, c = alpha_f/(1 - alpha_f)).
+/// A damped element slack at t_n keeps alpha_f T_d,n with the budget of its own one-step
+/// dissipation W_d = |T_d,n| |ldot_n| dt: replaced by (W_d + N_d)/|p| when smaller,
+/// N_d = max((1 - alpha_f) T_d,n+1 p_{n+1}, 0) (a compressive T_d,n capped alike when p < 0).
+/// The residual and the tangent take the difference (T_d,n+1 depends on q_{n+1} through
+/// v_{n+1}: the factor gamma/(beta dt)).
+class ReleaseCap {
+ public:
+  explicit ReleaseCap(const Line& line) : line_(line), kept_(line.n_elements(), 0.0), cap_start_(line.n_elements()) {}
+  ReleaseCap(const ReleaseCap&) = delete;  // holds the line by reference
+  ReleaseCap& operator=(const ReleaseCap&) = delete;
+
+  /// The step-start quantities, constant over the (sub)step: once per Newton solve, from the
+  /// committed state (q_n, v_n).
+  void prepare(const VecX<double>& qn, const VecX<double>& vn) {
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const auto& el = line_.tension_element(e);
+      const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
+      CapStart& c = cap_start_[e];
+      c.dn = qn.segment<3>(i0 + 3) - qn.segment<3>(i0);
+      c.ln = c.dn.norm();
+      c.en = c.ln - L0;
+      c.tn = c.dn / c.ln;
+      c.Tn = c.en > 0 ? EA * c.en / L0 : 0.0;
+      c.ldn = c.tn.dot(vn.segment<3>(i0 + 3) - vn.segment<3>(i0));
+      c.Tdn = cd * c.ldn;
+    }
+  }
+  /// Applies the cap to the blended residual G at the trial q1 (velocities v1) and, with S,
+  /// its tangent (d v1/d q1 = gamma/(beta dt)); returns the number of capped elements.
+  long apply(const GeneralizedAlpha<double>& ga, const VecX<double>& q1, const VecX<double>& v1, double dt,
+             VecX<double>& G, BandMatrix<double>* S) {
+    long caps = 0;
+    const double af = ga.alpha_f, c = af / (1 - af), gv = ga.damping_weight(dt);
+    const Mat3<double> I = Mat3<double>::Identity();
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const auto& el = line_.tension_element(e);
+      const double L0 = el.params().L0, cd = el.params().BA / L0;
+      const CapStart& cs = cap_start_[e];
+      const Vec3<double>& dn = cs.dn;
+      const Vec3<double>& tn = cs.tn;
+      const double ln = cs.ln, en = cs.en, Tn = cs.Tn, ldn = cs.ldn, Tdn = cs.Tdn;
+      kept_[e] = af * (Tn + Tdn);
+      const Vec3<double> d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
+      const double l1 = d1.norm();
+      if (!(l1 > 0)) continue;
+      const Vec3<double> t1 = d1 / l1;
+      const Vec3<double> dv1 = v1.segment<3>(i0 + 3) - v1.segment<3>(i0);
+      const double e1 = l1 - L0, Td1 = cd * t1.dot(dv1);
+      const double p = ln - tn.dot(d1), p1 = l1 - t1.dot(dn);
+      const Mat3<double> P1 = I - t1 * t1.transpose();
+      const Vec3<double> dp = -tn, dl1 = t1, dp1 = t1 - P1 * dn / l1;
+      const Vec3<double> dTd1 = cd * (P1 * dv1 / l1 + gv * t1);
+      Vec3<double> dF = Vec3<double>::Zero(), dK = Vec3<double>::Zero();
+      double F = 0, K = 0;
+      if (en > 0) {
+        if (!(p > 0)) continue;
+        const double That = Tn * std::max(e1, 0.0) / en;
+        if (That >= c * Tn) continue;  // ends above c T_n: phi = 0 and the elastic cap does not act
+        const double phi = e1 <= 0 ? 1.0 : 1.0 - e1 / (c * en);
+        const Vec3<double> dphi = e1 > 0 ? Vec3<double>(-dl1 / (c * en)) : Vec3<double>::Zero();
+        const double Wn = 0.5 * Tn * en;
+        const double Nraw = Wn + (1 - af) * (That + phi * Td1) * p1;
+        const double N = std::max(Nraw, 0.0);
+        K = af * (Tn + phi * Tdn);
+        F = N / p;
+        if (!(F < K)) continue;
+        if (Nraw > 0) {
+          const Vec3<double> dThat = e1 > 0 ? Vec3<double>(Tn / en * dl1) : Vec3<double>::Zero();
+          const Vec3<double> dN = (1 - af) * (dThat * p1 + That * dp1 + (dphi * Td1 + phi * dTd1) * p1 + phi * Td1 * dp1);
+          dF = dN / p - F / p * dp;
+        } else {
+          dF = -F / p * dp;
+        }
+        dK = af * Tdn * dphi;
+        kept_[e] = F + af * (1 - phi) * Tdn;
+      } else {
+        if (cd == 0 || Tdn == 0) continue;
+        const double sgn = Tdn > 0 ? 1.0 : -1.0;
+        if (!(sgn * p > 0)) continue;
+        const double Wd = std::fabs(Tdn) * std::fabs(ldn) * dt;
+        const double Nraw = (1 - af) * sgn * Td1 * p1;
+        const double Nd = std::max(Nraw, 0.0);
+        const double ap = std::fabs(p);
+        const double Fm = (Wd + Nd) / ap;  // capped magnitude
+        if (!(Fm < af * std::fabs(Tdn))) continue;
+        F = sgn * Fm;
+        K = af * Tdn;
+        const Vec3<double> dNd = Nraw > 0 ? Vec3<double>((1 - af) * sgn * (dTd1 * p1 + Td1 * dp1)) : Vec3<double>::Zero();
+        dF = sgn * (dNd / ap - Fm / ap * (sgn * dp));
+        kept_[e] = F;
+      }
+      ++caps;
+      // Replace the kept force K t_n by F t_n: node b gets (F - K) t_n, node a minus.
+      const Vec3<double> df = (F - K) * tn;
+      G.segment<3>(i0) -= df;
+      G.segment<3>(i0 + 3) += df;
+      if (S) {
+        const Mat3<double> B = tn * (dF - dK).transpose();  // d(df)/dd1
+        double* data = S->data();
+        for (int j = 0; j < 3; ++j)
+          for (int i = 0; i < 3; ++i) {
+            // rows a: -B, rows b: +B; columns: d1 = r_b - r_a.
+            data[S->offset(i0 + i, i0 + 3 + j)] -= B(i, j);
+            data[S->offset(i0 + i, i0 + j)] += B(i, j);
+            data[S->offset(i0 + 3 + i, i0 + 3 + j)] += B(i, j);
+            data[S->offset(i0 + 3 + i, i0 + j)] -= B(i, j);
+          }
+      }
+    }
+    return caps;
   }
 
-  // Residual parts for the end force: f_int - f_ext at (q, v) (no inertia).
-  void eval_parts(const VecX<double>& q, const VecX<double>& v, VecX<double>& f, bool) {
-    evaluate(q, v, f, nullptr, 0, 0);
-  }
+  /// The kept (possibly capped) force of element e in the last apply().
+  double kept(std::size_t e) const { return kept_[e]; }
 
-  // Element block into band storage (indices are within the band by construction: an
-  // element spans 2 node blocks, exactly the half-bandwidth).
-  // (B of a pack: its lane `ln`.)
-  template <int N, class T>
-  static void add_block(BandMatrix<double>& S, std::size_t first, int, const Mat<T, N>& B, int ln = 0) {
-    const auto i0 = static_cast<Eigen::Index>(first);
-    double* data = S.data();
-    for (int j = 0; j < N; ++j) {
-      double* col = data + S.offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
-      for (int i = 0; i < N; ++i) col[i] += lane(B(i, j), ln);
+  /// Energy created by the elastic element forces over the committed step (EI = 0, force
+  /// blend): W - (U_n - U_{n+1}) per element, W the work of alpha_f (kept) along t_n plus
+  /// (1 - alpha_f) T_{n+1} t_{n+1} on the relative displacement of the ends; (q0, v0) the
+  /// committed state, (q1, v1) the step's result, `capped` whether the cap was applied.
+  void add_created_energy(const GeneralizedAlpha<double>& ga, bool capped, const VecX<double>& q0, const VecX<double>& v0,
+                          const VecX<double>& q1, const VecX<double>& v1, double& created_energy) const {
+    const double af = ga.alpha_f;
+    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
+      const auto& el = line_.tension_element(e);
+      const Vec<double, 6> qn = q0.segment<6>(i0), qe = q1.segment<6>(i0);
+      const Vec3<double> dn = qn.segment<3>(3) - qn.segment<3>(0), d1 = qe.segment<3>(3) - qe.segment<3>(0);
+      const double cd = el.params().BA / el.params().L0;
+      const double Tdn = cd * dn.normalized().dot(v0.segment<3>(i0 + 3) - v0.segment<3>(i0));
+      const double Td1 = cd * d1.normalized().dot(v1.segment<3>(i0 + 3) - v1.segment<3>(i0));
+      const double kept = capped ? kept_[e] : af * (std::max(el.tension(qn), 0.0) + Tdn);
+      const Vec3<double> Fb = kept * dn.normalized() + (1 - af) * (el.tension(qe) + Td1) * d1.normalized();
+      const double W = -Fb.dot(d1 - dn);  // work of the element's pull on its nodes
+      const double created = W - (el.energy(qn) - el.energy(qe));
+      if (created > 0) created_energy += created;
     }
   }
 
-  // Component-major element blocks into band storage: S(i0 + 3k + i, i0 + 3l + j) += R(k + 4l, i + 3j).
-  // (Blocks of a pack: its lane `ln`.)
-  template <class T>
-  static void add_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<T>& blocks, int ln = 0) {
-    const auto i0 = static_cast<Eigen::Index>(first);
-    const auto& R = blocks.matrix();
-    double* data = S.data();
-    for (int l = 0; l < 4; ++l)
-      for (int j = 0; j < 3; ++j) {
-        double* col = data + S.offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
-        for (int k = 0; k < 4; ++k)
-          for (int i = 0; i < 3; ++i) col[3 * k + i] += lane(R(k + 4 * l, i + 3 * j), ln);
+ private:
+  struct CapStart {
+    Vec3<double> dn, tn;  // chord and its direction at t_n
+    double ln, en, Tn;    // length, elongation, elastic tension at t_n
+    double ldn, Tdn;      // elongation rate and dashpot tension at t_n
+  };
+
+  const Line& line_;
+  std::vector<double> kept_;         // the kept (possibly capped) force of each element
+  std::vector<CapStart> cap_start_;  // the step-start quantities
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/dynamics/release_cap.hpp ----
+
+namespace cabledyn {
+
+/// The generalised-alpha march of one line, stepping the line's load model (LineLoadModel)
+/// with the release cap and the EI = 0 sub-steps as its policies.
+/// The template parameter defers the instantiation of the member bodies to the files that use
+/// the class (compile time); the march is double (`LineDynamics`): long double and duals
+/// march through the system route (system/, SystemStepper).
+template <class Real = double>
+class BasicLineDynamics {
+  static_assert(std::is_same_v<Real, double>, "the line march runs in double; long double and duals: the system route");
+
+ public:
+  BasicLineDynamics(const Line& line, DynamicOptions opt = {})
+      : line_(line),
+        opt_(validated(opt, line)),
+        ga_(GeneralizedAlpha<double>::from_rho_inf(opt.rho_inf)),
+        cons_(line),
+        n_(static_cast<Eigen::Index>(line.dofs())),
+        kd_(line.half_bandwidth()),
+        model_(line, opt_),
+        cap_(line),
+        S_(n_, kd_, kd_),
+        lu_(n_, kd_, kd_, Backend::templated) {
+    for (auto* v : {&G_, &r1_, &qt_, &qt2_, &dq_, &a1_, &v1_, &am_, &qa_, &va_, &Ma_, &rtrial_, &rhs_}) v->setZero(n_);
+    rhs_mat_.setZero(n_, 1);
+    for (std::size_t e = 0; e < line.n_elements(); ++e) {
+      kmax_ = std::max(kmax_, line.type(e).EA / line.L0(e));
+      wmax_ = std::max(wmax_, std::fabs(line.w(e)) * line.L0(e));
+    }
+    for (int end = 0; end < 2; ++end)
+      for (int k = 0; k < 3; ++k)
+        end_pos_[static_cast<std::size_t>(3 * end + k)] = static_cast<Eigen::Index>(line.dof(line.end_node(end), k));
+    held_x_.setZero(n_);
+    held_v_.setZero(n_);
+    held_a_.setZero(n_);
+    audit_work_.assign(line.n_elements(), 0.0);
+    // The step-start and plain-step copies of the state, sized here (a step allocates nothing).
+    for (LineDynamicState* st : {&start_, &plain_})
+      for (VecX<double>* v : {&st->q, &st->v, &st->a, &st->r}) v->setZero(n_);
+  }
+  BasicLineDynamics(const BasicLineDynamics&) = delete;  // holds the line by reference
+  BasicLineDynamics& operator=(const BasicLineDynamics&) = delete;
+
+  const Line& line() const { return line_; }
+  const DynamicOptions& options() const { return opt_; }
+  const LineDynamicState& state() const { return s_; }
+  const StepStatistics& statistics() const { return stats_; }
+
+  /// Start the march at t0 from positions q0 (a static equilibrium), the ends at rest or
+  /// moving with `ends`: v = 0 on the free DOFs, the held DOFs at the prescribed kinematics,
+  /// and the initial acceleration M_ff a_f = f_f - M_fp a_p (spec "Prescribed motion": an
+  /// accelerated fairlead loads the adjacent free DOFs through the consistent mass).
+  void initialize(double t0, const VecX<double>& q0, const EndMotions& ends, const HeldFluid* fluid = nullptr) {
+    if (q0.size() != n_) throw InputError(line_.name(), "initial state size", q0.size(), "line DOFs");
+    s_ = LineDynamicState{};
+    s_.factor = BandLU<double>(n_, kd_, kd_, Backend::templated);
+    s_.t = t0;
+    s_.q = q0;
+    s_.v = VecX<double>::Zero(n_);
+    s_.a = VecX<double>::Zero(n_);
+    set_ends(s_.q, s_.v, s_.a, ends);
+    cons_.apply_rigid(line_, s_.q);
+    model_.hold_fluid(fluid);
+    s_.r = VecX<double>::Zero(n_);
+    if (!line_.hermite())
+      for (std::size_t e = 0; e < line_.n_elements(); ++e)
+        s_.initial_tension = std::max(s_.initial_tension, segment_tension(line_, s_.q, e));
+    model_.evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+    solve_initial_acceleration();
+  }
+
+  /// Advance to t + dt with the held ends on their target kinematics at t + dt. Throws
+  /// SolveError (naming the line, the time and the finest subdivision) when the step cannot
+  /// converge; the committed state is then unchanged (positions, velocities, accelerations,
+  /// forces, time; the cached factorised tangent may be dropped, and the next step then
+  /// factorises fresh).
+  void step(double dt, const EndMotions& target, const HeldFluid* fluid = nullptr) {
+    if (!(dt > 0 && std::isfinite(dt))) throw InputError(line_.name(), "dt", dt, "> 0");
+    if (s_.q.size() != n_) throw InputError(line_.name(), "state", "uninitialised", "initialize() first");
+    model_.hold_fluid(fluid);
+    // r_n (spec "Time integration"): EI = 0, evaluated afresh at the committed state with the
+    // step's held fluid (both shares of the force blend see the held field); Hermite, the
+    // previous step's converged force, reused (it is part of the committed state, so a restart
+    // reuses it too).
+    if (!line_.hermite() || !opt_.force_blend) {
+      model_.evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+      ++stats_.force_evaluations;
+    }
+    march_part(start_) = s_;  // the step-start state, without the factor (a cache)
+    factor_swapped_ = false;
+    const LineDynamicState& start = start_;
+    const double created0 = stats_.created_energy, turn0 = stats_.largest_turn_deg;
+    const long caps0 = stats_.release_caps;
+    if (try_step(dt, target)) {
+      if (!line_.hermite() && opt_.ei0_substeps) resolve_turn(dt, target, created0, turn0, caps0);
+      ++stats_.steps;
+      return;
+    }
+    // Adaptive step subdivision: 4, 16, 64, ... substeps on the quintic trajectory.
+    const EndMotions from = current_ends();
+    for (int n = 4; n <= opt_.max_substeps; n *= 4) {
+      rollback();
+      bool ok = true;
+      for (int k = 1; k <= n && ok; ++k) {
+        const double tau = double(k) / n;
+        const EndMotions mid = k == n ? target : quintic_end_motions(from, target, dt, tau);
+        ok = try_step(dt / n, mid);  // each commit leaves r(q, v) with the held fluid in s_.r
       }
+      if (ok) {
+        ++stats_.steps;
+        ++stats_.subdivided_intervals;
+        stats_.largest_subdivision = std::max(stats_.largest_subdivision, n);
+        return;
+      }
+    }
+    rollback();
+    throw SolveError(line_.name() + " at t = " + to_text(start.t + dt),
+                     "generalised-alpha step (subdivided down to " + std::to_string(opt_.max_substeps) + " substeps)",
+                     "no convergence", "a converged step");
   }
 
-  // S = c M over the band rows of the storage (same layout; the fill rows of both stay zero).
-  static void scaled_copy(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
-    const Eigen::Index ld = S.ldab(), kl = S.kl(), rows = ld - kl;
-    for (Eigen::Index j = 0; j < S.rows(); ++j)
-      Eigen::Map<VecX<double>>(S.data() + j * ld + kl, rows) = c * Eigen::Map<const VecX<double>>(M.data() + j * ld + kl, rows);
+  /// Restore a snapshot (a copy of state()): a restart repeats the run bit for bit.
+  void restore(const LineDynamicState& snapshot) {
+    if (snapshot.q.size() != n_) throw InputError(line_.name(), "snapshot size", snapshot.q.size(), "line DOFs");
+    s_ = snapshot;
   }
 
+  /// Force the line exerts on a held end's support [N]: the line-end force, the end element's
+  /// internal force plus the end node's share of the external loads (FairTen / AnchTen).
+  Vec3<double> end_force(int end) {
+    VecX<double>& f = rtrial_;
+    model_.evaluate(s_.q, s_.v, f, nullptr, 0, 0);
+    return -f.segment<3>(static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0)));
+  }
+
+  /// The coupled reaction -(M a + f_int - f_ext) at a held end with its condensed derivatives.
+  EndReaction coupled_reaction(int end) {
+    const std::size_t node = line_.end_node(end);
+    const auto c0 = static_cast<Eigen::Index>(line_.dof(node, 0));
+    // Matrices at the committed state (dense copies: a diagnostic, not in the step).
+    model_.assemble_mass(s_.q);
+    const MatX<double> M = model_.mass().to_dense();
+    BandMatrix<double> Kb(n_, kd_, kd_), Cb(n_, kd_, kd_);
+    VecX<double> r(n_);
+    model_.evaluate_split(s_.q, s_.v, r, Kb, Cb);
+    const MatX<double> K = Kb.to_dense(), C = Cb.to_dense();
+    EndReaction out;
+    out.force = -(M * s_.a + r).segment<3>(c0);
+    // Free DOFs: not held.
+    std::vector<Eigen::Index> f;
+    for (Eigen::Index i = 0; i < n_; ++i)
+      if (!cons_.held(i)) f.push_back(i);
+    const Eigen::Index nf = static_cast<Eigen::Index>(f.size());
+    auto sub = [&](const MatX<double>& A, const std::vector<Eigen::Index>& rows, const std::vector<Eigen::Index>& cols) {
+      MatX<double> B(rows.size(), cols.size());
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = 0; j < cols.size(); ++j) B(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = A(rows[i], cols[j]);
+      return B;
+    };
+    const std::vector<Eigen::Index> c = {c0, c0 + 1, c0 + 2};
+    const MatX<double> Kff = sub(K, f, f), Kfc = sub(K, f, c), Kcf = sub(K, c, f), Kcc = sub(K, c, c);
+    const MatX<double> Mff = sub(M, f, f), Mfc = sub(M, f, c), Mcf = sub(M, c, f), Mcc = sub(M, c, c);
+    (void)nf;
+    const MatX<double> X = Kff.fullPivLu().solve(Kfc);
+    out.J_x = -(Kcc - Kcf * X);
+    MatX<double> Psi(f.size() + 3, 3);
+    // Psi = [I; -Kff^-1 Kfc] over (c, f).
+    std::vector<Eigen::Index> cf = c;
+    cf.insert(cf.end(), f.begin(), f.end());
+    Psi.topRows(3).setIdentity();
+    Psi.bottomRows(f.size()) = -X;
+    const MatX<double> Ccf = sub(C, cf, cf);
+    out.J_v = -(Psi.transpose() * Ccf * Psi);
+    out.J_a = -(Mcc - Mcf * Mff.fullPivLu().solve(Mfc));
+    return out;
+  }
+
+  /// The committed state's force residual r(q, v) (for outputs).
+  void residual_force(VecX<double>& r) { model_.evaluate(s_.q, s_.v, r, nullptr, 0, 0); }
+
+  /// The force r(q, v) = f_int + f_damping - f_ext the march evaluates, with the held fluid
+  /// of the last step, and when S is given S += wq dr/dq + wv dr/dv in band storage (the
+  /// line's half-bandwidth). For kernel benchmarks and tangent checks.
+  void force(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S = nullptr,
+             double wq = 1, double wv = 0) {
+    if (q.size() != n_ || v.size() != n_ || r.size() != n_)
+      throw InputError(line_.name(), "force: vector size", q.size(), "line DOFs");
+    if (S && (S->rows() != n_ || S->kl() != kd_ || S->ku() != kd_))
+      throw InputError(line_.name(), "force: band matrix size", S->rows(), "line DOFs and half-bandwidth");
+    model_.evaluate(q, v, r, S, wq, wv);
+  }
+
+ private:
+  static DynamicOptions validated(const DynamicOptions& opt, const Line& line) {
+    opt.validate(line.name() + " dynamics");
+    return opt;
+  }
+
+  // ---- the committed state ------------------------------------------------------------
+  // The march state without the factorised tangent (a cache of the last tangent, which a
+  // rollback discards: the next attempt factorises fresh; the path stays a function of the
+  // committed state, so a restart repeats it): assigned whole, into storage of the same size
+  // (no allocation).
+  static LineMarchState& march_part(LineDynamicState& s) { return s; }
+  // Back to the step-start state (full rollback: positions, velocities, accelerations, the
+  // committed force and the reuse bookkeeping); the factor is dropped unless untouched.
+  void rollback() {
+    march_part(s_) = start_;
+    if (factor_swapped_) s_.have_factor = false;
+  }
+
+  // ---- EI = 0 rotation- and snap-resolved sub-steps --------------------------------------
+  // Re-solve the interval from the step-start state in n equal sub-steps, the held ends on the
+  // quintic trajectory of the recovery and the last sub-step on the target.
+  bool solve_substeps(int n, double dt, const EndMotions& from, const EndMotions& target) {
+    rollback();
+    for (int k = 1; k <= n; ++k) {
+      const EndMotions mid = k == n ? target : quintic_end_motions(from, target, dt, double(k) / n);
+      if (!try_step(dt / n, mid)) return false;
+    }
+    return true;
+  }
+  // After a converged plain EI = 0 step (spec "Rotation- and snap-resolved sub-steps"): when
+  // a segment turned by more than ei0_substep_angle, or snapped taut while the axial wave is
+  // not resolved, solve the interval again in n = max(4, ceil(theta/theta_s)) sub-steps (at
+  // most ei0_substep_max); measure the sub-stepped interval again and solve once more when
+  // its turn needs more sub-steps; keep the plain step when a sub-step does not converge.
+  // The decision uses only the committed state, the step inputs and the initial tension.
+  // The statistics count the sub-steps as the solver steps they are (created energy, largest
+  // turn), or the plain step when it is kept.
+  void resolve_turn(double dt, const EndMotions& target, double created0, double turn0, long caps0) {
+    const ChordTurn turn = measure_chord_turn(line_, start_.q, s_.q, dt, s_.initial_tension);
+    const double ts = opt_.ei0_substep_angle;
+    if (!(turn.theta > ts || turn.snap)) return;
+    bool capped = false;
+    auto count = [&](double theta) { return ei0_substep_count(theta, ts, opt_.ei0_substep_max, capped); };
+    march_part(plain_) = s_;
+    const double plain_created = stats_.created_energy, plain_turn = stats_.largest_turn_deg;
+    const long plain_caps = stats_.release_caps;
+    const EndMotions from = ends_of(start_);
+    stats_.created_energy = created0;
+    stats_.largest_turn_deg = turn0;
+    stats_.release_caps = caps0;
+    int n = count(turn.theta);
+    bool ok = solve_substeps(n, dt, from, target);
+    if (ok) {
+      const int n2 = count(measure_chord_turn(line_, start_.q, s_.q, dt, s_.initial_tension).theta);
+      if (n2 > n) {
+        n = n2;
+        stats_.created_energy = created0;
+        stats_.largest_turn_deg = turn0;
+        stats_.release_caps = caps0;
+        ok = solve_substeps(n, dt, from, target);
+      }
+    }
+    if (capped) ++stats_.ei0_capped;
+    if (!ok) {
+      march_part(s_) = plain_;
+      if (factor_swapped_) s_.have_factor = false;
+      stats_.created_energy = plain_created;
+      stats_.largest_turn_deg = plain_turn;
+      stats_.release_caps = plain_caps;
+      ++stats_.ei0_kept_plain;
+      return;
+    }
+    ++stats_.ei0_substepped;
+    stats_.ei0_largest_count = std::max(stats_.ei0_largest_count, n);
+  }
+
+  // ---- ends ---------------------------------------------------------------------------
+  void set_ends(VecX<double>& q, VecX<double>& v, VecX<double>& a, const EndMotions& ends) const {
+    for (int end = 0; end < 2; ++end) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0));
+      q.segment<3>(i0) = ends[end].x;
+      v.segment<3>(i0) = ends[end].v;
+      a.segment<3>(i0) = ends[end].a;
+    }
+  }
+  EndMotions current_ends() const { return ends_of(s_); }
+  EndMotions ends_of(const LineDynamicState& st) const {
+    EndMotions m;
+    for (int end = 0; end < 2; ++end) {
+      const auto i0 = static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0));
+      m[end].x = st.q.segment<3>(i0);
+      m[end].v = st.v.segment<3>(i0);
+      m[end].a = st.a.segment<3>(i0);
+    }
+    return m;
+  }
   // ---- initial acceleration -------------------------------------------------------------
   void solve_initial_acceleration() {
-    assemble_mass(s_.q);
+    model_.assemble_mass(s_.q);
     // rhs = -(r + M a_p) on the free rows; held rows carry the prescribed a.
     VecX<double>& rhs = rhs_;
-    M_.multiply(s_.a, Ma_);  // a holds only the prescribed entries now
+    model_.mass().multiply(s_.a, Ma_);  // a holds only the prescribed entries now
     rhs = -(s_.r + Ma_);
-    scaled_copy(S_, M_, 1.0);
+    detail::copy_band_scaled(S_, model_.mass(), 1.0);
     cons_.reduce_residual(rhs);
     cons_.reduce_matrix(S_);
     if (!lu_.factor(S_).ok()) throw lu_.result().error(line_.name() + " mass matrix");
@@ -11136,21 +11471,21 @@ class BasicLineDynamics {
       // Inertia: Hermite, the mass held at the step start; EI = 0, the added mass at q_alpha
       // (with its configuration derivative in the tangent, below).
       if (!line_.hermite() || !opt_.force_blend) qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
-      if (!line_.hermite()) assemble_mass(qa_);
+      if (!line_.hermite()) model_.assemble_mass(qa_);
       // The tangent starts as the scaled mass (one pass over the band storage; the element
       // blocks are then added onto it).
-      if (tangent) scaled_copy(S_, M_, g.mass_weight(dt));
+      if (tangent) detail::copy_band_scaled(S_, model_.mass(), g.mass_weight(dt));
       if (opt_.force_blend) {
-        evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
+        model_.evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = (1 - g.alpha_f) * r1_ + g.alpha_f * s_.r;
-        if (!line_.hermite() && opt_.release_cap) release_cap(q1, dt, tangent);
+        if (!line_.hermite() && opt_.release_cap) caps_last_ = cap_.apply(g, q1, v1_, dt, G_, tangent ? &S_ : nullptr);
       } else {
         va_ = (1 - g.alpha_f) * v1_ + g.alpha_f * s_.v;
-        evaluate(qa_, va_, r1_, tangent ? &S_ : nullptr, wq, wv);
+        model_.evaluate(qa_, va_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = r1_;
       }
-      if (!line_.hermite() && tangent) add_added_mass_jacobian(qa_, am_, (1 - g.alpha_f));
-      M_.multiply(am_, Ma_);
+      if (!line_.hermite() && tangent) model_.add_added_mass_jacobian(S_, qa_, am_, (1 - g.alpha_f));
+      model_.mass().multiply(am_, Ma_);
       G_ += Ma_;
       if (tangent) cons_.reduce_matrix(S_);
     } catch (const DomainError&) {
@@ -11158,131 +11493,6 @@ class BasicLineDynamics {
     }
     cons_.reduce_residual(G_);
     return G_.allFinite();
-  }
-
-  void add_added_mass_jacobian(const VecX<double>& qa, const VecX<double>& am, double w) {
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const Mat<double, 6> J = tension_added_mass_jacobian<double>(qa.segment<6>(i0), am.segment<6>(i0), line_.morison(e),
-                                                                  line_.L0(e), opt_.surface_z);
-      add_block(S_, line_.dof(e, 0), 6, Mat<double, 6>(w * J));
-    }
-  }
-
-  // Release cap of the force blend (spec "Release cap"). An element keeps alpha_f (T_n +
-  // T_d,n) along t_n over the step (T_d the dashpot tension). For an element taut at t_n that
-  // shortens along t_n (p = l_n - t_n . d_{n+1} > 0) and ends below alpha_f/(1 - alpha_f) T_n,
-  // the kept force alpha_f (T_n + phi T_d,n) is replaced by N/p when smaller, with
-  // N = max(W_n + (1 - alpha_f)(T^_{n+1} + phi T_d,n+1) p_{n+1}, 0), W_n = 1/2 T_n e_n,
-  // T^_{n+1} = T_n max(e_{n+1}, 0)/e_n, p_{n+1} = l_{n+1} - t_{n+1} . d_n, and phi the dashpot
-  // weight (1 at or below l_0, falling linearly to 0 at l_0 + c e_n, c = alpha_f/(1 - alpha_f)).
-  // A damped element slack at t_n keeps alpha_f T_d,n with the budget of its own one-step
-  // dissipation W_d = |T_d,n| |ldot_n| dt: replaced by (W_d + N_d)/|p| when smaller,
-  // N_d = max((1 - alpha_f) T_d,n+1 p_{n+1}, 0) (a compressive T_d,n capped alike when p < 0).
-  // The residual and the tangent take the difference (T_d,n+1 depends on q_{n+1} through
-  // v_{n+1}: the factor gamma/(beta dt)).
-  // The step-start quantities of the release cap, constant over the (sub)step: filled once
-  // per Newton solve (preallocated, no heap).
-  struct CapStart {
-    Vec3<double> dn, tn;  // chord and its direction at t_n
-    double ln, en, Tn;    // length, elongation, elastic tension at t_n
-    double ldn, Tdn;      // elongation rate and dashpot tension at t_n
-  };
-  void prepare_release_cap() {
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const auto& el = line_.tension_element(e);
-      const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
-      CapStart& c = cap_start_[e];
-      c.dn = s_.q.segment<3>(i0 + 3) - s_.q.segment<3>(i0);
-      c.ln = c.dn.norm();
-      c.en = c.ln - L0;
-      c.tn = c.dn / c.ln;
-      c.Tn = c.en > 0 ? EA * c.en / L0 : 0.0;
-      c.ldn = c.tn.dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));
-      c.Tdn = cd * c.ldn;
-    }
-  }
-  void release_cap(const VecX<double>& q1, double dt, bool tangent) {
-    caps_last_ = 0;
-    const double af = ga_.alpha_f, c = af / (1 - af), gv = ga_.damping_weight(dt);
-    const Mat3<double> I = Mat3<double>::Identity();
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const auto& el = line_.tension_element(e);
-      const double L0 = el.params().L0, cd = el.params().BA / L0;
-      const CapStart& cs = cap_start_[e];
-      const Vec3<double>& dn = cs.dn;
-      const Vec3<double>& tn = cs.tn;
-      const double ln = cs.ln, en = cs.en, Tn = cs.Tn, ldn = cs.ldn, Tdn = cs.Tdn;
-      kept_[e] = af * (Tn + Tdn);
-      const Vec3<double> d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
-      const double l1 = d1.norm();
-      if (!(l1 > 0)) continue;
-      const Vec3<double> t1 = d1 / l1;
-      const Vec3<double> dv1 = v1_.segment<3>(i0 + 3) - v1_.segment<3>(i0);
-      const double e1 = l1 - L0, Td1 = cd * t1.dot(dv1);
-      const double p = ln - tn.dot(d1), p1 = l1 - t1.dot(dn);
-      const Mat3<double> P1 = I - t1 * t1.transpose();
-      const Vec3<double> dp = -tn, dl1 = t1, dp1 = t1 - P1 * dn / l1;
-      const Vec3<double> dTd1 = cd * (P1 * dv1 / l1 + gv * t1);
-      Vec3<double> dF = Vec3<double>::Zero(), dK = Vec3<double>::Zero();
-      double F = 0, K = 0;
-      if (en > 0) {
-        if (!(p > 0)) continue;
-        const double That = Tn * std::max(e1, 0.0) / en;
-        if (That >= c * Tn) continue;  // ends above c T_n: phi = 0 and the elastic cap does not act
-        const double phi = e1 <= 0 ? 1.0 : 1.0 - e1 / (c * en);
-        const Vec3<double> dphi = e1 > 0 ? Vec3<double>(-dl1 / (c * en)) : Vec3<double>::Zero();
-        const double Wn = 0.5 * Tn * en;
-        const double Nraw = Wn + (1 - af) * (That + phi * Td1) * p1;
-        const double N = std::max(Nraw, 0.0);
-        K = af * (Tn + phi * Tdn);
-        F = N / p;
-        if (!(F < K)) continue;
-        if (Nraw > 0) {
-          const Vec3<double> dThat = e1 > 0 ? Vec3<double>(Tn / en * dl1) : Vec3<double>::Zero();
-          const Vec3<double> dN = (1 - af) * (dThat * p1 + That * dp1 + (dphi * Td1 + phi * dTd1) * p1 + phi * Td1 * dp1);
-          dF = dN / p - F / p * dp;
-        } else {
-          dF = -F / p * dp;
-        }
-        dK = af * Tdn * dphi;
-        kept_[e] = F + af * (1 - phi) * Tdn;
-      } else {
-        if (cd == 0 || Tdn == 0) continue;
-        const double sgn = Tdn > 0 ? 1.0 : -1.0;
-        if (!(sgn * p > 0)) continue;
-        const double Wd = std::fabs(Tdn) * std::fabs(ldn) * dt;
-        const double Nraw = (1 - af) * sgn * Td1 * p1;
-        const double Nd = std::max(Nraw, 0.0);
-        const double ap = std::fabs(p);
-        const double Fm = (Wd + Nd) / ap;  // capped magnitude
-        if (!(Fm < af * std::fabs(Tdn))) continue;
-        F = sgn * Fm;
-        K = af * Tdn;
-        const Vec3<double> dNd = Nraw > 0 ? Vec3<double>((1 - af) * sgn * (dTd1 * p1 + Td1 * dp1)) : Vec3<double>::Zero();
-        dF = sgn * (dNd / ap - Fm / ap * (sgn * dp));
-        kept_[e] = F;
-      }
-      ++caps_last_;
-      // Replace the kept force K t_n by F t_n: node b gets (F - K) t_n, node a minus.
-      const Vec3<double> df = (F - K) * tn;
-      G_.segment<3>(i0) -= df;
-      G_.segment<3>(i0 + 3) += df;
-      if (tangent) {
-        const Mat3<double> B = tn * (dF - dK).transpose();  // d(df)/dd1
-        double* data = S_.data();
-        for (int j = 0; j < 3; ++j)
-          for (int i = 0; i < 3; ++i) {
-            // rows a: -B, rows b: +B; columns: d1 = r_b - r_a.
-            data[S_.offset(i0 + i, i0 + 3 + j)] -= B(i, j);
-            data[S_.offset(i0 + i, i0 + j)] += B(i, j);
-            data[S_.offset(i0 + 3 + i, i0 + 3 + j)] += B(i, j);
-            data[S_.offset(i0 + 3 + i, i0 + j)] -= B(i, j);
-          }
-      }
-    }
   }
 
   // The Newton iteration of one (sub)step to the ends' target; commits on success.
@@ -11295,15 +11505,15 @@ class BasicLineDynamics {
         held_v_(i) = target[end].v(k);
         held_a_(i) = target[end].a(k);
       }
-    if (line_.hermite()) assemble_mass(s_.q);  // consistent mass held over the step
-    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) prepare_release_cap();
+    if (line_.hermite()) model_.assemble_mass(s_.q);  // consistent mass held over the step
+    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) cap_.prepare(s_.q, s_.v);
     // Predictor: EI = 0 Newmark; Hermite with the force blend the constant-acceleration
     // predictor when the committed acceleration balances the committed force
     // (||M a_n + r_n|| <= 1/2 ||M a_n|| over the translational free DOFs), a failed attempt
     // re-solved from the Newmark predictor.
     bool ca = false;
     if (line_.hermite() && opt_.force_blend) {
-      M_.multiply(s_.a, Ma_);
+      model_.mass().multiply(s_.a, Ma_);
       double num = 0, den = 0;
       for (std::size_t i = 0; i < line_.n_nodes(); ++i)
         for (int c = 0; c < 3; ++c) {
@@ -11521,34 +11731,15 @@ class BasicLineDynamics {
     return true;
   }
 
-  // Energy created by the elastic element forces over the committed step (EI = 0, force
-  // blend): W - (U_n - U_{n+1}) per element, W the work of alpha_f (kept) along t_n plus
-  // (1 - alpha_f) T_{n+1} t_{n+1} on the relative displacement of the ends.
-  void account_created_energy(const VecX<double>& q1) {
-    if (line_.hermite() || !opt_.force_blend) return;
-    const double af = ga_.alpha_f;
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const auto& el = line_.tension_element(e);
-      const Vec<double, 6> qn = s_.q.segment<6>(i0), qe = q1.segment<6>(i0);
-      const Vec3<double> dn = qn.segment<3>(3) - qn.segment<3>(0), d1 = qe.segment<3>(3) - qe.segment<3>(0);
-      const double cd = el.params().BA / el.params().L0;
-      const double Tdn = cd * dn.normalized().dot(s_.v.segment<3>(i0 + 3) - s_.v.segment<3>(i0));
-      const double Td1 = cd * d1.normalized().dot(v1_.segment<3>(i0 + 3) - v1_.segment<3>(i0));
-      const double kept = opt_.release_cap ? kept_[e] : af * (std::max(el.tension(qn), 0.0) + Tdn);
-      const Vec3<double> Fb = kept * dn.normalized() + (1 - af) * (el.tension(qe) + Td1) * d1.normalized();
-      const double W = -Fb.dot(d1 - dn);  // work of the element's pull on its nodes
-      const double created = W - (el.energy(qn) - el.energy(qe));
-      if (created > 0) stats_.created_energy += created;
-    }
-  }
-
   void commit(const VecX<double>& q1, double dt) {
-    account_created_energy(q1);
+    if (!line_.hermite() && opt_.force_blend)
+      cap_.add_created_energy(ga_, opt_.release_cap, s_.q, s_.v, q1, v1_, stats_.created_energy);
     // The last residual of the iteration was evaluated at q1: its capped elements are this
     // step's.
     if (!line_.hermite() && opt_.force_blend && opt_.release_cap) stats_.release_caps += caps_last_;
-    if (!line_.hermite()) stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, measure_turn(s_.q, q1, dt).theta);
+    if (!line_.hermite())
+      stats_.largest_turn_deg =
+          std::max(stats_.largest_turn_deg, measure_chord_turn(line_, s_.q, q1, dt, s_.initial_tension).theta);
     const auto& g = ga_;
     a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
     v1_ = g.velocity(a1_, s_.v, s_.a, dt);
@@ -11566,7 +11757,7 @@ class BasicLineDynamics {
     if (opt_.force_blend)
       s_.r = r1_;
     else {
-      evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
+      model_.evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
       ++stats_.force_evaluations;
     }
     if (save_factor_) {
@@ -11583,52 +11774,29 @@ class BasicLineDynamics {
   LineConstraints cons_;
   Eigen::Index n_;
   Eigen::Index kd_;
-  BandMatrix<double> S_, M_, M_struct_;
+  LineLoadModel model_;  // r(q, v), its Jacobians and the mass
+  ReleaseCap cap_;       // EI = 0, force blend: the release cap's step-start quantities and kept forces
+  BandMatrix<double> S_;
   // The effective tangent is factorised by the templated band LU (the DGBTRF/DGBTRS
   // algorithm; its block updates make it faster than the reference LAPACK at these widths).
   BandLU<double> lu_;
   LineDynamicState s_;
   StepStatistics stats_;
-  HeldFluid still_;
-  const HeldFluid* fluid_ = nullptr;
   LineDynamicState start_;
   LineDynamicState plain_;  // EI = 0: the plain step's result while its sub-steps are solved
-  VecX<double> G_, r1_, qt_, qt2_, dq_, a1_, v1_, am_, qa_, va_, Ma_, q0_, v0_, a0_, rtrial_, rhs_;
+  VecX<double> G_, r1_, qt_, qt2_, dq_, a1_, v1_, am_, qa_, va_, Ma_, rtrial_, rhs_;
   VecX<double> held_x_, held_v_, held_a_;
   std::array<Eigen::Index, 6> end_pos_{};
   MatX<double> rhs_mat_;
   double kmax_ = 0, wmax_ = 0;
   bool save_factor_ = false;
   bool factor_swapped_ = false;  // s_.factor replaced since the step began
-  HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
-  HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' effective tangents
-  std::vector<char> pack_run_;     // Hermite: elements e .. e + kLanes - 1 exist and are equal
   long caps_last_ = 0;           // EI = 0: elements the release cap limited in the last residual
   bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
-  std::vector<double> kept_;    // EI = 0: the kept (possibly capped) force of each element
-  std::vector<CapStart> cap_start_;  // EI = 0: the release cap's step-start quantities
   mutable std::vector<double> audit_work_;  // tensile audit scratch
 };
 
 using LineDynamics = BasicLineDynamics<>;
-
-}  // namespace cabledyn
-
-namespace cabledyn {
-
-/// Sample a fluid field at the nodes of a line at time t (spec "Time integration": the host
-/// samples the fields for the end of the step, t_{n+1}, at the committed node positions, and
-/// every load evaluation of the step uses them). `out` keeps its storage (no allocation once
-/// sized).
-inline void sample_fluid(const FluidField& field, const Line& line, const VecX<double>& q, double t, HeldFluid& out) {
-  out.u.resize(line.n_nodes());
-  out.udot.resize(line.n_nodes());
-  for (std::size_t i = 0; i < line.n_nodes(); ++i) {
-    const FluidSample s = field.sample(line.r(q, i), t);
-    out.u[i] = s.u;
-    out.udot[i] = s.a;
-  }
-}
 
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/line_dynamics.hpp ----

@@ -1,0 +1,59 @@
+// cabledyn: the trigger of the EI = 0 rotation- and snap-resolved sub-steps, a policy of the
+// EI = 0 line march (the stepper re-solves the interval; this header decides when and in how
+// many sub-steps).
+// Spec "Rotation- and snap-resolved sub-steps".
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "cabledyn/core/environment.hpp"
+#include "cabledyn/core/eigen.hpp"
+#include "cabledyn/line/line.hpp"
+
+namespace cabledyn {
+
+/// Elastic tension of EI = 0 segment e of `line` at q [N] (0 when slack).
+inline double segment_tension(const Line& line, const VecX<double>& q, std::size_t e) {
+  const auto i0 = static_cast<Eigen::Index>(line.dof(e, 0));
+  return std::max(line.tension_element(e).tension<double>(Vec<double, 6>(q.segment<6>(i0))), 0.0);
+}
+
+/// What one solver step did to the segments of an EI = 0 line.
+struct ChordTurn {
+  double theta = 0;   ///< largest chord turn of a taut segment [deg]
+  bool snap = false;  ///< a segment snapped taut while the axial wave is not resolved
+};
+
+/// The trigger of the spec: the largest chord turn [deg] over [q0, q1] of a segment that ends
+/// above 1e-3 T_max, and whether a segment slack at q0 ends above T_max/4 while the axial wave
+/// crosses it more than once in dt (dt c / l0 > 1, c = sqrt(EA / rho_A)); T_max the largest
+/// step-start tension, at least 1e-3 of the line's initial tension.
+inline ChordTurn measure_chord_turn(const Line& line, const VecX<double>& q0, const VecX<double>& q1, double dt,
+                                    double initial_tension) {
+  double Tmax = 1e-3 * initial_tension;
+  for (std::size_t e = 0; e < line.n_elements(); ++e) Tmax = std::max(Tmax, segment_tension(line, q0, e));
+  ChordTurn out;
+  for (std::size_t e = 0; e < line.n_elements(); ++e) {
+    const double T1 = segment_tension(line, q1, e);
+    if (!(T1 > 1e-3 * Tmax)) continue;
+    const auto i0 = static_cast<Eigen::Index>(line.dof(e, 0));
+    const Vec3<double> d0 = q0.segment<3>(i0 + 3) - q0.segment<3>(i0), d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
+    out.theta = std::max(out.theta, std::atan2(d0.cross(d1).norm(), d0.dot(d1)) * 180.0 / kPi);
+    const auto& p = line.tension_element(e).params();
+    const double c = std::sqrt(p.EA / line.type(e).rho_A);
+    if (segment_tension(line, q0, e) <= 0 && T1 > 0.25 * Tmax && dt * c / p.L0 > 1) out.snap = true;
+  }
+  return out;
+}
+
+/// The sub-step count for a turn theta [deg]: max(4, ceil(theta / angle)), at most max_count;
+/// `capped` is set when the turn asked for more.
+inline int ei0_substep_count(double theta, double angle, int max_count, bool& capped) {
+  const double want = std::ceil(theta / angle);
+  capped = capped || want > max_count;
+  return std::clamp(static_cast<int>(std::min(want, 1e9)), 4, max_count);
+}
+
+}  // namespace cabledyn
