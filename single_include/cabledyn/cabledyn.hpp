@@ -20322,135 +20322,21 @@ inline void write_svg(const Plot& p, const std::string& path) {
 
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/svg_plot.hpp ----
-// ---- begin cabledyn/io/driver.hpp ----
-// cabledyn: the deck driver. Turns a parsed deck into lines, solves the static equilibrium
-// of each line, the modes (nModes), the dynamic march (dtM, TMax) under the deck's prescribed
-// fairlead motion and sea state, and writes the outputs of DECK_FORMAT.md ("Outputs"):
-// <root>.out (the requested channels, every dtOut), <root>.static.out (per node),
-// <root>.modes.out, <root>.nodes.out (per-line node positions at each output time),
-// <root>_Line<L>.out (MoorDyn's per-line output flags), <root>.summary.txt, and SVG figures
-// (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg). docs/driver.md.
+// ---- begin cabledyn/io/line_run.hpp ----
+// cabledyn: the lines of a deck run. One job: turn the deck's LINES, SECTIONS and END
+// CONNECTIONS into line models (`LineRun`), with what can be checked before solving (spec
+// "Static equilibrium": a line must reach between its ends; the prescribed motion over the
+// run within reach and above the seabed; spec "Hermite path": a mesh coarser than the bending
+// length noted), the prescribed motion of their ends, and the deck context of their errors.
+// docs/driver.md.
 
-#include <chrono>
-#include <csignal>
-#include <exception>
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
-#include <iomanip>
-#include <iostream>
-#include <map>
 #include <memory>
-#include <optional>
-#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
-// ---- begin cabledyn/io/output_file.hpp ----
-// cabledyn: the driver's output files. Each is written as the run goes (a row per output
-// time, flushed at least once a second and when the run stops), and every write is checked:
-// a full disk or a vanished folder is a named error, never a truncated file behind a
-// "results written". Before a run the files of an earlier run under the same root are
-// removed, so that none is mistaken for this run's.
-
-#include <cerrno>
-#include <chrono>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iomanip>
-#include <string>
-#include <vector>
-
-
-namespace cabledyn::io {
-
-/// One output file, open for writing. Throws InputError(path, "output file", ...) when it
-/// cannot be created or a write fails.
-class OutputFile {
- public:
-  explicit OutputFile(std::string path) : path_(std::move(path)) {
-    f_.open(path_, std::ios::out | std::ios::trunc);
-    if (!f_) fail("cannot be created");
-    f_ << std::setprecision(10);
-    last_flush_ = std::chrono::steady_clock::now();
-  }
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::ostream& stream() { return f_; }
-
-  /// Checks the stream after a row; flushes when a second has passed since the last flush.
-  void row_done() {
-    if (!f_) fail("write failed");
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_flush_ > std::chrono::seconds(1)) flush();
-  }
-  /// Flushes and checks.
-  void flush() {
-    f_.flush();
-    last_flush_ = std::chrono::steady_clock::now();
-    if (!f_) fail("write failed");
-  }
-  /// Flushes, closes and checks.
-  void close() {
-    if (!f_.is_open()) return;
-    f_.flush();
-    const bool ok = static_cast<bool>(f_);
-    f_.close();
-    if (!ok || !f_) fail("write failed");
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) const {
-    const int e = errno;
-    throw InputError(path_, "output file", std::string(what) + (e ? std::string(": ") + std::strerror(e) : ""),
-                     "a writable file (space on the disk, an existing folder)");
-  }
-
-  std::string path_;
-  std::ofstream f_;
-  std::chrono::steady_clock::time_point last_flush_;
-};
-
-/// Removes the files an earlier run wrote under `root` (root.out, root.nodes.out,
-/// root.static.out, root.modes.out, root.summary.txt, the figures and root_Line<L>.out): only
-/// regular files, and returns their paths. Throws InputError when one cannot be removed.
-inline std::vector<std::string> remove_stale_outputs(const std::string& root) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> removed;
-  const auto drop = [&](const fs::path& p) {
-    std::error_code ec;
-    if (!fs::is_regular_file(fs::symlink_status(p, ec))) return;
-    if (!fs::remove(p, ec) || ec)
-      throw InputError(p.string(), "output file of an earlier run", ec ? ec.message() : "not removed",
-                       "a file this run may replace");
-    removed.push_back(p.string());
-  };
-  for (const char* s : {".out", ".nodes.out", ".static.out", ".modes.out", ".summary.txt", ".profile.svg",
-                        ".tension.svg", ".curvature.svg"})
-    drop(root + s);
-  const fs::path r(root);
-  const fs::path dir = r.has_parent_path() ? r.parent_path() : fs::path(".");
-  const std::string stem = r.filename().string() + "_Line";
-  std::error_code ec;
-  std::vector<fs::path> lines;
-  if (fs::is_directory(dir, ec))
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
-      const std::string n = e.path().filename().string();
-      if (n.size() > stem.size() + 4 && n.compare(0, stem.size(), stem) == 0 && n.compare(n.size() - 4, 4, ".out") == 0) {
-        bool digits = true;
-        for (std::size_t i = stem.size(); i + 4 < n.size(); ++i) digits = digits && n[i] >= '0' && n[i] <= '9';
-        if (digits) lines.push_back(e.path());
-      }
-    }
-  for (const auto& l : lines) drop(l);
-  return removed;
-}
-
-}  // namespace cabledyn::io
-// ---- end cabledyn/io/output_file.hpp ----
 // ---- begin cabledyn/io/run_settings.hpp ----
 // cabledyn: what the driver's routes share: the run settings, the command line's --tmax and
 // --dtm over the deck's TMax and dtM, and the prescribed kinematics of a point (a motionFile
@@ -20584,675 +20470,488 @@ struct LineRun {
   double ten_min[2] = {0, 0}, ten_max[2] = {0, 0}, t_min[2] = {0, 0}, t_max[2] = {0, 0};
 };
 
+/// The force of end e (0 = End A as built) of a line: the static one, or the committed dynamic
+/// one once the line marches. (A template, like the other functions here that reach into the
+/// line's solvers: compiled only where it is used.)
+template <class Unused = void>
+Vec3<double> line_end_force(const LineRun& L, int e, bool use_static) {
+  if (use_static || !L.dynamics) return L.statics.end_force[e];
+  return const_cast<LineDynamics&>(*L.dynamics).end_force(e);
+}
+
+/// The prescribed kinematics of the deck's points over a run.
+struct PointMotions {
+  const Deck* deck = nullptr;
+  const MotionTracks* tracks = nullptr;  ///< the motionFile's, or none
+  bool dynamic = false;                  ///< a dynamic run (fairleadMotion applies)
+
+  /// The kinematics of point `pid` at time t: a Fixed point at its deck position; a moving
+  /// point on its motionFile track, or moved by fairleadMotion (ramped), or held.
+  EndMotion operator()(int pid, double t) const { return prescribed_point_motion(*deck, tracks, pid, t, dynamic); }
+
+  /// The motions of both ends of a line at time t.
+  EndMotions of(const LineRun& L, double t) const { return {(*this)(L.point[0], t), (*this)(L.point[1], t)}; }
+};
+
+/// "deck.dat:18 (line 1)": the LINES row of a line, for errors raised inside its solvers.
+inline std::string line_context(const Deck& deck, int id) {
+  const LineRecord* r = deck.find_line(id);
+  return detail::where(deck.file, r ? r->line : 0) + " (line " + std::to_string(id) + ")";
+}
+
+/// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
+/// the deck line of line `id` (the solvers name their own objects, the user needs the deck's).
+template <class F>
+void in_line_context(const Deck& deck, int id, F&& f) {
+  try {
+    f();
+  } catch (const NotImplementedError&) {
+    throw;
+  } catch (const InterruptedError&) {
+    throw;
+  } catch (const Error& e) {
+    const std::string ctx = line_context(deck, id);
+    if (e.object().rfind(deck.file + ":", 0) == 0) throw;  // already names the deck
+    const std::string obj = ctx + ": " + e.object();
+    if (dynamic_cast<const SolveError*>(&e)) throw SolveError(obj, e.quantity(), e.value(), e.limit());
+    if (dynamic_cast<const DomainError*>(&e)) throw DomainError(obj, e.quantity(), e.value(), e.limit());
+    throw InputError(obj, e.quantity(), e.value(), e.limit());
+  }
+}
+
+/// What can be checked before solving (spec "Static equilibrium": a line must reach between
+/// its ends): the ends apart, within reach (a chord below 2 L, strain 1), and not below the
+/// seabed. Throws InputError naming the deck line.
+template <class Unused = void>
+void check_line_geometry(const Deck& deck, const Environment& env, const LineRecord& rec, const Vec3<double>& a,
+                         const Vec3<double>& b) {
+  double length = 0;
+  for (const auto& s : deck.sections_of(rec.id)) length += s.length;
+  const double chord = (b - a).norm();
+  const std::string ctx = line_context(deck, rec.id);
+  if (!(chord > 1e-9 * (1 + length)))
+    throw InputError(ctx, "chord between the ends", chord,
+                     "> 0: the ends coincide (a loop hanging from one point is not supported: the statics seed from the chord)");
+  if (!(chord < 2 * length))
+    throw InputError(ctx, "chord between the ends", chord,
+                     "< 2 L = " + cabledyn::to_text(2 * length) + " m: the line would stretch beyond strain 1");
+  if (env.depth)
+    for (int end = 0; end < 2; ++end) {
+      const int pid = end == 0 ? rec.fairlead() : rec.anchor();
+      const Vec3<double>& x = end == 0 ? a : b;
+      if (x(2) < -*env.depth - 1e-6 * (1 + *env.depth)) {
+        const PointRecord* p = deck.find_point(pid);
+        throw InputError(detail::where(deck.file, p ? p->line : 0) + " (point " + std::to_string(pid) + ")", "z", x(2),
+                         ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m: the point is below the seabed");
+      }
+    }
+}
+
+/// The prescribed motion over the run, checked before the march: every line within reach of
+/// its ends and no moving point below the seabed, at each motion-table sample and at every
+/// sixteenth of a fairleadMotion period over the run (its ramp included).
+template <class Unused = void>
+void check_motion_envelope(const Deck& deck, const Environment& env, const PointMotions& motion) {
+  std::vector<double> times;
+  const double tmax = *deck.options.TMax;
+  if (motion.tracks) {
+    for (const auto& [id, tr] : motion.tracks->tracks)
+      for (double t : tr.times())
+        if (t >= 0 && t <= tmax) times.push_back(t);
+  } else if (deck.options.fairleadMotion) {
+    // Every sixteenth of a period over the run (at most 4096 samples), the ramp included.
+    const double T = deck.options.fairleadMotion->period;
+    const double h = std::max(T / 16, tmax / 4096);
+    for (double t = 0; t <= tmax; t += h) times.push_back(t);
+    times.push_back(tmax);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  const std::string src =
+      motion.tracks ? motion.tracks->file : deck.file + ":" + std::to_string(deck.options.line_of("fairleadMotion"));
+  for (double t : times) {
+    for (const auto& rec : deck.lines) {
+      const Vec3<double> a = motion(rec.fairlead(), t).x, b = motion(rec.anchor(), t).x;
+      double length = 0;
+      for (const auto& s : deck.sections_of(rec.id)) length += s.length;
+      const double chord = (b - a).norm();
+      if (!(chord < 2 * length) || !(chord > 0))
+        throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "chord of line " + std::to_string(rec.id), chord,
+                         "in (0, 2 L = " + cabledyn::to_text(2 * length) +
+                             " m): the motion would stretch the line beyond strain 1 (or bring its ends together)");
+      if (env.depth)
+        for (const Vec3<double>* x : {&a, &b})
+          if ((*x)(2) < -*env.depth - 1e-6 * (1 + *env.depth))
+            throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "z of a moving point of line " + std::to_string(rec.id),
+                             (*x)(2), ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m: below the seabed");
+    }
+  }
+}
+
+/// The lines of the deck, End A at the fairlead, their ends at the points' positions at t = 0
+/// (checked by check_line_geometry), the seabed of the environment; `notes` gets a note for
+/// each section meshed coarser than its bending length, and for each point of the motionFile
+/// that starts away from its deck position. Throws InputError naming the deck line.
+template <class Unused = void>
+std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, const PointMotions& motion,
+                                     std::vector<std::string>& notes) {
+  std::vector<LineRun> lines;
+  for (const auto& rec : deck.lines) {
+    LineRun L;
+    L.id = rec.id;
+    L.point[0] = rec.fairlead();
+    L.point[1] = rec.anchor();
+    LineEnd ends[2];
+    for (int e = 0; e < 2; ++e) ends[e].position = motion(L.point[e], 0.0).x;
+    for (int written = 0; written < 2; ++written) {
+      const auto* ec = deck.end_connection(rec.id, written);
+      if (!ec) continue;
+      const int e = deck.oriented_end(rec.id, written);
+      ends[e].direction = Vec3<double>(ec->direction[0], ec->direction[1], ec->direction[2]);
+      ends[e].stiffness = ec->stiffness;
+      ends[e].rotation = ec->kind == EndConnectionKind::rigid    ? EndRotation::rigid
+                         : ec->kind == EndConnectionKind::spring ? EndRotation::spring
+                                                                 : EndRotation::free;
+    }
+    LineOptions lo;
+    lo.axial_order = deck.options.axial_quadrature_order;
+    lo.bending_order = deck.options.bending_quadrature_order;
+    check_line_geometry(deck, env, rec, ends[0].position, ends[1].position);
+    in_line_context(deck, L.id, [&] {
+      L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck.line_sections(rec.id), ends[0], ends[1], env, lo);
+    });
+    // A cable mesh coarser than its bending length (EI/|w|)^(1/3) does not resolve the
+    // static shape near the touchdown and the ends: noted (spec "Hermite path": adaptive
+    // refinement is a later issue).
+    for (const auto& sec : deck.sections_of(rec.id)) {
+      const auto* ty = deck.find_line_type(sec.type);
+      if (!ty || !(ty->type.EI > 0)) continue;
+      const double w = std::fabs(ty->type.submerged_weight(env));
+      if (!(w > 0)) continue;
+      const double lb = std::cbrt(ty->type.EI / w), L0 = sec.length / sec.segments;
+      if (L0 > 2 * lb)
+        notes.push_back(detail::where(deck.file, sec.line) + ": line " + std::to_string(rec.id) + ": elements of " +
+                        cabledyn::to_text(L0) + " m, over twice the bending length (EI/|w|)^(1/3) = " +
+                        cabledyn::to_text(lb) + " m: the static shape, curvature and node tensions near the "
+                        "touchdown and the ends are not resolved (at least " +
+                        std::to_string(static_cast<long long>(std::ceil(sec.length / (2 * lb)))) + " elements)");
+    }
+    if (env.depth) L.problem.seabed_z = -*env.depth;
+    L.problem.seabed.kBot = deck.options.kBot;
+    L.problem.seabed.cBot = deck.options.cBot;
+    lines.push_back(std::move(L));
+  }
+  if (motion.tracks)
+    for (const auto& p : deck.points) {
+      const MotionTrack* tr = motion.tracks->find(p.id);
+      if (!tr) continue;
+      const auto x0 = tr->at(0.0).x;
+      const double off = std::hypot(x0[0] - p.r[0], x0[1] - p.r[1], x0[2] - p.r[2]);
+      if (off > 1e-9 * (1 + std::hypot(p.r[0], p.r[1], p.r[2])))
+        notes.push_back(motion.tracks->file + ": point " + std::to_string(p.id) + " starts at the motionFile's t = 0 position (" +
+                        cabledyn::to_text(x0[0]) + ", " + cabledyn::to_text(x0[1]) + ", " + cabledyn::to_text(x0[2]) + "), " +
+                        cabledyn::to_text(off) + " m from its deck position: the statics hold it there");
+    }
+  return lines;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/line_run.hpp ----
+// ---- begin cabledyn/io/deck_sea.hpp ----
+// cabledyn: the sea state of a deck run. One job: turn the deck's wave and current options
+// (DECK_FORMAT.md: waves, wavetrains, WaveSeed, WaveComponents, WaveDirections, StreamOrder,
+// WaveStretching, current, rampTime) into the fluid field the lines march in (spec sea state:
+// Airy and irregular linear seas with Wheeler stretching, spectra with cos-2s spreading,
+// stream-function waves, uniform / profile / SeaState currents, the ramp) and the steady
+// current the statics load the lines with. docs/driver.md, docs/sea-state.md.
+
+#include <memory>
+#include <variant>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// The sea of a run: the field (none in still water) and its current for the statics.
+struct DeckSea {
+  std::unique_ptr<FluidField> field;  ///< waves and current, ramped; null without either
+  SteadyCurrent steady;               ///< the field's current (set when has_current)
+  bool has_current = false, has_waves = false;
+};
+
+/// The deck's current model as a Current (a SeaState current needs WtrDpth: InputError).
+template <class Unused = void>
+Current deck_current(const Deck& deck, const Environment& env) {
+  const auto& c = deck.options.current;
+  switch (c.model) {
+    case CurrentModel::none:
+      return Current::none();
+    case CurrentModel::uniform:
+      return Current::uniform(Eigen::Vector3d(c.velocity[0], c.velocity[1], c.velocity[2]));
+    case CurrentModel::profile: {
+      std::vector<double> z;
+      std::vector<Eigen::Vector3d> u;
+      for (const auto& lv : c.profile) {
+        z.push_back(lv.z);
+        u.emplace_back(lv.u[0], lv.u[1], lv.u[2]);
+      }
+      return Current::profile(z, u);
+    }
+    case CurrentModel::seastate: {
+      SeaStateCurrent s;
+      const double d = kPi / 180;
+      s.ss_speed = c.seastate.ss_speed;
+      s.ss_dir = c.seastate.ss_dir_deg * d;
+      s.ns_ref = c.seastate.ns_ref;
+      s.ns_speed = c.seastate.ns_speed;
+      s.ns_dir = c.seastate.ns_dir_deg * d;
+      s.di_speed = c.seastate.di_speed;
+      s.di_dir = c.seastate.di_dir_deg * d;
+      if (!env.depth) throw InputError(deck.file, "current seastate", "no WtrDpth", "WtrDpth given");
+      return Current::seastate(s, *env.depth);
+    }
+  }
+  return Current::none();
+}
+
+/// The spectral train of a wave option (spectrum, Hs, Tp, direction, spreading, and the
+/// deck's component and direction counts).
+inline SpectralTrain spectral_train(const Deck& deck, const WaveOption& w) {
+  SpectralTrain t;
+  t.kind = w.kind == WaveKind::jonswap             ? SpectrumKind::Jonswap
+           : w.kind == WaveKind::pierson_moskowitz ? SpectrumKind::PiersonMoskowitz
+           : w.kind == WaveKind::torsethaugen      ? SpectrumKind::Torsethaugen
+                                                   : SpectrumKind::OchiHubble;
+  t.Hs = w.H;
+  t.Tp = w.T;
+  t.gamma = w.gamma;
+  t.ochi.Hs1 = w.ochi.Hs1;
+  t.ochi.Tp1 = w.ochi.Tp1;
+  t.ochi.lambda1 = w.ochi.lambda1;
+  t.ochi.Hs2 = w.ochi.Hs2;
+  t.ochi.Tp2 = w.ochi.Tp2;
+  t.ochi.lambda2 = w.ochi.lambda2;
+  t.beta = w.dir_deg * kPi / 180;
+  t.s = w.spreading;
+  t.components = deck.options.WaveComponents;
+  t.directions = deck.options.WaveDirections;
+  t.seed_offset = w.seed_offset;
+  return t;
+}
+
+/// The sea of the deck: its waves (Airy, stream function, or the trains synthesised with the
+/// deck's WaveSeed) and current under the ramp of rampTime. Throws InputError for waves
+/// without gravity, and for stream-function waves or a SeaState current without WtrDpth.
+template <class Unused = void>
+DeckSea build_deck_sea(const Deck& deck, const Environment& env) {
+  const auto& o = deck.options;
+  const double depth = env.depth ? *env.depth : kDeepWater;
+  LinearSeaOptions lso;
+  lso.wheeler = o.wave_stretching == WaveStretching::wheeler;
+  WaveModel waves;
+  std::vector<SpectralTrain> trains;
+  if (o.waves.kind != WaveKind::none && !(env.g > 0))
+    throw InputError(deck.file + ":" + std::to_string(o.line_of("waves")), "waves", "with g = 0", "g > 0 (gravity waves)");
+  if (o.waves.kind == WaveKind::airy) {
+    WaveComponent c;
+    c.a = o.waves.H / 2;
+    c.omega = 2 * kPi / o.waves.T;
+    c.beta = o.waves.dir_deg * kPi / 180;
+    c.phase = o.waves.phase_deg * kPi / 180;
+    waves = LinearSea({c}, depth, env.g, lso);
+  } else if (o.waves.kind == WaveKind::stream) {
+    if (!env.depth) throw InputError(deck.file, "waves stream", "no WtrDpth", "WtrDpth given");
+    StreamWaveOptions so;
+    so.order = o.StreamOrder;
+    waves = StreamWave(o.waves.H, o.waves.T, o.waves.dir_deg * kPi / 180, depth, env.g, so);
+  } else if (o.waves.kind != WaveKind::none) {
+    trains.push_back(spectral_train(deck, o.waves));
+  }
+  for (const auto& w : o.wavetrains) trains.push_back(spectral_train(deck, w));
+  if (!trains.empty()) waves = LinearSea(synthesize_trains(trains, o.WaveSeed, env.g), depth, env.g, lso);
+  const Current current = deck_current(deck, env);
+  DeckSea sea;
+  sea.has_current = current.kind() != Current::Kind::None;
+  sea.has_waves = !std::holds_alternative<std::monostate>(waves);
+  if (sea.has_waves || sea.has_current) {
+    Ramp ramp;
+    ramp.T_r = o.rampTime;
+    sea.field = std::make_unique<WaveField>(std::move(waves), current, ramp, env.rho_w);
+    if (sea.has_current) {
+      const FluidField* f = sea.field.get();
+      sea.steady = SteadyCurrent{[f](const Vec3<double>& x) { return f->current(x); }};
+    }
+  }
+  return sea;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/deck_sea.hpp ----
+// ---- begin cabledyn/io/node_recovery.hpp ----
+// cabledyn: node recovery. One job: the tension, curvature and bend moment at the nodes of a
+// line from nodal equilibrium (spec "Node tension, curvature and bend moment": recovery from
+// the element end forces; "Tension and coupled loads": the tensions of the end nodes are the
+// line-end forces), at the line's static or committed dynamic state. docs/driver.md.
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+
+namespace cabledyn::io {
+
 /// Node quantities recovered from nodal equilibrium (spec "Node tension, curvature and bend
 /// moment").
 struct NodeRecovery {
   std::vector<double> tension, curvature, moment;
 };
 
-/// A deck run: build with the deck, call run().
-/// A class template with one defaulted, unused parameter; use it as `DeckRunner`, its only
-/// instance. Its member bodies are then compiled only in the files that use them, which
-/// keeps the headers that include this one cheap to compile.
+/// Node recovery of a line at its current state (static, or committed dynamic once it
+/// marches). EI = 0: a node's tension is the mean of its two elements' (damping included).
 template <class Unused = void>
-class BasicDeckRunner {
- public:
-  /// Builds the lines of a deck (its TMax and dtM replaced by the settings' --tmax and --dtm);
-  /// reads the motionFile of a dynamic run. Throws InputError (NotImplementedError for a deck
-  /// read with unsupported requests).
-  BasicDeckRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
-    if (!deck_.unsupported.empty()) {
-      const auto& u = deck_.unsupported.front();
-      throw NotImplementedError(detail::where(deck_.file, u.line), u.quantity, u.value, u.feature);
-    }
-    apply_overrides();
-    notes_ = deck_.notes;
-    env_ = deck.environment();
-    env_.validate();
-    if (dynamic_run() && deck_.options.motionFile) {
-      const std::string path =
-          set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
-      motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
-      for (const auto& p : deck_.points)
-        if (p.moving() && !motion_->find(p.id))
-          notes_.push_back(path + ": point " + std::to_string(p.id) + " is not in the motionFile: held at its deck position");
-    }
-    build_lines();
-  }
-
-  const std::vector<LineRun>& lines() const { return lines_; }
-  /// The deck as run (its TMax and dtM replaced by the settings' --tmax and --dtm).
-  const Deck& deck() const { return deck_; }
-  const std::vector<std::string>& files() const { return files_; }
-  /// Notes of the run (the deck's and the driver's), also in the summary.
-  const std::vector<std::string>& notes() const { return notes_; }
-  /// Output times and channel values (one row per output time).
-  const std::vector<double>& times() const { return times_; }
-  const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
-  const std::vector<std::string>& channel_names() const { return names_; }
-  /// Points the tension figure keeps (at most 8192, whatever the run's length).
-  std::size_t plot_history_size() const { return plot_t_.size(); }
-
-  /// Statics, modes, dynamics, outputs, figures and summary. The outputs of an earlier run
-  /// under the same root are removed first; each output row is written as the run goes. When
-  /// a step fails (or the run is interrupted) the files hold every row up to the last
-  /// committed step, the summary says where and why the run stopped, and the error is thrown.
-  void run() {
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto stale = remove_stale_outputs(set_.root);
-    if (!stale.empty())
-      notes_.push_back("removed " + std::to_string(stale.size()) + " output file(s) of an earlier run under " + set_.root);
-    if (set_.log)
-      for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
-    std::exception_ptr failure;
-    try {
-      solve_statics();
-      write_static_out();
-      if (deck_.options.nModes > 0) solve_modes();
-      open_outputs();
-      if (dynamic_run()) march();
-      else record(0.0, true);
-      close_outputs();
-    } catch (const Error& e) {
-      failure = std::current_exception();
-      stop_reason_ = e.what();
-      try {
-        close_outputs();
-      } catch (const Error& e2) {
-        stop_reason_ += std::string("; ") + e2.what();
-      }
-    }
-    if (set_.plots && !lines_.empty() && statics_done_) write_plots();
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    write_summary(secs);
-    if (failure) std::rethrow_exception(failure);
-  }
-
-  /// The static value of every requested channel (also the first row of <root>.out).
-  std::vector<double> static_channels() {
-    std::vector<double> v;
-    now_ = 0;
-    for (const auto& o : deck_.outputs) v.push_back(channel_value(o.channel, true));
-    return v;
-  }
-
-  /// Node recovery of line `k` at its current state (static or committed dynamic).
-  NodeRecovery recover(std::size_t k, bool use_static) const {
-    const LineRun& L = lines_[k];
-    const Line& line = *L.line;
-    const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
-    NodeRecovery r;
-    const std::size_t nn = line.n_nodes();
-    r.tension.assign(nn, 0);
-    r.curvature.assign(nn, 0);
-    r.moment.assign(nn, 0);
-    const Vec3<double> fA = end_force(k, 0, use_static), fB = end_force(k, 1, use_static);
-    if (!line.hermite()) {
-      // Segment tension: the mean of the two adjacent element tensions (damping included).
-      const VecX<double> v = use_static || !L.dynamics ? VecX<double>::Zero(q.size()) : L.dynamics->state().v;
-      std::vector<double> te(line.n_elements());
-      for (std::size_t e = 0; e < line.n_elements(); ++e)
-        te[e] = line.tension_element(e).tension_with_damping<double>(line.element_dofs<double, 6>(q, e),
-                                                                     line.element_dofs<double, 6>(v, e));
-      for (std::size_t i = 1; i + 1 < nn; ++i) r.tension[i] = 0.5 * (te[i - 1] + te[i]);
-      r.tension[0] = fA.norm();
-      r.tension[nn - 1] = fB.norm();
-      return r;
-    }
-    // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the
-    // consistent weight, and the seabed reaction of its end nodes spread over the node's
-    // tributary length); the section forces and tangent conjugates at the nodes.
-    std::vector<Vec3<double>> Fm(nn, Vec3<double>::Zero()), Fp(nn, Vec3<double>::Zero()), mm(nn, Vec3<double>::Zero()),
-        mp(nn, Vec3<double>::Zero());
-    std::vector<double> reaction(nn, 0.0);
-    if (L.problem.seabed_z)
-      for (std::size_t i = 0; i < nn; ++i)
-        reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *L.problem.seabed_z,
-                                             node_contact_width_length(line, i), 1.0, L.problem.seabed)
-                          .f_elastic;
-    for (std::size_t e = 0; e < line.n_elements(); ++e) {
-      const auto qe = line.element_dofs<double, 12>(q, e);
-      Vec<double, 12> fi, fw;
-      line.hermite_element(e).internal_force<double>(qe, fi);
-      hermite_weight_load<double>(line.w(e), line.L0(e), fw);
-      Vec<double, 12> g = fi - fw;
-      // Seabed: the part of each end node's reaction over this element's half, as a uniform
-      // upward load on that half.
-      const double L0 = line.L0(e);
-      for (int side = 0; side < 2; ++side) {
-        const std::size_t node = e + static_cast<std::size_t>(side);
-        if (reaction[node] == 0) continue;
-        const double q_per = reaction[node] / std::max(line.tributary(node), 1e-300);  // [N/m]
-        const double a = side == 0 ? 0.0 : 0.5, b = side == 0 ? 0.5 : 1.0;
-        const auto Ib = cabledyn::detail::hermite_shape_integrals(b), Ia = cabledyn::detail::hermite_shape_integrals(a);
-        const double sc[4] = {1.0, L0, 1.0, L0};
-        for (int k2 = 0; k2 < 4; ++k2) g(3 * k2 + 2) -= q_per * L0 * sc[k2] * (Ib[k2] - Ia[k2]);
-      }
-      Fp[e] = -g.segment<3>(0);
-      mp[e] = -g.segment<3>(3);
-      Fm[e + 1] = g.segment<3>(6);
-      mm[e + 1] = g.segment<3>(9);
-    }
-    double wmax = 0;
+NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
+  const Line& line = *L.line;
+  const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
+  NodeRecovery r;
+  const std::size_t nn = line.n_nodes();
+  r.tension.assign(nn, 0);
+  r.curvature.assign(nn, 0);
+  r.moment.assign(nn, 0);
+  const Vec3<double> fA = line_end_force(L, 0, use_static), fB = line_end_force(L, 1, use_static);
+  if (!line.hermite()) {
+    // Segment tension: the mean of the two adjacent element tensions (damping included).
+    const VecX<double> v = use_static || !L.dynamics ? VecX<double>::Zero(q.size()) : L.dynamics->state().v;
+    std::vector<double> te(line.n_elements());
     for (std::size_t e = 0; e < line.n_elements(); ++e)
-      wmax = std::max(wmax, std::fabs(line.w(e)) * line.L0(e) * line.L0(e) / 12);
-    for (std::size_t i = 0; i < nn; ++i) {
-      const Vec3<double> t = line.m(q, i).normalized();
-      const bool left = i > 0, right = i + 1 < nn;
-      const Vec3<double> F = left && right ? Vec3<double>(0.5 * (Fm[i] + Fp[i])) : left ? Fm[i] : Fp[i];
-      const Vec3<double> m = left && right ? Vec3<double>(0.5 * (mm[i] + mp[i])) : left ? mm[i] : mp[i];
-      r.tension[i] = i == 0 ? fA.norm() : i + 1 == nn ? fB.norm() : F.dot(t);
-      // Bend moment: the normal part of the conjugate; curvature = M / EI on the side of the
-      // larger curvature, or the geometric trace where EI is below the recovery's error.
-      const Vec3<double> mn = m - m.dot(t) * t;
-      r.moment[i] = mn.norm();
-      double kappa = 0;
-      for (int side = 0; side < 2; ++side) {
-        if ((side == 0 && !left) || (side == 1 && !right)) continue;
-        const std::size_t e = side == 0 ? i - 1 : i;
-        const double EI = line.hermite_element(e).params().EI;
-        const double xi = side == 0 ? 1.0 : 0.0;
-        if (EI < wmax * 1.0 || EI == 0) {
-          kappa = std::max(kappa, line.hermite_element(e).curvature_at<double>(line.element_dofs<double, 12>(q, e), xi));
-        } else {
-          const Vec3<double>& ms = side == 0 ? mm[i] : mp[i];
-          kappa = std::max(kappa, (ms - ms.dot(t) * t).norm() / EI);
-        }
-      }
-      r.curvature[i] = kappa;
-    }
+      te[e] = line.tension_element(e).tension_with_damping<double>(line.element_dofs<double, 6>(q, e),
+                                                                   line.element_dofs<double, 6>(v, e));
+    for (std::size_t i = 1; i + 1 < nn; ++i) r.tension[i] = 0.5 * (te[i - 1] + te[i]);
+    r.tension[0] = fA.norm();
+    r.tension[nn - 1] = fB.norm();
     return r;
   }
-
- private:
-  void say(const std::string& s) const {
-    if (set_.log) *set_.log << s << "\n";
-  }
-
-  /// "deck.dat:18 (line 1)": the LINES row of a line, for errors raised inside its solvers.
-  std::string line_context(int id) const {
-    const LineRecord* r = deck_.find_line(id);
-    return detail::where(deck_.file, r ? r->line : 0) + " (line " + std::to_string(id) + ")";
-  }
-  std::string line_context(const LineRun& L) const { return line_context(L.id); }
-
-  /// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
-  /// the deck line of L (the solvers name their own objects, the user needs the deck's).
-  template <class F>
-  void in_context(const LineRun& L, F&& f) const {
-    try {
-      f();
-    } catch (const NotImplementedError&) {
-      throw;
-    } catch (const InterruptedError&) {
-      throw;
-    } catch (const Error& e) {
-      const std::string ctx = line_context(L);
-      if (e.object().rfind(deck_.file + ":", 0) == 0) throw;  // already names the deck
-      const std::string obj = ctx + ": " + e.object();
-      if (dynamic_cast<const SolveError*>(&e)) throw SolveError(obj, e.quantity(), e.value(), e.limit());
-      if (dynamic_cast<const DomainError*>(&e)) throw DomainError(obj, e.quantity(), e.value(), e.limit());
-      throw InputError(obj, e.quantity(), e.value(), e.limit());
+  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the
+  // consistent weight, and the seabed reaction of its end nodes spread over the node's
+  // tributary length); the section forces and tangent conjugates at the nodes.
+  std::vector<Vec3<double>> Fm(nn, Vec3<double>::Zero()), Fp(nn, Vec3<double>::Zero()), mm(nn, Vec3<double>::Zero()),
+      mp(nn, Vec3<double>::Zero());
+  std::vector<double> reaction(nn, 0.0);
+  if (L.problem.seabed_z)
+    for (std::size_t i = 0; i < nn; ++i)
+      reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *L.problem.seabed_z,
+                                           node_contact_width_length(line, i), 1.0, L.problem.seabed)
+                        .f_elastic;
+  for (std::size_t e = 0; e < line.n_elements(); ++e) {
+    const auto qe = line.element_dofs<double, 12>(q, e);
+    Vec<double, 12> fi, fw;
+    line.hermite_element(e).internal_force<double>(qe, fi);
+    hermite_weight_load<double>(line.w(e), line.L0(e), fw);
+    Vec<double, 12> g = fi - fw;
+    // Seabed: the part of each end node's reaction over this element's half, as a uniform
+    // upward load on that half.
+    const double L0 = line.L0(e);
+    for (int side = 0; side < 2; ++side) {
+      const std::size_t node = e + static_cast<std::size_t>(side);
+      if (reaction[node] == 0) continue;
+      const double q_per = reaction[node] / std::max(line.tributary(node), 1e-300);  // [N/m]
+      const double a = side == 0 ? 0.0 : 0.5, b = side == 0 ? 0.5 : 1.0;
+      const auto Ib = cabledyn::detail::hermite_shape_integrals(b), Ia = cabledyn::detail::hermite_shape_integrals(a);
+      const double sc[4] = {1.0, L0, 1.0, L0};
+      for (int k2 = 0; k2 < 4; ++k2) g(3 * k2 + 2) -= q_per * L0 * sc[k2] * (Ib[k2] - Ia[k2]);
     }
+    Fp[e] = -g.segment<3>(0);
+    mp[e] = -g.segment<3>(3);
+    Fm[e + 1] = g.segment<3>(6);
+    mm[e + 1] = g.segment<3>(9);
   }
-
-  bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
-
-  void apply_overrides() { tmax_source_ = apply_run_overrides(deck_, set_); }
-
-  void build_lines() {
-    for (const auto& rec : deck_.lines) {
-      LineRun L;
-      L.id = rec.id;
-      L.point[0] = rec.fairlead();
-      L.point[1] = rec.anchor();
-      LineEnd ends[2];
-      for (int e = 0; e < 2; ++e) ends[e].position = point_motion(L.point[e], 0.0).x;
-      for (int written = 0; written < 2; ++written) {
-        const auto* ec = deck_.end_connection(rec.id, written);
-        if (!ec) continue;
-        const int e = deck_.oriented_end(rec.id, written);
-        ends[e].direction = Vec3<double>(ec->direction[0], ec->direction[1], ec->direction[2]);
-        ends[e].stiffness = ec->stiffness;
-        ends[e].rotation = ec->kind == EndConnectionKind::rigid    ? EndRotation::rigid
-                           : ec->kind == EndConnectionKind::spring ? EndRotation::spring
-                                                                   : EndRotation::free;
-      }
-      LineOptions lo;
-      lo.axial_order = deck_.options.axial_quadrature_order;
-      lo.bending_order = deck_.options.bending_quadrature_order;
-      check_geometry(rec, ends[0].position, ends[1].position);
-      in_context(L, [&] {
-        L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck_.line_sections(rec.id), ends[0], ends[1],
-                                        env_, lo);
-      });
-      // A cable mesh coarser than its bending length (EI/|w|)^(1/3) does not resolve the
-      // static shape near the touchdown and the ends: noted (spec "Hermite path": adaptive
-      // refinement is a later issue).
-      for (const auto& sec : deck_.sections_of(rec.id)) {
-        const auto* ty = deck_.find_line_type(sec.type);
-        if (!ty || !(ty->type.EI > 0)) continue;
-        const double w = std::fabs(ty->type.submerged_weight(env_));
-        if (!(w > 0)) continue;
-        const double lb = std::cbrt(ty->type.EI / w), L0 = sec.length / sec.segments;
-        if (L0 > 2 * lb)
-          notes_.push_back(detail::where(deck_.file, sec.line) + ": line " + std::to_string(rec.id) + ": elements of " +
-                           cabledyn::to_text(L0) + " m, over twice the bending length (EI/|w|)^(1/3) = " +
-                           cabledyn::to_text(lb) + " m: the static shape, curvature and node tensions near the "
-                           "touchdown and the ends are not resolved (at least " +
-                           std::to_string(static_cast<long long>(std::ceil(sec.length / (2 * lb)))) + " elements)");
-      }
-      if (env_.depth) L.problem.seabed_z = -*env_.depth;
-      L.problem.seabed.kBot = deck_.options.kBot;
-      L.problem.seabed.cBot = deck_.options.cBot;
-      lines_.push_back(std::move(L));
-    }
-    if (motion_)
-      for (const auto& p : deck_.points) {
-        const MotionTrack* tr = motion_->find(p.id);
-        if (!tr) continue;
-        const auto x0 = tr->at(0.0).x;
-        const double off = std::hypot(x0[0] - p.r[0], x0[1] - p.r[1], x0[2] - p.r[2]);
-        if (off > 1e-9 * (1 + std::hypot(p.r[0], p.r[1], p.r[2])))
-          notes_.push_back(motion_->file + ": point " + std::to_string(p.id) + " starts at the motionFile's t = 0 position (" +
-                           cabledyn::to_text(x0[0]) + ", " + cabledyn::to_text(x0[1]) + ", " + cabledyn::to_text(x0[2]) + "), " + cabledyn::to_text(off) +
-                           " m from its deck position: the statics hold it there");
-      }
-    if (dynamic_run()) check_motion_envelope();
-    build_sea();
-  }
-
-  /// What can be checked before solving (spec "Static equilibrium": a line must reach between
-  /// its ends): the ends apart, within reach (a chord below 2 L, strain 1), and not below the
-  /// seabed. Throws InputError naming the deck line.
-  void check_geometry(const LineRecord& rec, const Vec3<double>& a, const Vec3<double>& b) const {
-    double length = 0;
-    for (const auto& s : deck_.sections_of(rec.id)) length += s.length;
-    const double chord = (b - a).norm();
-    const std::string ctx = line_context(rec.id);
-    if (!(chord > 1e-9 * (1 + length)))
-      throw InputError(ctx, "chord between the ends", chord,
-                       "> 0: the ends coincide (a loop hanging from one point is not supported: the statics seed from the chord)");
-    if (!(chord < 2 * length))
-      throw InputError(ctx, "chord between the ends", chord,
-                       "< 2 L = " + cabledyn::to_text(2 * length) + " m: the line would stretch beyond strain 1");
-    if (env_.depth)
-      for (int end = 0; end < 2; ++end) {
-        const int pid = end == 0 ? rec.fairlead() : rec.anchor();
-        const Vec3<double>& x = end == 0 ? a : b;
-        if (x(2) < -*env_.depth - 1e-6 * (1 + *env_.depth)) {
-          const PointRecord* p = deck_.find_point(pid);
-          throw InputError(detail::where(deck_.file, p ? p->line : 0) + " (point " + std::to_string(pid) + ")", "z", x(2),
-                           ">= -WtrDpth = " + cabledyn::to_text(-*env_.depth) + " m: the point is below the seabed");
-        }
-      }
-  }
-
-  /// The prescribed motion over the run, checked before the march: every line within reach of
-  /// its ends and no moving point below the seabed, at each motion-table sample and at every
-  /// sixteenth of a fairleadMotion period over the run (its ramp included).
-  void check_motion_envelope() const {
-    std::vector<double> times;
-    const double tmax = *deck_.options.TMax;
-    if (motion_) {
-      for (const auto& [id, tr] : motion_->tracks)
-        for (double t : tr.times())
-          if (t >= 0 && t <= tmax) times.push_back(t);
-    } else if (deck_.options.fairleadMotion) {
-      // Every sixteenth of a period over the run (at most 4096 samples), the ramp included.
-      const double T = deck_.options.fairleadMotion->period;
-      const double h = std::max(T / 16, tmax / 4096);
-      for (double t = 0; t <= tmax; t += h) times.push_back(t);
-      times.push_back(tmax);
-    }
-    std::sort(times.begin(), times.end());
-    times.erase(std::unique(times.begin(), times.end()), times.end());
-    const std::string src = motion_ ? motion_->file : deck_.file + ":" + std::to_string(deck_.options.line_of("fairleadMotion"));
-    for (double t : times) {
-      for (const auto& rec : deck_.lines) {
-        const Vec3<double> a = point_motion(rec.fairlead(), t).x, b = point_motion(rec.anchor(), t).x;
-        double length = 0;
-        for (const auto& s : deck_.sections_of(rec.id)) length += s.length;
-        const double chord = (b - a).norm();
-        if (!(chord < 2 * length) || !(chord > 0))
-          throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "chord of line " + std::to_string(rec.id), chord,
-                           "in (0, 2 L = " + cabledyn::to_text(2 * length) +
-                               " m): the motion would stretch the line beyond strain 1 (or bring its ends together)");
-        if (env_.depth)
-          for (const Vec3<double>* x : {&a, &b})
-            if ((*x)(2) < -*env_.depth - 1e-6 * (1 + *env_.depth))
-              throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "z of a moving point of line " + std::to_string(rec.id),
-                               (*x)(2), ">= -WtrDpth = " + cabledyn::to_text(-*env_.depth) + " m: below the seabed");
+  double wmax = 0;
+  for (std::size_t e = 0; e < line.n_elements(); ++e)
+    wmax = std::max(wmax, std::fabs(line.w(e)) * line.L0(e) * line.L0(e) / 12);
+  for (std::size_t i = 0; i < nn; ++i) {
+    const Vec3<double> t = line.m(q, i).normalized();
+    const bool left = i > 0, right = i + 1 < nn;
+    const Vec3<double> F = left && right ? Vec3<double>(0.5 * (Fm[i] + Fp[i])) : left ? Fm[i] : Fp[i];
+    const Vec3<double> m = left && right ? Vec3<double>(0.5 * (mm[i] + mp[i])) : left ? mm[i] : mp[i];
+    r.tension[i] = i == 0 ? fA.norm() : i + 1 == nn ? fB.norm() : F.dot(t);
+    // Bend moment: the normal part of the conjugate; curvature = M / EI on the side of the
+    // larger curvature, or the geometric trace where EI is below the recovery's error.
+    const Vec3<double> mn = m - m.dot(t) * t;
+    r.moment[i] = mn.norm();
+    double kappa = 0;
+    for (int side = 0; side < 2; ++side) {
+      if ((side == 0 && !left) || (side == 1 && !right)) continue;
+      const std::size_t e = side == 0 ? i - 1 : i;
+      const double EI = line.hermite_element(e).params().EI;
+      const double xi = side == 0 ? 1.0 : 0.0;
+      if (EI < wmax * 1.0 || EI == 0) {
+        kappa = std::max(kappa, line.hermite_element(e).curvature_at<double>(line.element_dofs<double, 12>(q, e), xi));
+      } else {
+        const Vec3<double>& ms = side == 0 ? mm[i] : mp[i];
+        kappa = std::max(kappa, (ms - ms.dot(t) * t).norm() / EI);
       }
     }
+    r.curvature[i] = kappa;
   }
+  return r;
+}
 
-  // ---- sea state -----------------------------------------------------------------------------
-  Current make_current() const {
-    const auto& c = deck_.options.current;
-    switch (c.model) {
-      case CurrentModel::none:
-        return Current::none();
-      case CurrentModel::uniform:
-        return Current::uniform(Eigen::Vector3d(c.velocity[0], c.velocity[1], c.velocity[2]));
-      case CurrentModel::profile: {
-        std::vector<double> z;
-        std::vector<Eigen::Vector3d> u;
-        for (const auto& lv : c.profile) {
-          z.push_back(lv.z);
-          u.emplace_back(lv.u[0], lv.u[1], lv.u[2]);
-        }
-        return Current::profile(z, u);
-      }
-      case CurrentModel::seastate: {
-        SeaStateCurrent s;
-        const double d = kPi / 180;
-        s.ss_speed = c.seastate.ss_speed;
-        s.ss_dir = c.seastate.ss_dir_deg * d;
-        s.ns_ref = c.seastate.ns_ref;
-        s.ns_speed = c.seastate.ns_speed;
-        s.ns_dir = c.seastate.ns_dir_deg * d;
-        s.di_speed = c.seastate.di_speed;
-        s.di_dir = c.seastate.di_dir_deg * d;
-        if (!env_.depth) throw InputError(deck_.file, "current seastate", "no WtrDpth", "WtrDpth given");
-        return Current::seastate(s, *env_.depth);
-      }
-    }
-    return Current::none();
-  }
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/node_recovery.hpp ----
+// ---- begin cabledyn/io/line_channels.hpp ----
+// cabledyn: the output channels of a deck run's lines. One job: evaluate, at the lines'
+// static or committed dynamic state, the values DECK_FORMAT.md ("Outputs") asks for: the
+// requested channels (MoorDyn's channel grammar: FairTen / AnchTen as line-end forces, spec
+// "Tension and coupled loads"; node tension, curvature and bend moment by node recovery, spec
+// "Node tension, curvature and bend moment"; node positions, velocities, accelerations and net
+// forces -r(q, v); point kinematics and forces), the node positions of every line, and the
+// columns of MoorDyn's per-line output files with their names. docs/driver.md.
 
-  SpectralTrain train_of(const WaveOption& w) const {
-    SpectralTrain t;
-    t.kind = w.kind == WaveKind::jonswap             ? SpectrumKind::Jonswap
-             : w.kind == WaveKind::pierson_moskowitz ? SpectrumKind::PiersonMoskowitz
-             : w.kind == WaveKind::torsethaugen      ? SpectrumKind::Torsethaugen
-                                                     : SpectrumKind::OchiHubble;
-    t.Hs = w.H;
-    t.Tp = w.T;
-    t.gamma = w.gamma;
-    t.ochi.Hs1 = w.ochi.Hs1;
-    t.ochi.Tp1 = w.ochi.Tp1;
-    t.ochi.lambda1 = w.ochi.lambda1;
-    t.ochi.Hs2 = w.ochi.Hs2;
-    t.ochi.Tp2 = w.ochi.Tp2;
-    t.ochi.lambda2 = w.ochi.lambda2;
-    t.beta = w.dir_deg * kPi / 180;
-    t.s = w.spreading;
-    t.components = deck_.options.WaveComponents;
-    t.directions = deck_.options.WaveDirections;
-    t.seed_offset = w.seed_offset;
-    return t;
-  }
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
-  void build_sea() {
-    const auto& o = deck_.options;
-    const double depth = env_.depth ? *env_.depth : kDeepWater;
-    LinearSeaOptions lso;
-    lso.wheeler = o.wave_stretching == WaveStretching::wheeler;
-    WaveModel waves;
-    std::vector<SpectralTrain> trains;
-    if (o.waves.kind != WaveKind::none && !(env_.g > 0))
-      throw InputError(deck_.file + ":" + std::to_string(o.line_of("waves")), "waves", "with g = 0", "g > 0 (gravity waves)");
-    if (o.waves.kind == WaveKind::airy) {
-      WaveComponent c;
-      c.a = o.waves.H / 2;
-      c.omega = 2 * kPi / o.waves.T;
-      c.beta = o.waves.dir_deg * kPi / 180;
-      c.phase = o.waves.phase_deg * kPi / 180;
-      waves = LinearSea({c}, depth, env_.g, lso);
-    } else if (o.waves.kind == WaveKind::stream) {
-      if (!env_.depth) throw InputError(deck_.file, "waves stream", "no WtrDpth", "WtrDpth given");
-      StreamWaveOptions so;
-      so.order = o.StreamOrder;
-      waves = StreamWave(o.waves.H, o.waves.T, o.waves.dir_deg * kPi / 180, depth, env_.g, so);
-    } else if (o.waves.kind != WaveKind::none) {
-      trains.push_back(train_of(o.waves));
-    }
-    for (const auto& w : o.wavetrains) trains.push_back(train_of(w));
-    if (!trains.empty()) waves = LinearSea(synthesize_trains(trains, o.WaveSeed, env_.g), depth, env_.g, lso);
-    const Current current = make_current();
-    has_current_ = current.kind() != Current::Kind::None;
-    has_waves_ = !std::holds_alternative<std::monostate>(waves);
-    if (has_waves_ || has_current_) {
-      Ramp ramp;
-      ramp.T_r = o.rampTime;
-      field_ = std::make_unique<WaveField>(std::move(waves), current, ramp, env_.rho_w);
-      if (has_current_) {
-        const FluidField* f = field_.get();
-        steady_ = SteadyCurrent{[f](const Vec3<double>& x) { return f->current(x); }};
-        for (auto& L : lines_) L.problem.current = steady_;
-      }
-    }
-  }
 
-  // ---- statics and modes ----------------------------------------------------------------------
-  void solve_statics() {
-    for (auto& L : lines_) {
-      in_context(L, [&] {
-        if (L.line->hermite()) {
-          StaticOptions so;
-          so.tensile_safety = deck_.options.tensile_safety;
-          so.tensile_strain_tolerance = deck_.options.tensile_strain_tolerance;
-          HermiteStatics s(*L.line, L.problem, so);
-          L.statics = s.solve();
-        } else {
-          TensionStatics s(*L.line, L.problem);
-          L.statics = s.solve();
-        }
-      });
-      for (int e = 0; e < 2; ++e)
-        if (!L.statics.end_force[e].allFinite())
-          throw SolveError(line_context(L) + " statics", e ? "AnchTen" : "FairTen", L.statics.end_force[e].norm(),
-                           "a finite number");
-      std::ostringstream os;
-      os << "line " << L.id << ": static FairTen " << L.statics.end_force[0].norm() << " N, AnchTen "
-         << L.statics.end_force[1].norm() << " N (" << L.statics.route << ")";
-      say(os.str());
-      note_out_of_plane(L);
-    }
-    statics_done_ = true;
-  }
+namespace cabledyn::io {
 
-  /// Without a current nothing loads a line across the vertical plane of its ends (weight,
-  /// buoyancy and a flat seabed act in it): a static shape that leaves the plane has buckled
-  /// out of it (a compressed cable held by bending), and its mirror image in the plane is an
-  /// equilibrium too, so which one the statics reach is not determined by the deck. Noted
-  /// where the largest distance from the plane exceeds 1e-4 of the line length plus 1 mm.
-  void note_out_of_plane(LineRun& L) {
-    if (has_current_ || !L.statics.q.size()) return;
-    const Line& ln = *L.line;
-    const Vec3<double> a = ln.r(L.statics.q, ln.end_node(0)), b = ln.r(L.statics.q, ln.end_node(1));
-    Vec3<double> nrm(-(b(1) - a(1)), b(0) - a(0), 0.0);
-    if (!(nrm.norm() > 1e-9 * ln.length())) return;  // a vertical chord: no plane
-    nrm.normalize();
-    double dev = 0;
-    for (std::size_t i = 0; i < ln.n_nodes(); ++i) dev = std::max(dev, std::fabs((ln.r(L.statics.q, i) - a).dot(nrm)));
-    if (!(dev > 1e-4 * ln.length() + 1e-3)) return;
-    std::ostringstream os;
-    os << "the static shape leaves the vertical plane of the line's ends by " << dev
-       << " m with no load across it: a buckled equilibrium (compression held by bending), whose mirror image "
-          "is an equilibrium too; which of the two the statics reach is not set by the deck (a rotated deck may "
-          "reach the other)";
-    L.statics.notes.push_back(os.str());
-    say("note: line " + std::to_string(L.id) + ": " + os.str());
-  }
+/// What the channel evaluation of a run keeps between calls: the time of the row being
+/// evaluated, and the node recoveries and node forces of its lines (cleared at each row), and
+/// a zero vector per line (the velocities and accelerations of a static state).
+struct ChannelCache {
+  double now = 0;
+  std::map<std::pair<std::size_t, bool>, NodeRecovery> recovery;
+  std::map<std::pair<std::size_t, bool>, VecX<double>> force;
+  std::map<int, VecX<double>> zeros;
+};
 
-  void solve_modes() {
-    std::vector<ModalResult<double>> res;
-    for (auto& L : lines_) {
-      ModalOptions mo;
-      mo.n_modes = deck_.options.nModes;
-      in_context(L, [&] { res.push_back(modal_analysis<double>(*L.line, L.problem, L.statics, mo)); });
-      if (const auto z = res.back().mechanism_dofs; z > 0) {
-        const std::string n = "line " + std::to_string(L.id) + ": " + std::to_string(z) +
-                              " DOF(s) of slack nodes carry no stiffness (slack chain on the seabed, or a slack span): "
-                              "held for the modal analysis, their zero-frequency modes left out";
-        notes_.push_back(n);
-        say("note: " + n);
-      }
-    }
-    files_.push_back(write_modes_file<double>(set_.root, std::span<const ModalResult<double>>(res)));
-    say("modes written to " + files_.back());
-  }
+/// The channels of a run's lines: a view on the deck, the lines, the fluid they last sampled,
+/// the prescribed point motions and the cache, made where it is used.
+/// A class template with one defaulted, unused parameter; use it as `LineChannels`, its only
+/// instance: its member bodies are then compiled only in the files that use them.
+template <class Unused = void>
+class BasicLineChannels {
+ public:
+  BasicLineChannels(const Deck& deck, const std::vector<LineRun>& lines, const std::vector<HeldFluid>& fluid,
+                    const PointMotions& motion, ChannelCache& cache)
+      : deck_(deck), lines_(lines), fluid_(fluid), motion_(motion), cache_(cache) {}
 
-  // ---- prescribed motion ---------------------------------------------------------------------
-  /// The kinematics of point `pid` at time t: a Fixed point at its deck position; a moving
-  /// point on its motionFile track, or moved by fairleadMotion (ramped), or held.
-  EndMotion point_motion(int pid, double t) const {
-    return prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, pid, t, dynamic_run());
-  }
-
-  EndMotions line_motion(const LineRun& L, double t) const {
-    return {point_motion(L.point[0], t), point_motion(L.point[1], t)};
-  }
-
-  // ---- the march -----------------------------------------------------------------------------
-  void march() {
-    const auto& o = deck_.options;
-    const double dt = *o.dtM;
-    const long long n = o.steps();
-    DynamicOptions d;
-    d.rho_inf = o.rhoInf;
-    d.force_blend = o.alpha_force_blend;
-    d.rel_tol = o.dynamic_solver.rel_tol;
-    d.abs_tol = o.dynamic_solver.abs_tol;
-    d.max_iterations = o.dynamic_solver.max_iterations;
-    d.max_backtracks = o.dynamic_solver.max_backtracks;
-    d.modified_newton = o.modified_newton;
-    d.max_substeps = o.recovery_max_substeps;
-    d.tensile_safety = o.tensile_safety;
-    d.tensile_strain_tolerance = o.tensile_strain_tolerance;
-    // ei0_substeps: auto by default; False alpha_force_blend turns it off unless the deck sets it.
-    d.ei0_substeps = o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0);
-    d.ei0_substep_max = o.ei0_substep_max;
-    d.ei0_substep_angle = o.ei0_substep_angle;
-    fluid_.assign(lines_.size(), HeldFluid{});
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      auto& L = lines_[k];
-      DynamicOptions dk = d;
-      dk.seabed_z = L.problem.seabed_z;
-      dk.seabed = L.problem.seabed;
-      L.dynamics = std::make_unique<LineDynamics>(*L.line, dk);
-      const HeldFluid* f = nullptr;
-      if (field_) {
-        sample_fluid(*field_, *L.line, L.statics.q, 0.0, fluid_[k]);
-        f = &fluid_[k];
-      }
-      L.dynamics->initialize(0.0, L.statics.q, line_motion(L, 0.0), f);
-      for (int e = 0; e < 2; ++e) {
-        const double T = L.statics.end_force[e].norm();
-        L.ten_min[e] = L.ten_max[e] = T;
-      }
-    }
-    // Outputs every dtOut (every step when dtOut <= dtM): at the first step at or after each
-    // multiple of dtOut, and at the last step.
-    const double dt_out = std::max(o.dtOut, 0.0);
-    double next_out = dt_out;
-    record(0.0, false);
-    const auto start = std::chrono::steady_clock::now();
-    int shown = -1;
-    long long s_check = -1;  // the restart check's step, once copied
-    std::vector<LineDynamicState> snapshot;
-    std::vector<std::vector<double>> check_rows;
-    const auto step_all = [&](long long s) { step_lines(s * dt, dt); };
-    for (long long s = 1; s <= n; ++s) {
-      const double t = s * dt;
-      step_all(s);
-      steps_done_ = s;
-      for (auto& L : lines_)
-        for (int e = 0; e < 2; ++e) {
-          const double T = L.dynamics->end_force(e).norm();
-          if (T > L.ten_max[e]) L.ten_max[e] = T, L.t_max[e] = t;
-          if (T < L.ten_min[e]) L.ten_min[e] = T, L.t_min[e] = t;
-        }
-      if (s_check >= 0) check_rows.push_back(output_row(t, false));
-      if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
-        s_check = s;
-        for (const auto& L : lines_) snapshot.push_back(L.dynamics->state());
-      }
-      if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
-        record(t, false);
-        while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
-      }
-      if (set_.stop && *set_.stop) {
-        if (last_out_t_ != t) record(t, false);
-        throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
-                               "the outputs hold every step up to it");
-      }
-      if (set_.progress && set_.log) {
-        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const int pct = static_cast<int>(100.0 * s / n);
-        if (el > 1.0 && pct != shown) {
-          shown = pct;
-          *set_.log << "\r[" << std::string(pct / 4, '#') << std::string(25 - pct / 4, ' ') << "] " << pct << " % t = "
-                    << t << " s" << std::flush;
-        }
-      }
-    }
-    if (shown >= 0 && set_.log) *set_.log << "\n";
-    if (s_check >= 0) restart_check(s_check, snapshot, check_rows);
-  }
-
-  /// One step of every line to time t: the sea sampled at the nodes for the end of the step,
-  /// the ends on their motions; a solver error names the deck line.
-  void step_lines(double t, double dt) {
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      auto& L = lines_[k];
-      const HeldFluid* f = nullptr;
-      if (field_) {
-        sample_fluid(*field_, *L.line, L.dynamics->state().q, t, fluid_[k]);
-        f = &fluid_[k];
-      }
-      in_context(L, [&] { L.dynamics->step(dt, line_motion(L, t), f); });
-    }
-  }
-
-  /// The second pass of the restart check: the lines restored to their copies at step s0 march
-  /// to the end again, and every output row (channels, node positions, line files) must equal
-  /// the first pass's bit for bit.
-  void restart_check(long long s0, const std::vector<LineDynamicState>& snapshot,
-                     const std::vector<std::vector<double>>& rows) {
-    const double dt = *deck_.options.dtM;
-    for (std::size_t k = 0; k < lines_.size(); ++k) lines_[k].dynamics->restore(snapshot[k]);
-    for (long long s = s0 + 1; s <= deck_.options.steps(); ++s) {
-      const double t = s * dt;
-      step_lines(t, dt);
-      const std::vector<double> r = output_row(t, false);
-      const std::vector<double>& a = rows[static_cast<std::size_t>(s - s0 - 1)];
-      if (r.size() != a.size() || std::memcmp(r.data(), a.data(), r.size() * sizeof(double)) != 0) {
-        std::size_t i = 0;
-        while (i < r.size() && i < a.size() && std::memcmp(&r[i], &a[i], sizeof(double)) == 0) ++i;
-        throw SolveError(deck_.file + ": restart from t = " + cabledyn::to_text(s0 * dt) + " s",
-                         "output " + std::to_string(i + 1) + " at t = " + cabledyn::to_text(t) + " s",
-                         cabledyn::to_text(i < r.size() ? r[i] : 0.0) + " vs " + cabledyn::to_text(i < a.size() ? a[i] : 0.0),
-                         "the first pass's value, bit for bit");
-      }
-    }
-    restart_checked_ = "restart check: the lines restored to their state at t = " + cabledyn::to_text(s0 * dt) +
-                       " s repeated the " + std::to_string(rows.size()) + " steps after it bit for bit";
-    notes_.push_back(restart_checked_);
-  }
-
-  // ---- channels ------------------------------------------------------------------------------
-  Vec3<double> end_force(std::size_t k, int e, bool use_static) const {
-    const auto& L = lines_[k];
-    if (use_static || !L.dynamics) return L.statics.end_force[e];
-    return const_cast<LineDynamics&>(*L.dynamics).end_force(e);
-  }
-
+  /// The index in the run of deck line `id` (InputError for a channel naming no line).
   std::size_t line_index(int id) const {
     for (std::size_t k = 0; k < lines_.size(); ++k)
       if (lines_[k].id == id) return k;
     throw InputError(deck_.file, "output channel line", id, "a line of LINES");
   }
 
+  /// The positions (which = 0), velocities (1) or accelerations (2) of a line's DOFs: at its
+  /// static state (zero velocities and accelerations), or its committed dynamic one.
   const VecX<double>& state_of(const LineRun& L, bool use_static, int which) const {
     if (use_static || !L.dynamics) return which == 0 ? L.statics.q : zeros(L);
     const auto& s = L.dynamics->state();
     return which == 0 ? s.q : which == 1 ? s.v : s.a;
   }
   const VecX<double>& zeros(const LineRun& L) const {
-    auto& z = zero_cache_[L.id];
+    auto& z = cache_.zeros[L.id];
     if (z.size() != L.statics.q.size()) z = VecX<double>::Zero(L.statics.q.size());
     return z;
   }
@@ -21260,8 +20959,8 @@ class BasicDeckRunner {
   /// The net force on every node of line k (-r(q, v), the non-inertial forces; M a on the
   /// free DOFs): at the held ends the line-end forces, zero inside in the statics.
   const VecX<double>& node_forces(std::size_t k, bool use_static) {
-    auto it = force_cache_.find(std::make_pair(k, use_static));
-    if (it != force_cache_.end()) return it->second;
+    auto it = cache_.force.find(std::make_pair(k, use_static));
+    if (it != cache_.force.end()) return it->second;
     const auto& L = lines_[k];
     VecX<double> f = VecX<double>::Zero(L.statics.q.size());
     if (!use_static && L.dynamics) {
@@ -21269,8 +20968,8 @@ class BasicDeckRunner {
       f = -f;
     }
     for (int e = 0; e < 2; ++e)
-      f.segment<3>(static_cast<Eigen::Index>(L.line->dof(L.line->end_node(e), 0))) = end_force(k, e, use_static);
-    return force_cache_[std::make_pair(k, use_static)] = std::move(f);
+      f.segment<3>(static_cast<Eigen::Index>(L.line->dof(L.line->end_node(e), 0))) = line_end_force(lines_[k], e, use_static);
+    return cache_.force[std::make_pair(k, use_static)] = std::move(f);
   }
 
   /// Index (from End A of the line as built, the fairlead) of the node a node channel names.
@@ -21284,6 +20983,8 @@ class BasicDeckRunner {
     return static_cast<std::size_t>(j - 1);
   }
 
+  /// The value of one requested channel at the static or the committed dynamic state (the
+  /// point channels at the row's time).
   double channel_value(const OutputChannel& c, bool use_static) {
     auto key = [&](std::size_t k) { return std::make_pair(k, use_static); };
     switch (c.kind) {
@@ -21294,7 +20995,7 @@ class BasicDeckRunner {
         const std::size_t k = line_index(c.line);
         const bool fair = c.kind == ChannelKind::FairTen || c.kind == ChannelKind::FairIncl;
         const int e = deck_.oriented_end(c.line, deck_.tension_end(c.line, fair));
-        const Vec3<double> F = end_force(k, e, use_static);
+        const Vec3<double> F = line_end_force(lines_[k], e, use_static);
         if (c.kind == ChannelKind::FairTen || c.kind == ChannelKind::AnchTen) return F.norm();
         // Degrees below horizontal of the line leaving the end: the line pulls the fairlead
         // down (positive); at the anchor the sign of the pull is reversed (a line leaving the
@@ -21305,8 +21006,8 @@ class BasicDeckRunner {
       case ChannelKind::Curv:
       case ChannelKind::BendMom: {
         const std::size_t k = line_index(c.line);
-        const auto it = recovery_cache_.find(key(k));
-        const NodeRecovery& r = it != recovery_cache_.end() ? it->second : (recovery_cache_[key(k)] = recover(k, use_static));
+        const auto it = cache_.recovery.find(key(k));
+        const NodeRecovery& r = it != cache_.recovery.end() ? it->second : (cache_.recovery[key(k)] = recover_nodes(lines_[k], use_static));
         const std::size_t j = node_index(c);
         return c.kind == ChannelKind::Ten ? r.tension[j] : c.kind == ChannelKind::Curv ? r.curvature[j] : r.moment[j];
       }
@@ -21329,14 +21030,14 @@ class BasicDeckRunner {
       case ChannelKind::PointTension: {
         const auto* p = deck_.find_point(c.point);
         if (!p) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
-        const EndMotion m = use_static ? point_motion(c.point, 0.0) : point_motion(c.point, now_);
+        const EndMotion m = use_static ? motion_(c.point, 0.0) : motion_(c.point, cache_.now);
         Vec3<double> x = m.x, F = Vec3<double>::Zero();
         for (std::size_t k = 0; k < lines_.size(); ++k)
           for (int e = 0; e < 2; ++e)
             if (lines_[k].point[e] == c.point) {
               const auto& L = lines_[k];
               x = L.line->r(state_of(L, use_static, 0), L.line->end_node(e));
-              F += end_force(k, e, use_static);
+              F += line_end_force(lines_[k], e, use_static);
             }
         switch (c.kind) {
           case ChannelKind::PointPosition: return x(c.component);
@@ -21356,9 +21057,9 @@ class BasicDeckRunner {
   /// Every output of time t in one vector: the channels, the node positions of every line,
   /// and the per-line output values; each checked finite (SolveError naming the output).
   std::vector<double> output_row(double t, bool use_static) {
-    recovery_cache_.clear();
-    force_cache_.clear();
-    now_ = t;
+    cache_.recovery.clear();
+    cache_.force.clear();
+    cache_.now = t;
     std::vector<double> row;
     for (const auto& o : deck_.outputs) {
       row.push_back(channel_value(o.channel, use_static));
@@ -21389,62 +21090,6 @@ class BasicDeckRunner {
     return row;
   }
 
-  /// Computes the outputs of time t and writes them: a row of <root>.out, of
-  /// <root>.nodes.out and of each line file; kept in memory with keep_history; the plots'
-  /// bounded history.
-  void record(double t, bool use_static) {
-    const std::vector<double> row = output_row(t, use_static);
-    last_out_t_ = t;
-    const std::size_t nc = deck_.outputs.size();
-    std::size_t at = 0;
-    {
-      std::ostream& f = out_->stream();
-      f << t;
-      for (std::size_t c = 0; c < nc; ++c) f << "\t" << row[c];
-      f << "\n";
-      out_->row_done();
-      at = nc;
-    }
-    {
-      std::ostream& g = nodes_->stream();
-      g << t;
-      for (const auto& L : lines_)
-        for (std::size_t i = 0; i < 3 * L.line->n_nodes(); ++i) g << "\t" << row[at++];
-      g << "\n";
-      nodes_->row_done();
-    }
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      if (!line_files_[k]) continue;
-      const std::size_t w = line_output_width(k);
-      std::ostream& h = line_files_[k]->stream();
-      h << t;
-      for (std::size_t i = 0; i < w; ++i) h << "\t" << row[at++];
-      h << "\n";
-      line_files_[k]->row_done();
-    }
-    if (set_.keep_history) {
-      times_.push_back(t);
-      rows_.emplace_back(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(nc));
-    }
-    // The tension figure's history: at most ~4096 points per line (every other point dropped
-    // and the stride doubled when full), so that memory does not grow with the run.
-    ++history_count_;
-    if ((history_count_ - 1) % history_stride_ == 0) {
-      plot_t_.push_back(t);
-      plot_fairten_.resize(lines_.size());
-      for (std::size_t k = 0; k < lines_.size(); ++k) plot_fairten_[k].push_back(end_force(k, 0, use_static).norm());
-      if (plot_t_.size() >= 8192) {
-        const auto halve = [](std::vector<double>& v) {
-          std::size_t j = 0;
-          for (std::size_t i = 0; i < v.size(); i += 2) v[j++] = v[i];
-          v.resize(j);
-        };
-        halve(plot_t_);
-        for (auto& v : plot_fairten_) halve(v);
-        history_stride_ *= 2;
-      }
-    }
-  }
 
   /// The values of a MoorDyn per-line output row (flags p K v U D V t c s d b, in MoorDyn's
   /// column order), nodes from End A as written; see line_output_header.
@@ -21464,9 +21109,9 @@ class BasicDeckRunner {
     if (has('p'))
       for (std::size_t j = 0; j < nn; ++j) vec3(line.r(q, node(j)));
     if (has('K')) {
-      const auto it = recovery_cache_.find(std::make_pair(k, use_static));
-      const NodeRecovery& r = it != recovery_cache_.end() ? it->second
-                                                          : (recovery_cache_[std::make_pair(k, use_static)] = recover(k, use_static));
+      const auto it = cache_.recovery.find(std::make_pair(k, use_static));
+      const NodeRecovery& r = it != cache_.recovery.end() ? it->second
+                                                          : (cache_.recovery[std::make_pair(k, use_static)] = recover_nodes(lines_[k], use_static));
       for (std::size_t j = 0; j < nn; ++j) out.push_back(r.curvature[node(j)]);
     }
     if (has('v'))
@@ -21541,61 +21186,294 @@ class BasicDeckRunner {
     return h;
   }
 
-  // ---- files ---------------------------------------------------------------------------------
+  /// The number of values of line k's output file row.
+  std::size_t line_output_width(std::size_t k) const { return line_output_header(k).size(); }
+
+ private:
+  const Deck& deck_;
+  const std::vector<LineRun>& lines_;
+  const std::vector<HeldFluid>& fluid_;  ///< the fluid each line last sampled (empty in the statics)
+  PointMotions motion_;
+  ChannelCache& cache_;
+};
+
+using LineChannels = BasicLineChannels<>;
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/line_channels.hpp ----
+// ---- begin cabledyn/io/run_outputs.hpp ----
+// cabledyn: the output files of a deck run (DECK_FORMAT.md, "Outputs"). One job: write them,
+// checked (io/output_file.hpp): <root>.out (the requested channels, every dtOut),
+// <root>.nodes.out (per-line node positions at each output time), <root>_Line<L>.out
+// (MoorDyn's per-line output flags), <root>.static.out (per node: tension, curvature and bend
+// moment by node recovery, spec "Node tension, curvature and bend moment"), the SVG figures
+// (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg) and <root>.summary.txt, and
+// list them; the values come from io/line_channels.hpp. docs/driver.md.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+// ---- begin cabledyn/io/output_file.hpp ----
+// cabledyn: the driver's output files. Each is written as the run goes (a row per output
+// time, flushed at least once a second and when the run stops), and every write is checked:
+// a full disk or a vanished folder is a named error, never a truncated file behind a
+// "results written". Before a run the files of an earlier run under the same root are
+// removed, so that none is mistaken for this run's.
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// One output file, open for writing. Throws InputError(path, "output file", ...) when it
+/// cannot be created or a write fails.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path) : path_(std::move(path)) {
+    f_.open(path_, std::ios::out | std::ios::trunc);
+    if (!f_) fail("cannot be created");
+    f_ << std::setprecision(10);
+    last_flush_ = std::chrono::steady_clock::now();
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::ostream& stream() { return f_; }
+
+  /// Checks the stream after a row; flushes when a second has passed since the last flush.
+  void row_done() {
+    if (!f_) fail("write failed");
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_flush_ > std::chrono::seconds(1)) flush();
+  }
+  /// Flushes and checks.
+  void flush() {
+    f_.flush();
+    last_flush_ = std::chrono::steady_clock::now();
+    if (!f_) fail("write failed");
+  }
+  /// Flushes, closes and checks.
+  void close() {
+    if (!f_.is_open()) return;
+    f_.flush();
+    const bool ok = static_cast<bool>(f_);
+    f_.close();
+    if (!ok || !f_) fail("write failed");
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    const int e = errno;
+    throw InputError(path_, "output file", std::string(what) + (e ? std::string(": ") + std::strerror(e) : ""),
+                     "a writable file (space on the disk, an existing folder)");
+  }
+
+  std::string path_;
+  std::ofstream f_;
+  std::chrono::steady_clock::time_point last_flush_;
+};
+
+/// Removes the files an earlier run wrote under `root` (root.out, root.nodes.out,
+/// root.static.out, root.modes.out, root.summary.txt, the figures and root_Line<L>.out): only
+/// regular files, and returns their paths. Throws InputError when one cannot be removed.
+inline std::vector<std::string> remove_stale_outputs(const std::string& root) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> removed;
+  const auto drop = [&](const fs::path& p) {
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(p, ec))) return;
+    if (!fs::remove(p, ec) || ec)
+      throw InputError(p.string(), "output file of an earlier run", ec ? ec.message() : "not removed",
+                       "a file this run may replace");
+    removed.push_back(p.string());
+  };
+  for (const char* s : {".out", ".nodes.out", ".static.out", ".modes.out", ".summary.txt", ".profile.svg",
+                        ".tension.svg", ".curvature.svg"})
+    drop(root + s);
+  const fs::path r(root);
+  const fs::path dir = r.has_parent_path() ? r.parent_path() : fs::path(".");
+  const std::string stem = r.filename().string() + "_Line";
+  std::error_code ec;
+  std::vector<fs::path> lines;
+  if (fs::is_directory(dir, ec))
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.size() > stem.size() + 4 && n.compare(0, stem.size(), stem) == 0 && n.compare(n.size() - 4, 4, ".out") == 0) {
+        bool digits = true;
+        for (std::size_t i = stem.size(); i + 4 < n.size(); ++i) digits = digits && n[i] >= '0' && n[i] <= '9';
+        if (digits) lines.push_back(e.path());
+      }
+    }
+  for (const auto& l : lines) drop(l);
+  return removed;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/output_file.hpp ----
+
+namespace cabledyn::io {
+
+/// How a run went, for its summary.
+struct RunStatus {
+  bool dynamic = false;       ///< a dynamic run (TMax, not --static)
+  bool static_only = false;   ///< --static
+  std::string tmax_source;    ///< where the run length came from
+  std::string stop_reason;    ///< why the run stopped early; empty when it completed
+  bool statics_done = false;  ///< every line has its static solution
+  long long steps_done = 0;   ///< committed steps of the march
+};
+
+/// The output files of a deck run under one root, and what the run keeps of its outputs (the
+/// channel rows with keep_history, the tension figure's bounded history).
+/// A class template with one defaulted, unused parameter; use it as `RunOutputs`, its only
+/// instance: its member bodies are then compiled only in the files that use them.
+template <class Unused = void>
+class BasicRunOutputs {
+ public:
+  explicit BasicRunOutputs(std::string root) : root_(std::move(root)) {}
+
+  /// The files written, in the order they were created.
+  const std::vector<std::string>& files() const { return files_; }
+  /// Lists a file written elsewhere (the modes file) among the run's files.
+  void add_file(std::string path) { files_.push_back(std::move(path)); }
+  /// The channel names of <root>.out (set when it is opened).
+  const std::vector<std::string>& channel_names() const { return names_; }
+  /// Output times and channel values (one row per output time) with keep_history.
+  const std::vector<double>& times() const { return times_; }
+  const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
+  /// Points the tension figure keeps (at most 8192, whatever the run's length).
+  std::size_t plot_history_size() const { return plot_t_.size(); }
+  /// The time of the last row written (-1 before the first).
+  double last_time() const { return last_out_t_; }
+
+  /// Creates <root><suffix> (an OutputFile) and lists it among the run's files.
   std::unique_ptr<OutputFile> open(const std::string& suffix) {
-    auto f = std::make_unique<OutputFile>(set_.root + suffix);
+    auto f = std::make_unique<OutputFile>(root_ + suffix);
     files_.push_back(f->path());
     return f;
   }
 
-  /// The number of values of line k's output file row.
-  std::size_t line_output_width(std::size_t k) const { return line_output_header(k).size(); }
-
-  /// Opens <root>.out, <root>.nodes.out and the line files and writes their headers.
-  void open_outputs() {
+  /// Opens <root>.out, <root>.nodes.out and the line files and writes their headers;
+  /// `line_headers[k]` holds the column names of line k's file (LineChannels::
+  /// line_output_header). A note in `notes` for each line output flag not written.
+  void open_outputs(const Deck& deck, const std::vector<LineRun>& lines,
+                    const std::vector<std::vector<std::string>>& line_headers, std::vector<std::string>& notes) {
     names_.clear();
-    for (const auto& o : deck_.outputs) names_.push_back(o.text.empty() ? o.channel.name() : o.text);
+    for (const auto& o : deck.outputs) names_.push_back(o.text.empty() ? o.channel.name() : o.text);
     out_ = open(".out");
     std::ostream& f = out_->stream();
-    f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
+    f << "cabledyn " << kVersion << " output of " << deck.file << ": " << deck.title << "\n";
     f << "Time(s)";
     for (const auto& n : names_) f << "\t" << n;
     f << "\n";
-    if (deck_.options.WriteUnits) {
+    if (deck.options.WriteUnits) {
       f << "(s)";
-      for (const auto& o : deck_.outputs) f << "\t" << channel_unit(o.channel);
+      for (const auto& o : deck.outputs) f << "\t" << channel_unit(o.channel);
       f << "\n";
     }
     out_->row_done();
     nodes_ = open(".nodes.out");
     std::ostream& g = nodes_->stream();
     g << "Time(s)";
-    const int first = deck_.first_node_number();
-    for (const auto& L : lines_)
+    const int first = deck.first_node_number();
+    for (const auto& L : lines)
       for (std::size_t i = 0; i < L.line->n_nodes(); ++i)
         for (const char* c : {"px", "py", "pz"})
-          g << "\tL" << L.id << "N" << deck_.oriented_node(L.id, static_cast<long long>(i) + 1) - 1 + first << c;
+          g << "\tL" << L.id << "N" << deck.oriented_node(L.id, static_cast<long long>(i) + 1) - 1 + first << c;
     g << "\n";
     nodes_->row_done();
     line_files_.clear();
-    line_files_.resize(lines_.size());
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
+    line_files_.resize(lines.size());
+    line_widths_.assign(lines.size(), 0);
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      const std::string& flags = deck.find_line(lines[k].id)->outputs;
       if (flags == "-" || flags.empty()) continue;
       std::string missing;
       for (char c : std::string("Dc"))
         if (flags.find(c) != std::string::npos) missing += c;
       if (!missing.empty())
-        notes_.push_back("line " + std::to_string(lines_[k].id) + " output flags " + missing +
+        notes.push_back("line " + std::to_string(lines[k].id) + " output flags " + missing +
                          " (per-node hydrodynamic force, per-segment damping force) are not written: not implemented");
-      const std::vector<std::string> h = line_output_header(k);
+      const std::vector<std::string>& h = line_headers[k];
       if (h.empty()) continue;
-      line_files_[k] = open("_Line" + std::to_string(lines_[k].id) + ".out");
+      line_widths_[k] = h.size();
+      line_files_[k] = open("_Line" + std::to_string(lines[k].id) + ".out");
       std::ostream& l = line_files_[k]->stream();
       l << "Time";
       for (const auto& n : h) l << "\t" << n;
       l << "\n";
       line_files_[k]->row_done();
+    }
+  }
+
+  /// Writes the outputs of time t from its output row (LineChannels::output_row: the
+  /// `n_channels` channels, the node positions of every line, the line files' values): a row
+  /// of <root>.out, of <root>.nodes.out and of each line file; kept in memory with
+  /// keep_history; the plots' bounded history of the lines' fairlead tensions.
+  void write_row(double t, const std::vector<double>& row, const std::vector<LineRun>& lines, bool use_static,
+                 bool keep_history) {
+    last_out_t_ = t;
+    const std::size_t nc = names_.size();
+    std::size_t at = 0;
+    {
+      std::ostream& f = out_->stream();
+      f << t;
+      for (std::size_t c = 0; c < nc; ++c) f << "\t" << row[c];
+      f << "\n";
+      out_->row_done();
+      at = nc;
+    }
+    {
+      std::ostream& g = nodes_->stream();
+      g << t;
+      for (const auto& L : lines)
+        for (std::size_t i = 0; i < 3 * L.line->n_nodes(); ++i) g << "\t" << row[at++];
+      g << "\n";
+      nodes_->row_done();
+    }
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      if (!line_files_[k]) continue;
+      const std::size_t w = line_widths_[k];
+      std::ostream& h = line_files_[k]->stream();
+      h << t;
+      for (std::size_t i = 0; i < w; ++i) h << "\t" << row[at++];
+      h << "\n";
+      line_files_[k]->row_done();
+    }
+    if (keep_history) {
+      times_.push_back(t);
+      rows_.emplace_back(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(nc));
+    }
+    // The tension figure's history: at most ~4096 points per line (every other point dropped
+    // and the stride doubled when full), so that memory does not grow with the run.
+    ++history_count_;
+    if ((history_count_ - 1) % history_stride_ == 0) {
+      plot_t_.push_back(t);
+      plot_fairten_.resize(lines.size());
+      for (std::size_t k = 0; k < lines.size(); ++k) plot_fairten_[k].push_back(line_end_force(lines[k], 0, use_static).norm());
+      if (plot_t_.size() >= 8192) {
+        const auto halve = [](std::vector<double>& v) {
+          std::size_t j = 0;
+          for (std::size_t i = 0; i < v.size(); i += 2) v[j++] = v[i];
+          v.resize(j);
+        };
+        halve(plot_t_);
+        for (auto& v : plot_fairten_) halve(v);
+        history_stride_ *= 2;
+      }
     }
   }
 
@@ -21607,23 +21485,26 @@ class BasicDeckRunner {
       if (f) f->close();
   }
 
-  void write_static_out() {
+  /// <root>.static.out: every node of every line at the static equilibrium (node numbers as
+  /// the deck counts them, from End A as written) with its arc length, position, and the
+  /// recovered tension, curvature and bend moment; each value checked finite (SolveError).
+  void write_static_out(const Deck& deck, const std::vector<LineRun>& lines) {
     auto out = open(".static.out");
     std::ostream& f = out->stream();
     f << "LineID\tNode\tArcLength(m)\tX(m)\tY(m)\tZ(m)\tTension(N)\tCurvature(1/m)\tBendMoment(Nm)\n";
-    const int first = deck_.first_node_number();
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      const auto& L = lines_[k];
-      const NodeRecovery r = recover(k, true);
+    const int first = deck.first_node_number();
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      const auto& L = lines[k];
+      const NodeRecovery r = recover_nodes(lines[k], true);
       const std::size_t nn = L.line->n_nodes();
       // Rows in the deck's node numbering (End A as written first).
       for (std::size_t j = 1; j <= nn; ++j) {
-        const std::size_t i = static_cast<std::size_t>(deck_.oriented_node(L.id, static_cast<long long>(j)) - 1);
+        const std::size_t i = static_cast<std::size_t>(deck.oriented_node(L.id, static_cast<long long>(j)) - 1);
         const Vec3<double> x = L.line->r(L.statics.q, i);
-        const double s = deck_.oriented_node(L.id, 1) == 1 ? L.line->s_node(i) : L.line->length() - L.line->s_node(i);
+        const double s = deck.oriented_node(L.id, 1) == 1 ? L.line->s_node(i) : L.line->length() - L.line->s_node(i);
         for (double v : {x(0), x(1), x(2), r.tension[i], r.curvature[i], r.moment[i]})
           if (!std::isfinite(v))
-            throw SolveError(deck_.file + ": line " + std::to_string(L.id) + " statics", "node " + std::to_string(j) + " result",
+            throw SolveError(deck.file + ": line " + std::to_string(L.id) + " statics", "node " + std::to_string(j) + " result",
                              v, "a finite number");
         f << L.id << "\t" << static_cast<long long>(j) - 1 + first << "\t" << s << "\t" << x(0) << "\t" << x(1) << "\t"
           << x(2) << "\t" << r.tension[i] << "\t" << r.curvature[i] << "\t" << r.moment[i] << "\n";
@@ -21640,13 +21521,16 @@ class BasicDeckRunner {
     f->close();
   }
 
-  void write_plots() {
+  /// The figures: <root>.profile.svg (the static profiles and the seabed),
+  /// <root>.tension.svg (the fairlead tension history, when there are two output times or
+  /// more) and <root>.curvature.svg (the static curvature of the cables, when there are any).
+  void write_plots(const std::vector<LineRun>& lines, const Environment& env) {
     Plot prof;
     prof.title = "Static line profiles";
     prof.xlabel = "horizontal distance from the fairlead (m)";
     prof.ylabel = "z (m)";
     prof.equal_aspect = true;
-    for (const auto& L : lines_) {
+    for (const auto& L : lines) {
       PlotSeries s;
       s.label = "line " + std::to_string(L.id);
       const Vec3<double> a = L.line->r(L.statics.q, 0);
@@ -21657,7 +21541,7 @@ class BasicDeckRunner {
       }
       prof.series.push_back(std::move(s));
     }
-    if (env_.depth) {
+    if (env.depth) {
       PlotSeries bed;
       bed.label = "seabed";
       bed.color = "#8c6d31";
@@ -21666,7 +21550,7 @@ class BasicDeckRunner {
       for (const auto& s : prof.series)
         for (double v : s.x) xmax = std::max(xmax, v);
       bed.x = {0, xmax};
-      bed.y = {-*env_.depth, -*env_.depth};
+      bed.y = {-*env.depth, -*env.depth};
       prof.series.push_back(bed);
     }
     svg_file(prof, ".profile.svg");
@@ -21675,9 +21559,9 @@ class BasicDeckRunner {
       ten.title = "Fairlead tension";
       ten.xlabel = "time (s)";
       ten.ylabel = "FairTen (kN)";
-      for (std::size_t k = 0; k < lines_.size(); ++k) {
+      for (std::size_t k = 0; k < lines.size(); ++k) {
         PlotSeries s;
-        s.label = "line " + std::to_string(lines_[k].id);
+        s.label = "line " + std::to_string(lines[k].id);
         s.x = plot_t_;
         for (double v : plot_fairten_[k]) s.y.push_back(v / 1e3);
         ten.series.push_back(std::move(s));
@@ -21689,14 +21573,14 @@ class BasicDeckRunner {
     cur.title = "Static curvature along the cables";
     cur.xlabel = "arc length from the fairlead (m)";
     cur.ylabel = "curvature (1/m)";
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      if (!lines_[k].line->hermite()) continue;
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      if (!lines[k].line->hermite()) continue;
       any_hermite = true;
-      const NodeRecovery r = recover(k, true);
+      const NodeRecovery r = recover_nodes(lines[k], true);
       PlotSeries s;
-      s.label = "line " + std::to_string(lines_[k].id);
-      for (std::size_t i = 0; i < lines_[k].line->n_nodes(); ++i) {
-        s.x.push_back(lines_[k].line->s_node(i));
+      s.label = "line " + std::to_string(lines[k].id);
+      for (std::size_t i = 0; i < lines[k].line->n_nodes(); ++i) {
+        s.x.push_back(lines[k].line->s_node(i));
         s.y.push_back(r.curvature[i]);
       }
       cur.series.push_back(std::move(s));
@@ -21704,27 +21588,31 @@ class BasicDeckRunner {
     if (any_hermite) svg_file(cur, ".curvature.svg");
   }
 
-  void write_summary(double seconds) {
+  /// <root>.summary.txt: the run, where and why it stopped, the notes, and per line its
+  /// statics, the extreme end tensions of the march and the march's statistics; the wall time
+  /// and the files written.
+  void write_summary(const Deck& deck, const std::vector<LineRun>& lines, const std::vector<std::string>& notes,
+                     const RunStatus& st, double seconds) {
     auto out = open(".summary.txt");
     std::ostream& f = out->stream();
-    f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
-    if (dynamic_run())
-      f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
-        << *deck_.options.TMax << " s (run length from " << tmax_source_ << ")\n";
-    else if (set_.static_only)
+    f << "cabledyn " << kVersion << " run of " << deck.file << "\n" << deck.title << "\n\n";
+    if (st.dynamic)
+      f << "run: " << deck.options.steps() << " steps of dtM = " << *deck.options.dtM << " s to t = "
+        << *deck.options.TMax << " s (run length from " << st.tmax_source << ")\n";
+    else if (st.static_only)
       f << "run: statics only (--static)\n";
     else
       f << "run: statics only (no TMax in the deck: give TMax, or --tmax)\n";
-    if (!stop_reason_.empty()) {
-      if (dynamic_run() && statics_done_ && out_)
-        f << "STOPPED after " << steps_done_ << " of " << deck_.options.steps() << " steps (t = "
-          << static_cast<double>(steps_done_) * *deck_.options.dtM << " s); the outputs hold every output time up to t = "
-          << last_out_t_ << " s: " << stop_reason_ << "\n";
+    if (!st.stop_reason.empty()) {
+      if (st.dynamic && st.statics_done && out_)
+        f << "STOPPED after " << st.steps_done << " of " << deck.options.steps() << " steps (t = "
+          << static_cast<double>(st.steps_done) * *deck.options.dtM << " s); the outputs hold every output time up to t = "
+          << last_out_t_ << " s: " << st.stop_reason << "\n";
       else
-        f << "STOPPED before the march: " << stop_reason_ << "\n";
+        f << "STOPPED before the march: " << st.stop_reason << "\n";
     }
-    for (const auto& n : notes_) f << "note: " << n << "\n";
-    for (const auto& L : lines_) {
+    for (const auto& n : notes) f << "note: " << n << "\n";
+    for (const auto& L : lines) {
       if (!L.statics.q.size()) {
         f << "line " << L.id << ": no static solution\n";
         continue;
@@ -21764,6 +21652,389 @@ class BasicDeckRunner {
     out->close();
   }
 
+ private:
+  std::string root_;
+  std::unique_ptr<OutputFile> out_, nodes_;
+  std::vector<std::unique_ptr<OutputFile>> line_files_;
+  std::vector<std::size_t> line_widths_;    // values per row of each line file
+  std::vector<double> times_;               // keep_history
+  std::vector<std::vector<double>> rows_;   // keep_history
+  std::vector<double> plot_t_;              // the tension figure's bounded history
+  std::vector<std::vector<double>> plot_fairten_;
+  long long history_count_ = 0, history_stride_ = 1;
+  double last_out_t_ = -1;
+  std::vector<std::string> names_, files_;
+};
+
+using RunOutputs = BasicRunOutputs<>;
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/run_outputs.hpp ----
+// ---- begin cabledyn/io/driver.hpp ----
+// cabledyn: the deck driver. Turns a parsed deck into lines, solves the static equilibrium
+// of each line, the modes (nModes), the dynamic march (dtM, TMax) under the deck's prescribed
+// fairlead motion and sea state, and writes the outputs of DECK_FORMAT.md ("Outputs"):
+// <root>.out (the requested channels, every dtOut), <root>.static.out (per node),
+// <root>.modes.out, <root>.nodes.out (per-line node positions at each output time),
+// <root>_Line<L>.out (MoorDyn's per-line output flags), <root>.summary.txt, and SVG figures
+// (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg). docs/driver.md.
+//
+// One job: the orchestration of a run (statics, modes, the march with its restart check, the
+// order of the outputs, how a failed run stops). Its parts, one job each: io/line_run.hpp
+// (the lines from the deck, checked), io/deck_sea.hpp (the sea state), io/node_recovery.hpp
+// (node tension, curvature and bend moment), io/line_channels.hpp (the output channels'
+// values) and io/run_outputs.hpp (the files, figures and summary).
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// A deck run: build with the deck, call run().
+/// A class template with one defaulted, unused parameter; use it as `DeckRunner`, its only
+/// instance. Its member bodies are then compiled only in the files that use them, which
+/// keeps the headers that include this one cheap to compile.
+template <class Unused = void>
+class BasicDeckRunner {
+ public:
+  /// Builds the lines of a deck (its TMax and dtM replaced by the settings' --tmax and --dtm);
+  /// reads the motionFile of a dynamic run. Throws InputError (NotImplementedError for a deck
+  /// read with unsupported requests).
+  BasicDeckRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)), outputs_(set_.root) {
+    if (!deck_.unsupported.empty()) {
+      const auto& u = deck_.unsupported.front();
+      throw NotImplementedError(detail::where(deck_.file, u.line), u.quantity, u.value, u.feature);
+    }
+    tmax_source_ = apply_run_overrides(deck_, set_);
+    notes_ = deck_.notes;
+    env_ = deck.environment();
+    env_.validate();
+    if (dynamic_run() && deck_.options.motionFile) {
+      const std::string path =
+          set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
+      motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
+      for (const auto& p : deck_.points)
+        if (p.moving() && !motion_->find(p.id))
+          notes_.push_back(path + ": point " + std::to_string(p.id) + " is not in the motionFile: held at its deck position");
+    }
+    lines_ = build_line_runs(deck_, env_, motions(), notes_);
+    if (dynamic_run()) check_motion_envelope(deck_, env_, motions());
+    sea_ = build_deck_sea(deck_, env_);
+    if (sea_.has_current)
+      for (auto& L : lines_) L.problem.current = sea_.steady;
+  }
+
+  const std::vector<LineRun>& lines() const { return lines_; }
+  /// The deck as run (its TMax and dtM replaced by the settings' --tmax and --dtm).
+  const Deck& deck() const { return deck_; }
+  const std::vector<std::string>& files() const { return outputs_.files(); }
+  /// Notes of the run (the deck's and the driver's), also in the summary.
+  const std::vector<std::string>& notes() const { return notes_; }
+  /// Output times and channel values (one row per output time).
+  const std::vector<double>& times() const { return outputs_.times(); }
+  const std::vector<std::vector<double>>& channel_rows() const { return outputs_.channel_rows(); }
+  const std::vector<std::string>& channel_names() const { return outputs_.channel_names(); }
+  /// Points the tension figure keeps (at most 8192, whatever the run's length).
+  std::size_t plot_history_size() const { return outputs_.plot_history_size(); }
+
+  /// Statics, modes, dynamics, outputs, figures and summary. The outputs of an earlier run
+  /// under the same root are removed first; each output row is written as the run goes. When
+  /// a step fails (or the run is interrupted) the files hold every row up to the last
+  /// committed step, the summary says where and why the run stopped, and the error is thrown.
+  void run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto stale = remove_stale_outputs(set_.root);
+    if (!stale.empty())
+      notes_.push_back("removed " + std::to_string(stale.size()) + " output file(s) of an earlier run under " + set_.root);
+    if (set_.log)
+      for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
+    std::exception_ptr failure;
+    try {
+      solve_statics();
+      outputs_.write_static_out(deck_, lines_);
+      if (deck_.options.nModes > 0) solve_modes();
+      open_outputs();
+      if (dynamic_run()) march();
+      else record(0.0, true);
+      outputs_.close_outputs();
+    } catch (const Error& e) {
+      failure = std::current_exception();
+      status_.stop_reason = e.what();
+      try {
+        outputs_.close_outputs();
+      } catch (const Error& e2) {
+        status_.stop_reason += std::string("; ") + e2.what();
+      }
+    }
+    if (set_.plots && !lines_.empty() && status_.statics_done) outputs_.write_plots(lines_, env_);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    status_.dynamic = dynamic_run();
+    status_.static_only = set_.static_only;
+    status_.tmax_source = tmax_source_;
+    outputs_.write_summary(deck_, lines_, notes_, status_, secs);
+    if (failure) std::rethrow_exception(failure);
+  }
+
+  /// The static value of every requested channel (also the first row of <root>.out).
+  std::vector<double> static_channels() {
+    std::vector<double> v;
+    cache_.now = 0;
+    auto ch = channels();
+    for (const auto& o : deck_.outputs) v.push_back(ch.channel_value(o.channel, true));
+    return v;
+  }
+
+  /// Node recovery of line `k` at its current state (static or committed dynamic).
+  NodeRecovery recover(std::size_t k, bool use_static) const { return recover_nodes(lines_[k], use_static); }
+
+ private:
+  void say(const std::string& s) const {
+    if (set_.log) *set_.log << s << "\n";
+  }
+
+  std::string line_context(const LineRun& L) const { return io::line_context(deck_, L.id); }
+
+  /// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
+  /// the deck line of L (see in_line_context).
+  template <class F>
+  void in_context(const LineRun& L, F&& f) const {
+    in_line_context(deck_, L.id, std::forward<F>(f));
+  }
+
+  bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
+
+  /// The prescribed motion of the deck's points in this run.
+  PointMotions motions() const { return {&deck_, motion_ ? &*motion_ : nullptr, dynamic_run()}; }
+  EndMotions line_motion(const LineRun& L, double t) const { return motions().of(L, t); }
+
+  /// The channel values of the lines at their current states.
+  LineChannels channels() { return LineChannels(deck_, lines_, fluid_, motions(), cache_); }
+
+  // ---- outputs --------------------------------------------------------------------------------
+  /// Opens <root>.out, <root>.nodes.out and the line files and writes their headers.
+  void open_outputs() {
+    auto ch = channels();
+    std::vector<std::vector<std::string>> headers;
+    for (std::size_t k = 0; k < lines_.size(); ++k) headers.push_back(ch.line_output_header(k));
+    outputs_.open_outputs(deck_, lines_, headers, notes_);
+  }
+
+  std::vector<double> output_row(double t, bool use_static) { return channels().output_row(t, use_static); }
+
+  /// Computes the outputs of time t and writes them: a row of <root>.out, of
+  /// <root>.nodes.out and of each line file; kept in memory with keep_history; the plots'
+  /// bounded history.
+  void record(double t, bool use_static) {
+    const std::vector<double> row = output_row(t, use_static);
+    outputs_.write_row(t, row, lines_, use_static, set_.keep_history);
+  }
+
+  // ---- statics and modes ----------------------------------------------------------------------
+  void solve_statics() {
+    for (auto& L : lines_) {
+      in_context(L, [&] {
+        if (L.line->hermite()) {
+          StaticOptions so;
+          so.tensile_safety = deck_.options.tensile_safety;
+          so.tensile_strain_tolerance = deck_.options.tensile_strain_tolerance;
+          HermiteStatics s(*L.line, L.problem, so);
+          L.statics = s.solve();
+        } else {
+          TensionStatics s(*L.line, L.problem);
+          L.statics = s.solve();
+        }
+      });
+      for (int e = 0; e < 2; ++e)
+        if (!L.statics.end_force[e].allFinite())
+          throw SolveError(line_context(L) + " statics", e ? "AnchTen" : "FairTen", L.statics.end_force[e].norm(),
+                           "a finite number");
+      std::ostringstream os;
+      os << "line " << L.id << ": static FairTen " << L.statics.end_force[0].norm() << " N, AnchTen "
+         << L.statics.end_force[1].norm() << " N (" << L.statics.route << ")";
+      say(os.str());
+      note_out_of_plane(L);
+    }
+    status_.statics_done = true;
+  }
+
+  /// Without a current nothing loads a line across the vertical plane of its ends (weight,
+  /// buoyancy and a flat seabed act in it): a static shape that leaves the plane has buckled
+  /// out of it (a compressed cable held by bending), and its mirror image in the plane is an
+  /// equilibrium too, so which one the statics reach is not determined by the deck. Noted
+  /// where the largest distance from the plane exceeds 1e-4 of the line length plus 1 mm.
+  void note_out_of_plane(LineRun& L) {
+    if (sea_.has_current || !L.statics.q.size()) return;
+    const Line& ln = *L.line;
+    const Vec3<double> a = ln.r(L.statics.q, ln.end_node(0)), b = ln.r(L.statics.q, ln.end_node(1));
+    Vec3<double> nrm(-(b(1) - a(1)), b(0) - a(0), 0.0);
+    if (!(nrm.norm() > 1e-9 * ln.length())) return;  // a vertical chord: no plane
+    nrm.normalize();
+    double dev = 0;
+    for (std::size_t i = 0; i < ln.n_nodes(); ++i) dev = std::max(dev, std::fabs((ln.r(L.statics.q, i) - a).dot(nrm)));
+    if (!(dev > 1e-4 * ln.length() + 1e-3)) return;
+    std::ostringstream os;
+    os << "the static shape leaves the vertical plane of the line's ends by " << dev
+       << " m with no load across it: a buckled equilibrium (compression held by bending), whose mirror image "
+          "is an equilibrium too; which of the two the statics reach is not set by the deck (a rotated deck may "
+          "reach the other)";
+    L.statics.notes.push_back(os.str());
+    say("note: line " + std::to_string(L.id) + ": " + os.str());
+  }
+
+  void solve_modes() {
+    std::vector<ModalResult<double>> res;
+    for (auto& L : lines_) {
+      ModalOptions mo;
+      mo.n_modes = deck_.options.nModes;
+      in_context(L, [&] { res.push_back(modal_analysis<double>(*L.line, L.problem, L.statics, mo)); });
+      if (const auto z = res.back().mechanism_dofs; z > 0) {
+        const std::string n = "line " + std::to_string(L.id) + ": " + std::to_string(z) +
+                              " DOF(s) of slack nodes carry no stiffness (slack chain on the seabed, or a slack span): "
+                              "held for the modal analysis, their zero-frequency modes left out";
+        notes_.push_back(n);
+        say("note: " + n);
+      }
+    }
+    outputs_.add_file(write_modes_file<double>(set_.root, std::span<const ModalResult<double>>(res)));
+    say("modes written to " + outputs_.files().back());
+  }
+
+  // ---- the march -----------------------------------------------------------------------------
+  void march() {
+    const auto& o = deck_.options;
+    const double dt = *o.dtM;
+    const long long n = o.steps();
+    DynamicOptions d;
+    d.rho_inf = o.rhoInf;
+    d.force_blend = o.alpha_force_blend;
+    d.rel_tol = o.dynamic_solver.rel_tol;
+    d.abs_tol = o.dynamic_solver.abs_tol;
+    d.max_iterations = o.dynamic_solver.max_iterations;
+    d.max_backtracks = o.dynamic_solver.max_backtracks;
+    d.modified_newton = o.modified_newton;
+    d.max_substeps = o.recovery_max_substeps;
+    d.tensile_safety = o.tensile_safety;
+    d.tensile_strain_tolerance = o.tensile_strain_tolerance;
+    // ei0_substeps: auto by default; False alpha_force_blend turns it off unless the deck sets it.
+    d.ei0_substeps = o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0);
+    d.ei0_substep_max = o.ei0_substep_max;
+    d.ei0_substep_angle = o.ei0_substep_angle;
+    fluid_.assign(lines_.size(), HeldFluid{});
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      auto& L = lines_[k];
+      DynamicOptions dk = d;
+      dk.seabed_z = L.problem.seabed_z;
+      dk.seabed = L.problem.seabed;
+      L.dynamics = std::make_unique<LineDynamics>(*L.line, dk);
+      const HeldFluid* f = nullptr;
+      if (sea_.field) {
+        sample_fluid(*sea_.field, *L.line, L.statics.q, 0.0, fluid_[k]);
+        f = &fluid_[k];
+      }
+      L.dynamics->initialize(0.0, L.statics.q, line_motion(L, 0.0), f);
+      for (int e = 0; e < 2; ++e) {
+        const double T = L.statics.end_force[e].norm();
+        L.ten_min[e] = L.ten_max[e] = T;
+      }
+    }
+    // Outputs every dtOut (every step when dtOut <= dtM): at the first step at or after each
+    // multiple of dtOut, and at the last step.
+    const double dt_out = std::max(o.dtOut, 0.0);
+    double next_out = dt_out;
+    record(0.0, false);
+    const auto start = std::chrono::steady_clock::now();
+    int shown = -1;
+    long long s_check = -1;  // the restart check's step, once copied
+    std::vector<LineDynamicState> snapshot;
+    std::vector<std::vector<double>> check_rows;
+    const auto step_all = [&](long long s) { step_lines(s * dt, dt); };
+    for (long long s = 1; s <= n; ++s) {
+      const double t = s * dt;
+      step_all(s);
+      status_.steps_done = s;
+      for (auto& L : lines_)
+        for (int e = 0; e < 2; ++e) {
+          const double T = L.dynamics->end_force(e).norm();
+          if (T > L.ten_max[e]) L.ten_max[e] = T, L.t_max[e] = t;
+          if (T < L.ten_min[e]) L.ten_min[e] = T, L.t_min[e] = t;
+        }
+      if (s_check >= 0) check_rows.push_back(output_row(t, false));
+      if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
+        s_check = s;
+        for (const auto& L : lines_) snapshot.push_back(L.dynamics->state());
+      }
+      if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
+        record(t, false);
+        while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
+      }
+      if (set_.stop && *set_.stop) {
+        if (outputs_.last_time() != t) record(t, false);
+        throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
+                               "the outputs hold every step up to it");
+      }
+      if (set_.progress && set_.log) {
+        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const int pct = static_cast<int>(100.0 * s / n);
+        if (el > 1.0 && pct != shown) {
+          shown = pct;
+          *set_.log << "\r[" << std::string(pct / 4, '#') << std::string(25 - pct / 4, ' ') << "] " << pct << " % t = "
+                    << t << " s" << std::flush;
+        }
+      }
+    }
+    if (shown >= 0 && set_.log) *set_.log << "\n";
+    if (s_check >= 0) restart_check(s_check, snapshot, check_rows);
+  }
+
+  /// One step of every line to time t: the sea sampled at the nodes for the end of the step,
+  /// the ends on their motions; a solver error names the deck line.
+  void step_lines(double t, double dt) {
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      auto& L = lines_[k];
+      const HeldFluid* f = nullptr;
+      if (sea_.field) {
+        sample_fluid(*sea_.field, *L.line, L.dynamics->state().q, t, fluid_[k]);
+        f = &fluid_[k];
+      }
+      in_context(L, [&] { L.dynamics->step(dt, line_motion(L, t), f); });
+    }
+  }
+
+  /// The second pass of the restart check: the lines restored to their copies at step s0 march
+  /// to the end again, and every output row (channels, node positions, line files) must equal
+  /// the first pass's bit for bit.
+  void restart_check(long long s0, const std::vector<LineDynamicState>& snapshot,
+                     const std::vector<std::vector<double>>& rows) {
+    const double dt = *deck_.options.dtM;
+    for (std::size_t k = 0; k < lines_.size(); ++k) lines_[k].dynamics->restore(snapshot[k]);
+    for (long long s = s0 + 1; s <= deck_.options.steps(); ++s) {
+      const double t = s * dt;
+      step_lines(t, dt);
+      const std::vector<double> r = output_row(t, false);
+      const std::vector<double>& a = rows[static_cast<std::size_t>(s - s0 - 1)];
+      if (r.size() != a.size() || std::memcmp(r.data(), a.data(), r.size() * sizeof(double)) != 0) {
+        std::size_t i = 0;
+        while (i < r.size() && i < a.size() && std::memcmp(&r[i], &a[i], sizeof(double)) == 0) ++i;
+        throw SolveError(deck_.file + ": restart from t = " + cabledyn::to_text(s0 * dt) + " s",
+                         "output " + std::to_string(i + 1) + " at t = " + cabledyn::to_text(t) + " s",
+                         cabledyn::to_text(i < r.size() ? r[i] : 0.0) + " vs " + cabledyn::to_text(i < a.size() ? a[i] : 0.0),
+                         "the first pass's value, bit for bit");
+      }
+    }
+    notes_.push_back("restart check: the lines restored to their state at t = " + cabledyn::to_text(s0 * dt) +
+                       " s repeated the " + std::to_string(rows.size()) + " steps after it bit for bit");
+  }
+
   Deck deck_;
   RunSettings set_;
   Environment env_;
@@ -21771,26 +22042,11 @@ class BasicDeckRunner {
   std::string tmax_source_;
   std::optional<MotionTracks> motion_;
   std::vector<LineRun> lines_;
+  DeckSea sea_;
   std::vector<HeldFluid> fluid_;
-  std::unique_ptr<FluidField> field_;
-  SteadyCurrent steady_;
-  bool has_current_ = false, has_waves_ = false;
-  double now_ = 0;
-  std::unique_ptr<OutputFile> out_, nodes_;
-  std::vector<std::unique_ptr<OutputFile>> line_files_;
-  std::vector<double> times_;               // keep_history
-  std::vector<std::vector<double>> rows_;   // keep_history
-  std::vector<double> plot_t_;              // the tension figure's bounded history
-  std::vector<std::vector<double>> plot_fairten_;
-  long long history_count_ = 0, history_stride_ = 1;
-  bool statics_done_ = false;
-  std::string stop_reason_, restart_checked_;
-  double last_out_t_ = -1;
-  long long steps_done_ = 0;
-  std::vector<std::string> names_, files_;
-  std::map<std::pair<std::size_t, bool>, NodeRecovery> recovery_cache_;
-  std::map<std::pair<std::size_t, bool>, VecX<double>> force_cache_;
-  mutable std::map<int, VecX<double>> zero_cache_;
+  ChannelCache cache_;
+  RunOutputs outputs_;
+  RunStatus status_;
 };
 
 using DeckRunner = BasicDeckRunner<>;

@@ -1,0 +1,220 @@
+// cabledyn: the lines of a deck run. One job: turn the deck's LINES, SECTIONS and END
+// CONNECTIONS into line models (`LineRun`), with what can be checked before solving (spec
+// "Static equilibrium": a line must reach between its ends; the prescribed motion over the
+// run within reach and above the seabed; spec "Hermite path": a mesh coarser than the bending
+// length noted), the prescribed motion of their ends, and the deck context of their errors.
+// docs/driver.md.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cabledyn/dynamics.hpp"
+#include "cabledyn/io/deck.hpp"
+#include "cabledyn/io/motion.hpp"
+#include "cabledyn/io/run_settings.hpp"
+#include "cabledyn/statics.hpp"
+
+namespace cabledyn::io {
+
+/// One line of the run.
+struct LineRun {
+  int id = 0;                   ///< deck line ID
+  std::unique_ptr<Line> line;   ///< End A = the fairlead end
+  int point[2] = {0, 0};        ///< deck point IDs of End A (fairlead) and End B
+  StaticProblem problem;
+  StaticResult statics;
+  std::unique_ptr<LineDynamics> dynamics;
+  double ten_min[2] = {0, 0}, ten_max[2] = {0, 0}, t_min[2] = {0, 0}, t_max[2] = {0, 0};
+};
+
+/// The force of end e (0 = End A as built) of a line: the static one, or the committed dynamic
+/// one once the line marches. (A template, like the other functions here that reach into the
+/// line's solvers: compiled only where it is used.)
+template <class Unused = void>
+Vec3<double> line_end_force(const LineRun& L, int e, bool use_static) {
+  if (use_static || !L.dynamics) return L.statics.end_force[e];
+  return const_cast<LineDynamics&>(*L.dynamics).end_force(e);
+}
+
+/// The prescribed kinematics of the deck's points over a run.
+struct PointMotions {
+  const Deck* deck = nullptr;
+  const MotionTracks* tracks = nullptr;  ///< the motionFile's, or none
+  bool dynamic = false;                  ///< a dynamic run (fairleadMotion applies)
+
+  /// The kinematics of point `pid` at time t: a Fixed point at its deck position; a moving
+  /// point on its motionFile track, or moved by fairleadMotion (ramped), or held.
+  EndMotion operator()(int pid, double t) const { return prescribed_point_motion(*deck, tracks, pid, t, dynamic); }
+
+  /// The motions of both ends of a line at time t.
+  EndMotions of(const LineRun& L, double t) const { return {(*this)(L.point[0], t), (*this)(L.point[1], t)}; }
+};
+
+/// "deck.dat:18 (line 1)": the LINES row of a line, for errors raised inside its solvers.
+inline std::string line_context(const Deck& deck, int id) {
+  const LineRecord* r = deck.find_line(id);
+  return detail::where(deck.file, r ? r->line : 0) + " (line " + std::to_string(id) + ")";
+}
+
+/// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
+/// the deck line of line `id` (the solvers name their own objects, the user needs the deck's).
+template <class F>
+void in_line_context(const Deck& deck, int id, F&& f) {
+  try {
+    f();
+  } catch (const NotImplementedError&) {
+    throw;
+  } catch (const InterruptedError&) {
+    throw;
+  } catch (const Error& e) {
+    const std::string ctx = line_context(deck, id);
+    if (e.object().rfind(deck.file + ":", 0) == 0) throw;  // already names the deck
+    const std::string obj = ctx + ": " + e.object();
+    if (dynamic_cast<const SolveError*>(&e)) throw SolveError(obj, e.quantity(), e.value(), e.limit());
+    if (dynamic_cast<const DomainError*>(&e)) throw DomainError(obj, e.quantity(), e.value(), e.limit());
+    throw InputError(obj, e.quantity(), e.value(), e.limit());
+  }
+}
+
+/// What can be checked before solving (spec "Static equilibrium": a line must reach between
+/// its ends): the ends apart, within reach (a chord below 2 L, strain 1), and not below the
+/// seabed. Throws InputError naming the deck line.
+template <class Unused = void>
+void check_line_geometry(const Deck& deck, const Environment& env, const LineRecord& rec, const Vec3<double>& a,
+                         const Vec3<double>& b) {
+  double length = 0;
+  for (const auto& s : deck.sections_of(rec.id)) length += s.length;
+  const double chord = (b - a).norm();
+  const std::string ctx = line_context(deck, rec.id);
+  if (!(chord > 1e-9 * (1 + length)))
+    throw InputError(ctx, "chord between the ends", chord,
+                     "> 0: the ends coincide (a loop hanging from one point is not supported: the statics seed from the chord)");
+  if (!(chord < 2 * length))
+    throw InputError(ctx, "chord between the ends", chord,
+                     "< 2 L = " + cabledyn::to_text(2 * length) + " m: the line would stretch beyond strain 1");
+  if (env.depth)
+    for (int end = 0; end < 2; ++end) {
+      const int pid = end == 0 ? rec.fairlead() : rec.anchor();
+      const Vec3<double>& x = end == 0 ? a : b;
+      if (x(2) < -*env.depth - 1e-6 * (1 + *env.depth)) {
+        const PointRecord* p = deck.find_point(pid);
+        throw InputError(detail::where(deck.file, p ? p->line : 0) + " (point " + std::to_string(pid) + ")", "z", x(2),
+                         ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m: the point is below the seabed");
+      }
+    }
+}
+
+/// The prescribed motion over the run, checked before the march: every line within reach of
+/// its ends and no moving point below the seabed, at each motion-table sample and at every
+/// sixteenth of a fairleadMotion period over the run (its ramp included).
+template <class Unused = void>
+void check_motion_envelope(const Deck& deck, const Environment& env, const PointMotions& motion) {
+  std::vector<double> times;
+  const double tmax = *deck.options.TMax;
+  if (motion.tracks) {
+    for (const auto& [id, tr] : motion.tracks->tracks)
+      for (double t : tr.times())
+        if (t >= 0 && t <= tmax) times.push_back(t);
+  } else if (deck.options.fairleadMotion) {
+    // Every sixteenth of a period over the run (at most 4096 samples), the ramp included.
+    const double T = deck.options.fairleadMotion->period;
+    const double h = std::max(T / 16, tmax / 4096);
+    for (double t = 0; t <= tmax; t += h) times.push_back(t);
+    times.push_back(tmax);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  const std::string src =
+      motion.tracks ? motion.tracks->file : deck.file + ":" + std::to_string(deck.options.line_of("fairleadMotion"));
+  for (double t : times) {
+    for (const auto& rec : deck.lines) {
+      const Vec3<double> a = motion(rec.fairlead(), t).x, b = motion(rec.anchor(), t).x;
+      double length = 0;
+      for (const auto& s : deck.sections_of(rec.id)) length += s.length;
+      const double chord = (b - a).norm();
+      if (!(chord < 2 * length) || !(chord > 0))
+        throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "chord of line " + std::to_string(rec.id), chord,
+                         "in (0, 2 L = " + cabledyn::to_text(2 * length) +
+                             " m): the motion would stretch the line beyond strain 1 (or bring its ends together)");
+      if (env.depth)
+        for (const Vec3<double>* x : {&a, &b})
+          if ((*x)(2) < -*env.depth - 1e-6 * (1 + *env.depth))
+            throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "z of a moving point of line " + std::to_string(rec.id),
+                             (*x)(2), ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m: below the seabed");
+    }
+  }
+}
+
+/// The lines of the deck, End A at the fairlead, their ends at the points' positions at t = 0
+/// (checked by check_line_geometry), the seabed of the environment; `notes` gets a note for
+/// each section meshed coarser than its bending length, and for each point of the motionFile
+/// that starts away from its deck position. Throws InputError naming the deck line.
+template <class Unused = void>
+std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, const PointMotions& motion,
+                                     std::vector<std::string>& notes) {
+  std::vector<LineRun> lines;
+  for (const auto& rec : deck.lines) {
+    LineRun L;
+    L.id = rec.id;
+    L.point[0] = rec.fairlead();
+    L.point[1] = rec.anchor();
+    LineEnd ends[2];
+    for (int e = 0; e < 2; ++e) ends[e].position = motion(L.point[e], 0.0).x;
+    for (int written = 0; written < 2; ++written) {
+      const auto* ec = deck.end_connection(rec.id, written);
+      if (!ec) continue;
+      const int e = deck.oriented_end(rec.id, written);
+      ends[e].direction = Vec3<double>(ec->direction[0], ec->direction[1], ec->direction[2]);
+      ends[e].stiffness = ec->stiffness;
+      ends[e].rotation = ec->kind == EndConnectionKind::rigid    ? EndRotation::rigid
+                         : ec->kind == EndConnectionKind::spring ? EndRotation::spring
+                                                                 : EndRotation::free;
+    }
+    LineOptions lo;
+    lo.axial_order = deck.options.axial_quadrature_order;
+    lo.bending_order = deck.options.bending_quadrature_order;
+    check_line_geometry(deck, env, rec, ends[0].position, ends[1].position);
+    in_line_context(deck, L.id, [&] {
+      L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck.line_sections(rec.id), ends[0], ends[1], env, lo);
+    });
+    // A cable mesh coarser than its bending length (EI/|w|)^(1/3) does not resolve the
+    // static shape near the touchdown and the ends: noted (spec "Hermite path": adaptive
+    // refinement is a later issue).
+    for (const auto& sec : deck.sections_of(rec.id)) {
+      const auto* ty = deck.find_line_type(sec.type);
+      if (!ty || !(ty->type.EI > 0)) continue;
+      const double w = std::fabs(ty->type.submerged_weight(env));
+      if (!(w > 0)) continue;
+      const double lb = std::cbrt(ty->type.EI / w), L0 = sec.length / sec.segments;
+      if (L0 > 2 * lb)
+        notes.push_back(detail::where(deck.file, sec.line) + ": line " + std::to_string(rec.id) + ": elements of " +
+                        cabledyn::to_text(L0) + " m, over twice the bending length (EI/|w|)^(1/3) = " +
+                        cabledyn::to_text(lb) + " m: the static shape, curvature and node tensions near the "
+                        "touchdown and the ends are not resolved (at least " +
+                        std::to_string(static_cast<long long>(std::ceil(sec.length / (2 * lb)))) + " elements)");
+    }
+    if (env.depth) L.problem.seabed_z = -*env.depth;
+    L.problem.seabed.kBot = deck.options.kBot;
+    L.problem.seabed.cBot = deck.options.cBot;
+    lines.push_back(std::move(L));
+  }
+  if (motion.tracks)
+    for (const auto& p : deck.points) {
+      const MotionTrack* tr = motion.tracks->find(p.id);
+      if (!tr) continue;
+      const auto x0 = tr->at(0.0).x;
+      const double off = std::hypot(x0[0] - p.r[0], x0[1] - p.r[1], x0[2] - p.r[2]);
+      if (off > 1e-9 * (1 + std::hypot(p.r[0], p.r[1], p.r[2])))
+        notes.push_back(motion.tracks->file + ": point " + std::to_string(p.id) + " starts at the motionFile's t = 0 position (" +
+                        cabledyn::to_text(x0[0]) + ", " + cabledyn::to_text(x0[1]) + ", " + cabledyn::to_text(x0[2]) + "), " +
+                        cabledyn::to_text(off) + " m from its deck position: the statics hold it there");
+    }
+  return lines;
+}
+
+}  // namespace cabledyn::io

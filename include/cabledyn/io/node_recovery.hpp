@@ -1,0 +1,110 @@
+// cabledyn: node recovery. One job: the tension, curvature and bend moment at the nodes of a
+// line from nodal equilibrium (spec "Node tension, curvature and bend moment": recovery from
+// the element end forces; "Tension and coupled loads": the tensions of the end nodes are the
+// line-end forces), at the line's static or committed dynamic state. docs/driver.md.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "cabledyn/io/line_run.hpp"
+
+namespace cabledyn::io {
+
+/// Node quantities recovered from nodal equilibrium (spec "Node tension, curvature and bend
+/// moment").
+struct NodeRecovery {
+  std::vector<double> tension, curvature, moment;
+};
+
+/// Node recovery of a line at its current state (static, or committed dynamic once it
+/// marches). EI = 0: a node's tension is the mean of its two elements' (damping included).
+template <class Unused = void>
+NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
+  const Line& line = *L.line;
+  const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
+  NodeRecovery r;
+  const std::size_t nn = line.n_nodes();
+  r.tension.assign(nn, 0);
+  r.curvature.assign(nn, 0);
+  r.moment.assign(nn, 0);
+  const Vec3<double> fA = line_end_force(L, 0, use_static), fB = line_end_force(L, 1, use_static);
+  if (!line.hermite()) {
+    // Segment tension: the mean of the two adjacent element tensions (damping included).
+    const VecX<double> v = use_static || !L.dynamics ? VecX<double>::Zero(q.size()) : L.dynamics->state().v;
+    std::vector<double> te(line.n_elements());
+    for (std::size_t e = 0; e < line.n_elements(); ++e)
+      te[e] = line.tension_element(e).tension_with_damping<double>(line.element_dofs<double, 6>(q, e),
+                                                                   line.element_dofs<double, 6>(v, e));
+    for (std::size_t i = 1; i + 1 < nn; ++i) r.tension[i] = 0.5 * (te[i - 1] + te[i]);
+    r.tension[0] = fA.norm();
+    r.tension[nn - 1] = fB.norm();
+    return r;
+  }
+  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the
+  // consistent weight, and the seabed reaction of its end nodes spread over the node's
+  // tributary length); the section forces and tangent conjugates at the nodes.
+  std::vector<Vec3<double>> Fm(nn, Vec3<double>::Zero()), Fp(nn, Vec3<double>::Zero()), mm(nn, Vec3<double>::Zero()),
+      mp(nn, Vec3<double>::Zero());
+  std::vector<double> reaction(nn, 0.0);
+  if (L.problem.seabed_z)
+    for (std::size_t i = 0; i < nn; ++i)
+      reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *L.problem.seabed_z,
+                                           node_contact_width_length(line, i), 1.0, L.problem.seabed)
+                        .f_elastic;
+  for (std::size_t e = 0; e < line.n_elements(); ++e) {
+    const auto qe = line.element_dofs<double, 12>(q, e);
+    Vec<double, 12> fi, fw;
+    line.hermite_element(e).internal_force<double>(qe, fi);
+    hermite_weight_load<double>(line.w(e), line.L0(e), fw);
+    Vec<double, 12> g = fi - fw;
+    // Seabed: the part of each end node's reaction over this element's half, as a uniform
+    // upward load on that half.
+    const double L0 = line.L0(e);
+    for (int side = 0; side < 2; ++side) {
+      const std::size_t node = e + static_cast<std::size_t>(side);
+      if (reaction[node] == 0) continue;
+      const double q_per = reaction[node] / std::max(line.tributary(node), 1e-300);  // [N/m]
+      const double a = side == 0 ? 0.0 : 0.5, b = side == 0 ? 0.5 : 1.0;
+      const auto Ib = cabledyn::detail::hermite_shape_integrals(b), Ia = cabledyn::detail::hermite_shape_integrals(a);
+      const double sc[4] = {1.0, L0, 1.0, L0};
+      for (int k2 = 0; k2 < 4; ++k2) g(3 * k2 + 2) -= q_per * L0 * sc[k2] * (Ib[k2] - Ia[k2]);
+    }
+    Fp[e] = -g.segment<3>(0);
+    mp[e] = -g.segment<3>(3);
+    Fm[e + 1] = g.segment<3>(6);
+    mm[e + 1] = g.segment<3>(9);
+  }
+  double wmax = 0;
+  for (std::size_t e = 0; e < line.n_elements(); ++e)
+    wmax = std::max(wmax, std::fabs(line.w(e)) * line.L0(e) * line.L0(e) / 12);
+  for (std::size_t i = 0; i < nn; ++i) {
+    const Vec3<double> t = line.m(q, i).normalized();
+    const bool left = i > 0, right = i + 1 < nn;
+    const Vec3<double> F = left && right ? Vec3<double>(0.5 * (Fm[i] + Fp[i])) : left ? Fm[i] : Fp[i];
+    const Vec3<double> m = left && right ? Vec3<double>(0.5 * (mm[i] + mp[i])) : left ? mm[i] : mp[i];
+    r.tension[i] = i == 0 ? fA.norm() : i + 1 == nn ? fB.norm() : F.dot(t);
+    // Bend moment: the normal part of the conjugate; curvature = M / EI on the side of the
+    // larger curvature, or the geometric trace where EI is below the recovery's error.
+    const Vec3<double> mn = m - m.dot(t) * t;
+    r.moment[i] = mn.norm();
+    double kappa = 0;
+    for (int side = 0; side < 2; ++side) {
+      if ((side == 0 && !left) || (side == 1 && !right)) continue;
+      const std::size_t e = side == 0 ? i - 1 : i;
+      const double EI = line.hermite_element(e).params().EI;
+      const double xi = side == 0 ? 1.0 : 0.0;
+      if (EI < wmax * 1.0 || EI == 0) {
+        kappa = std::max(kappa, line.hermite_element(e).curvature_at<double>(line.element_dofs<double, 12>(q, e), xi));
+      } else {
+        const Vec3<double>& ms = side == 0 ? mm[i] : mp[i];
+        kappa = std::max(kappa, (ms - ms.dot(t) * t).norm() / EI);
+      }
+    }
+    r.curvature[i] = kappa;
+  }
+  return r;
+}
+
+}  // namespace cabledyn::io
