@@ -36,7 +36,8 @@ enum class BodyKind {
   fixed,    ///< held at its deck pose: Fixed
   coupled,  ///< pose prescribed by the host or a motion: Coupled / Vessel
   free,     ///< six DOFs moved by its lines and loads: Free
-  pinned,   ///< three rotational DOFs about its reference point, held there: a Pinned rod
+  pinned,   ///< three rotational DOFs about its reference point, held there (Pinned rod) or
+            ///< moved by the host (CoupledPinned body, BodyModel::host_pin)
 };
 
 /// A rigid cylinder on a body (deck ROD TYPES and RODS): its ends in body axes from the
@@ -64,6 +65,10 @@ template <class T>
 struct BodyModel {
   std::string name = "body";
   BodyKind kind = BodyKind::free;
+  /// A pinned body whose pin (its reference point) the host moves: MoorDyn's CoupledPinned
+  /// (spec "Attached objects and line ends"); it turns freely about the pin, and the host
+  /// receives the pin reaction (MooringSystem::pin_reaction).
+  bool host_pin = false;
   Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
   Mat3<T> R = Mat3<T>::Identity();  ///< orientation (body axes to world): held, or initial
   Vec3<T> v = Vec3<T>::Zero();      ///< held body: velocity of the reference point [m/s]

@@ -275,11 +275,24 @@ class MooringSystem {
 
   /// Sets coupled body b's pose and motion (the host's input for the end of the next step).
   /// Throws InputError for a body that is not coupled, a non-finite value or an R that is
-  /// not a rotation.
+  /// not a rotation. A CoupledPinned body (host_pin) takes the position, velocity and
+  /// acceleration of its pin and ignores the orientation and the angular parts: it turns
+  /// freely about the pin.
   void set_coupled_body(int b, const Vec3<T>& r, const Mat3<T>& R, const Vec6<T>& vel, const Vec6<T>& acc = Vec6<T>::Zero()) {
     auto& B = bodies_.at(static_cast<std::size_t>(b));
     auto obj = [&] { return "Body " + std::to_string(b + 1) + " (" + B.name + ")"; };
-    if (B.kind != BodyKind::coupled) throw InputError(obj(), "attachment", "not Coupled", "a Coupled body");
+    const bool pin = B.kind == BodyKind::pinned && B.host_pin;
+    if (B.kind != BodyKind::coupled && !pin)
+      throw InputError(obj(), "attachment", "not Coupled", "a Coupled or CoupledPinned body");
+    if (pin) {
+      bool finite = true;
+      for (int c = 0; c < 3; ++c) finite = finite && is_finite(r(c)) && is_finite(vel(c)) && is_finite(acc(c));
+      if (!finite) throw InputError(obj(), "coupled pin kinematics", "non-finite", "finite");
+      B.r = r;
+      B.v = vel.template head<3>();
+      B.a = acc.template head<3>();
+      return;
+    }
     bool finite = true;
     for (int c = 0; c < 3; ++c) finite = finite && is_finite(r(c));
     for (int c = 0; c < 6; ++c) finite = finite && is_finite(vel(c)) && is_finite(acc(c));
@@ -312,6 +325,32 @@ class MooringSystem {
         F.template tail<3>() += Vec3<T>(Rb * P.r).cross(f);
       }
     return F;
+  }
+
+  /// The force a CoupledPinned body (host_pin) exerts on the host at its pin in state s [N]
+  /// (spec "Attached objects and line ends": the node receives F - (m + m_a) a_p -
+  /// m (alpha x c + omega x (omega x c)) and no moment): its own loads and the lines' dynamic
+  /// end loads less its inertia, the mass matrix about the pin (rods, added mass and lumps
+  /// included) times (a_p, alpha) plus the velocity terms. Throws InputError for another body.
+  Vec3<T> pin_reaction(const State& s, int b) const {
+    require_numbered();
+    const auto& B = bodies_.at(static_cast<std::size_t>(b));
+    if (!(B.kind == BodyKind::pinned && B.host_pin))
+      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not CoupledPinned",
+                       "a CoupledPinned body");
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, b, rb, Rb);
+    const Vec6<T> vel = motion_of(b, s.v, 1), acc = motion_of(b, s.a, 2);
+    const Vec3<T> w = vel.template tail<3>();
+    const T phi = body_immersion<T>(B, T(rb(2) + Vec3<T>(Rb * B.cb)(2)), env_).phi;
+    const Mat6<T> M = body_mass_matrix<T>(B, Rb, phi, env_);
+    const Vec6<T> own = body_velocity_terms<T>(B, Rb, w) -
+                        body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
+                                              current_, true);
+    const Vec6<T> Ma = mul6<T>(M, acc);
+    const Vec6<T> lines = body_line_load(s, b, true);
+    return Vec3<T>(lines.template head<3>() - own.template head<3>() - Ma.template head<3>());
   }
 
   /// Adds a line from point a (End A) to point b (End B); returns its index.
