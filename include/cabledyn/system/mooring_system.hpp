@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
+
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/errors.hpp"
@@ -210,13 +212,27 @@ class MooringSystem {
       if (rod.segments < 1) throw InputError(ro, "NumSegs", rod.segments, ">= 1");
     }
     if (b.kind == BodyKind::free || b.kind == BodyKind::pinned) {
-      // The rigid mass with the rods: a free body needs a mass and inertia about every axis,
+      // The rigid mass with its rods and points: a free body needs a mass and inertia about
+      // every axis through its centre of gravity (its 6 x 6 mass matrix positive definite),
       // a pinned one inertia about every axis through its pin.
       const RigidMass<T> rm = body_rigid_mass(b);
-      const double Jmin = static_cast<double>(value_of(rm.J.diagonal().minCoeff()));
-      if ((b.kind == BodyKind::free && !(value_of(rm.m) > 0)) || !(Jmin > 0))
-        throw InputError(obj, "mass and moments of inertia of a free or pinned body (rods included)", Jmin,
+      const double m = static_cast<double>(value_of(rm.m));
+      if (b.kind == BodyKind::free && !(m > 0))
+        throw InputError(obj, "mass of a free body (rods and points included)", m,
                          "> 0 (a massless body has no equation of motion)");
+      Mat3<double> J;
+      Vec3<double> h;
+      for (int i = 0; i < 3; ++i) {
+        h(i) = static_cast<double>(value_of(rm.h(i)));
+        for (int j = 0; j < 3; ++j) J(i, j) = static_cast<double>(value_of(rm.J(i, j)));
+      }
+      if (b.kind == BodyKind::free) J -= (h.squaredNorm() * Mat3<double>::Identity() - h * h.transpose()) / m;
+      const Vec3<double> ev = Eigen::SelfAdjointEigenSolver<Mat3<double>>(J).eigenvalues();
+      if (!(ev(0) > 1e-12 * ev(2) && ev(2) > 0))
+        throw InputError(obj,
+                         std::string("smallest principal moment of inertia about its ") +
+                             (b.kind == BodyKind::free ? "centre of gravity" : "pin") + " (rods and points included)",
+                         ev(0), "> 0 (a body that turns about an axis without inertia has no equation of motion)");
     }
     bodies_.push_back(std::move(b));
     numbered_ = false;
@@ -344,7 +360,7 @@ class MooringSystem {
     const Vec6<T> vel = motion_of(b, s.v, 1), acc = motion_of(b, s.a, 2);
     const Vec3<T> w = vel.template tail<3>();
     const T phi = body_immersion<T>(B, T(rb(2) + Vec3<T>(Rb * B.cb)(2)), env_).phi;
-    const Mat6<T> M = body_mass_matrix<T>(B, Rb, phi, env_);
+    const Mat6<T> M = body_mass_matrix<T>(B, rb, Rb, phi, env_);
     const Vec6<T> own = body_velocity_terms<T>(B, Rb, w) -
                         body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
                                               current_, true);
@@ -545,7 +561,8 @@ class MooringSystem {
 
   /// Throws NotImplementedError when a node of state s, or a held point the lines end on,
   /// lies above the still water (the system's line model takes every element as wetted), and
-  /// SolveError for a non-finite DOF.
+  /// SolveError for a non-finite DOF. (Rods may pierce the surface: their wetted-segment
+  /// buoyancy is in their body's loads.)
   void check_state(const State& s) const {
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
@@ -557,20 +574,6 @@ class MooringSystem {
         throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
                                   "height above the still water", z,
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
-    }
-    for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (bodies_[b].rods.empty()) continue;
-      Vec3<T> rb;
-      Mat3<T> Rb;
-      body_pose(s, static_cast<int>(b), rb, Rb);
-      for (const auto& rod : bodies_[b].rods)
-        for (const Vec3<T>* e : {&rod.a, &rod.b}) {
-          const double z = static_cast<double>(value_of(Vec3<T>(rb + Rb * *e)(2)));
-          if (z > 0)
-            throw NotImplementedError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ") " + rod.name,
-                                      "end height above the still water", z,
-                                      "<= 0 (the wetted-segment buoyancy of a surface-piercing rod is not in yet)");
-        }
     }
     for (Index i = 2; i < n_pos_dofs_; i += 3)
       if (value_of(s.q(i)) > 0)
@@ -751,7 +754,7 @@ class MooringSystem {
         pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> cb = Rb * bodies_[b].cb;
         const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
-        return body_mass_matrix<T>(bodies_[b], Rb, phi, env_);
+        return body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_);
       };
       const Mat6<T> M = mass(s.q);
       const Vec6<T> acc = motion_of(bi, s.a, 2);  // a pinned body: its pin's acceleration
@@ -797,7 +800,7 @@ class MooringSystem {
       body_pose(s, static_cast<int>(b), rb, Rb);
       const T phi = body_immersion<T>(bodies_[b], T(rb(2) + Vec3<T>(Rb * bodies_[b].cb)(2)), env_).phi;
       const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
-      E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], Rb, phi, env_), vb));
+      E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_), vb));
     }
     return E;
   }
