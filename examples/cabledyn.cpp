@@ -111,15 +111,13 @@ int main(int argc, char** argv) {
       try {
         deck = io::read_deck(deck_path);
       } catch (const NotImplementedError&) {
-        // A deck whose only requests the single-line route lacks are free points, bodies and
-        // points on bodies runs as a mooring system (io/system_runner.hpp); any other request
-        // is refused as read.
+        // A deck whose only requests the single-line route lacks are free points, bodies,
+        // points on bodies and rods runs as a mooring system (io/system_runner.hpp); any other
+        // request is refused by name.
         io::ReadOptions ro;
         ro.accept_unsupported = true;
         deck = io::read_deck(deck_path, ro);
-        bool only_free = true;
-        for (const auto& u : deck.unsupported) only_free = only_free && io::system_route_feature(u.feature);
-        if (!only_free) throw;
+        io::refuse_unmodelled(deck);  // names what neither route models, not what the system route does
       }
       stem = fs::path(deck_path).stem().string();
       if (root.empty()) root = (fs::path(deck_path).parent_path() / stem).string();

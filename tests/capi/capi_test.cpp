@@ -14,6 +14,7 @@
 #include "cabledyn/io/system_runner.hpp"
 #include "cabledyn/io/system_simulation.hpp"
 #include "cabledyn_c.h"
+#include "support/crossings.hpp"
 
 namespace {
 
@@ -307,4 +308,67 @@ TEST_CASE("System campaign findings: a failed init leaves the handle uninitialis
   for (int i = 0; i < 3; ++i) xs[i] = sim->deck().find_point(3)->r[static_cast<std::size_t>(i)];
   REQUIRE_NOTHROW(sim->initialize(xs, v));
   CHECK(sim->statics().residual <= 1e-8 * sim->statics().scale);
+}
+
+TEST_CASE("A CoupledPinned body: a pendulum on an accelerating cart swings about atan(-a/g) with the physical "
+          "pendulum's period, and the host feels its weight and m a",
+          "[capi][bodies]") {
+  // tests/capi/decks/pinned_cart.dat: a massless CoupledPinned body, a 10 m rod of 5 t/m and
+  // 2 m diameter hanging from the pin, in a vacuum. The host accelerates the pin along y at
+  // a = 0.5 m/s^2 from rest. Exact: the equilibrium angle atan(-a/g) about x; the period of
+  // a rod pendulum 2 pi sqrt(I_pin / (m g_eff l_c)) in g_eff = sqrt(g^2 + a^2), I_pin =
+  // m (L^2 / 3 + d^2 / 16), l_c = L / 2, lengthened by 1 + theta0^2 / 16 at the amplitude
+  // theta0; over whole periods the pin force averages -m (0, a, g) (momentum).
+  const std::string deck_path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/pinned_cart.dat";
+  cabledyn_system* s = nullptr;
+  REQUIRE(cabledyn_create(deck_path.c_str(), &s) == CABLEDYN_OK);
+  int n = 0, np = 0, nb = 0;
+  cabledyn_coupled_dofs(s, &n);
+  cabledyn_coupled_objects(s, &np, &nb);
+  REQUIRE(n == 6);  // MoorDyn's count: six entries, the rotations ignored
+  CHECK(nb == 1);
+  std::vector<double> x(6), v(6, 0.0), f(6);
+  REQUIRE(cabledyn_coupled_deck_positions(s, x.data()) == CABLEDYN_OK);
+  CHECK(x[2] == -5);
+  REQUIRE(cabledyn_init(s, x.data(), v.data()) == CABLEDYN_OK);
+  const double a = 0.5, g = 9.80665, dt = 0.01, m = 5e3 * 10, L = 10, d = 2;
+  double t = 0;
+  std::vector<double> roll, Fy, Fz;
+  for (int k = 1; k <= 3000; ++k) {
+    const double tk = k * dt;
+    x[1] = 0.5 * a * tk * tk;
+    v[1] = a * tk;
+    x[3] = 0.3;  // ignored: the body turns freely about its pin
+    REQUIRE(cabledyn_step(s, x.data(), v.data(), f.data(), &t, dt) == CABLEDYN_OK);
+    double r6[6], load[6];
+    REQUIRE(cabledyn_body_pose(s, 1, r6) == CABLEDYN_OK);
+    REQUIRE(cabledyn_body_load(s, 1, load) == CABLEDYN_OK);
+    for (int c = 0; c < 6; ++c) REQUIRE(load[c] == f[static_cast<std::size_t>(c)]);
+    REQUIRE(f[3] == 0);
+    REQUIRE(f[4] == 0);
+    REQUIRE(f[5] == 0);
+    REQUIRE(r6[1] == Approx(x[1]).epsilon(1e-12));  // the pin follows the host
+    roll.push_back(r6[3]);
+    Fy.push_back(f[1]);
+    Fz.push_back(f[2]);
+  }
+  cabledyn_close(s);
+  const double theta_e = std::atan(-a / g);
+  const std::vector<double> c = cabledyn::test_support::upcrossings(roll, dt, theta_e);
+  REQUIRE(c.size() >= 5);
+  // Samples over whole periods (sample i at (i + 1) dt).
+  double sr = 0, sy = 0, sz = 0;
+  int count = 0;
+  for (std::size_t i = 0; i < roll.size(); ++i) {
+    const double ti = static_cast<double>(i) * dt;
+    if (ti < c.front() || ti >= c.back()) continue;
+    sr += roll[i], sy += Fy[i], sz += Fz[i], ++count;
+  }
+  const double g_eff = std::sqrt(g * g + a * a);
+  const double T0 = 2 * 3.141592653589793 * std::sqrt((L * L / 3 + d * d / 16) / (g_eff * L / 2));
+  const double T = T0 * (1 + theta_e * theta_e / 16);
+  CHECK(cabledyn::test_support::mean_period(c) == Approx(T).epsilon(1e-4));
+  CHECK(sr / count == Approx(theta_e).epsilon(1e-4));
+  CHECK(sy / count == Approx(-m * a).epsilon(1e-4));
+  CHECK(sz / count == Approx(-m * g).epsilon(1e-6));
 }

@@ -95,6 +95,15 @@ TEST_CASE("The system route refuses by name what it does not model", "[system][i
   ro.accept_unsupported = true;
   CHECK_THROWS_WITH(build_deck_system(parse_deck(herm, "h.dat", ro)),
                     Catch::Contains("h.dat:") && Catch::Contains("finite-EI lines in a system"));
+  // The refusal names what the system route lacks (the bathymetry of line 3 of the options),
+  // not the free points it models, though they come first in the deck.
+  try {
+    build_deck_system(ds_parse("bathy.txt   SeafloorFile"));
+    FAIL("a bathymetry was accepted");
+  } catch (const NotImplementedError& e) {
+    CHECK(e.feature() == "bathymetry (SeafloorFile)");
+    CHECK_THAT(e.what(), !Catch::Contains(kFreePointsFeature));
+  }
   // Without accept_unsupported the reader still refuses free points (the single-line driver).
   CHECK_THROWS_WITH(parse_deck(std::string(ds_deck).replace(std::string(ds_deck).find("%EXTRA%"), 7, ""), "x.dat"),
                     Catch::Contains(kFreePointsFeature));

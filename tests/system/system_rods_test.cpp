@@ -295,3 +295,198 @@ TEST_CASE("A buoyant free rod rises with the acceleration of its net buoyancy ov
   // At t = 2.34 s it would reach z = -1, as MoorDyn's deck says ("~2.3 seconds").
   CHECK(std::sqrt(2 * 9 / acc) == Approx(2.34).margin(0.01));
 }
+
+namespace {
+
+// A fixed body of no mass of its own carrying one rod of radius rr from End A at a (world,
+// the body at the origin) along the unit axis q, length L: its only load is the rod's
+// buoyancy.
+BodyModel<double> sr_bare_rod(const Vec3<double>& a, const Vec3<double>& q, double L, double rr) {
+  BodyModel<double> B;
+  B.kind = BodyKind::fixed;
+  RodPart<double> rod = sr_rod(L, 2 * rr, 0.0, 1.0);
+  rod.a = a;
+  rod.b = a + L * q;
+  B.rods.push_back(rod);
+  return B;
+}
+
+Vec6<double> sr_hydrostatic(const BodyModel<double>& B, const Vec3<double>& r, const Mat3<double>& R) {
+  const Environment env;
+  return body_external_load<double>(B, r, R, Vec3<double>::Zero(), Vec3<double>::Zero(), env, std::nullopt,
+                                    SeabedParams{}, Vec3<double>::Zero(), false);
+}
+
+}  // namespace
+
+TEST_CASE("The Gauss-Legendre rules of the wet stations integrate polynomials of degree 3 and 19 exactly",
+          "[system][rods]") {
+  // On [-1, 1]: the integral of x^k is 2 / (k + 1) for even k, 0 for odd k.
+  for (int k = 0; k <= 19; ++k) {
+    double s10 = 0;
+    for (int i = 0; i < 10; ++i) s10 += cabledyn::detail::kGauss10w[i] * std::pow(cabledyn::detail::kGauss10x[i], k);
+    const double exact = k % 2 ? 0.0 : 2.0 / (k + 1);
+    CHECK(s10 == Approx(exact).margin(1e-15));
+    if (k <= 3) CHECK(std::pow(cabledyn::detail::kGauss2x[0], k) + std::pow(cabledyn::detail::kGauss2x[1], k) == Approx(exact).margin(1e-15));
+  }
+}
+
+TEST_CASE("A surface-piercing rod: its buoyancy is the displaced volume of the cut cylinder at the volume's "
+          "centroid, continuous through the surface, with the exact waterplane restoring",
+          "[system][rods]") {
+  const Environment env;
+  const double rg = env.rho_w * env.g, rr = 1.0, L = 20;
+  SECTION("tilted 25 deg, the surface cutting the side only: V = pi r^2 l, the centroid in closed form") {
+    // l: the axis length below the surface. Wet where s < l - y tan(phi) (y the in-section
+    // up-slope coordinate): V = pi r^2 l, s_B = l / 2 + tan^2(phi) r^2 / (8 l), y_B = -tan(phi)
+    // r^2 / (4 l).
+    const double phi = 25 * sr_pi / 180;
+    const Vec3<double> q(std::sin(phi), 0, std::cos(phi)), a(3, -2, -12);
+    const Vec3<double> u(-std::cos(phi), 0, std::sin(phi));  // in-section up-slope
+    const double l = 12 / std::cos(phi), tp = std::tan(phi);
+    const BodyModel<double> B = sr_bare_rod(a, q, L, rr);
+    const Vec3<double> r0(0.5, 1.0, 0.0);  // the reference point (not on the rod)
+    BodyModel<double> Bs = B;
+    for (auto& rod : Bs.rods) rod.a -= r0, rod.b -= r0;
+    const Vec6<double> F = sr_hydrostatic(Bs, r0, Mat3<double>::Identity());
+    const double V = sr_pi * rr * rr * l;
+    const Vec3<double> cB = a + (l / 2 + tp * tp * rr * rr / (8 * l)) * q - tp * rr * rr / (4 * l) * u;
+    const Vec3<double> Fz(0, 0, rg * V);
+    const Vec3<double> M = (cB - r0).cross(Fz);
+    CHECK(F(2) == Approx(rg * V).epsilon(1e-12));
+    CHECK(std::abs(F(0)) + std::abs(F(1)) == 0);
+    for (int k = 0; k < 3; ++k) CHECK(F(3 + k) == Approx(M(k)).epsilon(1e-11).margin(1e-9 * rg * V));
+  }
+  SECTION("vertical and horizontal rods") {
+    // Vertical, 7.5 m below the surface: V = pi r^2 7.5 at its middle.
+    const BodyModel<double> Bv = sr_bare_rod(Vec3<double>(0, 0, -7.5), Vec3<double>(0, 0, 1), L, rr);
+    const Vec6<double> Fv = sr_hydrostatic(Bv, Vec3<double>::Zero(), Mat3<double>::Identity());
+    CHECK(Fv(2) == Approx(rg * sr_pi * rr * rr * 7.5).epsilon(1e-13));
+    // Horizontal along y, its axis 0.3 m below the surface: the circular segment below h =
+    // 0.3 above the centre, at the segment's centroid below the axis.
+    const double h = 0.3;
+    const BodyModel<double> Bh = sr_bare_rod(Vec3<double>(0, -10, -h), Vec3<double>(0, 1, 0), L, rr);
+    const Vec6<double> Fh = sr_hydrostatic(Bh, Vec3<double>::Zero(), Mat3<double>::Identity());
+    const double Aw = rr * rr * std::acos(-h / rr) + h * std::sqrt(rr * rr - h * h);
+    const double yc = -2.0 / 3.0 * std::pow(rr * rr - h * h, 1.5) / Aw;
+    CHECK(Fh(2) == Approx(rg * Aw * L).epsilon(1e-13));
+    // Its moment about the origin (the middle of the axis at y = 0, x = 0): none about x, y.
+    CHECK(std::abs(Fh(3)) <= 1e-9 * Fh(2));
+    CHECK(std::abs(Fh(4)) <= 1e-9 * Fh(2));
+    (void)yc;
+  }
+  SECTION("continuous as the top rim reaches the surface, and the potential's gradient is the load") {
+    const double phi = 10 * sr_pi / 180;
+    const Vec3<double> q(0, std::sin(phi), std::cos(phi));
+    // The top rim of End B at z = L cos(phi) + zA + r sin(phi): just below and just above 0.
+    const double zA0 = -(L * std::cos(phi) + rr * std::sin(phi));
+    const Vec6<double> below = sr_hydrostatic(sr_bare_rod(Vec3<double>(0, 0, zA0 - 1e-9), q, L, rr), Vec3<double>::Zero(),
+                                              Mat3<double>::Identity());
+    const Vec6<double> above = sr_hydrostatic(sr_bare_rod(Vec3<double>(0, 0, zA0 + 1e-9), q, L, rr), Vec3<double>::Zero(),
+                                              Mat3<double>::Identity());
+    for (int k = 0; k < 6; ++k) CHECK(above(k) == Approx(below(k)).epsilon(1e-9).margin(1e-6));
+    // A piercing pose: E(r, R) of body_potential_energy; dE/dz = -Fz, dE/dtheta = -M.
+    const BodyModel<double> B = sr_bare_rod(Vec3<double>(0, 0, -9), q, L, rr);
+    const Vec3<double> r0(0.4, -0.2, 0.1);
+    const Mat3<double> R0 = rotation_xyz(0.05, -0.03, 0.2);
+    auto E = [&](const Vec3<double>& r, const Mat3<double>& R) {
+      return body_potential_energy<double>(B, r, R, env, std::nullopt, SeabedParams{});
+    };
+    const Vec6<double> F = sr_hydrostatic(B, r0, R0);
+    const double h = 1e-5;
+    for (int k = 0; k < 3; ++k) {
+      Vec3<double> e = Vec3<double>::Zero();
+      e(k) = h;
+      const double dEdx = (E(r0 + e, R0) - E(r0 - e, R0)) / (2 * h);
+      const double dEdt = (E(r0, so3_exp<double>(e) * R0) - E(r0, so3_exp<double>(Vec3<double>(-e)) * R0)) / (2 * h);
+      CHECK(-dEdx == Approx(F(k)).margin(1e-6 * F(2)));
+      CHECK(-dEdt == Approx(F(3 + k)).margin(1e-6 * F(2) * L));
+    }
+  }
+  SECTION("a vertical rod tilted about its waterline point: the restoring rho g (I_wp + V z_B)") {
+    // l = 12 m below the surface, tilted by +-theta about the point of its axis at the
+    // surface (the moment about that point): C44 = rho g pi r^2 (r^2 / 4 - l^2 / 2), the
+    // waterplane's second moment pi d^4 / 64 = pi r^4 / 4.
+    const double l = 12;
+    const BodyModel<double> B = sr_bare_rod(Vec3<double>(0, 0, -l), Vec3<double>(0, 0, 1), L, rr);
+    const double th = 1e-4;
+    const Vec6<double> Fp = sr_hydrostatic(B, Vec3<double>::Zero(), so3_exp<double>(Vec3<double>(th, 0, 0)));
+    const Vec6<double> Fm = sr_hydrostatic(B, Vec3<double>::Zero(), so3_exp<double>(Vec3<double>(-th, 0, 0)));
+    const double C44 = rg * sr_pi * rr * rr * (rr * rr / 4 - l * l / 2);
+    CHECK(-(Fp(3) - Fm(3)) / (2 * th) == Approx(C44).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("A ballasted spar (a free vertical rod piercing the surface) heaves about its draft with the period of "
+          "its waterplane stiffness and its wet mass",
+          "[system][rods][dynamics]") {
+  // Rod 20 m, d = 2 m, 500 kg/m, on a free body with 28 642 kg of ballast 0.5 m above End A
+  // (GM > 0): the draft l = m / (rho pi r^2) = 12 m. Heave stiffness rho g pi r^2 (exact: the
+  // wet length changes, the section does not), mass m plus the wet bottom end's added mass
+  // rho CaEnd 2/3 pi r^3 (the dry top end carries none).
+  const Environment env;
+  const double rr = 1, L = 20, mu = 500, l = 12;
+  const double m = env.rho_w * sr_pi * rr * rr * l;
+  MooringSystem<double> sys(env, "spar");
+  BodyModel<double> B;
+  B.name = "spar";
+  B.kind = BodyKind::free;
+  B.rods.push_back(sr_rod(L, 2 * rr, mu, 1.0));
+  B.mass = m - mu * L;
+  B.cg = Vec3<double>(0, 0, 0.5);
+  B.inertia = Vec3<double>(1e3, 1e3, 1e3);
+  B.r = Vec3<double>(0, 0, -l - 1);  // 1 m below its equilibrium, at rest
+  const int b = sys.add_body(B);
+  sys.renumber();
+  const double k = env.rho_w * env.g * sr_pi * rr * rr;
+  const double ma = env.rho_w * 0.6 * (2.0 / 3.0) * sr_pi * rr * rr * rr;
+  const double T = 2 * sr_pi * std::sqrt((m + ma) / k);
+  SystemStepperOptions o;
+  o.rho_inf = 1.0;
+  o.tol = 1e-10;
+  SystemStepper<MooringSystem<double>> st(sys, o);
+  st.initialize(sys.initial_state());
+  const double dt = T / 400;
+  std::vector<double> z;
+  double tilt = 0;
+  for (int i = 0; i < 1600; ++i) {
+    st.step(dt);
+    z.push_back(st.state().q(sys.body_dof(b) + 2) + l);
+    Vec3<double> r;
+    Mat3<double> R;
+    sys.body_pose(st.state(), b, r, R);
+    tilt = std::max(tilt, std::acos(std::min(1.0, R(2, 2))));
+  }
+  const std::vector<double> up = test_support::upcrossings(z, dt);
+  REQUIRE(up.size() >= 3);
+  double zmax = -1e9, zmin = 1e9;
+  for (double v : z) zmax = std::max(zmax, v), zmin = std::min(zmin, v);
+  INFO("period " << test_support::mean_period(up) << " s against " << T << " s; heave in [" << zmin << ", " << zmax
+                 << "]; tilt " << tilt);
+  CHECK(test_support::mean_period(up) == Approx(T).epsilon(1e-4));
+  CHECK(zmax == Approx(1.0).epsilon(1e-4));  // symmetric about the draft: the stiffness is linear
+  CHECK(zmin == Approx(-1.0).epsilon(1e-4));
+  CHECK(tilt < 1e-9);
+}
+
+TEST_CASE("A free body without inertia about an axis through its centre of gravity is refused by name", "[system][rods]") {
+  // Two point masses on a line (MoorDyn's orbitalBody deck, body 1): no inertia about that
+  // line, though every diagonal entry of the inertia about the reference point is positive.
+  MooringSystem<double> sys(Environment{}, "degenerate");
+  BodyModel<double> B;
+  B.name = "dumbbell";
+  B.kind = BodyKind::free;
+  for (double z : {-2.0, 2.0}) {
+    BodyModel<double>::Lump k;
+    k.p = Vec3<double>(0, -10, z);
+    k.mass = 20;
+    B.lumps.push_back(k);
+  }
+  CHECK_THROWS_WITH(sys.add_body(B), Catch::Contains("Body 1 (dumbbell)") &&
+                                         Catch::Contains("smallest principal moment of inertia about its centre of gravity"));
+  // With a rod along the line (its section inertia about its axis) it is a body.
+  B.rods.push_back(sr_rod(4, 1, 10, 0));
+  B.rods.back().a = Vec3<double>(0, -10, -2);
+  B.rods.back().b = Vec3<double>(0, -10, 2);
+  CHECK_NOTHROW(sys.add_body(B));
+}

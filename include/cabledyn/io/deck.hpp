@@ -104,7 +104,7 @@ struct RodRecord {
 };
 
 /// How a body moves (BODIES Attachment column).
-enum class BodyType { fixed, coupled, free };
+enum class BodyType { fixed, coupled, free, coupled_pinned };
 
 /// A BODIES row `ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca*` (MoorDyn v2):
 /// CG* is z or x|y|z, I* one value for all three axes or Ixx|Iyy|Izz, CdA* one value for all
@@ -916,7 +916,7 @@ class DeckParser {
     else if (u == "FIXED" || u == "FIX" || u == "ANCHOR") b.type = BodyType::fixed;
     else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES") b.type = BodyType::coupled;
     else if (u == "COUPLEDPINNED" || u == "CPLDPIN" || u == "VESSELPINNED" || u == "VESPIN")
-      unsupported("pinned coupled bodies (CoupledPinned)", line, c(1), t[1].text);
+      b.type = BodyType::coupled_pinned;
     else fail(file_, line, c(1), t[1].text, "Free, Fixed (Fix, Anchor), Coupled (Cpld, Vessel, Ves) or CoupledPinned");
     for (int k = 0; k < 3; ++k) b.r[k] = at_most(num(t[2 + k], c(2 + k), line), t[2 + k], c(2 + k), line, 1e7, "m");
     for (int k = 0; k < 3; ++k) b.angles[k] = at_most(num(t[5 + k], c(5 + k), line), t[5 + k], c(5 + k), line, 3600, "deg");
@@ -1396,7 +1396,7 @@ class DeckParser {
     if (o.fairleadMotion) {
       bool any = false;
       for (const PointRecord& p : d_.points) any = any || p.moving();
-      for (const BodyRecord& b : d_.bodies) any = any || b.type == BodyType::coupled;
+      for (const BodyRecord& b : d_.bodies) any = any || b.type == BodyType::coupled || b.type == BodyType::coupled_pinned;
       if (!any)
         fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point or body",
              "a Coupled or Vessel point or body to move");

@@ -34,6 +34,34 @@ inline bool system_route_feature(const std::string& feature) {
          feature == kRodsFeature || feature == kRodLinesFeature;
 }
 
+/// Throws the NotImplementedError of the first request in deck.unsupported that the system
+/// route does not model, its limit listing the other such features with their deck lines (the
+/// features the system route models are not named: they are not what stops the deck);
+/// returns when there is none.
+inline void refuse_unmodelled(const Deck& deck) {
+  const UnsupportedRecord* first = nullptr;
+  std::vector<std::pair<std::string, std::vector<int>>> others;  // feature, its lines
+  for (const auto& u : deck.unsupported) {
+    if (system_route_feature(u.feature)) continue;
+    if (!first) first = &u;
+    if (u.feature == first->feature) continue;
+    auto it = std::find_if(others.begin(), others.end(), [&](const auto& f) { return f.first == u.feature; });
+    if (it == others.end()) others.emplace_back(u.feature, std::vector<int>{u.line});
+    else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
+  }
+  if (!first) return;
+  std::string also;
+  for (const auto& [feature, ls] : others) {
+    std::string lines = ls.size() == 1 ? "line " : "lines ";
+    for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
+    if (ls.size() > 8) lines += ", ...";
+    also += (also.empty() ? "" : "; ") + feature + " (" + lines + ")";
+  }
+  std::string more = first->detail;
+  if (!also.empty()) more += (more.empty() ? "" : "; ") + std::string("also not implemented: ") + also;
+  throw NotImplementedError(detail::where(deck.file, first->line), first->quantity, first->value, first->feature, more);
+}
+
 /// A deck's mooring system and its maps.
 struct DeckSystem {
   MooringSystem<double> system;
@@ -41,7 +69,7 @@ struct DeckSystem {
   std::vector<int> point_id;       ///< system point index -> deck point ID (0: a rod's point)
   std::vector<int> line_id;        ///< system line index -> deck line ID
   std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
-  std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel bodies, in BODIES order
+  std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel / CoupledPinned bodies, in BODIES order
   std::map<std::pair<int, char>, int> rod_point;  ///< (rod ID, 'A' / 'B') -> the system point a line uses there
 };
 
@@ -56,9 +84,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   using detail::where;
   // Read the deck with ReadOptions::accept_unsupported: free points are what this route
   // models; every other request is refused here.
-  for (const auto& u : deck.unsupported)
-    if (!system_route_feature(u.feature))
-      throw NotImplementedError(where(deck.file, u.line), u.quantity, u.value, u.feature);
+  refuse_unmodelled(deck);
   const auto& o = deck.options;
   auto refuse = [&](const std::string& option, const std::string& what) {
     throw NotImplementedError(where(deck.file, o.line_of(option)), option, what,
@@ -83,7 +109,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   for (const auto& b : deck.bodies) {
     BodyModel<double> m;
     m.name = "deck body " + std::to_string(b.id);
-    m.kind = b.type == BodyType::free ? BodyKind::free : b.type == BodyType::fixed ? BodyKind::fixed : BodyKind::coupled;
+    m.kind = b.type == BodyType::free    ? BodyKind::free
+             : b.type == BodyType::fixed ? BodyKind::fixed
+             : b.type == BodyType::coupled_pinned ? BodyKind::pinned
+                                                  : BodyKind::coupled;
+    m.host_pin = b.type == BodyType::coupled_pinned;  // CoupledPinned: the host moves the pin
     m.r = Vec3<double>(b.r[0], b.r[1], b.r[2]);
     constexpr double deg = 3.14159265358979323846 / 180;
     m.R = rotation_xyz(b.angles[0] * deg, b.angles[1] * deg, b.angles[2] * deg);
@@ -195,7 +225,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     const auto& b = deck.bodies[k];
     try {
       const int idx = ds.system.add_body(bodies[k]);
-      if (bodies[k].kind == BodyKind::coupled) ds.coupled_bodies.push_back(idx);
+      if (bodies[k].kind == BodyKind::coupled || bodies[k].host_pin) ds.coupled_bodies.push_back(idx);
     } catch (const InputError& e) {
       throw InputError(where(deck.file, b.line), "BODIES body " + std::to_string(b.id), e.what(), "a valid body");
     }

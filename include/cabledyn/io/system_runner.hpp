@@ -347,7 +347,10 @@ class SystemRunner {
         // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
         const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
         f << id << "\t"
-          << (k == BodyKind::free ? "Free" : k == BodyKind::coupled ? "Coupled" : k == BodyKind::pinned ? "Pinned" : "Fixed");
+          << (k == BodyKind::free      ? "Free"
+              : k == BodyKind::coupled ? "Coupled"
+              : k == BodyKind::pinned  ? (sys.body(bi).host_pin ? "CoupledPinned" : "Pinned")
+                                       : "Fixed");
         for (int i = 0; i < 3; ++i) f << "\t" << r(i);
         for (int i = 0; i < 3; ++i) f << "\t" << ang(i);
         for (int i = 0; i < 6; ++i) f << "\t" << F(i);

@@ -48,7 +48,11 @@ class SystemSimulation {
   const Deck& deck() const { return deck_; }
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
-  /// Number of coupled DOFs: 6 per Coupled / Vessel body, then 3 per Coupled / Vessel point.
+  /// Number of coupled DOFs: 6 per Coupled / Vessel / CoupledPinned body, then 3 per Coupled /
+  /// Vessel point. A CoupledPinned body reads the position, velocity and acceleration of its
+  /// pin from its first three entries and ignores the other three (it turns freely about the
+  /// pin: MoorDyn counts six entries for it too); its force entries are the pin reaction and
+  /// zero moments.
   int coupled_dofs() const {
     return 3 * static_cast<int>(model_.coupled.size()) + 6 * static_cast<int>(model_.coupled_bodies.size());
   }
@@ -95,12 +99,13 @@ class SystemSimulation {
   }
 
   /// The loads of the lines on the coupled objects in the committed state: the force and
-  /// moment about the reference point of each coupled body (6 per body), then the force on
-  /// each coupled point (3 per point).
+  /// moment about the reference point of each coupled body (6 per body; a CoupledPinned
+  /// body's pin reaction, its own loads and inertia included, and no moment), then the force
+  /// on each coupled point (3 per point).
   void coupled_forces(double* f) const {
     require_init("coupled_forces");
     for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
-      const Vec6<double> F = model_.system.body_line_load(stepper_->state(), model_.coupled_bodies[c], true);
+      const Vec6<double> F = coupled_body_load(model_.coupled_bodies[c]);
       for (int k = 0; k < 6; ++k) f[6 * c + static_cast<std::size_t>(k)] = F(k);
     }
     const std::size_t o = 6 * model_.coupled_bodies.size();
@@ -121,10 +126,12 @@ class SystemSimulation {
     require_init("body_motion");
     return model_.system.body_motion(stepper_->state(), body_index(id), which);
   }
-  /// The load of the lines on body `id` about its reference point (force, moment).
+  /// The load of the lines on body `id` about its reference point (force, moment); for a
+  /// CoupledPinned body the load on the host at its pin (MooringSystem::pin_reaction) and a
+  /// zero moment.
   Vec6<double> body_load(int id) const {
     require_init("body_load");
-    return model_.system.body_line_load(stepper_->state(), body_index(id), true);
+    return coupled_body_load(body_index(id));
   }
 
   /// Position of the point with deck ID `id` in the committed state.
@@ -225,6 +232,14 @@ class SystemSimulation {
     if (id < 1 || id > static_cast<int>(model_.system.n_bodies()))
       throw InputError(deck_.file, "body ID", id, "a body of BODIES (1.." + std::to_string(model_.system.n_bodies()) + ")");
     return id - 1;
+  }
+  Vec6<double> coupled_body_load(int b) const {
+    if (model_.system.body(b).host_pin) {
+      Vec6<double> F = Vec6<double>::Zero();
+      F.head<3>() = model_.system.pin_reaction(stepper_->state(), b);
+      return F;
+    }
+    return model_.system.body_line_load(stepper_->state(), b, true);
   }
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();

@@ -11,7 +11,8 @@
 // with it, its mass and loads added to the body's; a pinned rod turns about its End A) are
 // RodParts of a body: a free rod is a body of no mass of its own carrying one rod, a pinned rod
 // a pinned one (three rotational DOFs about the pin), a rod on a body one more part of it.
-// Rods are fully submerged here (their wetted-segment buoyancy at the surface is not in yet).
+// A rod at the surface takes its wetted-segment buoyancy, and the wet fraction of each
+// station in its drag and added mass.
 //
 // Everything here is in the world frame about the body's reference point: a six-vector is
 // (force, moment) or (v, omega), a 6 x 6 matrix maps (a, alpha) to (force, moment). The
@@ -36,7 +37,8 @@ enum class BodyKind {
   fixed,    ///< held at its deck pose: Fixed
   coupled,  ///< pose prescribed by the host or a motion: Coupled / Vessel
   free,     ///< six DOFs moved by its lines and loads: Free
-  pinned,   ///< three rotational DOFs about its reference point, held there: a Pinned rod
+  pinned,   ///< three rotational DOFs about its reference point, held there (Pinned rod) or
+            ///< moved by the host (CoupledPinned body, BodyModel::host_pin)
 };
 
 /// A rigid cylinder on a body (deck ROD TYPES and RODS): its ends in body axes from the
@@ -64,6 +66,10 @@ template <class T>
 struct BodyModel {
   std::string name = "body";
   BodyKind kind = BodyKind::free;
+  /// A pinned body whose pin (its reference point) the host moves: MoorDyn's CoupledPinned
+  /// (spec "Attached objects and line ends"); it turns freely about the pin, and the host
+  /// receives the pin reaction (MooringSystem::pin_reaction).
+  bool host_pin = false;
   Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
   Mat3<T> R = Mat3<T>::Identity();  ///< orientation (body axes to world): held, or initial
   Vec3<T> v = Vec3<T>::Zero();      ///< held body: velocity of the reference point [m/s]
@@ -191,11 +197,179 @@ void add_point_mass6(Mat6<T>& M, const Mat3<T>& M3, const Vec3<T>& p) {
   M.template block<3, 3>(3, 3) -= P * M3 * P;
 }
 
-/// The 6 x 6 mass matrix of body B at orientation R about its reference point (world axes),
+/// The wetted part of a circular section of radius r whose waterline lies h above its centre
+/// along the in-section up-slope direction (spec "Attached objects and line ends"): the wet
+/// area A_w = r^2 acos(-h/r) + h sqrt(r^2 - h^2) (pi r^2 for h >= r, 0 for h <= -r) and the
+/// offset of its centroid along the up-slope direction, -2/3 (r^2 - h^2)^(3/2) / A_w.
+template <class T>
+void rod_section_wet(const T& r, const T& h, T& Aw, T& yc) {
+  using std::acos;
+  using std::sqrt;
+  if (!(value_of(h) < value_of(r))) {
+    Aw = r * r * std::numbers::pi;
+    yc = T(0);
+    return;
+  }
+  if (!(value_of(h) > -value_of(r))) {
+    Aw = T(0);
+    yc = T(0);
+    return;
+  }
+  const T c2 = r * r - h * h;
+  const T c = sqrt(c2);
+  Aw = r * r * acos(-h / r) + h * c;
+  const T m = c2 * c;
+  yc = (m * (-2.0 / 3.0)) / Aw;
+}
+
+/// A quadrature station of a rod's wetted part: distance s from End A along the axis [m],
+/// weight w [m], the wet area A_w of its section [m^2] and its centroid's offset yc along the
+/// in-section up-slope direction [m].
+template <class T>
+struct RodWetStation {
+  T s, w, Aw, yc;
+};
+
+namespace detail {
+// Gauss-Legendre nodes and weights on [-1, 1]: 2 and 10 points.
+inline constexpr double kGauss2x[2] = {-0.57735026918962576451, 0.57735026918962576451};
+inline constexpr double kGauss10x[10] = {-0.97390652851717172008, -0.86506336668898451073, -0.67940956829902440623,
+                                         -0.43339539412924719080, -0.14887433898163121088, 0.14887433898163121088,
+                                         0.43339539412924719080,  0.67940956829902440623,  0.86506336668898451073,
+                                         0.97390652851717172008};
+inline constexpr double kGauss10w[10] = {0.06667134430868813759, 0.14945134915058059315, 0.21908636251598204400,
+                                         0.26926671930999635509, 0.29552422471475287017, 0.29552422471475287017,
+                                         0.26926671930999635509, 0.21908636251598204400, 0.14945134915058059315,
+                                         0.06667134430868813759};
+}  // namespace detail
+
+/// Visits the quadrature stations of the wetted part of a rod (spec "Attached objects and
+/// line ends": the wetted-segment buoyancy) of radius r and length L, End A at height za, unit
+/// axis q (world axes), under the still-water level eta: the axis splits into fully wet,
+/// partially wet and dry parts where the section's waterline h_w = (eta - z) / sin(phi)
+/// crosses -r and r (phi the axis angle to the vertical); the fully wet part takes two Gauss
+/// points, the partially wet part ten in theta, h_w = r sin(theta) (the area is smooth in
+/// theta), the dry part none. A horizontal rod's sections are all alike (two points); a
+/// vertical rod's sections are wet or dry, split where the axis crosses eta.
+template <class T, class F>
+void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, double eta, F&& visit) {
+  using std::asin;
+  using std::sqrt;
+  const double qz = static_cast<double>(value_of(q(2)));
+  const T s2 = T(1) - q(2) * q(2);
+  const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
+  auto gauss2 = [&](const T& a, const T& b, const T& Aw, const T& yc) {
+    if (!(value_of(b) > value_of(a))) return;
+    const T half = (b - a) / 2.0, mid = (a + b) / 2.0;
+    for (double x : detail::kGauss2x) visit(RodWetStation<T>{T(mid + half * x), half, Aw, yc});
+  };
+  const T A = r * r * std::numbers::pi;
+  auto clip = [&](const T& s) {
+    const double v = static_cast<double>(value_of(s));
+    return v < 0 ? T(0) : v > static_cast<double>(value_of(L)) ? L : s;
+  };
+  if (sphi < 1e-12) {  // vertical: a section is wet below eta, split where the axis crosses it
+    const T s0 = clip(T((T(eta) - za) / q(2)));
+    if (qz > 0) gauss2(T(0), s0, A, T(0));
+    else gauss2(s0, L, A, T(0));
+    return;
+  }
+  const T sp = sqrt(s2);
+  if (std::fabs(qz) < 1e-12) {  // horizontal: every section alike
+    T Aw, yc;
+    rod_section_wet<T>(r, T((T(eta) - za) / sp), Aw, yc);
+    if (value_of(Aw) > 0) gauss2(T(0), L, Aw, yc);
+    return;
+  }
+  // s where the section's waterline is at h: s(h) = (eta - za - h sin(phi)) / q_z.
+  auto s_of = [&](const T& h) { return T((T(eta) - za - h * sp) / q(2)); };
+  // Fully wet: h_w >= r; partially: -r < h_w < r. h_w falls along the axis when q_z > 0.
+  const T s_r = clip(s_of(r)), s_mr = clip(s_of(T(-r)));
+  if (qz > 0) gauss2(T(0), s_r, A, T(0));
+  else gauss2(s_r, L, A, T(0));
+  const T a = qz > 0 ? s_r : s_mr, b = qz > 0 ? s_mr : s_r;
+  if (!(value_of(b) > value_of(a))) return;
+  auto theta_of = [&](const T& s) {
+    T h = (T(eta) - za - s * q(2)) / sp / r;
+    const double hv = static_cast<double>(value_of(h));
+    if (hv >= 1) return T(std::numbers::pi / 2);
+    if (hv <= -1) return T(-std::numbers::pi / 2);
+    return T(asin(h));
+  };
+  const T ta = theta_of(a), tb = theta_of(b);
+  const T half = (tb - ta) / 2.0, mid = (ta + tb) / 2.0;
+  for (int k = 0; k < 10; ++k) {
+    using std::cos;
+    using std::sin;
+    const T th = mid + half * detail::kGauss10x[k];
+    const T h = r * sin(th);
+    const T s = s_of(h);
+    const T aq = qz > 0 ? T(q(2)) : T(-q(2));
+    const T ds = (r * sp * cos(th)) / aq;  // |ds/dtheta|
+    T Aw, yc;
+    rod_section_wet<T>(r, h, Aw, yc);
+    const T hw = half * detail::kGauss10w[k];
+    const T w = (value_of(hw) < 0 ? T(-hw) : hw) * ds;
+    visit(RodWetStation<T>{s, w, Aw, yc});
+  }
+}
+
+/// A rod of a body at the body's pose (reference point r, orientation R), world axes: the arms
+/// pa, pb of its ends from the reference point, unit axis q, length L, radius, the in-section
+/// up-slope direction u (e_z less its axial part, normalised; e_x for a vertical rod), the
+/// height of End A, and whether the whole cylinder lies below the still water (z = 0), where
+/// its loads take the closed forms of a submerged cylinder.
+template <class T>
+struct RodAxis {
+  Vec3<T> pa, pb, q, u;
+  T L, radius, za;
+  bool submerged = true;
+};
+
+template <class T>
+RodAxis<T> rod_axis(const RodPart<T>& rod, const Vec3<T>& r, const Mat3<T>& R) {
+  using std::sqrt;
+  RodAxis<T> ax;
+  ax.pa = R * rod.a;
+  ax.pb = R * rod.b;
+  const Vec3<T> ab = ax.pb - ax.pa;
+  ax.L = sqrt(ab.squaredNorm());
+  ax.q = ab / ax.L;
+  ax.radius = rod.d / 2.0;
+  ax.za = r(2) + ax.pa(2);
+  const T s2 = T(1) - ax.q(2) * ax.q(2);
+  const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
+  if (sphi < 1e-12) {
+    ax.u = Vec3<T>(T(1), T(0), T(0));
+  } else {
+    const T sp = sqrt(s2);
+    ax.u = Vec3<T>(T(-ax.q(2) * ax.q(0)), T(-ax.q(2) * ax.q(1)), s2) / sp;
+  }
+  const double top = std::max(static_cast<double>(value_of(ax.za)), static_cast<double>(value_of(T(r(2) + ax.pb(2))))) +
+                     static_cast<double>(value_of(ax.radius)) * sphi;
+  ax.submerged = top <= 0;
+  return ax;
+}
+
+/// The wet fraction A_w / A of rod section at world height z (spec: the drag, added mass and
+/// fluid inertia of a station scale with it).
+template <class T>
+T rod_wet_fraction(const RodAxis<T>& ax, const T& z) {
+  using std::sqrt;
+  if (ax.submerged) return T(1);
+  const T s2 = T(1) - ax.q(2) * ax.q(2);
+  if (!(std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0)) >= 1e-12)) return value_of(z) < 0 ? T(1) : T(0);
+  T Aw, yc;
+  rod_section_wet<T>(ax.radius, T(-z / sqrt(s2)), Aw, yc);
+  const T A = ax.radius * ax.radius * std::numbers::pi;
+  return Aw / A;
+}
+
+/// The 6 x 6 mass matrix of body B at pose (r, R) about its reference point (world axes),
 /// with the added mass rho phi V R diag(Ca) R^T of the translational block: [[m I, -m [c]_x],
 /// [m [c]_x, I_G - m [c]_x^2]], c = R cg, I_G = R diag(inertia) R^T.
 template <class T>
-Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, const Environment& env) {
+Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const T& phi, const Environment& env) {
   using std::sqrt;
   const RigidMass<T> rm = body_rigid_mass(B);
   const Mat3<T> H = skew<T>(Vec3<T>(R * rm.h));
@@ -215,31 +389,44 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
     const T ma = k.volume * (env.rho_w * k.Ca);
     add_point_mass6<T>(M, Mat3<T>(ma * Mat3<T>::Identity()), Vec3<T>(R * k.p));
   }
-  // Rods (fully submerged): the side added mass rho A Ca (I - q q^T) per metre integrated
-  // along the axis, and rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled
-  // about the reference point (spec "Attached objects and line ends").
+  // Rods: the side added mass rho A Ca (I - q q^T) per metre integrated along the axis, and
+  // rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled about the reference point
+  // (spec "Attached objects and line ends"); a rod at the surface takes the wet fraction of
+  // each section (its wet stations) and of each end.
   for (const auto& rod : B.rods) {
-    const Vec3<T> ab = R * Vec3<T>(rod.b - rod.a);
-    const T L = sqrt(ab.squaredNorm());
-    if (!(value_of(L) > 0) || (rod.Ca == 0 && rod.CaEnd == 0)) continue;
-    const Vec3<T> q = ab / L;
-    const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
+    if (rod.Ca == 0 && rod.CaEnd == 0) continue;
+    const RodAxis<T> ax = rod_axis(rod, r, R);
+    const T L = ax.L;
+    if (!(value_of(L) > 0)) continue;
+    const Vec3<T> q = ax.q;
+    const Vec3<T> pa = ax.pa, pb = ax.pb, c = (pa + pb) / 2.0;
     const Mat3<T> qq = q * q.transpose();
     const T A = rod.d * rod.d * (std::numbers::pi / 4);
-    const T r = rod.d / 2.0;
-    if (rod.Ca != 0) {
+    const T rr = rod.d / 2.0;
+    if (rod.Ca != 0 && ax.submerged) {
       const T mside = A * (env.rho_w * rod.Ca);
       const Mat3<T> M3 = (mside * L) * (Mat3<T>::Identity() - qq);
       add_point_mass6<T>(M, M3, c);  // the uniform part about the centre
       const Mat3<T> Q = skew<T>(q);
       const T L3 = L * L * L / 12.0;
       M.template block<3, 3>(3, 3) -= (mside * L3) * (Q * (Mat3<T>::Identity() - qq) * Q);
+    } else if (rod.Ca != 0) {
+      const Mat3<T> P = Mat3<T>::Identity() - qq;
+      rod_wet_stations<T>(ax.za, q, L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+        const T m = st.Aw * st.w * (env.rho_w * rod.Ca);
+        add_point_mass6<T>(M, Mat3<T>(m * P), Vec3<T>(pa + st.s * q));
+      });
     }
     if (rod.CaEnd != 0) {
-      const T Vend = r * r * r * (2.0 / 3.0 * std::numbers::pi);
+      const T Vend = rr * rr * rr * (2.0 / 3.0 * std::numbers::pi);
       const Mat3<T> Me = (Vend * (env.rho_w * rod.CaEnd)) * qq;
-      add_point_mass6<T>(M, Me, pa);
-      add_point_mass6<T>(M, Me, pb);
+      if (ax.submerged) {
+        add_point_mass6<T>(M, Me, pa);
+        add_point_mass6<T>(M, Me, pb);
+      } else {
+        add_point_mass6<T>(M, Mat3<T>(rod_wet_fraction(ax, ax.za) * Me), pa);
+        add_point_mass6<T>(M, Mat3<T>(rod_wet_fraction(ax, T(r(2) + pb(2))) * Me), pb);
+      }
     }
   }
   return M;
@@ -314,13 +501,24 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     F.template tail<3>() += p.cross(f);
   }
   for (const auto& rod : B.rods) {
-    // Buoyancy of the submerged cylinder, rho g A L, at its centre.
-    const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
-    const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
-    const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
-    const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
-    F.template head<3>() += Fr;
-    F.template tail<3>() += c.cross(Fr);
+    // Buoyancy: of a submerged cylinder rho g A L at its centre; of a rod at the surface
+    // rho g A_w per metre at each wet station's centroid (spec: the wetted-segment buoyancy).
+    const RodAxis<T> ax = rod_axis(rod, r, R);
+    if (ax.submerged) {
+      const Vec3<T> c = (ax.pa + ax.pb) / 2.0;
+      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
+      F.template head<3>() += Fr;
+      F.template tail<3>() += c.cross(Fr);
+      continue;
+    }
+    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+      const T fz = st.Aw * st.w * (env.rho_w * env.g);
+      const Vec3<T> p = ax.pa + st.s * ax.q + st.yc * ax.u;
+      const Vec3<T> Fr(T(0), T(0), fz);
+      F.template head<3>() += Fr;
+      F.template tail<3>() += p.cross(Fr);
+    });
   }
   if (seabed_z) {
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
@@ -347,10 +545,11 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     // each station (v + w x p).
     for (const auto& rod : B.rods) {
       if (rod.Cd == 0 && rod.CdEnd == 0) continue;
-      const Vec3<T> pa = R * rod.a, pb = R * rod.b;
-      const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+      const RodAxis<T> ax = rod_axis(rod, r, R);
+      const Vec3<T> pa = ax.pa, pb = ax.pb;
+      const T L = ax.L;
       if (!(value_of(L) > 0)) continue;
-      const Vec3<T> q = (pb - pa) / L;
+      const Vec3<T> q = ax.q;
       const Vec3<double> U = current;
       auto rel = [&](const Vec3<T>& p) { return Vec3<T>(U.template cast<T>() - v - w.cross(p)); };
       if (rod.Cd != 0) {
@@ -364,7 +563,8 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
           const Vec3<T> un = u - uq * q;
           const T u2 = un.squaredNorm() + 1e-300;
           const T mag = sqrt(u2);
-          const T km = k * mag;
+          T km = k * mag;
+          if (!ax.submerged) km = km * rod_wet_fraction(ax, T(r(2) + p(2)));  // the wet part of the section
           const Vec3<T> f = km * un;
           F.template head<3>() += f;
           F.template tail<3>() += p.cross(f);
@@ -376,7 +576,8 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
         for (const Vec3<T>* p : {&pa, &pb}) {
           const T uq = rel(*p).dot(q);
           const T au = uq * (value_of(uq) < 0 ? -1.0 : 1.0);
-          const T kq = k * au;
+          T kq = k * au;
+          if (!ax.submerged) kq = kq * rod_wet_fraction(ax, T(r(2) + (*p)(2)));  // a wet end only
           const Vec3<T> f = (kq * uq) * q;
           F.template head<3>() += f;
           F.template tail<3>() += p->cross(f);
@@ -398,11 +599,19 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
   const T mz = rm.m * r(2) + h(2);
   T E = mz * env.g;
   for (const auto& rod : B.rods) {
-    const Vec3<T> pa = R * rod.a, pb = R * rod.b;
-    const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
-    const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
-    const T zc = r(2) + (pa(2) + pb(2)) / 2.0;
-    E -= V * zc * (env.rho_w * env.g);
+    // -rho g times the integral of z over the wet volume (the still water at z = 0).
+    const RodAxis<T> ax = rod_axis(rod, r, R);
+    if (ax.submerged) {
+      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      const T zc = r(2) + (ax.pa(2) + ax.pb(2)) / 2.0;
+      E -= V * zc * (env.rho_w * env.g);
+      continue;
+    }
+    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+      const T zc = ax.za + st.s * ax.q(2) + st.yc * ax.u(2);
+      const T dV = st.Aw * st.w;
+      E -= dV * zc * (env.rho_w * env.g);
+    });
   }
   for (const auto& k : B.lumps) {
     const T zp = r(2) + Vec3<T>(R * k.p)(2);

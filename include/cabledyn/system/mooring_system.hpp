@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
+
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/errors.hpp"
@@ -210,13 +212,27 @@ class MooringSystem {
       if (rod.segments < 1) throw InputError(ro, "NumSegs", rod.segments, ">= 1");
     }
     if (b.kind == BodyKind::free || b.kind == BodyKind::pinned) {
-      // The rigid mass with the rods: a free body needs a mass and inertia about every axis,
+      // The rigid mass with its rods and points: a free body needs a mass and inertia about
+      // every axis through its centre of gravity (its 6 x 6 mass matrix positive definite),
       // a pinned one inertia about every axis through its pin.
       const RigidMass<T> rm = body_rigid_mass(b);
-      const double Jmin = static_cast<double>(value_of(rm.J.diagonal().minCoeff()));
-      if ((b.kind == BodyKind::free && !(value_of(rm.m) > 0)) || !(Jmin > 0))
-        throw InputError(obj, "mass and moments of inertia of a free or pinned body (rods included)", Jmin,
+      const double m = static_cast<double>(value_of(rm.m));
+      if (b.kind == BodyKind::free && !(m > 0))
+        throw InputError(obj, "mass of a free body (rods and points included)", m,
                          "> 0 (a massless body has no equation of motion)");
+      Mat3<double> J;
+      Vec3<double> h;
+      for (int i = 0; i < 3; ++i) {
+        h(i) = static_cast<double>(value_of(rm.h(i)));
+        for (int j = 0; j < 3; ++j) J(i, j) = static_cast<double>(value_of(rm.J(i, j)));
+      }
+      if (b.kind == BodyKind::free) J -= (h.squaredNorm() * Mat3<double>::Identity() - h * h.transpose()) / m;
+      const Vec3<double> ev = Eigen::SelfAdjointEigenSolver<Mat3<double>>(J).eigenvalues();
+      if (!(ev(0) > 1e-12 * ev(2) && ev(2) > 0))
+        throw InputError(obj,
+                         std::string("smallest principal moment of inertia about its ") +
+                             (b.kind == BodyKind::free ? "centre of gravity" : "pin") + " (rods and points included)",
+                         ev(0), "> 0 (a body that turns about an axis without inertia has no equation of motion)");
     }
     bodies_.push_back(std::move(b));
     numbered_ = false;
@@ -275,11 +291,24 @@ class MooringSystem {
 
   /// Sets coupled body b's pose and motion (the host's input for the end of the next step).
   /// Throws InputError for a body that is not coupled, a non-finite value or an R that is
-  /// not a rotation.
+  /// not a rotation. A CoupledPinned body (host_pin) takes the position, velocity and
+  /// acceleration of its pin and ignores the orientation and the angular parts: it turns
+  /// freely about the pin.
   void set_coupled_body(int b, const Vec3<T>& r, const Mat3<T>& R, const Vec6<T>& vel, const Vec6<T>& acc = Vec6<T>::Zero()) {
     auto& B = bodies_.at(static_cast<std::size_t>(b));
     auto obj = [&] { return "Body " + std::to_string(b + 1) + " (" + B.name + ")"; };
-    if (B.kind != BodyKind::coupled) throw InputError(obj(), "attachment", "not Coupled", "a Coupled body");
+    const bool pin = B.kind == BodyKind::pinned && B.host_pin;
+    if (B.kind != BodyKind::coupled && !pin)
+      throw InputError(obj(), "attachment", "not Coupled", "a Coupled or CoupledPinned body");
+    if (pin) {
+      bool finite = true;
+      for (int c = 0; c < 3; ++c) finite = finite && is_finite(r(c)) && is_finite(vel(c)) && is_finite(acc(c));
+      if (!finite) throw InputError(obj(), "coupled pin kinematics", "non-finite", "finite");
+      B.r = r;
+      B.v = vel.template head<3>();
+      B.a = acc.template head<3>();
+      return;
+    }
     bool finite = true;
     for (int c = 0; c < 3; ++c) finite = finite && is_finite(r(c));
     for (int c = 0; c < 6; ++c) finite = finite && is_finite(vel(c)) && is_finite(acc(c));
@@ -312,6 +341,32 @@ class MooringSystem {
         F.template tail<3>() += Vec3<T>(Rb * P.r).cross(f);
       }
     return F;
+  }
+
+  /// The force a CoupledPinned body (host_pin) exerts on the host at its pin in state s [N]
+  /// (spec "Attached objects and line ends": the node receives F - (m + m_a) a_p -
+  /// m (alpha x c + omega x (omega x c)) and no moment): its own loads and the lines' dynamic
+  /// end loads less its inertia, the mass matrix about the pin (rods, added mass and lumps
+  /// included) times (a_p, alpha) plus the velocity terms. Throws InputError for another body.
+  Vec3<T> pin_reaction(const State& s, int b) const {
+    require_numbered();
+    const auto& B = bodies_.at(static_cast<std::size_t>(b));
+    if (!(B.kind == BodyKind::pinned && B.host_pin))
+      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not CoupledPinned",
+                       "a CoupledPinned body");
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, b, rb, Rb);
+    const Vec6<T> vel = motion_of(b, s.v, 1), acc = motion_of(b, s.a, 2);
+    const Vec3<T> w = vel.template tail<3>();
+    const T phi = body_immersion<T>(B, T(rb(2) + Vec3<T>(Rb * B.cb)(2)), env_).phi;
+    const Mat6<T> M = body_mass_matrix<T>(B, rb, Rb, phi, env_);
+    const Vec6<T> own = body_velocity_terms<T>(B, Rb, w) -
+                        body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
+                                              current_, true);
+    const Vec6<T> Ma = mul6<T>(M, acc);
+    const Vec6<T> lines = body_line_load(s, b, true);
+    return Vec3<T>(lines.template head<3>() - own.template head<3>() - Ma.template head<3>());
   }
 
   /// Adds a line from point a (End A) to point b (End B); returns its index.
@@ -506,7 +561,8 @@ class MooringSystem {
 
   /// Throws NotImplementedError when a node of state s, or a held point the lines end on,
   /// lies above the still water (the system's line model takes every element as wetted), and
-  /// SolveError for a non-finite DOF.
+  /// SolveError for a non-finite DOF. (Rods may pierce the surface: their wetted-segment
+  /// buoyancy is in their body's loads.)
   void check_state(const State& s) const {
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
@@ -518,20 +574,6 @@ class MooringSystem {
         throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
                                   "height above the still water", z,
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
-    }
-    for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (bodies_[b].rods.empty()) continue;
-      Vec3<T> rb;
-      Mat3<T> Rb;
-      body_pose(s, static_cast<int>(b), rb, Rb);
-      for (const auto& rod : bodies_[b].rods)
-        for (const Vec3<T>* e : {&rod.a, &rod.b}) {
-          const double z = static_cast<double>(value_of(Vec3<T>(rb + Rb * *e)(2)));
-          if (z > 0)
-            throw NotImplementedError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ") " + rod.name,
-                                      "end height above the still water", z,
-                                      "<= 0 (the wetted-segment buoyancy of a surface-piercing rod is not in yet)");
-        }
     }
     for (Index i = 2; i < n_pos_dofs_; i += 3)
       if (value_of(s.q(i)) > 0)
@@ -712,7 +754,7 @@ class MooringSystem {
         pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> cb = Rb * bodies_[b].cb;
         const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
-        return body_mass_matrix<T>(bodies_[b], Rb, phi, env_);
+        return body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_);
       };
       const Mat6<T> M = mass(s.q);
       const Vec6<T> acc = motion_of(bi, s.a, 2);  // a pinned body: its pin's acceleration
@@ -758,7 +800,7 @@ class MooringSystem {
       body_pose(s, static_cast<int>(b), rb, Rb);
       const T phi = body_immersion<T>(bodies_[b], T(rb(2) + Vec3<T>(Rb * bodies_[b].cb)(2)), env_).phi;
       const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
-      E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], Rb, phi, env_), vb));
+      E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_), vb));
     }
     return E;
   }
