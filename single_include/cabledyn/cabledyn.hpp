@@ -12543,7 +12543,8 @@ Vec3<T> angles_xyz(const Mat3<T>& R) {
 // with it, its mass and loads added to the body's; a pinned rod turns about its End A) are
 // RodParts of a body: a free rod is a body of no mass of its own carrying one rod, a pinned rod
 // a pinned one (three rotational DOFs about the pin), a rod on a body one more part of it.
-// Rods are fully submerged here (their wetted-segment buoyancy at the surface is not in yet).
+// A rod at the surface takes its wetted-segment buoyancy, and the wet fraction of each
+// station in its drag and added mass.
 //
 // Everything here is in the world frame about the body's reference point: a six-vector is
 // (force, moment) or (v, omega), a 6 x 6 matrix maps (a, alpha) to (force, moment). The
@@ -12563,7 +12564,8 @@ enum class BodyKind {
   fixed,    ///< held at its deck pose: Fixed
   coupled,  ///< pose prescribed by the host or a motion: Coupled / Vessel
   free,     ///< six DOFs moved by its lines and loads: Free
-  pinned,   ///< three rotational DOFs about its reference point, held there: a Pinned rod
+  pinned,   ///< three rotational DOFs about its reference point, held there (Pinned rod) or
+            ///< moved by the host (CoupledPinned body, BodyModel::host_pin)
 };
 
 /// A rigid cylinder on a body (deck ROD TYPES and RODS): its ends in body axes from the
@@ -12591,6 +12593,10 @@ template <class T>
 struct BodyModel {
   std::string name = "body";
   BodyKind kind = BodyKind::free;
+  /// A pinned body whose pin (its reference point) the host moves: MoorDyn's CoupledPinned
+  /// (spec "Attached objects and line ends"); it turns freely about the pin, and the host
+  /// receives the pin reaction (MooringSystem::pin_reaction).
+  bool host_pin = false;
   Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
   Mat3<T> R = Mat3<T>::Identity();  ///< orientation (body axes to world): held, or initial
   Vec3<T> v = Vec3<T>::Zero();      ///< held body: velocity of the reference point [m/s]
@@ -12718,11 +12724,179 @@ void add_point_mass6(Mat6<T>& M, const Mat3<T>& M3, const Vec3<T>& p) {
   M.template block<3, 3>(3, 3) -= P * M3 * P;
 }
 
-/// The 6 x 6 mass matrix of body B at orientation R about its reference point (world axes),
+/// The wetted part of a circular section of radius r whose waterline lies h above its centre
+/// along the in-section up-slope direction (spec "Attached objects and line ends"): the wet
+/// area A_w = r^2 acos(-h/r) + h sqrt(r^2 - h^2) (pi r^2 for h >= r, 0 for h <= -r) and the
+/// offset of its centroid along the up-slope direction, -2/3 (r^2 - h^2)^(3/2) / A_w.
+template <class T>
+void rod_section_wet(const T& r, const T& h, T& Aw, T& yc) {
+  using std::acos;
+  using std::sqrt;
+  if (!(value_of(h) < value_of(r))) {
+    Aw = r * r * std::numbers::pi;
+    yc = T(0);
+    return;
+  }
+  if (!(value_of(h) > -value_of(r))) {
+    Aw = T(0);
+    yc = T(0);
+    return;
+  }
+  const T c2 = r * r - h * h;
+  const T c = sqrt(c2);
+  Aw = r * r * acos(-h / r) + h * c;
+  const T m = c2 * c;
+  yc = (m * (-2.0 / 3.0)) / Aw;
+}
+
+/// A quadrature station of a rod's wetted part: distance s from End A along the axis [m],
+/// weight w [m], the wet area A_w of its section [m^2] and its centroid's offset yc along the
+/// in-section up-slope direction [m].
+template <class T>
+struct RodWetStation {
+  T s, w, Aw, yc;
+};
+
+namespace detail {
+// Gauss-Legendre nodes and weights on [-1, 1]: 2 and 10 points.
+inline constexpr double kGauss2x[2] = {-0.57735026918962576451, 0.57735026918962576451};
+inline constexpr double kGauss10x[10] = {-0.97390652851717172008, -0.86506336668898451073, -0.67940956829902440623,
+                                         -0.43339539412924719080, -0.14887433898163121088, 0.14887433898163121088,
+                                         0.43339539412924719080,  0.67940956829902440623,  0.86506336668898451073,
+                                         0.97390652851717172008};
+inline constexpr double kGauss10w[10] = {0.06667134430868813759, 0.14945134915058059315, 0.21908636251598204400,
+                                         0.26926671930999635509, 0.29552422471475287017, 0.29552422471475287017,
+                                         0.26926671930999635509, 0.21908636251598204400, 0.14945134915058059315,
+                                         0.06667134430868813759};
+}  // namespace detail
+
+/// Visits the quadrature stations of the wetted part of a rod (spec "Attached objects and
+/// line ends": the wetted-segment buoyancy) of radius r and length L, End A at height za, unit
+/// axis q (world axes), under the still-water level eta: the axis splits into fully wet,
+/// partially wet and dry parts where the section's waterline h_w = (eta - z) / sin(phi)
+/// crosses -r and r (phi the axis angle to the vertical); the fully wet part takes two Gauss
+/// points, the partially wet part ten in theta, h_w = r sin(theta) (the area is smooth in
+/// theta), the dry part none. A horizontal rod's sections are all alike (two points); a
+/// vertical rod's sections are wet or dry, split where the axis crosses eta.
+template <class T, class F>
+void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, double eta, F&& visit) {
+  using std::asin;
+  using std::sqrt;
+  const double qz = static_cast<double>(value_of(q(2)));
+  const T s2 = T(1) - q(2) * q(2);
+  const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
+  auto gauss2 = [&](const T& a, const T& b, const T& Aw, const T& yc) {
+    if (!(value_of(b) > value_of(a))) return;
+    const T half = (b - a) / 2.0, mid = (a + b) / 2.0;
+    for (double x : detail::kGauss2x) visit(RodWetStation<T>{T(mid + half * x), half, Aw, yc});
+  };
+  const T A = r * r * std::numbers::pi;
+  auto clip = [&](const T& s) {
+    const double v = static_cast<double>(value_of(s));
+    return v < 0 ? T(0) : v > static_cast<double>(value_of(L)) ? L : s;
+  };
+  if (sphi < 1e-12) {  // vertical: a section is wet below eta, split where the axis crosses it
+    const T s0 = clip(T((T(eta) - za) / q(2)));
+    if (qz > 0) gauss2(T(0), s0, A, T(0));
+    else gauss2(s0, L, A, T(0));
+    return;
+  }
+  const T sp = sqrt(s2);
+  if (std::fabs(qz) < 1e-12) {  // horizontal: every section alike
+    T Aw, yc;
+    rod_section_wet<T>(r, T((T(eta) - za) / sp), Aw, yc);
+    if (value_of(Aw) > 0) gauss2(T(0), L, Aw, yc);
+    return;
+  }
+  // s where the section's waterline is at h: s(h) = (eta - za - h sin(phi)) / q_z.
+  auto s_of = [&](const T& h) { return T((T(eta) - za - h * sp) / q(2)); };
+  // Fully wet: h_w >= r; partially: -r < h_w < r. h_w falls along the axis when q_z > 0.
+  const T s_r = clip(s_of(r)), s_mr = clip(s_of(T(-r)));
+  if (qz > 0) gauss2(T(0), s_r, A, T(0));
+  else gauss2(s_r, L, A, T(0));
+  const T a = qz > 0 ? s_r : s_mr, b = qz > 0 ? s_mr : s_r;
+  if (!(value_of(b) > value_of(a))) return;
+  auto theta_of = [&](const T& s) {
+    T h = (T(eta) - za - s * q(2)) / sp / r;
+    const double hv = static_cast<double>(value_of(h));
+    if (hv >= 1) return T(std::numbers::pi / 2);
+    if (hv <= -1) return T(-std::numbers::pi / 2);
+    return T(asin(h));
+  };
+  const T ta = theta_of(a), tb = theta_of(b);
+  const T half = (tb - ta) / 2.0, mid = (ta + tb) / 2.0;
+  for (int k = 0; k < 10; ++k) {
+    using std::cos;
+    using std::sin;
+    const T th = mid + half * detail::kGauss10x[k];
+    const T h = r * sin(th);
+    const T s = s_of(h);
+    const T aq = qz > 0 ? T(q(2)) : T(-q(2));
+    const T ds = (r * sp * cos(th)) / aq;  // |ds/dtheta|
+    T Aw, yc;
+    rod_section_wet<T>(r, h, Aw, yc);
+    const T hw = half * detail::kGauss10w[k];
+    const T w = (value_of(hw) < 0 ? T(-hw) : hw) * ds;
+    visit(RodWetStation<T>{s, w, Aw, yc});
+  }
+}
+
+/// A rod of a body at the body's pose (reference point r, orientation R), world axes: the arms
+/// pa, pb of its ends from the reference point, unit axis q, length L, radius, the in-section
+/// up-slope direction u (e_z less its axial part, normalised; e_x for a vertical rod), the
+/// height of End A, and whether the whole cylinder lies below the still water (z = 0), where
+/// its loads take the closed forms of a submerged cylinder.
+template <class T>
+struct RodAxis {
+  Vec3<T> pa, pb, q, u;
+  T L, radius, za;
+  bool submerged = true;
+};
+
+template <class T>
+RodAxis<T> rod_axis(const RodPart<T>& rod, const Vec3<T>& r, const Mat3<T>& R) {
+  using std::sqrt;
+  RodAxis<T> ax;
+  ax.pa = R * rod.a;
+  ax.pb = R * rod.b;
+  const Vec3<T> ab = ax.pb - ax.pa;
+  ax.L = sqrt(ab.squaredNorm());
+  ax.q = ab / ax.L;
+  ax.radius = rod.d / 2.0;
+  ax.za = r(2) + ax.pa(2);
+  const T s2 = T(1) - ax.q(2) * ax.q(2);
+  const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
+  if (sphi < 1e-12) {
+    ax.u = Vec3<T>(T(1), T(0), T(0));
+  } else {
+    const T sp = sqrt(s2);
+    ax.u = Vec3<T>(T(-ax.q(2) * ax.q(0)), T(-ax.q(2) * ax.q(1)), s2) / sp;
+  }
+  const double top = std::max(static_cast<double>(value_of(ax.za)), static_cast<double>(value_of(T(r(2) + ax.pb(2))))) +
+                     static_cast<double>(value_of(ax.radius)) * sphi;
+  ax.submerged = top <= 0;
+  return ax;
+}
+
+/// The wet fraction A_w / A of rod section at world height z (spec: the drag, added mass and
+/// fluid inertia of a station scale with it).
+template <class T>
+T rod_wet_fraction(const RodAxis<T>& ax, const T& z) {
+  using std::sqrt;
+  if (ax.submerged) return T(1);
+  const T s2 = T(1) - ax.q(2) * ax.q(2);
+  if (!(std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0)) >= 1e-12)) return value_of(z) < 0 ? T(1) : T(0);
+  T Aw, yc;
+  rod_section_wet<T>(ax.radius, T(-z / sqrt(s2)), Aw, yc);
+  const T A = ax.radius * ax.radius * std::numbers::pi;
+  return Aw / A;
+}
+
+/// The 6 x 6 mass matrix of body B at pose (r, R) about its reference point (world axes),
 /// with the added mass rho phi V R diag(Ca) R^T of the translational block: [[m I, -m [c]_x],
 /// [m [c]_x, I_G - m [c]_x^2]], c = R cg, I_G = R diag(inertia) R^T.
 template <class T>
-Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, const Environment& env) {
+Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const T& phi, const Environment& env) {
   using std::sqrt;
   const RigidMass<T> rm = body_rigid_mass(B);
   const Mat3<T> H = skew<T>(Vec3<T>(R * rm.h));
@@ -12742,31 +12916,44 @@ Mat6<T> body_mass_matrix(const BodyModel<T>& B, const Mat3<T>& R, const T& phi, 
     const T ma = k.volume * (env.rho_w * k.Ca);
     add_point_mass6<T>(M, Mat3<T>(ma * Mat3<T>::Identity()), Vec3<T>(R * k.p));
   }
-  // Rods (fully submerged): the side added mass rho A Ca (I - q q^T) per metre integrated
-  // along the axis, and rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled
-  // about the reference point (spec "Attached objects and line ends").
+  // Rods: the side added mass rho A Ca (I - q q^T) per metre integrated along the axis, and
+  // rho CaEnd V_end q q^T at each end, V_end = 2/3 pi r^3, assembled about the reference point
+  // (spec "Attached objects and line ends"); a rod at the surface takes the wet fraction of
+  // each section (its wet stations) and of each end.
   for (const auto& rod : B.rods) {
-    const Vec3<T> ab = R * Vec3<T>(rod.b - rod.a);
-    const T L = sqrt(ab.squaredNorm());
-    if (!(value_of(L) > 0) || (rod.Ca == 0 && rod.CaEnd == 0)) continue;
-    const Vec3<T> q = ab / L;
-    const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
+    if (rod.Ca == 0 && rod.CaEnd == 0) continue;
+    const RodAxis<T> ax = rod_axis(rod, r, R);
+    const T L = ax.L;
+    if (!(value_of(L) > 0)) continue;
+    const Vec3<T> q = ax.q;
+    const Vec3<T> pa = ax.pa, pb = ax.pb, c = (pa + pb) / 2.0;
     const Mat3<T> qq = q * q.transpose();
     const T A = rod.d * rod.d * (std::numbers::pi / 4);
-    const T r = rod.d / 2.0;
-    if (rod.Ca != 0) {
+    const T rr = rod.d / 2.0;
+    if (rod.Ca != 0 && ax.submerged) {
       const T mside = A * (env.rho_w * rod.Ca);
       const Mat3<T> M3 = (mside * L) * (Mat3<T>::Identity() - qq);
       add_point_mass6<T>(M, M3, c);  // the uniform part about the centre
       const Mat3<T> Q = skew<T>(q);
       const T L3 = L * L * L / 12.0;
       M.template block<3, 3>(3, 3) -= (mside * L3) * (Q * (Mat3<T>::Identity() - qq) * Q);
+    } else if (rod.Ca != 0) {
+      const Mat3<T> P = Mat3<T>::Identity() - qq;
+      rod_wet_stations<T>(ax.za, q, L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+        const T m = st.Aw * st.w * (env.rho_w * rod.Ca);
+        add_point_mass6<T>(M, Mat3<T>(m * P), Vec3<T>(pa + st.s * q));
+      });
     }
     if (rod.CaEnd != 0) {
-      const T Vend = r * r * r * (2.0 / 3.0 * std::numbers::pi);
+      const T Vend = rr * rr * rr * (2.0 / 3.0 * std::numbers::pi);
       const Mat3<T> Me = (Vend * (env.rho_w * rod.CaEnd)) * qq;
-      add_point_mass6<T>(M, Me, pa);
-      add_point_mass6<T>(M, Me, pb);
+      if (ax.submerged) {
+        add_point_mass6<T>(M, Me, pa);
+        add_point_mass6<T>(M, Me, pb);
+      } else {
+        add_point_mass6<T>(M, Mat3<T>(rod_wet_fraction(ax, ax.za) * Me), pa);
+        add_point_mass6<T>(M, Mat3<T>(rod_wet_fraction(ax, T(r(2) + pb(2))) * Me), pb);
+      }
     }
   }
   return M;
@@ -12841,13 +13028,24 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     F.template tail<3>() += p.cross(f);
   }
   for (const auto& rod : B.rods) {
-    // Buoyancy of the submerged cylinder, rho g A L, at its centre.
-    const Vec3<T> pa = R * rod.a, pb = R * rod.b, c = (pa + pb) / 2.0;
-    const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
-    const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
-    const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
-    F.template head<3>() += Fr;
-    F.template tail<3>() += c.cross(Fr);
+    // Buoyancy: of a submerged cylinder rho g A L at its centre; of a rod at the surface
+    // rho g A_w per metre at each wet station's centroid (spec: the wetted-segment buoyancy).
+    const RodAxis<T> ax = rod_axis(rod, r, R);
+    if (ax.submerged) {
+      const Vec3<T> c = (ax.pa + ax.pb) / 2.0;
+      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
+      F.template head<3>() += Fr;
+      F.template tail<3>() += c.cross(Fr);
+      continue;
+    }
+    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+      const T fz = st.Aw * st.w * (env.rho_w * env.g);
+      const Vec3<T> p = ax.pa + st.s * ax.q + st.yc * ax.u;
+      const Vec3<T> Fr(T(0), T(0), fz);
+      F.template head<3>() += Fr;
+      F.template tail<3>() += p.cross(Fr);
+    });
   }
   if (seabed_z) {
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
@@ -12874,10 +13072,11 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     // each station (v + w x p).
     for (const auto& rod : B.rods) {
       if (rod.Cd == 0 && rod.CdEnd == 0) continue;
-      const Vec3<T> pa = R * rod.a, pb = R * rod.b;
-      const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+      const RodAxis<T> ax = rod_axis(rod, r, R);
+      const Vec3<T> pa = ax.pa, pb = ax.pb;
+      const T L = ax.L;
       if (!(value_of(L) > 0)) continue;
-      const Vec3<T> q = (pb - pa) / L;
+      const Vec3<T> q = ax.q;
       const Vec3<double> U = current;
       auto rel = [&](const Vec3<T>& p) { return Vec3<T>(U.template cast<T>() - v - w.cross(p)); };
       if (rod.Cd != 0) {
@@ -12891,7 +13090,8 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
           const Vec3<T> un = u - uq * q;
           const T u2 = un.squaredNorm() + 1e-300;
           const T mag = sqrt(u2);
-          const T km = k * mag;
+          T km = k * mag;
+          if (!ax.submerged) km = km * rod_wet_fraction(ax, T(r(2) + p(2)));  // the wet part of the section
           const Vec3<T> f = km * un;
           F.template head<3>() += f;
           F.template tail<3>() += p.cross(f);
@@ -12903,7 +13103,8 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
         for (const Vec3<T>* p : {&pa, &pb}) {
           const T uq = rel(*p).dot(q);
           const T au = uq * (value_of(uq) < 0 ? -1.0 : 1.0);
-          const T kq = k * au;
+          T kq = k * au;
+          if (!ax.submerged) kq = kq * rod_wet_fraction(ax, T(r(2) + (*p)(2)));  // a wet end only
           const Vec3<T> f = (kq * uq) * q;
           F.template head<3>() += f;
           F.template tail<3>() += p->cross(f);
@@ -12925,11 +13126,19 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
   const T mz = rm.m * r(2) + h(2);
   T E = mz * env.g;
   for (const auto& rod : B.rods) {
-    const Vec3<T> pa = R * rod.a, pb = R * rod.b;
-    const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
-    const T V = rod.d * rod.d * (std::numbers::pi / 4) * L;
-    const T zc = r(2) + (pa(2) + pb(2)) / 2.0;
-    E -= V * zc * (env.rho_w * env.g);
+    // -rho g times the integral of z over the wet volume (the still water at z = 0).
+    const RodAxis<T> ax = rod_axis(rod, r, R);
+    if (ax.submerged) {
+      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      const T zc = r(2) + (ax.pa(2) + ax.pb(2)) / 2.0;
+      E -= V * zc * (env.rho_w * env.g);
+      continue;
+    }
+    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+      const T zc = ax.za + st.s * ax.q(2) + st.yc * ax.u(2);
+      const T dV = st.Aw * st.w;
+      E -= dV * zc * (env.rho_w * env.g);
+    });
   }
   for (const auto& k : B.lumps) {
     const T zp = r(2) + Vec3<T>(R * k.p)(2);
@@ -13579,6 +13788,8 @@ class BorderedJacobian {
 #include <string>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
+
 
 namespace cabledyn {
 
@@ -13761,13 +13972,27 @@ class MooringSystem {
       if (rod.segments < 1) throw InputError(ro, "NumSegs", rod.segments, ">= 1");
     }
     if (b.kind == BodyKind::free || b.kind == BodyKind::pinned) {
-      // The rigid mass with the rods: a free body needs a mass and inertia about every axis,
+      // The rigid mass with its rods and points: a free body needs a mass and inertia about
+      // every axis through its centre of gravity (its 6 x 6 mass matrix positive definite),
       // a pinned one inertia about every axis through its pin.
       const RigidMass<T> rm = body_rigid_mass(b);
-      const double Jmin = static_cast<double>(value_of(rm.J.diagonal().minCoeff()));
-      if ((b.kind == BodyKind::free && !(value_of(rm.m) > 0)) || !(Jmin > 0))
-        throw InputError(obj, "mass and moments of inertia of a free or pinned body (rods included)", Jmin,
+      const double m = static_cast<double>(value_of(rm.m));
+      if (b.kind == BodyKind::free && !(m > 0))
+        throw InputError(obj, "mass of a free body (rods and points included)", m,
                          "> 0 (a massless body has no equation of motion)");
+      Mat3<double> J;
+      Vec3<double> h;
+      for (int i = 0; i < 3; ++i) {
+        h(i) = static_cast<double>(value_of(rm.h(i)));
+        for (int j = 0; j < 3; ++j) J(i, j) = static_cast<double>(value_of(rm.J(i, j)));
+      }
+      if (b.kind == BodyKind::free) J -= (h.squaredNorm() * Mat3<double>::Identity() - h * h.transpose()) / m;
+      const Vec3<double> ev = Eigen::SelfAdjointEigenSolver<Mat3<double>>(J).eigenvalues();
+      if (!(ev(0) > 1e-12 * ev(2) && ev(2) > 0))
+        throw InputError(obj,
+                         std::string("smallest principal moment of inertia about its ") +
+                             (b.kind == BodyKind::free ? "centre of gravity" : "pin") + " (rods and points included)",
+                         ev(0), "> 0 (a body that turns about an axis without inertia has no equation of motion)");
     }
     bodies_.push_back(std::move(b));
     numbered_ = false;
@@ -13826,11 +14051,24 @@ class MooringSystem {
 
   /// Sets coupled body b's pose and motion (the host's input for the end of the next step).
   /// Throws InputError for a body that is not coupled, a non-finite value or an R that is
-  /// not a rotation.
+  /// not a rotation. A CoupledPinned body (host_pin) takes the position, velocity and
+  /// acceleration of its pin and ignores the orientation and the angular parts: it turns
+  /// freely about the pin.
   void set_coupled_body(int b, const Vec3<T>& r, const Mat3<T>& R, const Vec6<T>& vel, const Vec6<T>& acc = Vec6<T>::Zero()) {
     auto& B = bodies_.at(static_cast<std::size_t>(b));
     auto obj = [&] { return "Body " + std::to_string(b + 1) + " (" + B.name + ")"; };
-    if (B.kind != BodyKind::coupled) throw InputError(obj(), "attachment", "not Coupled", "a Coupled body");
+    const bool pin = B.kind == BodyKind::pinned && B.host_pin;
+    if (B.kind != BodyKind::coupled && !pin)
+      throw InputError(obj(), "attachment", "not Coupled", "a Coupled or CoupledPinned body");
+    if (pin) {
+      bool finite = true;
+      for (int c = 0; c < 3; ++c) finite = finite && is_finite(r(c)) && is_finite(vel(c)) && is_finite(acc(c));
+      if (!finite) throw InputError(obj(), "coupled pin kinematics", "non-finite", "finite");
+      B.r = r;
+      B.v = vel.template head<3>();
+      B.a = acc.template head<3>();
+      return;
+    }
     bool finite = true;
     for (int c = 0; c < 3; ++c) finite = finite && is_finite(r(c));
     for (int c = 0; c < 6; ++c) finite = finite && is_finite(vel(c)) && is_finite(acc(c));
@@ -13863,6 +14101,32 @@ class MooringSystem {
         F.template tail<3>() += Vec3<T>(Rb * P.r).cross(f);
       }
     return F;
+  }
+
+  /// The force a CoupledPinned body (host_pin) exerts on the host at its pin in state s [N]
+  /// (spec "Attached objects and line ends": the node receives F - (m + m_a) a_p -
+  /// m (alpha x c + omega x (omega x c)) and no moment): its own loads and the lines' dynamic
+  /// end loads less its inertia, the mass matrix about the pin (rods, added mass and lumps
+  /// included) times (a_p, alpha) plus the velocity terms. Throws InputError for another body.
+  Vec3<T> pin_reaction(const State& s, int b) const {
+    require_numbered();
+    const auto& B = bodies_.at(static_cast<std::size_t>(b));
+    if (!(B.kind == BodyKind::pinned && B.host_pin))
+      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not CoupledPinned",
+                       "a CoupledPinned body");
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, b, rb, Rb);
+    const Vec6<T> vel = motion_of(b, s.v, 1), acc = motion_of(b, s.a, 2);
+    const Vec3<T> w = vel.template tail<3>();
+    const T phi = body_immersion<T>(B, T(rb(2) + Vec3<T>(Rb * B.cb)(2)), env_).phi;
+    const Mat6<T> M = body_mass_matrix<T>(B, rb, Rb, phi, env_);
+    const Vec6<T> own = body_velocity_terms<T>(B, Rb, w) -
+                        body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
+                                              current_, true);
+    const Vec6<T> Ma = mul6<T>(M, acc);
+    const Vec6<T> lines = body_line_load(s, b, true);
+    return Vec3<T>(lines.template head<3>() - own.template head<3>() - Ma.template head<3>());
   }
 
   /// Adds a line from point a (End A) to point b (End B); returns its index.
@@ -14057,7 +14321,8 @@ class MooringSystem {
 
   /// Throws NotImplementedError when a node of state s, or a held point the lines end on,
   /// lies above the still water (the system's line model takes every element as wetted), and
-  /// SolveError for a non-finite DOF.
+  /// SolveError for a non-finite DOF. (Rods may pierce the surface: their wetted-segment
+  /// buoyancy is in their body's loads.)
   void check_state(const State& s) const {
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
@@ -14069,20 +14334,6 @@ class MooringSystem {
         throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
                                   "height above the still water", z,
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
-    }
-    for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (bodies_[b].rods.empty()) continue;
-      Vec3<T> rb;
-      Mat3<T> Rb;
-      body_pose(s, static_cast<int>(b), rb, Rb);
-      for (const auto& rod : bodies_[b].rods)
-        for (const Vec3<T>* e : {&rod.a, &rod.b}) {
-          const double z = static_cast<double>(value_of(Vec3<T>(rb + Rb * *e)(2)));
-          if (z > 0)
-            throw NotImplementedError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ") " + rod.name,
-                                      "end height above the still water", z,
-                                      "<= 0 (the wetted-segment buoyancy of a surface-piercing rod is not in yet)");
-        }
     }
     for (Index i = 2; i < n_pos_dofs_; i += 3)
       if (value_of(s.q(i)) > 0)
@@ -14263,7 +14514,7 @@ class MooringSystem {
         pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> cb = Rb * bodies_[b].cb;
         const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
-        return body_mass_matrix<T>(bodies_[b], Rb, phi, env_);
+        return body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_);
       };
       const Mat6<T> M = mass(s.q);
       const Vec6<T> acc = motion_of(bi, s.a, 2);  // a pinned body: its pin's acceleration
@@ -14309,7 +14560,7 @@ class MooringSystem {
       body_pose(s, static_cast<int>(b), rb, Rb);
       const T phi = body_immersion<T>(bodies_[b], T(rb(2) + Vec3<T>(Rb * bodies_[b].cb)(2)), env_).phi;
       const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
-      E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], Rb, phi, env_), vb));
+      E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_), vb));
     }
     return E;
   }
@@ -18275,7 +18526,7 @@ struct RodRecord {
 };
 
 /// How a body moves (BODIES Attachment column).
-enum class BodyType { fixed, coupled, free };
+enum class BodyType { fixed, coupled, free, coupled_pinned };
 
 /// A BODIES row `ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca*` (MoorDyn v2):
 /// CG* is z or x|y|z, I* one value for all three axes or Ixx|Iyy|Izz, CdA* one value for all
@@ -19087,7 +19338,7 @@ class DeckParser {
     else if (u == "FIXED" || u == "FIX" || u == "ANCHOR") b.type = BodyType::fixed;
     else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES") b.type = BodyType::coupled;
     else if (u == "COUPLEDPINNED" || u == "CPLDPIN" || u == "VESSELPINNED" || u == "VESPIN")
-      unsupported("pinned coupled bodies (CoupledPinned)", line, c(1), t[1].text);
+      b.type = BodyType::coupled_pinned;
     else fail(file_, line, c(1), t[1].text, "Free, Fixed (Fix, Anchor), Coupled (Cpld, Vessel, Ves) or CoupledPinned");
     for (int k = 0; k < 3; ++k) b.r[k] = at_most(num(t[2 + k], c(2 + k), line), t[2 + k], c(2 + k), line, 1e7, "m");
     for (int k = 0; k < 3; ++k) b.angles[k] = at_most(num(t[5 + k], c(5 + k), line), t[5 + k], c(5 + k), line, 3600, "deg");
@@ -19567,7 +19818,7 @@ class DeckParser {
     if (o.fairleadMotion) {
       bool any = false;
       for (const PointRecord& p : d_.points) any = any || p.moving();
-      for (const BodyRecord& b : d_.bodies) any = any || b.type == BodyType::coupled;
+      for (const BodyRecord& b : d_.bodies) any = any || b.type == BodyType::coupled || b.type == BodyType::coupled_pinned;
       if (!any)
         fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point or body",
              "a Coupled or Vessel point or body to move");
@@ -22086,6 +22337,34 @@ inline bool system_route_feature(const std::string& feature) {
          feature == kRodsFeature || feature == kRodLinesFeature;
 }
 
+/// Throws the NotImplementedError of the first request in deck.unsupported that the system
+/// route does not model, its limit listing the other such features with their deck lines (the
+/// features the system route models are not named: they are not what stops the deck);
+/// returns when there is none.
+inline void refuse_unmodelled(const Deck& deck) {
+  const UnsupportedRecord* first = nullptr;
+  std::vector<std::pair<std::string, std::vector<int>>> others;  // feature, its lines
+  for (const auto& u : deck.unsupported) {
+    if (system_route_feature(u.feature)) continue;
+    if (!first) first = &u;
+    if (u.feature == first->feature) continue;
+    auto it = std::find_if(others.begin(), others.end(), [&](const auto& f) { return f.first == u.feature; });
+    if (it == others.end()) others.emplace_back(u.feature, std::vector<int>{u.line});
+    else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
+  }
+  if (!first) return;
+  std::string also;
+  for (const auto& [feature, ls] : others) {
+    std::string lines = ls.size() == 1 ? "line " : "lines ";
+    for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
+    if (ls.size() > 8) lines += ", ...";
+    also += (also.empty() ? "" : "; ") + feature + " (" + lines + ")";
+  }
+  std::string more = first->detail;
+  if (!also.empty()) more += (more.empty() ? "" : "; ") + std::string("also not implemented: ") + also;
+  throw NotImplementedError(detail::where(deck.file, first->line), first->quantity, first->value, first->feature, more);
+}
+
 /// A deck's mooring system and its maps.
 struct DeckSystem {
   MooringSystem<double> system;
@@ -22093,7 +22372,7 @@ struct DeckSystem {
   std::vector<int> point_id;       ///< system point index -> deck point ID (0: a rod's point)
   std::vector<int> line_id;        ///< system line index -> deck line ID
   std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
-  std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel bodies, in BODIES order
+  std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel / CoupledPinned bodies, in BODIES order
   std::map<std::pair<int, char>, int> rod_point;  ///< (rod ID, 'A' / 'B') -> the system point a line uses there
 };
 
@@ -22108,9 +22387,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   using detail::where;
   // Read the deck with ReadOptions::accept_unsupported: free points are what this route
   // models; every other request is refused here.
-  for (const auto& u : deck.unsupported)
-    if (!system_route_feature(u.feature))
-      throw NotImplementedError(where(deck.file, u.line), u.quantity, u.value, u.feature);
+  refuse_unmodelled(deck);
   const auto& o = deck.options;
   auto refuse = [&](const std::string& option, const std::string& what) {
     throw NotImplementedError(where(deck.file, o.line_of(option)), option, what,
@@ -22135,7 +22412,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   for (const auto& b : deck.bodies) {
     BodyModel<double> m;
     m.name = "deck body " + std::to_string(b.id);
-    m.kind = b.type == BodyType::free ? BodyKind::free : b.type == BodyType::fixed ? BodyKind::fixed : BodyKind::coupled;
+    m.kind = b.type == BodyType::free    ? BodyKind::free
+             : b.type == BodyType::fixed ? BodyKind::fixed
+             : b.type == BodyType::coupled_pinned ? BodyKind::pinned
+                                                  : BodyKind::coupled;
+    m.host_pin = b.type == BodyType::coupled_pinned;  // CoupledPinned: the host moves the pin
     m.r = Vec3<double>(b.r[0], b.r[1], b.r[2]);
     constexpr double deg = 3.14159265358979323846 / 180;
     m.R = rotation_xyz(b.angles[0] * deg, b.angles[1] * deg, b.angles[2] * deg);
@@ -22247,7 +22528,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     const auto& b = deck.bodies[k];
     try {
       const int idx = ds.system.add_body(bodies[k]);
-      if (bodies[k].kind == BodyKind::coupled) ds.coupled_bodies.push_back(idx);
+      if (bodies[k].kind == BodyKind::coupled || bodies[k].host_pin) ds.coupled_bodies.push_back(idx);
     } catch (const InputError& e) {
       throw InputError(where(deck.file, b.line), "BODIES body " + std::to_string(b.id), e.what(), "a valid body");
     }
@@ -22397,7 +22678,11 @@ class SystemSimulation {
   const Deck& deck() const { return deck_; }
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
-  /// Number of coupled DOFs: 6 per Coupled / Vessel body, then 3 per Coupled / Vessel point.
+  /// Number of coupled DOFs: 6 per Coupled / Vessel / CoupledPinned body, then 3 per Coupled /
+  /// Vessel point. A CoupledPinned body reads the position, velocity and acceleration of its
+  /// pin from its first three entries and ignores the other three (it turns freely about the
+  /// pin: MoorDyn counts six entries for it too); its force entries are the pin reaction and
+  /// zero moments.
   int coupled_dofs() const {
     return 3 * static_cast<int>(model_.coupled.size()) + 6 * static_cast<int>(model_.coupled_bodies.size());
   }
@@ -22444,12 +22729,13 @@ class SystemSimulation {
   }
 
   /// The loads of the lines on the coupled objects in the committed state: the force and
-  /// moment about the reference point of each coupled body (6 per body), then the force on
-  /// each coupled point (3 per point).
+  /// moment about the reference point of each coupled body (6 per body; a CoupledPinned
+  /// body's pin reaction, its own loads and inertia included, and no moment), then the force
+  /// on each coupled point (3 per point).
   void coupled_forces(double* f) const {
     require_init("coupled_forces");
     for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
-      const Vec6<double> F = model_.system.body_line_load(stepper_->state(), model_.coupled_bodies[c], true);
+      const Vec6<double> F = coupled_body_load(model_.coupled_bodies[c]);
       for (int k = 0; k < 6; ++k) f[6 * c + static_cast<std::size_t>(k)] = F(k);
     }
     const std::size_t o = 6 * model_.coupled_bodies.size();
@@ -22470,10 +22756,12 @@ class SystemSimulation {
     require_init("body_motion");
     return model_.system.body_motion(stepper_->state(), body_index(id), which);
   }
-  /// The load of the lines on body `id` about its reference point (force, moment).
+  /// The load of the lines on body `id` about its reference point (force, moment); for a
+  /// CoupledPinned body the load on the host at its pin (MooringSystem::pin_reaction) and a
+  /// zero moment.
   Vec6<double> body_load(int id) const {
     require_init("body_load");
-    return model_.system.body_line_load(stepper_->state(), body_index(id), true);
+    return coupled_body_load(body_index(id));
   }
 
   /// Position of the point with deck ID `id` in the committed state.
@@ -22574,6 +22862,14 @@ class SystemSimulation {
     if (id < 1 || id > static_cast<int>(model_.system.n_bodies()))
       throw InputError(deck_.file, "body ID", id, "a body of BODIES (1.." + std::to_string(model_.system.n_bodies()) + ")");
     return id - 1;
+  }
+  Vec6<double> coupled_body_load(int b) const {
+    if (model_.system.body(b).host_pin) {
+      Vec6<double> F = Vec6<double>::Zero();
+      F.head<3>() = model_.system.pin_reaction(stepper_->state(), b);
+      return F;
+    }
+    return model_.system.body_line_load(stepper_->state(), b, true);
   }
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();
@@ -22959,7 +23255,10 @@ class SystemRunner {
         // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
         const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
         f << id << "\t"
-          << (k == BodyKind::free ? "Free" : k == BodyKind::coupled ? "Coupled" : k == BodyKind::pinned ? "Pinned" : "Fixed");
+          << (k == BodyKind::free      ? "Free"
+              : k == BodyKind::coupled ? "Coupled"
+              : k == BodyKind::pinned  ? (sys.body(bi).host_pin ? "CoupledPinned" : "Pinned")
+                                       : "Fixed");
         for (int i = 0; i < 3; ++i) f << "\t" << r(i);
         for (int i = 0; i < 3; ++i) f << "\t" << ang(i);
         for (int i = 0; i < 6; ++i) f << "\t" << F(i);
