@@ -89,11 +89,8 @@ int cabledyn_coupled_deck_positions(const cabledyn_system* s, double* x) {
     const auto& m = s->sim->model();
     const auto& d = s->sim->deck();
     std::size_t k = 0;
-    for (int b : m.coupled_bodies) {
-      const auto& rec = d.bodies[static_cast<std::size_t>(b)];
-      for (int i = 0; i < 3; ++i) x[k++] = rec.r[static_cast<std::size_t>(i)];
-      for (int i = 0; i < 3; ++i) x[k++] = rec.angles[static_cast<std::size_t>(i)] * 3.14159265358979323846 / 180;
-    }
+    for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c)
+      for (int i = 0; i < m.coupled_width[c]; ++i) x[k++] = m.coupled_deck_pose[c](i);
     for (int p : m.coupled) {
       const auto* rec = d.find_point(m.point_id[static_cast<std::size_t>(p)]);
       for (int i = 0; i < 3; ++i) x[k++] = rec->r[static_cast<std::size_t>(i)];

@@ -51,14 +51,17 @@ CABLEDYN_C_API int cabledyn_coupled_objects(const cabledyn_system* s, int* point
 CABLEDYN_C_API int cabledyn_coupled_deck_positions(const cabledyn_system* s, double* x);
 /* Statics with the coupled points at x (n values) moving with v (n values). */
 CABLEDYN_C_API int cabledyn_init(cabledyn_system* s, const double* x, const double* v);
-/* Steps from *t (the committed time) to *t + dt with the coupled points at x, v at *t + dt;
- * writes the forces of the lines on the coupled points into f (n values) and advances *t. */
+/* Steps from *t (the committed time) to *t + dt with the coupled objects at x, v at *t + dt;
+ * writes their loads on the host into f (n values: per coupled body its lines' and its own
+ * loads less its inertia, force and moment about its reference point, a CoupledPinned body's
+ * moment zero; per coupled point its lines' force) and advances *t. */
 CABLEDYN_C_API int cabledyn_step(cabledyn_system* s, const double* x, const double* v, double* f, double* t, double dt);
 /* Position [m] and net line force [N] of the point with deck ID id. */
 CABLEDYN_C_API int cabledyn_point_position(const cabledyn_system* s, int id, double r[3]);
 CABLEDYN_C_API int cabledyn_point_force(const cabledyn_system* s, int id, double f[3]);
 /* Body `id` (deck ID): position of its reference point [m] and roll pitch yaw [rad]; the
- * load of its lines about the reference point (force [N], moment [N m]). */
+ * load of its lines about the reference point (force [N], moment [N m]); a coupled body's
+ * load on the host (its lines' and its own loads less its inertia, as cabledyn_step). */
 CABLEDYN_C_API int cabledyn_body_pose(const cabledyn_system* s, int id, double r6[6]);
 CABLEDYN_C_API int cabledyn_body_load(const cabledyn_system* s, int id, double f6[6]);
 /* Force [N] line `id` exerts on the point at its End A (end 0) or End B (end 1). */

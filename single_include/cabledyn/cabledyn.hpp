@@ -14103,17 +14103,22 @@ class MooringSystem {
     return F;
   }
 
-  /// The force a CoupledPinned body (host_pin) exerts on the host at its pin in state s [N]
-  /// (spec "Attached objects and line ends": the node receives F - (m + m_a) a_p -
-  /// m (alpha x c + omega x (omega x c)) and no moment): its own loads and the lines' dynamic
-  /// end loads less its inertia, the mass matrix about the pin (rods, added mass and lumps
-  /// included) times (a_p, alpha) plus the velocity terms. Throws InputError for another body.
-  Vec3<T> pin_reaction(const State& s, int b) const {
+  /// The load a Coupled body, or a CoupledPinned one (host_pin), exerts on the host in state
+  /// s, about its reference point in world axes (force, moment) [N, N m] (spec "Tension and
+  /// coupled loads": the reaction -(M a + r) at the prescribed DOFs; "Attached objects and line
+  /// ends": a CoupledPinned node receives F - (m + m_a) a_p - m (alpha x c + omega x (omega x
+  /// c)) and no moment): the lines' dynamic end loads and the body's own loads (weight,
+  /// buoyancy, drag, its rods and points) less its inertia, the mass matrix (rods, added mass
+  /// and points included) times (a, alpha) plus the velocity terms. A CoupledPinned body's
+  /// moment is zero (it turns freely about its pin). For a body of no mass, volume, drag,
+  /// rods or points it is its lines' load. Throws InputError for another body.
+  Vec6<T> coupled_reaction(const State& s, int b) const {
     require_numbered();
     const auto& B = bodies_.at(static_cast<std::size_t>(b));
-    if (!(B.kind == BodyKind::pinned && B.host_pin))
-      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not CoupledPinned",
-                       "a CoupledPinned body");
+    const bool pin = B.kind == BodyKind::pinned && B.host_pin;
+    if (!(B.kind == BodyKind::coupled || pin))
+      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not coupled",
+                       "a Coupled or CoupledPinned body");
     Vec3<T> rb;
     Mat3<T> Rb;
     body_pose(s, b, rb, Rb);
@@ -14125,8 +14130,21 @@ class MooringSystem {
                         body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
                                               current_, true);
     const Vec6<T> Ma = mul6<T>(M, acc);
-    const Vec6<T> lines = body_line_load(s, b, true);
-    return Vec3<T>(lines.template head<3>() - own.template head<3>() - Ma.template head<3>());
+    Vec6<T> F = body_line_load(s, b, true);
+    for (int k = 0; k < 6; ++k) {
+      const T o = own(k) + Ma(k);
+      F(k) = F(k) - o;
+    }
+    if (pin) F.template tail<3>().setZero();
+    return F;
+  }
+  /// The force a CoupledPinned body exerts on the host at its pin (coupled_reaction's force).
+  Vec3<T> pin_reaction(const State& s, int b) const {
+    const auto& B = bodies_.at(static_cast<std::size_t>(b));
+    if (!(B.kind == BodyKind::pinned && B.host_pin))
+      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not CoupledPinned",
+                       "a CoupledPinned body");
+    return coupled_reaction(s, b).template head<3>();
   }
 
   /// Adds a line from point a (End A) to point b (End B); returns its index.
@@ -18511,7 +18529,7 @@ struct RodTypeRecord {
 };
 
 /// How a rod is held (RODS Attachment column).
-enum class RodAttachment { fixed, free, pinned, body, coupled };
+enum class RodAttachment { fixed, free, pinned, body, coupled, coupled_pinned };
 
 /// A RODS row `ID RodType Attachment Xa Ya Za Xb Yb Zb NumSegs [RodOutputs]` (MoorDyn v2); a
 /// rod on a body gives its ends in the body's axes from its reference point.
@@ -19418,9 +19436,9 @@ class DeckParser {
     else if (letters == "BODY" && number > 0 && rest.empty()) r.attachment = RodAttachment::body, r.body = number;
     else if (letters == "BODY" && number > 0 && (rest == "PINNED" || rest == "PIN"))
       unsupported("rods pinned to bodies (Body<N>Pinned)", line, c(2), t[2].text);
-    else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES" || u == "COUPLEDPINNED" || u == "CPLDPIN" ||
-             u == "VESSELPINNED" || u == "VESPIN")
-      unsupported("coupled rods (Coupled, Vessel, CoupledPinned)", line, c(2), t[2].text);
+    else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES") r.attachment = RodAttachment::coupled;
+    else if (u == "COUPLEDPINNED" || u == "CPLDPIN" || u == "VESSELPINNED" || u == "VESPIN")
+      r.attachment = RodAttachment::coupled_pinned;
     else fail(file_, line, c(2), t[2].text, "Fixed, Free, Pinned, Body<N>, Body<N>Pinned, Coupled or CoupledPinned");
     for (int k = 0; k < 3; ++k) r.a[k] = at_most(num(t[3 + k], c(3 + k), line), t[3 + k], c(3 + k), line, 1e7, "m");
     for (int k = 0; k < 3; ++k) r.b[k] = at_most(num(t[6 + k], c(6 + k), line), t[6 + k], c(6 + k), line, 1e7, "m");
@@ -19819,6 +19837,8 @@ class DeckParser {
       bool any = false;
       for (const PointRecord& p : d_.points) any = any || p.moving();
       for (const BodyRecord& b : d_.bodies) any = any || b.type == BodyType::coupled || b.type == BodyType::coupled_pinned;
+      for (const RodRecord& r : d_.rods)
+        any = any || r.attachment == RodAttachment::coupled || r.attachment == RodAttachment::coupled_pinned;
       if (!any)
         fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point or body",
              "a Coupled or Vessel point or body to move");
@@ -22372,7 +22392,14 @@ struct DeckSystem {
   std::vector<int> point_id;       ///< system point index -> deck point ID (0: a rod's point)
   std::vector<int> line_id;        ///< system line index -> deck line ID
   std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
-  std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel / CoupledPinned bodies, in BODIES order
+  /// System indices of the coupled bodies in MoorDyn's order: the Coupled / Vessel /
+  /// CoupledPinned BODIES rows, then the bodies of the Coupled / Vessel / CoupledPinned RODS rows.
+  std::vector<int> coupled_bodies;
+  /// Their coupled entries: 6 (a body; a Coupled rod), 3 (a CoupledPinned rod: its End A).
+  std::vector<int> coupled_width;
+  /// Their deck poses: the reference point and roll, pitch, yaw [rad] of R = Rx Ry Rz (a rod's
+  /// reference point is its End A, its z axis along the rod).
+  std::vector<Vec6<double>> coupled_deck_pose;
   std::map<std::pair<int, char>, int> rod_point;  ///< (rod ID, 'A' / 'B') -> the system point a line uses there
 };
 
@@ -22399,7 +22426,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
                               "end connections in a system with free points (finite-EI lines are not in the system yet)");
-  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}};
+  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
     bed.z = *z;
@@ -22430,9 +22457,10 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     bodies.push_back(std::move(m));
   }
   // Rods (spec "Attached objects and line ends"): a rod of NumSegs 0 or no length is a
-  // massless point at End A; a Fixed, Free or Pinned rod is a body of no mass of its own
-  // carrying the rod, its reference point at End A and its z axis along the rod; a rod on
-  // Body<N> joins that body. Each rod end a line is attached to becomes a point on the rod's
+  // massless point at End A; a Fixed, Free, Pinned, Coupled or CoupledPinned rod is a body of
+  // no mass of its own carrying the rod (held, free, pinned at End A, moved by the host, or
+  // pinned at an End A the host moves), its reference point at End A and its z axis along the
+  // rod; a rod on Body<N> joins that body. Each rod end a line is attached to becomes a point on the rod's
   // body.
   struct RodEnds {
     int body = -1;                       // system body of the rod (-1: a point)
@@ -22494,9 +22522,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     }
     BodyModel<double> m;
     m.name = "rod " + std::to_string(r.id);
-    m.kind = r.attachment == RodAttachment::fixed ? BodyKind::fixed
-             : r.attachment == RodAttachment::pinned ? BodyKind::pinned
-                                                     : BodyKind::free;
+    m.kind = r.attachment == RodAttachment::fixed      ? BodyKind::fixed
+             : r.attachment == RodAttachment::coupled ? BodyKind::coupled
+             : r.attachment == RodAttachment::pinned || r.attachment == RodAttachment::coupled_pinned ? BodyKind::pinned
+                                                                                                   : BodyKind::free;
+    m.host_pin = r.attachment == RodAttachment::coupled_pinned;  // the host moves End A
     m.r = a;
     // The rotation that takes the z axis onto the rod's axis.
     const Vec3<double> q = (b - a) / L, ez(0, 0, 1);
@@ -22528,7 +22558,14 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     const auto& b = deck.bodies[k];
     try {
       const int idx = ds.system.add_body(bodies[k]);
-      if (bodies[k].kind == BodyKind::coupled || bodies[k].host_pin) ds.coupled_bodies.push_back(idx);
+      if (bodies[k].kind == BodyKind::coupled || bodies[k].host_pin) {
+        ds.coupled_bodies.push_back(idx);
+        ds.coupled_width.push_back(6);
+        Vec6<double> pose;
+        for (int c = 0; c < 3; ++c)
+          pose(c) = b.r[static_cast<std::size_t>(c)], pose(3 + c) = b.angles[static_cast<std::size_t>(c)] * kPi / 180;
+        ds.coupled_deck_pose.push_back(pose);
+      }
     } catch (const InputError& e) {
       throw InputError(where(deck.file, b.line), "BODIES body " + std::to_string(b.id), e.what(), "a valid body");
     }
@@ -22537,6 +22574,14 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     const auto& r = deck.rods[i];
     try {
       const int idx = ds.system.add_body(m);
+      if (m.kind == BodyKind::coupled || m.host_pin) {
+        ds.coupled_bodies.push_back(idx);
+        ds.coupled_width.push_back(m.host_pin ? 3 : 6);
+        Vec6<double> pose;
+        pose.head<3>() = m.r;
+        pose.tail<3>() = angles_xyz(m.R);
+        ds.coupled_deck_pose.push_back(pose);
+      }
       const double L = m.rods[0].b(2);
       rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), -1};
     } catch (const InputError& e) {
@@ -22678,13 +22723,18 @@ class SystemSimulation {
   const Deck& deck() const { return deck_; }
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
-  /// Number of coupled DOFs: 6 per Coupled / Vessel / CoupledPinned body, then 3 per Coupled /
-  /// Vessel point. A CoupledPinned body reads the position, velocity and acceleration of its
-  /// pin from its first three entries and ignores the other three (it turns freely about the
-  /// pin: MoorDyn counts six entries for it too); its force entries are the pin reaction and
-  /// zero moments.
-  int coupled_dofs() const {
-    return 3 * static_cast<int>(model_.coupled.size()) + 6 * static_cast<int>(model_.coupled_bodies.size());
+  /// Number of coupled DOFs, in MoorDyn's order: 6 per Coupled / Vessel / CoupledPinned body,
+  /// then 6 per Coupled / Vessel rod (End A and roll, pitch, yaw of its axes, z along the rod)
+  /// and 3 per CoupledPinned rod (End A), then 3 per Coupled / Vessel point. A CoupledPinned
+  /// body reads the position, velocity and acceleration of its pin from its first three
+  /// entries and ignores the other three (it turns freely about the pin: MoorDyn counts six
+  /// entries for it too); its force entries are the pin reaction and zero moments.
+  int coupled_dofs() const { return 3 * static_cast<int>(model_.coupled.size()) + body_entries(); }
+  /// The coupled entries of the bodies (and rods) before the points'.
+  int body_entries() const {
+    int n = 0;
+    for (int w : model_.coupled_width) n += w;
+    return n;
   }
   bool initialized() const { return stepper_ != nullptr; }
   double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
@@ -22728,17 +22778,19 @@ class SystemSimulation {
     coupled_forces(f);
   }
 
-  /// The loads of the lines on the coupled objects in the committed state: the force and
-  /// moment about the reference point of each coupled body (6 per body; a CoupledPinned
-  /// body's pin reaction, its own loads and inertia included, and no moment), then the force
-  /// on each coupled point (3 per point).
+  /// The loads on the host of the coupled objects in the committed state: the force and
+  /// moment about the reference point of each coupled body (6 per body: its lines' loads and
+  /// its own less its inertia, MooringSystem::coupled_reaction; a CoupledPinned body's moment
+  /// zero), then the force of the lines on each coupled point (3 per point).
   void coupled_forces(double* f) const {
     require_init("coupled_forces");
+    std::size_t o = 0;
     for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
       const Vec6<double> F = coupled_body_load(model_.coupled_bodies[c]);
-      for (int k = 0; k < 6; ++k) f[6 * c + static_cast<std::size_t>(k)] = F(k);
+      const int w = model_.coupled_width[c];
+      for (int k = 0; k < w; ++k) f[o + static_cast<std::size_t>(k)] = F(k);
+      o += static_cast<std::size_t>(w);
     }
-    const std::size_t o = 6 * model_.coupled_bodies.size();
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
       const Vec3<double> F = point_force_index(model_.coupled[c]);
       for (int k = 0; k < 3; ++k) f[o + 3 * c + static_cast<std::size_t>(k)] = F(k);
@@ -22757,8 +22809,8 @@ class SystemSimulation {
     return model_.system.body_motion(stepper_->state(), body_index(id), which);
   }
   /// The load of the lines on body `id` about its reference point (force, moment); for a
-  /// CoupledPinned body the load on the host at its pin (MooringSystem::pin_reaction) and a
-  /// zero moment.
+  /// Coupled or CoupledPinned body its load on the host (MooringSystem::coupled_reaction: its
+  /// own loads and inertia included; a CoupledPinned body's moment zero).
   Vec6<double> body_load(int id) const {
     require_init("body_load");
     return coupled_body_load(body_index(id));
@@ -22863,12 +22915,11 @@ class SystemSimulation {
       throw InputError(deck_.file, "body ID", id, "a body of BODIES (1.." + std::to_string(model_.system.n_bodies()) + ")");
     return id - 1;
   }
+  // A coupled body's reaction on the host (MooringSystem::coupled_reaction); another body's
+  // lines' load.
   Vec6<double> coupled_body_load(int b) const {
-    if (model_.system.body(b).host_pin) {
-      Vec6<double> F = Vec6<double>::Zero();
-      F.head<3>() = model_.system.pin_reaction(stepper_->state(), b);
-      return F;
-    }
+    const auto& B = model_.system.body(b);
+    if (B.kind == BodyKind::coupled || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
     return model_.system.body_line_load(stepper_->state(), b, true);
   }
   Vec3<double> point_force_index(int p) const {
@@ -22881,17 +22932,19 @@ class SystemSimulation {
   }
   void set_coupled(const double* x, const double* v, const double* a) {
     acc_.resize(static_cast<std::size_t>(coupled_dofs()));
+    std::size_t o = 0;
     for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
-      const double* xb = x + 6 * c;
-      Vec6<double> vel, acc = Vec6<double>::Zero();
-      for (int k = 0; k < 6; ++k) {
-        vel(k) = v[6 * c + static_cast<std::size_t>(k)];
-        if (a) acc(k) = a[6 * c + static_cast<std::size_t>(k)];
+      const int w = model_.coupled_width[c];  // 3: a CoupledPinned rod's End A
+      const double* xb = x + o;
+      Vec6<double> vel = Vec6<double>::Zero(), acc = Vec6<double>::Zero();
+      for (int k = 0; k < w; ++k) {
+        vel(k) = v[o + static_cast<std::size_t>(k)];
+        if (a) acc(k) = a[o + static_cast<std::size_t>(k)];
       }
-      model_.system.set_coupled_body(model_.coupled_bodies[c], Vec3<double>(xb[0], xb[1], xb[2]),
-                                     rotation_xyz(xb[3], xb[4], xb[5]), vel, acc);
+      const Mat3<double> R = w == 6 ? rotation_xyz(xb[3], xb[4], xb[5]) : Mat3<double>::Identity();
+      model_.system.set_coupled_body(model_.coupled_bodies[c], Vec3<double>(xb[0], xb[1], xb[2]), R, vel, acc);
+      o += static_cast<std::size_t>(w);
     }
-    const std::size_t o = 6 * model_.coupled_bodies.size();
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
       const std::size_t i = o + 3 * c;
       const Vec3<double> r(x[i], x[i + 1], x[i + 2]), u(v[i], v[i + 1], v[i + 2]);
@@ -23018,32 +23071,36 @@ class SystemRunner {
  private:
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
-  // The coupled kinematics at t: positions and velocities, 6 per coupled body (its reference
-  // point moved by the deck's fairleadMotion, its deck orientation held), then 3 per coupled
-  // point.
+  // The coupled kinematics at t: positions and velocities of the coupled bodies and rods (6
+  // per body or Coupled rod, its reference point moved by the deck's fairleadMotion, its deck
+  // orientation held; 3 per CoupledPinned rod, its End A), then 3 per coupled point.
   void coupled_at(double t) {
     const auto& m = sim_->model();
     x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
     v_.resize(x_.size());
-    const std::size_t p0 = 6 * m.coupled_bodies.size();
+    const std::size_t p0 = static_cast<std::size_t>(sim_->body_entries());
     for (std::size_t c = 0; c < m.coupled.size(); ++c) {
       const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
                                                   dynamic_run());
       for (int i = 0; i < 3; ++i)
         x_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.v(i);
     }
-    const std::size_t o = 0;
+    std::size_t o = 0;
     for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
-      const auto& b = deck_.bodies[static_cast<std::size_t>(m.coupled_bodies[c])];
+      const Vec6<double>& pose = m.coupled_deck_pose[c];
       EndMotion k;
-      k.x = Vec3<double>(b.r[0], b.r[1], b.r[2]);
+      k.x = pose.head<3>();
       if (deck_.options.fairleadMotion && dynamic_run()) add_harmonic_motion(deck_, t, k);
+      const int w = m.coupled_width[c];
       for (int i = 0; i < 3; ++i) {
-        x_[o + 6 * c + static_cast<std::size_t>(i)] = k.x(i);
-        x_[o + 6 * c + 3 + static_cast<std::size_t>(i)] = b.angles[static_cast<std::size_t>(i)] * kPi / 180;
-        v_[o + 6 * c + static_cast<std::size_t>(i)] = k.v(i);
-        v_[o + 6 * c + 3 + static_cast<std::size_t>(i)] = 0;
+        x_[o + static_cast<std::size_t>(i)] = k.x(i);
+        v_[o + static_cast<std::size_t>(i)] = k.v(i);
+        if (w == 6) {
+          x_[o + 3 + static_cast<std::size_t>(i)] = pose(3 + i);
+          v_[o + 3 + static_cast<std::size_t>(i)] = 0;
+        }
       }
+      o += static_cast<std::size_t>(w);
     }
   }
 

@@ -372,3 +372,85 @@ TEST_CASE("A CoupledPinned body: a pendulum on an accelerating cart swings about
   CHECK(sy / count == Approx(-m * a).epsilon(1e-4));
   CHECK(sz / count == Approx(-m * g).epsilon(1e-6));
 }
+
+TEST_CASE("A Coupled rod is a Coupled body carrying the rod: the same loads on the host, bit for bit", "[capi][bodies]") {
+  // tests/capi/decks/coupled_rod.dat (RODS Coupled) and coupled_body_rod.dat (a Coupled body at
+  // the rod's End A, the rod on it, the line on a body point at the rod's top): six entries
+  // each (End A, roll pitch yaw), the same deck positions, the same loads at every step.
+  const std::string dir = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/";
+  cabledyn_system *r = nullptr, *b = nullptr;
+  REQUIRE(cabledyn_create((dir + "coupled_rod.dat").c_str(), &r) == CABLEDYN_OK);
+  REQUIRE(cabledyn_create((dir + "coupled_body_rod.dat").c_str(), &b) == CABLEDYN_OK);
+  int nr = 0, nb = 0;
+  cabledyn_coupled_dofs(r, &nr);
+  cabledyn_coupled_dofs(b, &nb);
+  REQUIRE(nr == 6);
+  REQUIRE(nb == 6);
+  std::vector<double> xr(6), xb(6), v(6, 0.0), fr(6), fb(6);
+  cabledyn_coupled_deck_positions(r, xr.data());
+  cabledyn_coupled_deck_positions(b, xb.data());
+  CHECK(xr == xb);
+  CHECK(xr[2] == -30);
+  REQUIRE(cabledyn_init(r, xr.data(), v.data()) == CABLEDYN_OK);
+  REQUIRE(cabledyn_init(b, xb.data(), v.data()) == CABLEDYN_OK);
+  double tr = 0, tb = 0, fmax = 0;
+  const double dt = 0.05, w = 2 * 3.141592653589793 / 6;
+  for (int k = 1; k <= 80; ++k) {
+    const double t = k * dt;
+    std::vector<double> x = xr;
+    x[0] += 2 * std::sin(w * t);
+    x[3] = 0.05 * std::sin(w * t);
+    v[0] = 2 * w * std::cos(w * t);
+    v[3] = 0.05 * w * std::cos(w * t);
+    REQUIRE(cabledyn_step(r, x.data(), v.data(), fr.data(), &tr, dt) == CABLEDYN_OK);
+    REQUIRE(cabledyn_step(b, x.data(), v.data(), fb.data(), &tb, dt) == CABLEDYN_OK);
+    REQUIRE(std::memcmp(fr.data(), fb.data(), sizeof(double) * 6) == 0);
+    fmax = std::max(fmax, std::hypot(fr[0], fr[2]));
+  }
+  CHECK(fmax > 1e5);  // the post's weight less buoyancy, drag, inertia and the chain: a real load
+  cabledyn_close(r);
+  cabledyn_close(b);
+}
+
+TEST_CASE("A CoupledPinned rod takes three coupled entries and swings on its host's pin like the CoupledPinned body",
+          "[capi][bodies]") {
+  // tests/capi/decks/pinned_rod_cart.dat: the pinned_cart.dat pendulum as a RODS CoupledPinned
+  // row (MoorDyn counts three entries for it: its End A). The pin force averages -m (0, a, g)
+  // over whole periods and swings with the physical pendulum's period.
+  const std::string deck_path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/pinned_rod_cart.dat";
+  cabledyn_system* s = nullptr;
+  REQUIRE(cabledyn_create(deck_path.c_str(), &s) == CABLEDYN_OK);
+  int n = 0;
+  cabledyn_coupled_dofs(s, &n);
+  REQUIRE(n == 3);
+  std::vector<double> x(3), v(3, 0.0), f(3);
+  REQUIRE(cabledyn_coupled_deck_positions(s, x.data()) == CABLEDYN_OK);
+  CHECK(x[2] == -5);
+  REQUIRE(cabledyn_init(s, x.data(), v.data()) == CABLEDYN_OK);
+  const double a = 0.5, g = 9.80665, dt = 0.01, m = 5e3 * 10, L = 10, d = 2;
+  double t = 0;
+  std::vector<double> Fy, Fz;
+  for (int k = 1; k <= 3000; ++k) {
+    const double tk = k * dt;
+    x[1] = 0.5 * a * tk * tk;
+    v[1] = a * tk;
+    REQUIRE(cabledyn_step(s, x.data(), v.data(), f.data(), &t, dt) == CABLEDYN_OK);
+    Fy.push_back(f[1]);
+    Fz.push_back(f[2]);
+  }
+  cabledyn_close(s);
+  const std::vector<double> c = cabledyn::test_support::upcrossings(Fy, dt, -m * a);
+  REQUIRE(c.size() >= 5);
+  double sy = 0, sz = 0;
+  int count = 0;
+  for (std::size_t i = 0; i < Fy.size(); ++i) {
+    const double ti = static_cast<double>(i) * dt;
+    if (ti < c.front() || ti >= c.back()) continue;
+    sy += Fy[i], sz += Fz[i], ++count;
+  }
+  const double theta_e = std::atan(a / g), g_eff = std::sqrt(g * g + a * a);
+  const double T0 = 2 * 3.141592653589793 * std::sqrt((L * L / 3 + d * d / 16) / (g_eff * L / 2));
+  CHECK(cabledyn::test_support::mean_period(c) == Approx(T0 * (1 + theta_e * theta_e / 16)).epsilon(1e-4));
+  CHECK(sy / count == Approx(-m * a).epsilon(1e-4));
+  CHECK(sz / count == Approx(-m * g).epsilon(1e-5));
+}

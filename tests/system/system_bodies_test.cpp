@@ -535,3 +535,37 @@ TEST_CASE("A floating body half the weight of its displacement settles with its 
   INFO("rest height " << std_.state().q(2));
   CHECK(std::fabs(std_.state().q(2)) < 1e-6);
 }
+
+TEST_CASE("A Coupled body's load on its host is its lines' load plus its own weight and buoyancy less its inertia",
+          "[system][bodies]") {
+  // spec "Tension and coupled loads": the reaction -(M a + r) at the prescribed DOFs. The body
+  // of sb_moored_body held (Coupled) at its deck pose, accelerated along x at a = 0.7 m/s^2
+  // and turning about z at alpha = 0.1 rad/s^2 (at rest): over its lines' load its own adds
+  // rho g V - m g vertically at the centre of buoyancy and the centre of gravity, less
+  // (m + rho V Ca) a and the rotational inertia about the reference point (CG offset c).
+  auto sys = sb_moored_body<double>();
+  sys.body(0).kind = BodyKind::coupled;
+  sys.renumber();
+  const Environment env;
+  const auto& B = sys.body(0);
+  const double a = 0.7, al = 0.1, m = 2e5, V = 250, rg = env.rho_w * env.g;
+  Vec6<double> acc;
+  acc << a, 0, 0, 0, 0, al;
+  sys.set_coupled_body(0, B.r, B.R, Vec6<double>::Zero(), acc);
+  const auto s = sys.initial_state();
+  const Vec6<double> F = sys.coupled_reaction(s, 0), Fl = sys.body_line_load(s, 0, true);
+  const Vec3<double> c(0.3, 0, -5), cb(0, 0, 1);
+  const Vec3<double> W(0, 0, -m * env.g), Bf(0, 0, rg * V);
+  // Inertia about the reference point: m (a + alpha x c) + added mass, and J alpha + m c x a.
+  const Vec3<double> av(a, 0, 0), alv(0, 0, al);
+  const Vec3<double> fin = m * (av + alv.cross(c)) + env.rho_w * V * 0.8 * av;
+  const Mat3<double> J = Vec3<double>(2e6, 2.2e6, 8e5).asDiagonal().toDenseMatrix() +
+                         m * (c.squaredNorm() * Mat3<double>::Identity() - c * c.transpose());
+  const Vec3<double> min = J * alv + m * c.cross(av);
+  const Vec3<double> df = W + Bf - fin, dm = c.cross(W) + cb.cross(Bf) - min;
+  for (int k = 0; k < 3; ++k) {
+    CHECK(F(k) - Fl(k) == Approx(df(k)).margin(1e-9 * m * env.g));
+    CHECK(F(3 + k) - Fl(3 + k) == Approx(dm(k)).margin(1e-9 * m * env.g));
+  }
+  CHECK_THROWS_WITH(sb_moored_body<double>().coupled_reaction(s, 0), Catch::Contains("not coupled"));
+}

@@ -89,7 +89,7 @@ struct RodTypeRecord {
 };
 
 /// How a rod is held (RODS Attachment column).
-enum class RodAttachment { fixed, free, pinned, body, coupled };
+enum class RodAttachment { fixed, free, pinned, body, coupled, coupled_pinned };
 
 /// A RODS row `ID RodType Attachment Xa Ya Za Xb Yb Zb NumSegs [RodOutputs]` (MoorDyn v2); a
 /// rod on a body gives its ends in the body's axes from its reference point.
@@ -996,9 +996,9 @@ class DeckParser {
     else if (letters == "BODY" && number > 0 && rest.empty()) r.attachment = RodAttachment::body, r.body = number;
     else if (letters == "BODY" && number > 0 && (rest == "PINNED" || rest == "PIN"))
       unsupported("rods pinned to bodies (Body<N>Pinned)", line, c(2), t[2].text);
-    else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES" || u == "COUPLEDPINNED" || u == "CPLDPIN" ||
-             u == "VESSELPINNED" || u == "VESPIN")
-      unsupported("coupled rods (Coupled, Vessel, CoupledPinned)", line, c(2), t[2].text);
+    else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES") r.attachment = RodAttachment::coupled;
+    else if (u == "COUPLEDPINNED" || u == "CPLDPIN" || u == "VESSELPINNED" || u == "VESPIN")
+      r.attachment = RodAttachment::coupled_pinned;
     else fail(file_, line, c(2), t[2].text, "Fixed, Free, Pinned, Body<N>, Body<N>Pinned, Coupled or CoupledPinned");
     for (int k = 0; k < 3; ++k) r.a[k] = at_most(num(t[3 + k], c(3 + k), line), t[3 + k], c(3 + k), line, 1e7, "m");
     for (int k = 0; k < 3; ++k) r.b[k] = at_most(num(t[6 + k], c(6 + k), line), t[6 + k], c(6 + k), line, 1e7, "m");
@@ -1397,6 +1397,8 @@ class DeckParser {
       bool any = false;
       for (const PointRecord& p : d_.points) any = any || p.moving();
       for (const BodyRecord& b : d_.bodies) any = any || b.type == BodyType::coupled || b.type == BodyType::coupled_pinned;
+      for (const RodRecord& r : d_.rods)
+        any = any || r.attachment == RodAttachment::coupled || r.attachment == RodAttachment::coupled_pinned;
       if (!any)
         fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point or body",
              "a Coupled or Vessel point or body to move");

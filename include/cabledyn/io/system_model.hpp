@@ -69,7 +69,14 @@ struct DeckSystem {
   std::vector<int> point_id;       ///< system point index -> deck point ID (0: a rod's point)
   std::vector<int> line_id;        ///< system line index -> deck line ID
   std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
-  std::vector<int> coupled_bodies; ///< system indices of the Coupled / Vessel / CoupledPinned bodies, in BODIES order
+  /// System indices of the coupled bodies in MoorDyn's order: the Coupled / Vessel /
+  /// CoupledPinned BODIES rows, then the bodies of the Coupled / Vessel / CoupledPinned RODS rows.
+  std::vector<int> coupled_bodies;
+  /// Their coupled entries: 6 (a body; a Coupled rod), 3 (a CoupledPinned rod: its End A).
+  std::vector<int> coupled_width;
+  /// Their deck poses: the reference point and roll, pitch, yaw [rad] of R = Rx Ry Rz (a rod's
+  /// reference point is its End A, its z axis along the rod).
+  std::vector<Vec6<double>> coupled_deck_pose;
   std::map<std::pair<int, char>, int> rod_point;  ///< (rod ID, 'A' / 'B') -> the system point a line uses there
 };
 
@@ -96,7 +103,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
                               "end connections in a system with free points (finite-EI lines are not in the system yet)");
-  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}};
+  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
     bed.z = *z;
@@ -127,9 +134,10 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     bodies.push_back(std::move(m));
   }
   // Rods (spec "Attached objects and line ends"): a rod of NumSegs 0 or no length is a
-  // massless point at End A; a Fixed, Free or Pinned rod is a body of no mass of its own
-  // carrying the rod, its reference point at End A and its z axis along the rod; a rod on
-  // Body<N> joins that body. Each rod end a line is attached to becomes a point on the rod's
+  // massless point at End A; a Fixed, Free, Pinned, Coupled or CoupledPinned rod is a body of
+  // no mass of its own carrying the rod (held, free, pinned at End A, moved by the host, or
+  // pinned at an End A the host moves), its reference point at End A and its z axis along the
+  // rod; a rod on Body<N> joins that body. Each rod end a line is attached to becomes a point on the rod's
   // body.
   struct RodEnds {
     int body = -1;                       // system body of the rod (-1: a point)
@@ -191,9 +199,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     }
     BodyModel<double> m;
     m.name = "rod " + std::to_string(r.id);
-    m.kind = r.attachment == RodAttachment::fixed ? BodyKind::fixed
-             : r.attachment == RodAttachment::pinned ? BodyKind::pinned
-                                                     : BodyKind::free;
+    m.kind = r.attachment == RodAttachment::fixed      ? BodyKind::fixed
+             : r.attachment == RodAttachment::coupled ? BodyKind::coupled
+             : r.attachment == RodAttachment::pinned || r.attachment == RodAttachment::coupled_pinned ? BodyKind::pinned
+                                                                                                   : BodyKind::free;
+    m.host_pin = r.attachment == RodAttachment::coupled_pinned;  // the host moves End A
     m.r = a;
     // The rotation that takes the z axis onto the rod's axis.
     const Vec3<double> q = (b - a) / L, ez(0, 0, 1);
@@ -225,7 +235,14 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     const auto& b = deck.bodies[k];
     try {
       const int idx = ds.system.add_body(bodies[k]);
-      if (bodies[k].kind == BodyKind::coupled || bodies[k].host_pin) ds.coupled_bodies.push_back(idx);
+      if (bodies[k].kind == BodyKind::coupled || bodies[k].host_pin) {
+        ds.coupled_bodies.push_back(idx);
+        ds.coupled_width.push_back(6);
+        Vec6<double> pose;
+        for (int c = 0; c < 3; ++c)
+          pose(c) = b.r[static_cast<std::size_t>(c)], pose(3 + c) = b.angles[static_cast<std::size_t>(c)] * kPi / 180;
+        ds.coupled_deck_pose.push_back(pose);
+      }
     } catch (const InputError& e) {
       throw InputError(where(deck.file, b.line), "BODIES body " + std::to_string(b.id), e.what(), "a valid body");
     }
@@ -234,6 +251,14 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     const auto& r = deck.rods[i];
     try {
       const int idx = ds.system.add_body(m);
+      if (m.kind == BodyKind::coupled || m.host_pin) {
+        ds.coupled_bodies.push_back(idx);
+        ds.coupled_width.push_back(m.host_pin ? 3 : 6);
+        Vec6<double> pose;
+        pose.head<3>() = m.r;
+        pose.tail<3>() = angles_xyz(m.R);
+        ds.coupled_deck_pose.push_back(pose);
+      }
       const double L = m.rods[0].b(2);
       rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), -1};
     } catch (const InputError& e) {

@@ -110,32 +110,36 @@ class SystemRunner {
  private:
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
 
-  // The coupled kinematics at t: positions and velocities, 6 per coupled body (its reference
-  // point moved by the deck's fairleadMotion, its deck orientation held), then 3 per coupled
-  // point.
+  // The coupled kinematics at t: positions and velocities of the coupled bodies and rods (6
+  // per body or Coupled rod, its reference point moved by the deck's fairleadMotion, its deck
+  // orientation held; 3 per CoupledPinned rod, its End A), then 3 per coupled point.
   void coupled_at(double t) {
     const auto& m = sim_->model();
     x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
     v_.resize(x_.size());
-    const std::size_t p0 = 6 * m.coupled_bodies.size();
+    const std::size_t p0 = static_cast<std::size_t>(sim_->body_entries());
     for (std::size_t c = 0; c < m.coupled.size(); ++c) {
       const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
                                                   dynamic_run());
       for (int i = 0; i < 3; ++i)
         x_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.v(i);
     }
-    const std::size_t o = 0;
+    std::size_t o = 0;
     for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
-      const auto& b = deck_.bodies[static_cast<std::size_t>(m.coupled_bodies[c])];
+      const Vec6<double>& pose = m.coupled_deck_pose[c];
       EndMotion k;
-      k.x = Vec3<double>(b.r[0], b.r[1], b.r[2]);
+      k.x = pose.head<3>();
       if (deck_.options.fairleadMotion && dynamic_run()) add_harmonic_motion(deck_, t, k);
+      const int w = m.coupled_width[c];
       for (int i = 0; i < 3; ++i) {
-        x_[o + 6 * c + static_cast<std::size_t>(i)] = k.x(i);
-        x_[o + 6 * c + 3 + static_cast<std::size_t>(i)] = b.angles[static_cast<std::size_t>(i)] * kPi / 180;
-        v_[o + 6 * c + static_cast<std::size_t>(i)] = k.v(i);
-        v_[o + 6 * c + 3 + static_cast<std::size_t>(i)] = 0;
+        x_[o + static_cast<std::size_t>(i)] = k.x(i);
+        v_[o + static_cast<std::size_t>(i)] = k.v(i);
+        if (w == 6) {
+          x_[o + 3 + static_cast<std::size_t>(i)] = pose(3 + i);
+          v_[o + 3 + static_cast<std::size_t>(i)] = 0;
+        }
       }
+      o += static_cast<std::size_t>(w);
     }
   }
 

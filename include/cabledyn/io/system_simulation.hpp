@@ -48,13 +48,18 @@ class SystemSimulation {
   const Deck& deck() const { return deck_; }
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
-  /// Number of coupled DOFs: 6 per Coupled / Vessel / CoupledPinned body, then 3 per Coupled /
-  /// Vessel point. A CoupledPinned body reads the position, velocity and acceleration of its
-  /// pin from its first three entries and ignores the other three (it turns freely about the
-  /// pin: MoorDyn counts six entries for it too); its force entries are the pin reaction and
-  /// zero moments.
-  int coupled_dofs() const {
-    return 3 * static_cast<int>(model_.coupled.size()) + 6 * static_cast<int>(model_.coupled_bodies.size());
+  /// Number of coupled DOFs, in MoorDyn's order: 6 per Coupled / Vessel / CoupledPinned body,
+  /// then 6 per Coupled / Vessel rod (End A and roll, pitch, yaw of its axes, z along the rod)
+  /// and 3 per CoupledPinned rod (End A), then 3 per Coupled / Vessel point. A CoupledPinned
+  /// body reads the position, velocity and acceleration of its pin from its first three
+  /// entries and ignores the other three (it turns freely about the pin: MoorDyn counts six
+  /// entries for it too); its force entries are the pin reaction and zero moments.
+  int coupled_dofs() const { return 3 * static_cast<int>(model_.coupled.size()) + body_entries(); }
+  /// The coupled entries of the bodies (and rods) before the points'.
+  int body_entries() const {
+    int n = 0;
+    for (int w : model_.coupled_width) n += w;
+    return n;
   }
   bool initialized() const { return stepper_ != nullptr; }
   double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
@@ -98,17 +103,19 @@ class SystemSimulation {
     coupled_forces(f);
   }
 
-  /// The loads of the lines on the coupled objects in the committed state: the force and
-  /// moment about the reference point of each coupled body (6 per body; a CoupledPinned
-  /// body's pin reaction, its own loads and inertia included, and no moment), then the force
-  /// on each coupled point (3 per point).
+  /// The loads on the host of the coupled objects in the committed state: the force and
+  /// moment about the reference point of each coupled body (6 per body: its lines' loads and
+  /// its own less its inertia, MooringSystem::coupled_reaction; a CoupledPinned body's moment
+  /// zero), then the force of the lines on each coupled point (3 per point).
   void coupled_forces(double* f) const {
     require_init("coupled_forces");
+    std::size_t o = 0;
     for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
       const Vec6<double> F = coupled_body_load(model_.coupled_bodies[c]);
-      for (int k = 0; k < 6; ++k) f[6 * c + static_cast<std::size_t>(k)] = F(k);
+      const int w = model_.coupled_width[c];
+      for (int k = 0; k < w; ++k) f[o + static_cast<std::size_t>(k)] = F(k);
+      o += static_cast<std::size_t>(w);
     }
-    const std::size_t o = 6 * model_.coupled_bodies.size();
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
       const Vec3<double> F = point_force_index(model_.coupled[c]);
       for (int k = 0; k < 3; ++k) f[o + 3 * c + static_cast<std::size_t>(k)] = F(k);
@@ -127,8 +134,8 @@ class SystemSimulation {
     return model_.system.body_motion(stepper_->state(), body_index(id), which);
   }
   /// The load of the lines on body `id` about its reference point (force, moment); for a
-  /// CoupledPinned body the load on the host at its pin (MooringSystem::pin_reaction) and a
-  /// zero moment.
+  /// Coupled or CoupledPinned body its load on the host (MooringSystem::coupled_reaction: its
+  /// own loads and inertia included; a CoupledPinned body's moment zero).
   Vec6<double> body_load(int id) const {
     require_init("body_load");
     return coupled_body_load(body_index(id));
@@ -233,12 +240,11 @@ class SystemSimulation {
       throw InputError(deck_.file, "body ID", id, "a body of BODIES (1.." + std::to_string(model_.system.n_bodies()) + ")");
     return id - 1;
   }
+  // A coupled body's reaction on the host (MooringSystem::coupled_reaction); another body's
+  // lines' load.
   Vec6<double> coupled_body_load(int b) const {
-    if (model_.system.body(b).host_pin) {
-      Vec6<double> F = Vec6<double>::Zero();
-      F.head<3>() = model_.system.pin_reaction(stepper_->state(), b);
-      return F;
-    }
+    const auto& B = model_.system.body(b);
+    if (B.kind == BodyKind::coupled || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
     return model_.system.body_line_load(stepper_->state(), b, true);
   }
   Vec3<double> point_force_index(int p) const {
@@ -251,17 +257,19 @@ class SystemSimulation {
   }
   void set_coupled(const double* x, const double* v, const double* a) {
     acc_.resize(static_cast<std::size_t>(coupled_dofs()));
+    std::size_t o = 0;
     for (std::size_t c = 0; c < model_.coupled_bodies.size(); ++c) {
-      const double* xb = x + 6 * c;
-      Vec6<double> vel, acc = Vec6<double>::Zero();
-      for (int k = 0; k < 6; ++k) {
-        vel(k) = v[6 * c + static_cast<std::size_t>(k)];
-        if (a) acc(k) = a[6 * c + static_cast<std::size_t>(k)];
+      const int w = model_.coupled_width[c];  // 3: a CoupledPinned rod's End A
+      const double* xb = x + o;
+      Vec6<double> vel = Vec6<double>::Zero(), acc = Vec6<double>::Zero();
+      for (int k = 0; k < w; ++k) {
+        vel(k) = v[o + static_cast<std::size_t>(k)];
+        if (a) acc(k) = a[o + static_cast<std::size_t>(k)];
       }
-      model_.system.set_coupled_body(model_.coupled_bodies[c], Vec3<double>(xb[0], xb[1], xb[2]),
-                                     rotation_xyz(xb[3], xb[4], xb[5]), vel, acc);
+      const Mat3<double> R = w == 6 ? rotation_xyz(xb[3], xb[4], xb[5]) : Mat3<double>::Identity();
+      model_.system.set_coupled_body(model_.coupled_bodies[c], Vec3<double>(xb[0], xb[1], xb[2]), R, vel, acc);
+      o += static_cast<std::size_t>(w);
     }
-    const std::size_t o = 6 * model_.coupled_bodies.size();
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
       const std::size_t i = o + 3 * c;
       const Vec3<double> r(x[i], x[i + 1], x[i + 2]), u(v[i], v[i + 1], v[i + 2]);

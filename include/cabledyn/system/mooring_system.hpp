@@ -343,17 +343,22 @@ class MooringSystem {
     return F;
   }
 
-  /// The force a CoupledPinned body (host_pin) exerts on the host at its pin in state s [N]
-  /// (spec "Attached objects and line ends": the node receives F - (m + m_a) a_p -
-  /// m (alpha x c + omega x (omega x c)) and no moment): its own loads and the lines' dynamic
-  /// end loads less its inertia, the mass matrix about the pin (rods, added mass and lumps
-  /// included) times (a_p, alpha) plus the velocity terms. Throws InputError for another body.
-  Vec3<T> pin_reaction(const State& s, int b) const {
+  /// The load a Coupled body, or a CoupledPinned one (host_pin), exerts on the host in state
+  /// s, about its reference point in world axes (force, moment) [N, N m] (spec "Tension and
+  /// coupled loads": the reaction -(M a + r) at the prescribed DOFs; "Attached objects and line
+  /// ends": a CoupledPinned node receives F - (m + m_a) a_p - m (alpha x c + omega x (omega x
+  /// c)) and no moment): the lines' dynamic end loads and the body's own loads (weight,
+  /// buoyancy, drag, its rods and points) less its inertia, the mass matrix (rods, added mass
+  /// and points included) times (a, alpha) plus the velocity terms. A CoupledPinned body's
+  /// moment is zero (it turns freely about its pin). For a body of no mass, volume, drag,
+  /// rods or points it is its lines' load. Throws InputError for another body.
+  Vec6<T> coupled_reaction(const State& s, int b) const {
     require_numbered();
     const auto& B = bodies_.at(static_cast<std::size_t>(b));
-    if (!(B.kind == BodyKind::pinned && B.host_pin))
-      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not CoupledPinned",
-                       "a CoupledPinned body");
+    const bool pin = B.kind == BodyKind::pinned && B.host_pin;
+    if (!(B.kind == BodyKind::coupled || pin))
+      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not coupled",
+                       "a Coupled or CoupledPinned body");
     Vec3<T> rb;
     Mat3<T> Rb;
     body_pose(s, b, rb, Rb);
@@ -365,8 +370,21 @@ class MooringSystem {
                         body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
                                               current_, true);
     const Vec6<T> Ma = mul6<T>(M, acc);
-    const Vec6<T> lines = body_line_load(s, b, true);
-    return Vec3<T>(lines.template head<3>() - own.template head<3>() - Ma.template head<3>());
+    Vec6<T> F = body_line_load(s, b, true);
+    for (int k = 0; k < 6; ++k) {
+      const T o = own(k) + Ma(k);
+      F(k) = F(k) - o;
+    }
+    if (pin) F.template tail<3>().setZero();
+    return F;
+  }
+  /// The force a CoupledPinned body exerts on the host at its pin (coupled_reaction's force).
+  Vec3<T> pin_reaction(const State& s, int b) const {
+    const auto& B = bodies_.at(static_cast<std::size_t>(b));
+    if (!(B.kind == BodyKind::pinned && B.host_pin))
+      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not CoupledPinned",
+                       "a CoupledPinned body");
+    return coupled_reaction(s, b).template head<3>();
   }
 
   /// Adds a line from point a (End A) to point b (End B); returns its index.
