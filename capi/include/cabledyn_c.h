@@ -39,13 +39,15 @@ typedef struct cabledyn_system cabledyn_system;
 /* Reads the deck at deck_path and builds its system; *out receives the handle (NULL on
  * failure). */
 CABLEDYN_C_API int cabledyn_create(const char* deck_path, cabledyn_system** out);
-/* Number of coupled DOFs, in MoorDyn's order of coupled objects: 6 per Coupled / Vessel body
- * (x y z of its reference point, roll pitch yaw [rad] of R = Rx Ry Rz; velocities: the
- * reference point's and the angular velocity in world axes; loads: force and moment about the
- * reference point), in BODIES order, then 3 per Coupled / Vessel point (x y z), in POINTS
- * order. */
+/* Number of coupled DOFs, in MoorDyn's order of coupled objects: 6 per Coupled / Vessel /
+ * CoupledPinned body (x y z of its reference point, roll pitch yaw [rad] of R = Rx Ry Rz;
+ * velocities: the reference point's and the angular velocity in world axes; loads: force and
+ * moment about the reference point; a CoupledPinned body ignores its angles and returns zero
+ * moments), in BODIES order; then 6 per Coupled / Vessel rod (End A and the angles of its axes,
+ * z along the rod) and 3 per CoupledPinned rod (End A), in RODS order; then 3 per Coupled /
+ * Vessel point (x y z), in POINTS order. */
 CABLEDYN_C_API int cabledyn_coupled_dofs(const cabledyn_system* s, int* n);
-/* Number of coupled points and coupled bodies. */
+/* Number of coupled points and of coupled bodies and rods (their entries: cabledyn_coupled_dofs). */
 CABLEDYN_C_API int cabledyn_coupled_objects(const cabledyn_system* s, int* points, int* bodies);
 /* The coupled DOFs where the deck puts them (n values, the layout of cabledyn_coupled_dofs). */
 CABLEDYN_C_API int cabledyn_coupled_deck_positions(const cabledyn_system* s, double* x);

@@ -490,3 +490,73 @@ TEST_CASE("A free body without inertia about an axis through its centre of gravi
   B.rods.back().b = Vec3<double>(0, -10, 2);
   CHECK_NOTHROW(sys.add_body(B));
 }
+
+namespace {
+
+// sr_bare_rod in duals of one variable (the parameters plain, the pose seeded by the caller).
+BodyModel<Dual<double, 1>> sr_bare_rod_dual(const Vec3<double>& a, const Vec3<double>& q, double L, double rr) {
+  using D = Dual<double, 1>;
+  const BodyModel<double> B = sr_bare_rod(a, q, L, rr);
+  BodyModel<D> out;
+  out.kind = B.kind;
+  for (const auto& r : B.rods) {
+    RodPart<D> p;
+    p.name = r.name;
+    p.a = r.a.cast<D>();
+    p.b = r.b.cast<D>();
+    p.d = D(r.d);
+    p.rho_A = D(r.rho_A);
+    p.Ca = r.Ca, p.CaEnd = r.CaEnd, p.Cd = r.Cd, p.CdEnd = r.CdEnd;
+    p.segments = r.segments;
+    out.rods.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("A surface-piercing rod seen from its other end, and the tilt derivative of exactly vertical and "
+          "horizontal rods in duals",
+          "[system][rods]") {
+  const Environment env;
+  const double rg = env.rho_w * env.g, rr = 1.0, L = 20;
+  // The 25 deg rod of the closed-form test described from its dry End B down (q_z < 0): the
+  // same cylinder, the same load.
+  const double phi = 25 * sr_pi / 180;
+  const Vec3<double> q(std::sin(phi), 0, std::cos(phi)), a(3, -2, -12);
+  const Vec6<double> up = sr_hydrostatic(sr_bare_rod(a, q, L, rr), Vec3<double>::Zero(), Mat3<double>::Identity());
+  const Vec6<double> down =
+      sr_hydrostatic(sr_bare_rod(Vec3<double>(a + L * q), Vec3<double>(-q), L, rr), Vec3<double>::Zero(), Mat3<double>::Identity());
+  for (int k = 0; k < 6; ++k) CHECK(down(k) == Approx(up(k)).epsilon(1e-12).margin(1e-9 * up(2)));
+  // Exactly vertical through the surface, 12 m under, tilted by a dual theta about x at the
+  // waterline point: dM_x/dtheta = -rho g pi r^2 (r^2 / 4 - l^2 / 2), upwards and downwards.
+  using D = Dual<double, 1>;
+  const double l = 12;
+  const double C44 = rg * sr_pi * rr * rr * (rr * rr / 4 - l * l / 2);
+  for (int dir : {1, -1}) {
+    const Vec3<double> qa(0, 0, dir);
+    const Vec3<double> aa = dir > 0 ? Vec3<double>(0, 0, -l) : Vec3<double>(0, 0, L - l);
+    const BodyModel<D> Bd = sr_bare_rod_dual(aa, qa, L, rr);
+    const D th(0.0, Eigen::Matrix<double, 1, 1>(1.0));
+    const Mat3<D> R = so3_exp<D>(Vec3<D>(th, D(0), D(0)));
+    const Vec6<D> F = body_external_load<D>(Bd, Vec3<D>::Zero(), R, Vec3<D>::Zero(), Vec3<D>::Zero(), env, std::nullopt,
+                                            SeabedParams{}, Vec3<double>::Zero(), false);
+    INFO("direction " << dir);
+    CHECK(F(2).value() == Approx(rg * sr_pi * rr * rr * l).epsilon(1e-12));
+    CHECK(-F(3).derivatives()(0) == Approx(C44).epsilon(1e-9));
+  }
+  // Exactly horizontal, its axis 0.3 m under: the pitch derivative of the load in duals against
+  // central differences of the general branch at +-1e-5 rad.
+  const double h = 0.3;
+  const Vec3<double> ah(-10, 0, -h), qh(1, 0, 0);
+  const BodyModel<D> Bh = sr_bare_rod_dual(ah, qh, L, rr);
+  const D th(0.0, Eigen::Matrix<double, 1, 1>(1.0));
+  const Vec6<D> Fd = body_external_load<D>(Bh, Vec3<D>::Zero(), so3_exp<D>(Vec3<D>(D(0), th, D(0))), Vec3<D>::Zero(),
+                                           Vec3<D>::Zero(), env, std::nullopt, SeabedParams{}, Vec3<double>::Zero(), false);
+  const double e = 1e-5;
+  const BodyModel<double> B = sr_bare_rod(ah, qh, L, rr);
+  const Vec6<double> Fp = sr_hydrostatic(B, Vec3<double>::Zero(), so3_exp<double>(Vec3<double>(0, e, 0)));
+  const Vec6<double> Fm = sr_hydrostatic(B, Vec3<double>::Zero(), so3_exp<double>(Vec3<double>(0, -e, 0)));
+  for (int k = 0; k < 6; ++k)
+    CHECK(Fd(k).derivatives()(0) == Approx((Fp(k) - Fm(k)) / (2 * e)).epsilon(1e-5).margin(1e-6 * rg * L));
+}

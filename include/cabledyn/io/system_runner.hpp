@@ -186,7 +186,7 @@ class SystemRunner {
         return;
       case ChannelKind::Body: {
         int f = 0, k = 0;
-        if (c.object < 1 || c.object > static_cast<int>(sim_->model().system.n_bodies()) || !body_channel_quantity(c.quantity, f, k))
+        if (c.object < 1 || c.object > static_cast<int>(deck_.bodies.size()) || !body_channel_quantity(c.quantity, f, k))
           throw InputError(deck_.file, "output channel", text.empty() ? c.name() : text, "a channel of a body of BODIES");
         return;
       }

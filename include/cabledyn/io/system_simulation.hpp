@@ -235,9 +235,9 @@ class SystemSimulation {
     if (it == model_.point_index.end()) throw InputError(deck_.file, "point ID", id, "a point of POINTS");
     return it->second;
   }
-  int body_index(int id) const {
-    if (id < 1 || id > static_cast<int>(model_.system.n_bodies()))
-      throw InputError(deck_.file, "body ID", id, "a body of BODIES (1.." + std::to_string(model_.system.n_bodies()) + ")");
+  int body_index(int id) const {  // BODIES rows only (the bodies of rods follow them, unnamed)
+    if (id < 1 || id > static_cast<int>(deck_.bodies.size()))
+      throw InputError(deck_.file, "body ID", id, "a body of BODIES (1.." + std::to_string(deck_.bodies.size()) + ")");
     return id - 1;
   }
   // A coupled body's reaction on the host (MooringSystem::coupled_reaction); another body's

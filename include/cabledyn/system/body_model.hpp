@@ -256,7 +256,7 @@ void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, dou
   using std::asin;
   using std::sqrt;
   const double qz = static_cast<double>(value_of(q(2)));
-  const T s2 = T(1) - q(2) * q(2);
+  const T s2 = q(0) * q(0) + q(1) * q(1);  // sin^2(phi), accurate near the vertical
   const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
   auto gauss2 = [&](const T& a, const T& b, const T& Aw, const T& yc) {
     if (!(value_of(b) > value_of(a))) return;
@@ -275,10 +275,14 @@ void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, dou
     return;
   }
   const T sp = sqrt(s2);
-  if (std::fabs(qz) < 1e-12) {  // horizontal: every section alike
-    T Aw, yc;
-    rod_section_wet<T>(r, T((T(eta) - za) / sp), Aw, yc);
-    if (value_of(Aw) > 0) gauss2(T(0), L, Aw, yc);
+  if (std::fabs(qz) < 1e-12) {  // horizontal: the sections alike, each at its own h(s) (a dual's tilt)
+    const T half = L / 2.0;
+    for (double x : detail::kGauss2x) {
+      const T st = half + half * x;
+      T Aw, yc;
+      rod_section_wet<T>(r, T((T(eta) - za - st * q(2)) / sp), Aw, yc);
+      if (value_of(Aw) > 0) visit(RodWetStation<T>{st, half, Aw, yc});
+    }
     return;
   }
   // s where the section's waterline is at h: s(h) = (eta - za - h sin(phi)) / q_z.
@@ -296,7 +300,11 @@ void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, dou
     if (hv <= -1) return T(-std::numbers::pi / 2);
     return T(asin(h));
   };
-  const T ta = theta_of(a), tb = theta_of(b);
+  // An end of the partly wet part that is not clipped lies where h_w = +-r exactly.
+  const bool a_free = qz > 0 ? value_of(a) == value_of(s_of(r)) : value_of(a) == value_of(s_of(T(-r)));
+  const bool b_free = qz > 0 ? value_of(b) == value_of(s_of(T(-r))) : value_of(b) == value_of(s_of(r));
+  const T ta = a_free ? T(qz > 0 ? std::numbers::pi / 2 : -std::numbers::pi / 2) : theta_of(a);
+  const T tb = b_free ? T(qz > 0 ? -std::numbers::pi / 2 : std::numbers::pi / 2) : theta_of(b);
   const T half = (tb - ta) / 2.0, mid = (ta + tb) / 2.0;
   for (int k = 0; k < 10; ++k) {
     using std::cos;
@@ -337,7 +345,7 @@ RodAxis<T> rod_axis(const RodPart<T>& rod, const Vec3<T>& r, const Mat3<T>& R) {
   ax.q = ab / ax.L;
   ax.radius = rod.d / 2.0;
   ax.za = r(2) + ax.pa(2);
-  const T s2 = T(1) - ax.q(2) * ax.q(2);
+  const T s2 = ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1);  // sin^2(phi)
   const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
   if (sphi < 1e-12) {
     ax.u = Vec3<T>(T(1), T(0), T(0));
@@ -357,12 +365,22 @@ template <class T>
 T rod_wet_fraction(const RodAxis<T>& ax, const T& z) {
   using std::sqrt;
   if (ax.submerged) return T(1);
-  const T s2 = T(1) - ax.q(2) * ax.q(2);
+  const T s2 = ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1);
   if (!(std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0)) >= 1e-12)) return value_of(z) < 0 ? T(1) : T(0);
   T Aw, yc;
   rod_section_wet<T>(ax.radius, T(-z / sqrt(s2)), Aw, yc);
   const T A = ax.radius * ax.radius * std::numbers::pi;
   return Aw / A;
+}
+
+/// Whether the rod is vertical (to 1e-12) and its axis crosses the still water (z = 0) between
+/// its ends.
+template <class T>
+bool rod_vertical_through_surface(const RodAxis<T>& ax) {
+  const double sphi = std::sqrt(static_cast<double>(value_of(T(ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1)))));
+  if (ax.submerged || !(sphi < 1e-12)) return false;
+  const double za = static_cast<double>(value_of(ax.za)), zb = za + static_cast<double>(value_of(T(ax.pb(2) - ax.pa(2))));
+  return std::min(za, zb) < 0 && std::max(za, zb) > 0;
 }
 
 /// The 6 x 6 mass matrix of body B at pose (r, R) about its reference point (world axes),
@@ -512,6 +530,16 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
       F.template tail<3>() += c.cross(Fr);
       continue;
     }
+    // A vertical rod through the surface: its sections are wet or dry, so the restoring of its
+    // waterplane (second moment pi r^4 / 4) at a dual's tilt is added as the couple
+    // rho g (pi r^4 / 4) q_up x e_z, q_up the axis upwards (zero at the vertical, its
+    // derivative the restoring).
+    if (rod_vertical_through_surface(ax)) {
+      const T Iwp = ax.radius * ax.radius * ax.radius * ax.radius * (std::numbers::pi / 4);
+      const Vec3<T> ez(T(0), T(0), T(1));
+      const Vec3<T> up = value_of(ax.q(2)) > 0 ? Vec3<T>(ax.q) : Vec3<T>(-ax.q);  // the axis line, upwards
+      F.template tail<3>() += Vec3<T>(Iwp * (env.rho_w * env.g) * up.cross(ez));
+    }
     rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
       const T fz = st.Aw * st.w * (env.rho_w * env.g);
       const Vec3<T> p = ax.pa + st.s * ax.q + st.yc * ax.u;
@@ -606,6 +634,11 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
       const T zc = r(2) + (ax.pa(2) + ax.pb(2)) / 2.0;
       E -= V * zc * (env.rho_w * env.g);
       continue;
+    }
+    if (rod_vertical_through_surface(ax)) {  // the waterplane couple's potential rho g I_wp (1 - |q_z|)
+      const T Iwp = ax.radius * ax.radius * ax.radius * ax.radius * (std::numbers::pi / 4);
+      const T tilt = value_of(ax.q(2)) > 0 ? T(T(1) - ax.q(2)) : T(T(1) + ax.q(2));
+      E += Iwp * tilt * (env.rho_w * env.g);
     }
     rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
       const T zc = ax.za + st.s * ax.q(2) + st.yc * ax.u(2);

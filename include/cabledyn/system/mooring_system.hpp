@@ -350,7 +350,8 @@ class MooringSystem {
   /// c)) and no moment): the lines' dynamic end loads and the body's own loads (weight,
   /// buoyancy, drag, its rods and points) less its inertia, the mass matrix (rods, added mass
   /// and points included) times (a, alpha) plus the velocity terms. A CoupledPinned body's
-  /// moment is zero (it turns freely about its pin). For a body of no mass, volume, drag,
+  /// moment is zero (it turns freely about its pin): its angular acceleration is solved again
+  /// for the current pin acceleration, and the force takes the inertia of that alpha. For a body of no mass, volume, drag,
   /// rods or points it is its lines' load. Throws InputError for another body.
   Vec6<T> coupled_reaction(const State& s, int b) const {
     require_numbered();
@@ -375,7 +376,32 @@ class MooringSystem {
       const T o = own(k) + Ma(k);
       F(k) = F(k) - o;
     }
-    if (pin) F.template tail<3>().setZero();
+    if (pin) {
+      // The angular acceleration solved again for the current pin acceleration (spec: the
+      // rotation solves M_rr alpha = M - M_rt a_p - omega x (I_p omega)): the moment left by
+      // the committed alpha is M_rr dalpha, and the force takes -M_tr dalpha. (M_rr is the
+      // body's, rods and added mass included; the attached lines' end-node inertia is not in
+      // it.)
+      Mat3<T> Mrr, Mtr;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) Mrr(i, j) = M(3 + i, 3 + j), Mtr(i, j) = M(i, 3 + j);
+      const Mat3<T> Mi = Mrr.inverse();
+      Vec3<T> da;
+      for (int i = 0; i < 3; ++i) {
+        T x = Mi(i, 0) * F(3);
+        for (int j = 1; j < 3; ++j) {
+          const T p = Mi(i, j) * F(3 + j);
+          x = x + p;
+        }
+        da(i) = x;
+      }
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          const T p = Mtr(i, j) * da(j);
+          F(i) = F(i) - p;
+        }
+      F.template tail<3>().setZero();
+    }
     return F;
   }
   /// The force a CoupledPinned body exerts on the host at its pin (coupled_reaction's force).
