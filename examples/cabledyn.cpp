@@ -135,8 +135,12 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     if (set.log) *set.log << "cabledyn " << kVersion << ": " << deck.file << ": " << deck.title << "\n";
     std::vector<std::string> files;
-    if (io::has_free_points(deck) || !deck.bodies.empty() || !deck.rods.empty()) {
-      if (set.log) *set.log << "cabledyn: free points, bodies or rods: the deck runs as one mooring system (system route)\n";
+    // The system route runs what the single-line route refuses and it models (free points,
+    // bodies, rods, a coupled point's mass, volume or drag: refuse_unmodelled let only those
+    // through).
+    if (io::has_free_points(deck) || !deck.bodies.empty() || !deck.rods.empty() || !deck.unsupported.empty()) {
+      if (set.log) *set.log << "cabledyn: free points, bodies, rods or a coupled point's mass, volume or drag: the deck runs "
+                                 "as one mooring system (system route)\n";
       io::SystemRunner run(deck, set);
       run.run();
       files = run.files();

@@ -14197,6 +14197,36 @@ class MooringSystem {
     }
     return F;
   }
+  /// The force a Coupled point exerts on the host in state s [N] (spec "Tension and coupled
+  /// loads": the reaction -(M a + r) at its prescribed DOFs): its lines' dynamic end loads, its
+  /// weight and buoyancy, constant force and drag 1/2 rho CdA |u| u on u = U - v, less its
+  /// inertia (m + Ca rho V) a. (MoorDyn's coupled point force leaves the inertia out.) A point
+  /// of no mass, volume, drag or force returns its lines' load. Throws InputError for another
+  /// point.
+  Vec3<T> coupled_point_reaction(const State& s, int p) const {
+    using std::sqrt;
+    require_numbered();
+    const auto& P = points_.at(static_cast<std::size_t>(p));
+    if (P.kind != PointKind::coupled)
+      throw InputError("Point " + std::to_string(p + 1) + " (" + P.name + ")", "attachment", "not Coupled",
+                       "a Coupled point");
+    Vec3<T> F = Vec3<T>::Zero();
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e)
+        if (lines_[l].point[e] == p) F += line_end_force_dynamic(s, static_cast<int>(l), e);
+    if (!(P.mass == T(0) && P.volume == T(0) && P.CdA == 0 && P.load == Vec3<T>::Zero())) {
+      F += point_static_load(p);
+      if (P.CdA > 0) {
+        const Vec3<T> ur = current_.template cast<T>() - P.v;
+        const T un = sqrt(ur.squaredNorm());
+        const T k = T(0.5 * env_.rho_w * P.CdA);
+        F += k * un * ur;
+      }
+      F -= point_mass(p) * P.a;
+    }
+    return F;
+  }
+
   /// The force a CoupledPinned body exerts on the host at its pin (coupled_reaction's force).
   Vec3<T> pin_reaction(const State& s, int b) const {
     const auto& B = bodies_.at(static_cast<std::size_t>(b));
@@ -18579,6 +18609,10 @@ inline constexpr const char* kBodyPointsFeature = "points on bodies (Body<N>)";
 /// ends: the single-line driver refuses them, the system route models them.
 inline constexpr const char* kRodsFeature = "rods (ROD TYPES, RODS)";
 inline constexpr const char* kRodLinesFeature = "lines attached to rods (R<n>A, R<n>B)";
+/// The feature name under which the reader records the mass, volume, drag or force of a
+/// Coupled / Vessel point: the single-line driver refuses it, the system route models it (the
+/// point's own loads and inertia in its load on the host).
+inline constexpr const char* kCoupledPointPropertiesFeature = "the mass, volume, drag and force of a Coupled/Vessel point";
 
 /// A ROD TYPES row `TypeName Diam Mass/m Cd Ca CdEnd CaEnd` (MoorDyn v2).
 struct RodTypeRecord {
@@ -19372,7 +19406,7 @@ class DeckParser {
       if (p.moving())
         for (int k = 5; k < static_cast<int>(n); ++k)
           if (num(t[k], c(k), line) != 0) {
-            unsupported("the mass, volume, drag and force of a Coupled/Vessel point", line, c(k), t[k].text);
+            unsupported(kCoupledPointPropertiesFeature, line, c(k), t[k].text);
             break;
           }
     }
@@ -22413,7 +22447,7 @@ inline bool has_free_points(const Deck& d) {
 /// (free points, bodies, points on bodies).
 inline bool system_route_feature(const std::string& feature) {
   return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature ||
-         feature == kRodsFeature || feature == kRodLinesFeature;
+         feature == kRodsFeature || feature == kRodLinesFeature || feature == kCoupledPointPropertiesFeature;
 }
 
 /// Throws the NotImplementedError of the first request in deck.unsupported that the system
@@ -22654,7 +22688,15 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     switch (p.type) {
       case PointType::fixed: m.kind = PointKind::fixed; break;
       case PointType::coupled:
-      case PointType::vessel: m.kind = PointKind::coupled; break;
+      case PointType::vessel:
+        // Its mass, volume, drag and force act in its load on the host (coupled_point_reaction).
+        m.kind = PointKind::coupled;
+        m.mass = p.mass;
+        m.volume = p.volume;
+        m.CdA = p.CdA;
+        m.Ca = p.Ca;
+        m.load = Vec3<double>(p.force[0], p.force[1], p.force[2]);
+        break;
       case PointType::free:
         m.kind = PointKind::free;
         m.mass = p.mass;
@@ -22840,7 +22882,8 @@ class SystemSimulation {
   /// The loads on the host of the coupled objects in the committed state: the force and
   /// moment about the reference point of each coupled body (6 per body: its lines' loads and
   /// its own less its inertia, MooringSystem::coupled_reaction; a CoupledPinned body's moment
-  /// zero), then the force of the lines on each coupled point (3 per point).
+  /// zero), then each coupled point's (3 per point: its lines' force and its own weight,
+  /// buoyancy, drag and force less its inertia, MooringSystem::coupled_point_reaction).
   void coupled_forces(double* f) const {
     require_init("coupled_forces");
     std::size_t o = 0;
@@ -22851,7 +22894,7 @@ class SystemSimulation {
       o += static_cast<std::size_t>(w);
     }
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
-      const Vec3<double> F = point_force_index(model_.coupled[c]);
+      const Vec3<double> F = model_.system.coupled_point_reaction(stepper_->state(), model_.coupled[c]);
       for (int k = 0; k < 3; ++k) f[o + 3 * c + static_cast<std::size_t>(k)] = F(k);
     }
   }

@@ -454,3 +454,41 @@ TEST_CASE("A CoupledPinned rod takes three coupled entries and swings on its hos
   CHECK(sy / count == Approx(-m * a).epsilon(1e-4));
   CHECK(sz / count == Approx(-m * g).epsilon(1e-5));
 }
+
+TEST_CASE("A Coupled point with mass, volume and drag: its load on the host adds its weight, buoyancy and drag "
+          "less its inertia",
+          "[capi]") {
+  // tests/capi/decks/bridle_heavy_fairlead.dat: the bridle of bridle.dat, fairlead 4 with 2 t,
+  // 0.5 m^3, CdA 1.5 m^2, Ca 0.8 (a deck the single-line route refuses). The host's load on
+  // point 4: its lines' force (cabledyn_point_force) + (0, 0, (rho V - m) g) + 1/2 rho CdA |u| u
+  // (u = -v, still water) - (m + Ca rho V) a, a the change of v over the step; point 5 (bare):
+  // its lines' force.
+  const std::string deck_path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/bridle_heavy_fairlead.dat";
+  cabledyn_system* s = nullptr;
+  REQUIRE(cabledyn_create(deck_path.c_str(), &s) == CABLEDYN_OK);
+  const std::vector<double> x0{40, 15, -10, 40, -15, -10};
+  std::vector<double> x = x0, v(6, 0.0), vprev(6, 0.0), f(6);
+  REQUIRE(cabledyn_init(s, x.data(), v.data()) == CABLEDYN_OK);
+  const double rho = 1025, g = 9.80665, m = 2000, V = 0.5, CdA = 1.5, Ca = 0.8, dt = 0.05;
+  double t = 0, worst = 0;
+  for (int k = 1; k <= 60; ++k) {
+    vprev = v;
+    ca_motion(k * dt, x0, x, v);
+    REQUIRE(cabledyn_step(s, x.data(), v.data(), f.data(), &t, dt) == CABLEDYN_OK);
+    double f4[3], f5[3];
+    cabledyn_point_force(s, 4, f4);
+    cabledyn_point_force(s, 5, f5);
+    const cabledyn::Vec3<double> u(-v[0], -v[1], -v[2]), acc((v[0] - vprev[0]) / dt, (v[1] - vprev[1]) / dt,
+                                                              (v[2] - vprev[2]) / dt);
+    const cabledyn::Vec3<double> own =
+        cabledyn::Vec3<double>(0, 0, (rho * V - m) * g) + 0.5 * rho * CdA * u.norm() * u - (m + Ca * rho * V) * acc;
+    for (int c = 0; c < 3; ++c) {
+      CHECK(f[static_cast<std::size_t>(c)] == Approx(f4[c] + own(c)).margin(1e-9 * std::fabs(f4[0])));
+      CHECK(f[3 + static_cast<std::size_t>(c)] == f5[c]);
+    }
+    worst = std::max(worst, std::fabs(own(0)));
+    CHECK(std::fabs(own(2)) > 1e4);  // the fairlead's weight less buoyancy
+  }
+  CHECK(worst > 100);  // its inertia and drag are felt in surge
+  cabledyn_close(s);
+}

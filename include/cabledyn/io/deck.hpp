@@ -80,6 +80,10 @@ inline constexpr const char* kBodyPointsFeature = "points on bodies (Body<N>)";
 /// ends: the single-line driver refuses them, the system route models them.
 inline constexpr const char* kRodsFeature = "rods (ROD TYPES, RODS)";
 inline constexpr const char* kRodLinesFeature = "lines attached to rods (R<n>A, R<n>B)";
+/// The feature name under which the reader records the mass, volume, drag or force of a
+/// Coupled / Vessel point: the single-line driver refuses it, the system route models it (the
+/// point's own loads and inertia in its load on the host).
+inline constexpr const char* kCoupledPointPropertiesFeature = "the mass, volume, drag and force of a Coupled/Vessel point";
 
 /// A ROD TYPES row `TypeName Diam Mass/m Cd Ca CdEnd CaEnd` (MoorDyn v2).
 struct RodTypeRecord {
@@ -873,7 +877,7 @@ class DeckParser {
       if (p.moving())
         for (int k = 5; k < static_cast<int>(n); ++k)
           if (num(t[k], c(k), line) != 0) {
-            unsupported("the mass, volume, drag and force of a Coupled/Vessel point", line, c(k), t[k].text);
+            unsupported(kCoupledPointPropertiesFeature, line, c(k), t[k].text);
             break;
           }
     }

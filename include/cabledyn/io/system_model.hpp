@@ -31,7 +31,7 @@ inline bool has_free_points(const Deck& d) {
 /// (free points, bodies, points on bodies).
 inline bool system_route_feature(const std::string& feature) {
   return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature ||
-         feature == kRodsFeature || feature == kRodLinesFeature;
+         feature == kRodsFeature || feature == kRodLinesFeature || feature == kCoupledPointPropertiesFeature;
 }
 
 /// Throws the NotImplementedError of the first request in deck.unsupported that the system
@@ -272,7 +272,15 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     switch (p.type) {
       case PointType::fixed: m.kind = PointKind::fixed; break;
       case PointType::coupled:
-      case PointType::vessel: m.kind = PointKind::coupled; break;
+      case PointType::vessel:
+        // Its mass, volume, drag and force act in its load on the host (coupled_point_reaction).
+        m.kind = PointKind::coupled;
+        m.mass = p.mass;
+        m.volume = p.volume;
+        m.CdA = p.CdA;
+        m.Ca = p.Ca;
+        m.load = Vec3<double>(p.force[0], p.force[1], p.force[2]);
+        break;
       case PointType::free:
         m.kind = PointKind::free;
         m.mass = p.mass;

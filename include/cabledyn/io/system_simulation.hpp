@@ -106,7 +106,8 @@ class SystemSimulation {
   /// The loads on the host of the coupled objects in the committed state: the force and
   /// moment about the reference point of each coupled body (6 per body: its lines' loads and
   /// its own less its inertia, MooringSystem::coupled_reaction; a CoupledPinned body's moment
-  /// zero), then the force of the lines on each coupled point (3 per point).
+  /// zero), then each coupled point's (3 per point: its lines' force and its own weight,
+  /// buoyancy, drag and force less its inertia, MooringSystem::coupled_point_reaction).
   void coupled_forces(double* f) const {
     require_init("coupled_forces");
     std::size_t o = 0;
@@ -117,7 +118,7 @@ class SystemSimulation {
       o += static_cast<std::size_t>(w);
     }
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
-      const Vec3<double> F = point_force_index(model_.coupled[c]);
+      const Vec3<double> F = model_.system.coupled_point_reaction(stepper_->state(), model_.coupled[c]);
       for (int k = 0; k < 3; ++k) f[o + 3 * c + static_cast<std::size_t>(k)] = F(k);
     }
   }

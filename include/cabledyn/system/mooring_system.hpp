@@ -404,6 +404,36 @@ class MooringSystem {
     }
     return F;
   }
+  /// The force a Coupled point exerts on the host in state s [N] (spec "Tension and coupled
+  /// loads": the reaction -(M a + r) at its prescribed DOFs): its lines' dynamic end loads, its
+  /// weight and buoyancy, constant force and drag 1/2 rho CdA |u| u on u = U - v, less its
+  /// inertia (m + Ca rho V) a. (MoorDyn's coupled point force leaves the inertia out.) A point
+  /// of no mass, volume, drag or force returns its lines' load. Throws InputError for another
+  /// point.
+  Vec3<T> coupled_point_reaction(const State& s, int p) const {
+    using std::sqrt;
+    require_numbered();
+    const auto& P = points_.at(static_cast<std::size_t>(p));
+    if (P.kind != PointKind::coupled)
+      throw InputError("Point " + std::to_string(p + 1) + " (" + P.name + ")", "attachment", "not Coupled",
+                       "a Coupled point");
+    Vec3<T> F = Vec3<T>::Zero();
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e)
+        if (lines_[l].point[e] == p) F += line_end_force_dynamic(s, static_cast<int>(l), e);
+    if (!(P.mass == T(0) && P.volume == T(0) && P.CdA == 0 && P.load == Vec3<T>::Zero())) {
+      F += point_static_load(p);
+      if (P.CdA > 0) {
+        const Vec3<T> ur = current_.template cast<T>() - P.v;
+        const T un = sqrt(ur.squaredNorm());
+        const T k = T(0.5 * env_.rho_w * P.CdA);
+        F += k * un * ur;
+      }
+      F -= point_mass(p) * P.a;
+    }
+    return F;
+  }
+
   /// The force a CoupledPinned body exerts on the host at its pin (coupled_reaction's force).
   Vec3<T> pin_reaction(const State& s, int b) const {
     const auto& B = bodies_.at(static_cast<std::size_t>(b));
