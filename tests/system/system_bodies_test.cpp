@@ -569,3 +569,32 @@ TEST_CASE("A Coupled body's load on its host is its lines' load plus its own wei
   }
   CHECK_THROWS_WITH(sb_moored_body<double>().coupled_reaction(s, 0), Catch::Contains("not coupled"));
 }
+
+TEST_CASE("A Coupled body's load on its host is minus its equation of motion as a free body in the same motion",
+          "[system][bodies]") {
+  // The body of sb_moored_body with drag, moving (v, w) and accelerating (a, alpha): held as a
+  // Coupled body, coupled_reaction; the same body free in the same state, the rows of its
+  // equation M a + r of dynamic_residual and inertia (lines scattered through its DOFs). The
+  // two must be opposite: velocity terms, drag, added mass and the lines' end loads alike.
+  auto freesys = sb_moored_body<double>(5e8, 2e6, 3.0, 1.2);
+  auto heldsys = sb_moored_body<double>(5e8, 2e6, 3.0, 1.2);
+  heldsys.body(0).kind = BodyKind::coupled;
+  heldsys.renumber();
+  Vec6<double> vel, acc;
+  vel << 0.4, -0.2, 0.1, 0.02, -0.03, 0.05;
+  acc << 0.7, 0.1, -0.2, 0.01, 0.02, -0.04;
+  const auto& B = heldsys.body(0);
+  heldsys.set_coupled_body(0, B.r, B.R, vel, acc);
+  auto sf = freesys.initial_state();
+  const Eigen::Index d = freesys.body_dof(0);
+  sf.v.segment<6>(d) = vel;
+  sf.a.segment<6>(d) = acc;
+  auto sh = heldsys.initial_state();
+  // The line nodes: the same (at rest, the deck's straight seeds) in both.
+  VecX<double> R, Ma;
+  freesys.dynamic_residual(sf, R, nullptr, 1.0, 1.0);
+  freesys.inertia(sf, Ma, nullptr, 1.0, 1.0);
+  const Vec6<double> F = heldsys.coupled_reaction(sh, 0);
+  for (int k = 0; k < 6; ++k) CHECK(-(R(d + k) + Ma(d + k)) == Approx(F(k)).epsilon(1e-10).margin(1e-6));
+  CHECK(F.head<3>().norm() > 1e4);
+}
