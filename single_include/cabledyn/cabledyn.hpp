@@ -558,10 +558,11 @@ Mat3<T> skew(const Vec3<T>& v) {
 }  // namespace cabledyn
 // ---- end cabledyn/core/eigen.hpp ----
 // ---- begin cabledyn/core/quadrature.hpp ----
-// cabledyn: Gauss-Legendre rules of order 1 to 6 on the element interval [0, 1].
+// cabledyn: Gauss-Legendre rules of order 1 to 6 (and 10) on the element interval [0, 1].
 // Spec "The cubic-Hermite bending element", Quadrature: axial and bending energies use
 // Gauss-Legendre integration, orders 1..6 selectable; the consistent mass uses four points,
-// distributed hydrodynamic loads three, the bend stiffener six.
+// distributed hydrodynamic loads three, the bend stiffener six; "Attached objects and line
+// ends": a rod's partly wet sections take ten.
 
 #include <array>
 #include <cstddef>
@@ -569,16 +570,20 @@ Mat3<T> skew(const Vec3<T>& v) {
 
 namespace cabledyn {
 
-/// Highest Gauss-Legendre order the library tabulates.
+/// Highest Gauss-Legendre order of the element quadratures (orders 1..6 selectable).
 inline constexpr int kMaxGaussOrder = 6;
+/// The ten-point rule is tabulated too (a rod's partly wet sections); a GaussRule holding it
+/// is declared with capacity 10.
+inline constexpr int kGaussOrder10 = 10;
 
 /// An n-point Gauss-Legendre rule on [0, 1]: integral_0^1 f(xi) dxi ~ sum w_i f(xi_i),
-/// exact for polynomials of degree 2n - 1. Nodes ascend; weights sum to 1.
-template <class T>
+/// exact for polynomials of degree 2n - 1. Nodes ascend; weights sum to 1. Cap: the most
+/// points it can hold.
+template <class T, int Cap = kMaxGaussOrder>
 struct GaussRule {
   int n = 0;
-  std::array<T, kMaxGaussOrder> xi{};
-  std::array<T, kMaxGaussOrder> w{};
+  std::array<T, Cap> xi{};
+  std::array<T, Cap> w{};
 
   /// Integral over [0, 1] of f (any callable of one scalar), accumulated in type R
   /// (T by default; a vector or matrix type for vector integrands).
@@ -622,17 +627,28 @@ inline constexpr GaussPointLD kGauss6[] = {
     {0.619309593041598454315250860840355968L, 0.233956967286345523694935171994775497L},
     {0.830604693233132256830699797509952674L, 0.180380786524069303784916756918858056L},
     {0.966234757101576013906150777246997305L, 0.0856622461895851725201480710863664468L}};
-inline constexpr const GaussPointLD* kGaussTables[] = {nullptr, kGauss1, kGauss2, kGauss3,
-                                                       kGauss4, kGauss5, kGauss6};
+inline constexpr GaussPointLD kGauss10[] = {
+    {0.0130467357414141399610179939577739733L, 0.0333356721543440687967844049466658964L},
+    {0.0674683166555077446339516557882534757L, 0.0747256745752902965728881698288486662L},
+    {0.160295215850487796882836317442563212L, 0.109543181257991021997767467114081596L},
+    {0.283302302935376404600367028417107919L, 0.134633359654998177545613460784734676L},
+    {0.425562830509184394557586999435140008L, 0.147762112357376435086946497325669165L},
+    {0.574437169490815605442413000564859992L, 0.147762112357376435086946497325669165L},
+    {0.716697697064623595399632971582892081L, 0.134633359654998177545613460784734676L},
+    {0.839704784149512203117163682557436788L, 0.109543181257991021997767467114081596L},
+    {0.932531683344492255366048344211746524L, 0.0747256745752902965728881698288486662L},
+    {0.986953264258585860038982006042226027L, 0.0333356721543440687967844049466658964L}};
+inline constexpr const GaussPointLD* kGaussTables[] = {nullptr, kGauss1, kGauss2, kGauss3, kGauss4, kGauss5,
+                                                       kGauss6, nullptr, nullptr, nullptr, kGauss10};
 }  // namespace detail
 
-/// The n-point Gauss-Legendre rule on [0, 1] in scalar type T (n in 1..6).
+/// The n-point Gauss-Legendre rule on [0, 1] in scalar type T (n in 1..6, or 10 with Cap 10).
 /// Throws InputError for any other n.
-template <class T>
-GaussRule<T> gauss_legendre(int n) {
-  if (n < 1 || n > kMaxGaussOrder)
-    throw InputError("Gauss-Legendre rule", "order", n, "in [1, 6]");
-  GaussRule<T> rule;
+template <class T, int Cap = kMaxGaussOrder>
+GaussRule<T, Cap> gauss_legendre(int n) {
+  if (n < 1 || n > Cap || (n > kMaxGaussOrder && n != kGaussOrder10))
+    throw InputError("Gauss-Legendre rule", "order", n, Cap >= kGaussOrder10 ? "in [1, 6] or 10" : "in [1, 6]");
+  GaussRule<T, Cap> rule;
   rule.n = n;
   for (int i = 0; i < n; ++i) {
     rule.xi[static_cast<std::size_t>(i)] = T(detail::kGaussTables[n][i].xi);
@@ -642,9 +658,9 @@ GaussRule<T> gauss_legendre(int n) {
 }
 
 /// The n-point rule mapped to [a, b] (weights scaled by b - a).
-template <class T>
-GaussRule<T> gauss_legendre(int n, const T& a, const T& b) {
-  GaussRule<T> rule = gauss_legendre<T>(n);
+template <class T, int Cap = kMaxGaussOrder>
+GaussRule<T, Cap> gauss_legendre(int n, const T& a, const T& b) {
+  GaussRule<T, Cap> rule = gauss_legendre<T, Cap>(n);
   const T len = b - a;
   for (int i = 0; i < n; ++i) {
     auto& x = rule.xi[static_cast<std::size_t>(i)];
@@ -12595,7 +12611,7 @@ struct BodyModel {
   BodyKind kind = BodyKind::free;
   /// A pinned body whose pin (its reference point) the host moves: MoorDyn's CoupledPinned
   /// (spec "Attached objects and line ends"); it turns freely about the pin, and the host
-  /// receives the pin reaction (MooringSystem::pin_reaction).
+  /// receives the pin reaction (MooringSystem::coupled_reaction).
   bool host_pin = false;
   Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
   Mat3<T> R = Mat3<T>::Identity();  ///< orientation (body axes to world): held, or initial
@@ -12757,18 +12773,6 @@ struct RodWetStation {
   T s, w, Aw, yc;
 };
 
-namespace detail {
-// Gauss-Legendre nodes and weights on [-1, 1]: 2 and 10 points.
-inline constexpr double kGauss2x[2] = {-0.57735026918962576451, 0.57735026918962576451};
-inline constexpr double kGauss10x[10] = {-0.97390652851717172008, -0.86506336668898451073, -0.67940956829902440623,
-                                         -0.43339539412924719080, -0.14887433898163121088, 0.14887433898163121088,
-                                         0.43339539412924719080,  0.67940956829902440623,  0.86506336668898451073,
-                                         0.97390652851717172008};
-inline constexpr double kGauss10w[10] = {0.06667134430868813759, 0.14945134915058059315, 0.21908636251598204400,
-                                         0.26926671930999635509, 0.29552422471475287017, 0.29552422471475287017,
-                                         0.26926671930999635509, 0.21908636251598204400, 0.14945134915058059315,
-                                         0.06667134430868813759};
-}  // namespace detail
 
 /// Visits the quadrature stations of the wetted part of a rod (spec "Attached objects and
 /// line ends": the wetted-segment buoyancy) of radius r and length L, End A at height za, unit
@@ -12785,10 +12789,12 @@ void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, dou
   const double qz = static_cast<double>(value_of(q(2)));
   const T s2 = q(0) * q(0) + q(1) * q(1);  // sin^2(phi), accurate near the vertical
   const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
+  static const GaussRule<double> g2 = gauss_legendre<double>(2);
+  static const GaussRule<double, kGaussOrder10> g10 = gauss_legendre<double, kGaussOrder10>(kGaussOrder10);
   auto gauss2 = [&](const T& a, const T& b, const T& Aw, const T& yc) {
     if (!(value_of(b) > value_of(a))) return;
-    const T half = (b - a) / 2.0, mid = (a + b) / 2.0;
-    for (double x : detail::kGauss2x) visit(RodWetStation<T>{T(mid + half * x), half, Aw, yc});
+    const T len = b - a;
+    for (int i = 0; i < 2; ++i) visit(RodWetStation<T>{T(a + len * g2.xi[i]), T(len * g2.w[i]), Aw, yc});
   };
   const T A = r * r * std::numbers::pi;
   auto clip = [&](const T& s) {
@@ -12803,12 +12809,11 @@ void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, dou
   }
   const T sp = sqrt(s2);
   if (std::fabs(qz) < 1e-12) {  // horizontal: the sections alike, each at its own h(s) (a dual's tilt)
-    const T half = L / 2.0;
-    for (double x : detail::kGauss2x) {
-      const T st = half + half * x;
+    for (int i = 0; i < 2; ++i) {
+      const T st = L * g2.xi[i];
       T Aw, yc;
       rod_section_wet<T>(r, T((T(eta) - za - st * q(2)) / sp), Aw, yc);
-      if (value_of(Aw) > 0) visit(RodWetStation<T>{st, half, Aw, yc});
+      if (value_of(Aw) > 0) visit(RodWetStation<T>{st, T(L * g2.w[i]), Aw, yc});
     }
     return;
   }
@@ -12832,19 +12837,19 @@ void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, dou
   const bool b_free = qz > 0 ? value_of(b) == value_of(s_of(T(-r))) : value_of(b) == value_of(s_of(r));
   const T ta = a_free ? T(qz > 0 ? std::numbers::pi / 2 : -std::numbers::pi / 2) : theta_of(a);
   const T tb = b_free ? T(qz > 0 ? -std::numbers::pi / 2 : std::numbers::pi / 2) : theta_of(b);
-  const T half = (tb - ta) / 2.0, mid = (ta + tb) / 2.0;
-  for (int k = 0; k < 10; ++k) {
+  const T span = tb - ta;
+  const T aspan = value_of(span) < 0 ? T(-span) : span;
+  for (int k = 0; k < kGaussOrder10; ++k) {
     using std::cos;
     using std::sin;
-    const T th = mid + half * detail::kGauss10x[k];
+    const T th = ta + span * g10.xi[static_cast<std::size_t>(k)];
     const T h = r * sin(th);
     const T s = s_of(h);
     const T aq = qz > 0 ? T(q(2)) : T(-q(2));
     const T ds = (r * sp * cos(th)) / aq;  // |ds/dtheta|
     T Aw, yc;
     rod_section_wet<T>(r, h, Aw, yc);
-    const T hw = half * detail::kGauss10w[k];
-    const T w = (value_of(hw) < 0 ? T(-hw) : hw) * ds;
+    const T w = aspan * g10.w[static_cast<std::size_t>(k)] * ds;
     visit(RodWetStation<T>{s, w, Aw, yc});
   }
 }
@@ -12858,6 +12863,8 @@ template <class T>
 struct RodAxis {
   Vec3<T> pa, pb, q, u;
   T L, radius, za;
+  T sin_phi;              ///< sine of the axis angle to the vertical
+  bool vertical = false;  ///< sin(phi) below 1e-12: sections wet or dry, no up-slope direction
   bool submerged = true;
 };
 
@@ -12872,13 +12879,15 @@ RodAxis<T> rod_axis(const RodPart<T>& rod, const Vec3<T>& r, const Mat3<T>& R) {
   ax.q = ab / ax.L;
   ax.radius = rod.d / 2.0;
   ax.za = r(2) + ax.pa(2);
-  const T s2 = ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1);  // sin^2(phi)
+  const T s2 = ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1);  // sin^2(phi), accurate near the vertical
   const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
-  if (sphi < 1e-12) {
+  ax.vertical = sphi < 1e-12;
+  if (ax.vertical) {
+    ax.sin_phi = T(0);
     ax.u = Vec3<T>(T(1), T(0), T(0));
   } else {
-    const T sp = sqrt(s2);
-    ax.u = Vec3<T>(T(-ax.q(2) * ax.q(0)), T(-ax.q(2) * ax.q(1)), s2) / sp;
+    ax.sin_phi = sqrt(s2);
+    ax.u = Vec3<T>(T(-ax.q(2) * ax.q(0)), T(-ax.q(2) * ax.q(1)), s2) / ax.sin_phi;
   }
   const double top = std::max(static_cast<double>(value_of(ax.za)), static_cast<double>(value_of(T(r(2) + ax.pb(2))))) +
                      static_cast<double>(value_of(ax.radius)) * sphi;
@@ -12890,12 +12899,10 @@ RodAxis<T> rod_axis(const RodPart<T>& rod, const Vec3<T>& r, const Mat3<T>& R) {
 /// fluid inertia of a station scale with it).
 template <class T>
 T rod_wet_fraction(const RodAxis<T>& ax, const T& z) {
-  using std::sqrt;
   if (ax.submerged) return T(1);
-  const T s2 = ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1);
-  if (!(std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0)) >= 1e-12)) return value_of(z) < 0 ? T(1) : T(0);
+  if (ax.vertical) return value_of(z) < 0 ? T(1) : T(0);
   T Aw, yc;
-  rod_section_wet<T>(ax.radius, T(-z / sqrt(s2)), Aw, yc);
+  rod_section_wet<T>(ax.radius, T(-z / ax.sin_phi), Aw, yc);
   const T A = ax.radius * ax.radius * std::numbers::pi;
   return Aw / A;
 }
@@ -12904,8 +12911,7 @@ T rod_wet_fraction(const RodAxis<T>& ax, const T& z) {
 /// its ends.
 template <class T>
 bool rod_vertical_through_surface(const RodAxis<T>& ax) {
-  const double sphi = std::sqrt(static_cast<double>(value_of(T(ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1)))));
-  if (ax.submerged || !(sphi < 1e-12)) return false;
+  if (ax.submerged || !ax.vertical) return false;
   const double za = static_cast<double>(value_of(ax.za)), zb = za + static_cast<double>(value_of(T(ax.pb(2) - ax.pa(2))));
   return std::min(za, zb) < 0 && std::max(za, zb) > 0;
 }
@@ -14197,6 +14203,7 @@ class MooringSystem {
     }
     return F;
   }
+
   /// The force a Coupled point exerts on the host in state s [N] (spec "Tension and coupled
   /// loads": the reaction -(M a + r) at its prescribed DOFs): its lines' dynamic end loads, its
   /// weight and buoyancy, constant force and drag 1/2 rho CdA |u| u on u = U - v, less its
@@ -14214,26 +14221,15 @@ class MooringSystem {
     for (std::size_t l = 0; l < lines_.size(); ++l)
       for (int e = 0; e < 2; ++e)
         if (lines_[l].point[e] == p) F += line_end_force_dynamic(s, static_cast<int>(l), e);
-    if (!(P.mass == T(0) && P.volume == T(0) && P.CdA == 0 && P.load == Vec3<T>::Zero())) {
-      F += point_static_load(p);
-      if (P.CdA > 0) {
-        const Vec3<T> ur = current_.template cast<T>() - P.v;
-        const T un = sqrt(ur.squaredNorm());
-        const T k = T(0.5 * env_.rho_w * P.CdA);
-        F += k * un * ur;
-      }
-      F -= point_mass(p) * P.a;
+    F += point_static_load(p);  // adds exact zeros for a bare point
+    if (P.CdA > 0) {
+      const Vec3<T> ur = current_.template cast<T>() - P.v;
+      const T un = sqrt(ur.squaredNorm());
+      const T k = T(0.5 * env_.rho_w * P.CdA);
+      F += k * un * ur;
     }
+    F -= point_mass(p) * P.a;
     return F;
-  }
-
-  /// The force a CoupledPinned body exerts on the host at its pin (coupled_reaction's force).
-  Vec3<T> pin_reaction(const State& s, int b) const {
-    const auto& B = bodies_.at(static_cast<std::size_t>(b));
-    if (!(B.kind == BodyKind::pinned && B.host_pin))
-      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not CoupledPinned",
-                       "a CoupledPinned body");
-    return coupled_reaction(s, b).template head<3>();
   }
 
   /// Adds a line from point a (End A) to point b (End B); returns its index.
@@ -19040,6 +19036,36 @@ inline LineTypeHeader classify_line_type_header(const std::vector<std::string>& 
   return h;
 }
 
+/// The NotImplementedError of the first request of `records` that `keep` selects, its limit
+/// listing the other selected features with the deck lines that ask for them (at most 8 each);
+/// none when keep selects nothing. The reader's refusal and the system route's
+/// (io/system_model.hpp, refuse_unmodelled) both name features this way.
+template <class Keep>
+std::optional<NotImplementedError> unsupported_error(const std::string& file, const std::vector<UnsupportedRecord>& records,
+                                                     Keep&& keep) {
+  const UnsupportedRecord* first = nullptr;
+  std::vector<std::pair<std::string, std::vector<int>>> others;  // feature, its lines
+  for (const auto& u : records) {
+    if (!keep(u)) continue;
+    if (!first) first = &u;
+    if (u.feature == first->feature) continue;
+    auto it = std::find_if(others.begin(), others.end(), [&](const auto& f) { return f.first == u.feature; });
+    if (it == others.end()) others.emplace_back(u.feature, std::vector<int>{u.line});
+    else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
+  }
+  if (!first) return std::nullopt;
+  std::string also;
+  for (const auto& [feature, ls] : others) {
+    std::string lines = ls.size() == 1 ? "line " : "lines ";
+    for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
+    if (ls.size() > 8) lines += ", ...";
+    also += (also.empty() ? "" : "; ") + feature + " (" + lines + ")";
+  }
+  std::string more = first->detail;
+  if (!also.empty()) more += (more.empty() ? "" : "; ") + std::string("also not implemented: ") + also;
+  return NotImplementedError(detail::where(file, first->line), first->quantity, first->value, first->feature, more);
+}
+
 /// The reader: one pass over the records, then the cross-record checks.
 class DeckParser {
  public:
@@ -19942,24 +19968,7 @@ class DeckParser {
   /// NotImplementedError for the first unsupported request, its limit listing every missing
   /// feature with the lines that ask for it.
   [[noreturn]] void throw_unsupported() const {
-    const UnsupportedRecord& u0 = d_.unsupported.front();
-    std::vector<std::pair<std::string, std::vector<int>>> features;  // feature, its lines
-    for (const auto& u : d_.unsupported) {
-      auto it = std::find_if(features.begin(), features.end(), [&](const auto& f) { return f.first == u.feature; });
-      if (it == features.end()) features.emplace_back(u.feature, std::vector<int>{u.line});
-      else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
-    }
-    std::string others;
-    for (std::size_t i = 1; i < features.size(); ++i) {
-      const auto& ls = features[i].second;
-      std::string lines = ls.size() == 1 ? "line " : "lines ";
-      for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
-      if (ls.size() > 8) lines += ", ...";
-      others += (others.empty() ? "" : "; ") + features[i].first + " (" + lines + ")";
-    }
-    std::string detail = u0.detail;
-    if (!others.empty()) detail += (detail.empty() ? "" : "; ") + std::string("also not implemented: ") + others;
-    throw NotImplementedError(where(file_, u0.line), u0.quantity, u0.value, u0.feature, detail);
+    throw *unsupported_error(file_, d_.unsupported, [](const UnsupportedRecord&) { return true; });
   }
 
   Deck& d_;
@@ -22455,27 +22464,9 @@ inline bool system_route_feature(const std::string& feature) {
 /// features the system route models are not named: they are not what stops the deck);
 /// returns when there is none.
 inline void refuse_unmodelled(const Deck& deck) {
-  const UnsupportedRecord* first = nullptr;
-  std::vector<std::pair<std::string, std::vector<int>>> others;  // feature, its lines
-  for (const auto& u : deck.unsupported) {
-    if (system_route_feature(u.feature)) continue;
-    if (!first) first = &u;
-    if (u.feature == first->feature) continue;
-    auto it = std::find_if(others.begin(), others.end(), [&](const auto& f) { return f.first == u.feature; });
-    if (it == others.end()) others.emplace_back(u.feature, std::vector<int>{u.line});
-    else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
-  }
-  if (!first) return;
-  std::string also;
-  for (const auto& [feature, ls] : others) {
-    std::string lines = ls.size() == 1 ? "line " : "lines ";
-    for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
-    if (ls.size() > 8) lines += ", ...";
-    also += (also.empty() ? "" : "; ") + feature + " (" + lines + ")";
-  }
-  std::string more = first->detail;
-  if (!also.empty()) more += (more.empty() ? "" : "; ") + std::string("also not implemented: ") + also;
-  throw NotImplementedError(detail::where(deck.file, first->line), first->quantity, first->value, first->feature, more);
+  if (auto e = detail::unsupported_error(deck.file, deck.unsupported,
+                                         [](const UnsupportedRecord& u) { return !system_route_feature(u.feature); }))
+    throw *e;
 }
 
 /// A deck's mooring system and its maps.
@@ -22689,16 +22680,10 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       case PointType::fixed: m.kind = PointKind::fixed; break;
       case PointType::coupled:
       case PointType::vessel:
-        // Its mass, volume, drag and force act in its load on the host (coupled_point_reaction).
-        m.kind = PointKind::coupled;
-        m.mass = p.mass;
-        m.volume = p.volume;
-        m.CdA = p.CdA;
-        m.Ca = p.Ca;
-        m.load = Vec3<double>(p.force[0], p.force[1], p.force[2]);
-        break;
       case PointType::free:
-        m.kind = PointKind::free;
+        // A free point's own mass, volume, drag and force in its equation; a coupled point's
+        // in its load on the host (coupled_point_reaction).
+        m.kind = p.type == PointType::free ? PointKind::free : PointKind::coupled;
         m.mass = p.mass;
         m.volume = p.volume;
         m.CdA = p.CdA;

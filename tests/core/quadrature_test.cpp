@@ -98,3 +98,37 @@ TEST_CASE("Gauss-Legendre order outside 1..6 is a named error", "[core][quadratu
     CHECK(std::string(e.what()) == "InputError: Gauss-Legendre rule: order = 7 (limit: in [1, 6])");
   }
 }
+
+TEMPLATE_TEST_CASE("The ten-point Gauss-Legendre rule integrates degree 19 exactly, not 20; its nodes are roots of P_10",
+                   "[core][quadrature]", double, long double) {
+  using T = TestType;
+  const T eps = std::numeric_limits<T>::epsilon();
+  const int n = kGaussOrder10;
+  const GaussRule<T, kGaussOrder10> rule = gauss_legendre<T, kGaussOrder10>(n);
+  REQUIRE(rule.n == n);
+  for (int k = 0; k <= 2 * n - 1; ++k) {
+    const T q = rule.integrate([k](T x) { return ipow(x, k); });
+    const T exact = T(1) / T(k + 1);
+    INFO("degree " << k);
+    CHECK(std::fabs(q - exact) <= 8 * eps * exact);
+  }
+  const T q = rule.integrate([n](T x) { return ipow(x, 2 * n); });
+  const long double remainder = std::pow(factorial(n), 4) / ((2 * n + 1) * factorial(2 * n) * factorial(2 * n));
+  CHECK(std::fabs((T(1) / T(2 * n + 1) - q) - T(remainder)) <= 64 * eps);
+  T wsum = 0;
+  for (int i = 0; i < n; ++i) {
+    const long double x = 2 * static_cast<long double>(rule.xi[static_cast<std::size_t>(i)]) - 1;
+    long double p0 = 1, p1 = x;
+    for (int k = 2; k <= n; ++k) {
+      const long double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+      p0 = p1;
+      p1 = p2;
+    }
+    CHECK(std::fabs(p1) < 32 * eps);
+    wsum += rule.w[static_cast<std::size_t>(i)];
+  }
+  CHECK(std::fabs(wsum - 1) <= 8 * eps);
+  // Orders 7..9 are not tabulated; 10 needs a rule that can hold it.
+  CHECK_THROWS_AS((gauss_legendre<T, kGaussOrder10>(8)), InputError);
+  CHECK_THROWS_AS(gauss_legendre<T>(10), InputError);
+}

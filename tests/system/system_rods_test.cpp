@@ -319,18 +319,6 @@ Vec6<double> sr_hydrostatic(const BodyModel<double>& B, const Vec3<double>& r, c
 
 }  // namespace
 
-TEST_CASE("The Gauss-Legendre rules of the wet stations integrate polynomials of degree 3 and 19 exactly",
-          "[system][rods]") {
-  // On [-1, 1]: the integral of x^k is 2 / (k + 1) for even k, 0 for odd k.
-  for (int k = 0; k <= 19; ++k) {
-    double s10 = 0;
-    for (int i = 0; i < 10; ++i) s10 += cabledyn::detail::kGauss10w[i] * std::pow(cabledyn::detail::kGauss10x[i], k);
-    const double exact = k % 2 ? 0.0 : 2.0 / (k + 1);
-    CHECK(s10 == Approx(exact).margin(1e-15));
-    if (k <= 3) CHECK(std::pow(cabledyn::detail::kGauss2x[0], k) + std::pow(cabledyn::detail::kGauss2x[1], k) == Approx(exact).margin(1e-15));
-  }
-}
-
 TEST_CASE("A surface-piercing rod: its buoyancy is the displaced volume of the cut cylinder at the volume's "
           "centroid, continuous through the surface, with the exact waterplane restoring",
           "[system][rods]") {

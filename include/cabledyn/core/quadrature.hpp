@@ -1,7 +1,8 @@
-// cabledyn: Gauss-Legendre rules of order 1 to 6 on the element interval [0, 1].
+// cabledyn: Gauss-Legendre rules of order 1 to 6 (and 10) on the element interval [0, 1].
 // Spec "The cubic-Hermite bending element", Quadrature: axial and bending energies use
 // Gauss-Legendre integration, orders 1..6 selectable; the consistent mass uses four points,
-// distributed hydrodynamic loads three, the bend stiffener six.
+// distributed hydrodynamic loads three, the bend stiffener six; "Attached objects and line
+// ends": a rod's partly wet sections take ten.
 #pragma once
 
 #include <array>
@@ -11,16 +12,20 @@
 
 namespace cabledyn {
 
-/// Highest Gauss-Legendre order the library tabulates.
+/// Highest Gauss-Legendre order of the element quadratures (orders 1..6 selectable).
 inline constexpr int kMaxGaussOrder = 6;
+/// The ten-point rule is tabulated too (a rod's partly wet sections); a GaussRule holding it
+/// is declared with capacity 10.
+inline constexpr int kGaussOrder10 = 10;
 
 /// An n-point Gauss-Legendre rule on [0, 1]: integral_0^1 f(xi) dxi ~ sum w_i f(xi_i),
-/// exact for polynomials of degree 2n - 1. Nodes ascend; weights sum to 1.
-template <class T>
+/// exact for polynomials of degree 2n - 1. Nodes ascend; weights sum to 1. Cap: the most
+/// points it can hold.
+template <class T, int Cap = kMaxGaussOrder>
 struct GaussRule {
   int n = 0;
-  std::array<T, kMaxGaussOrder> xi{};
-  std::array<T, kMaxGaussOrder> w{};
+  std::array<T, Cap> xi{};
+  std::array<T, Cap> w{};
 
   /// Integral over [0, 1] of f (any callable of one scalar), accumulated in type R
   /// (T by default; a vector or matrix type for vector integrands).
@@ -64,17 +69,28 @@ inline constexpr GaussPointLD kGauss6[] = {
     {0.619309593041598454315250860840355968L, 0.233956967286345523694935171994775497L},
     {0.830604693233132256830699797509952674L, 0.180380786524069303784916756918858056L},
     {0.966234757101576013906150777246997305L, 0.0856622461895851725201480710863664468L}};
-inline constexpr const GaussPointLD* kGaussTables[] = {nullptr, kGauss1, kGauss2, kGauss3,
-                                                       kGauss4, kGauss5, kGauss6};
+inline constexpr GaussPointLD kGauss10[] = {
+    {0.0130467357414141399610179939577739733L, 0.0333356721543440687967844049466658964L},
+    {0.0674683166555077446339516557882534757L, 0.0747256745752902965728881698288486662L},
+    {0.160295215850487796882836317442563212L, 0.109543181257991021997767467114081596L},
+    {0.283302302935376404600367028417107919L, 0.134633359654998177545613460784734676L},
+    {0.425562830509184394557586999435140008L, 0.147762112357376435086946497325669165L},
+    {0.574437169490815605442413000564859992L, 0.147762112357376435086946497325669165L},
+    {0.716697697064623595399632971582892081L, 0.134633359654998177545613460784734676L},
+    {0.839704784149512203117163682557436788L, 0.109543181257991021997767467114081596L},
+    {0.932531683344492255366048344211746524L, 0.0747256745752902965728881698288486662L},
+    {0.986953264258585860038982006042226027L, 0.0333356721543440687967844049466658964L}};
+inline constexpr const GaussPointLD* kGaussTables[] = {nullptr, kGauss1, kGauss2, kGauss3, kGauss4, kGauss5,
+                                                       kGauss6, nullptr, nullptr, nullptr, kGauss10};
 }  // namespace detail
 
-/// The n-point Gauss-Legendre rule on [0, 1] in scalar type T (n in 1..6).
+/// The n-point Gauss-Legendre rule on [0, 1] in scalar type T (n in 1..6, or 10 with Cap 10).
 /// Throws InputError for any other n.
-template <class T>
-GaussRule<T> gauss_legendre(int n) {
-  if (n < 1 || n > kMaxGaussOrder)
-    throw InputError("Gauss-Legendre rule", "order", n, "in [1, 6]");
-  GaussRule<T> rule;
+template <class T, int Cap = kMaxGaussOrder>
+GaussRule<T, Cap> gauss_legendre(int n) {
+  if (n < 1 || n > Cap || (n > kMaxGaussOrder && n != kGaussOrder10))
+    throw InputError("Gauss-Legendre rule", "order", n, Cap >= kGaussOrder10 ? "in [1, 6] or 10" : "in [1, 6]");
+  GaussRule<T, Cap> rule;
   rule.n = n;
   for (int i = 0; i < n; ++i) {
     rule.xi[static_cast<std::size_t>(i)] = T(detail::kGaussTables[n][i].xi);
@@ -84,9 +100,9 @@ GaussRule<T> gauss_legendre(int n) {
 }
 
 /// The n-point rule mapped to [a, b] (weights scaled by b - a).
-template <class T>
-GaussRule<T> gauss_legendre(int n, const T& a, const T& b) {
-  GaussRule<T> rule = gauss_legendre<T>(n);
+template <class T, int Cap = kMaxGaussOrder>
+GaussRule<T, Cap> gauss_legendre(int n, const T& a, const T& b) {
+  GaussRule<T, Cap> rule = gauss_legendre<T, Cap>(n);
   const T len = b - a;
   for (int i = 0; i < n; ++i) {
     auto& x = rule.xi[static_cast<std::size_t>(i)];

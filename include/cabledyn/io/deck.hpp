@@ -511,6 +511,36 @@ inline LineTypeHeader classify_line_type_header(const std::vector<std::string>& 
   return h;
 }
 
+/// The NotImplementedError of the first request of `records` that `keep` selects, its limit
+/// listing the other selected features with the deck lines that ask for them (at most 8 each);
+/// none when keep selects nothing. The reader's refusal and the system route's
+/// (io/system_model.hpp, refuse_unmodelled) both name features this way.
+template <class Keep>
+std::optional<NotImplementedError> unsupported_error(const std::string& file, const std::vector<UnsupportedRecord>& records,
+                                                     Keep&& keep) {
+  const UnsupportedRecord* first = nullptr;
+  std::vector<std::pair<std::string, std::vector<int>>> others;  // feature, its lines
+  for (const auto& u : records) {
+    if (!keep(u)) continue;
+    if (!first) first = &u;
+    if (u.feature == first->feature) continue;
+    auto it = std::find_if(others.begin(), others.end(), [&](const auto& f) { return f.first == u.feature; });
+    if (it == others.end()) others.emplace_back(u.feature, std::vector<int>{u.line});
+    else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
+  }
+  if (!first) return std::nullopt;
+  std::string also;
+  for (const auto& [feature, ls] : others) {
+    std::string lines = ls.size() == 1 ? "line " : "lines ";
+    for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
+    if (ls.size() > 8) lines += ", ...";
+    also += (also.empty() ? "" : "; ") + feature + " (" + lines + ")";
+  }
+  std::string more = first->detail;
+  if (!also.empty()) more += (more.empty() ? "" : "; ") + std::string("also not implemented: ") + also;
+  return NotImplementedError(detail::where(file, first->line), first->quantity, first->value, first->feature, more);
+}
+
 /// The reader: one pass over the records, then the cross-record checks.
 class DeckParser {
  public:
@@ -1413,24 +1443,7 @@ class DeckParser {
   /// NotImplementedError for the first unsupported request, its limit listing every missing
   /// feature with the lines that ask for it.
   [[noreturn]] void throw_unsupported() const {
-    const UnsupportedRecord& u0 = d_.unsupported.front();
-    std::vector<std::pair<std::string, std::vector<int>>> features;  // feature, its lines
-    for (const auto& u : d_.unsupported) {
-      auto it = std::find_if(features.begin(), features.end(), [&](const auto& f) { return f.first == u.feature; });
-      if (it == features.end()) features.emplace_back(u.feature, std::vector<int>{u.line});
-      else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
-    }
-    std::string others;
-    for (std::size_t i = 1; i < features.size(); ++i) {
-      const auto& ls = features[i].second;
-      std::string lines = ls.size() == 1 ? "line " : "lines ";
-      for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
-      if (ls.size() > 8) lines += ", ...";
-      others += (others.empty() ? "" : "; ") + features[i].first + " (" + lines + ")";
-    }
-    std::string detail = u0.detail;
-    if (!others.empty()) detail += (detail.empty() ? "" : "; ") + std::string("also not implemented: ") + others;
-    throw NotImplementedError(where(file_, u0.line), u0.quantity, u0.value, u0.feature, detail);
+    throw *unsupported_error(file_, d_.unsupported, [](const UnsupportedRecord&) { return true; });
   }
 
   Deck& d_;

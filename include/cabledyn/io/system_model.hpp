@@ -39,27 +39,9 @@ inline bool system_route_feature(const std::string& feature) {
 /// features the system route models are not named: they are not what stops the deck);
 /// returns when there is none.
 inline void refuse_unmodelled(const Deck& deck) {
-  const UnsupportedRecord* first = nullptr;
-  std::vector<std::pair<std::string, std::vector<int>>> others;  // feature, its lines
-  for (const auto& u : deck.unsupported) {
-    if (system_route_feature(u.feature)) continue;
-    if (!first) first = &u;
-    if (u.feature == first->feature) continue;
-    auto it = std::find_if(others.begin(), others.end(), [&](const auto& f) { return f.first == u.feature; });
-    if (it == others.end()) others.emplace_back(u.feature, std::vector<int>{u.line});
-    else if (std::find(it->second.begin(), it->second.end(), u.line) == it->second.end()) it->second.push_back(u.line);
-  }
-  if (!first) return;
-  std::string also;
-  for (const auto& [feature, ls] : others) {
-    std::string lines = ls.size() == 1 ? "line " : "lines ";
-    for (std::size_t k = 0; k < ls.size() && k < 8; ++k) lines += (k ? ", " : "") + std::to_string(ls[k]);
-    if (ls.size() > 8) lines += ", ...";
-    also += (also.empty() ? "" : "; ") + feature + " (" + lines + ")";
-  }
-  std::string more = first->detail;
-  if (!also.empty()) more += (more.empty() ? "" : "; ") + std::string("also not implemented: ") + also;
-  throw NotImplementedError(detail::where(deck.file, first->line), first->quantity, first->value, first->feature, more);
+  if (auto e = detail::unsupported_error(deck.file, deck.unsupported,
+                                         [](const UnsupportedRecord& u) { return !system_route_feature(u.feature); }))
+    throw *e;
 }
 
 /// A deck's mooring system and its maps.
@@ -273,16 +255,10 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       case PointType::fixed: m.kind = PointKind::fixed; break;
       case PointType::coupled:
       case PointType::vessel:
-        // Its mass, volume, drag and force act in its load on the host (coupled_point_reaction).
-        m.kind = PointKind::coupled;
-        m.mass = p.mass;
-        m.volume = p.volume;
-        m.CdA = p.CdA;
-        m.Ca = p.Ca;
-        m.load = Vec3<double>(p.force[0], p.force[1], p.force[2]);
-        break;
       case PointType::free:
-        m.kind = PointKind::free;
+        // A free point's own mass, volume, drag and force in its equation; a coupled point's
+        // in its load on the host (coupled_point_reaction).
+        m.kind = p.type == PointType::free ? PointKind::free : PointKind::coupled;
         m.mass = p.mass;
         m.volume = p.volume;
         m.CdA = p.CdA;

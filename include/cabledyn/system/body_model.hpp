@@ -27,6 +27,7 @@
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/environment.hpp"
+#include "cabledyn/core/quadrature.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/seabed/contact.hpp"
 
@@ -68,7 +69,7 @@ struct BodyModel {
   BodyKind kind = BodyKind::free;
   /// A pinned body whose pin (its reference point) the host moves: MoorDyn's CoupledPinned
   /// (spec "Attached objects and line ends"); it turns freely about the pin, and the host
-  /// receives the pin reaction (MooringSystem::pin_reaction).
+  /// receives the pin reaction (MooringSystem::coupled_reaction).
   bool host_pin = false;
   Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
   Mat3<T> R = Mat3<T>::Identity();  ///< orientation (body axes to world): held, or initial
@@ -230,18 +231,6 @@ struct RodWetStation {
   T s, w, Aw, yc;
 };
 
-namespace detail {
-// Gauss-Legendre nodes and weights on [-1, 1]: 2 and 10 points.
-inline constexpr double kGauss2x[2] = {-0.57735026918962576451, 0.57735026918962576451};
-inline constexpr double kGauss10x[10] = {-0.97390652851717172008, -0.86506336668898451073, -0.67940956829902440623,
-                                         -0.43339539412924719080, -0.14887433898163121088, 0.14887433898163121088,
-                                         0.43339539412924719080,  0.67940956829902440623,  0.86506336668898451073,
-                                         0.97390652851717172008};
-inline constexpr double kGauss10w[10] = {0.06667134430868813759, 0.14945134915058059315, 0.21908636251598204400,
-                                         0.26926671930999635509, 0.29552422471475287017, 0.29552422471475287017,
-                                         0.26926671930999635509, 0.21908636251598204400, 0.14945134915058059315,
-                                         0.06667134430868813759};
-}  // namespace detail
 
 /// Visits the quadrature stations of the wetted part of a rod (spec "Attached objects and
 /// line ends": the wetted-segment buoyancy) of radius r and length L, End A at height za, unit
@@ -258,10 +247,12 @@ void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, dou
   const double qz = static_cast<double>(value_of(q(2)));
   const T s2 = q(0) * q(0) + q(1) * q(1);  // sin^2(phi), accurate near the vertical
   const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
+  static const GaussRule<double> g2 = gauss_legendre<double>(2);
+  static const GaussRule<double, kGaussOrder10> g10 = gauss_legendre<double, kGaussOrder10>(kGaussOrder10);
   auto gauss2 = [&](const T& a, const T& b, const T& Aw, const T& yc) {
     if (!(value_of(b) > value_of(a))) return;
-    const T half = (b - a) / 2.0, mid = (a + b) / 2.0;
-    for (double x : detail::kGauss2x) visit(RodWetStation<T>{T(mid + half * x), half, Aw, yc});
+    const T len = b - a;
+    for (int i = 0; i < 2; ++i) visit(RodWetStation<T>{T(a + len * g2.xi[i]), T(len * g2.w[i]), Aw, yc});
   };
   const T A = r * r * std::numbers::pi;
   auto clip = [&](const T& s) {
@@ -276,12 +267,11 @@ void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, dou
   }
   const T sp = sqrt(s2);
   if (std::fabs(qz) < 1e-12) {  // horizontal: the sections alike, each at its own h(s) (a dual's tilt)
-    const T half = L / 2.0;
-    for (double x : detail::kGauss2x) {
-      const T st = half + half * x;
+    for (int i = 0; i < 2; ++i) {
+      const T st = L * g2.xi[i];
       T Aw, yc;
       rod_section_wet<T>(r, T((T(eta) - za - st * q(2)) / sp), Aw, yc);
-      if (value_of(Aw) > 0) visit(RodWetStation<T>{st, half, Aw, yc});
+      if (value_of(Aw) > 0) visit(RodWetStation<T>{st, T(L * g2.w[i]), Aw, yc});
     }
     return;
   }
@@ -305,19 +295,19 @@ void rod_wet_stations(const T& za, const Vec3<T>& q, const T& L, const T& r, dou
   const bool b_free = qz > 0 ? value_of(b) == value_of(s_of(T(-r))) : value_of(b) == value_of(s_of(r));
   const T ta = a_free ? T(qz > 0 ? std::numbers::pi / 2 : -std::numbers::pi / 2) : theta_of(a);
   const T tb = b_free ? T(qz > 0 ? -std::numbers::pi / 2 : std::numbers::pi / 2) : theta_of(b);
-  const T half = (tb - ta) / 2.0, mid = (ta + tb) / 2.0;
-  for (int k = 0; k < 10; ++k) {
+  const T span = tb - ta;
+  const T aspan = value_of(span) < 0 ? T(-span) : span;
+  for (int k = 0; k < kGaussOrder10; ++k) {
     using std::cos;
     using std::sin;
-    const T th = mid + half * detail::kGauss10x[k];
+    const T th = ta + span * g10.xi[static_cast<std::size_t>(k)];
     const T h = r * sin(th);
     const T s = s_of(h);
     const T aq = qz > 0 ? T(q(2)) : T(-q(2));
     const T ds = (r * sp * cos(th)) / aq;  // |ds/dtheta|
     T Aw, yc;
     rod_section_wet<T>(r, h, Aw, yc);
-    const T hw = half * detail::kGauss10w[k];
-    const T w = (value_of(hw) < 0 ? T(-hw) : hw) * ds;
+    const T w = aspan * g10.w[static_cast<std::size_t>(k)] * ds;
     visit(RodWetStation<T>{s, w, Aw, yc});
   }
 }
@@ -331,6 +321,8 @@ template <class T>
 struct RodAxis {
   Vec3<T> pa, pb, q, u;
   T L, radius, za;
+  T sin_phi;              ///< sine of the axis angle to the vertical
+  bool vertical = false;  ///< sin(phi) below 1e-12: sections wet or dry, no up-slope direction
   bool submerged = true;
 };
 
@@ -345,13 +337,15 @@ RodAxis<T> rod_axis(const RodPart<T>& rod, const Vec3<T>& r, const Mat3<T>& R) {
   ax.q = ab / ax.L;
   ax.radius = rod.d / 2.0;
   ax.za = r(2) + ax.pa(2);
-  const T s2 = ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1);  // sin^2(phi)
+  const T s2 = ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1);  // sin^2(phi), accurate near the vertical
   const double sphi = std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0));
-  if (sphi < 1e-12) {
+  ax.vertical = sphi < 1e-12;
+  if (ax.vertical) {
+    ax.sin_phi = T(0);
     ax.u = Vec3<T>(T(1), T(0), T(0));
   } else {
-    const T sp = sqrt(s2);
-    ax.u = Vec3<T>(T(-ax.q(2) * ax.q(0)), T(-ax.q(2) * ax.q(1)), s2) / sp;
+    ax.sin_phi = sqrt(s2);
+    ax.u = Vec3<T>(T(-ax.q(2) * ax.q(0)), T(-ax.q(2) * ax.q(1)), s2) / ax.sin_phi;
   }
   const double top = std::max(static_cast<double>(value_of(ax.za)), static_cast<double>(value_of(T(r(2) + ax.pb(2))))) +
                      static_cast<double>(value_of(ax.radius)) * sphi;
@@ -363,12 +357,10 @@ RodAxis<T> rod_axis(const RodPart<T>& rod, const Vec3<T>& r, const Mat3<T>& R) {
 /// fluid inertia of a station scale with it).
 template <class T>
 T rod_wet_fraction(const RodAxis<T>& ax, const T& z) {
-  using std::sqrt;
   if (ax.submerged) return T(1);
-  const T s2 = ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1);
-  if (!(std::sqrt(std::max(static_cast<double>(value_of(s2)), 0.0)) >= 1e-12)) return value_of(z) < 0 ? T(1) : T(0);
+  if (ax.vertical) return value_of(z) < 0 ? T(1) : T(0);
   T Aw, yc;
-  rod_section_wet<T>(ax.radius, T(-z / sqrt(s2)), Aw, yc);
+  rod_section_wet<T>(ax.radius, T(-z / ax.sin_phi), Aw, yc);
   const T A = ax.radius * ax.radius * std::numbers::pi;
   return Aw / A;
 }
@@ -377,8 +369,7 @@ T rod_wet_fraction(const RodAxis<T>& ax, const T& z) {
 /// its ends.
 template <class T>
 bool rod_vertical_through_surface(const RodAxis<T>& ax) {
-  const double sphi = std::sqrt(static_cast<double>(value_of(T(ax.q(0) * ax.q(0) + ax.q(1) * ax.q(1)))));
-  if (ax.submerged || !(sphi < 1e-12)) return false;
+  if (ax.submerged || !ax.vertical) return false;
   const double za = static_cast<double>(value_of(ax.za)), zb = za + static_cast<double>(value_of(T(ax.pb(2) - ax.pa(2))));
   return std::min(za, zb) < 0 && std::max(za, zb) > 0;
 }

@@ -404,6 +404,7 @@ class MooringSystem {
     }
     return F;
   }
+
   /// The force a Coupled point exerts on the host in state s [N] (spec "Tension and coupled
   /// loads": the reaction -(M a + r) at its prescribed DOFs): its lines' dynamic end loads, its
   /// weight and buoyancy, constant force and drag 1/2 rho CdA |u| u on u = U - v, less its
@@ -421,26 +422,15 @@ class MooringSystem {
     for (std::size_t l = 0; l < lines_.size(); ++l)
       for (int e = 0; e < 2; ++e)
         if (lines_[l].point[e] == p) F += line_end_force_dynamic(s, static_cast<int>(l), e);
-    if (!(P.mass == T(0) && P.volume == T(0) && P.CdA == 0 && P.load == Vec3<T>::Zero())) {
-      F += point_static_load(p);
-      if (P.CdA > 0) {
-        const Vec3<T> ur = current_.template cast<T>() - P.v;
-        const T un = sqrt(ur.squaredNorm());
-        const T k = T(0.5 * env_.rho_w * P.CdA);
-        F += k * un * ur;
-      }
-      F -= point_mass(p) * P.a;
+    F += point_static_load(p);  // adds exact zeros for a bare point
+    if (P.CdA > 0) {
+      const Vec3<T> ur = current_.template cast<T>() - P.v;
+      const T un = sqrt(ur.squaredNorm());
+      const T k = T(0.5 * env_.rho_w * P.CdA);
+      F += k * un * ur;
     }
+    F -= point_mass(p) * P.a;
     return F;
-  }
-
-  /// The force a CoupledPinned body exerts on the host at its pin (coupled_reaction's force).
-  Vec3<T> pin_reaction(const State& s, int b) const {
-    const auto& B = bodies_.at(static_cast<std::size_t>(b));
-    if (!(B.kind == BodyKind::pinned && B.host_pin))
-      throw InputError("Body " + std::to_string(b + 1) + " (" + B.name + ")", "attachment", "not CoupledPinned",
-                       "a CoupledPinned body");
-    return coupled_reaction(s, b).template head<3>();
   }
 
   /// Adds a line from point a (End A) to point b (End B); returns its index.
