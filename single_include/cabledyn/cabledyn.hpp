@@ -7565,8 +7565,11 @@ namespace cabledyn {
 /// each node's z. w and L0 are double, or the dual T when they are design parameters.
 template <class T, class P = double>
 void tension_weight_load(const P& w, const P& L0, Vec<T, 6>& f) {
+  // w L0 first: a dual w without derivative parts takes L0's (Eigen's duals cannot widen the
+  // empty derivatives of an expression); -0.5 x is exact, so the bits equal (-0.5 w) L0.
+  const P wl = w * L0;
   f.setZero();
-  f(2) = f(5) = T(P(-0.5) * w * L0);
+  f(2) = f(5) = T(P(-0.5) * wl);
 }
 
 /// Consistent weight load of a Hermite element: -w L0/2 on each r_z, -w L0^2/12 on m1_z,
@@ -7582,7 +7585,8 @@ void hermite_weight_load(double w, double L0, Vec<T, 12>& f) {
 /// Weight potential of an EI = 0 element: w L0 (z_a + z_b)/2 (w, L0 double or the dual T).
 template <class T, class P = double>
 T tension_weight_potential(const P& w, const P& L0, const Vec<T, 6>& q) {
-  return T(P(0.5) * w * L0) * (q(2) + q(5));
+  const P wl = w * L0;  // see tension_weight_load
+  return T(P(0.5) * wl) * (q(2) + q(5));
 }
 
 /// Weight potential of a Hermite element: w integral z ds = w L0 [(z1 + z2)/2 + L0 (m1z - m2z)/12].
@@ -7769,14 +7773,17 @@ T wetted_fraction(const T& za, const T& zb, double eta, T* df_dza = nullptr, T* 
 
 /// Buoyancy-recovery load of an EI = 0 element (spec "Buoyancy and wetting"):
 /// -(1 - f) 1/2 rho A g L0 on each end node's z, with its z Jacobian.
-template <class T>
-void tension_wetting_load(const Vec<T, 6>& q, double rho_g_A, double L0, double eta, Vec<T, 6>& f,
+/// L0 is double, or the dual T when it is a design parameter.
+template <class T, class P = double>
+void tension_wetting_load(const Vec<T, 6>& q, double rho_g_A, const P& L0, double eta, Vec<T, 6>& f,
                           Mat<T, 6>* J_q = nullptr) {
   T fa, fb;
   const T frac = wetted_fraction(q(2), q(5), eta, &fa, &fb);
-  const T c = T(0.5 * rho_g_A * L0);
+  const T c = T(P(0.5 * rho_g_A) * L0);
+  const T dry = T(1) - frac;  // plain: see tension_element_residual (element_residual.hpp)
   f.setZero();
-  f(2) = f(5) = -(T(1) - frac) * c;
+  const T fz = dry * c;
+  f(2) = f(5) = -fz;
   if (J_q) {
     J_q->setZero();
     // d f_z / dz = c df.
@@ -7900,6 +7907,133 @@ inline double hermite_wetting_load(const Vec<double, 12>& q, double rho_g_A, dou
 #include <optional>
 #include <vector>
 
+// ---- begin cabledyn/line/element_residual.hpp ----
+// cabledyn: the whole residual of one EI = 0 element, r_e = f_int + f_damp - f_ext, with its
+// Jacobians: the one element load model that the march, the system route, the statics and
+// the modal analysis call (each with its own sea and switches), so an element's physics is
+// written once.
+// Spec "The EI = 0 tension element" (internal force and tangent, the compressed branch of
+// the tension-only stages), "Axial damping", "Buoyancy and wetting" (consistent submerged
+// weight; the wetted fraction of the chord; the buoyancy lost above the surface), "Morison
+// drag" (on the wetted fraction, relative velocity, the fraction's height derivative in the
+// tangent), "Added mass and fluid inertia" (Froude-Krylov with the element-mean fluid
+// acceleration).
+
+#include <cmath>
+#include <limits>
+
+
+namespace cabledyn {
+
+/// The sea one element sees, and which of its loads a caller wants in the residual.
+/// T is the state scalar (double, long double, a dual).
+template <class T>
+struct ElementSea {
+  Vec3<T> ua = Vec3<T>::Zero();             ///< fluid velocity at End A's node [m/s]
+  Vec3<T> ub = Vec3<T>::Zero();             ///< fluid velocity at End B's node [m/s]
+  Vec3<double> udot = Vec3<double>::Zero(); ///< element-mean fluid acceleration [m/s^2] (Froude-Krylov; 0: none)
+  double surface_z = std::numeric_limits<double>::infinity();  ///< the surface (infinite: wholly wetted)
+  bool drag = true;     ///< Morison drag (the statics bring a current's drag in by continuation instead)
+  bool wetting = true;  ///< the buoyancy lost above the surface, with its tangent (the EI = 0 statics hold it as a constant load)
+};
+
+/// The fixed load data of an EI = 0 element besides its stiffness: the submerged weight per
+/// unstretched metre w (P: double, or a dual design parameter), rho_w g A (the buoyancy per
+/// metre the surface takes away) and the Morison coefficients.
+template <class P = double>
+struct TensionElementLoads {
+  P w = P(0);
+  double rho_g_A = 0;
+  MorisonCoefficients morison;
+};
+
+/// r_e = f_int + f_damp - f_ext of an EI = 0 element at (qe, ve) in the sea `sea`, and, when
+/// K (C) is given, K = d r_e / d qe (C = d r_e / d ve). ve null: the element at rest (no
+/// damping, the drag of the fluid alone, C untouched). compression_ratio >= 0 gives the
+/// compressed branch r EA (spec "EI = 0 path": the tension-only stages); negative: the
+/// element's own law. Terms, in this order: the internal force, the axial damping (when BA is
+/// not an exact double 0), minus the consistent weight, minus the drag and the fluid
+/// inertia on the wetted fraction f of the chord (with f's height derivative), minus the
+/// buoyancy lost above the surface when f < 1.
+/// Scalar products are stored in plain T before they meet another term: a dual whose
+/// derivative part is empty (nothing seeded) widens only when it meets a plain dual, not an
+/// expression (Eigen's AutoDiffScalar).
+template <class T, class P>
+Vec<T, 6> tension_element_residual(const BasicTensionElement<P>& el, const TensionElementLoads<P>& ld,
+                                   const Vec<T, 6>& qe, const Vec<T, 6>* ve, const ElementSea<T>& sea,
+                                   double compression_ratio, Mat<T, 6>* K, Mat<T, 6>* C) {
+  Vec<T, 6> f, fd;
+  Mat<T, 6> Jq;
+  if (compression_ratio >= 0)
+    el.template internal_force<T>(qe, f, K, compression_ratio);
+  else
+    el.template internal_force<T>(qe, f, K);
+  if (ve && (is_dual_v<P> || value_of(el.params().BA) > 0)) {
+    el.template damping_force<T>(qe, *ve, fd, K ? &Jq : nullptr, C);
+    f += fd;
+    if (K) *K += Jq;
+  } else if (C) {
+    C->setZero();
+  }
+  Vec<T, 6> fw;
+  tension_weight_load<T, P>(ld.w, el.params().L0, fw);
+  f -= fw;
+  // The wetted fraction of the chord carries the drag and the fluid inertia.
+  T fa = T(0), fb = T(0);
+  const T frac = wetted_fraction<T>(qe(2), qe(5), sea.surface_z, &fa, &fb);
+  if (value_of(frac) > 0) {
+    if (sea.drag) {
+      const Vec<T, 6> vz = Vec<T, 6>::Zero();
+      Mat<T, 6> Dq, Dv;
+      tension_drag<T>(qe, ve ? *ve : vz, sea.ua, sea.ub, ld.morison, fd, K ? &Dq : nullptr, C ? &Dv : nullptr);
+      f -= frac * fd;
+      if (K) {
+        *K -= frac * Dq;
+        for (int k = 0; k < 6; ++k) {  // the wetted fraction's derivative in the end heights
+          const T da = fd(k) * fa, db = fd(k) * fb;
+          (*K)(k, 2) -= da;
+          (*K)(k, 5) -= db;
+        }
+      }
+      if (C) *C -= frac * Dv;
+    }
+    if (sea.udot.squaredNorm() > 0) {
+      const Vec3<T> d = qe.template segment<3>(3) - qe.template segment<3>(0);
+      const T l = d.norm();
+      const Vec3<T> t = d / l;
+      Mat3<T> Jt;
+      const Vec3<T> fi = fluid_inertia<T>(sea.udot.template cast<T>(), t, ld.morison, K ? &Jt : nullptr);
+      const T hl = T(0.5) * T(el.params().L0);  // half the element's unstretched length
+      const T c = hl * frac;                    // (equal bits to 0.5 frac L0: 0.5 x is exact)
+      f.template segment<3>(0) -= c * fi;
+      f.template segment<3>(3) -= c * fi;
+      if (K) {
+        const Mat3<T> h = c * Jt * (Mat3<T>::Identity() - t * t.transpose()) / l;
+        K->template block<3, 3>(0, 0) += h;
+        K->template block<3, 3>(0, 3) -= h;
+        K->template block<3, 3>(3, 0) += h;
+        K->template block<3, 3>(3, 3) -= h;
+        for (int k = 0; k < 6; ++k) {  // the wetted fraction's derivative in the end heights
+          const T g = hl * fi(k % 3);
+          const T da = g * fa, db = g * fb;
+          (*K)(k, 2) -= da;
+          (*K)(k, 5) -= db;
+        }
+      }
+    }
+  }
+  if (sea.wetting && value_of(frac) < 1) {
+    Vec<T, 6> fwet;
+    Mat<T, 6> Jwet;
+    tension_wetting_load<T, P>(qe, ld.rho_g_A, el.params().L0, sea.surface_z, fwet, K ? &Jwet : nullptr);
+    f -= fwet;
+    if (K) *K -= Jwet;
+  }
+  return f;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/line/element_residual.hpp ----
 
 namespace cabledyn {
 
@@ -7918,7 +8052,7 @@ struct StaticLoadCase {
   std::optional<double> seabed_z;    ///< flat seabed elevation (none: no seabed)
   SeabedParams seabed;               ///< kBot (cBot unused in statics)
   double load_factor = 1;            ///< scales the weight and the seabed stiffness (continuation)
-  double compression_ratio = 0;      ///< EI = 0 elements: stiffness ratio of the compressed branch
+  double compression_ratio = 0;      ///< EI = 0 elements: stiffness ratio of the compressed branch (negative: each element's own law)
   const SteadyCurrent* current = nullptr;      ///< steady current (none: still water)
   const VecX<double>* frozen_drag = nullptr;   ///< drag held constant (a frozen f_ext vector)
   const VecX<double>* constant_load = nullptr; ///< an extra constant f_ext (e.g. EI = 0 wetting recovery)
@@ -8014,6 +8148,9 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
                           Band* K = nullptr) {
   R.setZero(static_cast<Eigen::Index>(line.dofs()));
   const double lf = lc.load_factor;
+  ElementSea<T> sea;  // at rest, no drag, the wetting held apart
+  sea.drag = false;
+  sea.wetting = false;
   // Elements: internal force and consistent weight.
   for (std::size_t e = 0; e < line.n_elements(); ++e) {
     const double w = lf * line.w(e);
@@ -8027,13 +8164,13 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
       R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fi - fw;
       if (K) K->add_block(detail::element_dof_indices<12>(line, e), Ke);
     } else {
-      const auto& el = line.tension_element(e);
+      // The element residual at rest (line/element_residual.hpp): internal force and weight;
+      // the current's drag and the buoyancy lost above the surface are added below.
       const Vec<T, 6> qe = line.element_dofs<T, 6>(q, e);
-      Vec<T, 6> fi, fw;
       Mat<T, 6> Ke;
-      el.template internal_force<T>(qe, fi, K ? &Ke : nullptr, lc.compression_ratio);
-      tension_weight_load<T>(w, line.L0(e), fw);
-      R.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) += fi - fw;
+      R.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) +=
+          tension_element_residual<T, double>(line.tension_element(e), TensionElementLoads<double>{w, 0.0, {}}, qe,
+                                              nullptr, sea, lc.compression_ratio, K ? &Ke : nullptr, nullptr);
       if (K) K->add_block(detail::element_dof_indices<6>(line, e), Ke);
     }
   }
@@ -10613,6 +10750,10 @@ class BasicLineLoadModel {
       for (std::size_t l = 1; l < kLanes && same; ++l) same = detail::equal_elements(line, e, e + l);
       pack_run_[e] = same;
     }
+    for (std::size_t e = 0; !line.hermite() && e < line.n_elements(); ++e) {
+      const ElementLoadData ld = load_data(e);
+      tension_loads_.push_back({ld.w, ld.rgA, ld.mc});
+    }
     // The structural consistent mass is constant: assembled once (the added mass is added
     // per step, Hermite, or per residual, EI = 0).
     M_struct_.set_zero();
@@ -10673,75 +10814,18 @@ class BasicLineLoadModel {
         }
       }
     }
-    for (std::size_t e = 0; !line_.hermite() && e < line_.n_elements(); ++e) {  // EI = 0 elements
-      const ElementLoadData ld = load_data(e);
-      const double w = ld.w, L0 = ld.L0, rgA = ld.rgA;
-      const auto& mc = ld.mc;
-      const Vec3<double>& ua = fluid_->u[e];
-      const Vec3<double>& ub = fluid_->u[e + 1];
+    // EI = 0 elements: the element residual (line/element_residual.hpp) with the held fluid.
+    for (std::size_t e = 0; !line_.hermite() && e < line_.n_elements(); ++e) {
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
       const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
-      const auto& el = line_.tension_element(e);
-      Vec<double, 6> f, fd;
-      Mat<double, 6> K, Jq, Jv;
-      el.internal_force<double>(qe, f, S ? &K : nullptr);
-      if (el.params().BA > 0) {
-        el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
-        f += fd;
-        if (S) K += Jq;
-      } else if (S) {
-        Jv.setZero();
-      }
-      Vec<double, 6> fw;
-      tension_weight_load<double>(w, L0, fw);
-      f -= fw;
-      // Wetted fraction: drag, added mass and fluid inertia on the wetted part; recovery load.
-      double fa = 0, fb = 0;
-      const double frac = wetted_fraction(qe(2), qe(5), opt_.surface_z, &fa, &fb);
-      if (frac > 0) {
-        Mat<double, 6> Dq, Dv;
-        tension_drag<double>(qe, ve, ua, ub, mc, fd, S ? &Dq : nullptr, S ? &Dv : nullptr);
-        // Scaled by the wetted fraction (its derivative in z added).
-        f -= frac * fd;
-        if (S) {
-          K -= frac * Dq;
-          for (int k = 0; k < 6; ++k) {
-            K(k, 2) -= fd(k) * fa;
-            K(k, 5) -= fd(k) * fb;
-          }
-          Jv -= frac * Dv;
-        }
-        const Vec3<double> udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-        if (udm.squaredNorm() > 0) {
-          const Vec3<double> d = qe.segment<3>(3) - qe.segment<3>(0);
-          const double l = d.norm();
-          const Vec3<double> t = d / l;
-          Mat3<double> Jt;
-          const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
-          f.segment<3>(0) -= 0.5 * frac * L0 * fi;
-          f.segment<3>(3) -= 0.5 * frac * L0 * fi;
-          if (S) {
-            const Mat3<double> h = 0.5 * frac * L0 * Jt * (Mat3<double>::Identity() - t * t.transpose()) / l;
-            K.block<3, 3>(0, 0) += h;
-            K.block<3, 3>(0, 3) -= h;
-            K.block<3, 3>(3, 0) += h;
-            K.block<3, 3>(3, 3) -= h;
-            // The wetted fraction's derivative in the end heights.
-            for (int k = 0; k < 6; ++k) {
-              K(k, 2) -= 0.5 * L0 * fi(k % 3) * fa;
-              K(k, 5) -= 0.5 * L0 * fi(k % 3) * fb;
-            }
-          }
-        }
-      }
-      if (frac < 1) {
-        Vec<double, 6> fwet;
-        Mat<double, 6> Jwet;
-        tension_wetting_load<double>(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
-        f -= fwet;
-        if (S) K -= Jwet;
-      }
-      r.segment<6>(i0) += f;
+      ElementSea<double> sea;
+      sea.ua = fluid_->u[e];
+      sea.ub = fluid_->u[e + 1];
+      sea.udot = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+      sea.surface_z = opt_.surface_z;
+      Mat<double, 6> K, Jv;
+      r.segment<6>(i0) += tension_element_residual<double, double>(line_.tension_element(e), tension_loads_[e], qe, &ve, sea,
+                                                                   -1, S ? &K : nullptr, S ? &Jv : nullptr);
       if (S) detail::add_band_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
     }
     // Seabed: normal penalty contact and damping at the nodes.
@@ -10963,6 +11047,7 @@ class BasicLineLoadModel {
   const HeldFluid* fluid_ = nullptr;
   HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
   HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' effective tangents
+  std::vector<TensionElementLoads<double>> tension_loads_;  // EI = 0: each element's weight, rho g A, Morison
   std::vector<char> pack_run_;     // Hermite: elements e .. e + kLanes - 1 exist and are equal
 };
 
@@ -13314,6 +13399,7 @@ class LineModel {
     w_.clear();
     d_.clear();
     morison_.clear();
+    loads_.clear();
     for (std::size_t i = 0; i < sections_.size(); ++i) {
       const auto& s = sections_[i];
       const std::string obj = name_ + " section " + std::to_string(i + 1);
@@ -13345,6 +13431,7 @@ class LineModel {
         mc.rho = env_.rho_w;
         mc.validate(obj);
         morison_.push_back(mc);
+        loads_.push_back({w, 0.0, mc});
       }
     }
   }
@@ -13403,14 +13490,10 @@ class LineModel {
     R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
     for (std::size_t e = 0; e < n_elements(); ++e) {
       const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
-      Vec<T, 6> fi, fw;
       Mat<T, 6> Ke;
-      if (compression_ratio >= 0)
-        elems_[e].template internal_force<T>(qe, fi, sink ? &Ke : nullptr, compression_ratio);
-      else
-        elems_[e].template internal_force<T>(qe, fi, sink ? &Ke : nullptr);
-      tension_weight_load<T, T>(w_[e], L0(e), fw);
-      R.template segment<6>(static_cast<Eigen::Index>(3 * e)) += fi - fw;
+      R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
+          tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, at_rest_, compression_ratio,
+                                         sink ? &Ke : nullptr, nullptr);
       if (sink) add_element_blocks(*sink, e, Ke);
     }
     if (seabed_.z) {
@@ -13533,17 +13616,18 @@ class LineModel {
   double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
 
   // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag in the uniform
-  // current Uf) and, with B, its blocks wq d/dq + wv d/dv.
+  // current Uf; line/element_residual.hpp, the line wholly wetted) and, with B, its blocks
+  // wq d/dq + wv d/dv.
   Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const Vec3<T>& Uf, Mat<T, 6>* B,
                           const T& wq, const T& wv) const {
-    Vec<T, 6> fi, fw, fdmp, fdrag;
-    Mat<T, 6> Ke, Dq, Dv, Gq, Gv;
-    elems_[e].template internal_force<T>(qe, fi, B ? &Ke : nullptr);
-    elems_[e].template damping_force<T>(qe, ve, fdmp, B ? &Dq : nullptr, B ? &Dv : nullptr);
-    tension_weight_load<T, T>(w_[e], L0(e), fw);
-    tension_drag<T>(qe, ve, Uf, Uf, morison_[e], fdrag, B ? &Gq : nullptr, B ? &Gv : nullptr);
-    if (B) *B = wq * (Ke + Dq - Gq) + wv * (Dv - Gv);
-    return fi + fdmp - fw - fdrag;
+    ElementSea<T> sea;
+    sea.ua = Uf;
+    sea.ub = Uf;
+    Mat<T, 6> K, C;
+    const Vec<T, 6> r = tension_element_residual<T, T>(elems_[e], loads_[e], qe, &ve, sea, -1, B ? &K : nullptr,
+                                                        B ? &C : nullptr);
+    if (B) *B = wq * K + wv * C;
+    return r;
   }
 
   // Element e's structural plus added mass at qe.
@@ -13572,6 +13656,14 @@ class LineModel {
   std::vector<BasicTensionElement<T>> elems_;
   std::vector<T> w_, d_;
   std::vector<MorisonCoefficients> morison_;
+  std::vector<TensionElementLoads<T>> loads_;  // each element's weight and Morison coefficients
+  ElementSea<T> at_rest_ = still_sea();       // statics: still water, no drag, wholly wetted
+
+  static ElementSea<T> still_sea() {
+    ElementSea<T> s;
+    s.drag = false;
+    return s;
+  }
 };
 
 }  // namespace cabledyn

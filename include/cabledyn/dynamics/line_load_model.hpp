@@ -21,6 +21,7 @@
 #include "cabledyn/dynamics/band_scatter.hpp"
 #include "cabledyn/dynamics/line_march_types.hpp"
 #include "cabledyn/line/element_loads.hpp"
+#include "cabledyn/line/element_residual.hpp"
 #include "cabledyn/line/line.hpp"
 #include "cabledyn/line/line_mass.hpp"
 #include "cabledyn/linalg/band_matrix.hpp"
@@ -72,6 +73,10 @@ class BasicLineLoadModel {
       bool same = true;
       for (std::size_t l = 1; l < kLanes && same; ++l) same = detail::equal_elements(line, e, e + l);
       pack_run_[e] = same;
+    }
+    for (std::size_t e = 0; !line.hermite() && e < line.n_elements(); ++e) {
+      const ElementLoadData ld = load_data(e);
+      tension_loads_.push_back({ld.w, ld.rgA, ld.mc});
     }
     // The structural consistent mass is constant: assembled once (the added mass is added
     // per step, Hermite, or per residual, EI = 0).
@@ -133,75 +138,18 @@ class BasicLineLoadModel {
         }
       }
     }
-    for (std::size_t e = 0; !line_.hermite() && e < line_.n_elements(); ++e) {  // EI = 0 elements
-      const ElementLoadData ld = load_data(e);
-      const double w = ld.w, L0 = ld.L0, rgA = ld.rgA;
-      const auto& mc = ld.mc;
-      const Vec3<double>& ua = fluid_->u[e];
-      const Vec3<double>& ub = fluid_->u[e + 1];
+    // EI = 0 elements: the element residual (line/element_residual.hpp) with the held fluid.
+    for (std::size_t e = 0; !line_.hermite() && e < line_.n_elements(); ++e) {
       const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
       const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
-      const auto& el = line_.tension_element(e);
-      Vec<double, 6> f, fd;
-      Mat<double, 6> K, Jq, Jv;
-      el.internal_force<double>(qe, f, S ? &K : nullptr);
-      if (el.params().BA > 0) {
-        el.damping_force<double>(qe, ve, fd, S ? &Jq : nullptr, S ? &Jv : nullptr);
-        f += fd;
-        if (S) K += Jq;
-      } else if (S) {
-        Jv.setZero();
-      }
-      Vec<double, 6> fw;
-      tension_weight_load<double>(w, L0, fw);
-      f -= fw;
-      // Wetted fraction: drag, added mass and fluid inertia on the wetted part; recovery load.
-      double fa = 0, fb = 0;
-      const double frac = wetted_fraction(qe(2), qe(5), opt_.surface_z, &fa, &fb);
-      if (frac > 0) {
-        Mat<double, 6> Dq, Dv;
-        tension_drag<double>(qe, ve, ua, ub, mc, fd, S ? &Dq : nullptr, S ? &Dv : nullptr);
-        // Scaled by the wetted fraction (its derivative in z added).
-        f -= frac * fd;
-        if (S) {
-          K -= frac * Dq;
-          for (int k = 0; k < 6; ++k) {
-            K(k, 2) -= fd(k) * fa;
-            K(k, 5) -= fd(k) * fb;
-          }
-          Jv -= frac * Dv;
-        }
-        const Vec3<double> udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-        if (udm.squaredNorm() > 0) {
-          const Vec3<double> d = qe.segment<3>(3) - qe.segment<3>(0);
-          const double l = d.norm();
-          const Vec3<double> t = d / l;
-          Mat3<double> Jt;
-          const Vec3<double> fi = fluid_inertia<double>(udm, t, mc, &Jt);
-          f.segment<3>(0) -= 0.5 * frac * L0 * fi;
-          f.segment<3>(3) -= 0.5 * frac * L0 * fi;
-          if (S) {
-            const Mat3<double> h = 0.5 * frac * L0 * Jt * (Mat3<double>::Identity() - t * t.transpose()) / l;
-            K.block<3, 3>(0, 0) += h;
-            K.block<3, 3>(0, 3) -= h;
-            K.block<3, 3>(3, 0) += h;
-            K.block<3, 3>(3, 3) -= h;
-            // The wetted fraction's derivative in the end heights.
-            for (int k = 0; k < 6; ++k) {
-              K(k, 2) -= 0.5 * L0 * fi(k % 3) * fa;
-              K(k, 5) -= 0.5 * L0 * fi(k % 3) * fb;
-            }
-          }
-        }
-      }
-      if (frac < 1) {
-        Vec<double, 6> fwet;
-        Mat<double, 6> Jwet;
-        tension_wetting_load<double>(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
-        f -= fwet;
-        if (S) K -= Jwet;
-      }
-      r.segment<6>(i0) += f;
+      ElementSea<double> sea;
+      sea.ua = fluid_->u[e];
+      sea.ub = fluid_->u[e + 1];
+      sea.udot = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+      sea.surface_z = opt_.surface_z;
+      Mat<double, 6> K, Jv;
+      r.segment<6>(i0) += tension_element_residual<double, double>(line_.tension_element(e), tension_loads_[e], qe, &ve, sea,
+                                                                   -1, S ? &K : nullptr, S ? &Jv : nullptr);
       if (S) detail::add_band_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
     }
     // Seabed: normal penalty contact and damping at the nodes.
@@ -423,6 +371,7 @@ class BasicLineLoadModel {
   const HeldFluid* fluid_ = nullptr;
   HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
   HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' effective tangents
+  std::vector<TensionElementLoads<double>> tension_loads_;  // EI = 0: each element's weight, rho g A, Morison
   std::vector<char> pack_run_;     // Hermite: elements e .. e + kLanes - 1 exist and are equal
 };
 

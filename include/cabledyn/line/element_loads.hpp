@@ -29,8 +29,11 @@ namespace cabledyn {
 /// each node's z. w and L0 are double, or the dual T when they are design parameters.
 template <class T, class P = double>
 void tension_weight_load(const P& w, const P& L0, Vec<T, 6>& f) {
+  // w L0 first: a dual w without derivative parts takes L0's (Eigen's duals cannot widen the
+  // empty derivatives of an expression); -0.5 x is exact, so the bits equal (-0.5 w) L0.
+  const P wl = w * L0;
   f.setZero();
-  f(2) = f(5) = T(P(-0.5) * w * L0);
+  f(2) = f(5) = T(P(-0.5) * wl);
 }
 
 /// Consistent weight load of a Hermite element: -w L0/2 on each r_z, -w L0^2/12 on m1_z,
@@ -46,7 +49,8 @@ void hermite_weight_load(double w, double L0, Vec<T, 12>& f) {
 /// Weight potential of an EI = 0 element: w L0 (z_a + z_b)/2 (w, L0 double or the dual T).
 template <class T, class P = double>
 T tension_weight_potential(const P& w, const P& L0, const Vec<T, 6>& q) {
-  return T(P(0.5) * w * L0) * (q(2) + q(5));
+  const P wl = w * L0;  // see tension_weight_load
+  return T(P(0.5) * wl) * (q(2) + q(5));
 }
 
 /// Weight potential of a Hermite element: w integral z ds = w L0 [(z1 + z2)/2 + L0 (m1z - m2z)/12].
@@ -233,14 +237,17 @@ T wetted_fraction(const T& za, const T& zb, double eta, T* df_dza = nullptr, T* 
 
 /// Buoyancy-recovery load of an EI = 0 element (spec "Buoyancy and wetting"):
 /// -(1 - f) 1/2 rho A g L0 on each end node's z, with its z Jacobian.
-template <class T>
-void tension_wetting_load(const Vec<T, 6>& q, double rho_g_A, double L0, double eta, Vec<T, 6>& f,
+/// L0 is double, or the dual T when it is a design parameter.
+template <class T, class P = double>
+void tension_wetting_load(const Vec<T, 6>& q, double rho_g_A, const P& L0, double eta, Vec<T, 6>& f,
                           Mat<T, 6>* J_q = nullptr) {
   T fa, fb;
   const T frac = wetted_fraction(q(2), q(5), eta, &fa, &fb);
-  const T c = T(0.5 * rho_g_A * L0);
+  const T c = T(P(0.5 * rho_g_A) * L0);
+  const T dry = T(1) - frac;  // plain: see tension_element_residual (element_residual.hpp)
   f.setZero();
-  f(2) = f(5) = -(T(1) - frac) * c;
+  const T fz = dry * c;
+  f(2) = f(5) = -fz;
   if (J_q) {
     J_q->setZero();
     // d f_z / dz = c df.

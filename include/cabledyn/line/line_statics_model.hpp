@@ -14,6 +14,7 @@
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/line/element_loads.hpp"
+#include "cabledyn/line/element_residual.hpp"
 #include "cabledyn/line/end_spring.hpp"
 #include "cabledyn/line/line.hpp"
 #include "cabledyn/linalg/band_matrix.hpp"
@@ -36,7 +37,7 @@ struct StaticLoadCase {
   std::optional<double> seabed_z;    ///< flat seabed elevation (none: no seabed)
   SeabedParams seabed;               ///< kBot (cBot unused in statics)
   double load_factor = 1;            ///< scales the weight and the seabed stiffness (continuation)
-  double compression_ratio = 0;      ///< EI = 0 elements: stiffness ratio of the compressed branch
+  double compression_ratio = 0;      ///< EI = 0 elements: stiffness ratio of the compressed branch (negative: each element's own law)
   const SteadyCurrent* current = nullptr;      ///< steady current (none: still water)
   const VecX<double>* frozen_drag = nullptr;   ///< drag held constant (a frozen f_ext vector)
   const VecX<double>* constant_load = nullptr; ///< an extra constant f_ext (e.g. EI = 0 wetting recovery)
@@ -132,6 +133,9 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
                           Band* K = nullptr) {
   R.setZero(static_cast<Eigen::Index>(line.dofs()));
   const double lf = lc.load_factor;
+  ElementSea<T> sea;  // at rest, no drag, the wetting held apart
+  sea.drag = false;
+  sea.wetting = false;
   // Elements: internal force and consistent weight.
   for (std::size_t e = 0; e < line.n_elements(); ++e) {
     const double w = lf * line.w(e);
@@ -145,13 +149,13 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
       R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fi - fw;
       if (K) K->add_block(detail::element_dof_indices<12>(line, e), Ke);
     } else {
-      const auto& el = line.tension_element(e);
+      // The element residual at rest (line/element_residual.hpp): internal force and weight;
+      // the current's drag and the buoyancy lost above the surface are added below.
       const Vec<T, 6> qe = line.element_dofs<T, 6>(q, e);
-      Vec<T, 6> fi, fw;
       Mat<T, 6> Ke;
-      el.template internal_force<T>(qe, fi, K ? &Ke : nullptr, lc.compression_ratio);
-      tension_weight_load<T>(w, line.L0(e), fw);
-      R.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) += fi - fw;
+      R.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) +=
+          tension_element_residual<T, double>(line.tension_element(e), TensionElementLoads<double>{w, 0.0, {}}, qe,
+                                              nullptr, sea, lc.compression_ratio, K ? &Ke : nullptr, nullptr);
       if (K) K->add_block(detail::element_dof_indices<6>(line, e), Ke);
     }
   }

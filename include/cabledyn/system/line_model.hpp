@@ -31,6 +31,7 @@
 #include "cabledyn/elements/element_params.hpp"
 #include "cabledyn/elements/tension_element.hpp"
 #include "cabledyn/line/element_loads.hpp"
+#include "cabledyn/line/element_residual.hpp"
 #include "cabledyn/line/line.hpp"
 #include "cabledyn/line/line_mass.hpp"
 #include "cabledyn/line/line_type.hpp"
@@ -132,6 +133,7 @@ class LineModel {
     w_.clear();
     d_.clear();
     morison_.clear();
+    loads_.clear();
     for (std::size_t i = 0; i < sections_.size(); ++i) {
       const auto& s = sections_[i];
       const std::string obj = name_ + " section " + std::to_string(i + 1);
@@ -163,6 +165,7 @@ class LineModel {
         mc.rho = env_.rho_w;
         mc.validate(obj);
         morison_.push_back(mc);
+        loads_.push_back({w, 0.0, mc});
       }
     }
   }
@@ -221,14 +224,10 @@ class LineModel {
     R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
     for (std::size_t e = 0; e < n_elements(); ++e) {
       const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
-      Vec<T, 6> fi, fw;
       Mat<T, 6> Ke;
-      if (compression_ratio >= 0)
-        elems_[e].template internal_force<T>(qe, fi, sink ? &Ke : nullptr, compression_ratio);
-      else
-        elems_[e].template internal_force<T>(qe, fi, sink ? &Ke : nullptr);
-      tension_weight_load<T, T>(w_[e], L0(e), fw);
-      R.template segment<6>(static_cast<Eigen::Index>(3 * e)) += fi - fw;
+      R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
+          tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, at_rest_, compression_ratio,
+                                         sink ? &Ke : nullptr, nullptr);
       if (sink) add_element_blocks(*sink, e, Ke);
     }
     if (seabed_.z) {
@@ -351,17 +350,18 @@ class LineModel {
   double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
 
   // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag in the uniform
-  // current Uf) and, with B, its blocks wq d/dq + wv d/dv.
+  // current Uf; line/element_residual.hpp, the line wholly wetted) and, with B, its blocks
+  // wq d/dq + wv d/dv.
   Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const Vec3<T>& Uf, Mat<T, 6>* B,
                           const T& wq, const T& wv) const {
-    Vec<T, 6> fi, fw, fdmp, fdrag;
-    Mat<T, 6> Ke, Dq, Dv, Gq, Gv;
-    elems_[e].template internal_force<T>(qe, fi, B ? &Ke : nullptr);
-    elems_[e].template damping_force<T>(qe, ve, fdmp, B ? &Dq : nullptr, B ? &Dv : nullptr);
-    tension_weight_load<T, T>(w_[e], L0(e), fw);
-    tension_drag<T>(qe, ve, Uf, Uf, morison_[e], fdrag, B ? &Gq : nullptr, B ? &Gv : nullptr);
-    if (B) *B = wq * (Ke + Dq - Gq) + wv * (Dv - Gv);
-    return fi + fdmp - fw - fdrag;
+    ElementSea<T> sea;
+    sea.ua = Uf;
+    sea.ub = Uf;
+    Mat<T, 6> K, C;
+    const Vec<T, 6> r = tension_element_residual<T, T>(elems_[e], loads_[e], qe, &ve, sea, -1, B ? &K : nullptr,
+                                                        B ? &C : nullptr);
+    if (B) *B = wq * K + wv * C;
+    return r;
   }
 
   // Element e's structural plus added mass at qe.
@@ -390,6 +390,14 @@ class LineModel {
   std::vector<BasicTensionElement<T>> elems_;
   std::vector<T> w_, d_;
   std::vector<MorisonCoefficients> morison_;
+  std::vector<TensionElementLoads<T>> loads_;  // each element's weight and Morison coefficients
+  ElementSea<T> at_rest_ = still_sea();       // statics: still water, no drag, wholly wetted
+
+  static ElementSea<T> still_sea() {
+    ElementSea<T> s;
+    s.drag = false;
+    return s;
+  }
 };
 
 }  // namespace cabledyn

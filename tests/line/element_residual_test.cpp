@@ -1,0 +1,184 @@
+// The EI = 0 element residual (line/element_residual.hpp), the one element load model of the
+// march, the system route and the statics: its position and velocity Jacobians against duals
+// and central differences (a partly wetted, damped element in a current with fluid
+// acceleration), the term-by-term sum, and a design parameter (EA) as a dual against central
+// differences.
+#include <catch2/catch.hpp>
+
+#include "cabledyn/autodiff.hpp"
+#include "cabledyn/line/element_residual.hpp"
+
+using namespace cabledyn;
+
+namespace {
+MorisonCoefficients er_coeffs() {
+  MorisonCoefficients c;
+  c.d = 0.09;
+  c.Cdn = 1.1;
+  c.Cdt = 0.05;
+  c.Can = 0.9;
+  c.Cat = 0.3;
+  c.rho = 1025.0;
+  return c;
+}
+
+template <class P>
+BasicTensionElement<P> er_element(const P& EA, double BA, bool tension_only = true) {
+  BasicTensionElementParams<P> p;
+  p.L0 = P(6.0);
+  p.EA = EA;
+  p.BA = P(BA);
+  p.rho_A = P(14.0);
+  p.tension_only = tension_only;
+  return BasicTensionElement<P>(p, "test element");
+}
+
+template <class S>
+ElementSea<S> er_sea(double surface_z) {
+  ElementSea<S> sea;
+  sea.ua = Vec3<S>(S(0.6), S(-0.2), S(0.05));
+  sea.ub = Vec3<S>(S(0.4), S(0.1), S(-0.02));
+  sea.udot = Vec3<double>(0.3, -0.5, 0.2);
+  sea.surface_z = surface_z;
+  return sea;
+}
+
+// A stretched element whose End B is 0.8 m above the surface z = 0 (partly wetted).
+Vec<double, 6> er_state() {
+  Vec<double, 6> q;
+  q << 0.2, -0.1, -5.1, 3.1, 0.4, 0.8;
+  return q;
+}
+Vec<double, 6> er_velocity() {
+  Vec<double, 6> v;
+  v << 0.3, -0.7, 0.2, -0.4, 0.9, -0.6;
+  return v;
+}
+}  // namespace
+
+TEST_CASE("EI = 0 element residual: position and velocity Jacobians equal duals (partly wetted, damped, current, "
+          "fluid acceleration)",
+          "[line][element_residual]") {
+  const TensionElementLoads<double> ld{120.0, 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
+  const auto el = er_element<double>(2e4, 3e3);
+  const Vec<double, 6> q0 = er_state(), v0 = er_velocity();
+  const auto sea = er_sea<double>(0.0);
+  Mat<double, 6> K, C;
+  const Vec<double, 6> r = tension_element_residual<double, double>(el, ld, q0, &v0, sea, -1, &K, &C);
+  REQUIRE(r.allFinite());
+  auto of_q = [&](const auto& x) {
+    using S = typename std::decay_t<decltype(x)>::Scalar;
+    const Vec<S, 6> vs = v0.cast<S>();
+    return tension_element_residual<S, double>(el, ld, Vec<S, 6>(x), &vs, er_sea<S>(0.0), -1, nullptr, nullptr);
+  };
+  auto of_v = [&](const auto& x) {
+    using S = typename std::decay_t<decltype(x)>::Scalar;
+    const Vec<S, 6> vs(x);
+    return tension_element_residual<S, double>(el, ld, Vec<S, 6>(q0.cast<S>()), &vs, er_sea<S>(0.0), -1, nullptr,
+                                               nullptr);
+  };
+  const auto cq = check_jacobian(of_q, q0, K);
+  INFO(cq.log());
+  CHECK(cq.ok(1e-12, 1e-7));
+  const auto cv = check_jacobian(of_v, v0, C);
+  INFO(cv.log());
+  CHECK(cv.ok(1e-12, 1e-7));
+  // The fraction's height derivative is in K: it is not the wholly wetted K.
+  Mat<double, 6> Kw, Cw;
+  tension_element_residual<double, double>(el, ld, q0, &v0, er_sea<double>(1e9), -1, &Kw, &Cw);
+  CHECK((K - Kw).cwiseAbs().maxCoeff() > 1e-3 * Kw.cwiseAbs().maxCoeff());
+}
+
+TEST_CASE("EI = 0 element residual: the sum of its terms; at rest without drag it is f_int - weight bit for bit",
+          "[line][element_residual]") {
+  const TensionElementLoads<double> ld{120.0, 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
+  const auto el = er_element<double>(2e4, 3e3);
+  const Vec<double, 6> q0 = er_state(), v0 = er_velocity();
+  // Wholly wetted (surface far above): f_int + f_damp - weight - drag - fluid inertia.
+  const auto sea = er_sea<double>(100.0);
+  const Vec<double, 6> r = tension_element_residual<double, double>(el, ld, q0, &v0, sea, -1, nullptr, nullptr);
+  Vec<double, 6> fi, fd, fw, fdrag;
+  el.internal_force<double>(q0, fi);
+  el.damping_force<double>(q0, v0, fd);
+  tension_weight_load<double>(ld.w, 6.0, fw);
+  tension_drag<double>(q0, v0, sea.ua, sea.ub, ld.morison, fdrag);
+  const Vec3<double> t = (q0.segment<3>(3) - q0.segment<3>(0)).normalized();
+  const Vec3<double> fk = fluid_inertia<double>(sea.udot, t, ld.morison);
+  Vec<double, 6> ref = fi + fd - fw - fdrag;
+  ref.segment<3>(0) -= 3.0 * fk;
+  ref.segment<3>(3) -= 3.0 * fk;
+  CHECK((r - ref).cwiseAbs().maxCoeff() <= 1e-12 * ref.cwiseAbs().maxCoeff());
+  // The Froude-Krylov term is not negligible here (the check above could fail without it).
+  CHECK(3.0 * fk.norm() > 1e-3 * ref.cwiseAbs().maxCoeff());
+  // At rest, drag off, wetting held apart: exactly f_int - weight (the statics' element).
+  ElementSea<double> rest;
+  rest.drag = false;
+  rest.wetting = false;
+  rest.surface_z = 0.0;
+  const Vec<double, 6> rs = tension_element_residual<double, double>(el, ld, q0, nullptr, rest, 0.0, nullptr, nullptr);
+  CHECK((rs - (fi - fw)).cwiseAbs().maxCoeff() == 0);
+  // A slack element with a compressed branch r EA: the internal force of that branch.
+  Vec<double, 6> qs = q0;
+  qs.segment<3>(3) = q0.segment<3>(0) + 0.9 * 6.0 * t;
+  Vec<double, 6> fis;
+  el.internal_force<double>(qs, fis, nullptr, 0.25);
+  const Vec<double, 6> rc = tension_element_residual<double, double>(el, ld, qs, nullptr, rest, 0.25, nullptr, nullptr);
+  CHECK((rc - (fis - fw)).cwiseAbs().maxCoeff() == 0);
+  CHECK(fis.norm() > 0);
+}
+
+TEST_CASE("EI = 0 element residual: d r / d EA from a dual parameter equals central differences",
+          "[line][element_residual]") {
+  using D = Dual<double, 1>;
+  const Vec<double, 6> q0 = er_state(), v0 = er_velocity();
+  D EA(4e6, Eigen::Matrix<double, 1, 1>::Constant(1.0));
+  const auto eld = er_element<D>(EA, 3e4);
+  TensionElementLoads<D> ldd{D(120.0), 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
+  const Vec<D, 6> qd = q0.cast<D>(), vd = v0.cast<D>();
+  const Vec<D, 6> rd = tension_element_residual<D, D>(eld, ldd, qd, &vd, er_sea<D>(0.0), -1, nullptr, nullptr);
+  const double h = 1.0;
+  const TensionElementLoads<double> ld{120.0, ldd.rho_g_A, er_coeffs()};
+  const auto rp = tension_element_residual<double, double>(er_element<double>(4e6 + h, 3e4), ld, q0, &v0,
+                                                           er_sea<double>(0.0), -1, nullptr, nullptr);
+  const auto rm = tension_element_residual<double, double>(er_element<double>(4e6 - h, 3e4), ld, q0, &v0,
+                                                           er_sea<double>(0.0), -1, nullptr, nullptr);
+  for (int k = 0; k < 6; ++k) {
+    const double fd = (rp(k) - rm(k)) / (2 * h);
+    INFO("component " << k);
+    CHECK(rd(k).derivatives()(0) == Approx(fd).epsilon(1e-6).margin(1e-9));
+  }
+  CHECK(std::fabs(rd(3).derivatives()(0)) > 1e-4);  // the element is stretched: r depends on EA
+}
+
+TEST_CASE("EI = 0 element residual: an unstretched length seeded in a dynamic-size dual, the weight unseeded, "
+          "against central differences (fluid inertia on a partly wetted element)",
+          "[line][element_residual]") {
+  using D = Dual<double>;  // dynamic size: unseeded parameters carry empty derivative parts
+  const Vec<double, 6> q0 = er_state(), v0 = er_velocity();
+  auto element = [](const auto& L0) {
+    using P = std::decay_t<decltype(L0)>;
+    BasicTensionElementParams<P> p;
+    p.L0 = L0;
+    p.EA = P(2e4);
+    p.BA = P(3e3);
+    p.rho_A = P(14.0);
+    return BasicTensionElement<P>(p, "test element");
+  };
+  const double rgA = 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4;
+  const TensionElementLoads<D> ldd{D(120.0), rgA, er_coeffs()};
+  const Vec<D, 6> qd = q0.cast<D>(), vd = v0.cast<D>();
+  Mat<D, 6> K, C;
+  const Vec<D, 6> rd = tension_element_residual<D, D>(element(D(6.0, VecX<double>::Unit(1, 0))), ldd, qd, &vd,
+                                                      er_sea<D>(0.0), -1, &K, &C);
+  const TensionElementLoads<double> ld{120.0, rgA, er_coeffs()};
+  const double h = 1e-5;
+  const auto rp = tension_element_residual<double, double>(element(6.0 + h), ld, q0, &v0, er_sea<double>(0.0), -1,
+                                                           nullptr, nullptr);
+  const auto rm = tension_element_residual<double, double>(element(6.0 - h), ld, q0, &v0, er_sea<double>(0.0), -1,
+                                                           nullptr, nullptr);
+  for (int k = 0; k < 6; ++k) {
+    INFO("component " << k);
+    REQUIRE(rd(k).derivatives().size() == 1);
+    CHECK(rd(k).derivatives()(0) == Approx((rp(k) - rm(k)) / (2 * h)).epsilon(1e-6).margin(1e-6));
+  }
+}
