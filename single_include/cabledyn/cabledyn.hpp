@@ -7792,6 +7792,12 @@ void tension_wetting_load(const Vec<T, 6>& q, double rho_g_A, const P& L0, doubl
   }
 }
 
+/// False when a Hermite element lies wholly below z = eta (|H2|, |H4| <= 4/27 on [0, 1]).
+inline bool element_may_cross(const Vec<double, 12>& qe, double L0, double eta) {
+  const double zmax = std::max(qe(2), qe(8)) + L0 * (std::fabs(qe(5)) + std::fabs(qe(11))) * 4.0 / 27.0;
+  return zmax > eta;
+}
+
 namespace detail {
 /// Antiderivatives of the cubic-Hermite shape functions (without the L0 factor of the
 /// tangent shapes): int_0^x H_k.
@@ -7908,17 +7914,20 @@ inline double hermite_wetting_load(const Vec<double, 12>& q, double rho_g_A, dou
 #include <vector>
 
 // ---- begin cabledyn/line/element_residual.hpp ----
-// cabledyn: the whole residual of one EI = 0 element, r_e = f_int + f_damp - f_ext, with its
-// Jacobians: the one element load model that the march, the system route, the statics and
-// the modal analysis call (each with its own sea and switches), so an element's physics is
-// written once.
+// cabledyn: the whole residual of one element, r_e = f_int + f_damp - f_ext, with its
+// Jacobians: the one element load model that the march, the system route, the statics, the
+// modal analysis and the node recovery call (each with its own sea and switches), so an
+// element's physics is written once. EI = 0 elements: tension_element_residual; cubic-Hermite
+// elements: hermite_element_residual (scalar, dual, or a SIMD pack of equal elements).
 // Spec "The EI = 0 tension element" (internal force and tangent, the compressed branch of
-// the tension-only stages), "Axial damping", "Buoyancy and wetting" (consistent submerged
-// weight; the wetted fraction of the chord; the buoyancy lost above the surface), "Morison
-// drag" (on the wetted fraction, relative velocity, the fraction's height derivative in the
-// tangent), "Added mass and fluid inertia" (Froude-Krylov with the element-mean fluid
-// acceleration).
+// the tension-only stages), "The cubic-Hermite element" (internal force, effective tangent),
+// "Axial damping", "Buoyancy and wetting" (consistent submerged weight; the wetted fraction
+// of the chord; the buoyancy lost above the surface, exact crossings on Hermite elements),
+// "Morison drag" (on the wetted part, relative velocity, the fraction's height derivative in
+// the tangent; Hermite: three Gauss points over the deformed length, the dry ones skipped),
+// "Added mass and fluid inertia" (Froude-Krylov with the element-mean fluid acceleration).
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -7926,22 +7935,38 @@ inline double hermite_wetting_load(const Vec<double, 12>& q, double rho_g_A, dou
 namespace cabledyn {
 
 /// The sea one element sees, and which of its loads a caller wants in the residual.
-/// T is the state scalar (double, long double, a dual).
+/// T is the state scalar (double, long double, a dual; for Hermite elements also a Pack of
+/// elements, core/pack.hpp). A Hermite element takes the mean of ua and ub along its length.
 template <class T>
 struct ElementSea {
   Vec3<T> ua = Vec3<T>::Zero();             ///< fluid velocity at End A's node [m/s]
   Vec3<T> ub = Vec3<T>::Zero();             ///< fluid velocity at End B's node [m/s]
-  Vec3<double> udot = Vec3<double>::Zero(); ///< element-mean fluid acceleration [m/s^2] (Froude-Krylov; 0: none)
+  Vec3<T> udot = Vec3<T>::Zero();           ///< element-mean fluid acceleration [m/s^2] (Froude-Krylov; 0: none)
   double surface_z = std::numeric_limits<double>::infinity();  ///< the surface (infinite: wholly wetted)
   bool drag = true;     ///< Morison drag (the statics bring a current's drag in by continuation instead)
   bool wetting = true;  ///< the buoyancy lost above the surface, with its tangent (the EI = 0 statics hold it as a constant load)
 };
 
-/// The fixed load data of an EI = 0 element besides its stiffness: the submerged weight per
-/// unstretched metre w (P: double, or a dual design parameter), rho_w g A (the buoyancy per
+namespace detail {
+/// True when a component of u is not zero (in any lane of a pack; the value of a dual).
+template <class T>
+bool any_nonzero(const Vec3<T>& u) {
+  constexpr int lanes = [] {
+    if constexpr (is_pack_v<T>) return T::kLanes;
+    else return 1;
+  }();
+  for (int c = 0; c < 3; ++c)
+    for (int l = 0; l < lanes; ++l)
+      if (value_of(lane(u(c), l)) != 0) return true;
+  return false;
+}
+}  // namespace detail
+
+/// The fixed load data of an element besides its stiffness: the submerged weight per
+/// unstretched metre w (P: double, or a dual design parameter; double for Hermite elements), rho_w g A (the buoyancy per
 /// metre the surface takes away) and the Morison coefficients.
 template <class P = double>
-struct TensionElementLoads {
+struct ElementLoads {
   P w = P(0);
   double rho_g_A = 0;
   MorisonCoefficients morison;
@@ -7959,7 +7984,7 @@ struct TensionElementLoads {
 /// derivative part is empty (nothing seeded) widens only when it meets a plain dual, not an
 /// expression (Eigen's AutoDiffScalar).
 template <class T, class P>
-Vec<T, 6> tension_element_residual(const BasicTensionElement<P>& el, const TensionElementLoads<P>& ld,
+Vec<T, 6> tension_element_residual(const BasicTensionElement<P>& el, const ElementLoads<P>& ld,
                                    const Vec<T, 6>& qe, const Vec<T, 6>* ve, const ElementSea<T>& sea,
                                    double compression_ratio, Mat<T, 6>* K, Mat<T, 6>* C) {
   Vec<T, 6> f, fd;
@@ -7997,12 +8022,12 @@ Vec<T, 6> tension_element_residual(const BasicTensionElement<P>& el, const Tensi
       }
       if (C) *C -= frac * Dv;
     }
-    if (sea.udot.squaredNorm() > 0) {
+    if (detail::any_nonzero(sea.udot)) {
       const Vec3<T> d = qe.template segment<3>(3) - qe.template segment<3>(0);
       const T l = d.norm();
       const Vec3<T> t = d / l;
       Mat3<T> Jt;
-      const Vec3<T> fi = fluid_inertia<T>(sea.udot.template cast<T>(), t, ld.morison, K ? &Jt : nullptr);
+      const Vec3<T> fi = fluid_inertia<T>(sea.udot, t, ld.morison, K ? &Jt : nullptr);
       const T hl = T(0.5) * T(el.params().L0);  // half the element's unstretched length
       const T c = hl * frac;                    // (equal bits to 0.5 frac L0: 0.5 x is exact)
       f.template segment<3>(0) -= c * fi;
@@ -8030,6 +8055,85 @@ Vec<T, 6> tension_element_residual(const BasicTensionElement<P>& el, const Tensi
     if (K) *K -= Jwet;
   }
   return f;
+}
+
+namespace detail {
+/// Froude-Krylov and fluid inertia of a Hermite element at its wetted drag points, t from r'
+/// (spec "Added mass and fluid inertia"): f -= w_g N_k fi and, with R,
+/// R_kl += -wq w_g N_k A_l d(fi)/da. T is a scalar or a pack of elements.
+template <class T>
+void hermite_fluid_inertia(const Vec<T, 12>& qe, const Vec3<T>& udm, const MorisonCoefficients& mc, double L0,
+                           double wq, Vec<T, 12>& f, HermiteBlockSum<T>* R, const std::array<bool, 3>& dry) {
+  const auto& pts = drag_points();
+  for (std::size_t g = 0; g < 3; ++g) {
+    if (dry[g]) continue;
+    const auto& p = pts[g];
+    const std::array<double, 4> N = p.N(L0), A = p.A(L0);
+    const Vec3<T> a = T(A[0]) * qe.template segment<3>(0) + T(A[1]) * qe.template segment<3>(3) +
+                      T(A[2]) * qe.template segment<3>(6) + T(A[3]) * qe.template segment<3>(9);
+    const T na = a.norm();
+    const Vec3<T> t = a / na;
+    Mat3<T> Jt;
+    const Vec3<T> fi = fluid_inertia<T>(udm, t, mc, &Jt);
+    const double wg = p.w * L0;
+    for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) -= T(wg * N[static_cast<std::size_t>(k)]) * fi;
+    if (R) R->add(N, A, Mat3<T>((T(-wq * wg) / na) * Jt * (Mat3<T>::Identity() - t * t.transpose())));
+  }
+}
+}  // namespace detail
+
+/// r_e = f_int + f_damp - f_ext of a cubic-Hermite element at (qe, ve) in the sea `sea`
+/// (into f), and, when R is given, wq d r_e/dq + wv d r_e/dv added onto R in component-major
+/// block form (HermiteBlockSum; R is not cleared), except the tangent of the buoyancy lost
+/// above the surface: that one (d f_wet/dq, the load's, exact crossings, double) goes to
+/// K_wet, and the function returns true when it did (the element may reach the surface).
+/// Terms, in this order: internal force and axial damping (one pass, the element's
+/// damped_force_blocks), minus the consistent weight, minus the drag of the element-mean
+/// relative velocity at the wetted Gauss points, minus Froude-Krylov and fluid inertia there,
+/// minus the buoyancy lost above the surface. The statics pass ve = 0 (wq = 1, wv = 0).
+/// T = a Pack of kLanes elements (the march's runs of equal elements): the caller guarantees
+/// that none of them reaches the surface (element_may_cross), the element and the load data
+/// are the lanes' common ones.
+template <class T, class Element>
+bool hermite_element_residual(const Element& el, const ElementLoads<double>& ld, const Vec<T, 12>& qe,
+                              const Vec<T, 12>& ve, const ElementSea<T>& sea, Vec<T, 12>& f, HermiteBlockSum<T>* R,
+                              double wq, double wv, Mat<double, 12>* K_wet) {
+  const double L0 = el.params().L0;
+  el.template damped_force_blocks<T>(qe, ve, f, R, wq, wv);
+  Vec<double, 12> fw;
+  hermite_weight_load<double>(ld.w, L0, fw);
+  for (int k = 0; k < 12; ++k) f(k) -= T(fw(k));
+  // The Gauss points above the surface carry no drag and no fluid inertia.
+  std::array<bool, 3> dry{};
+  if constexpr (!is_pack_v<T>) {
+    const auto& pts = detail::drag_points();
+    for (std::size_t g = 0; g < 3; ++g) {
+      const auto N = pts[g].N(L0);
+      const double z = N[0] * value_of(qe(2)) + N[1] * value_of(qe(5)) + N[2] * value_of(qe(8)) +
+                       N[3] * value_of(qe(11));
+      dry[g] = z > sea.surface_z;
+    }
+  }
+  if (sea.drag) {
+    const Vec3<T> um = T(0.5) * (sea.ua + sea.ub);
+    Vec<T, 12> fd;
+    hermite_drag_blocks<T>(qe, ve, {um, um, um}, ld.morison, L0, fd, R, -wq, -wv, dry);
+    f -= fd;
+  }
+  if (detail::any_nonzero(sea.udot)) detail::hermite_fluid_inertia<T>(qe, sea.udot, ld.morison, L0, wq, f, R, dry);
+  if constexpr (!is_pack_v<T>) {
+    if (sea.wetting) {
+      Vec<double, 12> qv;
+      for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(qe(k)));
+      if (element_may_cross(qv, L0, sea.surface_z)) {
+        Vec<double, 12> fwet;
+        hermite_wetting_load(qv, ld.rho_g_A, L0, sea.surface_z, fwet, K_wet);
+        for (int k = 0; k < 12; ++k) f(k) -= T(fwet(k));
+        return K_wet != nullptr;
+      }
+    }
+  }
+  return false;
 }
 
 }  // namespace cabledyn
@@ -8068,12 +8172,6 @@ inline double node_contact_width_length(const Line& line, std::size_t i) {
   if (i > 0) a += 0.5 * line.type(i - 1).d * line.L0(i - 1);
   if (i + 1 < line.n_nodes()) a += 0.5 * line.type(i).d * line.L0(i);
   return a;
-}
-
-/// False when a Hermite element lies wholly below z = eta (|H2|, |H4| <= 4/27 on [0, 1]).
-inline bool element_may_cross(const Vec<double, 12>& qe, double L0, double eta) {
-  const double zmax = std::max(qe(2), qe(8)) + L0 * (std::fabs(qe(5)) + std::fabs(qe(11))) * 4.0 / 27.0;
-  return zmax > eta;
 }
 
 namespace detail {
@@ -8148,28 +8246,45 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
                           Band* K = nullptr) {
   R.setZero(static_cast<Eigen::Index>(line.dofs()));
   const double lf = lc.load_factor;
-  ElementSea<T> sea;  // at rest, no drag, the wetting held apart
+  const auto& env = line.environment();
+  ElementSea<T> sea;  // EI = 0: at rest, no drag, the wetting held apart (a constant load)
   sea.drag = false;
   sea.wetting = false;
+  ElementSea<T> hsea;  // Hermite: at rest, no drag, the buoyancy lost above the surface
+  hsea.drag = false;
+  hsea.wetting = lc.hermite_wetting;
+  hsea.surface_z = lc.surface_z;
+  HermiteBlockSum<T> blocks;
   // Elements: internal force and consistent weight.
   for (std::size_t e = 0; e < line.n_elements(); ++e) {
     const double w = lf * line.w(e);
     if (line.hermite()) {
-      const auto& el = line.hermite_element(e);
+      // The element residual at rest (line/element_residual.hpp): internal force, weight and
+      // the buoyancy lost above the surface (exact crossings), all scaled by the load factor;
+      // the current's drag is added below.
       const Vec<T, 12> qe = line.element_dofs<T, 12>(q, e);
-      Vec<T, 12> fi, fw;
-      Mat<T, 12> Ke;
-      el.template internal_force<T>(qe, fi, K ? &Ke : nullptr);
-      hermite_weight_load<T>(w, line.L0(e), fw);
-      R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fi - fw;
-      if (K) K->add_block(detail::element_dof_indices<12>(line, e), Ke);
+      const double d = line.type(e).d;
+      const double rgA = lf * env.rho_w * env.g * kPi * d * d / 4;
+      Vec<T, 12> fe;
+      Mat<double, 12> Jwet;
+      if (K) blocks.set_zero();
+      const bool wet = hermite_element_residual<T>(line.hermite_element(e), ElementLoads<double>{w, rgA, {}}, qe,
+                                                   Vec<T, 12>::Zero().eval(), hsea, fe, K ? &blocks : nullptr, 1.0,
+                                                   0.0, K ? &Jwet : nullptr);
+      R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fe;
+      if (K) {
+        Mat<T, 12> Ke = Mat<T, 12>::Zero();
+        blocks.template add_to<LayoutRM>(Ke);
+        K->add_block(detail::element_dof_indices<12>(line, e), Ke);
+        if (wet) K->add_block(detail::element_dof_indices<12>(line, e), Mat<T, 12>(-Jwet.cast<T>()));
+      }
     } else {
       // The element residual at rest (line/element_residual.hpp): internal force and weight;
       // the current's drag and the buoyancy lost above the surface are added below.
       const Vec<T, 6> qe = line.element_dofs<T, 6>(q, e);
       Mat<T, 6> Ke;
       R.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) +=
-          tension_element_residual<T, double>(line.tension_element(e), TensionElementLoads<double>{w, 0.0, {}}, qe,
+          tension_element_residual<T, double>(line.tension_element(e), ElementLoads<double>{w, 0.0, {}}, qe,
                                               nullptr, sea, lc.compression_ratio, K ? &Ke : nullptr, nullptr);
       if (K) K->add_block(detail::element_dof_indices<6>(line, e), Ke);
     }
@@ -8184,22 +8299,6 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
       const auto iz = static_cast<Eigen::Index>(line.dof(i, 2));
       R(iz) -= c.f;
       if (K) K->add(iz, iz, -c.df_dz);
-    }
-  }
-  // Hermite: buoyancy lost above the still surface, exact crossings.
-  if (line.hermite() && lc.hermite_wetting) {
-    const auto& env = line.environment();
-    for (std::size_t e = 0; e < line.n_elements(); ++e) {
-      Vec<double, 12> qe;
-      for (int i = 0; i < 12; ++i) qe(i) = value_of(q(static_cast<Eigen::Index>(line.dof(e, 0)) + i));
-      // Skip the root search for an element wholly below the surface.
-      if (!element_may_cross(qe, line.L0(e), lc.surface_z)) continue;
-      const double rgA = lf * env.rho_w * env.g * kPi * line.type(e).d * line.type(e).d / 4;
-      Vec<double, 12> fe;
-      Mat<double, 12> Je;
-      hermite_wetting_load(qe, rgA, line.L0(e), lc.surface_z, fe, K ? &Je : nullptr);
-      R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) -= fe.cast<T>();
-      if (K) K->add_block(detail::element_dof_indices<12>(line, e), Mat<T, 12>(-Je.cast<T>()));
     }
   }
   // Hermite end springs.
@@ -10750,9 +10849,10 @@ class BasicLineLoadModel {
       for (std::size_t l = 1; l < kLanes && same; ++l) same = detail::equal_elements(line, e, e + l);
       pack_run_[e] = same;
     }
-    for (std::size_t e = 0; !line.hermite() && e < line.n_elements(); ++e) {
-      const ElementLoadData ld = load_data(e);
-      tension_loads_.push_back({ld.w, ld.rgA, ld.mc});
+    for (std::size_t e = 0; e < line.n_elements(); ++e) {
+      const auto& env = line.environment();
+      const double d = line.type(e).d;
+      loads_.push_back({line.w(e), env.rho_w * env.g * kPi * d * d / 4, line.morison(e)});
     }
     // The structural consistent mass is constant: assembled once (the added mass is added
     // per step, Hermite, or per residual, EI = 0).
@@ -10824,7 +10924,7 @@ class BasicLineLoadModel {
       sea.udot = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
       sea.surface_z = opt_.surface_z;
       Mat<double, 6> K, Jv;
-      r.segment<6>(i0) += tension_element_residual<double, double>(line_.tension_element(e), tension_loads_[e], qe, &ve, sea,
+      r.segment<6>(i0) += tension_element_residual<double, double>(line_.tension_element(e), loads_[e], qe, &ve, sea,
                                                                    -1, S ? &K : nullptr, S ? &Jv : nullptr);
       if (S) detail::add_band_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
     }
@@ -10895,41 +10995,6 @@ class BasicLineLoadModel {
     return true;
   }
 
-  // The load data of element e: submerged weight per metre, unstretched length, Morison
-  // coefficients, and rho_w g A (the buoyancy per metre that the surface takes away).
-  struct ElementLoadData {
-    double w, L0, rgA;
-    MorisonCoefficients mc;
-  };
-  ElementLoadData load_data(std::size_t e) const {
-    const auto& env = line_.environment();
-    const double d = line_.type(e).d;
-    return {line_.w(e), line_.L0(e), env.rho_w * env.g * kPi * d * d / 4, line_.morison(e)};
-  }
-
-  // Froude-Krylov + fluid inertia of a Hermite element at its wetted drag points (t from r'):
-  // f -= w_g N_k fi and, with R, J_kl -= wq w_g N_k A_l d(fi)/da (spec "Added mass and fluid
-  // inertia"); T = double or a pack of elements.
-  template <class T>
-  static void fluid_inertia_terms(const Vec<T, 12>& qe, const Vec3<T>& udm, const MorisonCoefficients& mc, double L0,
-                                  double wq, Vec<T, 12>& f, HermiteBlockSum<T>* R, const std::array<bool, 3>& dry) {
-    const auto& pts = detail::drag_points();
-    for (std::size_t g = 0; g < 3; ++g) {
-      if (dry[g]) continue;
-      const auto& p = pts[g];
-      const std::array<double, 4> N = p.N(L0), A = p.A(L0);
-      const Vec3<T> a = T(A[0]) * qe.template segment<3>(0) + T(A[1]) * qe.template segment<3>(3) +
-                        T(A[2]) * qe.template segment<3>(6) + T(A[3]) * qe.template segment<3>(9);
-      const T na = a.norm();
-      const Vec3<T> t = a / na;
-      Mat3<T> Jt;
-      const Vec3<T> fi = fluid_inertia<T>(udm, t, mc, &Jt);
-      const double wg = p.w * L0;
-      for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) -= T(wg * N[static_cast<std::size_t>(k)]) * fi;
-      if (R) R->add(N, A, Mat3<T>((T(-wq * wg) / na) * Jt * (Mat3<T>::Identity() - t * t.transpose())));
-    }
-  }
-
   // Gathers kLanes consecutive Hermite elements from e0 into one pack (their first DOFs in
   // i0); false when one of them may reach the surface (the caller then takes them one at a
   // time).
@@ -10946,90 +11011,57 @@ class BasicLineLoadModel {
     return true;
   }
 
-  // One Hermite element's force onto r and, with S, its effective tangent onto S.
+  // One Hermite element's force onto r and, with S, its effective tangent onto S: the element
+  // residual (line/element_residual.hpp) with the held fluid, its blocks scattered once.
   void hermite_one(std::size_t e, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
                    BandMatrix<double>* S, double wq, double wv) {
-    const ElementLoadData ld = load_data(e);
-    const double w = ld.w, L0 = ld.L0, rgA = ld.rgA;
-    const auto& mc = ld.mc;
-    const Vec3<double>& ua = fluid_->u[e];
-    const Vec3<double>& ub = fluid_->u[e + 1];
-    // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly, in the
-    // component-major block form of every point term (HermiteBlockSum), scattered once.
     const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
     const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
-    const auto& el = line_.hermite_element(e);
-    Vec<double, 12> f, fd;
+    ElementSea<double> sea;
+    sea.ua = fluid_->u[e];
+    sea.ub = fluid_->u[e + 1];
+    sea.udot = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+    sea.surface_z = opt_.surface_z;
     HermiteBlockSum<double>* R = S ? &blocks_ : nullptr;
     if (R) R->set_zero();
-    el.damped_force_blocks<double>(qe, ve, f, R, wq, wv);  // internal + axial damping
-    Vec<double, 12> fw;
-    hermite_weight_load<double>(w, L0, fw);
-    f -= fw;
-    // Drag and Froude-Krylov on the wetted Gauss points, element-mean fluid kinematics.
-    const Vec3<double> um = 0.5 * (ua + ub), udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-    std::array<bool, 3> dry{};
-    const auto& pts = detail::drag_points();
-    for (std::size_t g = 0; g < 3; ++g) {
-      const auto N = pts[g].N(L0);
-      const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
-      dry[g] = z > opt_.surface_z;
-    }
-    hermite_drag_blocks<double>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
-    f -= fd;
-    if (udm.squaredNorm() > 0) fluid_inertia_terms<double>(qe, udm, mc, L0, wq, f, R, dry);
-    // Buoyancy lost above the surface (exact crossings).
-    if (element_may_cross(qe, L0, opt_.surface_z)) {
-      Vec<double, 12> fwet;
-      Mat<double, 12> Jwet;
-      hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
-      f -= fwet;
-      if (S) detail::add_band_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
-    }
+    Vec<double, 12> f;
+    Mat<double, 12> Kwet;
+    const bool wet = hermite_element_residual<double>(line_.hermite_element(e), loads_[e], qe, ve, sea, f, R, wq, wv,
+                                                      S ? &Kwet : nullptr);
+    if (wet) detail::add_band_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Kwet));
     r.segment<12>(i0) += f;
     if (S) add_hermite_blocks(*S, line_.dof(e, 0), *R);
   }
 
   // kLanes consecutive Hermite elements from e0 on packs (pack_run_[e0]: equal parameters)
   // when none of them may reach the surface; returns false, having done nothing, otherwise.
-  // The same terms in the same order as hermite_one, lane by lane; the lanes' results are
-  // added into r and S in element order.
+  // The element residual of hermite_one lane by lane; the lanes' results are added into r and
+  // S in element order.
   bool hermite_pack(std::size_t e0, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
                     BandMatrix<double>* S, double wq, double wv) {
-    const double w = line_.w(e0), L0 = line_.L0(e0);
     std::array<Eigen::Index, kLanes> i0{};
-    Vec<Pk, 12> qe, ve, f, fd;
+    Vec<Pk, 12> qe, ve, f;
     if (!gather_submerged(e0, q, i0, qe)) return false;
-    Vec3<Pk> um, udm;
-    bool inertia = false;
+    ElementSea<Pk> sea;
+    sea.surface_z = opt_.surface_z;
     for (int l = 0; l < kLanes; ++l) {
       const auto i = i0[static_cast<std::size_t>(l)];
       const std::size_t e = e0 + static_cast<std::size_t>(l);
       for (int k = 0; k < 12; ++k) ve(k).set(l, v(i + k));
-      const Vec3<double> ul = 0.5 * (fluid_->u[e] + fluid_->u[e + 1]);
       const Vec3<double> al = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-      inertia = inertia || al.squaredNorm() > 0;
       for (int c = 0; c < 3; ++c) {
-        um(c).set(l, ul(c));
-        udm(c).set(l, al(c));
+        sea.ua(c).set(l, fluid_->u[e](c));
+        sea.ub(c).set(l, fluid_->u[e + 1](c));
+        sea.udot(c).set(l, al(c));
       }
     }
-    const auto& el = line_.hermite_element(e0);
-    const auto mc = line_.morison(e0);
     HermiteBlockSum<Pk>* R = S ? &pack_blocks_ : nullptr;
     if (R) R->set_zero();
     try {
-      el.damped_force_blocks<Pk>(qe, ve, f, R, wq, wv);
+      hermite_element_residual<Pk>(line_.hermite_element(e0), loads_[e0], qe, ve, sea, f, R, wq, wv, nullptr);
     } catch (const DomainError&) {
       return false;  // one element at a time names the element whose state is outside the model
     }
-    Vec<double, 12> fw;
-    hermite_weight_load<double>(w, L0, fw);
-    for (int k = 0; k < 12; ++k) f(k) -= Pk(fw(k));
-    hermite_drag_blocks<Pk>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv);
-    f -= fd;
-    // A lane without fluid acceleration adds exact zeros (fi = 0, J_t = 0).
-    if (inertia) fluid_inertia_terms<Pk>(qe, udm, mc, L0, wq, f, R, {false, false, false});
     for (int l = 0; l < kLanes; ++l) {
       const auto i = i0[static_cast<std::size_t>(l)];
       for (int k = 0; k < 12; ++k) r(i + k) += f(k)[l];
@@ -11047,7 +11079,7 @@ class BasicLineLoadModel {
   const HeldFluid* fluid_ = nullptr;
   HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
   HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' effective tangents
-  std::vector<TensionElementLoads<double>> tension_loads_;  // EI = 0: each element's weight, rho g A, Morison
+  std::vector<ElementLoads<double>> loads_;  // each element's weight, rho g A and Morison coefficients
   std::vector<char> pack_run_;     // Hermite: elements e .. e + kLanes - 1 exist and are equal
 };
 
@@ -13656,7 +13688,7 @@ class LineModel {
   std::vector<BasicTensionElement<T>> elems_;
   std::vector<T> w_, d_;
   std::vector<MorisonCoefficients> morison_;
-  std::vector<TensionElementLoads<T>> loads_;  // each element's weight and Morison coefficients
+  std::vector<ElementLoads<T>> loads_;  // each element's weight and Morison coefficients
   ElementSea<T> at_rest_ = still_sea();       // statics: still water, no drag, wholly wetted
 
   static ElementSea<T> still_sea() {
@@ -20618,6 +20650,50 @@ inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double
   return out;
 }
 
+/// The motion of a system's coupled DOFs from a motionFile in MoorDyn's coupled-DOF layout
+/// (what a host hands MoorDyn_Step): `t` and then one value per coupled DOF, in the C API's
+/// order (per Coupled body or rod x y z roll pitch yaw [rad], per CoupledPinned body or rod
+/// x y z, per coupled point x y z). Each group of three values is a track (the not-a-knot
+/// spline through its samples, C2). `dofs` is the number of coupled DOFs (a multiple of 3).
+/// Throws InputError naming the file and line when a row has another number of values, times
+/// do not increase, or the table does not cover [0, tmax].
+inline std::vector<MotionTrack> coupled_dof_tracks(const MotionTable& m, int dofs, double tmax,
+                                                   const std::string& layout) {
+  using detail::fail;
+  using detail::number_text;
+  const std::size_t n = m.rows.front().values.size(), groups = static_cast<std::size_t>(dofs) / 3;
+  if (n != 1 + static_cast<std::size_t>(dofs))
+    fail(m.file, m.rows.front().line, "motionFile row", std::to_string(n) + " values",
+         std::to_string(1 + dofs) + ": t and the " + std::to_string(dofs) + " coupled DOFs (" + layout + ")");
+  std::vector<double> ts;
+  std::vector<std::vector<std::array<double, 3>>> x(groups);
+  for (const MotionRow& r : m.rows) {
+    const double t = r.values[0];
+    if (!ts.empty() && !(t > ts.back()))
+      fail(m.file, r.line, "motionFile column 1 (t)", number_text(t), "> " + number_text(ts.back()) + " (times increase)");
+    ts.push_back(t);
+    for (std::size_t g = 0; g < groups; ++g)
+      x[g].push_back({r.values[1 + 3 * g], r.values[2 + 3 * g], r.values[3 + 3 * g]});
+  }
+  const double tol = 1e-9 * std::max(1.0, tmax);
+  if (ts.front() > tol)
+    fail(m.file, m.rows.front().line, "motionFile first time", number_text(ts.front()), "<= 0: the table starts the run");
+  if (ts.back() < tmax - tol)
+    fail(m.file, m.rows.back().line, "motionFile last time", number_text(ts.back()),
+         ">= the run length " + number_text(tmax) + " s (extend the table or shorten the run)");
+  std::vector<MotionTrack> out;
+  for (std::size_t g = 0; g < groups; ++g) out.push_back(MotionTrack::from_positions(ts, x[g]));
+  return out;
+}
+
+/// The angular velocity in world axes of R = Rx(roll) Ry(pitch) Rz(yaw) (MoorDyn's convention)
+/// from the angles and their rates: omega = roll' e_x + pitch' Rx e_y + yaw' Rx Ry e_z.
+inline std::array<double, 3> angular_velocity_xyz(const std::array<double, 3>& ang, const std::array<double, 3>& rate) {
+  const double cr = std::cos(ang[0]), sr = std::sin(ang[0]), cp = std::cos(ang[1]), sp = std::sin(ang[1]);
+  // Rx e_y = (0, cr, sr); Rx Ry e_z = Rx (sp, 0, cp) = (sp, -sr cp, cr cp).
+  return {rate[0] + rate[2] * sp, rate[1] * cr - rate[2] * sr * cp, rate[1] * sr + rate[2] * cr * cp};
+}
+
 /// The harmonic fairlead motion at time t: the offset from the deck position, its velocity and
 /// acceleration, x = A sin(omega t + phase) along the mode's axis, omega = 2 pi / T.
 inline PointKinematics harmonic_motion(const FairleadMotion& f, double t) {
@@ -21295,9 +21371,10 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
     r.tension[nn - 1] = fB.norm();
     return r;
   }
-  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the
-  // consistent weight, and the seabed reaction of its end nodes spread over the node's
-  // tributary length); the section forces and tangent conjugates at the nodes.
+  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the element
+  // residual at rest of line/element_residual.hpp: internal force less the consistent
+  // weight; and the seabed reaction of its end nodes spread over the node's tributary
+  // length); the section forces and tangent conjugates at the nodes.
   std::vector<Vec3<double>> Fm(nn, Vec3<double>::Zero()), Fp(nn, Vec3<double>::Zero()), mm(nn, Vec3<double>::Zero()),
       mp(nn, Vec3<double>::Zero());
   std::vector<double> reaction(nn, 0.0);
@@ -21306,12 +21383,14 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
       reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *L.problem.seabed_z,
                                            node_contact_width_length(line, i), 1.0, L.problem.seabed)
                         .f_elastic;
+  ElementSea<double> rest;  // the element residual at rest: internal force and weight
+  rest.drag = false;
+  rest.wetting = false;
   for (std::size_t e = 0; e < line.n_elements(); ++e) {
     const auto qe = line.element_dofs<double, 12>(q, e);
-    Vec<double, 12> fi, fw;
-    line.hermite_element(e).internal_force<double>(qe, fi);
-    hermite_weight_load<double>(line.w(e), line.L0(e), fw);
-    Vec<double, 12> g = fi - fw;
+    Vec<double, 12> g;
+    hermite_element_residual<double>(line.hermite_element(e), ElementLoads<double>{line.w(e), 0.0, {}}, qe,
+                                     Vec<double, 12>::Zero().eval(), rest, g, nullptr, 1.0, 0.0, nullptr);
     // Seabed: the part of each end node's reaction over this element's half, as a uniform
     // upward load on that half.
     const double L0 = line.L0(e);
@@ -23185,11 +23264,12 @@ class SystemRunner {
     if (dynamic_run() && deck_.options.motionFile) {
       const std::string path =
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
-      motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
-      if (!sim_->model().coupled_bodies.empty())
-        throw NotImplementedError(deck_.file, "motionFile", path,
-                                  "a motionFile with Coupled bodies (their motion in the driver is the deck's "
-                                  "fairleadMotion, or their deck pose; a host drives them through the C API)");
+      if (sim_->model().coupled_bodies.empty())
+        motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
+      else  // coupled bodies or rods: MoorDyn's coupled-DOF layout, every coupled DOF a column
+        dof_tracks_ = coupled_dof_tracks(read_motion(path), sim_->coupled_dofs(), *deck_.options.TMax,
+                                         "per Coupled body or rod x y z roll pitch yaw [rad], per CoupledPinned "
+                                         "one x y z, then per coupled point x y z: the C API's order");
     }
     const auto& o = deck_.options;
     for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})
@@ -23257,6 +23337,23 @@ class SystemRunner {
     const auto& m = sim_->model();
     x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
     v_.resize(x_.size());
+    if (!dof_tracks_.empty()) {  // a motionFile in the coupled-DOF layout
+      for (std::size_t g = 0; g < dof_tracks_.size(); ++g) {
+        const PointKinematics k = dof_tracks_[g].at(t);
+        for (std::size_t i = 0; i < 3; ++i) x_[3 * g + i] = k.x[i], v_[3 * g + i] = k.v[i];
+      }
+      // The angle rates of a Coupled body or rod to its angular velocity in world axes.
+      std::size_t o = 0;
+      for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
+        if (m.coupled_width[c] == 6) {
+          const std::array<double, 3> w = angular_velocity_xyz({x_[o + 3], x_[o + 4], x_[o + 5]},
+                                                               {v_[o + 3], v_[o + 4], v_[o + 5]});
+          for (std::size_t i = 0; i < 3; ++i) v_[o + 3 + i] = w[i];
+        }
+        o += static_cast<std::size_t>(m.coupled_width[c]);
+      }
+      return;
+    }
     const std::size_t p0 = static_cast<std::size_t>(sim_->body_entries());
     for (std::size_t c = 0; c < m.coupled.size(); ++c) {
       const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
@@ -23626,7 +23723,8 @@ class SystemRunner {
   std::string tmax_source_;
   std::vector<std::string> notes_;
   std::unique_ptr<SystemSimulation> sim_;
-  std::optional<MotionTracks> motion_;
+  std::optional<MotionTracks> motion_;   // the motionFile's point tracks (no coupled bodies)
+  std::vector<MotionTrack> dof_tracks_;   // the motionFile's coupled-DOF tracks (coupled bodies), 3 DOFs each
   std::vector<double> x_, v_;
   std::unique_ptr<OutputFile> out_;
   std::vector<std::string> files_;

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "cabledyn/autodiff.hpp"
+#include "cabledyn/elements/hermite_element.hpp"
 #include "cabledyn/line/element_residual.hpp"
 
 using namespace cabledyn;
@@ -38,7 +39,7 @@ ElementSea<S> er_sea(double surface_z) {
   ElementSea<S> sea;
   sea.ua = Vec3<S>(S(0.6), S(-0.2), S(0.05));
   sea.ub = Vec3<S>(S(0.4), S(0.1), S(-0.02));
-  sea.udot = Vec3<double>(0.3, -0.5, 0.2);
+  sea.udot = Vec3<S>(S(0.3), S(-0.5), S(0.2));
   sea.surface_z = surface_z;
   return sea;
 }
@@ -59,7 +60,7 @@ Vec<double, 6> er_velocity() {
 TEST_CASE("EI = 0 element residual: position and velocity Jacobians equal duals (partly wetted, damped, current, "
           "fluid acceleration)",
           "[line][element_residual]") {
-  const TensionElementLoads<double> ld{120.0, 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
+  const ElementLoads<double> ld{120.0, 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
   const auto el = er_element<double>(2e4, 3e3);
   const Vec<double, 6> q0 = er_state(), v0 = er_velocity();
   const auto sea = er_sea<double>(0.0);
@@ -91,7 +92,7 @@ TEST_CASE("EI = 0 element residual: position and velocity Jacobians equal duals 
 
 TEST_CASE("EI = 0 element residual: the sum of its terms; at rest without drag it is f_int - weight bit for bit",
           "[line][element_residual]") {
-  const TensionElementLoads<double> ld{120.0, 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
+  const ElementLoads<double> ld{120.0, 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
   const auto el = er_element<double>(2e4, 3e3);
   const Vec<double, 6> q0 = er_state(), v0 = er_velocity();
   // Wholly wetted (surface far above): f_int + f_damp - weight - drag - fluid inertia.
@@ -133,11 +134,11 @@ TEST_CASE("EI = 0 element residual: d r / d EA from a dual parameter equals cent
   const Vec<double, 6> q0 = er_state(), v0 = er_velocity();
   D EA(4e6, Eigen::Matrix<double, 1, 1>::Constant(1.0));
   const auto eld = er_element<D>(EA, 3e4);
-  TensionElementLoads<D> ldd{D(120.0), 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
+  ElementLoads<D> ldd{D(120.0), 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
   const Vec<D, 6> qd = q0.cast<D>(), vd = v0.cast<D>();
   const Vec<D, 6> rd = tension_element_residual<D, D>(eld, ldd, qd, &vd, er_sea<D>(0.0), -1, nullptr, nullptr);
   const double h = 1.0;
-  const TensionElementLoads<double> ld{120.0, ldd.rho_g_A, er_coeffs()};
+  const ElementLoads<double> ld{120.0, ldd.rho_g_A, er_coeffs()};
   const auto rp = tension_element_residual<double, double>(er_element<double>(4e6 + h, 3e4), ld, q0, &v0,
                                                            er_sea<double>(0.0), -1, nullptr, nullptr);
   const auto rm = tension_element_residual<double, double>(er_element<double>(4e6 - h, 3e4), ld, q0, &v0,
@@ -165,12 +166,12 @@ TEST_CASE("EI = 0 element residual: an unstretched length seeded in a dynamic-si
     return BasicTensionElement<P>(p, "test element");
   };
   const double rgA = 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4;
-  const TensionElementLoads<D> ldd{D(120.0), rgA, er_coeffs()};
+  const ElementLoads<D> ldd{D(120.0), rgA, er_coeffs()};
   const Vec<D, 6> qd = q0.cast<D>(), vd = v0.cast<D>();
   Mat<D, 6> K, C;
   const Vec<D, 6> rd = tension_element_residual<D, D>(element(D(6.0, VecX<double>::Unit(1, 0))), ldd, qd, &vd,
                                                       er_sea<D>(0.0), -1, &K, &C);
-  const TensionElementLoads<double> ld{120.0, rgA, er_coeffs()};
+  const ElementLoads<double> ld{120.0, rgA, er_coeffs()};
   const double h = 1e-5;
   const auto rp = tension_element_residual<double, double>(element(6.0 + h), ld, q0, &v0, er_sea<double>(0.0), -1,
                                                            nullptr, nullptr);
@@ -181,4 +182,114 @@ TEST_CASE("EI = 0 element residual: an unstretched length seeded in a dynamic-si
     REQUIRE(rd(k).derivatives().size() == 1);
     CHECK(rd(k).derivatives()(0) == Approx((rp(k) - rm(k)) / (2 * h)).epsilon(1e-6).margin(1e-6));
   }
+}
+
+namespace {
+HermiteElement<LayoutRM> er_hermite(double BA) {
+  HermiteElementParams p;
+  p.L0 = 4.0;
+  p.EA = 3e4;
+  p.EI = 900.0;
+  p.BA = BA;
+  p.rho_A = 30.0;
+  return HermiteElement<LayoutRM>(p, "test Hermite element");
+}
+// A curved, stretched Hermite element rising through the surface z = 0: End A 2.5 m below,
+// End B 1.2 m above (its last drag point dry), tangents m = r'.
+Vec<double, 12> er_hermite_state() {
+  Vec<double, 12> q;
+  q << 0.1, 0.2, -2.5, 0.75, 0.1, 0.72, 2.9, 0.4, 1.2, 0.8, 0.05, 0.95;
+  return q;
+}
+}  // namespace
+
+TEST_CASE("Hermite element residual: the effective tangent wq dr/dq + wv dr/dv equals duals (partly dry, damped, "
+          "current, fluid acceleration); the wetting tangent equals central differences",
+          "[line][element_residual]") {
+  const auto el = er_hermite(40.0);
+  const ElementLoads<double> ld{150.0, 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
+  const Vec<double, 12> q0 = er_hermite_state();
+  Vec<double, 12> v0;
+  v0 << 0.2, -0.3, 0.1, 0.05, 0.02, -0.04, -0.4, 0.6, 0.3, 0.01, -0.03, 0.02;
+  const double wq = 1.0, wv = 37.0;  // the march's weights: an effective tangent wq K + wv C
+  auto sea_of = [](auto s, double surface) {
+    using S = decltype(s);
+    ElementSea<S> sea = er_sea<S>(surface);
+    sea.wetting = false;  // its tangent is checked apart (double only)
+    return sea;
+  };
+  HermiteBlockSum<double> R;
+  R.set_zero();
+  Vec<double, 12> f;
+  hermite_element_residual<double>(el, ld, q0, v0, sea_of(0.0, 0.0), f, &R, wq, wv, nullptr);
+  Mat<double, 12> J = Mat<double, 12>::Zero();
+  R.add_to<LayoutRM>(J);
+  // Along v(x) = v0 + (wv / wq)(x - q0) the total derivative of r is J / wq.
+  auto along = [&](const auto& x) {
+    using S = typename std::decay_t<decltype(x)>::Scalar;
+    const Vec<S, 12> xs(x);
+    const Vec<S, 12> vs = v0.cast<S>() + S(wv / wq) * (xs - q0.cast<S>());
+    Vec<S, 12> out;
+    hermite_element_residual<S>(el, ld, xs, vs, sea_of(S(0), 0.0), out, nullptr, wq, wv, nullptr);
+    return out;
+  };
+  const auto chk = check_jacobian(along, q0, Mat<double, 12>(J / wq));
+  INFO(chk.log());
+  CHECK(chk.ok(1e-11, 1e-7));
+  // One drag point is dry: the residual differs from the wholly wetted one.
+  Vec<double, 12> fw;
+  hermite_element_residual<double>(el, ld, q0, v0, sea_of(0.0, 100.0), fw, nullptr, wq, wv, nullptr);
+  CHECK((f - fw).norm() > 1e-3 * f.norm());
+  // The buoyancy lost above the surface: f_wet with its tangent K_wet (the load's).
+  ElementSea<double> wet = er_sea<double>(0.0);
+  wet.drag = false;
+  wet.udot.setZero();
+  const Vec<double, 12> zero = Vec<double, 12>::Zero();
+  Vec<double, 12> fr, fn;
+  Mat<double, 12> Kwet;
+  REQUIRE(hermite_element_residual<double>(el, ld, q0, zero, wet, fr, nullptr, 1.0, 0.0, &Kwet));
+  ElementSea<double> nowet = wet;
+  nowet.wetting = false;
+  hermite_element_residual<double>(el, ld, q0, zero, nowet, fn, nullptr, 1.0, 0.0, nullptr);
+  const Vec<double, 12> fwet = fn - fr;  // r = ... - f_wet
+  CHECK(fwet.norm() > 1.0);
+  const double h = 1e-6;
+  double worst = 0;
+  for (int j = 0; j < 12; ++j) {
+    Vec<double, 12> qp = q0, qm = q0, a, b, c, d;
+    qp(j) += h;
+    qm(j) -= h;
+    hermite_element_residual<double>(el, ld, qp, zero, wet, a, nullptr, 1.0, 0.0, nullptr);
+    hermite_element_residual<double>(el, ld, qp, zero, nowet, b, nullptr, 1.0, 0.0, nullptr);
+    hermite_element_residual<double>(el, ld, qm, zero, wet, c, nullptr, 1.0, 0.0, nullptr);
+    hermite_element_residual<double>(el, ld, qm, zero, nowet, d, nullptr, 1.0, 0.0, nullptr);
+    const Vec<double, 12> col = ((b - a) - (d - c)) / (2 * h);
+    worst = std::max(worst, (col - Kwet.col(j)).cwiseAbs().maxCoeff());
+  }
+  CHECK(worst <= 1e-5 * Kwet.cwiseAbs().maxCoeff());
+}
+
+TEST_CASE("Hermite element residual: at rest without drag it is the internal force less the weight (the statics' and "
+          "the recovery's element)",
+          "[line][element_residual]") {
+  const auto el = er_hermite(40.0);
+  const ElementLoads<double> ld{150.0, 0.0, er_coeffs()};
+  Vec<double, 12> q0 = er_hermite_state();
+  q0(2) -= 10;
+  q0(8) -= 10;  // submerged
+  ElementSea<double> rest;
+  rest.drag = false;
+  rest.surface_z = 0;
+  Vec<double, 12> f, fi, fw;
+  HermiteBlockSum<double> R;
+  R.set_zero();
+  const bool wet = hermite_element_residual<double>(el, ld, q0, Vec<double, 12>::Zero().eval(), rest, f, &R, 1.0, 0.0,
+                                                    nullptr);
+  CHECK_FALSE(wet);
+  Mat<double, 12> K, J = Mat<double, 12>::Zero();
+  el.internal_force<double>(q0, fi, &K);
+  hermite_weight_load<double>(150.0, 4.0, fw);
+  R.add_to<LayoutRM>(J);
+  CHECK((f - (fi - fw)).cwiseAbs().maxCoeff() <= 1e-12 * fi.cwiseAbs().maxCoeff());
+  CHECK((J - K).cwiseAbs().maxCoeff() <= 1e-12 * K.cwiseAbs().maxCoeff());
 }

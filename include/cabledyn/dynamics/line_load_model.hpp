@@ -74,9 +74,10 @@ class BasicLineLoadModel {
       for (std::size_t l = 1; l < kLanes && same; ++l) same = detail::equal_elements(line, e, e + l);
       pack_run_[e] = same;
     }
-    for (std::size_t e = 0; !line.hermite() && e < line.n_elements(); ++e) {
-      const ElementLoadData ld = load_data(e);
-      tension_loads_.push_back({ld.w, ld.rgA, ld.mc});
+    for (std::size_t e = 0; e < line.n_elements(); ++e) {
+      const auto& env = line.environment();
+      const double d = line.type(e).d;
+      loads_.push_back({line.w(e), env.rho_w * env.g * kPi * d * d / 4, line.morison(e)});
     }
     // The structural consistent mass is constant: assembled once (the added mass is added
     // per step, Hermite, or per residual, EI = 0).
@@ -148,7 +149,7 @@ class BasicLineLoadModel {
       sea.udot = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
       sea.surface_z = opt_.surface_z;
       Mat<double, 6> K, Jv;
-      r.segment<6>(i0) += tension_element_residual<double, double>(line_.tension_element(e), tension_loads_[e], qe, &ve, sea,
+      r.segment<6>(i0) += tension_element_residual<double, double>(line_.tension_element(e), loads_[e], qe, &ve, sea,
                                                                    -1, S ? &K : nullptr, S ? &Jv : nullptr);
       if (S) detail::add_band_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
     }
@@ -219,41 +220,6 @@ class BasicLineLoadModel {
     return true;
   }
 
-  // The load data of element e: submerged weight per metre, unstretched length, Morison
-  // coefficients, and rho_w g A (the buoyancy per metre that the surface takes away).
-  struct ElementLoadData {
-    double w, L0, rgA;
-    MorisonCoefficients mc;
-  };
-  ElementLoadData load_data(std::size_t e) const {
-    const auto& env = line_.environment();
-    const double d = line_.type(e).d;
-    return {line_.w(e), line_.L0(e), env.rho_w * env.g * kPi * d * d / 4, line_.morison(e)};
-  }
-
-  // Froude-Krylov + fluid inertia of a Hermite element at its wetted drag points (t from r'):
-  // f -= w_g N_k fi and, with R, J_kl -= wq w_g N_k A_l d(fi)/da (spec "Added mass and fluid
-  // inertia"); T = double or a pack of elements.
-  template <class T>
-  static void fluid_inertia_terms(const Vec<T, 12>& qe, const Vec3<T>& udm, const MorisonCoefficients& mc, double L0,
-                                  double wq, Vec<T, 12>& f, HermiteBlockSum<T>* R, const std::array<bool, 3>& dry) {
-    const auto& pts = detail::drag_points();
-    for (std::size_t g = 0; g < 3; ++g) {
-      if (dry[g]) continue;
-      const auto& p = pts[g];
-      const std::array<double, 4> N = p.N(L0), A = p.A(L0);
-      const Vec3<T> a = T(A[0]) * qe.template segment<3>(0) + T(A[1]) * qe.template segment<3>(3) +
-                        T(A[2]) * qe.template segment<3>(6) + T(A[3]) * qe.template segment<3>(9);
-      const T na = a.norm();
-      const Vec3<T> t = a / na;
-      Mat3<T> Jt;
-      const Vec3<T> fi = fluid_inertia<T>(udm, t, mc, &Jt);
-      const double wg = p.w * L0;
-      for (int k = 0; k < 4; ++k) f.template segment<3>(3 * k) -= T(wg * N[static_cast<std::size_t>(k)]) * fi;
-      if (R) R->add(N, A, Mat3<T>((T(-wq * wg) / na) * Jt * (Mat3<T>::Identity() - t * t.transpose())));
-    }
-  }
-
   // Gathers kLanes consecutive Hermite elements from e0 into one pack (their first DOFs in
   // i0); false when one of them may reach the surface (the caller then takes them one at a
   // time).
@@ -270,90 +236,57 @@ class BasicLineLoadModel {
     return true;
   }
 
-  // One Hermite element's force onto r and, with S, its effective tangent onto S.
+  // One Hermite element's force onto r and, with S, its effective tangent onto S: the element
+  // residual (line/element_residual.hpp) with the held fluid, its blocks scattered once.
   void hermite_one(std::size_t e, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
                    BandMatrix<double>* S, double wq, double wv) {
-    const ElementLoadData ld = load_data(e);
-    const double w = ld.w, L0 = ld.L0, rgA = ld.rgA;
-    const auto& mc = ld.mc;
-    const Vec3<double>& ua = fluid_->u[e];
-    const Vec3<double>& ub = fluid_->u[e + 1];
-    // One pass per element: J = wq dr_e/dq + wv dr_e/dv accumulated directly, in the
-    // component-major block form of every point term (HermiteBlockSum), scattered once.
     const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
     const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
-    const auto& el = line_.hermite_element(e);
-    Vec<double, 12> f, fd;
+    ElementSea<double> sea;
+    sea.ua = fluid_->u[e];
+    sea.ub = fluid_->u[e + 1];
+    sea.udot = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
+    sea.surface_z = opt_.surface_z;
     HermiteBlockSum<double>* R = S ? &blocks_ : nullptr;
     if (R) R->set_zero();
-    el.damped_force_blocks<double>(qe, ve, f, R, wq, wv);  // internal + axial damping
-    Vec<double, 12> fw;
-    hermite_weight_load<double>(w, L0, fw);
-    f -= fw;
-    // Drag and Froude-Krylov on the wetted Gauss points, element-mean fluid kinematics.
-    const Vec3<double> um = 0.5 * (ua + ub), udm = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-    std::array<bool, 3> dry{};
-    const auto& pts = detail::drag_points();
-    for (std::size_t g = 0; g < 3; ++g) {
-      const auto N = pts[g].N(L0);
-      const double z = N[0] * qe(2) + N[1] * qe(5) + N[2] * qe(8) + N[3] * qe(11);
-      dry[g] = z > opt_.surface_z;
-    }
-    hermite_drag_blocks<double>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
-    f -= fd;
-    if (udm.squaredNorm() > 0) fluid_inertia_terms<double>(qe, udm, mc, L0, wq, f, R, dry);
-    // Buoyancy lost above the surface (exact crossings).
-    if (element_may_cross(qe, L0, opt_.surface_z)) {
-      Vec<double, 12> fwet;
-      Mat<double, 12> Jwet;
-      hermite_wetting_load(qe, rgA, L0, opt_.surface_z, fwet, S ? &Jwet : nullptr);
-      f -= fwet;
-      if (S) detail::add_band_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Jwet));
-    }
+    Vec<double, 12> f;
+    Mat<double, 12> Kwet;
+    const bool wet = hermite_element_residual<double>(line_.hermite_element(e), loads_[e], qe, ve, sea, f, R, wq, wv,
+                                                      S ? &Kwet : nullptr);
+    if (wet) detail::add_band_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Kwet));
     r.segment<12>(i0) += f;
     if (S) add_hermite_blocks(*S, line_.dof(e, 0), *R);
   }
 
   // kLanes consecutive Hermite elements from e0 on packs (pack_run_[e0]: equal parameters)
   // when none of them may reach the surface; returns false, having done nothing, otherwise.
-  // The same terms in the same order as hermite_one, lane by lane; the lanes' results are
-  // added into r and S in element order.
+  // The element residual of hermite_one lane by lane; the lanes' results are added into r and
+  // S in element order.
   bool hermite_pack(std::size_t e0, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
                     BandMatrix<double>* S, double wq, double wv) {
-    const double w = line_.w(e0), L0 = line_.L0(e0);
     std::array<Eigen::Index, kLanes> i0{};
-    Vec<Pk, 12> qe, ve, f, fd;
+    Vec<Pk, 12> qe, ve, f;
     if (!gather_submerged(e0, q, i0, qe)) return false;
-    Vec3<Pk> um, udm;
-    bool inertia = false;
+    ElementSea<Pk> sea;
+    sea.surface_z = opt_.surface_z;
     for (int l = 0; l < kLanes; ++l) {
       const auto i = i0[static_cast<std::size_t>(l)];
       const std::size_t e = e0 + static_cast<std::size_t>(l);
       for (int k = 0; k < 12; ++k) ve(k).set(l, v(i + k));
-      const Vec3<double> ul = 0.5 * (fluid_->u[e] + fluid_->u[e + 1]);
       const Vec3<double> al = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-      inertia = inertia || al.squaredNorm() > 0;
       for (int c = 0; c < 3; ++c) {
-        um(c).set(l, ul(c));
-        udm(c).set(l, al(c));
+        sea.ua(c).set(l, fluid_->u[e](c));
+        sea.ub(c).set(l, fluid_->u[e + 1](c));
+        sea.udot(c).set(l, al(c));
       }
     }
-    const auto& el = line_.hermite_element(e0);
-    const auto mc = line_.morison(e0);
     HermiteBlockSum<Pk>* R = S ? &pack_blocks_ : nullptr;
     if (R) R->set_zero();
     try {
-      el.damped_force_blocks<Pk>(qe, ve, f, R, wq, wv);
+      hermite_element_residual<Pk>(line_.hermite_element(e0), loads_[e0], qe, ve, sea, f, R, wq, wv, nullptr);
     } catch (const DomainError&) {
       return false;  // one element at a time names the element whose state is outside the model
     }
-    Vec<double, 12> fw;
-    hermite_weight_load<double>(w, L0, fw);
-    for (int k = 0; k < 12; ++k) f(k) -= Pk(fw(k));
-    hermite_drag_blocks<Pk>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv);
-    f -= fd;
-    // A lane without fluid acceleration adds exact zeros (fi = 0, J_t = 0).
-    if (inertia) fluid_inertia_terms<Pk>(qe, udm, mc, L0, wq, f, R, {false, false, false});
     for (int l = 0; l < kLanes; ++l) {
       const auto i = i0[static_cast<std::size_t>(l)];
       for (int k = 0; k < 12; ++k) r(i + k) += f(k)[l];
@@ -371,7 +304,7 @@ class BasicLineLoadModel {
   const HeldFluid* fluid_ = nullptr;
   HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
   HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' effective tangents
-  std::vector<TensionElementLoads<double>> tension_loads_;  // EI = 0: each element's weight, rho g A, Morison
+  std::vector<ElementLoads<double>> loads_;  // each element's weight, rho g A and Morison coefficients
   std::vector<char> pack_run_;     // Hermite: elements e .. e + kLanes - 1 exist and are equal
 };
 

@@ -42,9 +42,10 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
     r.tension[nn - 1] = fB.norm();
     return r;
   }
-  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the
-  // consistent weight, and the seabed reaction of its end nodes spread over the node's
-  // tributary length); the section forces and tangent conjugates at the nodes.
+  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the element
+  // residual at rest of line/element_residual.hpp: internal force less the consistent
+  // weight; and the seabed reaction of its end nodes spread over the node's tributary
+  // length); the section forces and tangent conjugates at the nodes.
   std::vector<Vec3<double>> Fm(nn, Vec3<double>::Zero()), Fp(nn, Vec3<double>::Zero()), mm(nn, Vec3<double>::Zero()),
       mp(nn, Vec3<double>::Zero());
   std::vector<double> reaction(nn, 0.0);
@@ -53,12 +54,14 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
       reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *L.problem.seabed_z,
                                            node_contact_width_length(line, i), 1.0, L.problem.seabed)
                         .f_elastic;
+  ElementSea<double> rest;  // the element residual at rest: internal force and weight
+  rest.drag = false;
+  rest.wetting = false;
   for (std::size_t e = 0; e < line.n_elements(); ++e) {
     const auto qe = line.element_dofs<double, 12>(q, e);
-    Vec<double, 12> fi, fw;
-    line.hermite_element(e).internal_force<double>(qe, fi);
-    hermite_weight_load<double>(line.w(e), line.L0(e), fw);
-    Vec<double, 12> g = fi - fw;
+    Vec<double, 12> g;
+    hermite_element_residual<double>(line.hermite_element(e), ElementLoads<double>{line.w(e), 0.0, {}}, qe,
+                                     Vec<double, 12>::Zero().eval(), rest, g, nullptr, 1.0, 0.0, nullptr);
     // Seabed: the part of each end node's reaction over this element's half, as a uniform
     // upward load on that half.
     const double L0 = line.L0(e);

@@ -256,6 +256,12 @@ void tension_wetting_load(const Vec<T, 6>& q, double rho_g_A, const P& L0, doubl
   }
 }
 
+/// False when a Hermite element lies wholly below z = eta (|H2|, |H4| <= 4/27 on [0, 1]).
+inline bool element_may_cross(const Vec<double, 12>& qe, double L0, double eta) {
+  const double zmax = std::max(qe(2), qe(8)) + L0 * (std::fabs(qe(5)) + std::fabs(qe(11))) * 4.0 / 27.0;
+  return zmax > eta;
+}
+
 namespace detail {
 /// Antiderivatives of the cubic-Hermite shape functions (without the L0 factor of the
 /// tangent shapes): int_0^x H_k.

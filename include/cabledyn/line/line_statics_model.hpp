@@ -55,12 +55,6 @@ inline double node_contact_width_length(const Line& line, std::size_t i) {
   return a;
 }
 
-/// False when a Hermite element lies wholly below z = eta (|H2|, |H4| <= 4/27 on [0, 1]).
-inline bool element_may_cross(const Vec<double, 12>& qe, double L0, double eta) {
-  const double zmax = std::max(qe(2), qe(8)) + L0 * (std::fabs(qe(5)) + std::fabs(qe(11))) * 4.0 / 27.0;
-  return zmax > eta;
-}
-
 namespace detail {
 template <int N>
 std::array<Eigen::Index, N> element_dof_indices(const Line& line, std::size_t e) {
@@ -133,28 +127,45 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
                           Band* K = nullptr) {
   R.setZero(static_cast<Eigen::Index>(line.dofs()));
   const double lf = lc.load_factor;
-  ElementSea<T> sea;  // at rest, no drag, the wetting held apart
+  const auto& env = line.environment();
+  ElementSea<T> sea;  // EI = 0: at rest, no drag, the wetting held apart (a constant load)
   sea.drag = false;
   sea.wetting = false;
+  ElementSea<T> hsea;  // Hermite: at rest, no drag, the buoyancy lost above the surface
+  hsea.drag = false;
+  hsea.wetting = lc.hermite_wetting;
+  hsea.surface_z = lc.surface_z;
+  HermiteBlockSum<T> blocks;
   // Elements: internal force and consistent weight.
   for (std::size_t e = 0; e < line.n_elements(); ++e) {
     const double w = lf * line.w(e);
     if (line.hermite()) {
-      const auto& el = line.hermite_element(e);
+      // The element residual at rest (line/element_residual.hpp): internal force, weight and
+      // the buoyancy lost above the surface (exact crossings), all scaled by the load factor;
+      // the current's drag is added below.
       const Vec<T, 12> qe = line.element_dofs<T, 12>(q, e);
-      Vec<T, 12> fi, fw;
-      Mat<T, 12> Ke;
-      el.template internal_force<T>(qe, fi, K ? &Ke : nullptr);
-      hermite_weight_load<T>(w, line.L0(e), fw);
-      R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fi - fw;
-      if (K) K->add_block(detail::element_dof_indices<12>(line, e), Ke);
+      const double d = line.type(e).d;
+      const double rgA = lf * env.rho_w * env.g * kPi * d * d / 4;
+      Vec<T, 12> fe;
+      Mat<double, 12> Jwet;
+      if (K) blocks.set_zero();
+      const bool wet = hermite_element_residual<T>(line.hermite_element(e), ElementLoads<double>{w, rgA, {}}, qe,
+                                                   Vec<T, 12>::Zero().eval(), hsea, fe, K ? &blocks : nullptr, 1.0,
+                                                   0.0, K ? &Jwet : nullptr);
+      R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fe;
+      if (K) {
+        Mat<T, 12> Ke = Mat<T, 12>::Zero();
+        blocks.template add_to<LayoutRM>(Ke);
+        K->add_block(detail::element_dof_indices<12>(line, e), Ke);
+        if (wet) K->add_block(detail::element_dof_indices<12>(line, e), Mat<T, 12>(-Jwet.cast<T>()));
+      }
     } else {
       // The element residual at rest (line/element_residual.hpp): internal force and weight;
       // the current's drag and the buoyancy lost above the surface are added below.
       const Vec<T, 6> qe = line.element_dofs<T, 6>(q, e);
       Mat<T, 6> Ke;
       R.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) +=
-          tension_element_residual<T, double>(line.tension_element(e), TensionElementLoads<double>{w, 0.0, {}}, qe,
+          tension_element_residual<T, double>(line.tension_element(e), ElementLoads<double>{w, 0.0, {}}, qe,
                                               nullptr, sea, lc.compression_ratio, K ? &Ke : nullptr, nullptr);
       if (K) K->add_block(detail::element_dof_indices<6>(line, e), Ke);
     }
@@ -169,22 +180,6 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
       const auto iz = static_cast<Eigen::Index>(line.dof(i, 2));
       R(iz) -= c.f;
       if (K) K->add(iz, iz, -c.df_dz);
-    }
-  }
-  // Hermite: buoyancy lost above the still surface, exact crossings.
-  if (line.hermite() && lc.hermite_wetting) {
-    const auto& env = line.environment();
-    for (std::size_t e = 0; e < line.n_elements(); ++e) {
-      Vec<double, 12> qe;
-      for (int i = 0; i < 12; ++i) qe(i) = value_of(q(static_cast<Eigen::Index>(line.dof(e, 0)) + i));
-      // Skip the root search for an element wholly below the surface.
-      if (!element_may_cross(qe, line.L0(e), lc.surface_z)) continue;
-      const double rgA = lf * env.rho_w * env.g * kPi * line.type(e).d * line.type(e).d / 4;
-      Vec<double, 12> fe;
-      Mat<double, 12> Je;
-      hermite_wetting_load(qe, rgA, line.L0(e), lc.surface_z, fe, K ? &Je : nullptr);
-      R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) -= fe.cast<T>();
-      if (K) K->add_block(detail::element_dof_indices<12>(line, e), Mat<T, 12>(-Je.cast<T>()));
     }
   }
   // Hermite end springs.

@@ -390,7 +390,7 @@ class LineModel {
   std::vector<BasicTensionElement<T>> elems_;
   std::vector<T> w_, d_;
   std::vector<MorisonCoefficients> morison_;
-  std::vector<TensionElementLoads<T>> loads_;  // each element's weight and Morison coefficients
+  std::vector<ElementLoads<T>> loads_;  // each element's weight and Morison coefficients
   ElementSea<T> at_rest_ = still_sea();       // statics: still water, no drag, wholly wetted
 
   static ElementSea<T> still_sea() {
