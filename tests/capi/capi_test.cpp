@@ -492,3 +492,123 @@ TEST_CASE("A Coupled point with mass, volume and drag: its load on the host adds
   CHECK(worst > 100);  // its inertia and drag are felt in surge
   cabledyn_close(s);
 }
+
+TEST_CASE("A motionFile moves a Coupled body in the driver: its DOFs interpolated, its angle rates turned into the "
+          "angular velocity; the same loads as a host giving the exact motion",
+          "[capi][driver][bodies][motion]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_capi_body_motion_test";
+  fs::create_directories(dir);
+  // The coupled body deck with a motion table instead of its harmonic surge: surge, heave and
+  // yaw cubic in time (the not-a-knot spline reproduces them), roll held at 0.1 rad.
+  const std::string src = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/coupled_body.dat";
+  std::string text;
+  {
+    std::FILE* fp = std::fopen(src.c_str(), "rb");
+    REQUIRE(fp);
+    char buf[4096];
+    std::size_t k;
+    while ((k = std::fread(buf, 1, sizeof buf, fp)) > 0) text.append(buf, k);
+    std::fclose(fp);
+  }
+  const std::string harmonic = "surge 2 8 fairleadMotion";
+  REQUIRE(text.find(harmonic) != std::string::npos);
+  text.replace(text.find(harmonic), harmonic.size(), "body_motion.csv motionFile");
+  const double yaw0 = 10 * 3.14159265358979323846 / 180, roll = 0.1;
+  auto pose = [&](double t, double* x, double* xd) {  // x y z roll pitch yaw and their rates
+    x[0] = 0.3 * t * t - 0.05 * t * t * t, xd[0] = 0.6 * t - 0.15 * t * t;
+    x[1] = 0, xd[1] = 0;
+    x[2] = 0.02 * t * t * t, xd[2] = 0.06 * t * t;
+    x[3] = roll, xd[3] = 0;
+    x[4] = 0, xd[4] = 0;
+    x[5] = yaw0 + 0.004 * t * t * t, xd[5] = 0.012 * t * t;
+  };
+  {
+    std::FILE* fp = std::fopen((dir / "coupled_body_motion.dat").string().c_str(), "wb");
+    REQUIRE(fp);
+    std::fputs(text.c_str(), fp);
+    std::fclose(fp);
+    fp = std::fopen((dir / "body_motion.csv").string().c_str(), "wb");
+    REQUIRE(fp);
+    std::fputs("t,x,y,z,roll,pitch,yaw\n", fp);
+    for (int i = 0; i <= 40; ++i) {
+      double x[6], xd[6];
+      pose(0.1 * i, x, xd);
+      std::fprintf(fp, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", 0.1 * i, x[0], x[1], x[2], x[3], x[4], x[5]);
+    }
+    std::fclose(fp);
+  }
+  const std::string deck_path = (dir / "coupled_body_motion.dat").string();
+  cabledyn::io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  const cabledyn::io::Deck deck = cabledyn::io::read_deck(deck_path, ro);
+  cabledyn::io::RunSettings set;
+  set.root = (dir / "body").string();
+  set.log = nullptr;
+  set.progress = false;
+  cabledyn::io::SystemRunner run(deck, set);
+  run.run();
+  REQUIRE(run.times().size() == 41);
+
+  // The host: the exact motion; the angular velocity in world axes from the rotation matrix
+  // (omega^ = R' R^T by central differences), independent of the driver's formula.
+  auto rotation = [](const double* a) {
+    using M = Eigen::Matrix3d;
+    const M Rx = Eigen::AngleAxisd(a[3], Eigen::Vector3d::UnitX()).toRotationMatrix();
+    const M Ry = Eigen::AngleAxisd(a[4], Eigen::Vector3d::UnitY()).toRotationMatrix();
+    const M Rz = Eigen::AngleAxisd(a[5], Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    return M(Rx * Ry * Rz);
+  };
+  std::vector<double> x(6), v(6), f(6);
+  auto kin = [&](double t) {
+    double p[6], pd[6], pp[6], pm[6];
+    pose(t, p, pd);
+    const double h = 1e-6;
+    pose(t + h, pp, pd);
+    pose(t - h, pm, pd);
+    pose(t, p, pd);
+    const Eigen::Matrix3d W = (rotation(pp) - rotation(pm)) / (2 * h) * rotation(p).transpose();
+    for (int i = 0; i < 3; ++i) x[i] = p[i], v[i] = pd[i], x[3 + i] = p[3 + i];
+    v[3] = W(2, 1), v[4] = W(0, 2), v[5] = W(1, 0);
+  };
+  cabledyn_system* s = nullptr;
+  REQUIRE(cabledyn_create(deck_path.c_str(), &s) == CABLEDYN_OK);
+  kin(0.0);
+  REQUIRE(cabledyn_init(s, x.data(), v.data()) == CABLEDYN_OK);
+  const int fair1 = deck.tension_end(1, true);
+  double t = 0, worst = 0, scale = 0, yawed = 0;
+  for (std::size_t k = 0; k < run.times().size(); ++k) {
+    if (k > 0) {
+      kin(run.times()[k]);
+      REQUIRE(cabledyn_step(s, x.data(), v.data(), f.data(), &t, 0.1) == CABLEDYN_OK);
+    }
+    double a[3], load[6], bp[6];
+    cabledyn_line_end_force(s, 1, fair1, a);
+    cabledyn_body_load(s, 1, load);
+    cabledyn_body_pose(s, 1, bp);
+    const auto& row = run.channel_rows()[k];
+    const double ten = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    worst = std::max({worst, std::fabs(row[0] - ten), std::fabs(row[2] - load[0]), std::fabs(row[3] - load[5])});
+    scale = std::max({scale, ten, std::fabs(load[0]), std::fabs(load[5])});
+    CHECK(row[4] == Approx(bp[0]).margin(1e-9));  // Body1Px follows the table
+    yawed = std::max(yawed, std::fabs(bp[5] - yaw0));
+  }
+  INFO("largest difference " << worst << " of " << scale);
+  CHECK(worst <= 1e-7 * scale);
+  CHECK(yawed == Approx(0.004 * 64).epsilon(1e-9));  // the body turned by the table's yaw
+  cabledyn_close(s);
+
+  // A table of another length is refused, naming the count it needs.
+  {
+    std::FILE* fp = std::fopen((dir / "body_motion.csv").string().c_str(), "wb");
+    std::fputs("0 0 0 0\n4 0 0 0\n", fp);
+    std::fclose(fp);
+  }
+  try {
+    cabledyn::io::SystemRunner bad(cabledyn::io::read_deck(deck_path, ro), set);
+    FAIL("a 4-value motion table was accepted for 6 coupled DOFs");
+  } catch (const cabledyn::InputError& e) {
+    CHECK(std::string(e.what()).find("7: t and the 6 coupled DOFs") != std::string::npos);
+  }
+  fs::remove_all(dir);
+}

@@ -349,6 +349,50 @@ inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double
   return out;
 }
 
+/// The motion of a system's coupled DOFs from a motionFile in MoorDyn's coupled-DOF layout
+/// (what a host hands MoorDyn_Step): `t` and then one value per coupled DOF, in the C API's
+/// order (per Coupled body or rod x y z roll pitch yaw [rad], per CoupledPinned body or rod
+/// x y z, per coupled point x y z). Each group of three values is a track (the not-a-knot
+/// spline through its samples, C2). `dofs` is the number of coupled DOFs (a multiple of 3).
+/// Throws InputError naming the file and line when a row has another number of values, times
+/// do not increase, or the table does not cover [0, tmax].
+inline std::vector<MotionTrack> coupled_dof_tracks(const MotionTable& m, int dofs, double tmax,
+                                                   const std::string& layout) {
+  using detail::fail;
+  using detail::number_text;
+  const std::size_t n = m.rows.front().values.size(), groups = static_cast<std::size_t>(dofs) / 3;
+  if (n != 1 + static_cast<std::size_t>(dofs))
+    fail(m.file, m.rows.front().line, "motionFile row", std::to_string(n) + " values",
+         std::to_string(1 + dofs) + ": t and the " + std::to_string(dofs) + " coupled DOFs (" + layout + ")");
+  std::vector<double> ts;
+  std::vector<std::vector<std::array<double, 3>>> x(groups);
+  for (const MotionRow& r : m.rows) {
+    const double t = r.values[0];
+    if (!ts.empty() && !(t > ts.back()))
+      fail(m.file, r.line, "motionFile column 1 (t)", number_text(t), "> " + number_text(ts.back()) + " (times increase)");
+    ts.push_back(t);
+    for (std::size_t g = 0; g < groups; ++g)
+      x[g].push_back({r.values[1 + 3 * g], r.values[2 + 3 * g], r.values[3 + 3 * g]});
+  }
+  const double tol = 1e-9 * std::max(1.0, tmax);
+  if (ts.front() > tol)
+    fail(m.file, m.rows.front().line, "motionFile first time", number_text(ts.front()), "<= 0: the table starts the run");
+  if (ts.back() < tmax - tol)
+    fail(m.file, m.rows.back().line, "motionFile last time", number_text(ts.back()),
+         ">= the run length " + number_text(tmax) + " s (extend the table or shorten the run)");
+  std::vector<MotionTrack> out;
+  for (std::size_t g = 0; g < groups; ++g) out.push_back(MotionTrack::from_positions(ts, x[g]));
+  return out;
+}
+
+/// The angular velocity in world axes of R = Rx(roll) Ry(pitch) Rz(yaw) (MoorDyn's convention)
+/// from the angles and their rates: omega = roll' e_x + pitch' Rx e_y + yaw' Rx Ry e_z.
+inline std::array<double, 3> angular_velocity_xyz(const std::array<double, 3>& ang, const std::array<double, 3>& rate) {
+  const double cr = std::cos(ang[0]), sr = std::sin(ang[0]), cp = std::cos(ang[1]), sp = std::sin(ang[1]);
+  // Rx e_y = (0, cr, sr); Rx Ry e_z = Rx (sp, 0, cp) = (sp, -sr cp, cr cp).
+  return {rate[0] + rate[2] * sp, rate[1] * cr - rate[2] * sr * cp, rate[1] * sr + rate[2] * cr * cp};
+}
+
 /// The harmonic fairlead motion at time t: the offset from the deck position, its velocity and
 /// acceleration, x = A sin(omega t + phase) along the mode's axis, omega = 2 pi / T.
 inline PointKinematics harmonic_motion(const FairleadMotion& f, double t) {

@@ -45,11 +45,12 @@ class SystemRunner {
     if (dynamic_run() && deck_.options.motionFile) {
       const std::string path =
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
-      motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
-      if (!sim_->model().coupled_bodies.empty())
-        throw NotImplementedError(deck_.file, "motionFile", path,
-                                  "a motionFile with Coupled bodies (their motion in the driver is the deck's "
-                                  "fairleadMotion, or their deck pose; a host drives them through the C API)");
+      if (sim_->model().coupled_bodies.empty())
+        motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
+      else  // coupled bodies or rods: MoorDyn's coupled-DOF layout, every coupled DOF a column
+        dof_tracks_ = coupled_dof_tracks(read_motion(path), sim_->coupled_dofs(), *deck_.options.TMax,
+                                         "per Coupled body or rod x y z roll pitch yaw [rad], per CoupledPinned "
+                                         "one x y z, then per coupled point x y z: the C API's order");
     }
     const auto& o = deck_.options;
     for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})
@@ -117,6 +118,23 @@ class SystemRunner {
     const auto& m = sim_->model();
     x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
     v_.resize(x_.size());
+    if (!dof_tracks_.empty()) {  // a motionFile in the coupled-DOF layout
+      for (std::size_t g = 0; g < dof_tracks_.size(); ++g) {
+        const PointKinematics k = dof_tracks_[g].at(t);
+        for (std::size_t i = 0; i < 3; ++i) x_[3 * g + i] = k.x[i], v_[3 * g + i] = k.v[i];
+      }
+      // The angle rates of a Coupled body or rod to its angular velocity in world axes.
+      std::size_t o = 0;
+      for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
+        if (m.coupled_width[c] == 6) {
+          const std::array<double, 3> w = angular_velocity_xyz({x_[o + 3], x_[o + 4], x_[o + 5]},
+                                                               {v_[o + 3], v_[o + 4], v_[o + 5]});
+          for (std::size_t i = 0; i < 3; ++i) v_[o + 3 + i] = w[i];
+        }
+        o += static_cast<std::size_t>(m.coupled_width[c]);
+      }
+      return;
+    }
     const std::size_t p0 = static_cast<std::size_t>(sim_->body_entries());
     for (std::size_t c = 0; c < m.coupled.size(); ++c) {
       const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
@@ -486,7 +504,8 @@ class SystemRunner {
   std::string tmax_source_;
   std::vector<std::string> notes_;
   std::unique_ptr<SystemSimulation> sim_;
-  std::optional<MotionTracks> motion_;
+  std::optional<MotionTracks> motion_;   // the motionFile's point tracks (no coupled bodies)
+  std::vector<MotionTrack> dof_tracks_;   // the motionFile's coupled-DOF tracks (coupled bodies), 3 DOFs each
   std::vector<double> x_, v_;
   std::unique_ptr<OutputFile> out_;
   std::vector<std::string> files_;
