@@ -4165,7 +4165,13 @@ class BasicTensionElement {
   T energy(const Vec<T>& q, double r) const {
     const auto k = kinematics(q);
     const P ea = value_of(k.eps) < 0 ? P(r * p_.EA) : p_.EA;
-    return value_of(ea) == 0 ? T(0) : T(T(0.5) * T(ea) * T(p_.L0) * k.eps * k.eps);
+    if (value_of(ea) == 0) return T(0);
+    // Each product stored as a plain T (a dual whose derivative part is empty widens only when
+    // it meets a plain dual, not an expression); the order of the products is kept.
+    const T h = T(0.5) * T(ea);
+    const T hl = h * T(p_.L0);
+    const T he = hl * k.eps;
+    return T(he * k.eps);
   }
 
   /// Internal force f = dU/dq (f_a = -T e, f_b = T e) and, when K is given, the exact
@@ -4248,7 +4254,10 @@ class BasicTensionElement {
   template <class T>
   T kinetic_energy(const Vec<T>& v) const {
     const Vec3<T> va = v.template segment<3>(0), vb = v.template segment<3>(3);
-    return (T(p_.rho_A) * T(p_.L0) / T(6)) * (va.squaredNorm() + va.dot(vb) + vb.squaredNorm());
+    const T m = T(p_.rho_A) * T(p_.L0);  // plain duals (see energy)
+    const T m6 = m / T(6);
+    const T s = va.squaredNorm() + va.dot(vb) + vb.squaredNorm();
+    return T(m6 * s);
   }
 
  private:
@@ -5189,7 +5198,7 @@ Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoeffici
       nn = (nrm * nrm.transpose()) / select_positive(n_n, n_n, T(std::numeric_limits<double>::infinity()));
     else
       nn = value_of(n_n) > 0 ? Mat3<T>((nrm * nrm.transpose()) / n_n) : Mat3<T>::Zero();
-    if (J_ur) *J_ur = cn * (n_n * (I - tt) + nn) + (T(2) * ct * aut) * tt;
+    if (J_ur) *J_ur = cn * (n_n * (I - tt) + nn) + (T(2) * (ct * aut)) * tt;  // plain products for duals (2 x is exact)
     if (J_t) {
       // ct G(tau) dtau = ct |ut| (ut (I + t t^T) + 2 t u^T);
       // cn G(n) dtau = cn (|n| ut I + |n| t u^T + ut n n^T/|n|).
@@ -7725,7 +7734,7 @@ void hermite_drag_blocks(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::ar
     if (!R) continue;
     // d load/d a = wg (J_t (I - t t^T) + f t^T) = wg (J_t + (f - J_t t) t^T) (d|a|/da = t).
     R->add(N, A, Mat3<T>((T(cq) * wg) * (Jt + (fd - Jt * t) * t.transpose())));
-    R->add(N, N, Mat3<T>(-T(cv) * (wg * na) * Ju));
+    R->add(N, N, Mat3<T>(T(-cv) * (wg * na) * Ju));  // T(-cv): a plain dual (see element_residual.hpp)
   }
 }
 
@@ -7760,15 +7769,17 @@ T wetted_fraction(const T& za, const T& zb, double eta, T* df_dza = nullptr, T* 
   if (value_of(a) >= 0 && value_of(b) >= 0) return T(0);
   // One node below: the fraction is the below part, -z_low / (z_high - z_low).
   const T den = b - a;
+  // Negations and den^2 stored as plain T (duals: see element_residual.hpp).
+  const T den2 = den * den, na = -a, nb = -b;
   if (value_of(a) < 0) {  // a below, b above: f = -a / (b - a)
-    if (df_dza) *df_dza = -b / (den * den);
-    if (df_dzb) *df_dzb = a / (den * den);
-    return -a / den;
+    if (df_dza) *df_dza = nb / den2;
+    if (df_dzb) *df_dzb = a / den2;
+    return T(na / den);
   }
   // b below, a above: f = b / (b - a)
-  if (df_dza) *df_dza = b / (den * den);
-  if (df_dzb) *df_dzb = -a / (den * den);
-  return b / den;
+  if (df_dza) *df_dza = b / den2;
+  if (df_dzb) *df_dzb = na / den2;
+  return T(b / den);
 }
 
 /// Buoyancy-recovery load of an EI = 0 element (spec "Buoyancy and wetting"):
@@ -7974,7 +7985,7 @@ struct ElementLoads {
 
 /// r_e = f_int + f_damp - f_ext of an EI = 0 element at (qe, ve) in the sea `sea`, and, when
 /// K (C) is given, K = d r_e / d qe (C = d r_e / d ve). ve null: the element at rest (no
-/// damping, the drag of the fluid alone, C untouched). compression_ratio >= 0 gives the
+/// damping; the drag of the fluid on the element at rest, its velocity Jacobian still in C). compression_ratio >= 0 gives the
 /// compressed branch r EA (spec "EI = 0 path": the tension-only stages); negative: the
 /// element's own law. Terms, in this order: the internal force, the axial damping (when BA is
 /// not an exact double 0), minus the consistent weight, minus the drag and the fluid
@@ -8126,6 +8137,8 @@ bool hermite_element_residual(const Element& el, const ElementLoads<double>& ld,
       Vec<double, 12> qv;
       for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(qe(k)));
       if (element_may_cross(qv, L0, sea.surface_z)) {
+        if (R && !K_wet)  // the tangent would silently miss the wetting
+          throw InputError("hermite_element_residual", "K_wet", "null", "given with R when the wetting is on");
         Vec<double, 12> fwet;
         hermite_wetting_load(qv, ld.rho_g_A, L0, sea.surface_z, fwet, K_wet);
         for (int k = 0; k < 12; ++k) f(k) -= T(fwet(k));
@@ -8341,7 +8354,8 @@ inline double line_potential_energy(const Line& line, const StaticLoadCase& lc, 
       E += line.hermite_element(e).energy(qe) + hermite_weight_potential<double>(w, line.L0(e), qe);
     } else {
       const Vec<double, 6> qe = line.element_dofs<double, 6>(q, e);
-      E += line.tension_element(e).energy(qe, lc.compression_ratio) +
+      const auto& el = line.tension_element(e);
+      E += (lc.compression_ratio >= 0 ? el.energy(qe, lc.compression_ratio) : el.energy(qe)) +
            tension_weight_potential<double>(w, line.L0(e), qe);
     }
   }
@@ -20654,11 +20668,13 @@ inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double
 /// (what a host hands MoorDyn_Step): `t` and then one value per coupled DOF, in the C API's
 /// order (per Coupled body or rod x y z roll pitch yaw [rad], per CoupledPinned body or rod
 /// x y z, per coupled point x y z). Each group of three values is a track (the not-a-knot
-/// spline through its samples, C2). `dofs` is the number of coupled DOFs (a multiple of 3).
+/// spline through its samples, C2). `dofs` is the number of coupled DOFs (a multiple of 3);
+/// `angles` marks the groups that are roll pitch yaw, which must be continuous (unwrapped).
 /// Throws InputError naming the file and line when a row has another number of values, times
-/// do not increase, or the table does not cover [0, tmax].
+/// do not increase, an angle jumps by more than pi between samples (wrapped at +-pi: its
+/// spline would turn the body through a false rate), or the table does not cover [0, tmax].
 inline std::vector<MotionTrack> coupled_dof_tracks(const MotionTable& m, int dofs, double tmax,
-                                                   const std::string& layout) {
+                                                   const std::string& layout, const std::vector<bool>& angles = {}) {
   using detail::fail;
   using detail::number_text;
   const std::size_t n = m.rows.front().values.size(), groups = static_cast<std::size_t>(dofs) / 3;
@@ -20672,8 +20688,17 @@ inline std::vector<MotionTrack> coupled_dof_tracks(const MotionTable& m, int dof
     if (!ts.empty() && !(t > ts.back()))
       fail(m.file, r.line, "motionFile column 1 (t)", number_text(t), "> " + number_text(ts.back()) + " (times increase)");
     ts.push_back(t);
-    for (std::size_t g = 0; g < groups; ++g)
-      x[g].push_back({r.values[1 + 3 * g], r.values[2 + 3 * g], r.values[3 + 3 * g]});
+    for (std::size_t g = 0; g < groups; ++g) {
+      const std::array<double, 3> xg{r.values[1 + 3 * g], r.values[2 + 3 * g], r.values[3 + 3 * g]};
+      if (g < angles.size() && angles[g] && !x[g].empty())
+        for (std::size_t c = 0; c < 3; ++c)
+          if (std::fabs(xg[c] - x[g].back()[c]) > kPi)
+            fail(m.file, r.line, "motionFile column " + std::to_string(2 + 3 * g + c) + " (an angle)",
+                 number_text(xg[c]),
+                 "within pi of the previous sample " + number_text(x[g].back()[c]) +
+                     " [rad] (angles continuous: unwrap them)");
+      x[g].push_back(xg);
+    }
   }
   const double tol = 1e-9 * std::max(1.0, tmax);
   if (ts.front() > tol)
@@ -23266,10 +23291,17 @@ class SystemRunner {
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
       if (sim_->model().coupled_bodies.empty())
         motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
-      else  // coupled bodies or rods: MoorDyn's coupled-DOF layout, every coupled DOF a column
+      else {  // coupled bodies or rods: MoorDyn's coupled-DOF layout, every coupled DOF a column
+        std::vector<bool> angles;  // per group of three: roll pitch yaw of a Coupled body or rod
+        for (int w : sim_->model().coupled_width) {
+          angles.push_back(false);
+          if (w == 6) angles.push_back(true);
+        }
         dof_tracks_ = coupled_dof_tracks(read_motion(path), sim_->coupled_dofs(), *deck_.options.TMax,
                                          "per Coupled body or rod x y z roll pitch yaw [rad], per CoupledPinned "
-                                         "one x y z, then per coupled point x y z: the C API's order");
+                                         "one x y z, then per coupled point x y z: the C API's order",
+                                         angles);
+      }
     }
     const auto& o = deck_.options;
     for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})

@@ -610,5 +610,17 @@ TEST_CASE("A motionFile moves a Coupled body in the driver: its DOFs interpolate
   } catch (const cabledyn::InputError& e) {
     CHECK(std::string(e.what()).find("7: t and the 6 coupled DOFs") != std::string::npos);
   }
+  // A yaw wrapped at +-pi (3.1 then -3.1 rad) is refused: its spline would spin the body.
+  {
+    std::FILE* fp = std::fopen((dir / "body_motion.csv").string().c_str(), "wb");
+    std::fputs("0 0 0 0 0 0 3.1\n2 0 0 0 0 0 -3.1\n4 0 0 0 0 0 -3.0\n", fp);
+    std::fclose(fp);
+  }
+  try {
+    cabledyn::io::SystemRunner bad(cabledyn::io::read_deck(deck_path, ro), set);
+    FAIL("a wrapped yaw was accepted");
+  } catch (const cabledyn::InputError& e) {
+    CHECK(std::string(e.what()).find("unwrap") != std::string::npos);
+  }
   fs::remove_all(dir);
 }

@@ -293,3 +293,59 @@ TEST_CASE("Hermite element residual: at rest without drag it is the internal for
   CHECK((f - (fi - fw)).cwiseAbs().maxCoeff() <= 1e-12 * fi.cwiseAbs().maxCoeff());
   CHECK((J - K).cwiseAbs().maxCoeff() <= 1e-12 * K.cwiseAbs().maxCoeff());
 }
+
+TEST_CASE("Dynamic-size duals with only some derivatives seeded pass through every term (Eigen widens only plain "
+          "duals): the strain energy with L0 seeded, the Hermite drag tangent with half the state seeded",
+          "[line][element_residual]") {
+  using D = Dual<double>;
+  // Strain energy 1/2 EA L0 eps^2 with only L0 seeded (EA's derivative part empty).
+  BasicTensionElementParams<D> p;
+  p.L0 = D(6.0, VecX<double>::Unit(1, 0));
+  p.EA = D(2e4);
+  p.BA = D(0.0);
+  p.rho_A = D(14.0);
+  const BasicTensionElement<D> el(p, "dual element");
+  const Vec<D, 6> q = er_state().cast<D>();
+  const D U = el.energy<D>(q, 0.0);
+  auto energy_at = [&](double L0) {
+    BasicTensionElementParams<double> pd;
+    pd.L0 = L0;
+    pd.EA = 2e4;
+    pd.rho_A = 14.0;
+    return BasicTensionElement<double>(pd, "double element").energy<double>(er_state(), 0.0);
+  };
+  REQUIRE(U.derivatives().size() == 1);
+  CHECK(U.derivatives()(0) == Approx((energy_at(6.0 + 1e-6) - energy_at(6.0 - 1e-6)) / 2e-6).epsilon(1e-6));
+  const D Ek = el.kinetic_energy<D>(er_velocity().cast<D>());
+  CHECK(Ek.derivatives()(0) == Approx(14.0 / 6.0 * (er_velocity().head<3>().squaredNorm() +
+                                                     er_velocity().head<3>().dot(er_velocity().tail<3>()) +
+                                                     er_velocity().tail<3>().squaredNorm()))
+                                   .epsilon(1e-12));
+  // The Hermite residual with its drag tangent, half of the state seeded (End A's DOFs).
+  const auto he = er_hermite(40.0);
+  const ElementLoads<double> ld{150.0, 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
+  Vec<D, 12> qd = er_hermite_state().cast<D>(), vd = Vec<D, 12>::Zero();
+  for (int k = 0; k < 6; ++k) qd(k).derivatives() = VecX<double>::Unit(6, k);
+  ElementSea<D> sea = er_sea<D>(0.0);
+  sea.wetting = false;
+  HermiteBlockSum<D> R;
+  R.set_zero();
+  Vec<D, 12> f;
+  hermite_element_residual<D>(he, ld, qd, vd, sea, f, &R, 1.0, 0.0, nullptr);
+  Vec<double, 12> fv;
+  HermiteBlockSum<double> Rv;
+  Rv.set_zero();
+  ElementSea<double> seav = er_sea<double>(0.0);
+  seav.wetting = false;
+  hermite_element_residual<double>(he, ld, er_hermite_state(), Vec<double, 12>::Zero().eval(), seav, fv, &Rv, 1.0, 0.0,
+                                   nullptr);
+  Mat<double, 12> Jv = Mat<double, 12>::Zero();
+  Rv.add_to<LayoutRM>(Jv);
+  for (int i = 0; i < 12; ++i) {
+    CHECK(f(i).value() == fv(i));
+    for (int k = 0; k < 6; ++k) {  // d f_i / d q_k from the duals = the closed-form tangent at wq = 1 (v = 0)
+      const double dual = f(i).derivatives().size() ? f(i).derivatives()(k) : 0.0;
+      CHECK(dual == Approx(Jv(i, k)).margin(1e-9 * Jv.cwiseAbs().maxCoeff()));
+    }
+  }
+}

@@ -90,7 +90,13 @@ class BasicTensionElement {
   T energy(const Vec<T>& q, double r) const {
     const auto k = kinematics(q);
     const P ea = value_of(k.eps) < 0 ? P(r * p_.EA) : p_.EA;
-    return value_of(ea) == 0 ? T(0) : T(T(0.5) * T(ea) * T(p_.L0) * k.eps * k.eps);
+    if (value_of(ea) == 0) return T(0);
+    // Each product stored as a plain T (a dual whose derivative part is empty widens only when
+    // it meets a plain dual, not an expression); the order of the products is kept.
+    const T h = T(0.5) * T(ea);
+    const T hl = h * T(p_.L0);
+    const T he = hl * k.eps;
+    return T(he * k.eps);
   }
 
   /// Internal force f = dU/dq (f_a = -T e, f_b = T e) and, when K is given, the exact
@@ -173,7 +179,10 @@ class BasicTensionElement {
   template <class T>
   T kinetic_energy(const Vec<T>& v) const {
     const Vec3<T> va = v.template segment<3>(0), vb = v.template segment<3>(3);
-    return (T(p_.rho_A) * T(p_.L0) / T(6)) * (va.squaredNorm() + va.dot(vb) + vb.squaredNorm());
+    const T m = T(p_.rho_A) * T(p_.L0);  // plain duals (see energy)
+    const T m6 = m / T(6);
+    const T s = va.squaredNorm() + va.dot(vb) + vb.squaredNorm();
+    return T(m6 * s);
   }
 
  private:

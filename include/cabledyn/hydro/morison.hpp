@@ -73,7 +73,7 @@ Vec3<T> morison_drag(const Vec3<T>& u_r, const Vec3<T>& t, const MorisonCoeffici
       nn = (nrm * nrm.transpose()) / select_positive(n_n, n_n, T(std::numeric_limits<double>::infinity()));
     else
       nn = value_of(n_n) > 0 ? Mat3<T>((nrm * nrm.transpose()) / n_n) : Mat3<T>::Zero();
-    if (J_ur) *J_ur = cn * (n_n * (I - tt) + nn) + (T(2) * ct * aut) * tt;
+    if (J_ur) *J_ur = cn * (n_n * (I - tt) + nn) + (T(2) * (ct * aut)) * tt;  // plain products for duals (2 x is exact)
     if (J_t) {
       // ct G(tau) dtau = ct |ut| (ut (I + t t^T) + 2 t u^T);
       // cn G(n) dtau = cn (|n| ut I + |n| t u^T + ut n n^T/|n|).

@@ -353,11 +353,13 @@ inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double
 /// (what a host hands MoorDyn_Step): `t` and then one value per coupled DOF, in the C API's
 /// order (per Coupled body or rod x y z roll pitch yaw [rad], per CoupledPinned body or rod
 /// x y z, per coupled point x y z). Each group of three values is a track (the not-a-knot
-/// spline through its samples, C2). `dofs` is the number of coupled DOFs (a multiple of 3).
+/// spline through its samples, C2). `dofs` is the number of coupled DOFs (a multiple of 3);
+/// `angles` marks the groups that are roll pitch yaw, which must be continuous (unwrapped).
 /// Throws InputError naming the file and line when a row has another number of values, times
-/// do not increase, or the table does not cover [0, tmax].
+/// do not increase, an angle jumps by more than pi between samples (wrapped at +-pi: its
+/// spline would turn the body through a false rate), or the table does not cover [0, tmax].
 inline std::vector<MotionTrack> coupled_dof_tracks(const MotionTable& m, int dofs, double tmax,
-                                                   const std::string& layout) {
+                                                   const std::string& layout, const std::vector<bool>& angles = {}) {
   using detail::fail;
   using detail::number_text;
   const std::size_t n = m.rows.front().values.size(), groups = static_cast<std::size_t>(dofs) / 3;
@@ -371,8 +373,17 @@ inline std::vector<MotionTrack> coupled_dof_tracks(const MotionTable& m, int dof
     if (!ts.empty() && !(t > ts.back()))
       fail(m.file, r.line, "motionFile column 1 (t)", number_text(t), "> " + number_text(ts.back()) + " (times increase)");
     ts.push_back(t);
-    for (std::size_t g = 0; g < groups; ++g)
-      x[g].push_back({r.values[1 + 3 * g], r.values[2 + 3 * g], r.values[3 + 3 * g]});
+    for (std::size_t g = 0; g < groups; ++g) {
+      const std::array<double, 3> xg{r.values[1 + 3 * g], r.values[2 + 3 * g], r.values[3 + 3 * g]};
+      if (g < angles.size() && angles[g] && !x[g].empty())
+        for (std::size_t c = 0; c < 3; ++c)
+          if (std::fabs(xg[c] - x[g].back()[c]) > kPi)
+            fail(m.file, r.line, "motionFile column " + std::to_string(2 + 3 * g + c) + " (an angle)",
+                 number_text(xg[c]),
+                 "within pi of the previous sample " + number_text(x[g].back()[c]) +
+                     " [rad] (angles continuous: unwrap them)");
+      x[g].push_back(xg);
+    }
   }
   const double tol = 1e-9 * std::max(1.0, tmax);
   if (ts.front() > tol)

@@ -47,10 +47,17 @@ class SystemRunner {
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
       if (sim_->model().coupled_bodies.empty())
         motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
-      else  // coupled bodies or rods: MoorDyn's coupled-DOF layout, every coupled DOF a column
+      else {  // coupled bodies or rods: MoorDyn's coupled-DOF layout, every coupled DOF a column
+        std::vector<bool> angles;  // per group of three: roll pitch yaw of a Coupled body or rod
+        for (int w : sim_->model().coupled_width) {
+          angles.push_back(false);
+          if (w == 6) angles.push_back(true);
+        }
         dof_tracks_ = coupled_dof_tracks(read_motion(path), sim_->coupled_dofs(), *deck_.options.TMax,
                                          "per Coupled body or rod x y z roll pitch yaw [rad], per CoupledPinned "
-                                         "one x y z, then per coupled point x y z: the C API's order");
+                                         "one x y z, then per coupled point x y z: the C API's order",
+                                         angles);
+      }
     }
     const auto& o = deck_.options;
     for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})

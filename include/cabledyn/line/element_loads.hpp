@@ -189,7 +189,7 @@ void hermite_drag_blocks(const Vec<T, 12>& q, const Vec<T, 12>& v, const std::ar
     if (!R) continue;
     // d load/d a = wg (J_t (I - t t^T) + f t^T) = wg (J_t + (f - J_t t) t^T) (d|a|/da = t).
     R->add(N, A, Mat3<T>((T(cq) * wg) * (Jt + (fd - Jt * t) * t.transpose())));
-    R->add(N, N, Mat3<T>(-T(cv) * (wg * na) * Ju));
+    R->add(N, N, Mat3<T>(T(-cv) * (wg * na) * Ju));  // T(-cv): a plain dual (see element_residual.hpp)
   }
 }
 
@@ -224,15 +224,17 @@ T wetted_fraction(const T& za, const T& zb, double eta, T* df_dza = nullptr, T* 
   if (value_of(a) >= 0 && value_of(b) >= 0) return T(0);
   // One node below: the fraction is the below part, -z_low / (z_high - z_low).
   const T den = b - a;
+  // Negations and den^2 stored as plain T (duals: see element_residual.hpp).
+  const T den2 = den * den, na = -a, nb = -b;
   if (value_of(a) < 0) {  // a below, b above: f = -a / (b - a)
-    if (df_dza) *df_dza = -b / (den * den);
-    if (df_dzb) *df_dzb = a / (den * den);
-    return -a / den;
+    if (df_dza) *df_dza = nb / den2;
+    if (df_dzb) *df_dzb = a / den2;
+    return T(na / den);
   }
   // b below, a above: f = b / (b - a)
-  if (df_dza) *df_dza = b / (den * den);
-  if (df_dzb) *df_dzb = -a / (den * den);
-  return b / den;
+  if (df_dza) *df_dza = b / den2;
+  if (df_dzb) *df_dzb = na / den2;
+  return T(b / den);
 }
 
 /// Buoyancy-recovery load of an EI = 0 element (spec "Buoyancy and wetting"):

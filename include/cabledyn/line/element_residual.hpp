@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "cabledyn/core/eigen.hpp"
+#include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/elements/hermite_shape.hpp"
 #include "cabledyn/elements/tension_element.hpp"
@@ -65,7 +66,7 @@ struct ElementLoads {
 
 /// r_e = f_int + f_damp - f_ext of an EI = 0 element at (qe, ve) in the sea `sea`, and, when
 /// K (C) is given, K = d r_e / d qe (C = d r_e / d ve). ve null: the element at rest (no
-/// damping, the drag of the fluid alone, C untouched). compression_ratio >= 0 gives the
+/// damping; the drag of the fluid on the element at rest, its velocity Jacobian still in C). compression_ratio >= 0 gives the
 /// compressed branch r EA (spec "EI = 0 path": the tension-only stages); negative: the
 /// element's own law. Terms, in this order: the internal force, the axial damping (when BA is
 /// not an exact double 0), minus the consistent weight, minus the drag and the fluid
@@ -217,6 +218,8 @@ bool hermite_element_residual(const Element& el, const ElementLoads<double>& ld,
       Vec<double, 12> qv;
       for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(qe(k)));
       if (element_may_cross(qv, L0, sea.surface_z)) {
+        if (R && !K_wet)  // the tangent would silently miss the wetting
+          throw InputError("hermite_element_residual", "K_wet", "null", "given with R when the wetting is on");
         Vec<double, 12> fwet;
         hermite_wetting_load(qv, ld.rho_g_A, L0, sea.surface_z, fwet, K_wet);
         for (int k = 0; k < 12; ++k) f(k) -= T(fwet(k));

@@ -222,7 +222,8 @@ inline double line_potential_energy(const Line& line, const StaticLoadCase& lc, 
       E += line.hermite_element(e).energy(qe) + hermite_weight_potential<double>(w, line.L0(e), qe);
     } else {
       const Vec<double, 6> qe = line.element_dofs<double, 6>(q, e);
-      E += line.tension_element(e).energy(qe, lc.compression_ratio) +
+      const auto& el = line.tension_element(e);
+      E += (lc.compression_ratio >= 0 ? el.energy(qe, lc.compression_ratio) : el.energy(qe)) +
            tension_weight_potential<double>(w, line.L0(e), qe);
     }
   }
