@@ -12065,15 +12065,26 @@ class SystemStepper {
   /// (set_coupled / set_held) when called. Throws SolveError naming the time when a step
   /// still fails after max_subdivisions halvings; the committed state is then unchanged and
   /// the system's prescribed kinematics are restored to those of t.
-  void step(const T& dt) {
+  /// With substeps > 1 the step is divided into that many equal sub-steps (each committed in
+  /// turn, the prescribed kinematics interpolated between t and t + dt as for a subdivided
+  /// step; spec "Rigid-body time integration": the accuracy sub-steps of bodySubstep); a
+  /// failure returns to the state at t.
+  void step(const T& dt, int substeps = 1) {
     if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() first");
     if (!(value_of(dt) > 0) || !is_finite(dt)) throw InputError("stepper", "dt", value_of(dt), "> 0");
+    if (substeps < 1) throw InputError("stepper", "substeps", substeps, ">= 1");
     sys_.get_held(h1_);
     base_ = x_;
     base_r0_ = r0_;
     base_Ma0_ = Ma0_;
     try {
-      advance(dt, 0, T(0), T(1));
+      if (substeps == 1) {
+        advance(dt, 0, T(0), T(1));
+      } else {
+        const T h = dt / T(substeps);
+        for (int k = 0; k < substeps; ++k)
+          advance(h, 0, T(k) / T(substeps), k + 1 == substeps ? T(1) : T(k + 1) / T(substeps));
+      }
     } catch (...) {
       x_ = base_;
       r0_ = base_r0_;
@@ -14519,6 +14530,65 @@ class MooringSystem {
       return rb + Rb * P.r;
     }
     return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : P.r;
+  }
+
+  /// The values of a vector of T (double).
+  static Vec3<double> value3(const Vec3<T>& v) {
+    return Vec3<double>(static_cast<double>(value_of(v(0))), static_cast<double>(value_of(v(1))),
+                        static_cast<double>(value_of(v(2))));
+  }
+
+  /// An estimate of the stiffest body-mooring frequency [rad/s] of the free bodies in state s
+  /// (spec "Rigid-body time integration": the accuracy sub-steps of bodySubstep). Each line
+  /// with an end on a free body acts there as the directional spring
+  /// k_a t t^T + (T/L)(I - t t^T) (t the chord direction from that end to the other, L the
+  /// chord length, k_a = 1 / sum l0/EA, T the end load's magnitude), carried to the
+  /// reference point (translation: its diagonal; rotation: the diagonal of [a]^T K [a], a the
+  /// arm); the estimate is the largest sqrt(K_ii / M_ii) over the six DOFs of every free body,
+  /// M the body's mass matrix (structural and added mass, rods included). Left out (not yet):
+  /// the waterplane of rods crossing the surface and seabed contact springs. 0 without free
+  /// bodies. Allocates nothing once the dynamic workspaces exist.
+  double body_frequency_estimate(const SystemState<T>& s) const {
+    double omega = 0;
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (bodies_[b].kind != BodyKind::free) continue;
+      const int bi = static_cast<int>(b);
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, bi, rb, Rb);
+      Vec6<double> K = Vec6<double>::Zero();
+      for (std::size_t l = 0; l < lines_.size(); ++l)
+        for (int end = 0; end < 2; ++end) {
+          const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
+          if (P.kind != PointKind::body || P.body != bi) continue;
+          const Vec3<double> xe = value3(point_position(s, lines_[l].point[end]));
+          const Vec3<double> xo = value3(point_position(s, lines_[l].point[1 - end]));
+          const Vec3<double> chord = xo - xe;
+          const double L = chord.norm();
+          if (!(L > 0)) continue;
+          const Vec3<double> t = chord / L;
+          double compliance = 0;
+          const auto& M = lines_[l].model;
+          for (std::size_t e = 0; e < M.n_elements(); ++e)
+            compliance += static_cast<double>(value_of(M.L0(e))) / static_cast<double>(value_of(M.element(e).params().EA));
+          const double ten = value3(line_end_force_dynamic(s, static_cast<int>(l), end)).norm();
+          const Mat3<double> Ks = (1.0 / compliance) * t * t.transpose() +
+                                  (ten / L) * (Mat3<double>::Identity() - t * t.transpose());
+          const Vec3<double> a = xe - value3(rb);
+          Mat3<double> A;
+          A << 0, -a(2), a(1), a(2), 0, -a(0), -a(1), a(0), 0;
+          const Mat3<double> Kr = A.transpose() * Ks * A;
+          for (int i = 0; i < 3; ++i) K(i) += Ks(i, i), K(3 + i) += Kr(i, i);
+        }
+      const Vec3<T> cb = Rb * bodies_[b].cb;
+      const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
+      const Mat6<T> Mb = body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_);
+      for (int i = 0; i < 6; ++i) {
+        const double m = static_cast<double>(value_of(Mb(i, i)));
+        if (m > 0 && K(i) > 0) omega = std::max(omega, std::sqrt(K(i) / m));
+      }
+    }
+    return omega;
   }
 
   /// The held points' kinematics (into h, whose vectors keep their storage once sized).
@@ -18047,6 +18117,7 @@ struct Options {
   bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
   bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
+  bool body_substep_accuracy = true;    ///< [bodySubstep] accuracy (default): free bodies' steps in sub-steps with omega dt <= 0.28; none: dtM as given
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
   bool alpha_force_blend = true;        ///< [alpha_force_blend]
@@ -18182,7 +18253,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn's WaveKin grids (a WaveKin other than 0 is not implemented)"},
   {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn's wave/current grid merging (WaveKin and Currents other than 0 are not implemented)"},
   {"bodyScheme", OptionRole::default_only, false, "monolithic", "the staggered body scheme (bodies are stepped monolithically)"},
-  {"bodySubstep", OptionRole::ignored, false, "", "bodies are stepped with dtM as given (no accuracy sub-steps)"},
+  {"bodySubstep", OptionRole::typed, false, "", ""},
   {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
   {"bodyWetting", OptionRole::typed, false, "", ""},
   {"bodyHydro", OptionRole::ignored, false, "", "bodies carry no fluid inertia yet (no waves in systems)"},
@@ -18463,6 +18534,10 @@ class OptionsParser {
       else bad(name, x.text, "wheeler or none");
     } else if (name == "rhoInf") {
       o_.rhoInf = number_in(x, name, 0, false, 1);
+    } else if (name == "bodySubstep") {
+      if (iequals(x.text, "accuracy")) o_.body_substep_accuracy = true;
+      else if (iequals(x.text, "none")) o_.body_substep_accuracy = false;
+      else bad(name, x.text, "accuracy (sub-steps with omega dt <= 0.28, default) or none (dtM as given)");
     } else if (name == "bodyWetting") {
       if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
       else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;
@@ -22973,6 +23048,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
 // returning the forces of the lines on the coupled points; queries; save and load of
 // everything committed (a bit-for-bit restart).
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -23019,6 +23096,12 @@ class SystemSimulation {
     return n;
   }
   bool initialized() const { return stepper_ != nullptr; }
+  /// omega dt_sub of bodySubstep accuracy (spec "Rigid-body time integration").
+  static constexpr double kBodySubstep = 0.28;
+  /// The sub-steps of the last step (bodySubstep accuracy; 1 without free bodies or with
+  /// bodySubstep none) and the most of any step so far.
+  int last_substeps() const { return last_substeps_; }
+  int max_substeps() const { return max_substeps_; }
   double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
   const SystemState<double>& state() const {
     require_init("state");
@@ -23055,7 +23138,16 @@ class SystemSimulation {
     if (!(dt > 0) || !std::isfinite(dt)) throw InputError("step", "dt", dt, "> 0");
     for (int i = 0; i < coupled_dofs(); ++i) acc_[static_cast<std::size_t>(i)] = (v[i] - last_v_[static_cast<std::size_t>(i)]) / dt;
     set_coupled(x, v, acc_.data());
-    stepper_->step(dt);
+    // bodySubstep accuracy (spec "Rigid-body time integration"): equal sub-steps with
+    // omega dt_sub <= 0.28 for the stiffest body-mooring frequency of the committed state.
+    int n = 1;
+    if (deck_.options.body_substep_accuracy) {
+      const double omega = model_.system.body_frequency_estimate(stepper_->state());
+      n = std::max(1, static_cast<int>(std::ceil(omega * dt / kBodySubstep - 1e-12)));
+    }
+    stepper_->step(dt, n);
+    last_substeps_ = n;
+    max_substeps_ = std::max(max_substeps_, n);
     for (int i = 0; i < coupled_dofs(); ++i) last_v_[static_cast<std::size_t>(i)] = v[i];
     coupled_forces(f);
   }
@@ -23243,6 +23335,7 @@ class SystemSimulation {
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
   std::vector<double> last_v_, acc_;
+  int last_substeps_ = 1, max_substeps_ = 1;
 };
 
 }  // namespace cabledyn::io
@@ -23735,7 +23828,10 @@ class SystemRunner {
         << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
       if (dynamic_run()) {
         f << "march: " << sim_->stepper_statistics().steps << " steps, " << sim_->stepper_statistics().newton_iterations
-          << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps\n";
+          << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps";
+        if (sim_->max_substeps() > 1)
+          f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
+        f << "\n";
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         const int id = sim_->model().line_id[l];

@@ -624,3 +624,54 @@ TEST_CASE("A motionFile moves a Coupled body in the driver: its DOFs interpolate
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("bodySubstep accuracy: a free body's step is divided into equal sub-steps with omega dt <= 0.28 for the "
+          "stiffest body-mooring frequency; the result is the run at the sub-step bit for bit",
+          "[capi][bodies][substep]") {
+  const std::string path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/tethered_buoy.dat";
+  cabledyn::io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  const cabledyn::io::Deck deck = cabledyn::io::read_deck(path, ro);
+  REQUIRE(deck.options.body_substep_accuracy);  // the default
+  cabledyn::io::SystemSimulation a(deck);
+  a.initialize(nullptr, nullptr);
+  // The tether is vertical (its chord along z exactly): heave sqrt(k_a / m), k_a = EA / L0.
+  const double omega = std::sqrt(2e7 / 78.5 / 2e4);
+  CHECK(a.system().body_frequency_estimate(a.state()) == Approx(omega).epsilon(1e-12));
+  const double dt = 0.5;
+  const int n = static_cast<int>(std::ceil(omega * dt / 0.28));
+  REQUIRE(n == 7);
+  a.step(nullptr, nullptr, 0.0, dt, nullptr);
+  CHECK(a.last_substeps() == n);
+  // bodySubstep none: one step of dt.
+  cabledyn::io::Deck dn = deck;
+  dn.options.body_substep_accuracy = false;
+  cabledyn::io::SystemSimulation b(dn);
+  b.initialize(nullptr, nullptr);
+  b.step(nullptr, nullptr, 0.0, dt, nullptr);
+  CHECK(b.last_substeps() == 1);
+  // The stepper's n equal sub-steps are n steps of dt / n bit for bit: the buoy released
+  // with a heave velocity of 0.4 m/s from its equilibrium.
+  using Sys = cabledyn::MooringSystem<double>;
+  auto m1 = cabledyn::io::build_deck_system(deck), m2 = cabledyn::io::build_deck_system(deck);
+  auto s1 = m1.system.initial_state();
+  cabledyn::solve_statics(m1.system, s1);
+  auto s2 = s1;
+  const Eigen::Index heave = m1.system.body_dof(0) + 2;
+  REQUIRE(heave >= 2);
+  s1.v(heave) = s2.v(heave) = 0.4;
+  cabledyn::SystemStepperOptions opt;
+  opt.rho_inf = 0.8;
+  cabledyn::SystemStepper<Sys> st1(m1.system, opt), st2(m2.system, opt);
+  st1.initialize(s1);
+  st2.initialize(s2);
+  st1.step(dt, n);
+  for (int k = 0; k < n; ++k) st2.step(dt / n);
+  CHECK(st1.state().t == st2.state().t);
+  for (Eigen::Index i = 0; i < s1.q.size(); ++i) {
+    CHECK(st1.state().q(i) == st2.state().q(i));
+    CHECK(st1.state().v(i) == st2.state().v(i));
+  }
+  CHECK(std::fabs(st1.state().q(heave) - s1.q(heave)) > 0.02);  // the buoy moved
+  CHECK(st1.statistics().steps == n);
+}

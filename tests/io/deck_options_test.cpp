@@ -147,6 +147,7 @@ TEST_CASE("every typed keyword is parsed", "[deck][options]") {
       {"TMax", {"0.01 dtM\n0 TMax", [](const Options& o) { return o.TMax == 0.0 && o.dynamic() && o.steps() == 0; }}},
       {"rhoInf", {"1 rhoInf", [](const Options& o) { return o.rhoInf == 1.0; }}},
       {"bodyWetting", {"moordyn bodyWetting", [](const Options& o) { return o.body_wetting_full; }}},
+      {"bodySubstep", {"none bodySubstep", [](const Options& o) { return !o.body_substep_accuracy; }}},
       {"dynamic_solver", {"dynamic_solver 1e-6 0 1 0", [](const Options& o) {
                             return o.dynamic_solver == DynamicSolverSettings{1e-6, 0.0, 1, 0};
                           }}},

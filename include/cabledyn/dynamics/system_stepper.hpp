@@ -120,15 +120,26 @@ class SystemStepper {
   /// (set_coupled / set_held) when called. Throws SolveError naming the time when a step
   /// still fails after max_subdivisions halvings; the committed state is then unchanged and
   /// the system's prescribed kinematics are restored to those of t.
-  void step(const T& dt) {
+  /// With substeps > 1 the step is divided into that many equal sub-steps (each committed in
+  /// turn, the prescribed kinematics interpolated between t and t + dt as for a subdivided
+  /// step; spec "Rigid-body time integration": the accuracy sub-steps of bodySubstep); a
+  /// failure returns to the state at t.
+  void step(const T& dt, int substeps = 1) {
     if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() first");
     if (!(value_of(dt) > 0) || !is_finite(dt)) throw InputError("stepper", "dt", value_of(dt), "> 0");
+    if (substeps < 1) throw InputError("stepper", "substeps", substeps, ">= 1");
     sys_.get_held(h1_);
     base_ = x_;
     base_r0_ = r0_;
     base_Ma0_ = Ma0_;
     try {
-      advance(dt, 0, T(0), T(1));
+      if (substeps == 1) {
+        advance(dt, 0, T(0), T(1));
+      } else {
+        const T h = dt / T(substeps);
+        for (int k = 0; k < substeps; ++k)
+          advance(h, 0, T(k) / T(substeps), k + 1 == substeps ? T(1) : T(k + 1) / T(substeps));
+      }
     } catch (...) {
       x_ = base_;
       r0_ = base_r0_;

@@ -169,6 +169,7 @@ struct Options {
   bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
   bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
+  bool body_substep_accuracy = true;    ///< [bodySubstep] accuracy (default): free bodies' steps in sub-steps with omega dt <= 0.28; none: dtM as given
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
   bool alpha_force_blend = true;        ///< [alpha_force_blend]
@@ -304,7 +305,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn's WaveKin grids (a WaveKin other than 0 is not implemented)"},
   {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn's wave/current grid merging (WaveKin and Currents other than 0 are not implemented)"},
   {"bodyScheme", OptionRole::default_only, false, "monolithic", "the staggered body scheme (bodies are stepped monolithically)"},
-  {"bodySubstep", OptionRole::ignored, false, "", "bodies are stepped with dtM as given (no accuracy sub-steps)"},
+  {"bodySubstep", OptionRole::typed, false, "", ""},
   {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
   {"bodyWetting", OptionRole::typed, false, "", ""},
   {"bodyHydro", OptionRole::ignored, false, "", "bodies carry no fluid inertia yet (no waves in systems)"},
@@ -585,6 +586,10 @@ class OptionsParser {
       else bad(name, x.text, "wheeler or none");
     } else if (name == "rhoInf") {
       o_.rhoInf = number_in(x, name, 0, false, 1);
+    } else if (name == "bodySubstep") {
+      if (iequals(x.text, "accuracy")) o_.body_substep_accuracy = true;
+      else if (iequals(x.text, "none")) o_.body_substep_accuracy = false;
+      else bad(name, x.text, "accuracy (sub-steps with omega dt <= 0.28, default) or none (dtM as given)");
     } else if (name == "bodyWetting") {
       if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
       else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;

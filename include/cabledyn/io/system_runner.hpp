@@ -491,7 +491,10 @@ class SystemRunner {
         << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
       if (dynamic_run()) {
         f << "march: " << sim_->stepper_statistics().steps << " steps, " << sim_->stepper_statistics().newton_iterations
-          << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps\n";
+          << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps";
+        if (sim_->max_substeps() > 1)
+          f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
+        f << "\n";
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         const int id = sim_->model().line_id[l];

@@ -584,6 +584,65 @@ class MooringSystem {
     return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : P.r;
   }
 
+  /// The values of a vector of T (double).
+  static Vec3<double> value3(const Vec3<T>& v) {
+    return Vec3<double>(static_cast<double>(value_of(v(0))), static_cast<double>(value_of(v(1))),
+                        static_cast<double>(value_of(v(2))));
+  }
+
+  /// An estimate of the stiffest body-mooring frequency [rad/s] of the free bodies in state s
+  /// (spec "Rigid-body time integration": the accuracy sub-steps of bodySubstep). Each line
+  /// with an end on a free body acts there as the directional spring
+  /// k_a t t^T + (T/L)(I - t t^T) (t the chord direction from that end to the other, L the
+  /// chord length, k_a = 1 / sum l0/EA, T the end load's magnitude), carried to the
+  /// reference point (translation: its diagonal; rotation: the diagonal of [a]^T K [a], a the
+  /// arm); the estimate is the largest sqrt(K_ii / M_ii) over the six DOFs of every free body,
+  /// M the body's mass matrix (structural and added mass, rods included). Left out (not yet):
+  /// the waterplane of rods crossing the surface and seabed contact springs. 0 without free
+  /// bodies. Allocates nothing once the dynamic workspaces exist.
+  double body_frequency_estimate(const SystemState<T>& s) const {
+    double omega = 0;
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (bodies_[b].kind != BodyKind::free) continue;
+      const int bi = static_cast<int>(b);
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, bi, rb, Rb);
+      Vec6<double> K = Vec6<double>::Zero();
+      for (std::size_t l = 0; l < lines_.size(); ++l)
+        for (int end = 0; end < 2; ++end) {
+          const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
+          if (P.kind != PointKind::body || P.body != bi) continue;
+          const Vec3<double> xe = value3(point_position(s, lines_[l].point[end]));
+          const Vec3<double> xo = value3(point_position(s, lines_[l].point[1 - end]));
+          const Vec3<double> chord = xo - xe;
+          const double L = chord.norm();
+          if (!(L > 0)) continue;
+          const Vec3<double> t = chord / L;
+          double compliance = 0;
+          const auto& M = lines_[l].model;
+          for (std::size_t e = 0; e < M.n_elements(); ++e)
+            compliance += static_cast<double>(value_of(M.L0(e))) / static_cast<double>(value_of(M.element(e).params().EA));
+          const double ten = value3(line_end_force_dynamic(s, static_cast<int>(l), end)).norm();
+          const Mat3<double> Ks = (1.0 / compliance) * t * t.transpose() +
+                                  (ten / L) * (Mat3<double>::Identity() - t * t.transpose());
+          const Vec3<double> a = xe - value3(rb);
+          Mat3<double> A;
+          A << 0, -a(2), a(1), a(2), 0, -a(0), -a(1), a(0), 0;
+          const Mat3<double> Kr = A.transpose() * Ks * A;
+          for (int i = 0; i < 3; ++i) K(i) += Ks(i, i), K(3 + i) += Kr(i, i);
+        }
+      const Vec3<T> cb = Rb * bodies_[b].cb;
+      const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
+      const Mat6<T> Mb = body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_);
+      for (int i = 0; i < 6; ++i) {
+        const double m = static_cast<double>(value_of(Mb(i, i)));
+        if (m > 0 && K(i) > 0) omega = std::max(omega, std::sqrt(K(i) / m));
+      }
+    }
+    return omega;
+  }
+
   /// The held points' kinematics (into h, whose vectors keep their storage once sized).
   void get_held(Held& h) const {
     h.r.resize(points_.size());
