@@ -14545,9 +14545,11 @@ class MooringSystem {
   /// chord length, k_a = 1 / sum l0/EA, T the end load's magnitude), carried to the
   /// reference point (translation: its diagonal; rotation: the diagonal of [a]^T K [a], a the
   /// arm); the estimate is the largest sqrt(K_ii / M_ii) over the six DOFs of every free body,
-  /// M the body's mass matrix (structural and added mass, rods included). Left out (not yet):
-  /// the waterplane of rods crossing the surface and seabed contact springs. 0 without free
-  /// bodies. Allocates nothing once the dynamic workspaces exist.
+  /// M the body's mass matrix (structural and added mass, rods included). A rod whose axis
+  /// crosses the still water adds its waterplane rho g pi d^2 / (4 |t_z|) at the crossing (the
+  /// spec bounds the crossings within the coming step; this takes the present ones). Left out
+  /// (not yet): seabed contact springs. 0 without free bodies. Allocates nothing once the
+  /// dynamic workspaces exist.
   double body_frequency_estimate(const SystemState<T>& s) const {
     double omega = 0;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
@@ -14580,6 +14582,21 @@ class MooringSystem {
           const Mat3<double> Kr = A.transpose() * Ks * A;
           for (int i = 0; i < 3; ++i) K(i) += Ks(i, i), K(3 + i) += Kr(i, i);
         }
+      // A rod whose axis crosses the still water (z = 0): its waterplane, the spring
+      // rho g pi d^2 / (4 |t_z|) at the crossing point c (heave; k c_y^2 and k c_x^2 in roll
+      // and pitch, c from the reference point).
+      for (const auto& rod : bodies_[b].rods) {
+        const Vec3<double> pa = value3(Vec3<T>(rb + Rb * rod.a)), pb = value3(Vec3<T>(rb + Rb * rod.b));
+        if ((pa(2) < 0) == (pb(2) < 0) || pa(2) == pb(2)) continue;
+        const double s = pa(2) / (pa(2) - pb(2));  // the crossing, from End A
+        const Vec3<double> c = pa + s * (pb - pa) - value3(rb);
+        const double tz = std::fabs(pb(2) - pa(2)) / (pb - pa).norm();
+        const double d = static_cast<double>(value_of(rod.d));
+        const double k = env_.rho_w * env_.g * kPi * d * d / (4 * tz);
+        K(2) += k;
+        K(3) += k * c(1) * c(1);
+        K(4) += k * c(0) * c(0);
+      }
       const Vec3<T> cb = Rb * bodies_[b].cb;
       const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
       const Mat6<T> Mb = body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_);

@@ -434,6 +434,8 @@ TEST_CASE("A ballasted spar (a free vertical rod piercing the surface) heaves ab
   o.tol = 1e-10;
   SystemStepper<MooringSystem<double>> st(sys, o);
   st.initialize(sys.initial_state());
+  // bodySubstep's frequency estimate: the waterplane over the heave mass, 2 pi / T.
+  CHECK(sys.body_frequency_estimate(st.state()) == Approx(2 * sr_pi / T).epsilon(1e-9));
   const double dt = T / 400;
   std::vector<double> z;
   double tilt = 0;
