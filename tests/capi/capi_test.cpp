@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -502,15 +504,10 @@ TEST_CASE("A motionFile moves a Coupled body in the driver: its DOFs interpolate
   // The coupled body deck with a motion table instead of its harmonic surge: surge, heave and
   // yaw cubic in time (the not-a-knot spline reproduces them), roll held at 0.1 rad.
   const std::string src = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/coupled_body.dat";
-  std::string text;
-  {
-    std::FILE* fp = std::fopen(src.c_str(), "rb");
-    REQUIRE(fp);
-    char buf[4096];
-    std::size_t k;
-    while ((k = std::fread(buf, 1, sizeof buf, fp)) > 0) text.append(buf, k);
-    std::fclose(fp);
-  }
+  std::ifstream in(src, std::ios::binary);
+  REQUIRE(in);
+  const std::string text0((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = text0;
   const std::string harmonic = "surge 2 8 fairleadMotion";
   REQUIRE(text.find(harmonic) != std::string::npos);
   text.replace(text.find(harmonic), harmonic.size(), "body_motion.csv motionFile");

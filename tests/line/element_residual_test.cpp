@@ -349,3 +349,19 @@ TEST_CASE("Dynamic-size duals with only some derivatives seeded pass through eve
     }
   }
 }
+
+TEST_CASE("Hermite element residual: a dual at the surface with the wetting on is refused by name (the exact-crossing "
+          "kernel is double: its derivative would be missing)",
+          "[line][element_residual]") {
+  using D = Dual<double>;
+  const auto he = er_hermite(40.0);
+  const ElementLoads<double> ld{150.0, 1025.0 * 9.81 * kPi * 0.09 * 0.09 / 4, er_coeffs()};
+  Vec<D, 12> qd = er_hermite_state().cast<D>();  // End B 1.2 m above the surface
+  for (int k = 0; k < 12; ++k) qd(k).derivatives() = VecX<double>::Unit(12, k);
+  ElementSea<D> sea = er_sea<D>(0.0);
+  Vec<D, 12> f;
+  CHECK_THROWS_AS(hermite_element_residual<D>(he, ld, qd, Vec<D, 12>::Zero().eval(), sea, f, nullptr, 1.0, 0.0, nullptr),
+                  NotImplementedError);
+  sea.wetting = false;  // without it the dual evaluation runs
+  CHECK_NOTHROW(hermite_element_residual<D>(he, ld, qd, Vec<D, 12>::Zero().eval(), sea, f, nullptr, 1.0, 0.0, nullptr));
+}

@@ -183,7 +183,9 @@ void hermite_fluid_inertia(const Vec<T, 12>& qe, const Vec3<T>& udm, const Moris
 /// damped_force_blocks), minus the consistent weight, minus the drag of the element-mean
 /// relative velocity at the wetted Gauss points, minus Froude-Krylov and fluid inertia there,
 /// minus the buoyancy lost above the surface. The statics pass ve = 0 (wq = 1, wv = 0).
-/// T = a Pack of kLanes elements (the march's runs of equal elements): the caller guarantees
+/// T a dual: an element that may reach the surface with the wetting on is refused
+/// (NotImplementedError: the exact-crossing kernel is double, a dual's derivative part would
+/// silently miss it). T = a Pack of kLanes elements (the march's runs of equal elements): the caller guarantees
 /// that none of them reaches the surface (element_may_cross), the element and the load data
 /// are the lanes' common ones.
 template <class T, class Element>
@@ -220,6 +222,9 @@ bool hermite_element_residual(const Element& el, const ElementLoads<double>& ld,
       if (element_may_cross(qv, L0, sea.surface_z)) {
         if (R && !K_wet)  // the tangent would silently miss the wetting
           throw InputError("hermite_element_residual", "K_wet", "null", "given with R when the wetting is on");
+        if constexpr (is_dual_v<T>)  // the exact-crossing kernel is double: a dual would miss its derivative
+          throw NotImplementedError("Hermite element at the surface", "scalar", "a dual",
+                                    "the buoyancy lost above the surface in duals (its tangent: K_wet, double)");
         Vec<double, 12> fwet;
         hermite_wetting_load(qv, ld.rho_g_A, L0, sea.surface_z, fwet, K_wet);
         for (int k = 0; k < 12; ++k) f(k) -= T(fwet(k));

@@ -134,6 +134,7 @@ class LineModel {
     d_.clear();
     morison_.clear();
     loads_.clear();
+    compliance_ = T(0);
     for (std::size_t i = 0; i < sections_.size(); ++i) {
       const auto& s = sections_[i];
       const std::string obj = name_ + " section " + std::to_string(i + 1);
@@ -166,6 +167,8 @@ class LineModel {
         mc.validate(obj);
         morison_.push_back(mc);
         loads_.push_back({w, 0.0, mc});
+        const T ce = L0 / s.EA;  // plain (duals: see element_residual.hpp)
+        compliance_ += ce;
       }
     }
   }
@@ -178,6 +181,9 @@ class LineModel {
   const T& w(std::size_t e) const { return w_[e]; }
   /// Element e.
   const BasicTensionElement<T>& element(std::size_t e) const { return elems_[e]; }
+  /// The axial compliance sum l0 / EA over the elements [m/N] (1 / k_a, the line's axial
+  /// stiffness as a spring).
+  const T& axial_compliance() const { return compliance_; }
   /// Total unstretched length [m].
   T length() const {
     T L = T(0);
@@ -391,6 +397,7 @@ class LineModel {
   std::vector<T> w_, d_;
   std::vector<MorisonCoefficients> morison_;
   std::vector<ElementLoads<T>> loads_;  // each element's weight and Morison coefficients
+  T compliance_ = T(0);                 // sum l0 / EA
   ElementSea<T> at_rest_ = still_sea();       // statics: still water, no drag, wholly wetted
 
   static ElementSea<T> still_sea() {

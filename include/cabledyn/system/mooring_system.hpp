@@ -365,8 +365,7 @@ class MooringSystem {
     body_pose(s, b, rb, Rb);
     const Vec6<T> vel = motion_of(b, s.v, 1), acc = motion_of(b, s.a, 2);
     const Vec3<T> w = vel.template tail<3>();
-    const T phi = body_immersion<T>(B, T(rb(2) + Vec3<T>(Rb * B.cb)(2)), env_).phi;
-    const Mat6<T> M = body_mass_matrix<T>(B, rb, Rb, phi, env_);
+    const Mat6<T> M = body_mass_at(b, rb, Rb);
     const Vec6<T> own = body_velocity_terms<T>(B, Rb, w) -
                         body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
                                               current_, true);
@@ -584,6 +583,15 @@ class MooringSystem {
     return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : P.r;
   }
 
+  /// The mass matrix of body b at pose (rb, Rb): its structural and added mass (the added mass
+  /// of its submerged fraction phi at the centre of buoyancy), rods and points included.
+  Mat6<T> body_mass_at(int b, const Vec3<T>& rb, const Mat3<T>& Rb) const {
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    const Vec3<T> cb = Rb * B.cb;
+    const T phi = body_immersion<T>(B, T(rb(2) + cb(2)), env_).phi;
+    return body_mass_matrix<T>(B, rb, Rb, phi, env_);
+  }
+
   /// The values of a vector of T (double).
   static Vec3<double> value3(const Vec3<T>& v) {
     return Vec3<double>(static_cast<double>(value_of(v(0))), static_cast<double>(value_of(v(1))),
@@ -621,16 +629,10 @@ class MooringSystem {
           const double L = chord.norm();
           if (!(L > 0)) continue;
           const Vec3<double> t = chord / L;
-          double compliance = 0;
-          const auto& M = lines_[l].model;
-          for (std::size_t e = 0; e < M.n_elements(); ++e)
-            compliance += static_cast<double>(value_of(M.L0(e))) / static_cast<double>(value_of(M.element(e).params().EA));
+          const double ka = 1.0 / static_cast<double>(value_of(lines_[l].model.axial_compliance()));
           const double ten = value3(line_end_force_dynamic(s, static_cast<int>(l), end)).norm();
-          const Mat3<double> Ks = (1.0 / compliance) * t * t.transpose() +
-                                  (ten / L) * (Mat3<double>::Identity() - t * t.transpose());
-          const Vec3<double> a = xe - value3(rb);
-          Mat3<double> A;
-          A << 0, -a(2), a(1), a(2), 0, -a(0), -a(1), a(0), 0;
+          const Mat3<double> Ks = ka * t * t.transpose() + (ten / L) * (Mat3<double>::Identity() - t * t.transpose());
+          const Mat3<double> A = skew<double>(Vec3<double>(xe - value3(rb)));
           const Mat3<double> Kr = A.transpose() * Ks * A;
           for (int i = 0; i < 3; ++i) K(i) += Ks(i, i), K(3 + i) += Kr(i, i);
         }
@@ -638,20 +640,19 @@ class MooringSystem {
       // rho g pi d^2 / (4 |t_z|) at the crossing point c (heave; k c_y^2 and k c_x^2 in roll
       // and pitch, c from the reference point).
       for (const auto& rod : bodies_[b].rods) {
-        const Vec3<double> pa = value3(Vec3<T>(rb + Rb * rod.a)), pb = value3(Vec3<T>(rb + Rb * rod.b));
-        if ((pa(2) < 0) == (pb(2) < 0) || pa(2) == pb(2)) continue;
-        const double s = pa(2) / (pa(2) - pb(2));  // the crossing, from End A
-        const Vec3<double> c = pa + s * (pb - pa) - value3(rb);
-        const double tz = std::fabs(pb(2) - pa(2)) / (pb - pa).norm();
-        const double d = static_cast<double>(value_of(rod.d));
-        const double k = env_.rho_w * env_.g * kPi * d * d / (4 * tz);
+        const RodAxis<T> ax = rod_axis<T>(rod, rb, Rb);  // End A (from rb), unit axis q, length L
+        const double za = static_cast<double>(value_of(ax.za)), qz = static_cast<double>(value_of(ax.q(2))),
+                     L = static_cast<double>(value_of(ax.L));
+        const double zb = za + L * qz;
+        if ((za < 0) == (zb < 0) || za == zb) continue;
+        const Vec3<double> c = value3(ax.pa) + (-za / qz) * value3(ax.q);  // the crossing, from rb
+        const double r = static_cast<double>(value_of(ax.radius));
+        const double k = env_.rho_w * env_.g * kPi * r * r / std::fabs(qz);
         K(2) += k;
         K(3) += k * c(1) * c(1);
         K(4) += k * c(0) * c(0);
       }
-      const Vec3<T> cb = Rb * bodies_[b].cb;
-      const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
-      const Mat6<T> Mb = body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_);
+      const Mat6<T> Mb = body_mass_at(bi, rb, Rb);
       for (int i = 0; i < 6; ++i) {
         const double m = static_cast<double>(value_of(Mb(i, i)));
         if (m > 0 && K(i) > 0) omega = std::max(omega, std::sqrt(K(i) / m));
@@ -892,9 +893,7 @@ class MooringSystem {
         Vec3<T> rb;
         Mat3<T> Rb;
         pose_of(bi, q, s.R[b], rb, Rb);
-        const Vec3<T> cb = Rb * bodies_[b].cb;
-        const T phi = body_immersion<T>(bodies_[b], T(rb(2) + cb(2)), env_).phi;
-        return body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_);
+        return body_mass_at(bi, rb, Rb);
       };
       const Mat6<T> M = mass(s.q);
       const Vec6<T> acc = motion_of(bi, s.a, 2);  // a pinned body: its pin's acceleration
@@ -938,9 +937,8 @@ class MooringSystem {
       Vec3<T> rb;
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
-      const T phi = body_immersion<T>(bodies_[b], T(rb(2) + Vec3<T>(Rb * bodies_[b].cb)(2)), env_).phi;
       const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
-      E += T(0.5) * vb.dot(mul6<T>(body_mass_matrix<T>(bodies_[b], rb, Rb, phi, env_), vb));
+      E += T(0.5) * vb.dot(mul6<T>(body_mass_at(static_cast<int>(b), rb, Rb), vb));
     }
     return E;
   }
