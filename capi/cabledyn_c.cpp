@@ -153,6 +153,24 @@ int cabledyn_line_end_force(const cabledyn_system* s, int id, int end, double f[
   });
 }
 
+int cabledyn_line_nodes(const cabledyn_system* s, int id, int* n) {
+  return guarded(s, [&] {
+    if (!n) throw cabledyn::InputError("cabledyn_line_nodes", "n", "NULL", "non-null");
+    *n = s->sim->line_nodes(id);
+  });
+}
+
+int cabledyn_line_node_position(const cabledyn_system* s, int id, int i, double r[3], double t[3]) {
+  return guarded(s, [&] {
+    if (!r) throw cabledyn::InputError("cabledyn_line_node_position", "r", "NULL", "non-null");
+    cabledyn::Vec3<double> tg;
+    const auto p = s->sim->line_node_position(id, i, t ? &tg : nullptr);
+    for (int k = 0; k < 3; ++k) r[k] = p(k);
+    if (t)
+      for (int k = 0; k < 3; ++k) t[k] = tg(k);
+  });
+}
+
 int cabledyn_save(const cabledyn_system* s, const char* path) {
   return guarded(s, [&] {
     if (!path) throw cabledyn::InputError("cabledyn_save", "path", "NULL", "non-null");

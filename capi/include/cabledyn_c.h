@@ -68,6 +68,11 @@ CABLEDYN_C_API int cabledyn_body_pose(const cabledyn_system* s, int id, double r
 CABLEDYN_C_API int cabledyn_body_load(const cabledyn_system* s, int id, double f6[6]);
 /* Force [N] line `id` exerts on the point at its End A (end 0) or End B (end 1). */
 CABLEDYN_C_API int cabledyn_line_end_force(const cabledyn_system* s, int id, int end, double f[3]);
+/* Number of nodes of line `id` (its elements + 1); position [m] and tangent dr/ds of its
+ * node i (0 at End A; a finite-EI line's tangent DOF, an EI = 0 line's mean chord direction
+ * over the unstretched lengths; t may be NULL). */
+CABLEDYN_C_API int cabledyn_line_nodes(const cabledyn_system* s, int id, int* n);
+CABLEDYN_C_API int cabledyn_line_node_position(const cabledyn_system* s, int id, int i, double r[3], double t[3]);
 /* Writes / reads everything committed (a load continues bit for bit). */
 CABLEDYN_C_API int cabledyn_save(const cabledyn_system* s, const char* path);
 CABLEDYN_C_API int cabledyn_load(cabledyn_system* s, const char* path);

@@ -11984,6 +11984,8 @@ using LineDynamics = BasicLineDynamics<>;
 // kinematics interpolated linearly) up to max_subdivisions levels; the committed State is one
 // value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
 
+#include <limits>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -11993,10 +11995,17 @@ namespace cabledyn {
 
 /// Options of the system stepper (deck OPTIONS names in brackets where they exist).
 struct SystemStepperOptions {
+  /// The backtracking line search of a Newton iteration (spec "Time integration": the Hermite
+  /// path halves a step until the residual decreases): automatic asks the system
+  /// (System::wants_line_search(), a MooringSystem with a finite-EI line), off when the system
+  /// does not say.
+  enum class LineSearch { automatic, on, off };
   double rho_inf = 0.8;      ///< spectral radius at infinite frequency [rhoInf]
   double tol = 1e-8;         ///< ||G||_inf / s of the Newton test
-  int max_iterations = 25;   ///< Newton iterations per attempt
+  int max_iterations = 25;   ///< Newton iterations per attempt (each evaluation of the residual counts)
   int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
+  LineSearch line_search = LineSearch::automatic;
+  int max_backtracks = 8;    ///< halvings of one Newton update by the line search
 };
 
 /// Counters of a run.
@@ -12004,6 +12013,7 @@ struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
   long newton_iterations = 0;   ///< Newton iterations (each one a factorisation)
   long subdivisions = 0;        ///< failed attempts that were halved
+  long backtracks = 0;          ///< Newton updates halved by the line search
 };
 
 /// Everything a stepper commits: the state, the force r(q, v) of the force blend at it, and
@@ -12030,6 +12040,10 @@ class SystemStepper {
     if (!(opt_.tol > 0)) throw InputError("stepper", "tol", opt_.tol, "> 0");
     if (opt_.max_iterations < 1) throw InputError("stepper", "max_iterations", opt_.max_iterations, ">= 1");
     if (opt_.max_subdivisions < 0) throw InputError("stepper", "max_subdivisions", opt_.max_subdivisions, ">= 0");
+    if (opt_.max_backtracks < 0) throw InputError("stepper", "max_backtracks", opt_.max_backtracks, ">= 0");
+    line_search_ = opt_.line_search == SystemStepperOptions::LineSearch::on;
+    if constexpr (requires { sys.wants_line_search(); })
+      if (opt_.line_search == SystemStepperOptions::LineSearch::automatic) line_search_ = sys.wants_line_search();
   }
 
   /// Starts from state s (q, v given; the prescribed kinematics those the system holds): the
@@ -12151,6 +12165,8 @@ class SystemStepper {
     trial_.t = x_.t + dt;
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
+    double gprev = std::numeric_limits<double>::infinity();
+    int backtracks = 0;
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
@@ -12182,6 +12198,17 @@ class SystemStepper {
         ++stats_.steps;
         return true;
       }
+      // Line search: an update that raised the residual is halved (a node cycling on and off
+      // the seabed's penalty, a snap of a finite-EI line), up to max_backtracks times.
+      if (line_search_ && gn > gprev && backtracks < opt_.max_backtracks) {
+        dq_ *= T(0.5);
+        trial_.q -= dq_;
+        ++backtracks;
+        ++stats_.backtracks;
+        continue;
+      }
+      gprev = gn;
+      backtracks = 0;
       dq_ = -G_;
       try {
         J_.solve(dq_);
@@ -12202,6 +12229,7 @@ class SystemStepper {
   Held h0_, h1_, hs0_, hs1_;
   double scale_ = 1;
   bool initialized_ = false;
+  bool line_search_ = false;
   SystemStepperStatistics stats_;
 };
 
@@ -13339,23 +13367,30 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
 }  // namespace cabledyn
 // ---- end cabledyn/system/body_model.hpp ----
 // ---- begin cabledyn/system/line_model.hpp ----
-// cabledyn: the load model of one EI = 0 line inside a mooring system, every parameter a
-// template scalar.
-// Spec "The EI = 0 tension element" (internal force and tangent), "Buoyancy and wetting"
-// (submerged weight per unstretched metre, consistent nodal weights), "Seabed contact" (nodal
-// penalty contact, stiffness kBot d l_trib), "Static equilibrium" (R = f_int - f_ext),
-// "Attached objects and line ends" (the end nodes of a line are the positions of the objects
-// it is attached to).
+// cabledyn: the load model of one line inside a mooring system (EI = 0 or cubic Hermite),
+// every parameter of an EI = 0 line a template scalar.
+// Spec "The EI = 0 tension element" (internal force and tangent), "The cubic-Hermite bending
+// element" (nodes [r, m], m = r'), "Buoyancy and wetting" (submerged weight per unstretched
+// metre, consistent nodal weights), "Seabed contact" (nodal penalty contact, stiffness
+// kBot d l_trib, on the position DOFs), "Static equilibrium" (R = f_int - f_ext), "Attached
+// objects and line ends" (the end nodes of a line are the positions of the objects it is
+// attached to; a finite-EI end on a point is pinned in bending: its tangent is free).
 //
-// The model sees a line as its N + 1 node positions x (3 (N + 1) values, end nodes included)
-// and gives the residual R = f_int - f_ext on every node and the tangent dR/dx as 3 x 3 node
-// blocks into a sink: `sink.add(i, j, B)` adds B to the block of nodes (i, j). It knows
-// nothing of DOF numbering: the system (mooring_system.hpp) routes each node block to a line
-// band, an object border or nowhere (a held end).
+// The model sees a line as its node vector x: N + 1 nodes of node_dofs() values each (3: the
+// position r; 6 on a Hermite line: r and the tangent m), end nodes included. It counts x in
+// slots of three values (slot k = x[3k, 3k + 3): node i's position is slot
+// position_slot(i), a Hermite node's tangent the slot after it) and gives the residual
+// R = f_int - f_ext on every slot and the tangent dR/dx as 3 x 3 slot blocks into a sink:
+// `sink.add(i, j, B)` adds B to the block of slots (i, j). It knows nothing of DOF numbering:
+// the system (mooring_system.hpp) routes each slot block to a line band, an object border or
+// nowhere (a held end position).
 //
 // T is the scalar of the state and of the parameters alike (double, long double or a dual):
-// with T a dual, EA, the section lengths, the mass and diameter carry derivative parts, and a
-// static solve in T gives the exact derivatives of its results with respect to them.
+// with T a dual, EA, the section lengths, the mass and diameter of an EI = 0 line carry
+// derivative parts, and a static solve in T gives the exact derivatives of its results with
+// respect to them. A Hermite element's parameters are double (HermiteElementParams): a
+// Hermite line whose parameters carry derivatives is refused (NotImplementedError); its state
+// may be a dual (the sensitivities to the objects' positions and to other lines' parameters).
 
 #include <algorithm>
 #include <cmath>
@@ -13377,7 +13412,7 @@ struct SectionModel {
   T BA = T(0);       ///< axial damping [N s] (a negative value is resolved as -zeta, spec "Axial damping")
   T rho_A = T(0);    ///< dry mass per unstretched metre [kg/m]
   T d = T(0);        ///< hydrodynamic diameter [m]
-  double EI = 0;     ///< bending stiffness: must be 0 (Hermite lines are not in the system yet)
+  double EI = 0;     ///< bending stiffness [N m^2] (a section of EI > 0 makes the line a cubic-Hermite cable)
   double Cdn = 0, Cdt = 0, Can = 0, Cat = 0;  ///< Morison coefficients (double: not design parameters yet)
 
   /// The section of a double line description, its parameters lifted to T.
@@ -13424,8 +13459,24 @@ struct SeabedModel {
   SeabedParams params;      ///< kBot, cBot, blend width
 };
 
-/// The load model of an EI = 0 line in a system: elements, submerged weights and seabed
-/// contact, all parameters in T. Rebuild it (rebuild()) after editing sections().
+/// True when x carries a nonzero derivative part (a seeded dual; false for a plain float).
+template <class T>
+bool carries_derivative(const T& x) {
+  if constexpr (is_dual_v<T>) {
+    const auto& d = x.derivatives();
+    for (Eigen::Index i = 0; i < d.size(); ++i)
+      if (value_of(d(i)) != 0 || carries_derivative(d(i))) return true;
+    return carries_derivative(x.value());
+  } else {
+    (void)x;
+    return false;
+  }
+}
+
+/// The load model of a line in a system: elements (EI = 0, or cubic Hermite when a section
+/// has EI > 0: the whole line is then a Hermite cable, its EI = 0 sections Hermite elements
+/// without bending energy, as in line/line.hpp), submerged weights and seabed contact. Rebuild
+/// it (rebuild()) after editing sections().
 template <class T>
 class LineModel {
  public:
@@ -13439,11 +13490,14 @@ class LineModel {
   }
 
   /// The model of a double line description (its end positions are not used: the system
-  /// places the end nodes on the objects the line is attached to).
+  /// places the end nodes on the objects the line is attached to; a Hermite line's ends are
+  /// pinned in bending).
   static LineModel from_line(const Line& line, SeabedModel seabed = {}) {
     std::vector<SectionModel<T>> s;
     for (const auto& sec : line.sections()) s.push_back(SectionModel<T>::from(sec));
-    return LineModel(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
+    LineModel m(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
+    m.set_quadrature(line.options().axial_order, line.options().bending_order);
+    return m;
   }
 
   const std::string& name() const { return name_; }
@@ -13453,62 +13507,115 @@ class LineModel {
   std::vector<SectionModel<T>>& sections() { return sections_; }
   const std::vector<SectionModel<T>>& sections() const { return sections_; }
 
+  /// The Gauss orders of a Hermite element's axial and bending energies (deck options
+  /// axial_quadrature_order, bending_quadrature_order; 1..6); rebuilds.
+  void set_quadrature(int axial_order, int bending_order) {
+    axial_order_ = axial_order;
+    bending_order_ = bending_order;
+    rebuild();
+  }
+
   /// Validate the sections and rebuild the elements, weights and contact widths. Throws
-  /// InputError naming the line, the section and the bad parameter.
+  /// InputError naming the line, the section and the bad parameter, NotImplementedError for
+  /// a Hermite line whose parameters carry derivatives.
   void rebuild() {
     if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
+    hermite_ = false;
+    for (const auto& s : sections_) {
+      if (!(s.EI >= 0 && std::isfinite(s.EI))) throw InputError(name_ + " section", "EI", s.EI, ">= 0");
+      hermite_ = hermite_ || s.EI > 0;
+    }
     elems_.clear();
+    helems_.clear();
     w_.clear();
     d_.clear();
+    L0_.clear();
+    EA_.clear();
     morison_.clear();
     loads_.clear();
+    hloads_.clear();
     compliance_ = T(0);
     for (std::size_t i = 0; i < sections_.size(); ++i) {
       const auto& s = sections_[i];
       const std::string obj = name_ + " section " + std::to_string(i + 1);
-      if (s.EI != 0)
-        throw NotImplementedError(obj, "EI", s.EI, "0 (Hermite lines in a mooring system: not yet)");
       if (s.segments < 1) throw InputError(obj, "NumSegs", s.segments, ">= 1");
       if (!(value_of(s.length) > 0 && is_finite(s.length))) throw InputError(obj, "length", value_of(s.length), "> 0");
       if (!(value_of(s.d) > 0 && is_finite(s.d))) throw InputError(obj, "Diam", value_of(s.d), "> 0");
+      if (hermite_ && (carries_derivative(s.length) || carries_derivative(s.EA) || carries_derivative(s.BA) ||
+                       carries_derivative(s.rho_A) || carries_derivative(s.d)))
+        throw NotImplementedError(obj, "design parameter of a finite-EI line", "a seeded dual",
+                                  "plain values (a Hermite element's parameters are double: its sensitivities would be lost)");
       const T L0 = s.length / T(s.segments);
       // Spec "Buoyancy and wetting" and "Axial damping" (a negative BA is a damping ratio).
       const T w = submerged_weight<T>(s.rho_A, s.d, env_.rho_w, env_.g);
       const T BA = resolve_axial_damping<T>(s.BA, L0, s.EA, s.rho_A);
+      MorisonCoefficients mc;
+      mc.d = static_cast<double>(value_of(s.d));
+      mc.Cdn = s.Cdn;
+      mc.Cdt = s.Cdt;
+      mc.Can = s.Can;
+      mc.Cat = s.Cat;
+      mc.rho = env_.rho_w;
+      mc.validate(obj);
       for (int k = 0; k < s.segments; ++k) {
-        BasicTensionElementParams<T> p;
-        p.L0 = L0;
-        p.EA = s.EA;
-        p.BA = BA;
-        p.rho_A = s.rho_A;
-        p.tension_only = tension_only_;
-        elems_.emplace_back(p, name_ + " element " + std::to_string(elems_.size() + 1));
+        const std::string eo = name_ + " element " + std::to_string(L0_.size() + 1);
+        if (hermite_) {
+          HermiteElementParams p;
+          p.L0 = static_cast<double>(value_of(L0));
+          p.EA = static_cast<double>(value_of(s.EA));
+          p.EI = s.EI;
+          p.BA = static_cast<double>(value_of(BA));
+          p.rho_A = static_cast<double>(value_of(s.rho_A));
+          p.axial_order = axial_order_;
+          p.bending_order = bending_order_;
+          helems_.emplace_back(p, eo);
+          const double dv = mc.d;
+          hloads_.push_back({static_cast<double>(value_of(w)), env_.rho_w * env_.g * kPi * dv * dv / 4, mc});
+        } else {
+          BasicTensionElementParams<T> p;
+          p.L0 = L0;
+          p.EA = s.EA;
+          p.BA = BA;
+          p.rho_A = s.rho_A;
+          p.tension_only = tension_only_;
+          elems_.emplace_back(p, eo);
+          loads_.push_back({w, 0.0, mc});
+        }
+        L0_.push_back(L0);
+        EA_.push_back(s.EA);
         w_.push_back(w);
         d_.push_back(s.d);
-        MorisonCoefficients mc;
-        mc.d = static_cast<double>(value_of(s.d));
-        mc.Cdn = s.Cdn;
-        mc.Cdt = s.Cdt;
-        mc.Can = s.Can;
-        mc.Cat = s.Cat;
-        mc.rho = env_.rho_w;
-        mc.validate(obj);
         morison_.push_back(mc);
-        loads_.push_back({w, 0.0, mc});
         const T ce = L0 / s.EA;  // plain (duals: see element_residual.hpp)
         compliance_ += ce;
       }
     }
   }
 
-  std::size_t n_elements() const { return elems_.size(); }
-  std::size_t n_nodes() const { return elems_.size() + 1; }
+  /// True for a cubic-Hermite cable (a section of EI > 0), false for an EI = 0 line.
+  bool hermite() const { return hermite_; }
+  /// Values per node: 3 (r) or 6 (Hermite: r, m).
+  int node_dofs() const { return hermite_ ? 6 : 3; }
+  /// Half-bandwidth of a line's band in node-major order (5 EI = 0, 11 Hermite).
+  int half_bandwidth() const { return 2 * node_dofs() - 1; }
+  std::size_t n_elements() const { return L0_.size(); }
+  std::size_t n_nodes() const { return L0_.size() + 1; }
+  /// Number of slots (three values each) of the node vector.
+  std::size_t n_slots() const { return n_nodes() * static_cast<std::size_t>(node_dofs() / 3); }
+  /// The slot of node i's position (its tangent, on a Hermite line, is the next one).
+  std::size_t position_slot(std::size_t i) const { return i * static_cast<std::size_t>(node_dofs() / 3); }
+  /// Size of the node vector x.
+  Eigen::Index size() const { return static_cast<Eigen::Index>(3 * n_slots()); }
   /// Unstretched length of element e [m].
-  const T& L0(std::size_t e) const { return elems_[e].params().L0; }
+  const T& L0(std::size_t e) const { return L0_[e]; }
+  /// Axial stiffness of element e [N].
+  const T& EA(std::size_t e) const { return EA_[e]; }
   /// Submerged weight per unstretched metre of element e [N/m].
   const T& w(std::size_t e) const { return w_[e]; }
-  /// Element e.
-  const BasicTensionElement<T>& element(std::size_t e) const { return elems_[e]; }
+  /// EI = 0 element e (an EI = 0 line).
+  const BasicTensionElement<T>& element(std::size_t e) const { return elems_.at(e); }
+  /// Hermite element e (a Hermite line).
+  const HermiteElement<LayoutRM>& hermite_element(std::size_t e) const { return helems_.at(e); }
   /// The axial compliance sum l0 / EA over the elements [m/N] (1 / k_a, the line's axial
   /// stiffness as a spring).
   const T& axial_compliance() const { return compliance_; }
@@ -13526,7 +13633,8 @@ class LineModel {
   }
 
   /// The double line description of this model's parameter values, with the given end
-  /// positions (the static seeds of the system statics solve it line by line).
+  /// positions (the static seeds of the system statics solve it line by line; a Hermite
+  /// line's ends pinned in bending).
   /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
   /// the position of this model's End B).
   Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false) const {
@@ -13539,129 +13647,167 @@ class LineModel {
     b.position = endB;
     LineOptions opt;
     opt.tension_only = tension_only_;
+    opt.axial_order = axial_order_;
+    opt.bending_order = bending_order_;
     return Line(name_, std::move(s), a, b, env_, opt);
   }
 
   /// Node i's position in the node vector x.
-  static Vec3<T> node(const VecX<T>& x, std::size_t i) {
-    return x.template segment<3>(static_cast<Eigen::Index>(3 * i));
+  Vec3<T> node(const VecX<T>& x, std::size_t i) const {
+    return x.template segment<3>(static_cast<Eigen::Index>(3 * position_slot(i)));
   }
 
-  /// Static residual R = f_int - f_ext on every node (R sized 3 (N + 1), overwritten) and,
-  /// with a sink, the tangent dR/dx as node blocks (spec "Static equilibrium"; f_ext the
-  /// consistent weight w L0 / 2 on each node of an element and the seabed's penalty reaction
-  /// of stiffness kBot d l_trib, l_trib the node's tributary length). compression_ratio >= 0
-  /// gives the compressed branch of every element r EA (spec "EI = 0 path": the tension-only
-  /// stages); negative: each element's own law.
+  /// Static residual R = f_int - f_ext on every slot (R sized size(), overwritten) and, with
+  /// a sink, the tangent dR/dx as slot blocks (spec "Static equilibrium"; f_ext the consistent
+  /// weight (EI = 0: w L0 / 2 on each node of an element; Hermite: also -+w L0^2 / 12 on the
+  /// tangents' z) and the seabed's penalty reaction of stiffness kBot d l_trib, l_trib the
+  /// node's tributary length). compression_ratio >= 0 gives the compressed branch of every
+  /// EI = 0 element r EA (spec "EI = 0 path": the tension-only stages); negative: each
+  /// element's own law (a Hermite element's axial law is two-sided: the ratio does not apply).
   template <class Sink>
   void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1) const {
-    R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
-    for (std::size_t e = 0; e < n_elements(); ++e) {
-      const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
-      Mat<T, 6> Ke;
-      R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
-          tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, at_rest_, compression_ratio,
-                                         sink ? &Ke : nullptr, nullptr);
-      if (sink) add_element_blocks(*sink, e, Ke);
-    }
-    if (seabed_.z) {
-      for (std::size_t i = 0; i < n_nodes(); ++i) {
-        const auto iz = static_cast<Eigen::Index>(3 * i + 2);
-        const auto c = node_contact(i, x(iz), T(0));
-        R(iz) -= c.f;
-        if (sink) {
-          Mat3<T> B = Mat3<T>::Zero();
-          B(2, 2) = -c.df_dz;
-          sink->add(i, i, B);
-        }
+    R.setZero(size());
+    if (hermite_) {
+      const Vec<T, 12> ve = Vec<T, 12>::Zero();
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        Vec<T, 12> fe;
+        hermite_force(e, x.template segment<12>(o), ve, at_rest_h_, fe, sink, 1.0, 0.0);
+        R.template segment<12>(o) += fe;
+      }
+    } else {
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
+        Mat<T, 6> Ke;
+        R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
+            tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, at_rest_, compression_ratio,
+                                           sink ? &Ke : nullptr, nullptr);
+        if (sink) add_element_blocks<2>(*sink, e, Ke);
       }
     }
+    add_contact(x, nullptr, R, sink, T(1), T(0));
   }
 
   /// Morison coefficients of element e (at the diameter's value).
   const MorisonCoefficients& morison(std::size_t e) const { return morison_[e]; }
 
-  /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every node (R sized 3 (N + 1),
+  /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every slot (R sized size(),
   /// overwritten) and, with a sink, the blocks wq dr/dx + wv dr/dv (spec "Time integration":
   /// the equation of motion M a + r = 0). f_damp the Kelvin-Voigt axial damping ("Axial
   /// damping"); f_ext the consistent weight, Morison drag in a uniform current U ("Drag": the
-  /// element's relative velocity, over its deformed length) and the seabed's penalty reaction
-  /// with its damper ("Seabed contact").
+  /// element's relative velocity, over its deformed length; a Hermite element's at its three
+  /// drag points) and the seabed's penalty reaction with its damper ("Seabed contact").
   template <class Sink>
   void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const Vec3<double>& U, VecX<T>& R, Sink* sink,
                         const T& wq, const T& wv) const {
-    R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
+    R.setZero(size());
     const Vec3<T> Uf = U.template cast<T>();
-    Mat<T, 6> B;
-    for (std::size_t e = 0; e < n_elements(); ++e) {
-      const auto o = static_cast<Eigen::Index>(3 * e);
-      R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o), Uf,
-                                                sink ? &B : nullptr, wq, wv);
-      if (sink) add_element_blocks(*sink, e, B);
-    }
-    if (seabed_.z) {
-      for (std::size_t i = 0; i < n_nodes(); ++i) {
-        const auto iz = static_cast<Eigen::Index>(3 * i + 2);
-        const auto c = node_contact(i, x(iz), vx(iz));
-        R(iz) -= c.f;
-        if (sink) {
-          Mat3<T> Bc = Mat3<T>::Zero();
-          Bc(2, 2) = -(wq * c.df_dz + wv * c.df_dvz);
-          sink->add(i, i, Bc);
-        }
+    if (hermite_) {
+      ElementSea<T> sea = at_rest_h_;
+      sea.drag = true;
+      sea.ua = Uf;
+      sea.ub = Uf;
+      const double wqd = static_cast<double>(value_of(wq)), wvd = static_cast<double>(value_of(wv));
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        Vec<T, 12> fe;
+        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), sea, fe, sink, wqd, wvd);
+        R.template segment<12>(o) += fe;
+      }
+    } else {
+      Mat<T, 6> B;
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(3 * e);
+        R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o), Uf,
+                                                  sink ? &B : nullptr, wq, wv);
+        if (sink) add_element_blocks<2>(*sink, e, B);
       }
     }
+    add_contact(x, &vx, R, sink, wq, wv);
   }
 
-  /// Inertia M(x) a on every node (Ma sized 3 (N + 1), overwritten): the consistent
-  /// structural mass and the Morison added mass at the current configuration, and with a sink
-  /// the blocks wm M + wq d(M(x) a)/dx (spec "Added mass and fluid inertia": the EI = 0 path
-  /// assembles the added mass at the current configuration with its configuration derivative
-  /// in the tangent). The line is taken as wholly wetted (the system refuses nodes above the
-  /// surface).
+  /// Inertia M(x) a on every slot (Ma sized size(), overwritten): the consistent structural
+  /// mass and the Morison added mass at the current configuration, and with a sink the blocks
+  /// wm M + wq d(M(x) a)/dx (spec "Added mass and fluid inertia": the EI = 0 path assembles
+  /// the added mass at the current configuration with its configuration derivative in the
+  /// tangent). A Hermite line's consistent added mass is evaluated at the current
+  /// configuration too; its configuration derivative is left out of the tangent (the residual
+  /// is exact: the converged state is not affected). The line is taken as wholly wetted (the
+  /// system refuses nodes above the surface).
   template <class Sink>
   void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
-    Ma.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
+    Ma.setZero(size());
+    if (hermite_) {
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        const Mat<T, 12> Me = hermite_mass(e, x.template segment<12>(o));
+        Ma.template segment<12>(o) += Me * Vec<T, 12>(ax.template segment<12>(o));
+        if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<T, 12>(wm * Me));
+      }
+      return;
+    }
     for (std::size_t e = 0; e < n_elements(); ++e) {
       const auto o = static_cast<Eigen::Index>(3 * e);
       const Vec<T, 6> qe = x.template segment<6>(o), ae = ax.template segment<6>(o);
       const Mat<T, 6> Me = element_mass(e, qe);
       Ma.template segment<6>(o) += Me * ae;
       if (sink)
-        add_element_blocks(*sink, e,
-                           Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0_value(e), kWetted)));
+        add_element_blocks<2>(*sink, e,
+                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0_value(e), kWetted)));
     }
   }
 
   /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
-  /// minus the end node's row of r(x, v) + M(x) a. It involves only the end element and the
-  /// end node's contact, so it costs one element, not the line (spec "Tension and coupled
-  /// loads").
+  /// minus the end node's position rows of r(x, v) + M(x) a. It involves only the end element
+  /// and the end node's contact, so it costs one element, not the line (spec "Tension and
+  /// coupled loads"; a Hermite end on a point is pinned: no moment).
   Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
     const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
-    const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
-    const Vec<T, 6> qe = x.template segment<6>(o);
-    Vec3<T> r = element_force(e, qe, vx.template segment<6>(o), U.template cast<T>(), nullptr, T(0), T(0)).template segment<3>(k);
+    Vec3<T> r, Ma;
+    if (hermite_) {
+      const auto o = static_cast<Eigen::Index>(6 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 6);
+      const Vec<T, 12> qe = x.template segment<12>(o);
+      ElementSea<T> sea = at_rest_h_;
+      sea.drag = true;
+      sea.ua = U.template cast<T>();
+      sea.ub = sea.ua;
+      Vec<T, 12> fe;
+      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), sea, fe, nullptr, 0.0, 0.0);
+      r = fe.template segment<3>(k);
+      const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
+      Ma = M.template segment<3>(k);
+    } else {
+      const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
+      const Vec<T, 6> qe = x.template segment<6>(o);
+      r = element_force(e, qe, vx.template segment<6>(o), U.template cast<T>(), nullptr, T(0), T(0)).template segment<3>(k);
+      const Vec<T, 6> M = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
+      Ma = M.template segment<3>(k);
+    }
     if (seabed_.z) {
-      const auto iz = static_cast<Eigen::Index>(3 * i + 2);
+      const auto iz = static_cast<Eigen::Index>(3 * position_slot(i) + 2);
       r(2) -= node_contact(i, x(iz), vx(iz)).f;
     }
-    const Vec<T, 6> Ma = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
-    return -r - Ma.template segment<3>(k);
+    return -r - Ma;
   }
 
-  /// Total potential energy at node positions x [J]: strain energy, weight potential and the
+  /// Total potential energy at node vector x [J]: strain energy, weight potential and the
   /// seabed's penalty potential (the energy whose gradient is static_residual).
   T potential_energy(const VecX<T>& x, double compression_ratio = -1) const {
     T E = T(0);
     for (std::size_t e = 0; e < n_elements(); ++e) {
+      if (hermite_) {
+        const Vec<T, 12> qe = x.template segment<12>(static_cast<Eigen::Index>(6 * e));
+        E += helems_[e].template energy<T>(qe);
+        E += hermite_weight_potential<T>(hloads_[e].w, l0_value(e), qe);
+        continue;
+      }
       const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
       E += compression_ratio >= 0 ? elems_[e].template energy<T>(qe, compression_ratio) : elems_[e].template energy<T>(qe);
       E += tension_weight_potential<T, T>(w_[e], L0(e), qe);
     }
     if (seabed_.z)
       for (std::size_t i = 0; i < n_nodes(); ++i)
-        E += node_contact(i, x(static_cast<Eigen::Index>(3 * i + 2)), T(0)).energy;
+        E += node_contact(i, x(static_cast<Eigen::Index>(3 * position_slot(i) + 2)), T(0)).energy;
     return E;
   }
 
@@ -13673,13 +13819,20 @@ class LineModel {
     return a;
   }
 
-  /// Elastic tension of element e at node positions x [N].
+  /// Elastic tension of element e at node vector x [N] (a Hermite element: the effective
+  /// tension F . t of its section at mid-element).
   T tension(const VecX<T>& x, std::size_t e) const {
+    if (hermite_)
+      return helems_[e].template section<T>(x.template segment<12>(static_cast<Eigen::Index>(6 * e)), T(0.5)).N;
     return elems_[e].template tension<T>(x.template segment<6>(static_cast<Eigen::Index>(3 * e)));
   }
 
  private:
   static constexpr double kWetted = std::numeric_limits<double>::infinity();  // surface level: every element wetted
+
+  struct NoSink {
+    void add(std::size_t, std::size_t, const Mat3<T>&) {}
+  };
 
   double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
 
@@ -13698,9 +13851,28 @@ class LineModel {
     return r;
   }
 
+  // Hermite element e's residual in the sea `sea` (line/element_residual.hpp, wholly wetted)
+  // into fe and, with a sink, its blocks wq d/dq + wv d/dv as 4 x 4 slot blocks.
+  template <class Sink>
+  void hermite_force(std::size_t e, const Vec<T, 12>& qe, const Vec<T, 12>& ve, const ElementSea<T>& sea,
+                     Vec<T, 12>& fe, Sink* sink, double wq, double wv) const {
+    HermiteBlockSum<T>* R = sink ? &blocks_ : nullptr;
+    if (R) R->set_zero();
+    hermite_element_residual<T>(helems_[e], hloads_[e], qe, ve, sea, fe, R, wq, wv, nullptr);
+    if (sink) {
+      Mat<T, 12> Ke = Mat<T, 12>::Zero();
+      R->template add_to<LayoutRM>(Ke);
+      add_element_blocks<4>(*sink, 2 * e, Ke);
+    }
+  }
+
   // Element e's structural plus added mass at qe.
   Mat<T, 6> element_mass(std::size_t e, const Vec<T, 6>& qe) const {
     return elems_[e].template mass<T>() + tension_added_mass<T>(qe, morison_[e], l0_value(e), kWetted);
+  }
+  // Hermite element e's consistent structural plus added mass at qe.
+  Mat<T, 12> hermite_mass(std::size_t e, const Vec<T, 12>& qe) const {
+    return helems_[e].template mass<T>() + hermite_added_mass<T>(qe, morison_[e], l0_value(e), kWetted);
   }
 
   // The seabed contact of node i at height z moving with vz.
@@ -13708,12 +13880,31 @@ class LineModel {
     return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), seabed_.params);
   }
 
-  // Element e's 6 x 6 block into the sink as four node blocks.
+  // The nodes' seabed contact on the position rows (vx null: at rest) and its blocks
+  // wq d/dz + wv d/dvz.
   template <class Sink>
-  static void add_element_blocks(Sink& sink, std::size_t e, const Mat<T, 6>& B) {
-    for (int a = 0; a < 2; ++a)
-      for (int b = 0; b < 2; ++b)
-        sink.add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b), Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
+  void add_contact(const VecX<T>& x, const VecX<T>* vx, VecX<T>& R, Sink* sink, const T& wq, const T& wv) const {
+    if (!seabed_.z) return;
+    for (std::size_t i = 0; i < n_nodes(); ++i) {
+      const std::size_t k = position_slot(i);
+      const auto iz = static_cast<Eigen::Index>(3 * k + 2);
+      const auto c = node_contact(i, x(iz), vx ? (*vx)(iz) : T(0));
+      R(iz) -= c.f;
+      if (sink) {
+        Mat3<T> B = Mat3<T>::Zero();
+        B(2, 2) = vx ? T(-(wq * c.df_dz + wv * c.df_dvz)) : T(-c.df_dz);
+        sink->add(k, k, B);
+      }
+    }
+  }
+
+  // A K x K-slot element block (its first slot `first`) into the sink as slot blocks.
+  template <int K, class Sink, class M>
+  static void add_element_blocks(Sink& sink, std::size_t first, const M& B) {
+    for (int a = 0; a < K; ++a)
+      for (int b = 0; b < K; ++b)
+        sink.add(first + static_cast<std::size_t>(a), first + static_cast<std::size_t>(b),
+                 Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
   }
 
   std::string name_;
@@ -13721,16 +13912,23 @@ class LineModel {
   Environment env_;
   SeabedModel seabed_;
   bool tension_only_ = true;
-  std::vector<BasicTensionElement<T>> elems_;
-  std::vector<T> w_, d_;
+  bool hermite_ = false;
+  int axial_order_ = 4, bending_order_ = 4;
+  std::vector<BasicTensionElement<T>> elems_;        // EI = 0 line
+  std::vector<HermiteElement<LayoutRM>> helems_;     // Hermite line
+  std::vector<T> w_, d_, L0_, EA_;
   std::vector<MorisonCoefficients> morison_;
-  std::vector<ElementLoads<T>> loads_;  // each element's weight and Morison coefficients
-  T compliance_ = T(0);                 // sum l0 / EA
-  ElementSea<T> at_rest_ = still_sea();       // statics: still water, no drag, wholly wetted
+  std::vector<ElementLoads<T>> loads_;        // EI = 0: each element's weight and Morison coefficients
+  std::vector<ElementLoads<double>> hloads_;  // Hermite: weight, rho g A and Morison coefficients (double)
+  mutable HermiteBlockSum<T> blocks_;         // Hermite: one element's tangent (workspace)
+  T compliance_ = T(0);                       // sum l0 / EA
+  ElementSea<T> at_rest_ = still_sea(true);    // statics: still water, no drag, wholly wetted
+  ElementSea<T> at_rest_h_ = still_sea(false); // Hermite: the same, the wetting off (wholly wetted)
 
-  static ElementSea<T> still_sea() {
+  static ElementSea<T> still_sea(bool wetting) {
     ElementSea<T> s;
     s.drag = false;
+    s.wetting = wetting;
     return s;
   }
 };
@@ -14074,7 +14272,7 @@ struct HeldKinematics {
   }
 };
 
-/// A mooring system of EI = 0 lines and points.
+/// A mooring system of lines (EI = 0 or cubic Hermite), points, bodies and rods.
 template <class T>
 class MooringSystem {
  public:
@@ -14207,6 +14405,11 @@ class MooringSystem {
   Index body_dof(int b) const {
     require_numbered();
     return body_dof_[static_cast<std::size_t>(b)];
+  }
+  /// Number of line DOFs: the objects' (points', then bodies') DOFs follow them.
+  Index line_dofs() const {
+    require_numbered();
+    return n_line_dofs_;
   }
   /// Number of line and point DOFs: the bodies' DOFs follow them.
   Index position_dofs() const {
@@ -14407,6 +14610,15 @@ class MooringSystem {
 
   std::size_t n_points() const { return points_.size(); }
   std::size_t n_lines() const { return lines_.size(); }
+  /// True when a line is a finite-EI (Hermite) cable: the stepper then takes a backtracking
+  /// line search (SystemStepperOptions::LineSearch::automatic; spec "Time integration").
+  bool wants_line_search() const { return has_finite_ei_lines(); }
+  /// True when a line is a finite-EI (Hermite) cable.
+  bool has_finite_ei_lines() const {
+    for (const auto& L : lines_)
+      if (L.model.hermite()) return true;
+    return false;
+  }
   const PointModel<T>& point(int p) const { return points_.at(static_cast<std::size_t>(p)); }
   /// A point, to edit (a held position, a dual seed). Renumber() after changing a kind.
   PointModel<T>& point(int p) { return points_.at(static_cast<std::size_t>(p)); }
@@ -14421,7 +14633,7 @@ class MooringSystem {
     Index off = 0;
     for (const auto& L : lines_) {
       block_offset_.push_back(off);
-      off += 3 * static_cast<Index>(L.model.n_nodes() - 2);
+      off += 3 * static_cast<Index>(L.model.n_slots() - 2);
     }
     n_line_dofs_ = off;
     point_dof_.assign(points_.size(), -1);
@@ -14452,7 +14664,7 @@ class MooringSystem {
     wv_ = wx_;
     wr_ = wx_;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
-      const auto n = static_cast<Index>(3 * lines_[l].model.n_nodes());
+      const Index n = lines_[l].model.size();
       wx_[l].setZero(n);
       wv_[l].setZero(n);
       wr_[l].setZero(n);
@@ -14470,15 +14682,31 @@ class MooringSystem {
     require_numbered();
     return point_dof_[static_cast<std::size_t>(p)];
   }
-  /// First global DOF of node i of line l (-1 when the node is not three DOFs of its own: an
-  /// end on a held point or on a body).
+  /// First global DOF of node i's position on line l (-1 when it is not three DOFs of its
+  /// own: an end on a held point or on a body).
   Index node_dof(int l, std::size_t i) const {
+    return slot_dof(l, lines_[static_cast<std::size_t>(l)].model.position_slot(i));
+  }
+  /// First global DOF of node i's tangent m on Hermite line l (a line DOF: a finite-EI end on
+  /// a point is pinned in bending, its tangent free). Throws InputError on an EI = 0 line.
+  Index tangent_dof(int l, std::size_t i) const {
+    const auto& L = lines_.at(static_cast<std::size_t>(l));
+    if (!L.model.hermite())
+      throw InputError("Line " + std::to_string(l + 1) + " (" + L.model.name() + ")", "node tangent", "requested",
+                       "a finite-EI line (an EI = 0 node has no tangent DOF)");
+    return slot_dof(l, L.model.position_slot(i) + 1);
+  }
+  /// The global DOF of slot k (three values) of line l's node vector (LineModel: slot
+  /// position_slot(i) is node i's position, the next one a Hermite node's tangent); -1 for
+  /// an end position that is not three DOFs of its own.
+  Index slot_dof(int l, std::size_t k) const {
     require_numbered();
-    const auto& L = lines_[static_cast<std::size_t>(l)];
-    const std::size_t n = L.model.n_nodes();
-    if (i == 0) return point_dof_[static_cast<std::size_t>(L.point[0])];
-    if (i + 1 == n) return point_dof_[static_cast<std::size_t>(L.point[1])];
-    return block_offset_[static_cast<std::size_t>(l)] + 3 * static_cast<Index>(i - 1);
+    const auto li = static_cast<std::size_t>(l);
+    const auto& L = lines_[li];
+    const std::size_t sb = L.model.position_slot(L.model.n_nodes() - 1);
+    if (k == 0) return point_dof_[static_cast<std::size_t>(L.point[0])];
+    if (k == sb) return point_dof_[static_cast<std::size_t>(L.point[1])];
+    return interior_dof(li, k, sb);
   }
 
   /// The Jacobian of this system's numbering (workspaces sized once).
@@ -14488,8 +14716,8 @@ class MooringSystem {
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       BorderedBlockShape s;
       s.name = "Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ")";
-      s.size = 3 * static_cast<Index>(lines_[l].model.n_nodes() - 2);
-      s.half_bandwidth = 5;
+      s.size = 3 * static_cast<Index>(lines_[l].model.n_slots() - 2);
+      s.half_bandwidth = lines_[l].model.half_bandwidth();
       for (int end = 0; end < 2; ++end) {
         const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
         Index d = point_dof_[static_cast<std::size_t>(lines_[l].point[end])];
@@ -14506,7 +14734,8 @@ class MooringSystem {
   }
 
   /// A first state: free points where the deck puts them, every line's interior nodes evenly
-  /// on the chord between its end points (the static solve seeds them better).
+  /// on the chord between its end points, a Hermite line's tangents the chord over its
+  /// unstretched length (the static solve seeds them better).
   SystemState<T> initial_state() {
     if (!numbered_) renumber();
     SystemState<T> s;
@@ -14526,6 +14755,10 @@ class MooringSystem {
       const std::size_t n = L.model.n_nodes();
       for (std::size_t i = 1; i + 1 < n; ++i)
         s.q.template segment<3>(node_dof(static_cast<int>(l), i)) = a + (b - a) * T(double(i) / double(n - 1));
+      if (L.model.hermite()) {
+        const Vec3<T> m = (b - a) / L.model.length();
+        for (std::size_t i = 0; i < n; ++i) s.q.template segment<3>(tangent_dof(static_cast<int>(l), i)) = m;
+      }
     }
     return s;
   }
@@ -14676,10 +14909,14 @@ class MooringSystem {
                                   "height above the still water", z,
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
     }
-    for (Index i = 2; i < n_pos_dofs_; i += 3)
-      if (value_of(s.q(i)) > 0)
-        throw NotImplementedError(name_, describe_dof(i) + " height above the still water", value_of(s.q(i)),
+    auto check_height = [&](Index d) {
+      if (d >= 0 && value_of(s.q(d + 2)) > 0)
+        throw NotImplementedError(name_, describe_dof(d) + " height above the still water", value_of(s.q(d + 2)),
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+    };
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (std::size_t i = 1; i + 1 < lines_[l].model.n_nodes(); ++i) check_height(node_dof(static_cast<int>(l), i));
+    for (std::size_t p = 0; p < points_.size(); ++p) check_height(point_dof_[p]);
   }
 
   /// What DOF i moves, e.g. "Line 2 (riser) node 5" or "Point 3 (buoy)" (nodes counted from 1
@@ -14695,8 +14932,13 @@ class MooringSystem {
         return "Point " + std::to_string(p + 1) + " (" + points_[p].name + ")";
     for (std::size_t l = lines_.size(); l-- > 0;)
       if (i >= block_offset_[l] && i < n_line_dofs_) {
-        return "Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ") node " +
-               std::to_string((i - block_offset_[l]) / 3 + 2);
+        // The slot of local DOF j: the slots skip End A's position (slot 0) and End B's (sb).
+        const auto& M = lines_[l].model;
+        const std::size_t per = M.n_slots() / M.n_nodes(), sb = M.position_slot(M.n_nodes() - 1);
+        std::size_t k = static_cast<std::size_t>((i - block_offset_[l]) / 3) + 1;
+        if (k >= sb) ++k;
+        return "Line " + std::to_string(l + 1) + " (" + M.name() + ") node " + std::to_string(k / per + 1) +
+               (k % per == 1 ? " tangent" : "");
       }
     return "DOF " + std::to_string(i);
   }
@@ -14730,18 +14972,18 @@ class MooringSystem {
   void line_gather(const State& s, int l, int which, VecX<T>& x) const {
     const VecX<T>& free = which == 0 ? s.q : which == 1 ? s.v : s.a;
     const auto& L = lines_[static_cast<std::size_t>(l)];
-    const std::size_t n = L.model.n_nodes();
-    x.resize(static_cast<Index>(3 * n));
-    for (std::size_t i = 0; i < n; ++i) {
-      const Index d = node_dof(l, i);
+    const std::size_t n = L.model.n_slots();
+    x.resize(L.model.size());
+    for (std::size_t k = 0; k < n; ++k) {
+      const Index d = slot_dof(l, k);
       if (d >= 0) {
-        x.template segment<3>(static_cast<Index>(3 * i)) = free.template segment<3>(d);
+        x.template segment<3>(static_cast<Index>(3 * k)) = free.template segment<3>(d);
       } else {
-        const auto& P = points_[static_cast<std::size_t>(L.point[i == 0 ? 0 : 1])];
+        const auto& P = points_[static_cast<std::size_t>(L.point[k == 0 ? 0 : 1])];
         if (P.kind == PointKind::body) {
-          x.template segment<3>(static_cast<Index>(3 * i)) = body_point_motion(s, P, which);
+          x.template segment<3>(static_cast<Index>(3 * k)) = body_point_motion(s, P, which);
         } else {
-          x.template segment<3>(static_cast<Index>(3 * i)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
+          x.template segment<3>(static_cast<Index>(3 * k)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
         }
       }
     }
@@ -14989,8 +15231,8 @@ class MooringSystem {
     line_gather(s, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
     L.model.template static_residual<Router>(x, Rl, nullptr);
-    const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
-    return -Rl.template segment<3>(static_cast<Index>(3 * i));
+    const std::size_t k = L.model.position_slot(end == 0 ? 0 : L.model.n_nodes() - 1);
+    return -Rl.template segment<3>(static_cast<Index>(3 * k));
   }
 
   /// The dynamic force line l exerts on the object at its end in state s [N]: minus the line's
@@ -15024,25 +15266,31 @@ class MooringSystem {
     Mat3<T> G = Mat3<T>::Zero();  // -[rho]_x J_l(theta)
   };
 
-  // Routes a line's node blocks to the system Jacobian; blocks with a held node are dropped,
-  // blocks of a node on a free or pinned body are mapped onto the body's DOFs.
+  // Line l's DOF of interior slot k (k not 0, not End B's position slot sb).
+  Index interior_dof(std::size_t l, std::size_t k, std::size_t sb) const {
+    return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);
+  }
+
+  // Routes a line's slot blocks to the system Jacobian; blocks with a held end position are
+  // dropped, blocks of an end on a free or pinned body are mapped onto the body's DOFs.
   struct Router {
     const MooringSystem* sys = nullptr;
     int line = 0;
     BorderedJacobian<T>* J = nullptr;
-    std::size_t n = 0;
+    std::size_t n = 0;   // slots
+    std::size_t sb = 0;  // End B's position slot
     EndLink ends[2];
     T wq = T(1);
     void link(std::size_t i, EndLink& out) const {
       if (i == 0) out = ends[0];
-      else if (i + 1 == n) out = ends[1];
+      else if (i == sb) out = ends[1];
       else {
         out.kind = 1;
-        out.dof = sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(i - 1);
+        out.dof = sys->interior_dof(static_cast<std::size_t>(line), i, sb);
       }
     }
     void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
-      if ((i == 0 || j == 0 || i + 1 == n || j + 1 == n)) {
+      if ((i == 0 || j == 0 || i == sb || j == sb)) {
         EndLink a, b;
         link(i, a);
         link(j, b);
@@ -15062,8 +15310,8 @@ class MooringSystem {
           }
         return;
       }
-      J->add3(sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(i - 1),
-              sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(j - 1), B);
+      J->add3(sys->interior_dof(static_cast<std::size_t>(line), i, sb),
+              sys->interior_dof(static_cast<std::size_t>(line), j, sb), B);
     }
   };
 
@@ -15073,7 +15321,8 @@ class MooringSystem {
     r.line = l;
     r.J = J;
     const auto& L = lines_[static_cast<std::size_t>(l)];
-    r.n = L.model.n_nodes();
+    r.n = L.model.n_slots();
+    r.sb = L.model.position_slot(L.model.n_nodes() - 1);
     r.wq = wq;
     for (int e = 0; e < 2; ++e) {
       const auto& P = points_[static_cast<std::size_t>(L.point[e])];
@@ -15096,19 +15345,20 @@ class MooringSystem {
     return r;
   }
 
-  // Adds a line's node vector into the free DOFs: an end on a free body as its force and
+  // Adds a line's slot vector into the free DOFs: an end on a free body as its force and
   // lever moment (on a pinned body the moment alone: its pin takes the force), with the
   // moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x J_l, times the router's
   // wq) into the Jacobian.
   void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
-    const std::size_t n = route.n;
-    for (std::size_t i = 1; i + 1 < n; ++i)
-      R.template segment<3>(route.sys->block_offset_[static_cast<std::size_t>(route.line)] + 3 * static_cast<Index>(i - 1)) +=
-          Rl.template segment<3>(static_cast<Index>(3 * i));
+    const std::size_t n = route.n, sb = route.sb;
+    for (std::size_t i = 1; i < n; ++i)
+      if (i != sb)
+        R.template segment<3>(interior_dof(static_cast<std::size_t>(route.line), i, sb)) +=
+            Rl.template segment<3>(static_cast<Index>(3 * i));
     for (int e = 0; e < 2; ++e) {
       const EndLink& k = route.ends[e];
       if (k.kind == 0) continue;
-      const Vec3<T> f = Rl.template segment<3>(static_cast<Index>(3 * (e == 0 ? 0 : n - 1)));
+      const Vec3<T> f = Rl.template segment<3>(static_cast<Index>(3 * (e == 0 ? 0 : sb)));
       if (k.dof >= 0) R.template segment<3>(k.dof) += f;
       if (k.kind == 2) {
         R.template segment<3>(k.rdof) += k.S * f;
@@ -15289,8 +15539,45 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
-    const StaticResult r = TensionStatics(line, prob).solve();
     const std::size_t n = L.model.n_nodes();
+    if (L.model.hermite()) {
+      // A finite-EI line: the Hermite statics (its ends pinned in bending, on the line's own
+      // mesh) places the interior positions and every tangent (seen from End B: m reversed).
+      // When the Hermite statics fails (a mesh too coarse for the bending length, whose
+      // refinement is not implemented), the line without bending seeds it: its EI = 0
+      // equilibrium, the tangents by differences of the node positions over the unstretched
+      // arc length; the system polish then brings the bending in.
+      Line hl = line;
+      StaticResult r;
+      try {
+        r = HermiteStatics(hl, prob).solve();
+      } catch (const SolveError&) {
+        std::vector<LineSection> secs = line.sections();
+        for (auto& sec : secs) sec.type.EI = 0;
+        const Line flat(line.name(), std::move(secs), line.end(0), line.end(1), line.environment(), line.options());
+        const StaticResult rf = TensionStatics(flat, prob).solve();
+        r.q.setZero(static_cast<Eigen::Index>(6 * n));
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t i0 = i == 0 ? 0 : i - 1, i1 = i + 1 == n ? i : i + 1;
+          const Vec3<double> d = rf.q.segment<3>(static_cast<Eigen::Index>(3 * i1)) - rf.q.segment<3>(static_cast<Eigen::Index>(3 * i0));
+          r.q.segment<3>(static_cast<Eigen::Index>(6 * i)) = rf.q.segment<3>(static_cast<Eigen::Index>(3 * i));
+          r.q.segment<3>(static_cast<Eigen::Index>(6 * i + 3)) = d / (flat.s_node(i1) - flat.s_node(i0));
+        }
+      }
+      if (r.q.size() != static_cast<Eigen::Index>(6 * n))
+        throw SolveError(L.model.name(), "Hermite statics seed size", static_cast<double>(r.q.size()),
+                         std::to_string(6 * n) + " (the line's own mesh)");
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto j = static_cast<Eigen::Index>(6 * (reversed ? n - 1 - i : i));
+        const Eigen::Index d = sys.node_dof(li, i), dm = sys.tangent_dof(li, i);
+        for (int c = 0; c < 3; ++c) {
+          if (i > 0 && i + 1 < n) s.q(d + c) = T(r.q(j + c));
+          s.q(dm + c) = T(reversed ? -r.q(j + 3 + c) : r.q(j + 3 + c));
+        }
+      }
+      continue;
+    }
+    const StaticResult r = TensionStatics(line, prob).solve();
     for (std::size_t i = 1; i + 1 < n; ++i) {
       const Eigen::Index d = sys.node_dof(li, i);
       const auto j = static_cast<Eigen::Index>(3 * (reversed ? n - 1 - i : i));
@@ -15315,9 +15602,13 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
 ///     max(tol s, abs_tol, floor); with T a dual, `dual_iterations` more steps converge the
 ///     derivative parts.
 /// When the polish meets a singular tangent (a slack run, whose nodes no force places) the
-/// stage-2 equilibrium is kept with a note (double and long double; a dual solve throws: its
-/// derivatives need the tangent). Throws SolveError naming the system, the stage and the
-/// residual when no equilibrium is found, and the line statics' errors.
+/// stage-2 equilibrium is kept with a note when its residual is within 1e-4 of the force
+/// scale (double and long double; a dual solve throws: its derivatives need the tangent).
+/// With finite-EI lines, stages 1 and 2 run on the surrogate system whose finite-EI lines
+/// carry no bending, each finite-EI line is then solved alone (the Hermite statics) between
+/// the balanced objects, and the polish brings the bending in. Throws SolveError naming the
+/// system, the stage and the residual when no equilibrium is found, and the line statics'
+/// errors.
 namespace detail {
 template <class T>
 SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt);
@@ -15416,6 +15707,33 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   s.v.setZero(sys.dofs());
   s.a.setZero(sys.dofs());
   SystemStaticResult out;
+  // Finite-EI lines (spec "Cables clamped to bodies and rods": the static solve carries the
+  // cable first without bending): stages 1 and 2 run on the surrogate system whose Hermite
+  // lines have no bending (EI = 0 lines, robust line statics and smooth end forces), its
+  // objects' equilibrium seeds this one, each Hermite line is then solved alone between
+  // them (the Hermite statics) and stage 3 brings the bending's share of the end forces in.
+  bool surrogate = false;
+  if (opt.seed_lines && sys.has_finite_ei_lines()) {
+    MooringSystem<T> flat = sys;
+    for (std::size_t l = 0; l < flat.n_lines(); ++l) {
+      auto& m = flat.line(static_cast<int>(l)).model;
+      if (!m.hermite()) continue;
+      for (auto& sec : m.sections()) sec.EI = 0;
+      m.rebuild();
+    }
+    flat.renumber();
+    SystemState<T> sf = flat.initial_state();
+    const Index no = sys.dofs() - sys.line_dofs();  // the objects' DOFs, last in both numberings
+    sf.q.tail(no) = s.q.tail(no);
+    sf.R = s.R;
+    const SystemStaticResult rf = solve_statics_numbered(flat, sf, opt);
+    s.q.tail(no) = sf.q.tail(no);
+    s.R = sf.R;
+    out.point_iterations = rf.point_iterations;
+    out.notes = rf.notes;
+    out.notes.push_back("the objects were balanced with the finite-EI lines carried without bending first");
+    surrogate = true;
+  }
   // Stage 1: each line alone, its end points held where they are.
   if (opt.seed_lines) detail::solve_lines_held(sys, s);
   // Force scale: the largest weight, buoyancy, point load and end force in the system.
@@ -15432,7 +15750,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
     const auto& m = sys.line(static_cast<int>(l)).model;
     for (std::size_t e = 0; e < m.n_elements(); ++e) {
-      kmax = std::max(kmax, static_cast<double>(value_of(m.element(e).params().EA / m.L0(e))));
+      kmax = std::max(kmax, static_cast<double>(value_of(m.EA(e) / m.L0(e))));
     }
   }
   out.floor = 8 * static_cast<double>(epsilon<T>()) * xmax * kmax;
@@ -15449,7 +15767,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // clipped to a trust region that grows on success and shrinks on failure, and the merit is
   // the potential energy (whose gradient the residual is; flat where a point hangs on slack
   // lines, where the energy still falls).
-  if (first_obj < sys.dofs() && opt.seed_lines) {
+  if (first_obj < sys.dofs() && opt.seed_lines && !surrogate) {
     const Index no = sys.dofs() - first_obj;
     // The objects of the balance: each free point (3 DOFs, its own lines re-solved when it
     // moves) and each free body (6 DOFs, the lines of its points re-solved), with the scales
@@ -15653,10 +15971,15 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
     }
   } catch (const SolveError& e) {
     if (is_dual_v<T> || !opt.seed_lines) throw;
-    // A slack run no force places: keep the balanced state of stages 1 and 2.
+    // A slack run no force places: keep the balanced state of stages 1 and 2, when it is one
+    // (within 1e-4 of the force scale; a finite-EI line's seed, which the polish had to bring
+    // its bending's share to, is not).
     s = balanced;
     sys.static_residual(s, R, nullptr);
     out.residual = detail::inf_norm(R);
+    if (!(out.residual <= 1e-4 * scale))
+      throw SolveError(sys.name(), std::string("system polish (") + e.what() + "); the state before it: ||R||_inf",
+                       out.residual, "<= " + to_text(1e-4 * scale) + " N (1e-4 of the force scale) to be kept");
     out.notes.push_back("the system polish stopped (" + std::string(e.what()) +
                         "); the equilibrium of the line statics and the point balance is kept (||R||_inf " +
                         to_text(out.residual) + " N)");
@@ -22790,7 +23113,8 @@ struct DeckSystem {
 /// coupled points, Free with its mass, volume, CdA, Ca and force), every line as written (End
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
-/// (finite-EI lines, waves, currents, end connections, unsupported requests of the reader),
+/// (waves, currents, end connections: a finite-EI line's ends are pinned in bending,
+/// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 inline DeckSystem build_deck_system(const Deck& deck) {
   using detail::where;
@@ -22807,7 +23131,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (o.nModes > 0) refuse("nModes", "modal analysis");
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
-                              "end connections in a system with free points (finite-EI lines are not in the system yet)");
+                              "end connections in a system with free points (a finite-EI line's ends are pinned in bending there: "
+                              "clamped and spring ends are not in the system yet)");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
@@ -23011,9 +23336,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     if (m.kind == PointKind::coupled) ds.coupled.push_back(k);
   }
   for (const auto& rec : deck.lines) {
-    if (deck.hermite(rec.id))
-      throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id), "EI > 0",
-                                "finite-EI lines in a system with free points (not in the system yet)");
     // As written: End A at AttachA, its sections first (line_sections gives them fairlead
     // first, reversed for a swapped line).
     std::vector<SectionModel<double>> secs;
@@ -23043,7 +23365,9 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     const int a = rec.node_a != 0 ? ds.point_index.at(rec.node_a) : rod_point(rec.rod_a, rec.rod_end_a);
     const int b = rec.node_b != 0 ? ds.point_index.at(rec.node_b) : rod_point(rec.rod_b, rec.rod_end_b);
     try {
-      ds.system.add_line(LineModel<double>("line " + std::to_string(rec.id), std::move(secs), deck.environment(), bed), a, b);
+      LineModel<double> lm("line " + std::to_string(rec.id), std::move(secs), deck.environment(), bed);
+      if (lm.hermite()) lm.set_quadrature(o.axial_quadrature_order, o.bending_quadrature_order);
+      ds.system.add_line(std::move(lm), a, b);
     } catch (const InputError& e) {
       throw InputError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id), e.what(), "a valid line");
     }
@@ -23234,6 +23558,36 @@ class SystemSimulation {
     require_init("line_end_force");
     if (end != 0 && end != 1) throw InputError("line_end_force", "end", end, "0 (End A) or 1 (End B)");
     return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end);
+  }
+
+  /// Number of nodes of line `id` (deck ID): its elements + 1.
+  int line_nodes(int id) const { return static_cast<int>(model_.system.line(line_index(id)).model.n_nodes()); }
+  /// Position [m] of node i of line `id` (0 at End A .. line_nodes(id) - 1 at End B) and, on a
+  /// finite-EI line, its tangent m = dr/ds (unit when unstretched; null: not wanted; an EI = 0
+  /// line's is the mean of its elements' chords over their unstretched lengths). InputError for
+  /// a node out of range.
+  Vec3<double> line_node_position(int id, int i, Vec3<double>* tangent = nullptr) const {
+    require_init("line_node_position");
+    const int l = line_index(id);
+    const auto& sys = model_.system;
+    const auto& m = sys.line(l).model;
+    if (i < 0 || i >= static_cast<int>(m.n_nodes()))
+      throw InputError("line " + std::to_string(id), "node", i, "in [0, " + std::to_string(m.n_nodes() - 1) + "]");
+    VecX<double> x;
+    sys.line_gather(stepper_->state(), l, 0, x);
+    const auto n = static_cast<std::size_t>(i);
+    if (tangent) {
+      if (m.hermite()) {
+        *tangent = x.segment<3>(static_cast<Eigen::Index>(3 * m.position_slot(n) + 3));
+      } else {
+        Vec3<double> t = Vec3<double>::Zero();
+        int k = 0;
+        if (n > 0) t += (m.node(x, n) - m.node(x, n - 1)) / m.L0(n - 1), ++k;
+        if (n + 1 < m.n_nodes()) t += (m.node(x, n + 1) - m.node(x, n)) / m.L0(n), ++k;
+        *tangent = t / k;
+      }
+    }
+    return m.node(x, n);
   }
 
   /// System line index of the line with deck ID `id` (InputError for an unknown ID).
@@ -23606,7 +23960,7 @@ class SystemRunner {
         const long long j = deck_.channel_node(c);
         VecX<double> x;
         sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
-        return x(3 * (j - 1) + c.component);
+        return x(3 * static_cast<Eigen::Index>(sys.line(l).model.position_slot(static_cast<std::size_t>(j - 1))) + c.component);
       }
       case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
       case ChannelKind::PointVelocity:
@@ -23700,12 +24054,13 @@ class SystemRunner {
         if (i > 0) T += m.tension(x, i - 1), ++k;
         if (i + 1 < m.n_nodes()) T += m.tension(x, i), ++k;
         T /= k;
-        for (double v : {x(3 * i), x(3 * i + 1), x(3 * i + 2), T})
+        const Vec3<double> r = m.node(x, i);
+        for (double v : {r(0), r(1), r(2), T})
           if (!std::isfinite(v))
             throw SolveError(deck_.file + ": line " + std::to_string(sim_->model().line_id[l]) + " statics",
                              "node " + std::to_string(i + 1) + " result", v, "a finite number");
-        f << sim_->model().line_id[l] << "\t" << static_cast<long long>(i) + first << "\t" << x(3 * i) << "\t"
-          << x(3 * i + 1) << "\t" << x(3 * i + 2) << "\t" << T << "\n";
+        f << sim_->model().line_id[l] << "\t" << static_cast<long long>(i) + first << "\t" << r(0) << "\t"
+          << r(1) << "\t" << r(2) << "\t" << T << "\n";
       }
       out->row_done();
     }
@@ -23770,11 +24125,13 @@ class SystemRunner {
         PlotSeries s;
         s.label = "line " + std::to_string(sim_->model().line_id[l]);
         sys.line_gather(static_state_, static_cast<int>(l), 0, x);
-        for (Eigen::Index i = 0; i < x.size() / 3; ++i) {
-          s.x.push_back(x(3 * i));
-          s.y.push_back(x(3 * i + (view == 0 ? 2 : 1)));
-          xmin = std::min(xmin, x(3 * i));
-          xmax = std::max(xmax, x(3 * i));
+        const auto& m = sys.line(static_cast<int>(l)).model;
+        for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+          const Vec3<double> r = m.node(x, i);
+          s.x.push_back(r(0));
+          s.y.push_back(r(view == 0 ? 2 : 1));
+          xmin = std::min(xmin, r(0));
+          xmax = std::max(xmax, r(0));
         }
         p.series.push_back(std::move(s));
       }
@@ -23862,7 +24219,8 @@ class SystemRunner {
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         const int id = sim_->model().line_id[l];
-        f << "line " << id << " (EI = 0 line, " << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
+        f << "line " << id << " (" << (sys.line(static_cast<int>(l)).model.hermite() ? "finite-EI cable, " : "EI = 0 line, ")
+          << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
           << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
           << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
       }

@@ -82,19 +82,57 @@ TEST_CASE("A deck's free points, clump weight and buoy become a mooring system a
   CHECK(sys.point_position(s, 2)(2) > sys.point_position(s, 1)(2));
 }
 
+TEST_CASE("A deck's finite-EI lines join the system as cubic-Hermite cables", "[system][io][hermite]") {
+  std::string herm = ds_deck;
+  herm.replace(herm.find("5e8         -0.8       0.0"), 26, "5e8         -0.8       2e5");
+  herm.replace(herm.find("%EXTRA%"), 7, "3   bending_quadrature_order");
+  ReadOptions ro;
+  ro.accept_unsupported = true;
+  auto ds = build_deck_system(parse_deck(herm, "h.dat", ro));
+  auto& sys = ds.system;
+  for (int l = 0; l < 3; ++l) {
+    CHECK(sys.line(l).model.hermite());
+    CHECK(sys.line(l).model.hermite_element(0).params().bending_order == 3);
+    CHECK(sys.line(l).model.hermite_element(0).params().EI == 2e5);
+  }
+  auto s = sys.initial_state();
+  const auto res = solve_statics(sys, s);
+  CHECK(res.residual <= std::max(1e-10 * res.scale, res.floor));
+  for (int p : {1, 2}) {
+    Vec3<double> f = sys.point_static_load(p);
+    for (int l = 0; l < 3; ++l)
+      for (int e = 0; e < 2; ++e)
+        if (sys.line(l).point[e] == p) f += sys.line_end_force(s, l, e);
+    CHECK(f.norm() <= 1e-9 * res.scale);
+  }
+  // The bending stiffness changes the equilibrium (the buoy's height) by a little.
+  auto flat = build_deck_system(ds_parse());
+  auto sf = flat.system.initial_state();
+  solve_statics(flat.system, sf);
+  const double dz = sys.point_position(s, 2)(2) - flat.system.point_position(sf, 2)(2);
+  INFO("buoy height change by EI " << dz << " m");
+  CHECK(std::fabs(dz) > 1e-6);
+  CHECK(std::fabs(dz) < 1.0);
+}
+
 TEST_CASE("The system route refuses by name what it does not model", "[system][io]") {
   CHECK_THROWS_WITH(build_deck_system(ds_parse("airy waves 2 8 0")),
                     Catch::Contains("ds.dat:") && Catch::Contains("waves in a system with free points"));
   CHECK_THROWS_WITH(build_deck_system(ds_parse("uniform current 0.5 0 0")),
                     Catch::Contains("current in a system with free points"));
   CHECK_THROWS_AS(build_deck_system(ds_parse("uniform current 0.5 0 0")), NotImplementedError);
+  // A finite-EI line's ends are pinned in bending in a system: a clamped or spring end
+  // connection is refused.
   std::string herm = ds_deck;
   herm.replace(herm.find("5e8         -0.8       0.0"), 26, "5e8         -0.8       1e4");
   herm.replace(herm.find("%EXTRA%"), 7, "");
+  herm.replace(herm.find("--------------------- need this line"), 0,
+               "--------------------- END CONNECTIONS ----------------------\nLineID End Stiffness EzX EzY EzZ\n"
+               "1 A Rigid 0 0 -1\n");
   ReadOptions ro;
   ro.accept_unsupported = true;
   CHECK_THROWS_WITH(build_deck_system(parse_deck(herm, "h.dat", ro)),
-                    Catch::Contains("h.dat:") && Catch::Contains("finite-EI lines in a system"));
+                    Catch::Contains("h.dat:") && Catch::Contains("clamped and spring ends are not in the system"));
   // The refusal names what the system route lacks (the bathymetry of line 3 of the options),
   // not the free points it models, though they come first in the deck.
   try {

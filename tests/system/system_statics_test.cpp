@@ -260,7 +260,4 @@ TEST_CASE("System statics: named errors on bad input", "[system][statics]") {
   CHECK_THROWS_WITH(sys.add_line(m, a, 7), Catch::Contains("Line 1 (l1)") && Catch::Contains("end point = 8"));
   sys.add_line(m, a, b);
   CHECK_THROWS_WITH(sys.renumber(), Catch::Contains("Point 3 (lonely)") && Catch::Contains("lines attached = 0"));
-  auto herm = ss_section<double>(60, 5, kChainEA, kChainRho, kChainD);
-  herm.EI = 1e4;
-  CHECK_THROWS_AS(LineModel<double>("cable", {herm}, env), NotImplementedError);
 }

@@ -30,6 +30,8 @@
 // value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
 #pragma once
 
+#include <limits>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -43,10 +45,17 @@ namespace cabledyn {
 
 /// Options of the system stepper (deck OPTIONS names in brackets where they exist).
 struct SystemStepperOptions {
+  /// The backtracking line search of a Newton iteration (spec "Time integration": the Hermite
+  /// path halves a step until the residual decreases): automatic asks the system
+  /// (System::wants_line_search(), a MooringSystem with a finite-EI line), off when the system
+  /// does not say.
+  enum class LineSearch { automatic, on, off };
   double rho_inf = 0.8;      ///< spectral radius at infinite frequency [rhoInf]
   double tol = 1e-8;         ///< ||G||_inf / s of the Newton test
-  int max_iterations = 25;   ///< Newton iterations per attempt
+  int max_iterations = 25;   ///< Newton iterations per attempt (each evaluation of the residual counts)
   int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
+  LineSearch line_search = LineSearch::automatic;
+  int max_backtracks = 8;    ///< halvings of one Newton update by the line search
 };
 
 /// Counters of a run.
@@ -54,6 +63,7 @@ struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
   long newton_iterations = 0;   ///< Newton iterations (each one a factorisation)
   long subdivisions = 0;        ///< failed attempts that were halved
+  long backtracks = 0;          ///< Newton updates halved by the line search
 };
 
 /// Everything a stepper commits: the state, the force r(q, v) of the force blend at it, and
@@ -80,6 +90,10 @@ class SystemStepper {
     if (!(opt_.tol > 0)) throw InputError("stepper", "tol", opt_.tol, "> 0");
     if (opt_.max_iterations < 1) throw InputError("stepper", "max_iterations", opt_.max_iterations, ">= 1");
     if (opt_.max_subdivisions < 0) throw InputError("stepper", "max_subdivisions", opt_.max_subdivisions, ">= 0");
+    if (opt_.max_backtracks < 0) throw InputError("stepper", "max_backtracks", opt_.max_backtracks, ">= 0");
+    line_search_ = opt_.line_search == SystemStepperOptions::LineSearch::on;
+    if constexpr (requires { sys.wants_line_search(); })
+      if (opt_.line_search == SystemStepperOptions::LineSearch::automatic) line_search_ = sys.wants_line_search();
   }
 
   /// Starts from state s (q, v given; the prescribed kinematics those the system holds): the
@@ -201,6 +215,8 @@ class SystemStepper {
     trial_.t = x_.t + dt;
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
+    double gprev = std::numeric_limits<double>::infinity();
+    int backtracks = 0;
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
@@ -232,6 +248,17 @@ class SystemStepper {
         ++stats_.steps;
         return true;
       }
+      // Line search: an update that raised the residual is halved (a node cycling on and off
+      // the seabed's penalty, a snap of a finite-EI line), up to max_backtracks times.
+      if (line_search_ && gn > gprev && backtracks < opt_.max_backtracks) {
+        dq_ *= T(0.5);
+        trial_.q -= dq_;
+        ++backtracks;
+        ++stats_.backtracks;
+        continue;
+      }
+      gprev = gn;
+      backtracks = 0;
       dq_ = -G_;
       try {
         J_.solve(dq_);
@@ -252,6 +279,7 @@ class SystemStepper {
   Held h0_, h1_, hs0_, hs1_;
   double scale_ = 1;
   bool initialized_ = false;
+  bool line_search_ = false;
   SystemStepperStatistics stats_;
 };
 

@@ -67,7 +67,8 @@ struct DeckSystem {
 /// coupled points, Free with its mass, volume, CdA, Ca and force), every line as written (End
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
-/// (finite-EI lines, waves, currents, end connections, unsupported requests of the reader),
+/// (waves, currents, end connections: a finite-EI line's ends are pinned in bending,
+/// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 inline DeckSystem build_deck_system(const Deck& deck) {
   using detail::where;
@@ -84,7 +85,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (o.nModes > 0) refuse("nModes", "modal analysis");
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
-                              "end connections in a system with free points (finite-EI lines are not in the system yet)");
+                              "end connections in a system with free points (a finite-EI line's ends are pinned in bending there: "
+                              "clamped and spring ends are not in the system yet)");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
@@ -288,9 +290,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     if (m.kind == PointKind::coupled) ds.coupled.push_back(k);
   }
   for (const auto& rec : deck.lines) {
-    if (deck.hermite(rec.id))
-      throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id), "EI > 0",
-                                "finite-EI lines in a system with free points (not in the system yet)");
     // As written: End A at AttachA, its sections first (line_sections gives them fairlead
     // first, reversed for a swapped line).
     std::vector<SectionModel<double>> secs;
@@ -320,7 +319,9 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     const int a = rec.node_a != 0 ? ds.point_index.at(rec.node_a) : rod_point(rec.rod_a, rec.rod_end_a);
     const int b = rec.node_b != 0 ? ds.point_index.at(rec.node_b) : rod_point(rec.rod_b, rec.rod_end_b);
     try {
-      ds.system.add_line(LineModel<double>("line " + std::to_string(rec.id), std::move(secs), deck.environment(), bed), a, b);
+      LineModel<double> lm("line " + std::to_string(rec.id), std::move(secs), deck.environment(), bed);
+      if (lm.hermite()) lm.set_quadrature(o.axial_quadrature_order, o.bending_quadrature_order);
+      ds.system.add_line(std::move(lm), a, b);
     } catch (const InputError& e) {
       throw InputError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id), e.what(), "a valid line");
     }

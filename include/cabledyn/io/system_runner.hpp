@@ -242,7 +242,7 @@ class SystemRunner {
         const long long j = deck_.channel_node(c);
         VecX<double> x;
         sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
-        return x(3 * (j - 1) + c.component);
+        return x(3 * static_cast<Eigen::Index>(sys.line(l).model.position_slot(static_cast<std::size_t>(j - 1))) + c.component);
       }
       case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
       case ChannelKind::PointVelocity:
@@ -336,12 +336,13 @@ class SystemRunner {
         if (i > 0) T += m.tension(x, i - 1), ++k;
         if (i + 1 < m.n_nodes()) T += m.tension(x, i), ++k;
         T /= k;
-        for (double v : {x(3 * i), x(3 * i + 1), x(3 * i + 2), T})
+        const Vec3<double> r = m.node(x, i);
+        for (double v : {r(0), r(1), r(2), T})
           if (!std::isfinite(v))
             throw SolveError(deck_.file + ": line " + std::to_string(sim_->model().line_id[l]) + " statics",
                              "node " + std::to_string(i + 1) + " result", v, "a finite number");
-        f << sim_->model().line_id[l] << "\t" << static_cast<long long>(i) + first << "\t" << x(3 * i) << "\t"
-          << x(3 * i + 1) << "\t" << x(3 * i + 2) << "\t" << T << "\n";
+        f << sim_->model().line_id[l] << "\t" << static_cast<long long>(i) + first << "\t" << r(0) << "\t"
+          << r(1) << "\t" << r(2) << "\t" << T << "\n";
       }
       out->row_done();
     }
@@ -406,11 +407,13 @@ class SystemRunner {
         PlotSeries s;
         s.label = "line " + std::to_string(sim_->model().line_id[l]);
         sys.line_gather(static_state_, static_cast<int>(l), 0, x);
-        for (Eigen::Index i = 0; i < x.size() / 3; ++i) {
-          s.x.push_back(x(3 * i));
-          s.y.push_back(x(3 * i + (view == 0 ? 2 : 1)));
-          xmin = std::min(xmin, x(3 * i));
-          xmax = std::max(xmax, x(3 * i));
+        const auto& m = sys.line(static_cast<int>(l)).model;
+        for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+          const Vec3<double> r = m.node(x, i);
+          s.x.push_back(r(0));
+          s.y.push_back(r(view == 0 ? 2 : 1));
+          xmin = std::min(xmin, r(0));
+          xmax = std::max(xmax, r(0));
         }
         p.series.push_back(std::move(s));
       }
@@ -498,7 +501,8 @@ class SystemRunner {
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         const int id = sim_->model().line_id[l];
-        f << "line " << id << " (EI = 0 line, " << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
+        f << "line " << id << " (" << (sys.line(static_cast<int>(l)).model.hermite() ? "finite-EI cable, " : "EI = 0 line, ")
+          << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
           << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
           << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
       }

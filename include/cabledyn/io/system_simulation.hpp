@@ -177,6 +177,36 @@ class SystemSimulation {
     return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end);
   }
 
+  /// Number of nodes of line `id` (deck ID): its elements + 1.
+  int line_nodes(int id) const { return static_cast<int>(model_.system.line(line_index(id)).model.n_nodes()); }
+  /// Position [m] of node i of line `id` (0 at End A .. line_nodes(id) - 1 at End B) and, on a
+  /// finite-EI line, its tangent m = dr/ds (unit when unstretched; null: not wanted; an EI = 0
+  /// line's is the mean of its elements' chords over their unstretched lengths). InputError for
+  /// a node out of range.
+  Vec3<double> line_node_position(int id, int i, Vec3<double>* tangent = nullptr) const {
+    require_init("line_node_position");
+    const int l = line_index(id);
+    const auto& sys = model_.system;
+    const auto& m = sys.line(l).model;
+    if (i < 0 || i >= static_cast<int>(m.n_nodes()))
+      throw InputError("line " + std::to_string(id), "node", i, "in [0, " + std::to_string(m.n_nodes() - 1) + "]");
+    VecX<double> x;
+    sys.line_gather(stepper_->state(), l, 0, x);
+    const auto n = static_cast<std::size_t>(i);
+    if (tangent) {
+      if (m.hermite()) {
+        *tangent = x.segment<3>(static_cast<Eigen::Index>(3 * m.position_slot(n) + 3));
+      } else {
+        Vec3<double> t = Vec3<double>::Zero();
+        int k = 0;
+        if (n > 0) t += (m.node(x, n) - m.node(x, n - 1)) / m.L0(n - 1), ++k;
+        if (n + 1 < m.n_nodes()) t += (m.node(x, n + 1) - m.node(x, n)) / m.L0(n), ++k;
+        *tangent = t / k;
+      }
+    }
+    return m.node(x, n);
+  }
+
   /// System line index of the line with deck ID `id` (InputError for an unknown ID).
   int line_index(int id) const {
     for (std::size_t l = 0; l < model_.line_id.size(); ++l)

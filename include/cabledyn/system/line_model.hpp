@@ -1,20 +1,27 @@
-// cabledyn: the load model of one EI = 0 line inside a mooring system, every parameter a
-// template scalar.
-// Spec "The EI = 0 tension element" (internal force and tangent), "Buoyancy and wetting"
-// (submerged weight per unstretched metre, consistent nodal weights), "Seabed contact" (nodal
-// penalty contact, stiffness kBot d l_trib), "Static equilibrium" (R = f_int - f_ext),
-// "Attached objects and line ends" (the end nodes of a line are the positions of the objects
-// it is attached to).
+// cabledyn: the load model of one line inside a mooring system (EI = 0 or cubic Hermite),
+// every parameter of an EI = 0 line a template scalar.
+// Spec "The EI = 0 tension element" (internal force and tangent), "The cubic-Hermite bending
+// element" (nodes [r, m], m = r'), "Buoyancy and wetting" (submerged weight per unstretched
+// metre, consistent nodal weights), "Seabed contact" (nodal penalty contact, stiffness
+// kBot d l_trib, on the position DOFs), "Static equilibrium" (R = f_int - f_ext), "Attached
+// objects and line ends" (the end nodes of a line are the positions of the objects it is
+// attached to; a finite-EI end on a point is pinned in bending: its tangent is free).
 //
-// The model sees a line as its N + 1 node positions x (3 (N + 1) values, end nodes included)
-// and gives the residual R = f_int - f_ext on every node and the tangent dR/dx as 3 x 3 node
-// blocks into a sink: `sink.add(i, j, B)` adds B to the block of nodes (i, j). It knows
-// nothing of DOF numbering: the system (mooring_system.hpp) routes each node block to a line
-// band, an object border or nowhere (a held end).
+// The model sees a line as its node vector x: N + 1 nodes of node_dofs() values each (3: the
+// position r; 6 on a Hermite line: r and the tangent m), end nodes included. It counts x in
+// slots of three values (slot k = x[3k, 3k + 3): node i's position is slot
+// position_slot(i), a Hermite node's tangent the slot after it) and gives the residual
+// R = f_int - f_ext on every slot and the tangent dR/dx as 3 x 3 slot blocks into a sink:
+// `sink.add(i, j, B)` adds B to the block of slots (i, j). It knows nothing of DOF numbering:
+// the system (mooring_system.hpp) routes each slot block to a line band, an object border or
+// nowhere (a held end position).
 //
 // T is the scalar of the state and of the parameters alike (double, long double or a dual):
-// with T a dual, EA, the section lengths, the mass and diameter carry derivative parts, and a
-// static solve in T gives the exact derivatives of its results with respect to them.
+// with T a dual, EA, the section lengths, the mass and diameter of an EI = 0 line carry
+// derivative parts, and a static solve in T gives the exact derivatives of its results with
+// respect to them. A Hermite element's parameters are double (HermiteElementParams): a
+// Hermite line whose parameters carry derivatives is refused (NotImplementedError); its state
+// may be a dual (the sensitivities to the objects' positions and to other lines' parameters).
 #pragma once
 
 #include <algorithm>
@@ -29,6 +36,7 @@
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/elements/element_params.hpp"
+#include "cabledyn/elements/hermite_element.hpp"
 #include "cabledyn/elements/tension_element.hpp"
 #include "cabledyn/line/element_loads.hpp"
 #include "cabledyn/line/element_residual.hpp"
@@ -49,7 +57,7 @@ struct SectionModel {
   T BA = T(0);       ///< axial damping [N s] (a negative value is resolved as -zeta, spec "Axial damping")
   T rho_A = T(0);    ///< dry mass per unstretched metre [kg/m]
   T d = T(0);        ///< hydrodynamic diameter [m]
-  double EI = 0;     ///< bending stiffness: must be 0 (Hermite lines are not in the system yet)
+  double EI = 0;     ///< bending stiffness [N m^2] (a section of EI > 0 makes the line a cubic-Hermite cable)
   double Cdn = 0, Cdt = 0, Can = 0, Cat = 0;  ///< Morison coefficients (double: not design parameters yet)
 
   /// The section of a double line description, its parameters lifted to T.
@@ -96,8 +104,24 @@ struct SeabedModel {
   SeabedParams params;      ///< kBot, cBot, blend width
 };
 
-/// The load model of an EI = 0 line in a system: elements, submerged weights and seabed
-/// contact, all parameters in T. Rebuild it (rebuild()) after editing sections().
+/// True when x carries a nonzero derivative part (a seeded dual; false for a plain float).
+template <class T>
+bool carries_derivative(const T& x) {
+  if constexpr (is_dual_v<T>) {
+    const auto& d = x.derivatives();
+    for (Eigen::Index i = 0; i < d.size(); ++i)
+      if (value_of(d(i)) != 0 || carries_derivative(d(i))) return true;
+    return carries_derivative(x.value());
+  } else {
+    (void)x;
+    return false;
+  }
+}
+
+/// The load model of a line in a system: elements (EI = 0, or cubic Hermite when a section
+/// has EI > 0: the whole line is then a Hermite cable, its EI = 0 sections Hermite elements
+/// without bending energy, as in line/line.hpp), submerged weights and seabed contact. Rebuild
+/// it (rebuild()) after editing sections().
 template <class T>
 class LineModel {
  public:
@@ -111,11 +135,14 @@ class LineModel {
   }
 
   /// The model of a double line description (its end positions are not used: the system
-  /// places the end nodes on the objects the line is attached to).
+  /// places the end nodes on the objects the line is attached to; a Hermite line's ends are
+  /// pinned in bending).
   static LineModel from_line(const Line& line, SeabedModel seabed = {}) {
     std::vector<SectionModel<T>> s;
     for (const auto& sec : line.sections()) s.push_back(SectionModel<T>::from(sec));
-    return LineModel(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
+    LineModel m(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
+    m.set_quadrature(line.options().axial_order, line.options().bending_order);
+    return m;
   }
 
   const std::string& name() const { return name_; }
@@ -125,62 +152,115 @@ class LineModel {
   std::vector<SectionModel<T>>& sections() { return sections_; }
   const std::vector<SectionModel<T>>& sections() const { return sections_; }
 
+  /// The Gauss orders of a Hermite element's axial and bending energies (deck options
+  /// axial_quadrature_order, bending_quadrature_order; 1..6); rebuilds.
+  void set_quadrature(int axial_order, int bending_order) {
+    axial_order_ = axial_order;
+    bending_order_ = bending_order;
+    rebuild();
+  }
+
   /// Validate the sections and rebuild the elements, weights and contact widths. Throws
-  /// InputError naming the line, the section and the bad parameter.
+  /// InputError naming the line, the section and the bad parameter, NotImplementedError for
+  /// a Hermite line whose parameters carry derivatives.
   void rebuild() {
     if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
+    hermite_ = false;
+    for (const auto& s : sections_) {
+      if (!(s.EI >= 0 && std::isfinite(s.EI))) throw InputError(name_ + " section", "EI", s.EI, ">= 0");
+      hermite_ = hermite_ || s.EI > 0;
+    }
     elems_.clear();
+    helems_.clear();
     w_.clear();
     d_.clear();
+    L0_.clear();
+    EA_.clear();
     morison_.clear();
     loads_.clear();
+    hloads_.clear();
     compliance_ = T(0);
     for (std::size_t i = 0; i < sections_.size(); ++i) {
       const auto& s = sections_[i];
       const std::string obj = name_ + " section " + std::to_string(i + 1);
-      if (s.EI != 0)
-        throw NotImplementedError(obj, "EI", s.EI, "0 (Hermite lines in a mooring system: not yet)");
       if (s.segments < 1) throw InputError(obj, "NumSegs", s.segments, ">= 1");
       if (!(value_of(s.length) > 0 && is_finite(s.length))) throw InputError(obj, "length", value_of(s.length), "> 0");
       if (!(value_of(s.d) > 0 && is_finite(s.d))) throw InputError(obj, "Diam", value_of(s.d), "> 0");
+      if (hermite_ && (carries_derivative(s.length) || carries_derivative(s.EA) || carries_derivative(s.BA) ||
+                       carries_derivative(s.rho_A) || carries_derivative(s.d)))
+        throw NotImplementedError(obj, "design parameter of a finite-EI line", "a seeded dual",
+                                  "plain values (a Hermite element's parameters are double: its sensitivities would be lost)");
       const T L0 = s.length / T(s.segments);
       // Spec "Buoyancy and wetting" and "Axial damping" (a negative BA is a damping ratio).
       const T w = submerged_weight<T>(s.rho_A, s.d, env_.rho_w, env_.g);
       const T BA = resolve_axial_damping<T>(s.BA, L0, s.EA, s.rho_A);
+      MorisonCoefficients mc;
+      mc.d = static_cast<double>(value_of(s.d));
+      mc.Cdn = s.Cdn;
+      mc.Cdt = s.Cdt;
+      mc.Can = s.Can;
+      mc.Cat = s.Cat;
+      mc.rho = env_.rho_w;
+      mc.validate(obj);
       for (int k = 0; k < s.segments; ++k) {
-        BasicTensionElementParams<T> p;
-        p.L0 = L0;
-        p.EA = s.EA;
-        p.BA = BA;
-        p.rho_A = s.rho_A;
-        p.tension_only = tension_only_;
-        elems_.emplace_back(p, name_ + " element " + std::to_string(elems_.size() + 1));
+        const std::string eo = name_ + " element " + std::to_string(L0_.size() + 1);
+        if (hermite_) {
+          HermiteElementParams p;
+          p.L0 = static_cast<double>(value_of(L0));
+          p.EA = static_cast<double>(value_of(s.EA));
+          p.EI = s.EI;
+          p.BA = static_cast<double>(value_of(BA));
+          p.rho_A = static_cast<double>(value_of(s.rho_A));
+          p.axial_order = axial_order_;
+          p.bending_order = bending_order_;
+          helems_.emplace_back(p, eo);
+          const double dv = mc.d;
+          hloads_.push_back({static_cast<double>(value_of(w)), env_.rho_w * env_.g * kPi * dv * dv / 4, mc});
+        } else {
+          BasicTensionElementParams<T> p;
+          p.L0 = L0;
+          p.EA = s.EA;
+          p.BA = BA;
+          p.rho_A = s.rho_A;
+          p.tension_only = tension_only_;
+          elems_.emplace_back(p, eo);
+          loads_.push_back({w, 0.0, mc});
+        }
+        L0_.push_back(L0);
+        EA_.push_back(s.EA);
         w_.push_back(w);
         d_.push_back(s.d);
-        MorisonCoefficients mc;
-        mc.d = static_cast<double>(value_of(s.d));
-        mc.Cdn = s.Cdn;
-        mc.Cdt = s.Cdt;
-        mc.Can = s.Can;
-        mc.Cat = s.Cat;
-        mc.rho = env_.rho_w;
-        mc.validate(obj);
         morison_.push_back(mc);
-        loads_.push_back({w, 0.0, mc});
         const T ce = L0 / s.EA;  // plain (duals: see element_residual.hpp)
         compliance_ += ce;
       }
     }
   }
 
-  std::size_t n_elements() const { return elems_.size(); }
-  std::size_t n_nodes() const { return elems_.size() + 1; }
+  /// True for a cubic-Hermite cable (a section of EI > 0), false for an EI = 0 line.
+  bool hermite() const { return hermite_; }
+  /// Values per node: 3 (r) or 6 (Hermite: r, m).
+  int node_dofs() const { return hermite_ ? 6 : 3; }
+  /// Half-bandwidth of a line's band in node-major order (5 EI = 0, 11 Hermite).
+  int half_bandwidth() const { return 2 * node_dofs() - 1; }
+  std::size_t n_elements() const { return L0_.size(); }
+  std::size_t n_nodes() const { return L0_.size() + 1; }
+  /// Number of slots (three values each) of the node vector.
+  std::size_t n_slots() const { return n_nodes() * static_cast<std::size_t>(node_dofs() / 3); }
+  /// The slot of node i's position (its tangent, on a Hermite line, is the next one).
+  std::size_t position_slot(std::size_t i) const { return i * static_cast<std::size_t>(node_dofs() / 3); }
+  /// Size of the node vector x.
+  Eigen::Index size() const { return static_cast<Eigen::Index>(3 * n_slots()); }
   /// Unstretched length of element e [m].
-  const T& L0(std::size_t e) const { return elems_[e].params().L0; }
+  const T& L0(std::size_t e) const { return L0_[e]; }
+  /// Axial stiffness of element e [N].
+  const T& EA(std::size_t e) const { return EA_[e]; }
   /// Submerged weight per unstretched metre of element e [N/m].
   const T& w(std::size_t e) const { return w_[e]; }
-  /// Element e.
-  const BasicTensionElement<T>& element(std::size_t e) const { return elems_[e]; }
+  /// EI = 0 element e (an EI = 0 line).
+  const BasicTensionElement<T>& element(std::size_t e) const { return elems_.at(e); }
+  /// Hermite element e (a Hermite line).
+  const HermiteElement<LayoutRM>& hermite_element(std::size_t e) const { return helems_.at(e); }
   /// The axial compliance sum l0 / EA over the elements [m/N] (1 / k_a, the line's axial
   /// stiffness as a spring).
   const T& axial_compliance() const { return compliance_; }
@@ -198,7 +278,8 @@ class LineModel {
   }
 
   /// The double line description of this model's parameter values, with the given end
-  /// positions (the static seeds of the system statics solve it line by line).
+  /// positions (the static seeds of the system statics solve it line by line; a Hermite
+  /// line's ends pinned in bending).
   /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
   /// the position of this model's End B).
   Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false) const {
@@ -211,129 +292,167 @@ class LineModel {
     b.position = endB;
     LineOptions opt;
     opt.tension_only = tension_only_;
+    opt.axial_order = axial_order_;
+    opt.bending_order = bending_order_;
     return Line(name_, std::move(s), a, b, env_, opt);
   }
 
   /// Node i's position in the node vector x.
-  static Vec3<T> node(const VecX<T>& x, std::size_t i) {
-    return x.template segment<3>(static_cast<Eigen::Index>(3 * i));
+  Vec3<T> node(const VecX<T>& x, std::size_t i) const {
+    return x.template segment<3>(static_cast<Eigen::Index>(3 * position_slot(i)));
   }
 
-  /// Static residual R = f_int - f_ext on every node (R sized 3 (N + 1), overwritten) and,
-  /// with a sink, the tangent dR/dx as node blocks (spec "Static equilibrium"; f_ext the
-  /// consistent weight w L0 / 2 on each node of an element and the seabed's penalty reaction
-  /// of stiffness kBot d l_trib, l_trib the node's tributary length). compression_ratio >= 0
-  /// gives the compressed branch of every element r EA (spec "EI = 0 path": the tension-only
-  /// stages); negative: each element's own law.
+  /// Static residual R = f_int - f_ext on every slot (R sized size(), overwritten) and, with
+  /// a sink, the tangent dR/dx as slot blocks (spec "Static equilibrium"; f_ext the consistent
+  /// weight (EI = 0: w L0 / 2 on each node of an element; Hermite: also -+w L0^2 / 12 on the
+  /// tangents' z) and the seabed's penalty reaction of stiffness kBot d l_trib, l_trib the
+  /// node's tributary length). compression_ratio >= 0 gives the compressed branch of every
+  /// EI = 0 element r EA (spec "EI = 0 path": the tension-only stages); negative: each
+  /// element's own law (a Hermite element's axial law is two-sided: the ratio does not apply).
   template <class Sink>
   void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1) const {
-    R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
-    for (std::size_t e = 0; e < n_elements(); ++e) {
-      const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
-      Mat<T, 6> Ke;
-      R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
-          tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, at_rest_, compression_ratio,
-                                         sink ? &Ke : nullptr, nullptr);
-      if (sink) add_element_blocks(*sink, e, Ke);
-    }
-    if (seabed_.z) {
-      for (std::size_t i = 0; i < n_nodes(); ++i) {
-        const auto iz = static_cast<Eigen::Index>(3 * i + 2);
-        const auto c = node_contact(i, x(iz), T(0));
-        R(iz) -= c.f;
-        if (sink) {
-          Mat3<T> B = Mat3<T>::Zero();
-          B(2, 2) = -c.df_dz;
-          sink->add(i, i, B);
-        }
+    R.setZero(size());
+    if (hermite_) {
+      const Vec<T, 12> ve = Vec<T, 12>::Zero();
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        Vec<T, 12> fe;
+        hermite_force(e, x.template segment<12>(o), ve, at_rest_h_, fe, sink, 1.0, 0.0);
+        R.template segment<12>(o) += fe;
+      }
+    } else {
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
+        Mat<T, 6> Ke;
+        R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
+            tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, at_rest_, compression_ratio,
+                                           sink ? &Ke : nullptr, nullptr);
+        if (sink) add_element_blocks<2>(*sink, e, Ke);
       }
     }
+    add_contact(x, nullptr, R, sink, T(1), T(0));
   }
 
   /// Morison coefficients of element e (at the diameter's value).
   const MorisonCoefficients& morison(std::size_t e) const { return morison_[e]; }
 
-  /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every node (R sized 3 (N + 1),
+  /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every slot (R sized size(),
   /// overwritten) and, with a sink, the blocks wq dr/dx + wv dr/dv (spec "Time integration":
   /// the equation of motion M a + r = 0). f_damp the Kelvin-Voigt axial damping ("Axial
   /// damping"); f_ext the consistent weight, Morison drag in a uniform current U ("Drag": the
-  /// element's relative velocity, over its deformed length) and the seabed's penalty reaction
-  /// with its damper ("Seabed contact").
+  /// element's relative velocity, over its deformed length; a Hermite element's at its three
+  /// drag points) and the seabed's penalty reaction with its damper ("Seabed contact").
   template <class Sink>
   void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const Vec3<double>& U, VecX<T>& R, Sink* sink,
                         const T& wq, const T& wv) const {
-    R.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
+    R.setZero(size());
     const Vec3<T> Uf = U.template cast<T>();
-    Mat<T, 6> B;
-    for (std::size_t e = 0; e < n_elements(); ++e) {
-      const auto o = static_cast<Eigen::Index>(3 * e);
-      R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o), Uf,
-                                                sink ? &B : nullptr, wq, wv);
-      if (sink) add_element_blocks(*sink, e, B);
-    }
-    if (seabed_.z) {
-      for (std::size_t i = 0; i < n_nodes(); ++i) {
-        const auto iz = static_cast<Eigen::Index>(3 * i + 2);
-        const auto c = node_contact(i, x(iz), vx(iz));
-        R(iz) -= c.f;
-        if (sink) {
-          Mat3<T> Bc = Mat3<T>::Zero();
-          Bc(2, 2) = -(wq * c.df_dz + wv * c.df_dvz);
-          sink->add(i, i, Bc);
-        }
+    if (hermite_) {
+      ElementSea<T> sea = at_rest_h_;
+      sea.drag = true;
+      sea.ua = Uf;
+      sea.ub = Uf;
+      const double wqd = static_cast<double>(value_of(wq)), wvd = static_cast<double>(value_of(wv));
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        Vec<T, 12> fe;
+        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), sea, fe, sink, wqd, wvd);
+        R.template segment<12>(o) += fe;
+      }
+    } else {
+      Mat<T, 6> B;
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(3 * e);
+        R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o), Uf,
+                                                  sink ? &B : nullptr, wq, wv);
+        if (sink) add_element_blocks<2>(*sink, e, B);
       }
     }
+    add_contact(x, &vx, R, sink, wq, wv);
   }
 
-  /// Inertia M(x) a on every node (Ma sized 3 (N + 1), overwritten): the consistent
-  /// structural mass and the Morison added mass at the current configuration, and with a sink
-  /// the blocks wm M + wq d(M(x) a)/dx (spec "Added mass and fluid inertia": the EI = 0 path
-  /// assembles the added mass at the current configuration with its configuration derivative
-  /// in the tangent). The line is taken as wholly wetted (the system refuses nodes above the
-  /// surface).
+  /// Inertia M(x) a on every slot (Ma sized size(), overwritten): the consistent structural
+  /// mass and the Morison added mass at the current configuration, and with a sink the blocks
+  /// wm M + wq d(M(x) a)/dx (spec "Added mass and fluid inertia": the EI = 0 path assembles
+  /// the added mass at the current configuration with its configuration derivative in the
+  /// tangent). A Hermite line's consistent added mass is evaluated at the current
+  /// configuration too; its configuration derivative is left out of the tangent (the residual
+  /// is exact: the converged state is not affected). The line is taken as wholly wetted (the
+  /// system refuses nodes above the surface).
   template <class Sink>
   void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
-    Ma.setZero(static_cast<Eigen::Index>(3 * n_nodes()));
+    Ma.setZero(size());
+    if (hermite_) {
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        const Mat<T, 12> Me = hermite_mass(e, x.template segment<12>(o));
+        Ma.template segment<12>(o) += Me * Vec<T, 12>(ax.template segment<12>(o));
+        if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<T, 12>(wm * Me));
+      }
+      return;
+    }
     for (std::size_t e = 0; e < n_elements(); ++e) {
       const auto o = static_cast<Eigen::Index>(3 * e);
       const Vec<T, 6> qe = x.template segment<6>(o), ae = ax.template segment<6>(o);
       const Mat<T, 6> Me = element_mass(e, qe);
       Ma.template segment<6>(o) += Me * ae;
       if (sink)
-        add_element_blocks(*sink, e,
-                           Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0_value(e), kWetted)));
+        add_element_blocks<2>(*sink, e,
+                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0_value(e), kWetted)));
     }
   }
 
   /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
-  /// minus the end node's row of r(x, v) + M(x) a. It involves only the end element and the
-  /// end node's contact, so it costs one element, not the line (spec "Tension and coupled
-  /// loads").
+  /// minus the end node's position rows of r(x, v) + M(x) a. It involves only the end element
+  /// and the end node's contact, so it costs one element, not the line (spec "Tension and
+  /// coupled loads"; a Hermite end on a point is pinned: no moment).
   Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
     const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
-    const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
-    const Vec<T, 6> qe = x.template segment<6>(o);
-    Vec3<T> r = element_force(e, qe, vx.template segment<6>(o), U.template cast<T>(), nullptr, T(0), T(0)).template segment<3>(k);
+    Vec3<T> r, Ma;
+    if (hermite_) {
+      const auto o = static_cast<Eigen::Index>(6 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 6);
+      const Vec<T, 12> qe = x.template segment<12>(o);
+      ElementSea<T> sea = at_rest_h_;
+      sea.drag = true;
+      sea.ua = U.template cast<T>();
+      sea.ub = sea.ua;
+      Vec<T, 12> fe;
+      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), sea, fe, nullptr, 0.0, 0.0);
+      r = fe.template segment<3>(k);
+      const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
+      Ma = M.template segment<3>(k);
+    } else {
+      const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
+      const Vec<T, 6> qe = x.template segment<6>(o);
+      r = element_force(e, qe, vx.template segment<6>(o), U.template cast<T>(), nullptr, T(0), T(0)).template segment<3>(k);
+      const Vec<T, 6> M = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
+      Ma = M.template segment<3>(k);
+    }
     if (seabed_.z) {
-      const auto iz = static_cast<Eigen::Index>(3 * i + 2);
+      const auto iz = static_cast<Eigen::Index>(3 * position_slot(i) + 2);
       r(2) -= node_contact(i, x(iz), vx(iz)).f;
     }
-    const Vec<T, 6> Ma = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
-    return -r - Ma.template segment<3>(k);
+    return -r - Ma;
   }
 
-  /// Total potential energy at node positions x [J]: strain energy, weight potential and the
+  /// Total potential energy at node vector x [J]: strain energy, weight potential and the
   /// seabed's penalty potential (the energy whose gradient is static_residual).
   T potential_energy(const VecX<T>& x, double compression_ratio = -1) const {
     T E = T(0);
     for (std::size_t e = 0; e < n_elements(); ++e) {
+      if (hermite_) {
+        const Vec<T, 12> qe = x.template segment<12>(static_cast<Eigen::Index>(6 * e));
+        E += helems_[e].template energy<T>(qe);
+        E += hermite_weight_potential<T>(hloads_[e].w, l0_value(e), qe);
+        continue;
+      }
       const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
       E += compression_ratio >= 0 ? elems_[e].template energy<T>(qe, compression_ratio) : elems_[e].template energy<T>(qe);
       E += tension_weight_potential<T, T>(w_[e], L0(e), qe);
     }
     if (seabed_.z)
       for (std::size_t i = 0; i < n_nodes(); ++i)
-        E += node_contact(i, x(static_cast<Eigen::Index>(3 * i + 2)), T(0)).energy;
+        E += node_contact(i, x(static_cast<Eigen::Index>(3 * position_slot(i) + 2)), T(0)).energy;
     return E;
   }
 
@@ -345,13 +464,20 @@ class LineModel {
     return a;
   }
 
-  /// Elastic tension of element e at node positions x [N].
+  /// Elastic tension of element e at node vector x [N] (a Hermite element: the effective
+  /// tension F . t of its section at mid-element).
   T tension(const VecX<T>& x, std::size_t e) const {
+    if (hermite_)
+      return helems_[e].template section<T>(x.template segment<12>(static_cast<Eigen::Index>(6 * e)), T(0.5)).N;
     return elems_[e].template tension<T>(x.template segment<6>(static_cast<Eigen::Index>(3 * e)));
   }
 
  private:
   static constexpr double kWetted = std::numeric_limits<double>::infinity();  // surface level: every element wetted
+
+  struct NoSink {
+    void add(std::size_t, std::size_t, const Mat3<T>&) {}
+  };
 
   double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
 
@@ -370,9 +496,28 @@ class LineModel {
     return r;
   }
 
+  // Hermite element e's residual in the sea `sea` (line/element_residual.hpp, wholly wetted)
+  // into fe and, with a sink, its blocks wq d/dq + wv d/dv as 4 x 4 slot blocks.
+  template <class Sink>
+  void hermite_force(std::size_t e, const Vec<T, 12>& qe, const Vec<T, 12>& ve, const ElementSea<T>& sea,
+                     Vec<T, 12>& fe, Sink* sink, double wq, double wv) const {
+    HermiteBlockSum<T>* R = sink ? &blocks_ : nullptr;
+    if (R) R->set_zero();
+    hermite_element_residual<T>(helems_[e], hloads_[e], qe, ve, sea, fe, R, wq, wv, nullptr);
+    if (sink) {
+      Mat<T, 12> Ke = Mat<T, 12>::Zero();
+      R->template add_to<LayoutRM>(Ke);
+      add_element_blocks<4>(*sink, 2 * e, Ke);
+    }
+  }
+
   // Element e's structural plus added mass at qe.
   Mat<T, 6> element_mass(std::size_t e, const Vec<T, 6>& qe) const {
     return elems_[e].template mass<T>() + tension_added_mass<T>(qe, morison_[e], l0_value(e), kWetted);
+  }
+  // Hermite element e's consistent structural plus added mass at qe.
+  Mat<T, 12> hermite_mass(std::size_t e, const Vec<T, 12>& qe) const {
+    return helems_[e].template mass<T>() + hermite_added_mass<T>(qe, morison_[e], l0_value(e), kWetted);
   }
 
   // The seabed contact of node i at height z moving with vz.
@@ -380,12 +525,31 @@ class LineModel {
     return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), seabed_.params);
   }
 
-  // Element e's 6 x 6 block into the sink as four node blocks.
+  // The nodes' seabed contact on the position rows (vx null: at rest) and its blocks
+  // wq d/dz + wv d/dvz.
   template <class Sink>
-  static void add_element_blocks(Sink& sink, std::size_t e, const Mat<T, 6>& B) {
-    for (int a = 0; a < 2; ++a)
-      for (int b = 0; b < 2; ++b)
-        sink.add(e + static_cast<std::size_t>(a), e + static_cast<std::size_t>(b), Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
+  void add_contact(const VecX<T>& x, const VecX<T>* vx, VecX<T>& R, Sink* sink, const T& wq, const T& wv) const {
+    if (!seabed_.z) return;
+    for (std::size_t i = 0; i < n_nodes(); ++i) {
+      const std::size_t k = position_slot(i);
+      const auto iz = static_cast<Eigen::Index>(3 * k + 2);
+      const auto c = node_contact(i, x(iz), vx ? (*vx)(iz) : T(0));
+      R(iz) -= c.f;
+      if (sink) {
+        Mat3<T> B = Mat3<T>::Zero();
+        B(2, 2) = vx ? T(-(wq * c.df_dz + wv * c.df_dvz)) : T(-c.df_dz);
+        sink->add(k, k, B);
+      }
+    }
+  }
+
+  // A K x K-slot element block (its first slot `first`) into the sink as slot blocks.
+  template <int K, class Sink, class M>
+  static void add_element_blocks(Sink& sink, std::size_t first, const M& B) {
+    for (int a = 0; a < K; ++a)
+      for (int b = 0; b < K; ++b)
+        sink.add(first + static_cast<std::size_t>(a), first + static_cast<std::size_t>(b),
+                 Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
   }
 
   std::string name_;
@@ -393,16 +557,23 @@ class LineModel {
   Environment env_;
   SeabedModel seabed_;
   bool tension_only_ = true;
-  std::vector<BasicTensionElement<T>> elems_;
-  std::vector<T> w_, d_;
+  bool hermite_ = false;
+  int axial_order_ = 4, bending_order_ = 4;
+  std::vector<BasicTensionElement<T>> elems_;        // EI = 0 line
+  std::vector<HermiteElement<LayoutRM>> helems_;     // Hermite line
+  std::vector<T> w_, d_, L0_, EA_;
   std::vector<MorisonCoefficients> morison_;
-  std::vector<ElementLoads<T>> loads_;  // each element's weight and Morison coefficients
-  T compliance_ = T(0);                 // sum l0 / EA
-  ElementSea<T> at_rest_ = still_sea();       // statics: still water, no drag, wholly wetted
+  std::vector<ElementLoads<T>> loads_;        // EI = 0: each element's weight and Morison coefficients
+  std::vector<ElementLoads<double>> hloads_;  // Hermite: weight, rho g A and Morison coefficients (double)
+  mutable HermiteBlockSum<T> blocks_;         // Hermite: one element's tangent (workspace)
+  T compliance_ = T(0);                       // sum l0 / EA
+  ElementSea<T> at_rest_ = still_sea(true);    // statics: still water, no drag, wholly wetted
+  ElementSea<T> at_rest_h_ = still_sea(false); // Hermite: the same, the wetting off (wholly wetted)
 
-  static ElementSea<T> still_sea() {
+  static ElementSea<T> still_sea(bool wetting) {
     ElementSea<T> s;
     s.drag = false;
+    s.wetting = wetting;
     return s;
   }
 };

@@ -114,7 +114,7 @@ struct HeldKinematics {
   }
 };
 
-/// A mooring system of EI = 0 lines and points.
+/// A mooring system of lines (EI = 0 or cubic Hermite), points, bodies and rods.
 template <class T>
 class MooringSystem {
  public:
@@ -247,6 +247,11 @@ class MooringSystem {
   Index body_dof(int b) const {
     require_numbered();
     return body_dof_[static_cast<std::size_t>(b)];
+  }
+  /// Number of line DOFs: the objects' (points', then bodies') DOFs follow them.
+  Index line_dofs() const {
+    require_numbered();
+    return n_line_dofs_;
   }
   /// Number of line and point DOFs: the bodies' DOFs follow them.
   Index position_dofs() const {
@@ -447,6 +452,15 @@ class MooringSystem {
 
   std::size_t n_points() const { return points_.size(); }
   std::size_t n_lines() const { return lines_.size(); }
+  /// True when a line is a finite-EI (Hermite) cable: the stepper then takes a backtracking
+  /// line search (SystemStepperOptions::LineSearch::automatic; spec "Time integration").
+  bool wants_line_search() const { return has_finite_ei_lines(); }
+  /// True when a line is a finite-EI (Hermite) cable.
+  bool has_finite_ei_lines() const {
+    for (const auto& L : lines_)
+      if (L.model.hermite()) return true;
+    return false;
+  }
   const PointModel<T>& point(int p) const { return points_.at(static_cast<std::size_t>(p)); }
   /// A point, to edit (a held position, a dual seed). Renumber() after changing a kind.
   PointModel<T>& point(int p) { return points_.at(static_cast<std::size_t>(p)); }
@@ -461,7 +475,7 @@ class MooringSystem {
     Index off = 0;
     for (const auto& L : lines_) {
       block_offset_.push_back(off);
-      off += 3 * static_cast<Index>(L.model.n_nodes() - 2);
+      off += 3 * static_cast<Index>(L.model.n_slots() - 2);
     }
     n_line_dofs_ = off;
     point_dof_.assign(points_.size(), -1);
@@ -492,7 +506,7 @@ class MooringSystem {
     wv_ = wx_;
     wr_ = wx_;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
-      const auto n = static_cast<Index>(3 * lines_[l].model.n_nodes());
+      const Index n = lines_[l].model.size();
       wx_[l].setZero(n);
       wv_[l].setZero(n);
       wr_[l].setZero(n);
@@ -510,15 +524,31 @@ class MooringSystem {
     require_numbered();
     return point_dof_[static_cast<std::size_t>(p)];
   }
-  /// First global DOF of node i of line l (-1 when the node is not three DOFs of its own: an
-  /// end on a held point or on a body).
+  /// First global DOF of node i's position on line l (-1 when it is not three DOFs of its
+  /// own: an end on a held point or on a body).
   Index node_dof(int l, std::size_t i) const {
+    return slot_dof(l, lines_[static_cast<std::size_t>(l)].model.position_slot(i));
+  }
+  /// First global DOF of node i's tangent m on Hermite line l (a line DOF: a finite-EI end on
+  /// a point is pinned in bending, its tangent free). Throws InputError on an EI = 0 line.
+  Index tangent_dof(int l, std::size_t i) const {
+    const auto& L = lines_.at(static_cast<std::size_t>(l));
+    if (!L.model.hermite())
+      throw InputError("Line " + std::to_string(l + 1) + " (" + L.model.name() + ")", "node tangent", "requested",
+                       "a finite-EI line (an EI = 0 node has no tangent DOF)");
+    return slot_dof(l, L.model.position_slot(i) + 1);
+  }
+  /// The global DOF of slot k (three values) of line l's node vector (LineModel: slot
+  /// position_slot(i) is node i's position, the next one a Hermite node's tangent); -1 for
+  /// an end position that is not three DOFs of its own.
+  Index slot_dof(int l, std::size_t k) const {
     require_numbered();
-    const auto& L = lines_[static_cast<std::size_t>(l)];
-    const std::size_t n = L.model.n_nodes();
-    if (i == 0) return point_dof_[static_cast<std::size_t>(L.point[0])];
-    if (i + 1 == n) return point_dof_[static_cast<std::size_t>(L.point[1])];
-    return block_offset_[static_cast<std::size_t>(l)] + 3 * static_cast<Index>(i - 1);
+    const auto li = static_cast<std::size_t>(l);
+    const auto& L = lines_[li];
+    const std::size_t sb = L.model.position_slot(L.model.n_nodes() - 1);
+    if (k == 0) return point_dof_[static_cast<std::size_t>(L.point[0])];
+    if (k == sb) return point_dof_[static_cast<std::size_t>(L.point[1])];
+    return interior_dof(li, k, sb);
   }
 
   /// The Jacobian of this system's numbering (workspaces sized once).
@@ -528,8 +558,8 @@ class MooringSystem {
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       BorderedBlockShape s;
       s.name = "Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ")";
-      s.size = 3 * static_cast<Index>(lines_[l].model.n_nodes() - 2);
-      s.half_bandwidth = 5;
+      s.size = 3 * static_cast<Index>(lines_[l].model.n_slots() - 2);
+      s.half_bandwidth = lines_[l].model.half_bandwidth();
       for (int end = 0; end < 2; ++end) {
         const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
         Index d = point_dof_[static_cast<std::size_t>(lines_[l].point[end])];
@@ -546,7 +576,8 @@ class MooringSystem {
   }
 
   /// A first state: free points where the deck puts them, every line's interior nodes evenly
-  /// on the chord between its end points (the static solve seeds them better).
+  /// on the chord between its end points, a Hermite line's tangents the chord over its
+  /// unstretched length (the static solve seeds them better).
   SystemState<T> initial_state() {
     if (!numbered_) renumber();
     SystemState<T> s;
@@ -566,6 +597,10 @@ class MooringSystem {
       const std::size_t n = L.model.n_nodes();
       for (std::size_t i = 1; i + 1 < n; ++i)
         s.q.template segment<3>(node_dof(static_cast<int>(l), i)) = a + (b - a) * T(double(i) / double(n - 1));
+      if (L.model.hermite()) {
+        const Vec3<T> m = (b - a) / L.model.length();
+        for (std::size_t i = 0; i < n; ++i) s.q.template segment<3>(tangent_dof(static_cast<int>(l), i)) = m;
+      }
     }
     return s;
   }
@@ -716,10 +751,14 @@ class MooringSystem {
                                   "height above the still water", z,
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
     }
-    for (Index i = 2; i < n_pos_dofs_; i += 3)
-      if (value_of(s.q(i)) > 0)
-        throw NotImplementedError(name_, describe_dof(i) + " height above the still water", value_of(s.q(i)),
+    auto check_height = [&](Index d) {
+      if (d >= 0 && value_of(s.q(d + 2)) > 0)
+        throw NotImplementedError(name_, describe_dof(d) + " height above the still water", value_of(s.q(d + 2)),
                                   "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+    };
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (std::size_t i = 1; i + 1 < lines_[l].model.n_nodes(); ++i) check_height(node_dof(static_cast<int>(l), i));
+    for (std::size_t p = 0; p < points_.size(); ++p) check_height(point_dof_[p]);
   }
 
   /// What DOF i moves, e.g. "Line 2 (riser) node 5" or "Point 3 (buoy)" (nodes counted from 1
@@ -735,8 +774,13 @@ class MooringSystem {
         return "Point " + std::to_string(p + 1) + " (" + points_[p].name + ")";
     for (std::size_t l = lines_.size(); l-- > 0;)
       if (i >= block_offset_[l] && i < n_line_dofs_) {
-        return "Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ") node " +
-               std::to_string((i - block_offset_[l]) / 3 + 2);
+        // The slot of local DOF j: the slots skip End A's position (slot 0) and End B's (sb).
+        const auto& M = lines_[l].model;
+        const std::size_t per = M.n_slots() / M.n_nodes(), sb = M.position_slot(M.n_nodes() - 1);
+        std::size_t k = static_cast<std::size_t>((i - block_offset_[l]) / 3) + 1;
+        if (k >= sb) ++k;
+        return "Line " + std::to_string(l + 1) + " (" + M.name() + ") node " + std::to_string(k / per + 1) +
+               (k % per == 1 ? " tangent" : "");
       }
     return "DOF " + std::to_string(i);
   }
@@ -770,18 +814,18 @@ class MooringSystem {
   void line_gather(const State& s, int l, int which, VecX<T>& x) const {
     const VecX<T>& free = which == 0 ? s.q : which == 1 ? s.v : s.a;
     const auto& L = lines_[static_cast<std::size_t>(l)];
-    const std::size_t n = L.model.n_nodes();
-    x.resize(static_cast<Index>(3 * n));
-    for (std::size_t i = 0; i < n; ++i) {
-      const Index d = node_dof(l, i);
+    const std::size_t n = L.model.n_slots();
+    x.resize(L.model.size());
+    for (std::size_t k = 0; k < n; ++k) {
+      const Index d = slot_dof(l, k);
       if (d >= 0) {
-        x.template segment<3>(static_cast<Index>(3 * i)) = free.template segment<3>(d);
+        x.template segment<3>(static_cast<Index>(3 * k)) = free.template segment<3>(d);
       } else {
-        const auto& P = points_[static_cast<std::size_t>(L.point[i == 0 ? 0 : 1])];
+        const auto& P = points_[static_cast<std::size_t>(L.point[k == 0 ? 0 : 1])];
         if (P.kind == PointKind::body) {
-          x.template segment<3>(static_cast<Index>(3 * i)) = body_point_motion(s, P, which);
+          x.template segment<3>(static_cast<Index>(3 * k)) = body_point_motion(s, P, which);
         } else {
-          x.template segment<3>(static_cast<Index>(3 * i)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
+          x.template segment<3>(static_cast<Index>(3 * k)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
         }
       }
     }
@@ -1029,8 +1073,8 @@ class MooringSystem {
     line_gather(s, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
     L.model.template static_residual<Router>(x, Rl, nullptr);
-    const std::size_t i = end == 0 ? 0 : L.model.n_nodes() - 1;
-    return -Rl.template segment<3>(static_cast<Index>(3 * i));
+    const std::size_t k = L.model.position_slot(end == 0 ? 0 : L.model.n_nodes() - 1);
+    return -Rl.template segment<3>(static_cast<Index>(3 * k));
   }
 
   /// The dynamic force line l exerts on the object at its end in state s [N]: minus the line's
@@ -1064,25 +1108,31 @@ class MooringSystem {
     Mat3<T> G = Mat3<T>::Zero();  // -[rho]_x J_l(theta)
   };
 
-  // Routes a line's node blocks to the system Jacobian; blocks with a held node are dropped,
-  // blocks of a node on a free or pinned body are mapped onto the body's DOFs.
+  // Line l's DOF of interior slot k (k not 0, not End B's position slot sb).
+  Index interior_dof(std::size_t l, std::size_t k, std::size_t sb) const {
+    return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);
+  }
+
+  // Routes a line's slot blocks to the system Jacobian; blocks with a held end position are
+  // dropped, blocks of an end on a free or pinned body are mapped onto the body's DOFs.
   struct Router {
     const MooringSystem* sys = nullptr;
     int line = 0;
     BorderedJacobian<T>* J = nullptr;
-    std::size_t n = 0;
+    std::size_t n = 0;   // slots
+    std::size_t sb = 0;  // End B's position slot
     EndLink ends[2];
     T wq = T(1);
     void link(std::size_t i, EndLink& out) const {
       if (i == 0) out = ends[0];
-      else if (i + 1 == n) out = ends[1];
+      else if (i == sb) out = ends[1];
       else {
         out.kind = 1;
-        out.dof = sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(i - 1);
+        out.dof = sys->interior_dof(static_cast<std::size_t>(line), i, sb);
       }
     }
     void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
-      if ((i == 0 || j == 0 || i + 1 == n || j + 1 == n)) {
+      if ((i == 0 || j == 0 || i == sb || j == sb)) {
         EndLink a, b;
         link(i, a);
         link(j, b);
@@ -1102,8 +1152,8 @@ class MooringSystem {
           }
         return;
       }
-      J->add3(sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(i - 1),
-              sys->block_offset_[static_cast<std::size_t>(line)] + 3 * static_cast<Index>(j - 1), B);
+      J->add3(sys->interior_dof(static_cast<std::size_t>(line), i, sb),
+              sys->interior_dof(static_cast<std::size_t>(line), j, sb), B);
     }
   };
 
@@ -1113,7 +1163,8 @@ class MooringSystem {
     r.line = l;
     r.J = J;
     const auto& L = lines_[static_cast<std::size_t>(l)];
-    r.n = L.model.n_nodes();
+    r.n = L.model.n_slots();
+    r.sb = L.model.position_slot(L.model.n_nodes() - 1);
     r.wq = wq;
     for (int e = 0; e < 2; ++e) {
       const auto& P = points_[static_cast<std::size_t>(L.point[e])];
@@ -1136,19 +1187,20 @@ class MooringSystem {
     return r;
   }
 
-  // Adds a line's node vector into the free DOFs: an end on a free body as its force and
+  // Adds a line's slot vector into the free DOFs: an end on a free body as its force and
   // lever moment (on a pinned body the moment alone: its pin takes the force), with the
   // moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x J_l, times the router's
   // wq) into the Jacobian.
   void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
-    const std::size_t n = route.n;
-    for (std::size_t i = 1; i + 1 < n; ++i)
-      R.template segment<3>(route.sys->block_offset_[static_cast<std::size_t>(route.line)] + 3 * static_cast<Index>(i - 1)) +=
-          Rl.template segment<3>(static_cast<Index>(3 * i));
+    const std::size_t n = route.n, sb = route.sb;
+    for (std::size_t i = 1; i < n; ++i)
+      if (i != sb)
+        R.template segment<3>(interior_dof(static_cast<std::size_t>(route.line), i, sb)) +=
+            Rl.template segment<3>(static_cast<Index>(3 * i));
     for (int e = 0; e < 2; ++e) {
       const EndLink& k = route.ends[e];
       if (k.kind == 0) continue;
-      const Vec3<T> f = Rl.template segment<3>(static_cast<Index>(3 * (e == 0 ? 0 : n - 1)));
+      const Vec3<T> f = Rl.template segment<3>(static_cast<Index>(3 * (e == 0 ? 0 : sb)));
       if (k.dof >= 0) R.template segment<3>(k.dof) += f;
       if (k.kind == 2) {
         R.template segment<3>(k.rdof) += k.S * f;

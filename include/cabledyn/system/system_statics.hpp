@@ -21,6 +21,7 @@
 
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
+#include "cabledyn/statics/hermite_statics.hpp"
 #include "cabledyn/statics/tension_statics.hpp"
 #include "cabledyn/system/mooring_system.hpp"
 
@@ -87,8 +88,45 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
-    const StaticResult r = TensionStatics(line, prob).solve();
     const std::size_t n = L.model.n_nodes();
+    if (L.model.hermite()) {
+      // A finite-EI line: the Hermite statics (its ends pinned in bending, on the line's own
+      // mesh) places the interior positions and every tangent (seen from End B: m reversed).
+      // When the Hermite statics fails (a mesh too coarse for the bending length, whose
+      // refinement is not implemented), the line without bending seeds it: its EI = 0
+      // equilibrium, the tangents by differences of the node positions over the unstretched
+      // arc length; the system polish then brings the bending in.
+      Line hl = line;
+      StaticResult r;
+      try {
+        r = HermiteStatics(hl, prob).solve();
+      } catch (const SolveError&) {
+        std::vector<LineSection> secs = line.sections();
+        for (auto& sec : secs) sec.type.EI = 0;
+        const Line flat(line.name(), std::move(secs), line.end(0), line.end(1), line.environment(), line.options());
+        const StaticResult rf = TensionStatics(flat, prob).solve();
+        r.q.setZero(static_cast<Eigen::Index>(6 * n));
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t i0 = i == 0 ? 0 : i - 1, i1 = i + 1 == n ? i : i + 1;
+          const Vec3<double> d = rf.q.segment<3>(static_cast<Eigen::Index>(3 * i1)) - rf.q.segment<3>(static_cast<Eigen::Index>(3 * i0));
+          r.q.segment<3>(static_cast<Eigen::Index>(6 * i)) = rf.q.segment<3>(static_cast<Eigen::Index>(3 * i));
+          r.q.segment<3>(static_cast<Eigen::Index>(6 * i + 3)) = d / (flat.s_node(i1) - flat.s_node(i0));
+        }
+      }
+      if (r.q.size() != static_cast<Eigen::Index>(6 * n))
+        throw SolveError(L.model.name(), "Hermite statics seed size", static_cast<double>(r.q.size()),
+                         std::to_string(6 * n) + " (the line's own mesh)");
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto j = static_cast<Eigen::Index>(6 * (reversed ? n - 1 - i : i));
+        const Eigen::Index d = sys.node_dof(li, i), dm = sys.tangent_dof(li, i);
+        for (int c = 0; c < 3; ++c) {
+          if (i > 0 && i + 1 < n) s.q(d + c) = T(r.q(j + c));
+          s.q(dm + c) = T(reversed ? -r.q(j + 3 + c) : r.q(j + 3 + c));
+        }
+      }
+      continue;
+    }
+    const StaticResult r = TensionStatics(line, prob).solve();
     for (std::size_t i = 1; i + 1 < n; ++i) {
       const Eigen::Index d = sys.node_dof(li, i);
       const auto j = static_cast<Eigen::Index>(3 * (reversed ? n - 1 - i : i));
@@ -113,9 +151,13 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
 ///     max(tol s, abs_tol, floor); with T a dual, `dual_iterations` more steps converge the
 ///     derivative parts.
 /// When the polish meets a singular tangent (a slack run, whose nodes no force places) the
-/// stage-2 equilibrium is kept with a note (double and long double; a dual solve throws: its
-/// derivatives need the tangent). Throws SolveError naming the system, the stage and the
-/// residual when no equilibrium is found, and the line statics' errors.
+/// stage-2 equilibrium is kept with a note when its residual is within 1e-4 of the force
+/// scale (double and long double; a dual solve throws: its derivatives need the tangent).
+/// With finite-EI lines, stages 1 and 2 run on the surrogate system whose finite-EI lines
+/// carry no bending, each finite-EI line is then solved alone (the Hermite statics) between
+/// the balanced objects, and the polish brings the bending in. Throws SolveError naming the
+/// system, the stage and the residual when no equilibrium is found, and the line statics'
+/// errors.
 namespace detail {
 template <class T>
 SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt);
@@ -214,6 +256,33 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   s.v.setZero(sys.dofs());
   s.a.setZero(sys.dofs());
   SystemStaticResult out;
+  // Finite-EI lines (spec "Cables clamped to bodies and rods": the static solve carries the
+  // cable first without bending): stages 1 and 2 run on the surrogate system whose Hermite
+  // lines have no bending (EI = 0 lines, robust line statics and smooth end forces), its
+  // objects' equilibrium seeds this one, each Hermite line is then solved alone between
+  // them (the Hermite statics) and stage 3 brings the bending's share of the end forces in.
+  bool surrogate = false;
+  if (opt.seed_lines && sys.has_finite_ei_lines()) {
+    MooringSystem<T> flat = sys;
+    for (std::size_t l = 0; l < flat.n_lines(); ++l) {
+      auto& m = flat.line(static_cast<int>(l)).model;
+      if (!m.hermite()) continue;
+      for (auto& sec : m.sections()) sec.EI = 0;
+      m.rebuild();
+    }
+    flat.renumber();
+    SystemState<T> sf = flat.initial_state();
+    const Index no = sys.dofs() - sys.line_dofs();  // the objects' DOFs, last in both numberings
+    sf.q.tail(no) = s.q.tail(no);
+    sf.R = s.R;
+    const SystemStaticResult rf = solve_statics_numbered(flat, sf, opt);
+    s.q.tail(no) = sf.q.tail(no);
+    s.R = sf.R;
+    out.point_iterations = rf.point_iterations;
+    out.notes = rf.notes;
+    out.notes.push_back("the objects were balanced with the finite-EI lines carried without bending first");
+    surrogate = true;
+  }
   // Stage 1: each line alone, its end points held where they are.
   if (opt.seed_lines) detail::solve_lines_held(sys, s);
   // Force scale: the largest weight, buoyancy, point load and end force in the system.
@@ -230,7 +299,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
     const auto& m = sys.line(static_cast<int>(l)).model;
     for (std::size_t e = 0; e < m.n_elements(); ++e) {
-      kmax = std::max(kmax, static_cast<double>(value_of(m.element(e).params().EA / m.L0(e))));
+      kmax = std::max(kmax, static_cast<double>(value_of(m.EA(e) / m.L0(e))));
     }
   }
   out.floor = 8 * static_cast<double>(epsilon<T>()) * xmax * kmax;
@@ -247,7 +316,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // clipped to a trust region that grows on success and shrinks on failure, and the merit is
   // the potential energy (whose gradient the residual is; flat where a point hangs on slack
   // lines, where the energy still falls).
-  if (first_obj < sys.dofs() && opt.seed_lines) {
+  if (first_obj < sys.dofs() && opt.seed_lines && !surrogate) {
     const Index no = sys.dofs() - first_obj;
     // The objects of the balance: each free point (3 DOFs, its own lines re-solved when it
     // moves) and each free body (6 DOFs, the lines of its points re-solved), with the scales
@@ -451,10 +520,15 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
     }
   } catch (const SolveError& e) {
     if (is_dual_v<T> || !opt.seed_lines) throw;
-    // A slack run no force places: keep the balanced state of stages 1 and 2.
+    // A slack run no force places: keep the balanced state of stages 1 and 2, when it is one
+    // (within 1e-4 of the force scale; a finite-EI line's seed, which the polish had to bring
+    // its bending's share to, is not).
     s = balanced;
     sys.static_residual(s, R, nullptr);
     out.residual = detail::inf_norm(R);
+    if (!(out.residual <= 1e-4 * scale))
+      throw SolveError(sys.name(), std::string("system polish (") + e.what() + "); the state before it: ||R||_inf",
+                       out.residual, "<= " + to_text(1e-4 * scale) + " N (1e-4 of the force scale) to be kept");
     out.notes.push_back("the system polish stopped (" + std::string(e.what()) +
                         "); the equilibrium of the line statics and the point balance is kept (||R||_inf " +
                         to_text(out.residual) + " N)");
