@@ -12011,7 +12011,7 @@ struct SystemStepperOptions {
 /// Counters of a run.
 struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
-  long newton_iterations = 0;   ///< Newton iterations (each one a factorisation)
+  long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (each a factorisation, but the line search's)
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
 };
@@ -12184,7 +12184,10 @@ class SystemStepper {
         finite = finite && std::isfinite(v);
         gn = std::max(gn, v);
       }
-      if (!finite) return false;
+      // A non-finite residual after an update (a collapsed element) is an increase for the
+      // line search; otherwise the attempt fails.
+      if (!finite && !(line_search_ && it > 0 && backtracks < opt_.max_backtracks)) return false;
+      if (!finite) gn = std::numeric_limits<double>::infinity();
       if (gn <= opt_.tol * scale_ && it > 0) {
         try {
           sys_.check_state(trial_);
@@ -13493,6 +13496,11 @@ class LineModel {
   /// places the end nodes on the objects the line is attached to; a Hermite line's ends are
   /// pinned in bending).
   static LineModel from_line(const Line& line, SeabedModel seabed = {}) {
+    for (int e = 0; e < 2; ++e)
+      if (line.hermite() && line.end(e).rotation != EndRotation::free)
+        throw NotImplementedError(line.name() + (e == 0 ? " End A" : " End B"), "rotational connection",
+                                  line.end(e).rotation == EndRotation::rigid ? "Rigid" : "spring",
+                                  "pinned (free) in a system (clamped and spring cable ends are not in the system yet)");
     std::vector<SectionModel<T>> s;
     for (const auto& sec : line.sections()) s.push_back(SectionModel<T>::from(sec));
     LineModel m(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
@@ -13510,30 +13518,55 @@ class LineModel {
   /// The Gauss orders of a Hermite element's axial and bending energies (deck options
   /// axial_quadrature_order, bending_quadrature_order; 1..6); rebuilds.
   void set_quadrature(int axial_order, int bending_order) {
+    for (int o : {axial_order, bending_order})
+      if (o < 1 || o > 6) throw InputError(name_, "quadrature order", o, "in [1, 6]");
+    const int a = axial_order_, b = bending_order_;
     axial_order_ = axial_order;
     bending_order_ = bending_order;
-    rebuild();
+    try {
+      rebuild();
+    } catch (...) {
+      axial_order_ = a, bending_order_ = b;
+      throw;
+    }
   }
 
   /// Validate the sections and rebuild the elements, weights and contact widths. Throws
   /// InputError naming the line, the section and the bad parameter, NotImplementedError for
   /// a Hermite line whose parameters carry derivatives.
   void rebuild() {
+    // Built into a copy and swapped in: a throw leaves the model as it was.
+    LineModel m(*this, Unbuilt{});
+    m.build();
+    swap_built(m);
+  }
+
+ private:
+  struct Unbuilt {};
+  // A copy of the description (name, sections, environment, options) without its elements.
+  LineModel(const LineModel& o, Unbuilt)
+      : name_(o.name_), sections_(o.sections_), env_(o.env_), seabed_(o.seabed_), tension_only_(o.tension_only_),
+        axial_order_(o.axial_order_), bending_order_(o.bending_order_) {}
+  void swap_built(LineModel& m) {
+    std::swap(hermite_, m.hermite_);
+    elems_.swap(m.elems_);
+    helems_.swap(m.helems_);
+    w_.swap(m.w_);
+    d_.swap(m.d_);
+    L0_.swap(m.L0_);
+    EA_.swap(m.EA_);
+    morison_.swap(m.morison_);
+    loads_.swap(m.loads_);
+    hloads_.swap(m.hloads_);
+    std::swap(compliance_, m.compliance_);
+  }
+  void build() {
     if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
     hermite_ = false;
     for (const auto& s : sections_) {
       if (!(s.EI >= 0 && std::isfinite(s.EI))) throw InputError(name_ + " section", "EI", s.EI, ">= 0");
       hermite_ = hermite_ || s.EI > 0;
     }
-    elems_.clear();
-    helems_.clear();
-    w_.clear();
-    d_.clear();
-    L0_.clear();
-    EA_.clear();
-    morison_.clear();
-    loads_.clear();
-    hloads_.clear();
     compliance_ = T(0);
     for (std::size_t i = 0; i < sections_.size(); ++i) {
       const auto& s = sections_[i];
@@ -13592,6 +13625,8 @@ class LineModel {
     }
   }
 
+
+ public:
   /// True for a cubic-Hermite cable (a section of EI > 0), false for an EI = 0 line.
   bool hermite() const { return hermite_; }
   /// Values per node: 3 (r) or 6 (Hermite: r, m).
@@ -13664,23 +13699,31 @@ class LineModel {
   /// node's tributary length). compression_ratio >= 0 gives the compressed branch of every
   /// EI = 0 element r EA (spec "EI = 0 path": the tension-only stages); negative: each
   /// element's own law (a Hermite element's axial law is two-sided: the ratio does not apply).
+  /// A steady uniform current U (null: still water) adds its drag on the line at rest (spec
+  /// "Static equilibrium": a steady current; EI = 0: on the chord, Hermite: at the drag points)
+  /// with its position derivative in the tangent.
   template <class Sink>
-  void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1) const {
+  void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1,
+                       const Vec3<double>* current = nullptr) const {
     R.setZero(size());
     if (hermite_) {
       const Vec<T, 12> ve = Vec<T, 12>::Zero();
+      ElementSea<T> sea = at_rest_h_;
+      if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(6 * e);
         Vec<T, 12> fe;
-        hermite_force(e, x.template segment<12>(o), ve, at_rest_h_, fe, sink, 1.0, 0.0);
+        hermite_force(e, x.template segment<12>(o), ve, sea, fe, sink, 1.0, 0.0);
         R.template segment<12>(o) += fe;
       }
     } else {
+      ElementSea<T> sea = at_rest_;
+      if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
         Mat<T, 6> Ke;
         R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
-            tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, at_rest_, compression_ratio,
+            tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, sea, compression_ratio,
                                            sink ? &Ke : nullptr, nullptr);
         if (sink) add_element_blocks<2>(*sink, e, Ke);
       }
@@ -14289,7 +14332,8 @@ class MooringSystem {
 
   const std::string& name() const { return name_; }
   const Environment& environment() const { return env_; }
-  /// A uniform steady current [m/s] (drag on lines and points in the dynamics).
+  /// A uniform steady current [m/s]: drag on lines, points, bodies and rods in the statics
+  /// (at rest) and the dynamics (on the relative velocity).
   void set_current(const Vec3<double>& U) {
     if (!U.allFinite()) throw InputError(name_, "current", "non-finite", "finite");
     current_ = U;
@@ -15152,7 +15196,8 @@ class MooringSystem {
     return Vec3<T>(T(0), T(0), (T(env_.rho_w) * P.volume - P.mass) * T(env_.g)) + P.load;
   }
 
-  /// Static residual R = f_int - f_ext on the free DOFs (spec "Static equilibrium") and, with
+  /// Static residual R = f_int - f_ext on the free DOFs (spec "Static equilibrium"; with a
+  /// current, its drag on the lines, points, bodies and rods at rest) and, with
   /// J (from make_jacobian(), zeroed here), its tangent dR/dq. compression_ratio >= 0 gives
   /// every element's compressed branch r EA (the tension-only stages of the statics). A free
   /// body's rows are its net force and moment about its reference point (the lines' end
@@ -15163,17 +15208,22 @@ class MooringSystem {
     R.setZero(n_dofs_);
     if (J) J->set_zero();
     VecX<T> x, Rl;
+    const Vec3<double>* U = static_current();
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
       line_gather(s, li, 0, x);
       Router route = router(s, li, J, T(1));
-      lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio);
+      lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio, U);
       scatter(route, Rl, R);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
       R.template segment<3>(d) -= point_static_load(static_cast<int>(p));
+      if (U && points_[p].CdA > 0) {  // the current's drag on the point at rest, 1/2 rho CdA |U| U
+        const Vec3<T> f = (0.5 * env_.rho_w * points_[p].CdA * U->norm()) * U->template cast<T>();
+        R.template segment<3>(d) -= f;
+      }
       const auto c = point_contact(static_cast<int>(p), s.q(d + 2), T(0));
       R(d + 2) -= c.f;
       if (J && value_of(c.df_dz) != 0) J->add(d + 2, d + 2, -c.df_dz);
@@ -15186,7 +15236,10 @@ class MooringSystem {
         Mat3<T> Rb;
         pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> z3 = Vec3<T>::Zero();
-        return Vec6<T>(-body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, false));
+        // With a current, the loads at rest include its drag (the dynamic loads at zero
+        // velocity: the seabed damper then acts on vz = 0, nothing).
+        return Vec6<T>(
+            -body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, U != nullptr));
       };
       add_body_rows(bi, own(s.q, s.v), R);
       if (J) body_own_tangent(s, bi, own, J, T(1), T(0));
@@ -15230,7 +15283,7 @@ class MooringSystem {
     VecX<T> x, Rl;
     line_gather(s, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
-    L.model.template static_residual<Router>(x, Rl, nullptr);
+    L.model.template static_residual<Router>(x, Rl, nullptr, -1, static_current());
     const std::size_t k = L.model.position_slot(end == 0 ? 0 : L.model.n_nodes() - 1);
     return -Rl.template segment<3>(static_cast<Index>(3 * k));
   }
@@ -15434,6 +15487,9 @@ class MooringSystem {
     }
   }
 
+  // The current of the statics (null: still water).
+  const Vec3<double>* static_current() const { return current_.isZero() ? nullptr : &current_; }
+
   void require_numbered() const {
     if (!numbered_) throw InputError(name_, "DOF numbering", "stale", "renumber() after adding points or lines");
   }
@@ -15539,6 +15595,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
+    if (!sys.current().isZero()) prob.current = SteadyCurrent::uniform(sys.current());
     const std::size_t n = L.model.n_nodes();
     if (L.model.hermite()) {
       // A finite-EI line: the Hermite statics (its ends pinned in bending, on the line's own
@@ -15713,7 +15770,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // objects' equilibrium seeds this one, each Hermite line is then solved alone between
   // them (the Hermite statics) and stage 3 brings the bending's share of the end forces in.
   bool surrogate = false;
-  if (opt.seed_lines && sys.has_finite_ei_lines()) {
+  if (opt.seed_lines && sys.has_finite_ei_lines() && sys.dofs() > sys.line_dofs()) {
     MooringSystem<T> flat = sys;
     for (std::size_t l = 0; l < flat.n_lines(); ++l) {
       auto& m = flat.line(static_cast<int>(l)).model;
@@ -15730,7 +15787,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
     s.q.tail(no) = sf.q.tail(no);
     s.R = sf.R;
     out.point_iterations = rf.point_iterations;
-    out.notes = rf.notes;
+    for (const auto& n : rf.notes) out.notes.push_back("the objects' balance without bending: " + n);
     out.notes.push_back("the objects were balanced with the finite-EI lines carried without bending first");
     surrogate = true;
   }
@@ -15903,7 +15960,9 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
         if (ok) {
           point_residual(trial, rt);
           const double Et = static_cast<double>(value_of(sys.potential_energy(trial)));
-          const bool armijo = Et <= E + 1e-4 * f * r.dot(step);
+          // The energy is a merit only without a current (its drag has no potential): with one,
+          // a step must lower the imbalance.
+          const bool armijo = sys.current().isZero() ? Et <= E + 1e-4 * f * r.dot(step) : rt.norm() < (1 - 1e-4) * rn;
           if (std::isfinite(rt.norm()) && std::isfinite(Et) && (armijo || rt.norm() < 0.5 * rn)) {
             s.q = trial.q;
             sys.commit(s);  // rotation increments folded: the next Jacobian is about theta = 0
@@ -18274,6 +18333,32 @@ inline bool body_channel_quantity(const std::string& q, int& family, int& compon
   return false;
 }
 
+/// The quantity of a rod channel (Rod<N><quantity>, MoorDyn's names): End A's (or, with
+/// node >= 0, node `node`'s: N<i>P, N<i>V) 0 position P, 1 orientation R (roll and pitch of
+/// the axis, deg: x, y), 2 velocity V, 3 angular velocity RV (deg/s), 4 acceleration A, 5
+/// angular acceleration RA (deg/s^2), 6 net force F, 7 net moment M, 8 TenA, 9 TenB (the
+/// magnitude of the lines' load at End A / B), 10 Sub (the submerged fraction); `component`
+/// x, y, z as 0, 1, 2. Returns false for another quantity.
+inline bool rod_channel_quantity(const std::string& q, int& family, int& component, int& node) {
+  node = -1;
+  component = 0;
+  if (q == "TENA" || q == "TENB" || q == "SUB") {
+    family = q == "TENA" ? 8 : q == "TENB" ? 9 : 10;
+    return true;
+  }
+  std::string rest = q;
+  if (rest.size() > 1 && rest[0] == 'N' && detail::is_digit(rest[1])) {
+    std::size_t k = 1;
+    long n = 0;
+    while (k < rest.size() && detail::is_digit(rest[k]) && n < 100000) n = 10 * n + (rest[k++] - '0');
+    node = static_cast<int>(n);
+    rest = rest.substr(k);
+    if (rest.size() != 2 || (rest[0] != 'P' && rest[0] != 'V')) return false;
+  }
+  if (!body_channel_quantity(rest, family, component)) return false;
+  return !(family == 1 && component == 2);  // an axisymmetric rod has no roll angle about its axis
+}
+
 /// Units of a channel for the WriteUnits row of an output file.
 inline const char* channel_unit(const OutputChannel& c) {
   switch (c.kind) {
@@ -18290,7 +18375,14 @@ inline const char* channel_unit(const OutputChannel& c) {
     case ChannelKind::Body: {
       int f = 0, k = 0;
       if (!body_channel_quantity(c.quantity, f, k)) return "(-)";
-      static const char* const units[] = {"(m)", "(deg)", "(m/s)", "(rad/s)", "(m/s^2)", "(rad/s^2)", "(N)", "(Nm)"};
+      static const char* const units[] = {"(m)", "(deg)", "(m/s)", "(deg/s)", "(m/s^2)", "(deg/s^2)", "(N)", "(Nm)"};
+      return units[f];
+    }
+    case ChannelKind::Rod: {
+      int f = 0, k = 0, n = 0;
+      if (!rod_channel_quantity(c.quantity, f, k, n)) return "(-)";
+      static const char* const units[] = {"(m)",  "(deg)", "(m/s)", "(deg/s)", "(m/s^2)", "(deg/s^2)",
+                                          "(N)",  "(Nm)",  "(N)",   "(N)",     "(-)"};
       return units[f];
     }
     default: return "(N)";
@@ -23106,6 +23198,16 @@ struct DeckSystem {
   /// reference point is its End A, its z axis along the rod).
   std::vector<Vec6<double>> coupled_deck_pose;
   std::map<std::pair<int, char>, int> rod_point;  ///< (rod ID, 'A' / 'B') -> the system point a line uses there
+  /// A RODS row in the system: the body carrying it (its own, or Body<N>'s), its ends in that
+  /// body's axes and its index among the body's rods; or, for a zero-length rod, its point.
+  struct RodMap {
+    int body = -1;
+    Vec3<double> a = Vec3<double>::Zero(), b = Vec3<double>::Zero();
+    int part = -1;
+    int point = -1;
+    int segments = 0;  ///< NumSegs (its nodes: NumSegs + 1)
+  };
+  std::vector<RodMap> rods;  ///< per RODS row, in order
 };
 
 /// Builds the mooring system of a deck (read with ReadOptions::accept_unsupported, so that its
@@ -23113,7 +23215,8 @@ struct DeckSystem {
 /// coupled points, Free with its mass, volume, CdA, Ca and force), every line as written (End
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
-/// (waves, currents, end connections: a finite-EI line's ends are pinned in bending,
+/// (waves, profile and SeaState currents (a uniform current is modelled), end connections:
+/// a finite-EI line's ends are pinned in bending,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 inline DeckSystem build_deck_system(const Deck& deck) {
@@ -23127,13 +23230,14 @@ inline DeckSystem build_deck_system(const Deck& deck) {
                               what + " in a system with free points (issue 20: the system route has no " + what + " yet)");
   };
   if (o.waves.kind != WaveKind::none || !o.wavetrains.empty()) refuse("waves", "waves");
-  if (o.current.model != CurrentModel::none) refuse("current", "current");
+  if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
+    refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
                               "end connections in a system with free points (a finite-EI line's ends are pinned in bending there: "
                               "clamped and spring ends are not in the system yet)");
-  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}};
+  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
     bed.z = *z;
@@ -23141,6 +23245,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     bed.params.cBot = o.cBot;
   }
   ds.system.set_seabed(bed);
+  if (o.current.model == CurrentModel::uniform)  // steady, not ramped (spec "Waves": rampTime)
+    ds.system.set_current(Vec3<double>(o.current.velocity[0], o.current.velocity[1], o.current.velocity[2]));
   // Bodies: built first, so that the rods fixed to them join them before they are added.
   std::vector<BodyModel<double>> bodies;
   for (const auto& b : deck.bodies) {
@@ -23169,11 +23275,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   // pinned at an End A the host moves), its reference point at End A and its z axis along the
   // rod; a rod on Body<N> joins that body. Each rod end a line is attached to becomes a point on the rod's
   // body.
-  struct RodEnds {
-    int body = -1;                       // system body of the rod (-1: a point)
-    Vec3<double> a, b;                   // its ends in that body's axes
-    int point = -1;                      // a zero-length rod: its point
-  };
+  using RodEnds = DeckSystem::RodMap;
   std::vector<RodEnds> rod_ends(deck.rods.size());
   std::vector<std::pair<std::size_t, BodyModel<double>>> rod_bodies;  // rod index, its own body
   for (std::size_t i = 0; i < deck.rods.size(); ++i) {
@@ -23214,6 +23316,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body),
                          "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
       rod_ends[i].point = ds.system.add_point(pm);
+      rod_ends[i].segments = r.segments;
       ds.point_id.push_back(0);  // not a POINTS row
       continue;
     }
@@ -23223,8 +23326,9 @@ inline DeckSystem build_deck_system(const Deck& deck) {
                          "a body of BODIES (1.." + std::to_string(bodies.size()) + ")");
       part.a = a;
       part.b = b;
-      bodies[static_cast<std::size_t>(r.body - 1)].rods.push_back(part);
-      rod_ends[i] = {r.body - 1, a, b, -1};
+      auto& carrier = bodies[static_cast<std::size_t>(r.body - 1)].rods;
+      rod_ends[i] = {r.body - 1, a, b, static_cast<int>(carrier.size()), -1, r.segments};
+      carrier.push_back(part);
       continue;
     }
     BodyModel<double> m;
@@ -23290,7 +23394,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         ds.coupled_deck_pose.push_back(pose);
       }
       const double L = m.rods[0].b(2);
-      rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), -1};
+      rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), 0, -1, r.segments};
     } catch (const InputError& e) {
       throw InputError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id), e.what(), "a valid rod");
     }
@@ -23362,6 +23466,13 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       ds.point_id.push_back(0);
       return k;
     };
+    // MoorDyn clamps a finite-EI line at a rod end (cantilevered: its end tangent along the
+    // rod's axis); the system's cable ends are pinned in bending: refused, not silently pinned.
+    if (deck.hermite(rec.id) && (rec.node_a == 0 || rec.node_b == 0))
+      throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
+                                "a finite-EI line on a rod end",
+                                "clamped (cantilevered) cable ends on rods, as MoorDyn models them (the system pins a "
+                                "finite-EI end in bending: not yet)");
     const int a = rec.node_a != 0 ? ds.point_index.at(rec.node_a) : rod_point(rec.rod_a, rec.rod_end_a);
     const int b = rec.node_b != 0 ? ds.point_index.at(rec.node_b) : rod_point(rec.rod_b, rec.rod_end_b);
     try {
@@ -23378,6 +23489,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   } catch (const InputError& e) {
     throw InputError(deck.file, "POINTS", e.what(), "every free point held by a line");
   }
+  ds.rods = std::move(rod_ends);
   return ds;
 }
 
@@ -23548,6 +23660,13 @@ class SystemSimulation {
     return model_.system.point_position(stepper_->state(), point_index(id));
   }
   /// The force of the lines attached to the point with deck ID `id` on it [N].
+  /// The net force of the lines on system point p (a rod end's point included) [N].
+  Vec3<double> point_force_at(int p) const {
+    require_init("point_force_at");
+    if (p < 0 || p >= static_cast<int>(model_.system.n_points()))
+      throw InputError("point_force_at", "system point", p, "in [0, " + std::to_string(model_.system.n_points()) + ")");
+    return point_force_index(p);
+  }
   Vec3<double> point_force(int id) const {
     require_init("point_force");
     return point_force_index(point_index(id));
@@ -23734,6 +23853,7 @@ class SystemSimulation {
 // acceleration is the change of velocity over the step, as a host gives it), so a host that
 // passes the same kinematics through the C API gets the same forces bit for bit.
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -23781,7 +23901,8 @@ class SystemRunner {
     for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})
       if (o.line_of(k) > 0)
         notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
-                         " does not apply to the system route (generalised-alpha force blend, full Newton, "
+                         " does not apply to the system route (generalised-alpha force blend, full Newton "
+                         "(with finite-EI lines a backtracking line search of at most 8 halvings), "
                          "subdivision of failed steps)");
   }
 
@@ -23933,11 +24054,78 @@ class SystemRunner {
           throw InputError(deck_.file, "output channel", text.empty() ? c.name() : text, "a channel of a body of BODIES");
         return;
       }
+      case ChannelKind::Rod: {
+        int f = 0, k = 0, n = -1;
+        const std::string name = text.empty() ? c.name() : text;
+        if (c.object < 1 || c.object > static_cast<int>(sim_->model().rods.size()) || !rod_channel_quantity(c.quantity, f, k, n))
+          throw InputError(deck_.file, "output channel", name, "a channel of a rod of RODS");
+        const auto& rm = sim_->model().rods[static_cast<std::size_t>(c.object - 1)];
+        if (n > std::max(0, rm.segments))
+          throw InputError(deck_.file, "output channel " + name + " node", n,
+                           "in [0, " + std::to_string(std::max(0, rm.segments)) + "] (the rod's NumSegs)");
+        if (f == 6 || f == 7)
+          throw NotImplementedError(deck_.file, "output channel", name, "rod net force and moment channels (F, M)");
+        return;
+      }
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
                                   "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions and "
-                                  "velocities, point and body channels (node tensions, curvatures, accelerations and "
-                                  "forces, rods: not yet)");
+                                  "velocities, point, body and rod channels (node tensions, curvatures, accelerations and "
+                                  "forces, rods' net force and moment: not yet)");
+    }
+  }
+
+  // Rod channel c (rod_channel_quantity; MoorDyn's Rod outputs): End A's or a node's motion,
+  // the axis's roll and pitch (MoorDyn's -phi sin(beta), phi cos(beta): phi the tilt from the
+  // vertical, beta the heading of the axis), the body's angular rates in deg/s, the magnitude
+  // of the lines' load at each end, the mean submerged fraction of the sections at its nodes.
+  double rod_channel_value(const OutputChannel& c) const {
+    int f = 0, k = 0, n = -1;
+    rod_channel_quantity(c.quantity, f, k, n);
+    const auto& model = sim_->model();
+    const auto& sys = model.system;
+    const auto& st = sim_->state();
+    const auto& rm = model.rods[static_cast<std::size_t>(c.object - 1)];
+    if (f == 8 || f == 9) {  // TenA, TenB: the lines attached at that end
+      const auto it = model.rod_point.find({c.object, f == 8 ? 'A' : 'B'});
+      const int p = it != model.rod_point.end() ? it->second : (rm.point >= 0 && f == 8 ? rm.point : -1);
+      return p < 0 ? 0.0 : sim_->point_force_at(p).norm();
+    }
+    if (rm.point >= 0) {  // a zero-length rod: a point
+      const Eigen::Index d = sys.point_dof(rm.point);
+      const auto& P = sys.point(rm.point);
+      if (f == 0) return sys.point_position(st, rm.point)(k);
+      if (f == 2) return d >= 0 ? st.v(d + k) : P.v(k);
+      if (f == 4) return d >= 0 ? st.a(d + k) : P.a(k);
+      if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
+      return 0.0;  // no orientation
+    }
+    Vec3<double> rb;
+    Mat3<double> Rb;
+    sys.body_pose(st, rm.body, rb, Rb);
+    const Vec3<double> pa = rb + Rb * rm.a, pb = rb + Rb * rm.b;
+    const int N = std::max(1, rm.segments);
+    const Vec3<double> p = n < 0 ? pa : Vec3<double>(pa + (pb - pa) * (double(n) / N));
+    const Vec6<double> v = sys.body_motion(st, rm.body, 1), a = sys.body_motion(st, rm.body, 2);
+    const Vec3<double> w = v.tail<3>(), al = a.tail<3>(), arm = p - rb;
+    switch (f) {
+      case 0: return p(k);
+      case 1: {
+        const Vec3<double> q = (pb - pa).normalized();
+        const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
+        return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
+      }
+      case 2: return Vec3<double>(v.head<3>() + w.cross(arm))(k);
+      case 3: return w(k) * 180 / kPi;
+      case 4: return Vec3<double>(a.head<3>() + al.cross(arm) + w.cross(Vec3<double>(w.cross(arm))))(k);
+      case 5: return al(k) * 180 / kPi;
+      default: {  // Sub
+        const auto& part = sys.body(rm.body).rods[static_cast<std::size_t>(rm.part)];
+        const RodAxis<double> ax = rod_axis<double>(part, rb, Rb);
+        double sum = 0;
+        for (int i = 0; i <= N; ++i) sum += rod_wet_fraction<double>(ax, pa(2) + (pb(2) - pa(2)) * (double(i) / N));
+        return sum / (N + 1);
+      }
     }
   }
 
@@ -23983,13 +24171,14 @@ class SystemRunner {
           case 0: return r(k);
           case 1: return angles_xyz(R)(k) * 180 / kPi;
           case 2: return sim_->body_motion(c.object, 1)(k);
-          case 3: return sim_->body_motion(c.object, 1)(3 + k);
+          case 3: return sim_->body_motion(c.object, 1)(3 + k) * 180 / kPi;  // deg/s, as MoorDyn
           case 4: return sim_->body_motion(c.object, 2)(k);
-          case 5: return sim_->body_motion(c.object, 2)(3 + k);
+          case 5: return sim_->body_motion(c.object, 2)(3 + k) * 180 / kPi;
           case 6: return sim_->body_load(c.object)(k);
           default: return sim_->body_load(c.object)(3 + k);
         }
       }
+      case ChannelKind::Rod: return rod_channel_value(c);
       default: break;
     }
     throw NotImplementedError(deck_.file, "output channel", c.name(), "in a system with free points");

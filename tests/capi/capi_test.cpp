@@ -757,3 +757,75 @@ TEST_CASE("A deck of finite-EI lines: the driver's system route and the C API gi
   cabledyn_close(s);
   fs::remove_all(dir);
 }
+
+TEST_CASE("Rod channels in the driver's system route: a pinned rod swinging as a pendulum", "[capi][driver][rods]") {
+  // tests/capi/decks/pinned_rod_swing.dat: a 10 m rod pinned at End A (0, 0, -5), released at
+  // 10 degrees from the vertical toward +x in a vacuum. MoorDyn's rod outputs: End A's
+  // position and velocity, the axis's roll -phi sin(beta) and pitch phi cos(beta) (phi the
+  // angle from +z, beta the axis heading), the angular velocity in deg/s, node positions and
+  // velocities along the axis, TenA (no line: 0), Sub (submerged: 1).
+  namespace fs = std::filesystem;
+  const std::string deck_path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/pinned_rod_swing.dat";
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_capi_rod_channels_test";
+  fs::create_directories(dir);
+  cabledyn::io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  const cabledyn::io::Deck deck = cabledyn::io::read_deck(deck_path, ro);
+  cabledyn::io::RunSettings set;
+  set.root = (dir / "rod").string();
+  set.log = nullptr;
+  set.progress = false;
+  cabledyn::io::SystemRunner run(deck, set);
+  run.run();
+  const auto& rows = run.channel_rows();
+  const double dt = 0.01, L = 10, deg = 180 / 3.141592653589793;
+  REQUIRE(rows.size() == 601);
+  // Columns: PX PZ RX RY RVY VX N4PX N4PZ N4VX N2PX TenA Sub.
+  std::vector<double> theta;  // the signed tilt of End B toward +x [rad]
+  for (const auto& r : rows) theta.push_back(std::atan2(r[6] - r[0], -(r[7] - r[1])));
+  CHECK(theta[0] == Approx(10 / deg).epsilon(1e-12));
+  double lo = 0, hi = 0, rate_err = 0, rate_max = 0, vel_err = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const auto& r = rows[k];
+    CHECK(r[0] == 0.0);
+    CHECK(r[1] == -5.0);
+    CHECK(std::fabs(r[2]) < 1e-12);                                   // roll: the axis stays in the x-z plane
+    CHECK(std::fabs(r[3]) == Approx(180 - std::fabs(theta[k]) * deg).epsilon(1e-12));  // pitch: phi cos(beta)
+    if (std::fabs(theta[k]) > 1e-6) CHECK((r[3] > 0) == (theta[k] > 0));
+    CHECK(r[5] == 0.0);                                               // the pin does not move
+    CHECK(std::hypot(r[6] - r[0], r[7] - r[1]) == Approx(L).epsilon(1e-12));
+    CHECK(r[9] == Approx(0.5 * r[6]).margin(1e-12));                  // node 2 of 4: mid-rod
+    CHECK(r[10] == 0.0);
+    CHECK(r[11] == 1.0);
+    lo = std::min(lo, theta[k]);
+    hi = std::max(hi, theta[k]);
+    if (k > 0 && k + 1 < rows.size()) {
+      // Rotation about +y by alpha carries End B (0, 0, -L) to (-L sin alpha, 0, -L cos alpha):
+      // omega_y = -d theta / dt; End B's x velocity is d(N4PX)/dt (central differences, O(dt^2)).
+      const double dth = (theta[k + 1] - theta[k - 1]) / (2 * dt);
+      rate_err = std::max(rate_err, std::fabs(r[4] + dth * deg));
+      rate_max = std::max(rate_max, std::fabs(r[4]));
+      vel_err = std::max(vel_err, std::fabs(r[8] - (rows[k + 1][6] - rows[k - 1][6]) / (2 * dt)));
+    }
+  }
+  INFO("tilt range " << lo * deg << " .. " << hi * deg << " deg; rate error " << rate_err << " of " << rate_max
+                     << " deg/s; End B velocity error " << vel_err << " m/s");
+  CHECK(lo * deg < -9.9);  // it swings through to the other side
+  CHECK(rate_err < 2e-3 * rate_max);
+  CHECK(vel_err < 2e-3 * rate_max / deg * L);
+  // Named refusals: a node beyond NumSegs, the net force (not yet), another rod.
+  std::ifstream in(deck_path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto bad = [&](const std::string& channel) {
+    std::string t = text;
+    t.replace(t.find("Rod1Sub\nEND"), 7, channel);
+    const auto d = cabledyn::io::parse_deck(t, "swing.dat", ro);
+    cabledyn::io::SystemRunner r(d, set);
+  };
+  CHECK_THROWS_WITH(bad("Rod1N5PX"), Catch::Contains("node = 5") && Catch::Contains("NumSegs"));
+  CHECK_THROWS_AS(bad("Rod1FX"), cabledyn::NotImplementedError);
+  CHECK_THROWS_WITH(bad("Rod2PX"), Catch::Contains("a channel of a rod of RODS"));
+  CHECK_THROWS_WITH(bad("Rod1RZ"), Catch::Contains("a channel of a rod of RODS"));
+  CHECK_NOTHROW(bad("Rod1TenB"));
+  fs::remove_all(dir);
+}

@@ -80,6 +80,16 @@ TEST_CASE("A deck's free points, clump weight and buoy become a mooring system a
   }
   // The buoy floats above the clump, which sinks toward the seabed.
   CHECK(sys.point_position(s, 2)(2) > sys.point_position(s, 1)(2));
+  // A uniform current: the system's, its drag in the statics pushes the buoy downstream.
+  auto dc = build_deck_system(ds_parse("uniform current 0.5 0.4 0"));
+  CHECK(dc.system.current() == Vec3<double>(0.5, 0.4, 0));
+  auto sc = dc.system.initial_state();
+  const auto rc = solve_statics(dc.system, sc);
+  CHECK(rc.residual <= std::max(1e-10 * rc.scale, rc.floor));
+  const Vec3<double> shift = dc.system.point_position(sc, 2) - sys.point_position(s, 2);
+  INFO("buoy shift in the current " << shift.transpose());
+  CHECK(shift(0) > 0.1);
+  CHECK(shift(1) > 0.1);
 }
 
 TEST_CASE("A deck's finite-EI lines join the system as cubic-Hermite cables", "[system][io][hermite]") {
@@ -118,9 +128,9 @@ TEST_CASE("A deck's finite-EI lines join the system as cubic-Hermite cables", "[
 TEST_CASE("The system route refuses by name what it does not model", "[system][io]") {
   CHECK_THROWS_WITH(build_deck_system(ds_parse("airy waves 2 8 0")),
                     Catch::Contains("ds.dat:") && Catch::Contains("waves in a system with free points"));
-  CHECK_THROWS_WITH(build_deck_system(ds_parse("uniform current 0.5 0 0")),
-                    Catch::Contains("current in a system with free points"));
-  CHECK_THROWS_AS(build_deck_system(ds_parse("uniform current 0.5 0 0")), NotImplementedError);
+  CHECK_THROWS_WITH(build_deck_system(ds_parse("profile current -300 0 0 0 0 0.5 0 0")),
+                    Catch::Contains("profile current in a system with free points"));
+  CHECK_THROWS_AS(build_deck_system(ds_parse("profile current -300 0 0 0 0 0.5 0 0")), NotImplementedError);
   // A finite-EI line's ends are pinned in bending in a system: a clamped or spring end
   // connection is refused.
   std::string herm = ds_deck;
@@ -300,6 +310,19 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
   CHECK(d.rods[1].body == 1);
   CHECK(d.find_line(1)->rod_a == 1);
   CHECK(d.find_line(1)->rod_end_b == 'B');
+  // A finite-EI wire on a rod end: MoorDyn clamps it along the rod's axis (cantilevered);
+  // the system pins cable ends: refused by name, not silently pinned.
+  {
+    std::string t = text;
+    t.replace(t.find("2e8         0          0.0"), 26, "2e8         0          5e3");
+    try {
+      build_deck_system(parse_deck(t, "rods.dat", ro));
+      FAIL("a finite-EI line on a rod end was accepted");
+    } catch (const NotImplementedError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("rods.dat:") && Catch::Contains("LINES line 1") &&
+                               Catch::Contains("cantilevered"));
+    }
+  }
   auto ds = build_deck_system(d);
   auto& sys = ds.system;
   // Bodies: the deck's body (with rod 2), then rod 1 (pinned) and rod 4 (fixed); rod 3 is a

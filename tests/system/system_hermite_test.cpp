@@ -400,3 +400,118 @@ TEST_CASE("Finite-EI lines in a system: named refusals", "[system][hermite]") {
   sys.renumber();
   CHECK_THROWS_WITH(sys.tangent_dof(0, 1), Catch::Contains("Line 1 (chain)") && Catch::Contains("node tangent"));
 }
+
+TEST_CASE("Finite-EI lines on a free body, one of a single element: the system tangents against duals",
+          "[system][hermite][bodies][autodiff]") {
+  // A body moored by a 12-element cable and a one-element cable (both finite EI) and an EI = 0
+  // line: the cable ends' blocks through the body map (force and lever moment against the
+  // tangent DOFs), End B's tangent slot of a one-element line.
+  auto build = [](auto tag) {
+    using T = decltype(tag);
+    Environment env;
+    MooringSystem<T> sys(env, "body with cables");
+    BodyModel<T> B;
+    B.name = "float";
+    B.kind = BodyKind::free;
+    B.r = Vec3<T>(T(0), T(0), T(-20));
+    B.mass = T(2e5);
+    B.cg = Vec3<T>(T(0.3), T(0), T(-5));
+    B.inertia = Vec3<T>(T(2e6), T(2.2e6), T(8e5));
+    B.volume = T(250);
+    B.cb = Vec3<T>(T(0), T(0), T(1));
+    B.Ca = Vec3<double>(0.8, 0.8, 0.8);
+    sys.add_body(B);
+    const double len[3] = {158, 30, 158}, EI[3] = {2e5, 5e4, 0};
+    const int segs[3] = {12, 1, 10};
+    const double out[3] = {100, 25, 100};
+    for (int i = 0; i < 3; ++i) {
+      const double th = 2 * kPi * i / 3 + 0.2;
+      PointModel<T> f;
+      f.kind = PointKind::body;
+      f.body = 0;
+      f.r = Vec3<T>(T(3 * std::cos(th)), T(3 * std::sin(th)), T(-2));
+      PointModel<T> a;
+      a.kind = PointKind::fixed;
+      a.r = Vec3<T>(T(out[i] * std::cos(th)), T(out[i] * std::sin(th)), T(i == 1 ? -40.0 : -150.0));
+      SectionModel<T> s;
+      s.length = T(len[i]);
+      s.segments = segs[i];
+      s.EA = T(5e8);
+      s.EI = EI[i];
+      s.BA = T(2e6);
+      s.rho_A = T(80);
+      s.d = T(0.1);
+      s.Cdn = 1.2;
+      s.Cdt = 0.3;
+      s.Can = 1.0;
+      sys.add_line(LineModel<T>("line " + std::to_string(i + 1), {s}, env), sys.add_point(f), sys.add_point(a));
+    }
+    sys.renumber();
+    return sys;
+  };
+  auto sys = build(0.0);
+  CHECK(sys.line(1).model.n_slots() == 4);
+  CHECK(sys.tangent_dof(1, 1) == sys.tangent_dof(1, 0) + 3);  // the one-element line's block: two tangents
+  auto s = sys.initial_state();
+  const Eigen::Index n = sys.dofs(), d = sys.body_dof(0);
+  for (Eigen::Index i = 0; i < d; ++i) s.q(i) += 0.4 * std::sin(1.3 * double(i));
+  s.q.segment<3>(d + 3) = Vec3<double>(0.05, -0.03, 0.08);
+  s.q.segment<3>(d) += Vec3<double>(0.4, -0.2, 0.1);
+  for (Eigen::Index i = 0; i < n; ++i) s.v(i) = 0.2 * std::sin(0.7 * double(i));
+  using D = Dual<double>;
+  auto sysd = build(D(0));
+  SystemState<D> sd;
+  sd.q.resize(n), sd.v.resize(n), sd.a.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    sd.q(i) = D(s.q(i), VecX<double>::Unit(2 * n, i));
+    sd.v(i) = D(s.v(i), VecX<double>::Unit(2 * n, n + i));
+    sd.a(i) = D(0);
+  }
+  sd.R = {s.R[0].cast<D>()};
+  auto part = [&](const VecX<D>& f, int block) {
+    MatX<double> J = MatX<double>::Zero(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (f(i).derivatives().size()) J.row(i) = f(i).derivatives().segment(block * n, n).transpose();
+    return J;
+  };
+  auto close = [](const MatX<double>& A, const MatX<double>& B) {
+    const double scale = std::max(B.cwiseAbs().maxCoeff(), 1e-300);
+    Eigen::Index ii = 0, jj = 0;
+    (A - B).cwiseAbs().maxCoeff(&ii, &jj);
+    INFO("max error " << (A - B).cwiseAbs().maxCoeff() << " of " << scale << " at (" << ii << ", " << jj << ")");
+    CHECK((A - B).cwiseAbs().maxCoeff() <= 1e-8 * scale);  // the body's own loads by central differences
+  };
+  {
+    auto J = sys.make_jacobian();
+    VecX<double> R;
+    SystemState<double> s0 = s;
+    s0.v.setZero();
+    sys.static_residual(s0, R, &J);
+    SystemState<D> sd0 = sd;
+    for (Eigen::Index i = 0; i < n; ++i) sd0.v(i) = D(0);
+    VecX<D> Rd;
+    sysd.static_residual(sd0, Rd, nullptr);
+    INFO("statics; body DOFs from " << d);
+    close(J.to_dense(), part(Rd, 0));
+  }
+  // Dynamics at a committed state (the rotation increment folded), as the body tests do: dr/dv
+  // of the lines' rows exactly; dr/dq with the turn of the lever arms with the angular
+  // velocity left out (a small term: 1e-4 of the scale here, through the cable ends' damping
+  // and drag too).
+  sys.commit(s);
+  for (Eigen::Index i = 0; i < n; ++i) sd.q(i) = D(s.q(i), VecX<double>::Unit(2 * n, i));
+  sd.R = {s.R[0].cast<D>()};
+  for (int which = 0; which < 2; ++which) {
+    auto J = sys.make_jacobian();
+    J.set_zero();
+    VecX<double> r;
+    sys.dynamic_residual(s, r, &J, which == 0 ? 1.0 : 0.0, which == 0 ? 0.0 : 1.0);
+    VecX<D> rd;
+    sysd.dynamic_residual(sd, rd, nullptr, D(0), D(0));
+    INFO("dynamics " << which << "; body DOFs from " << d);
+    const MatX<double> A = J.to_dense(), B = part(rd, which);
+    if (which == 1) close(A.topRows(d), B.topRows(d));  // dr/dv of the lines' rows: exact
+    const double tol = which == 0 ? 1e-3 : 1e-7;
+    CHECK((A - B).cwiseAbs().maxCoeff() <= tol * B.cwiseAbs().maxCoeff());
+  }
+}

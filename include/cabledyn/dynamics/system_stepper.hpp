@@ -61,7 +61,7 @@ struct SystemStepperOptions {
 /// Counters of a run.
 struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
-  long newton_iterations = 0;   ///< Newton iterations (each one a factorisation)
+  long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (each a factorisation, but the line search's)
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
 };
@@ -234,7 +234,10 @@ class SystemStepper {
         finite = finite && std::isfinite(v);
         gn = std::max(gn, v);
       }
-      if (!finite) return false;
+      // A non-finite residual after an update (a collapsed element) is an increase for the
+      // line search; otherwise the attempt fails.
+      if (!finite && !(line_search_ && it > 0 && backtracks < opt_.max_backtracks)) return false;
+      if (!finite) gn = std::numeric_limits<double>::infinity();
       if (gn <= opt_.tol * scale_ && it > 0) {
         try {
           sys_.check_state(trial_);

@@ -328,6 +328,32 @@ inline bool body_channel_quantity(const std::string& q, int& family, int& compon
   return false;
 }
 
+/// The quantity of a rod channel (Rod<N><quantity>, MoorDyn's names): End A's (or, with
+/// node >= 0, node `node`'s: N<i>P, N<i>V) 0 position P, 1 orientation R (roll and pitch of
+/// the axis, deg: x, y), 2 velocity V, 3 angular velocity RV (deg/s), 4 acceleration A, 5
+/// angular acceleration RA (deg/s^2), 6 net force F, 7 net moment M, 8 TenA, 9 TenB (the
+/// magnitude of the lines' load at End A / B), 10 Sub (the submerged fraction); `component`
+/// x, y, z as 0, 1, 2. Returns false for another quantity.
+inline bool rod_channel_quantity(const std::string& q, int& family, int& component, int& node) {
+  node = -1;
+  component = 0;
+  if (q == "TENA" || q == "TENB" || q == "SUB") {
+    family = q == "TENA" ? 8 : q == "TENB" ? 9 : 10;
+    return true;
+  }
+  std::string rest = q;
+  if (rest.size() > 1 && rest[0] == 'N' && detail::is_digit(rest[1])) {
+    std::size_t k = 1;
+    long n = 0;
+    while (k < rest.size() && detail::is_digit(rest[k]) && n < 100000) n = 10 * n + (rest[k++] - '0');
+    node = static_cast<int>(n);
+    rest = rest.substr(k);
+    if (rest.size() != 2 || (rest[0] != 'P' && rest[0] != 'V')) return false;
+  }
+  if (!body_channel_quantity(rest, family, component)) return false;
+  return !(family == 1 && component == 2);  // an axisymmetric rod has no roll angle about its axis
+}
+
 /// Units of a channel for the WriteUnits row of an output file.
 inline const char* channel_unit(const OutputChannel& c) {
   switch (c.kind) {
@@ -344,7 +370,14 @@ inline const char* channel_unit(const OutputChannel& c) {
     case ChannelKind::Body: {
       int f = 0, k = 0;
       if (!body_channel_quantity(c.quantity, f, k)) return "(-)";
-      static const char* const units[] = {"(m)", "(deg)", "(m/s)", "(rad/s)", "(m/s^2)", "(rad/s^2)", "(N)", "(Nm)"};
+      static const char* const units[] = {"(m)", "(deg)", "(m/s)", "(deg/s)", "(m/s^2)", "(deg/s^2)", "(N)", "(Nm)"};
+      return units[f];
+    }
+    case ChannelKind::Rod: {
+      int f = 0, k = 0, n = 0;
+      if (!rod_channel_quantity(c.quantity, f, k, n)) return "(-)";
+      static const char* const units[] = {"(m)",  "(deg)", "(m/s)", "(deg/s)", "(m/s^2)", "(deg/s^2)",
+                                          "(N)",  "(Nm)",  "(N)",   "(N)",     "(-)"};
       return units[f];
     }
     default: return "(N)";

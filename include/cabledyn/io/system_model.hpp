@@ -60,6 +60,16 @@ struct DeckSystem {
   /// reference point is its End A, its z axis along the rod).
   std::vector<Vec6<double>> coupled_deck_pose;
   std::map<std::pair<int, char>, int> rod_point;  ///< (rod ID, 'A' / 'B') -> the system point a line uses there
+  /// A RODS row in the system: the body carrying it (its own, or Body<N>'s), its ends in that
+  /// body's axes and its index among the body's rods; or, for a zero-length rod, its point.
+  struct RodMap {
+    int body = -1;
+    Vec3<double> a = Vec3<double>::Zero(), b = Vec3<double>::Zero();
+    int part = -1;
+    int point = -1;
+    int segments = 0;  ///< NumSegs (its nodes: NumSegs + 1)
+  };
+  std::vector<RodMap> rods;  ///< per RODS row, in order
 };
 
 /// Builds the mooring system of a deck (read with ReadOptions::accept_unsupported, so that its
@@ -67,7 +77,8 @@ struct DeckSystem {
 /// coupled points, Free with its mass, volume, CdA, Ca and force), every line as written (End
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
-/// (waves, currents, end connections: a finite-EI line's ends are pinned in bending,
+/// (waves, profile and SeaState currents (a uniform current is modelled), end connections:
+/// a finite-EI line's ends are pinned in bending,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 inline DeckSystem build_deck_system(const Deck& deck) {
@@ -81,13 +92,14 @@ inline DeckSystem build_deck_system(const Deck& deck) {
                               what + " in a system with free points (issue 20: the system route has no " + what + " yet)");
   };
   if (o.waves.kind != WaveKind::none || !o.wavetrains.empty()) refuse("waves", "waves");
-  if (o.current.model != CurrentModel::none) refuse("current", "current");
+  if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
+    refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
   if (!deck.end_connections.empty())
     throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
                               "end connections in a system with free points (a finite-EI line's ends are pinned in bending there: "
                               "clamped and spring ends are not in the system yet)");
-  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}};
+  DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
     bed.z = *z;
@@ -95,6 +107,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     bed.params.cBot = o.cBot;
   }
   ds.system.set_seabed(bed);
+  if (o.current.model == CurrentModel::uniform)  // steady, not ramped (spec "Waves": rampTime)
+    ds.system.set_current(Vec3<double>(o.current.velocity[0], o.current.velocity[1], o.current.velocity[2]));
   // Bodies: built first, so that the rods fixed to them join them before they are added.
   std::vector<BodyModel<double>> bodies;
   for (const auto& b : deck.bodies) {
@@ -123,11 +137,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   // pinned at an End A the host moves), its reference point at End A and its z axis along the
   // rod; a rod on Body<N> joins that body. Each rod end a line is attached to becomes a point on the rod's
   // body.
-  struct RodEnds {
-    int body = -1;                       // system body of the rod (-1: a point)
-    Vec3<double> a, b;                   // its ends in that body's axes
-    int point = -1;                      // a zero-length rod: its point
-  };
+  using RodEnds = DeckSystem::RodMap;
   std::vector<RodEnds> rod_ends(deck.rods.size());
   std::vector<std::pair<std::size_t, BodyModel<double>>> rod_bodies;  // rod index, its own body
   for (std::size_t i = 0; i < deck.rods.size(); ++i) {
@@ -168,6 +178,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body),
                          "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
       rod_ends[i].point = ds.system.add_point(pm);
+      rod_ends[i].segments = r.segments;
       ds.point_id.push_back(0);  // not a POINTS row
       continue;
     }
@@ -177,8 +188,9 @@ inline DeckSystem build_deck_system(const Deck& deck) {
                          "a body of BODIES (1.." + std::to_string(bodies.size()) + ")");
       part.a = a;
       part.b = b;
-      bodies[static_cast<std::size_t>(r.body - 1)].rods.push_back(part);
-      rod_ends[i] = {r.body - 1, a, b, -1};
+      auto& carrier = bodies[static_cast<std::size_t>(r.body - 1)].rods;
+      rod_ends[i] = {r.body - 1, a, b, static_cast<int>(carrier.size()), -1, r.segments};
+      carrier.push_back(part);
       continue;
     }
     BodyModel<double> m;
@@ -244,7 +256,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         ds.coupled_deck_pose.push_back(pose);
       }
       const double L = m.rods[0].b(2);
-      rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), -1};
+      rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), 0, -1, r.segments};
     } catch (const InputError& e) {
       throw InputError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id), e.what(), "a valid rod");
     }
@@ -316,6 +328,13 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       ds.point_id.push_back(0);
       return k;
     };
+    // MoorDyn clamps a finite-EI line at a rod end (cantilevered: its end tangent along the
+    // rod's axis); the system's cable ends are pinned in bending: refused, not silently pinned.
+    if (deck.hermite(rec.id) && (rec.node_a == 0 || rec.node_b == 0))
+      throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
+                                "a finite-EI line on a rod end",
+                                "clamped (cantilevered) cable ends on rods, as MoorDyn models them (the system pins a "
+                                "finite-EI end in bending: not yet)");
     const int a = rec.node_a != 0 ? ds.point_index.at(rec.node_a) : rod_point(rec.rod_a, rec.rod_end_a);
     const int b = rec.node_b != 0 ? ds.point_index.at(rec.node_b) : rod_point(rec.rod_b, rec.rod_end_b);
     try {
@@ -332,6 +351,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   } catch (const InputError& e) {
     throw InputError(deck.file, "POINTS", e.what(), "every free point held by a line");
   }
+  ds.rods = std::move(rod_ends);
   return ds;
 }
 

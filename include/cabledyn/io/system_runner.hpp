@@ -11,6 +11,7 @@
 // passes the same kinematics through the C API gets the same forces bit for bit.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -63,7 +64,8 @@ class SystemRunner {
     for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})
       if (o.line_of(k) > 0)
         notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
-                         " does not apply to the system route (generalised-alpha force blend, full Newton, "
+                         " does not apply to the system route (generalised-alpha force blend, full Newton "
+                         "(with finite-EI lines a backtracking line search of at most 8 halvings), "
                          "subdivision of failed steps)");
   }
 
@@ -215,11 +217,78 @@ class SystemRunner {
           throw InputError(deck_.file, "output channel", text.empty() ? c.name() : text, "a channel of a body of BODIES");
         return;
       }
+      case ChannelKind::Rod: {
+        int f = 0, k = 0, n = -1;
+        const std::string name = text.empty() ? c.name() : text;
+        if (c.object < 1 || c.object > static_cast<int>(sim_->model().rods.size()) || !rod_channel_quantity(c.quantity, f, k, n))
+          throw InputError(deck_.file, "output channel", name, "a channel of a rod of RODS");
+        const auto& rm = sim_->model().rods[static_cast<std::size_t>(c.object - 1)];
+        if (n > std::max(0, rm.segments))
+          throw InputError(deck_.file, "output channel " + name + " node", n,
+                           "in [0, " + std::to_string(std::max(0, rm.segments)) + "] (the rod's NumSegs)");
+        if (f == 6 || f == 7)
+          throw NotImplementedError(deck_.file, "output channel", name, "rod net force and moment channels (F, M)");
+        return;
+      }
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
                                   "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions and "
-                                  "velocities, point and body channels (node tensions, curvatures, accelerations and "
-                                  "forces, rods: not yet)");
+                                  "velocities, point, body and rod channels (node tensions, curvatures, accelerations and "
+                                  "forces, rods' net force and moment: not yet)");
+    }
+  }
+
+  // Rod channel c (rod_channel_quantity; MoorDyn's Rod outputs): End A's or a node's motion,
+  // the axis's roll and pitch (MoorDyn's -phi sin(beta), phi cos(beta): phi the tilt from the
+  // vertical, beta the heading of the axis), the body's angular rates in deg/s, the magnitude
+  // of the lines' load at each end, the mean submerged fraction of the sections at its nodes.
+  double rod_channel_value(const OutputChannel& c) const {
+    int f = 0, k = 0, n = -1;
+    rod_channel_quantity(c.quantity, f, k, n);
+    const auto& model = sim_->model();
+    const auto& sys = model.system;
+    const auto& st = sim_->state();
+    const auto& rm = model.rods[static_cast<std::size_t>(c.object - 1)];
+    if (f == 8 || f == 9) {  // TenA, TenB: the lines attached at that end
+      const auto it = model.rod_point.find({c.object, f == 8 ? 'A' : 'B'});
+      const int p = it != model.rod_point.end() ? it->second : (rm.point >= 0 && f == 8 ? rm.point : -1);
+      return p < 0 ? 0.0 : sim_->point_force_at(p).norm();
+    }
+    if (rm.point >= 0) {  // a zero-length rod: a point
+      const Eigen::Index d = sys.point_dof(rm.point);
+      const auto& P = sys.point(rm.point);
+      if (f == 0) return sys.point_position(st, rm.point)(k);
+      if (f == 2) return d >= 0 ? st.v(d + k) : P.v(k);
+      if (f == 4) return d >= 0 ? st.a(d + k) : P.a(k);
+      if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
+      return 0.0;  // no orientation
+    }
+    Vec3<double> rb;
+    Mat3<double> Rb;
+    sys.body_pose(st, rm.body, rb, Rb);
+    const Vec3<double> pa = rb + Rb * rm.a, pb = rb + Rb * rm.b;
+    const int N = std::max(1, rm.segments);
+    const Vec3<double> p = n < 0 ? pa : Vec3<double>(pa + (pb - pa) * (double(n) / N));
+    const Vec6<double> v = sys.body_motion(st, rm.body, 1), a = sys.body_motion(st, rm.body, 2);
+    const Vec3<double> w = v.tail<3>(), al = a.tail<3>(), arm = p - rb;
+    switch (f) {
+      case 0: return p(k);
+      case 1: {
+        const Vec3<double> q = (pb - pa).normalized();
+        const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
+        return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
+      }
+      case 2: return Vec3<double>(v.head<3>() + w.cross(arm))(k);
+      case 3: return w(k) * 180 / kPi;
+      case 4: return Vec3<double>(a.head<3>() + al.cross(arm) + w.cross(Vec3<double>(w.cross(arm))))(k);
+      case 5: return al(k) * 180 / kPi;
+      default: {  // Sub
+        const auto& part = sys.body(rm.body).rods[static_cast<std::size_t>(rm.part)];
+        const RodAxis<double> ax = rod_axis<double>(part, rb, Rb);
+        double sum = 0;
+        for (int i = 0; i <= N; ++i) sum += rod_wet_fraction<double>(ax, pa(2) + (pb(2) - pa(2)) * (double(i) / N));
+        return sum / (N + 1);
+      }
     }
   }
 
@@ -265,13 +334,14 @@ class SystemRunner {
           case 0: return r(k);
           case 1: return angles_xyz(R)(k) * 180 / kPi;
           case 2: return sim_->body_motion(c.object, 1)(k);
-          case 3: return sim_->body_motion(c.object, 1)(3 + k);
+          case 3: return sim_->body_motion(c.object, 1)(3 + k) * 180 / kPi;  // deg/s, as MoorDyn
           case 4: return sim_->body_motion(c.object, 2)(k);
-          case 5: return sim_->body_motion(c.object, 2)(3 + k);
+          case 5: return sim_->body_motion(c.object, 2)(3 + k) * 180 / kPi;
           case 6: return sim_->body_load(c.object)(k);
           default: return sim_->body_load(c.object)(3 + k);
         }
       }
+      case ChannelKind::Rod: return rod_channel_value(c);
       default: break;
     }
     throw NotImplementedError(deck_.file, "output channel", c.name(), "in a system with free points");

@@ -165,6 +165,13 @@ class SystemSimulation {
     return model_.system.point_position(stepper_->state(), point_index(id));
   }
   /// The force of the lines attached to the point with deck ID `id` on it [N].
+  /// The net force of the lines on system point p (a rod end's point included) [N].
+  Vec3<double> point_force_at(int p) const {
+    require_init("point_force_at");
+    if (p < 0 || p >= static_cast<int>(model_.system.n_points()))
+      throw InputError("point_force_at", "system point", p, "in [0, " + std::to_string(model_.system.n_points()) + ")");
+    return point_force_index(p);
+  }
   Vec3<double> point_force(int id) const {
     require_init("point_force");
     return point_force_index(point_index(id));

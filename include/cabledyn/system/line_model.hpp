@@ -138,6 +138,11 @@ class LineModel {
   /// places the end nodes on the objects the line is attached to; a Hermite line's ends are
   /// pinned in bending).
   static LineModel from_line(const Line& line, SeabedModel seabed = {}) {
+    for (int e = 0; e < 2; ++e)
+      if (line.hermite() && line.end(e).rotation != EndRotation::free)
+        throw NotImplementedError(line.name() + (e == 0 ? " End A" : " End B"), "rotational connection",
+                                  line.end(e).rotation == EndRotation::rigid ? "Rigid" : "spring",
+                                  "pinned (free) in a system (clamped and spring cable ends are not in the system yet)");
     std::vector<SectionModel<T>> s;
     for (const auto& sec : line.sections()) s.push_back(SectionModel<T>::from(sec));
     LineModel m(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
@@ -155,30 +160,55 @@ class LineModel {
   /// The Gauss orders of a Hermite element's axial and bending energies (deck options
   /// axial_quadrature_order, bending_quadrature_order; 1..6); rebuilds.
   void set_quadrature(int axial_order, int bending_order) {
+    for (int o : {axial_order, bending_order})
+      if (o < 1 || o > 6) throw InputError(name_, "quadrature order", o, "in [1, 6]");
+    const int a = axial_order_, b = bending_order_;
     axial_order_ = axial_order;
     bending_order_ = bending_order;
-    rebuild();
+    try {
+      rebuild();
+    } catch (...) {
+      axial_order_ = a, bending_order_ = b;
+      throw;
+    }
   }
 
   /// Validate the sections and rebuild the elements, weights and contact widths. Throws
   /// InputError naming the line, the section and the bad parameter, NotImplementedError for
   /// a Hermite line whose parameters carry derivatives.
   void rebuild() {
+    // Built into a copy and swapped in: a throw leaves the model as it was.
+    LineModel m(*this, Unbuilt{});
+    m.build();
+    swap_built(m);
+  }
+
+ private:
+  struct Unbuilt {};
+  // A copy of the description (name, sections, environment, options) without its elements.
+  LineModel(const LineModel& o, Unbuilt)
+      : name_(o.name_), sections_(o.sections_), env_(o.env_), seabed_(o.seabed_), tension_only_(o.tension_only_),
+        axial_order_(o.axial_order_), bending_order_(o.bending_order_) {}
+  void swap_built(LineModel& m) {
+    std::swap(hermite_, m.hermite_);
+    elems_.swap(m.elems_);
+    helems_.swap(m.helems_);
+    w_.swap(m.w_);
+    d_.swap(m.d_);
+    L0_.swap(m.L0_);
+    EA_.swap(m.EA_);
+    morison_.swap(m.morison_);
+    loads_.swap(m.loads_);
+    hloads_.swap(m.hloads_);
+    std::swap(compliance_, m.compliance_);
+  }
+  void build() {
     if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
     hermite_ = false;
     for (const auto& s : sections_) {
       if (!(s.EI >= 0 && std::isfinite(s.EI))) throw InputError(name_ + " section", "EI", s.EI, ">= 0");
       hermite_ = hermite_ || s.EI > 0;
     }
-    elems_.clear();
-    helems_.clear();
-    w_.clear();
-    d_.clear();
-    L0_.clear();
-    EA_.clear();
-    morison_.clear();
-    loads_.clear();
-    hloads_.clear();
     compliance_ = T(0);
     for (std::size_t i = 0; i < sections_.size(); ++i) {
       const auto& s = sections_[i];
@@ -237,6 +267,8 @@ class LineModel {
     }
   }
 
+
+ public:
   /// True for a cubic-Hermite cable (a section of EI > 0), false for an EI = 0 line.
   bool hermite() const { return hermite_; }
   /// Values per node: 3 (r) or 6 (Hermite: r, m).
@@ -309,23 +341,31 @@ class LineModel {
   /// node's tributary length). compression_ratio >= 0 gives the compressed branch of every
   /// EI = 0 element r EA (spec "EI = 0 path": the tension-only stages); negative: each
   /// element's own law (a Hermite element's axial law is two-sided: the ratio does not apply).
+  /// A steady uniform current U (null: still water) adds its drag on the line at rest (spec
+  /// "Static equilibrium": a steady current; EI = 0: on the chord, Hermite: at the drag points)
+  /// with its position derivative in the tangent.
   template <class Sink>
-  void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1) const {
+  void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1,
+                       const Vec3<double>* current = nullptr) const {
     R.setZero(size());
     if (hermite_) {
       const Vec<T, 12> ve = Vec<T, 12>::Zero();
+      ElementSea<T> sea = at_rest_h_;
+      if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(6 * e);
         Vec<T, 12> fe;
-        hermite_force(e, x.template segment<12>(o), ve, at_rest_h_, fe, sink, 1.0, 0.0);
+        hermite_force(e, x.template segment<12>(o), ve, sea, fe, sink, 1.0, 0.0);
         R.template segment<12>(o) += fe;
       }
     } else {
+      ElementSea<T> sea = at_rest_;
+      if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
         Mat<T, 6> Ke;
         R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
-            tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, at_rest_, compression_ratio,
+            tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, sea, compression_ratio,
                                            sink ? &Ke : nullptr, nullptr);
         if (sink) add_element_blocks<2>(*sink, e, Ke);
       }

@@ -131,7 +131,8 @@ class MooringSystem {
 
   const std::string& name() const { return name_; }
   const Environment& environment() const { return env_; }
-  /// A uniform steady current [m/s] (drag on lines and points in the dynamics).
+  /// A uniform steady current [m/s]: drag on lines, points, bodies and rods in the statics
+  /// (at rest) and the dynamics (on the relative velocity).
   void set_current(const Vec3<double>& U) {
     if (!U.allFinite()) throw InputError(name_, "current", "non-finite", "finite");
     current_ = U;
@@ -994,7 +995,8 @@ class MooringSystem {
     return Vec3<T>(T(0), T(0), (T(env_.rho_w) * P.volume - P.mass) * T(env_.g)) + P.load;
   }
 
-  /// Static residual R = f_int - f_ext on the free DOFs (spec "Static equilibrium") and, with
+  /// Static residual R = f_int - f_ext on the free DOFs (spec "Static equilibrium"; with a
+  /// current, its drag on the lines, points, bodies and rods at rest) and, with
   /// J (from make_jacobian(), zeroed here), its tangent dR/dq. compression_ratio >= 0 gives
   /// every element's compressed branch r EA (the tension-only stages of the statics). A free
   /// body's rows are its net force and moment about its reference point (the lines' end
@@ -1005,17 +1007,22 @@ class MooringSystem {
     R.setZero(n_dofs_);
     if (J) J->set_zero();
     VecX<T> x, Rl;
+    const Vec3<double>* U = static_current();
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
       line_gather(s, li, 0, x);
       Router route = router(s, li, J, T(1));
-      lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio);
+      lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio, U);
       scatter(route, Rl, R);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
       R.template segment<3>(d) -= point_static_load(static_cast<int>(p));
+      if (U && points_[p].CdA > 0) {  // the current's drag on the point at rest, 1/2 rho CdA |U| U
+        const Vec3<T> f = (0.5 * env_.rho_w * points_[p].CdA * U->norm()) * U->template cast<T>();
+        R.template segment<3>(d) -= f;
+      }
       const auto c = point_contact(static_cast<int>(p), s.q(d + 2), T(0));
       R(d + 2) -= c.f;
       if (J && value_of(c.df_dz) != 0) J->add(d + 2, d + 2, -c.df_dz);
@@ -1028,7 +1035,10 @@ class MooringSystem {
         Mat3<T> Rb;
         pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> z3 = Vec3<T>::Zero();
-        return Vec6<T>(-body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, false));
+        // With a current, the loads at rest include its drag (the dynamic loads at zero
+        // velocity: the seabed damper then acts on vz = 0, nothing).
+        return Vec6<T>(
+            -body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, U != nullptr));
       };
       add_body_rows(bi, own(s.q, s.v), R);
       if (J) body_own_tangent(s, bi, own, J, T(1), T(0));
@@ -1072,7 +1082,7 @@ class MooringSystem {
     VecX<T> x, Rl;
     line_gather(s, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
-    L.model.template static_residual<Router>(x, Rl, nullptr);
+    L.model.template static_residual<Router>(x, Rl, nullptr, -1, static_current());
     const std::size_t k = L.model.position_slot(end == 0 ? 0 : L.model.n_nodes() - 1);
     return -Rl.template segment<3>(static_cast<Index>(3 * k));
   }
@@ -1275,6 +1285,9 @@ class MooringSystem {
       }
     }
   }
+
+  // The current of the statics (null: still water).
+  const Vec3<double>* static_current() const { return current_.isZero() ? nullptr : &current_; }
 
   void require_numbered() const {
     if (!numbered_) throw InputError(name_, "DOF numbering", "stale", "renumber() after adding points or lines");

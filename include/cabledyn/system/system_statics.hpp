@@ -88,6 +88,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
+    if (!sys.current().isZero()) prob.current = SteadyCurrent::uniform(sys.current());
     const std::size_t n = L.model.n_nodes();
     if (L.model.hermite()) {
       // A finite-EI line: the Hermite statics (its ends pinned in bending, on the line's own
@@ -262,7 +263,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // objects' equilibrium seeds this one, each Hermite line is then solved alone between
   // them (the Hermite statics) and stage 3 brings the bending's share of the end forces in.
   bool surrogate = false;
-  if (opt.seed_lines && sys.has_finite_ei_lines()) {
+  if (opt.seed_lines && sys.has_finite_ei_lines() && sys.dofs() > sys.line_dofs()) {
     MooringSystem<T> flat = sys;
     for (std::size_t l = 0; l < flat.n_lines(); ++l) {
       auto& m = flat.line(static_cast<int>(l)).model;
@@ -279,7 +280,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
     s.q.tail(no) = sf.q.tail(no);
     s.R = sf.R;
     out.point_iterations = rf.point_iterations;
-    out.notes = rf.notes;
+    for (const auto& n : rf.notes) out.notes.push_back("the objects' balance without bending: " + n);
     out.notes.push_back("the objects were balanced with the finite-EI lines carried without bending first");
     surrogate = true;
   }
@@ -452,7 +453,9 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
         if (ok) {
           point_residual(trial, rt);
           const double Et = static_cast<double>(value_of(sys.potential_energy(trial)));
-          const bool armijo = Et <= E + 1e-4 * f * r.dot(step);
+          // The energy is a merit only without a current (its drag has no potential): with one,
+          // a step must lower the imbalance.
+          const bool armijo = sys.current().isZero() ? Et <= E + 1e-4 * f * r.dot(step) : rt.norm() < (1 - 1e-4) * rn;
           if (std::isfinite(rt.norm()) && std::isfinite(Et) && (armijo || rt.norm() < 0.5 * rn)) {
             s.q = trial.q;
             sys.commit(s);  // rotation increments folded: the next Jacobian is about theta = 0
