@@ -14844,9 +14844,9 @@ class MooringSystem {
   /// arm); the estimate is the largest sqrt(K_ii / M_ii) over the six DOFs of every free body,
   /// M the body's mass matrix (structural and added mass, rods included). A rod whose axis
   /// crosses the still water adds its waterplane rho g pi d^2 / (4 |t_z|) at the crossing (the
-  /// spec bounds the crossings within the coming step; this takes the present ones). Left out
-  /// (not yet): seabed contact springs. 0 without free bodies. Allocates nothing once the
-  /// dynamic workspaces exist.
+  /// spec bounds the crossings within the coming step; this takes the present ones). The
+  /// body's own seabed contact adds its local stiffness in heave (a rod's seabed contact is not
+  /// modelled). 0 without free bodies. Allocates nothing once the dynamic workspaces exist.
   double body_frequency_estimate(const SystemState<T>& s) const {
     double omega = 0;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
@@ -14888,6 +14888,13 @@ class MooringSystem {
         K(2) += k;
         K(3) += k * c(1) * c(1);
         K(4) += k * c(0) * c(0);
+      }
+      // The body's own seabed contact at its reference point (body_external_load: kBot over
+      // 1 m^2): its local stiffness in heave.
+      if (seabed_.z) {
+        const auto c = seabed_contact<double, double>(static_cast<double>(value_of(rb(2))), 0.0, *seabed_.z, 1.0, 1.0,
+                                                      seabed_.params);
+        K(2) += std::fabs(c.df_dz);
       }
       const Mat6<T> Mb = body_mass_at(bi, rb, Rb);
       for (int i = 0; i < 6; ++i) {
@@ -21878,6 +21885,7 @@ DeckSea build_deck_sea(const Deck& deck, const Environment& env) {
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 
@@ -21889,21 +21897,21 @@ struct NodeRecovery {
   std::vector<double> tension, curvature, moment;
 };
 
-/// Node recovery of a line at its current state (static, or committed dynamic once it
-/// marches). EI = 0: a node's tension is the mean of its two elements' (damping included).
+/// Node recovery of `line` at the state q (its DOF layout; v its velocities, null: at rest)
+/// with the end forces fA, fB (the end nodes' tensions) and the seabed the line lies on.
+/// EI = 0: a node's tension is the mean of its two elements' (damping included).
 template <class Unused = void>
-NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
-  const Line& line = *L.line;
-  const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
+NodeRecovery recover_nodes_at(const Line& line, const VecX<double>& q, const VecX<double>* vel,
+                              const std::optional<double>& seabed_z, const SeabedParams& seabed,
+                              const Vec3<double>& fA, const Vec3<double>& fB) {
   NodeRecovery r;
   const std::size_t nn = line.n_nodes();
   r.tension.assign(nn, 0);
   r.curvature.assign(nn, 0);
   r.moment.assign(nn, 0);
-  const Vec3<double> fA = line_end_force(L, 0, use_static), fB = line_end_force(L, 1, use_static);
   if (!line.hermite()) {
     // Segment tension: the mean of the two adjacent element tensions (damping included).
-    const VecX<double> v = use_static || !L.dynamics ? VecX<double>::Zero(q.size()) : L.dynamics->state().v;
+    const VecX<double> v = vel ? *vel : VecX<double>::Zero(q.size());
     std::vector<double> te(line.n_elements());
     for (std::size_t e = 0; e < line.n_elements(); ++e)
       te[e] = line.tension_element(e).tension_with_damping<double>(line.element_dofs<double, 6>(q, e),
@@ -21920,10 +21928,10 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
   std::vector<Vec3<double>> Fm(nn, Vec3<double>::Zero()), Fp(nn, Vec3<double>::Zero()), mm(nn, Vec3<double>::Zero()),
       mp(nn, Vec3<double>::Zero());
   std::vector<double> reaction(nn, 0.0);
-  if (L.problem.seabed_z)
+  if (seabed_z)
     for (std::size_t i = 0; i < nn; ++i)
-      reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *L.problem.seabed_z,
-                                           node_contact_width_length(line, i), 1.0, L.problem.seabed)
+      reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *seabed_z, node_contact_width_length(line, i), 1.0,
+                                           seabed)
                         .f_elastic;
   ElementSea<double> rest;  // the element residual at rest: internal force and weight
   rest.drag = false;
@@ -21979,6 +21987,17 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
     r.curvature[i] = kappa;
   }
   return r;
+}
+
+/// Node recovery of a line at its current state (static, or committed dynamic once it
+/// marches).
+template <class Unused = void>
+NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
+  const bool st = use_static || !L.dynamics;
+  const VecX<double>& q = st ? L.statics.q : L.dynamics->state().q;
+  const VecX<double>* v = st ? nullptr : &L.dynamics->state().v;
+  return recover_nodes_at(*L.line, q, v, L.problem.seabed_z, L.problem.seabed, line_end_force(L, 0, use_static),
+                          line_end_force(L, 1, use_static));
 }
 
 }  // namespace cabledyn::io
@@ -23857,6 +23876,8 @@ class SystemSimulation {
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24039,6 +24060,9 @@ class SystemRunner {
       case ChannelKind::AnchIncl:
       case ChannelKind::NodePosition:
       case ChannelKind::NodeVelocity:
+      case ChannelKind::Ten:
+      case ChannelKind::Curv:
+      case ChannelKind::BendMom:
         (void)sim_->line_index(c.line);
         return;
       case ChannelKind::PointPosition:
@@ -24069,10 +24093,30 @@ class SystemRunner {
       }
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
-                                  "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions and "
-                                  "velocities, point, body and rod channels (node tensions, curvatures, accelerations and "
-                                  "forces, rods' net force and moment: not yet)");
+                                  "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
+                                  "velocities, tensions, curvatures and bend moments, point, body and rod channels (node "
+                                  "accelerations and forces, rods' net force and moment: not yet)");
     }
+  }
+
+  // The node tension, curvature and bend moment of system line l at the current state (spec
+  // "Node tension, curvature and bend moment": the single-line route's recovery,
+  // io/node_recovery.hpp, on the line's node vector, whose layout is the Line's; the end
+  // nodes' tensions are the line's end loads, as FairTen and AnchTen), once per output time.
+  const NodeRecovery& node_recovery(int l) const {
+    const double t = static_cast<double>(sim_->state().t);
+    if (!(t == recovery_t_)) recovery_.clear(), recovery_t_ = t;
+    const auto it = recovery_.find(l);
+    if (it != recovery_.end()) return it->second;
+    const auto& sys = sim_->model().system;
+    const auto& st = sim_->state();
+    const auto& m = sys.line(l).model;
+    VecX<double> x, v;
+    sys.line_gather(st, l, 0, x);
+    sys.line_gather(st, l, 1, v);
+    const Line line = m.value_line(m.node(x, 0), m.node(x, m.n_nodes() - 1));
+    return recovery_[l] = recover_nodes_at(line, x, &v, m.seabed().z, m.seabed().params,
+                                           sys.line_end_force_dynamic(st, l, 0), sys.line_end_force_dynamic(st, l, 1));
   }
 
   // Rod channel c (rod_channel_quantity; MoorDyn's Rod outputs): End A's or a node's motion,
@@ -24149,6 +24193,13 @@ class SystemRunner {
         VecX<double> x;
         sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
         return x(3 * static_cast<Eigen::Index>(sys.line(l).model.position_slot(static_cast<std::size_t>(j - 1))) + c.component);
+      }
+      case ChannelKind::Ten:
+      case ChannelKind::Curv:
+      case ChannelKind::BendMom: {
+        const NodeRecovery& r = node_recovery(sim_->line_index(c.line));
+        const auto j = static_cast<std::size_t>(deck_.channel_node(c) - 1);
+        return c.kind == ChannelKind::Ten ? r.tension[j] : c.kind == ChannelKind::Curv ? r.curvature[j] : r.moment[j];
       }
       case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
       case ChannelKind::PointVelocity:
@@ -24437,6 +24488,8 @@ class SystemRunner {
   std::string stop_reason_;
   long long steps_done_ = 0;
   double last_out_t_ = -1;
+  mutable std::map<int, NodeRecovery> recovery_;  // node recovery per line at recovery_t_
+  mutable double recovery_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace cabledyn::io

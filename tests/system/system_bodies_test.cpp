@@ -598,3 +598,26 @@ TEST_CASE("A Coupled body's load on its host is minus its equation of motion as 
   for (int k = 0; k < 6; ++k) CHECK(-(R(d + k) + Ma(d + k)) == Approx(F(k)).epsilon(1e-10).margin(1e-6));
   CHECK(F.head<3>().norm() > 1e4);
 }
+
+TEST_CASE("bodySubstep's frequency estimate takes a body's seabed contact", "[system][bodies]") {
+  // A free body resting on the seabed, no lines: its heave spring is the contact's kBot over
+  // 1 m^2, the estimate sqrt(kBot / m) (no added mass: Ca = 0).
+  Environment env;
+  env.depth = 50;
+  MooringSystem<double> sys(env, "grounded body");
+  SeabedModel bed;
+  bed.z = -50;
+  bed.params.kBot = 4e6;
+  sys.set_seabed(bed);
+  BodyModel<double> B;
+  B.kind = BodyKind::free;
+  B.r = Vec3<double>(0, 0, -50.02);  // 2 cm into the bed, past the contact's blend
+  B.mass = 1e4;
+  B.inertia = Vec3<double>(1e4, 1e4, 1e4);
+  sys.add_body(B);
+  sys.renumber();
+  auto s = sys.initial_state();
+  CHECK(sys.body_frequency_estimate(s) == Approx(std::sqrt(4e6 / 1e4)).epsilon(1e-9));
+  s.q(sys.body_dof(0) + 2) = -40;  // clear of the bed: no spring
+  CHECK(sys.body_frequency_estimate(s) == 0.0);
+}

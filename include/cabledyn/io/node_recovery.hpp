@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "cabledyn/io/line_run.hpp"
@@ -18,21 +19,21 @@ struct NodeRecovery {
   std::vector<double> tension, curvature, moment;
 };
 
-/// Node recovery of a line at its current state (static, or committed dynamic once it
-/// marches). EI = 0: a node's tension is the mean of its two elements' (damping included).
+/// Node recovery of `line` at the state q (its DOF layout; v its velocities, null: at rest)
+/// with the end forces fA, fB (the end nodes' tensions) and the seabed the line lies on.
+/// EI = 0: a node's tension is the mean of its two elements' (damping included).
 template <class Unused = void>
-NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
-  const Line& line = *L.line;
-  const VecX<double>& q = use_static || !L.dynamics ? L.statics.q : L.dynamics->state().q;
+NodeRecovery recover_nodes_at(const Line& line, const VecX<double>& q, const VecX<double>* vel,
+                              const std::optional<double>& seabed_z, const SeabedParams& seabed,
+                              const Vec3<double>& fA, const Vec3<double>& fB) {
   NodeRecovery r;
   const std::size_t nn = line.n_nodes();
   r.tension.assign(nn, 0);
   r.curvature.assign(nn, 0);
   r.moment.assign(nn, 0);
-  const Vec3<double> fA = line_end_force(L, 0, use_static), fB = line_end_force(L, 1, use_static);
   if (!line.hermite()) {
     // Segment tension: the mean of the two adjacent element tensions (damping included).
-    const VecX<double> v = use_static || !L.dynamics ? VecX<double>::Zero(q.size()) : L.dynamics->state().v;
+    const VecX<double> v = vel ? *vel : VecX<double>::Zero(q.size());
     std::vector<double> te(line.n_elements());
     for (std::size_t e = 0; e < line.n_elements(); ++e)
       te[e] = line.tension_element(e).tension_with_damping<double>(line.element_dofs<double, 6>(q, e),
@@ -49,10 +50,10 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
   std::vector<Vec3<double>> Fm(nn, Vec3<double>::Zero()), Fp(nn, Vec3<double>::Zero()), mm(nn, Vec3<double>::Zero()),
       mp(nn, Vec3<double>::Zero());
   std::vector<double> reaction(nn, 0.0);
-  if (L.problem.seabed_z)
+  if (seabed_z)
     for (std::size_t i = 0; i < nn; ++i)
-      reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *L.problem.seabed_z,
-                                           node_contact_width_length(line, i), 1.0, L.problem.seabed)
+      reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *seabed_z, node_contact_width_length(line, i), 1.0,
+                                           seabed)
                         .f_elastic;
   ElementSea<double> rest;  // the element residual at rest: internal force and weight
   rest.drag = false;
@@ -108,6 +109,17 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
     r.curvature[i] = kappa;
   }
   return r;
+}
+
+/// Node recovery of a line at its current state (static, or committed dynamic once it
+/// marches).
+template <class Unused = void>
+NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
+  const bool st = use_static || !L.dynamics;
+  const VecX<double>& q = st ? L.statics.q : L.dynamics->state().q;
+  const VecX<double>* v = st ? nullptr : &L.dynamics->state().v;
+  return recover_nodes_at(*L.line, q, v, L.problem.seabed_z, L.problem.seabed, line_end_force(L, 0, use_static),
+                          line_end_force(L, 1, use_static));
 }
 
 }  // namespace cabledyn::io

@@ -15,12 +15,15 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cabledyn/core/version.hpp"
+#include "cabledyn/io/node_recovery.hpp"
 #include "cabledyn/io/output_file.hpp"
 #include "cabledyn/io/run_settings.hpp"
 #include "cabledyn/io/svg_plot.hpp"
@@ -202,6 +205,9 @@ class SystemRunner {
       case ChannelKind::AnchIncl:
       case ChannelKind::NodePosition:
       case ChannelKind::NodeVelocity:
+      case ChannelKind::Ten:
+      case ChannelKind::Curv:
+      case ChannelKind::BendMom:
         (void)sim_->line_index(c.line);
         return;
       case ChannelKind::PointPosition:
@@ -232,10 +238,30 @@ class SystemRunner {
       }
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
-                                  "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions and "
-                                  "velocities, point, body and rod channels (node tensions, curvatures, accelerations and "
-                                  "forces, rods' net force and moment: not yet)");
+                                  "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
+                                  "velocities, tensions, curvatures and bend moments, point, body and rod channels (node "
+                                  "accelerations and forces, rods' net force and moment: not yet)");
     }
+  }
+
+  // The node tension, curvature and bend moment of system line l at the current state (spec
+  // "Node tension, curvature and bend moment": the single-line route's recovery,
+  // io/node_recovery.hpp, on the line's node vector, whose layout is the Line's; the end
+  // nodes' tensions are the line's end loads, as FairTen and AnchTen), once per output time.
+  const NodeRecovery& node_recovery(int l) const {
+    const double t = static_cast<double>(sim_->state().t);
+    if (!(t == recovery_t_)) recovery_.clear(), recovery_t_ = t;
+    const auto it = recovery_.find(l);
+    if (it != recovery_.end()) return it->second;
+    const auto& sys = sim_->model().system;
+    const auto& st = sim_->state();
+    const auto& m = sys.line(l).model;
+    VecX<double> x, v;
+    sys.line_gather(st, l, 0, x);
+    sys.line_gather(st, l, 1, v);
+    const Line line = m.value_line(m.node(x, 0), m.node(x, m.n_nodes() - 1));
+    return recovery_[l] = recover_nodes_at(line, x, &v, m.seabed().z, m.seabed().params,
+                                           sys.line_end_force_dynamic(st, l, 0), sys.line_end_force_dynamic(st, l, 1));
   }
 
   // Rod channel c (rod_channel_quantity; MoorDyn's Rod outputs): End A's or a node's motion,
@@ -312,6 +338,13 @@ class SystemRunner {
         VecX<double> x;
         sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
         return x(3 * static_cast<Eigen::Index>(sys.line(l).model.position_slot(static_cast<std::size_t>(j - 1))) + c.component);
+      }
+      case ChannelKind::Ten:
+      case ChannelKind::Curv:
+      case ChannelKind::BendMom: {
+        const NodeRecovery& r = node_recovery(sim_->line_index(c.line));
+        const auto j = static_cast<std::size_t>(deck_.channel_node(c) - 1);
+        return c.kind == ChannelKind::Ten ? r.tension[j] : c.kind == ChannelKind::Curv ? r.curvature[j] : r.moment[j];
       }
       case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
       case ChannelKind::PointVelocity:
@@ -600,6 +633,8 @@ class SystemRunner {
   std::string stop_reason_;
   long long steps_done_ = 0;
   double last_out_t_ = -1;
+  mutable std::map<int, NodeRecovery> recovery_;  // node recovery per line at recovery_t_
+  mutable double recovery_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace cabledyn::io

@@ -643,9 +643,9 @@ class MooringSystem {
   /// arm); the estimate is the largest sqrt(K_ii / M_ii) over the six DOFs of every free body,
   /// M the body's mass matrix (structural and added mass, rods included). A rod whose axis
   /// crosses the still water adds its waterplane rho g pi d^2 / (4 |t_z|) at the crossing (the
-  /// spec bounds the crossings within the coming step; this takes the present ones). Left out
-  /// (not yet): seabed contact springs. 0 without free bodies. Allocates nothing once the
-  /// dynamic workspaces exist.
+  /// spec bounds the crossings within the coming step; this takes the present ones). The
+  /// body's own seabed contact adds its local stiffness in heave (a rod's seabed contact is not
+  /// modelled). 0 without free bodies. Allocates nothing once the dynamic workspaces exist.
   double body_frequency_estimate(const SystemState<T>& s) const {
     double omega = 0;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
@@ -687,6 +687,13 @@ class MooringSystem {
         K(2) += k;
         K(3) += k * c(1) * c(1);
         K(4) += k * c(0) * c(0);
+      }
+      // The body's own seabed contact at its reference point (body_external_load: kBot over
+      // 1 m^2): its local stiffness in heave.
+      if (seabed_.z) {
+        const auto c = seabed_contact<double, double>(static_cast<double>(value_of(rb(2))), 0.0, *seabed_.z, 1.0, 1.0,
+                                                      seabed_.params);
+        K(2) += std::fabs(c.df_dz);
       }
       const Mat6<T> Mb = body_mass_at(bi, rb, Rb);
       for (int i = 0; i < 6; ++i) {
