@@ -13534,47 +13534,36 @@ class LineModel {
   /// Validate the sections and rebuild the elements, weights and contact widths. Throws
   /// InputError naming the line, the section and the bad parameter, NotImplementedError for
   /// a Hermite line whose parameters carry derivatives.
-  void rebuild() {
-    // Built into a copy and swapped in: a throw leaves the model as it was.
-    LineModel m(*this, Unbuilt{});
-    m.build();
-    swap_built(m);
-  }
+  void rebuild() { b_ = build(); }  // a throw leaves the model as it was
 
  private:
-  struct Unbuilt {};
-  // A copy of the description (name, sections, environment, options) without its elements.
-  LineModel(const LineModel& o, Unbuilt)
-      : name_(o.name_), sections_(o.sections_), env_(o.env_), seabed_(o.seabed_), tension_only_(o.tension_only_),
-        axial_order_(o.axial_order_), bending_order_(o.bending_order_) {}
-  void swap_built(LineModel& m) {
-    std::swap(hermite_, m.hermite_);
-    elems_.swap(m.elems_);
-    helems_.swap(m.helems_);
-    w_.swap(m.w_);
-    d_.swap(m.d_);
-    L0_.swap(m.L0_);
-    EA_.swap(m.EA_);
-    morison_.swap(m.morison_);
-    loads_.swap(m.loads_);
-    hloads_.swap(m.hloads_);
-    std::swap(compliance_, m.compliance_);
-  }
-  void build() {
+  // What rebuild() derives from the sections, as one value (assigned whole: a throw while
+  // building leaves the model as it was, and no derived field can be missed).
+  struct Built {
+    bool hermite = false;
+    std::vector<BasicTensionElement<T>> elems;     // EI = 0 line
+    std::vector<HermiteElement<LayoutRM>> helems;  // Hermite line
+    std::vector<Mat<T, 12>> hmass;                 // Hermite: each element's consistent structural mass (constant)
+    std::vector<T> w, d, L0, EA;
+    std::vector<MorisonCoefficients> morison;
+    std::vector<ElementLoads<T>> loads;        // EI = 0: each element's weight and Morison coefficients
+    std::vector<ElementLoads<double>> hloads;  // Hermite: weight, rho g A and Morison coefficients (double)
+    T compliance = T(0);                       // sum l0 / EA
+  };
+  Built build() const {
+    Built r;
     if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
-    hermite_ = false;
     for (const auto& s : sections_) {
       if (!(s.EI >= 0 && std::isfinite(s.EI))) throw InputError(name_ + " section", "EI", s.EI, ">= 0");
-      hermite_ = hermite_ || s.EI > 0;
+      r.hermite = r.hermite || s.EI > 0;
     }
-    compliance_ = T(0);
     for (std::size_t i = 0; i < sections_.size(); ++i) {
       const auto& s = sections_[i];
       const std::string obj = name_ + " section " + std::to_string(i + 1);
       if (s.segments < 1) throw InputError(obj, "NumSegs", s.segments, ">= 1");
       if (!(value_of(s.length) > 0 && is_finite(s.length))) throw InputError(obj, "length", value_of(s.length), "> 0");
       if (!(value_of(s.d) > 0 && is_finite(s.d))) throw InputError(obj, "Diam", value_of(s.d), "> 0");
-      if (hermite_ && (carries_derivative(s.length) || carries_derivative(s.EA) || carries_derivative(s.BA) ||
+      if (r.hermite && (carries_derivative(s.length) || carries_derivative(s.EA) || carries_derivative(s.BA) ||
                        carries_derivative(s.rho_A) || carries_derivative(s.d)))
         throw NotImplementedError(obj, "design parameter of a finite-EI line", "a seeded dual",
                                   "plain values (a Hermite element's parameters are double: its sensitivities would be lost)");
@@ -13591,8 +13580,8 @@ class LineModel {
       mc.rho = env_.rho_w;
       mc.validate(obj);
       for (int k = 0; k < s.segments; ++k) {
-        const std::string eo = name_ + " element " + std::to_string(L0_.size() + 1);
-        if (hermite_) {
+        const std::string eo = name_ + " element " + std::to_string(r.L0.size() + 1);
+        if (r.hermite) {
           HermiteElementParams p;
           p.L0 = static_cast<double>(value_of(L0));
           p.EA = static_cast<double>(value_of(s.EA));
@@ -13601,9 +13590,10 @@ class LineModel {
           p.rho_A = static_cast<double>(value_of(s.rho_A));
           p.axial_order = axial_order_;
           p.bending_order = bending_order_;
-          helems_.emplace_back(p, eo);
+          r.helems.emplace_back(p, eo);
+          r.hmass.push_back(r.helems.back().template mass<T>());
           const double dv = mc.d;
-          hloads_.push_back({static_cast<double>(value_of(w)), env_.rho_w * env_.g * kPi * dv * dv / 4, mc});
+          r.hloads.push_back({static_cast<double>(value_of(w)), env_.rho_w * env_.g * kPi * dv * dv / 4, mc});
         } else {
           BasicTensionElementParams<T> p;
           p.L0 = L0;
@@ -13611,30 +13601,30 @@ class LineModel {
           p.BA = BA;
           p.rho_A = s.rho_A;
           p.tension_only = tension_only_;
-          elems_.emplace_back(p, eo);
-          loads_.push_back({w, 0.0, mc});
+          r.elems.emplace_back(p, eo);
+          r.loads.push_back({w, 0.0, mc});
         }
-        L0_.push_back(L0);
-        EA_.push_back(s.EA);
-        w_.push_back(w);
-        d_.push_back(s.d);
-        morison_.push_back(mc);
+        r.L0.push_back(L0);
+        r.EA.push_back(s.EA);
+        r.w.push_back(w);
+        r.d.push_back(s.d);
+        r.morison.push_back(mc);
         const T ce = L0 / s.EA;  // plain (duals: see element_residual.hpp)
-        compliance_ += ce;
+        r.compliance += ce;
       }
     }
+    return r;
   }
-
 
  public:
   /// True for a cubic-Hermite cable (a section of EI > 0), false for an EI = 0 line.
-  bool hermite() const { return hermite_; }
+  bool hermite() const { return b_.hermite; }
   /// Values per node: 3 (r) or 6 (Hermite: r, m).
-  int node_dofs() const { return hermite_ ? 6 : 3; }
+  int node_dofs() const { return b_.hermite ? 6 : 3; }
   /// Half-bandwidth of a line's band in node-major order (5 EI = 0, 11 Hermite).
   int half_bandwidth() const { return 2 * node_dofs() - 1; }
-  std::size_t n_elements() const { return L0_.size(); }
-  std::size_t n_nodes() const { return L0_.size() + 1; }
+  std::size_t n_elements() const { return b_.L0.size(); }
+  std::size_t n_nodes() const { return b_.L0.size() + 1; }
   /// Number of slots (three values each) of the node vector.
   std::size_t n_slots() const { return n_nodes() * static_cast<std::size_t>(node_dofs() / 3); }
   /// The slot of node i's position (its tangent, on a Hermite line, is the next one).
@@ -13642,18 +13632,18 @@ class LineModel {
   /// Size of the node vector x.
   Eigen::Index size() const { return static_cast<Eigen::Index>(3 * n_slots()); }
   /// Unstretched length of element e [m].
-  const T& L0(std::size_t e) const { return L0_[e]; }
+  const T& L0(std::size_t e) const { return b_.L0[e]; }
   /// Axial stiffness of element e [N].
-  const T& EA(std::size_t e) const { return EA_[e]; }
+  const T& EA(std::size_t e) const { return b_.EA[e]; }
   /// Submerged weight per unstretched metre of element e [N/m].
-  const T& w(std::size_t e) const { return w_[e]; }
+  const T& w(std::size_t e) const { return b_.w[e]; }
   /// EI = 0 element e (an EI = 0 line).
-  const BasicTensionElement<T>& element(std::size_t e) const { return elems_.at(e); }
+  const BasicTensionElement<T>& element(std::size_t e) const { return b_.elems.at(e); }
   /// Hermite element e (a Hermite line).
-  const HermiteElement<LayoutRM>& hermite_element(std::size_t e) const { return helems_.at(e); }
+  const HermiteElement<LayoutRM>& hermite_element(std::size_t e) const { return b_.helems.at(e); }
   /// The axial compliance sum l0 / EA over the elements [m/N] (1 / k_a, the line's axial
   /// stiffness as a spring).
-  const T& axial_compliance() const { return compliance_; }
+  const T& axial_compliance() const { return b_.compliance; }
   /// Total unstretched length [m].
   T length() const {
     T L = T(0);
@@ -13663,7 +13653,7 @@ class LineModel {
   /// Total submerged weight [N].
   T weight() const {
     T W = T(0);
-    for (std::size_t e = 0; e < n_elements(); ++e) W += w_[e] * L0(e);
+    for (std::size_t e = 0; e < n_elements(); ++e) W += b_.w[e] * L0(e);
     return W;
   }
 
@@ -13706,7 +13696,7 @@ class LineModel {
   void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1,
                        const Vec3<double>* current = nullptr) const {
     R.setZero(size());
-    if (hermite_) {
+    if (b_.hermite) {
       const Vec<T, 12> ve = Vec<T, 12>::Zero();
       ElementSea<T> sea = at_rest_h_;
       if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
@@ -13723,7 +13713,7 @@ class LineModel {
         const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
         Mat<T, 6> Ke;
         R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
-            tension_element_residual<T, T>(elems_[e], loads_[e], qe, nullptr, sea, compression_ratio,
+            tension_element_residual<T, T>(b_.elems[e], b_.loads[e], qe, nullptr, sea, compression_ratio,
                                            sink ? &Ke : nullptr, nullptr);
         if (sink) add_element_blocks<2>(*sink, e, Ke);
       }
@@ -13732,7 +13722,7 @@ class LineModel {
   }
 
   /// Morison coefficients of element e (at the diameter's value).
-  const MorisonCoefficients& morison(std::size_t e) const { return morison_[e]; }
+  const MorisonCoefficients& morison(std::size_t e) const { return b_.morison[e]; }
 
   /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every slot (R sized size(),
   /// overwritten) and, with a sink, the blocks wq dr/dx + wv dr/dv (spec "Time integration":
@@ -13745,7 +13735,7 @@ class LineModel {
                         const T& wq, const T& wv) const {
     R.setZero(size());
     const Vec3<T> Uf = U.template cast<T>();
-    if (hermite_) {
+    if (b_.hermite) {
       ElementSea<T> sea = at_rest_h_;
       sea.drag = true;
       sea.ua = Uf;
@@ -13780,7 +13770,7 @@ class LineModel {
   template <class Sink>
   void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
     Ma.setZero(size());
-    if (hermite_) {
+    if (b_.hermite) {
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(6 * e);
         const Mat<T, 12> Me = hermite_mass(e, x.template segment<12>(o));
@@ -13796,7 +13786,7 @@ class LineModel {
       Ma.template segment<6>(o) += Me * ae;
       if (sink)
         add_element_blocks<2>(*sink, e,
-                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, morison_[e], l0_value(e), kWetted)));
+                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, b_.morison[e], l0_value(e), kWetted)));
     }
   }
 
@@ -13807,7 +13797,7 @@ class LineModel {
   Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
     const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
     Vec3<T> r, Ma;
-    if (hermite_) {
+    if (b_.hermite) {
       const auto o = static_cast<Eigen::Index>(6 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 6);
       const Vec<T, 12> qe = x.template segment<12>(o);
       ElementSea<T> sea = at_rest_h_;
@@ -13838,15 +13828,15 @@ class LineModel {
   T potential_energy(const VecX<T>& x, double compression_ratio = -1) const {
     T E = T(0);
     for (std::size_t e = 0; e < n_elements(); ++e) {
-      if (hermite_) {
+      if (b_.hermite) {
         const Vec<T, 12> qe = x.template segment<12>(static_cast<Eigen::Index>(6 * e));
-        E += helems_[e].template energy<T>(qe);
-        E += hermite_weight_potential<T>(hloads_[e].w, l0_value(e), qe);
+        E += b_.helems[e].template energy<T>(qe);
+        E += hermite_weight_potential<T>(b_.hloads[e].w, l0_value(e), qe);
         continue;
       }
       const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
-      E += compression_ratio >= 0 ? elems_[e].template energy<T>(qe, compression_ratio) : elems_[e].template energy<T>(qe);
-      E += tension_weight_potential<T, T>(w_[e], L0(e), qe);
+      E += compression_ratio >= 0 ? b_.elems[e].template energy<T>(qe, compression_ratio) : b_.elems[e].template energy<T>(qe);
+      E += tension_weight_potential<T, T>(b_.w[e], L0(e), qe);
     }
     if (seabed_.z)
       for (std::size_t i = 0; i < n_nodes(); ++i)
@@ -13857,17 +13847,17 @@ class LineModel {
   /// The product d l_trib of node i's contact: the sum over its elements of d_e L0_e / 2.
   T contact_width_length(std::size_t i) const {
     T a = T(0);
-    if (i > 0) a += T(0.5) * d_[i - 1] * L0(i - 1);
-    if (i + 1 < n_nodes()) a += T(0.5) * d_[i] * L0(i);
+    if (i > 0) a += T(0.5) * b_.d[i - 1] * L0(i - 1);
+    if (i + 1 < n_nodes()) a += T(0.5) * b_.d[i] * L0(i);
     return a;
   }
 
   /// Elastic tension of element e at node vector x [N] (a Hermite element: the effective
   /// tension F . t of its section at mid-element).
   T tension(const VecX<T>& x, std::size_t e) const {
-    if (hermite_)
-      return helems_[e].template section<T>(x.template segment<12>(static_cast<Eigen::Index>(6 * e)), T(0.5)).N;
-    return elems_[e].template tension<T>(x.template segment<6>(static_cast<Eigen::Index>(3 * e)));
+    if (b_.hermite)
+      return b_.helems[e].template section<T>(x.template segment<12>(static_cast<Eigen::Index>(6 * e)), T(0.5)).N;
+    return b_.elems[e].template tension<T>(x.template segment<6>(static_cast<Eigen::Index>(3 * e)));
   }
 
  private:
@@ -13888,7 +13878,7 @@ class LineModel {
     sea.ua = Uf;
     sea.ub = Uf;
     Mat<T, 6> K, C;
-    const Vec<T, 6> r = tension_element_residual<T, T>(elems_[e], loads_[e], qe, &ve, sea, -1, B ? &K : nullptr,
+    const Vec<T, 6> r = tension_element_residual<T, T>(b_.elems[e], b_.loads[e], qe, &ve, sea, -1, B ? &K : nullptr,
                                                         B ? &C : nullptr);
     if (B) *B = wq * K + wv * C;
     return r;
@@ -13901,7 +13891,7 @@ class LineModel {
                      Vec<T, 12>& fe, Sink* sink, double wq, double wv) const {
     HermiteBlockSum<T>* R = sink ? &blocks_ : nullptr;
     if (R) R->set_zero();
-    hermite_element_residual<T>(helems_[e], hloads_[e], qe, ve, sea, fe, R, wq, wv, nullptr);
+    hermite_element_residual<T>(b_.helems[e], b_.hloads[e], qe, ve, sea, fe, R, wq, wv, nullptr);
     if (sink) {
       Mat<T, 12> Ke = Mat<T, 12>::Zero();
       R->template add_to<LayoutRM>(Ke);
@@ -13911,11 +13901,11 @@ class LineModel {
 
   // Element e's structural plus added mass at qe.
   Mat<T, 6> element_mass(std::size_t e, const Vec<T, 6>& qe) const {
-    return elems_[e].template mass<T>() + tension_added_mass<T>(qe, morison_[e], l0_value(e), kWetted);
+    return b_.elems[e].template mass<T>() + tension_added_mass<T>(qe, b_.morison[e], l0_value(e), kWetted);
   }
   // Hermite element e's consistent structural plus added mass at qe.
   Mat<T, 12> hermite_mass(std::size_t e, const Vec<T, 12>& qe) const {
-    return helems_[e].template mass<T>() + hermite_added_mass<T>(qe, morison_[e], l0_value(e), kWetted);
+    return b_.hmass[e] + hermite_added_mass<T>(qe, b_.morison[e], l0_value(e), kWetted);
   }
 
   // The seabed contact of node i at height z moving with vz.
@@ -13955,16 +13945,9 @@ class LineModel {
   Environment env_;
   SeabedModel seabed_;
   bool tension_only_ = true;
-  bool hermite_ = false;
   int axial_order_ = 4, bending_order_ = 4;
-  std::vector<BasicTensionElement<T>> elems_;        // EI = 0 line
-  std::vector<HermiteElement<LayoutRM>> helems_;     // Hermite line
-  std::vector<T> w_, d_, L0_, EA_;
-  std::vector<MorisonCoefficients> morison_;
-  std::vector<ElementLoads<T>> loads_;        // EI = 0: each element's weight and Morison coefficients
-  std::vector<ElementLoads<double>> hloads_;  // Hermite: weight, rho g A and Morison coefficients (double)
-  mutable HermiteBlockSum<T> blocks_;         // Hermite: one element's tangent (workspace)
-  T compliance_ = T(0);                       // sum l0 / EA
+  Built b_;
+  mutable HermiteBlockSum<T> blocks_;  // Hermite: one element's tangent (workspace)
   ElementSea<T> at_rest_ = still_sea(true);    // statics: still water, no drag, wholly wetted
   ElementSea<T> at_rest_h_ = still_sea(false); // Hermite: the same, the wetting off (wholly wetted)
 
@@ -14808,16 +14791,16 @@ class MooringSystem {
   }
 
   /// Position of point p in state s.
-  Vec3<T> point_position(const SystemState<T>& s, int p) const {
+  Vec3<T> point_position(const SystemState<T>& s, int p) const { return point_motion(s, p, 0); }
+  /// Position (which = 0), velocity (1) or acceleration (2) of point p in state s: a free
+  /// point's from s.q, s.v or s.a, a held point's r, v or a, a point on a body from the body's
+  /// motion (body_point_motion).
+  Vec3<T> point_motion(const SystemState<T>& s, int p, int which) const {
     const Index d = point_dof(p);
     const auto& P = points_[static_cast<std::size_t>(p)];
-    if (P.kind == PointKind::body) {
-      Vec3<T> rb;
-      Mat3<T> Rb;
-      body_pose(s, P.body, rb, Rb);
-      return rb + Rb * P.r;
-    }
-    return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : P.r;
+    if (P.kind == PointKind::body) return body_point_motion(s, P, which);
+    if (d >= 0) return (which == 0 ? s.q : which == 1 ? s.v : s.a).template segment<3>(d);
+    return which == 0 ? P.r : which == 1 ? P.v : P.a;
   }
 
   /// The mass matrix of body b at pose (rb, Rb): its structural and added mass (the added mass
@@ -15022,21 +15005,18 @@ class MooringSystem {
   /// from the body's motion.
   void line_gather(const State& s, int l, int which, VecX<T>& x) const {
     const VecX<T>& free = which == 0 ? s.q : which == 1 ? s.v : s.a;
-    const auto& L = lines_[static_cast<std::size_t>(l)];
-    const std::size_t n = L.model.n_slots();
+    const auto li = static_cast<std::size_t>(l);
+    const auto& L = lines_[li];
+    const auto n = static_cast<Index>(L.model.n_slots()), sb = static_cast<Index>(L.model.position_slot(L.model.n_nodes() - 1));
     x.resize(L.model.size());
-    for (std::size_t k = 0; k < n; ++k) {
-      const Index d = slot_dof(l, k);
-      if (d >= 0) {
-        x.template segment<3>(static_cast<Index>(3 * k)) = free.template segment<3>(d);
-      } else {
-        const auto& P = points_[static_cast<std::size_t>(L.point[k == 0 ? 0 : 1])];
-        if (P.kind == PointKind::body) {
-          x.template segment<3>(static_cast<Index>(3 * k)) = body_point_motion(s, P, which);
-        } else {
-          x.template segment<3>(static_cast<Index>(3 * k)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
-        }
-      }
+    // The line's block holds its slots but the two end positions, in order: slots 1 .. sb - 1,
+    // then sb + 1 .. n - 1 (a Hermite line's End B tangent).
+    const Index off = block_offset_[li];
+    x.segment(3, 3 * (sb - 1)) = free.segment(off, 3 * (sb - 1));
+    x.segment(3 * (sb + 1), 3 * (n - sb - 1)) = free.segment(off + 3 * (sb - 1), 3 * (n - sb - 1));
+    for (int e = 0; e < 2; ++e) {
+      const Index k = e == 0 ? 0 : sb, d = point_dof_[static_cast<std::size_t>(L.point[e])];
+      x.template segment<3>(3 * k) = d >= 0 ? Vec3<T>(free.template segment<3>(d)) : point_motion(s, L.point[e], which);
     }
   }
 
@@ -15410,11 +15390,11 @@ class MooringSystem {
   // moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x J_l, times the router's
   // wq) into the Jacobian.
   void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
-    const std::size_t n = route.n, sb = route.sb;
-    for (std::size_t i = 1; i < n; ++i)
-      if (i != sb)
-        R.template segment<3>(interior_dof(static_cast<std::size_t>(route.line), i, sb)) +=
-            Rl.template segment<3>(static_cast<Index>(3 * i));
+    const auto n = static_cast<Index>(route.n), sb = static_cast<Index>(route.sb);
+    // The interior slots, contiguous in the line's block (line_gather's layout).
+    const Index off = block_offset_[static_cast<std::size_t>(route.line)];
+    R.segment(off, 3 * (sb - 1)) += Rl.segment(3, 3 * (sb - 1));
+    R.segment(off + 3 * (sb - 1), 3 * (n - sb - 1)) += Rl.segment(3 * (sb + 1), 3 * (n - sb - 1));
     for (int e = 0; e < 2; ++e) {
       const EndLink& k = route.ends[e];
       if (k.kind == 0) continue;
@@ -15598,7 +15578,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     // The line statics take End A as the upper end (the fairlead side, as the single-line
     // driver orients its lines): a line written from below is solved seen from End B.
     const bool reversed = ends[0](2) < ends[1](2);
-    const Line line = reversed ? L.model.value_line(ends[1], ends[0], true) : L.model.value_line(ends[0], ends[1]);
+    Line line = reversed ? L.model.value_line(ends[1], ends[0], true) : L.model.value_line(ends[0], ends[1]);
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
@@ -15611,10 +15591,9 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       // refinement is not implemented), the line without bending seeds it: its EI = 0
       // equilibrium, the tangents by differences of the node positions over the unstretched
       // arc length; the system polish then brings the bending in.
-      Line hl = line;
       StaticResult r;
       try {
-        r = HermiteStatics(hl, prob).solve();
+        r = HermiteStatics(line, prob).solve();
       } catch (const SolveError&) {
         std::vector<LineSection> secs = line.sections();
         for (auto& sec : secs) sec.type.EI = 0;
@@ -24114,8 +24093,11 @@ class SystemRunner {
     VecX<double> x, v;
     sys.line_gather(st, l, 0, x);
     sys.line_gather(st, l, 1, v);
-    const Line line = m.value_line(m.node(x, 0), m.node(x, m.n_nodes() - 1));
-    return recovery_[l] = recover_nodes_at(line, x, &v, m.seabed().z, m.seabed().params,
+    // The line's description, made once (its end positions are not used: x holds them).
+    auto ln = recovery_lines_.find(l);
+    if (ln == recovery_lines_.end())
+      ln = recovery_lines_.emplace(l, m.value_line(m.node(x, 0), m.node(x, m.n_nodes() - 1))).first;
+    return recovery_[l] = recover_nodes_at(ln->second, x, &v, m.seabed().z, m.seabed().params,
                                            sys.line_end_force_dynamic(st, l, 0), sys.line_end_force_dynamic(st, l, 1));
   }
 
@@ -24130,17 +24112,18 @@ class SystemRunner {
     const auto& sys = model.system;
     const auto& st = sim_->state();
     const auto& rm = model.rods[static_cast<std::size_t>(c.object - 1)];
-    if (f == 8 || f == 9) {  // TenA, TenB: the lines attached at that end
-      const auto it = model.rod_point.find({c.object, f == 8 ? 'A' : 'B'});
-      const int p = it != model.rod_point.end() ? it->second : (rm.point >= 0 && f == 8 ? rm.point : -1);
-      return p < 0 ? 0.0 : sim_->point_force_at(p).norm();
+    if (f == 8 || f == 9) {  // TenA, TenB: the sum of the loads of the lines attached at that end
+      const char end = f == 8 ? 'A' : 'B';
+      Vec3<double> F = Vec3<double>::Zero();
+      for (const auto& rec : deck_.lines)
+        for (int e = 0; e < 2; ++e)
+          if ((e == 0 ? rec.node_a : rec.node_b) == 0 && (e == 0 ? rec.rod_a : rec.rod_b) == c.object &&
+              (e == 0 ? rec.rod_end_a : rec.rod_end_b) == end)
+            F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e);
+      return F.norm();
     }
     if (rm.point >= 0) {  // a zero-length rod: a point
-      const Eigen::Index d = sys.point_dof(rm.point);
-      const auto& P = sys.point(rm.point);
-      if (f == 0) return sys.point_position(st, rm.point)(k);
-      if (f == 2) return d >= 0 ? st.v(d + k) : P.v(k);
-      if (f == 4) return d >= 0 ? st.a(d + k) : P.a(k);
+      if (f == 0 || f == 2 || f == 4) return sys.point_motion(st, rm.point, f / 2)(k);
       if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
       return 0.0;  // no orientation
     }
@@ -24149,20 +24132,22 @@ class SystemRunner {
     sys.body_pose(st, rm.body, rb, Rb);
     const Vec3<double> pa = rb + Rb * rm.a, pb = rb + Rb * rm.b;
     const int N = std::max(1, rm.segments);
-    const Vec3<double> p = n < 0 ? pa : Vec3<double>(pa + (pb - pa) * (double(n) / N));
-    const Vec6<double> v = sys.body_motion(st, rm.body, 1), a = sys.body_motion(st, rm.body, 2);
-    const Vec3<double> w = v.tail<3>(), al = a.tail<3>(), arm = p - rb;
+    // End A, or node n, as a point of the rod's body (its motion: MooringSystem::body_point_motion).
+    PointModel<double> node;
+    node.kind = PointKind::body;
+    node.body = rm.body;
+    node.r = n < 0 ? rm.a : Vec3<double>(rm.a + (rm.b - rm.a) * (double(n) / N));
     switch (f) {
-      case 0: return p(k);
+      case 0:
+      case 2:
+      case 4: return sys.body_point_motion(st, node, f / 2)(k);
+      case 3: return sys.body_motion(st, rm.body, 1)(3 + k) * 180 / kPi;
+      case 5: return sys.body_motion(st, rm.body, 2)(3 + k) * 180 / kPi;
       case 1: {
         const Vec3<double> q = (pb - pa).normalized();
         const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
         return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
       }
-      case 2: return Vec3<double>(v.head<3>() + w.cross(arm))(k);
-      case 3: return w(k) * 180 / kPi;
-      case 4: return Vec3<double>(a.head<3>() + al.cross(arm) + w.cross(Vec3<double>(w.cross(arm))))(k);
-      case 5: return al(k) * 180 / kPi;
       default: {  // Sub
         const auto& part = sys.body(rm.body).rods[static_cast<std::size_t>(rm.part)];
         const RodAxis<double> ax = rod_axis<double>(part, rb, Rb);
@@ -24203,13 +24188,9 @@ class SystemRunner {
       }
       case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
       case ChannelKind::PointVelocity:
-      case ChannelKind::PointAcceleration: {
-        const int p = sim_->model().point_index.at(c.point);
-        const Eigen::Index d = sys.point_dof(p);
-        const auto& P = sys.point(p);
-        if (c.kind == ChannelKind::PointVelocity) return d >= 0 ? st.v(d + c.component) : P.v(c.component);
-        return d >= 0 ? st.a(d + c.component) : P.a(c.component);
-      }
+      case ChannelKind::PointAcceleration:  // a point on a body moves with it (it held no v, a of its own)
+        return sys.point_motion(st, sim_->model().point_index.at(c.point), c.kind == ChannelKind::PointVelocity ? 1 : 2)(
+            c.component);
       case ChannelKind::PointForce: return sim_->point_force(c.point)(c.component);
       case ChannelKind::PointTension: return sim_->point_force(c.point).norm();
       case ChannelKind::Body: {
@@ -24489,6 +24470,7 @@ class SystemRunner {
   long long steps_done_ = 0;
   double last_out_t_ = -1;
   mutable std::map<int, NodeRecovery> recovery_;  // node recovery per line at recovery_t_
+  mutable std::map<int, Line> recovery_lines_;     // the lines' descriptions for the recovery
   mutable double recovery_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 

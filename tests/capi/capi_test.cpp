@@ -829,3 +829,40 @@ TEST_CASE("Rod channels in the driver's system route: a pinned rod swinging as a
   CHECK_NOTHROW(bad("Rod1TenB"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("Point velocity and acceleration channels of a point on a body move with the body", "[capi][driver][bodies]") {
+  // tests/capi/decks/coupled_body.dat with Point1 (on Body1) channels: its velocity and
+  // acceleration are the body's motion at the point (they read zeros before: a body point
+  // holds no motion of its own), against central differences of its position.
+  namespace fs = std::filesystem;
+  const std::string deck_path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/coupled_body.dat";
+  std::ifstream in(deck_path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("Point7pz\n"), 9, "Point7pz\nPoint1px\nPoint1vx\nPoint1ax\n");
+  cabledyn::io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_capi_body_point_test";
+  fs::create_directories(dir);
+  cabledyn::io::RunSettings set;
+  set.root = (dir / "bp").string();
+  set.log = nullptr;
+  set.progress = false;
+  cabledyn::io::SystemRunner run(cabledyn::io::parse_deck(text, "coupled_body.dat", ro), set);
+  run.run();
+  const auto& rows = run.channel_rows();
+  const double dt = 0.1;
+  REQUIRE(rows.size() == 41);
+  double vmax = 0, verr = 0, aerr = 0, amax = 0;
+  for (std::size_t k = 1; k + 1 < rows.size(); ++k) {
+    const double vd = (rows[k + 1][7] - rows[k - 1][7]) / (2 * dt), ad = (rows[k + 1][8] - rows[k - 1][8]) / (2 * dt);
+    vmax = std::max(vmax, std::fabs(rows[k][8]));
+    amax = std::max(amax, std::fabs(rows[k][9]));
+    verr = std::max(verr, std::fabs(rows[k][8] - vd));
+    aerr = std::max(aerr, std::fabs(rows[k][9] - ad));
+  }
+  INFO("velocity " << vmax << " m/s (error " << verr << "), acceleration " << amax << " m/s^2 (error " << aerr << ")");
+  CHECK(vmax > 0.5);  // the surge of 2 m over 8 s
+  CHECK(verr < 0.02 * vmax);
+  CHECK(aerr < 0.05 * amax);
+  fs::remove_all(dir);
+}

@@ -20,6 +20,7 @@
 #include "cabledyn/statics/tension_statics.hpp"
 #include "cabledyn/system.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/system_builders.hpp"
 
 using namespace cabledyn;
 
@@ -34,16 +35,7 @@ MooringSystem<T> sb_moored_body(double EA = 5e8, double BA = 0, double CdA = 0, 
                                 double length = 158.0) {
   Environment env;
   MooringSystem<T> sys(env, "moored body");
-  BodyModel<T> B;
-  B.name = "float";
-  B.kind = BodyKind::free;
-  B.r = Vec3<T>(T(0), T(0), T(-20));
-  B.mass = T(2e5);
-  B.cg = Vec3<T>(T(0.3), T(0), T(-5));
-  B.inertia = Vec3<T>(T(2e6), T(2.2e6), T(8e5));
-  B.volume = T(250);
-  B.cb = Vec3<T>(T(0), T(0), T(1));
-  B.Ca = Vec3<double>(0.8, 0.8, 0.8);
+  BodyModel<T> B = test_support::float_body<T>();
   B.CdA << CdA, CdA, CdA, 0, 0, 0;
   sys.add_body(B);
   for (int i = 0; i < 3; ++i) {

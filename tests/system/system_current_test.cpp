@@ -11,6 +11,7 @@
 #include "cabledyn/dynamics/system_stepper.hpp"
 #include "cabledyn/statics.hpp"
 #include "cabledyn/system.hpp"
+#include "support/system_builders.hpp"
 
 using namespace cabledyn;
 
@@ -18,19 +19,15 @@ namespace {
 
 const Vec3<double> sc_U(0.3, 0.9, 0.05);
 
+// A section of length L in elements segs (drag 1.2 / 0.3, added mass 1).
+test_support::SectionNumbers sc_numbers(double L, int segs, double EI, double EA = 5e8, double rho_A = 100,
+                                        double d = 0.12) {
+  return {L, segs, EA, EI, rho_A, d, 0, 1.2, 0.3, 1.0, 0};
+}
+
 template <class T>
 SectionModel<T> sc_section(double L, int segs, double EI, double EA = 5e8, double rho_A = 100, double d = 0.12) {
-  SectionModel<T> s;
-  s.length = T(L);
-  s.segments = segs;
-  s.EA = T(EA);
-  s.EI = EI;
-  s.rho_A = T(rho_A);
-  s.d = T(d);
-  s.Cdn = 1.2;
-  s.Cdt = 0.3;
-  s.Can = 1.0;
-  return s;
+  return test_support::system_section<T>(sc_numbers(L, segs, EI, EA, rho_A, d));
 }
 
 template <class T>
@@ -45,32 +42,27 @@ int sc_point(MooringSystem<T>& sys, PointKind k, const Vec3<double>& r, double m
 }
 
 LineType sc_type(double EI, double EA = 5e8, double rho_A = 100, double d = 0.12) {
-  LineType t;
-  t.d = d;
-  t.rho_A = rho_A;
-  t.EA = EA;
-  t.EI = EI;
-  t.Cdn = 1.2;
-  t.Cdt = 0.3;
-  t.Can = 1.0;
-  return t;
+  return test_support::line_type_of(sc_numbers(0, 1, EI, EA, rho_A, d));
 }
 
-LineEnd sc_at(const Vec3<double>& p) {
-  LineEnd e;
-  e.position = p;
-  return e;
+LineEnd sc_at(const Vec3<double>& p) { return test_support::held_end(p); }
+
+// The static problem of a line on the flat bed fb in the current.
+StaticProblem sc_problem(const test_support::FlatBed& fb) {
+  StaticProblem prob;
+  prob.seabed_z = fb.bed.z;
+  prob.seabed = fb.bed.params;
+  prob.current = SteadyCurrent::uniform(sc_U);
+  return prob;
 }
 
 }  // namespace
 
 TEST_CASE("A line between held ends in a current is the single-line statics' equilibrium", "[system][current][statics]") {
   for (double EI : {0.0, 4e4}) {
-    Environment env;
-    env.depth = 120;
-    SeabedModel bed;
-    bed.z = -120;
-    bed.params.kBot = 3e6;
+    const test_support::FlatBed fb(120, 3e6, 1e4);
+    const Environment& env = fb.env;
+    const SeabedModel& bed = fb.bed;
     MooringSystem<double> sys(env, "line in a current");
     sys.set_seabed(bed);
     sys.set_current(sc_U);
@@ -81,10 +73,7 @@ TEST_CASE("A line between held ends in a current is the single-line statics' equ
     auto s = sys.initial_state();
     solve_statics(sys, s);
     Line line("single", {{sc_type(EI), 300.0, 40}}, sc_at(fair), sc_at(anchor), env);
-    StaticProblem prob;
-    prob.seabed_z = -120;
-    prob.seabed.kBot = 3e6;
-    prob.current = SteadyCurrent::uniform(sc_U);
+    const StaticProblem prob = sc_problem(fb);
     const StaticResult r = EI > 0 ? HermiteStatics(line, prob).solve() : TensionStatics(line, prob).solve();
     const int nd = EI > 0 ? 6 : 3;
     double dx = 0;
@@ -112,11 +101,9 @@ TEST_CASE("A line between held ends in a current is the single-line statics' equ
 TEST_CASE("The static tangent with a current's drag is the derivative of the residual", "[system][current][autodiff]") {
   auto build = [](auto tag) {
     using T = decltype(tag);
-    Environment env;
-    env.depth = 100;
-    SeabedModel bed;
-    bed.z = -100;
-    bed.params.kBot = 3e6;
+    const test_support::FlatBed fb(100, 3e6, 1e4);
+    const Environment& env = fb.env;
+    const SeabedModel& bed = fb.bed;
     MooringSystem<T> sys(env, "current tangent");
     sys.set_seabed(bed);
     sys.set_current(sc_U);
@@ -160,11 +147,9 @@ TEST_CASE("The static tangent with a current's drag is the derivative of the res
 
 TEST_CASE("A buoy in a current balances against lines solved one by one; the statics stays at rest in the march",
           "[system][current][statics][dynamics]") {
-  Environment env;
-  env.depth = 150;
-  SeabedModel bed;
-  bed.z = -150;
-  bed.params.kBot = 3e6;
+  const test_support::FlatBed fb(150, 3e6, 1e4);
+  const Environment& env = fb.env;
+  const SeabedModel& bed = fb.bed;
   MooringSystem<double> sys(env, "buoy in a current");
   sys.set_seabed(bed);
   sys.set_current(sc_U);
@@ -182,10 +167,7 @@ TEST_CASE("A buoy in a current balances against lines solved one by one; the sta
   const Vec3<double> p = s.q.segment<3>(sys.point_dof(buoy));
   INFO("buoy at " << p.transpose() << "; " << res.iterations << " polish iterations");
   // Independent balance: each line alone between its ends in the current.
-  StaticProblem prob;
-  prob.seabed_z = -150;
-  prob.seabed.kBot = 3e6;
-  prob.current = SteadyCurrent::uniform(sc_U);
+  const StaticProblem prob = sc_problem(fb);
   Vec3<double> F(0, 0, (env.rho_w * V - m) * env.g);
   F += 0.5 * env.rho_w * CdA * sc_U.norm() * sc_U;
   double scale = 0;

@@ -17,6 +17,7 @@
 #include "cabledyn/dynamics/system_stepper.hpp"
 #include "cabledyn/system.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/system_builders.hpp"
 
 using namespace cabledyn;
 
@@ -190,20 +191,7 @@ TEST_CASE("A point hung on two lines conserves energy at rho_inf = 1 without dra
     auto s = sys.initial_state();
     solve_statics(sys, s);
     s.v.segment<3>(sys.point_dof(1)) = Vec3<double>(1.0, 0.5, 0.3);
-    const double E0 = sys.kinetic_energy(s) + sys.potential_energy(s);
-    const double K0 = sys.kinetic_energy(s);
-    SystemStepperOptions o;
-    o.rho_inf = rho_inf;
-    o.tol = 1e-10;
-    SystemStepper<MooringSystem<double>> st(sys, o);
-    st.initialize(s);
-    double drift = 0;
-    for (int k = 0; k < 1000; ++k) {
-      st.step(0.01);
-      const double E = sys.kinetic_energy(st.state()) + sys.potential_energy(st.state());
-      drift = std::max(drift, std::fabs(E - E0));
-    }
-    return drift / K0;
+    return test_support::energy_drift(sys, s, rho_inf, 0.01, 1000);
   };
   const double conserved = run(1.0), dissipated = run(0.5);
   INFO("energy drift / initial kinetic energy: rho_inf 1: " << conserved << ", rho_inf 0.5: " << dissipated);

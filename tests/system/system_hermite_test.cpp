@@ -4,6 +4,7 @@
 // clump weight balances against lines solved one by one in the test; a point hung on two
 // finite-EI lines conserves energy at rho_inf = 1; the system march of a finite-EI line
 // follows the single-line march; named refusals.
+#include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -12,6 +13,8 @@
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/statics.hpp"
 #include "cabledyn/system.hpp"
+#include "support/alloc_counter.hpp"
+#include "support/system_builders.hpp"
 
 using namespace cabledyn;
 
@@ -28,6 +31,10 @@ struct ShPoint {
   PointKind kind;
   double x, y, z, m, V, CdA, Ca;
 };
+
+test_support::SectionNumbers sh_numbers(const ShLine& L) {
+  return {L.length, L.segs, L.EA, L.EI, L.rho_A, L.d, L.BA, L.Cdn, L.Cdt, L.Can, L.Cat};
+}
 
 template <class T>
 MooringSystem<T> sh_build(const std::vector<ShPoint>& pts, const std::vector<ShLine>& lines,
@@ -54,45 +61,16 @@ MooringSystem<T> sh_build(const std::vector<ShPoint>& pts, const std::vector<ShL
     sys.add_point(m);
   }
   int k = 0;
-  for (const auto& L : lines) {
-    SectionModel<T> s;
-    s.length = T(L.length);
-    s.segments = L.segs;
-    s.EA = T(L.EA);
-    s.EI = L.EI;
-    s.rho_A = T(L.rho_A);
-    s.d = T(L.d);
-    s.BA = T(L.BA);
-    s.Cdn = L.Cdn;
-    s.Cdt = L.Cdt;
-    s.Can = L.Can;
-    s.Cat = L.Cat;
-    sys.add_line(LineModel<T>("line " + std::to_string(++k), {s}, env, bed), L.a, L.b);
-  }
+  for (const auto& L : lines)
+    sys.add_line(LineModel<T>("line " + std::to_string(++k), {test_support::system_section<T>(sh_numbers(L))}, env, bed),
+                 L.a, L.b);
   sys.renumber();
   return sys;
 }
 
-LineType sh_type(const ShLine& L) {
-  LineType t;
-  t.name = "cable";
-  t.d = L.d;
-  t.rho_A = L.rho_A;
-  t.EA = L.EA;
-  t.EI = L.EI;
-  t.BA = L.BA;
-  t.Cdn = L.Cdn;
-  t.Cdt = L.Cdt;
-  t.Can = L.Can;
-  t.Cat = L.Cat;
-  return t;
-}
+LineType sh_type(const ShLine& L) { return test_support::line_type_of(sh_numbers(L)); }
 
-LineEnd sh_at(const Vec3<double>& p) {
-  LineEnd e;
-  e.position = p;
-  return e;
-}
+LineEnd sh_at(const Vec3<double>& p) { return test_support::held_end(p); }
 
 }  // namespace
 
@@ -277,20 +255,7 @@ TEST_CASE("A point hung on two finite-EI lines conserves energy at rho_inf = 1",
     auto s = sys.initial_state();
     solve_statics(sys, s);
     s.v.segment<3>(sys.point_dof(1)) = Vec3<double>(1.0, 0.5, 0.3);
-    const double E0 = sys.kinetic_energy(s) + sys.potential_energy(s);
-    const double K0 = sys.kinetic_energy(s);
-    SystemStepperOptions o;
-    o.rho_inf = rho_inf;
-    o.tol = 1e-10;
-    SystemStepper<MooringSystem<double>> st(sys, o);
-    st.initialize(s);
-    double drift = 0;
-    for (int k = 0; k < 500; ++k) {
-      st.step(0.01);
-      const double E = sys.kinetic_energy(st.state()) + sys.potential_energy(st.state());
-      drift = std::max(drift, std::fabs(E - E0));
-    }
-    return drift / K0;
+    return test_support::energy_drift(sys, s, rho_inf, 0.01, 500);
   };
   const double conserved = run(1.0), dissipated = run(0.5);
   INFO("energy drift / initial kinetic energy: rho_inf 1: " << conserved << ", rho_inf 0.5: " << dissipated);
@@ -410,17 +375,7 @@ TEST_CASE("Finite-EI lines on a free body, one of a single element: the system t
     using T = decltype(tag);
     Environment env;
     MooringSystem<T> sys(env, "body with cables");
-    BodyModel<T> B;
-    B.name = "float";
-    B.kind = BodyKind::free;
-    B.r = Vec3<T>(T(0), T(0), T(-20));
-    B.mass = T(2e5);
-    B.cg = Vec3<T>(T(0.3), T(0), T(-5));
-    B.inertia = Vec3<T>(T(2e6), T(2.2e6), T(8e5));
-    B.volume = T(250);
-    B.cb = Vec3<T>(T(0), T(0), T(1));
-    B.Ca = Vec3<double>(0.8, 0.8, 0.8);
-    sys.add_body(B);
+    sys.add_body(test_support::float_body<T>());
     const double len[3] = {158, 30, 158}, EI[3] = {2e5, 5e4, 0};
     const int segs[3] = {12, 1, 10};
     const double out[3] = {100, 25, 100};
@@ -433,17 +388,8 @@ TEST_CASE("Finite-EI lines on a free body, one of a single element: the system t
       PointModel<T> a;
       a.kind = PointKind::fixed;
       a.r = Vec3<T>(T(out[i] * std::cos(th)), T(out[i] * std::sin(th)), T(i == 1 ? -40.0 : -150.0));
-      SectionModel<T> s;
-      s.length = T(len[i]);
-      s.segments = segs[i];
-      s.EA = T(5e8);
-      s.EI = EI[i];
-      s.BA = T(2e6);
-      s.rho_A = T(80);
-      s.d = T(0.1);
-      s.Cdn = 1.2;
-      s.Cdt = 0.3;
-      s.Can = 1.0;
+      const SectionModel<T> s =
+          test_support::system_section<T>({len[i], segs[i], 5e8, EI[i], 80, 0.1, 2e6, 1.2, 0.3, 1.0, 0});
       sys.add_line(LineModel<T>("line " + std::to_string(i + 1), {s}, env), sys.add_point(f), sys.add_point(a));
     }
     sys.renumber();
@@ -514,4 +460,33 @@ TEST_CASE("Finite-EI lines on a free body, one of a single element: the system t
     const double tol = which == 0 ? 1e-3 : 1e-7;
     CHECK((A - B).cwiseAbs().maxCoeff() <= tol * B.cwiseAbs().maxCoeff());
   }
+}
+
+TEST_CASE("A step of a system with a finite-EI line allocates nothing", "[system][hermite][dynamics]") {
+  const std::vector<ShPoint> pts{{"anchor", PointKind::fixed, -150, 0, -100, 0, 0, 0, 0},
+                                 {"clump", PointKind::free, 0, 10, -70, 3000, 0.4, 1.5, 0.8},
+                                 {"fairlead", PointKind::coupled, 40, 0, -10, 0, 0, 0, 0}};
+  const std::vector<ShLine> lines{{175, 30, 4e8, 3e5, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2, 0, 1},
+                                  {75, 5, 2e7, 0, 30, 0.15, 3e5, 1.0, 0.2, 0.9, 0.1, 1, 2}};
+  auto sys = sh_build<double>(pts, lines, -100.0);
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  SystemStepper<MooringSystem<double>> st(sys);
+  st.initialize(s);
+  auto fair = [&](double t) {
+    sys.set_coupled(2, Vec3<double>(40 + 2 * std::sin(0.6 * t), 0, -10), Vec3<double>(1.2 * std::cos(0.6 * t), 0, 0),
+                    Vec3<double>(-0.72 * std::sin(0.6 * t), 0, 0));
+  };
+  fair(0.05);
+  st.step(0.05);  // the first step settles every workspace
+  test_support::AllocationCounter count;
+  {
+    test_support::EigenMallocGuard guard;
+    for (int k = 2; k <= 40; ++k) {
+      fair(0.05 * k);
+      st.step(0.05);
+    }
+  }
+  CHECK(count.allocations() == 0);
+  CHECK(st.state().t == Approx(2.0));
 }

@@ -259,8 +259,11 @@ class SystemRunner {
     VecX<double> x, v;
     sys.line_gather(st, l, 0, x);
     sys.line_gather(st, l, 1, v);
-    const Line line = m.value_line(m.node(x, 0), m.node(x, m.n_nodes() - 1));
-    return recovery_[l] = recover_nodes_at(line, x, &v, m.seabed().z, m.seabed().params,
+    // The line's description, made once (its end positions are not used: x holds them).
+    auto ln = recovery_lines_.find(l);
+    if (ln == recovery_lines_.end())
+      ln = recovery_lines_.emplace(l, m.value_line(m.node(x, 0), m.node(x, m.n_nodes() - 1))).first;
+    return recovery_[l] = recover_nodes_at(ln->second, x, &v, m.seabed().z, m.seabed().params,
                                            sys.line_end_force_dynamic(st, l, 0), sys.line_end_force_dynamic(st, l, 1));
   }
 
@@ -275,17 +278,18 @@ class SystemRunner {
     const auto& sys = model.system;
     const auto& st = sim_->state();
     const auto& rm = model.rods[static_cast<std::size_t>(c.object - 1)];
-    if (f == 8 || f == 9) {  // TenA, TenB: the lines attached at that end
-      const auto it = model.rod_point.find({c.object, f == 8 ? 'A' : 'B'});
-      const int p = it != model.rod_point.end() ? it->second : (rm.point >= 0 && f == 8 ? rm.point : -1);
-      return p < 0 ? 0.0 : sim_->point_force_at(p).norm();
+    if (f == 8 || f == 9) {  // TenA, TenB: the sum of the loads of the lines attached at that end
+      const char end = f == 8 ? 'A' : 'B';
+      Vec3<double> F = Vec3<double>::Zero();
+      for (const auto& rec : deck_.lines)
+        for (int e = 0; e < 2; ++e)
+          if ((e == 0 ? rec.node_a : rec.node_b) == 0 && (e == 0 ? rec.rod_a : rec.rod_b) == c.object &&
+              (e == 0 ? rec.rod_end_a : rec.rod_end_b) == end)
+            F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e);
+      return F.norm();
     }
     if (rm.point >= 0) {  // a zero-length rod: a point
-      const Eigen::Index d = sys.point_dof(rm.point);
-      const auto& P = sys.point(rm.point);
-      if (f == 0) return sys.point_position(st, rm.point)(k);
-      if (f == 2) return d >= 0 ? st.v(d + k) : P.v(k);
-      if (f == 4) return d >= 0 ? st.a(d + k) : P.a(k);
+      if (f == 0 || f == 2 || f == 4) return sys.point_motion(st, rm.point, f / 2)(k);
       if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
       return 0.0;  // no orientation
     }
@@ -294,20 +298,22 @@ class SystemRunner {
     sys.body_pose(st, rm.body, rb, Rb);
     const Vec3<double> pa = rb + Rb * rm.a, pb = rb + Rb * rm.b;
     const int N = std::max(1, rm.segments);
-    const Vec3<double> p = n < 0 ? pa : Vec3<double>(pa + (pb - pa) * (double(n) / N));
-    const Vec6<double> v = sys.body_motion(st, rm.body, 1), a = sys.body_motion(st, rm.body, 2);
-    const Vec3<double> w = v.tail<3>(), al = a.tail<3>(), arm = p - rb;
+    // End A, or node n, as a point of the rod's body (its motion: MooringSystem::body_point_motion).
+    PointModel<double> node;
+    node.kind = PointKind::body;
+    node.body = rm.body;
+    node.r = n < 0 ? rm.a : Vec3<double>(rm.a + (rm.b - rm.a) * (double(n) / N));
     switch (f) {
-      case 0: return p(k);
+      case 0:
+      case 2:
+      case 4: return sys.body_point_motion(st, node, f / 2)(k);
+      case 3: return sys.body_motion(st, rm.body, 1)(3 + k) * 180 / kPi;
+      case 5: return sys.body_motion(st, rm.body, 2)(3 + k) * 180 / kPi;
       case 1: {
         const Vec3<double> q = (pb - pa).normalized();
         const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
         return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
       }
-      case 2: return Vec3<double>(v.head<3>() + w.cross(arm))(k);
-      case 3: return w(k) * 180 / kPi;
-      case 4: return Vec3<double>(a.head<3>() + al.cross(arm) + w.cross(Vec3<double>(w.cross(arm))))(k);
-      case 5: return al(k) * 180 / kPi;
       default: {  // Sub
         const auto& part = sys.body(rm.body).rods[static_cast<std::size_t>(rm.part)];
         const RodAxis<double> ax = rod_axis<double>(part, rb, Rb);
@@ -348,13 +354,9 @@ class SystemRunner {
       }
       case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
       case ChannelKind::PointVelocity:
-      case ChannelKind::PointAcceleration: {
-        const int p = sim_->model().point_index.at(c.point);
-        const Eigen::Index d = sys.point_dof(p);
-        const auto& P = sys.point(p);
-        if (c.kind == ChannelKind::PointVelocity) return d >= 0 ? st.v(d + c.component) : P.v(c.component);
-        return d >= 0 ? st.a(d + c.component) : P.a(c.component);
-      }
+      case ChannelKind::PointAcceleration:  // a point on a body moves with it (it held no v, a of its own)
+        return sys.point_motion(st, sim_->model().point_index.at(c.point), c.kind == ChannelKind::PointVelocity ? 1 : 2)(
+            c.component);
       case ChannelKind::PointForce: return sim_->point_force(c.point)(c.component);
       case ChannelKind::PointTension: return sim_->point_force(c.point).norm();
       case ChannelKind::Body: {
@@ -634,6 +636,7 @@ class SystemRunner {
   long long steps_done_ = 0;
   double last_out_t_ = -1;
   mutable std::map<int, NodeRecovery> recovery_;  // node recovery per line at recovery_t_
+  mutable std::map<int, Line> recovery_lines_;     // the lines' descriptions for the recovery
   mutable double recovery_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 

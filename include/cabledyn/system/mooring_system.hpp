@@ -607,16 +607,16 @@ class MooringSystem {
   }
 
   /// Position of point p in state s.
-  Vec3<T> point_position(const SystemState<T>& s, int p) const {
+  Vec3<T> point_position(const SystemState<T>& s, int p) const { return point_motion(s, p, 0); }
+  /// Position (which = 0), velocity (1) or acceleration (2) of point p in state s: a free
+  /// point's from s.q, s.v or s.a, a held point's r, v or a, a point on a body from the body's
+  /// motion (body_point_motion).
+  Vec3<T> point_motion(const SystemState<T>& s, int p, int which) const {
     const Index d = point_dof(p);
     const auto& P = points_[static_cast<std::size_t>(p)];
-    if (P.kind == PointKind::body) {
-      Vec3<T> rb;
-      Mat3<T> Rb;
-      body_pose(s, P.body, rb, Rb);
-      return rb + Rb * P.r;
-    }
-    return d >= 0 ? Vec3<T>(s.q.template segment<3>(d)) : P.r;
+    if (P.kind == PointKind::body) return body_point_motion(s, P, which);
+    if (d >= 0) return (which == 0 ? s.q : which == 1 ? s.v : s.a).template segment<3>(d);
+    return which == 0 ? P.r : which == 1 ? P.v : P.a;
   }
 
   /// The mass matrix of body b at pose (rb, Rb): its structural and added mass (the added mass
@@ -821,21 +821,18 @@ class MooringSystem {
   /// from the body's motion.
   void line_gather(const State& s, int l, int which, VecX<T>& x) const {
     const VecX<T>& free = which == 0 ? s.q : which == 1 ? s.v : s.a;
-    const auto& L = lines_[static_cast<std::size_t>(l)];
-    const std::size_t n = L.model.n_slots();
+    const auto li = static_cast<std::size_t>(l);
+    const auto& L = lines_[li];
+    const auto n = static_cast<Index>(L.model.n_slots()), sb = static_cast<Index>(L.model.position_slot(L.model.n_nodes() - 1));
     x.resize(L.model.size());
-    for (std::size_t k = 0; k < n; ++k) {
-      const Index d = slot_dof(l, k);
-      if (d >= 0) {
-        x.template segment<3>(static_cast<Index>(3 * k)) = free.template segment<3>(d);
-      } else {
-        const auto& P = points_[static_cast<std::size_t>(L.point[k == 0 ? 0 : 1])];
-        if (P.kind == PointKind::body) {
-          x.template segment<3>(static_cast<Index>(3 * k)) = body_point_motion(s, P, which);
-        } else {
-          x.template segment<3>(static_cast<Index>(3 * k)) = which == 0 ? P.r : which == 1 ? P.v : P.a;
-        }
-      }
+    // The line's block holds its slots but the two end positions, in order: slots 1 .. sb - 1,
+    // then sb + 1 .. n - 1 (a Hermite line's End B tangent).
+    const Index off = block_offset_[li];
+    x.segment(3, 3 * (sb - 1)) = free.segment(off, 3 * (sb - 1));
+    x.segment(3 * (sb + 1), 3 * (n - sb - 1)) = free.segment(off + 3 * (sb - 1), 3 * (n - sb - 1));
+    for (int e = 0; e < 2; ++e) {
+      const Index k = e == 0 ? 0 : sb, d = point_dof_[static_cast<std::size_t>(L.point[e])];
+      x.template segment<3>(3 * k) = d >= 0 ? Vec3<T>(free.template segment<3>(d)) : point_motion(s, L.point[e], which);
     }
   }
 
@@ -1209,11 +1206,11 @@ class MooringSystem {
   // moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x J_l, times the router's
   // wq) into the Jacobian.
   void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
-    const std::size_t n = route.n, sb = route.sb;
-    for (std::size_t i = 1; i < n; ++i)
-      if (i != sb)
-        R.template segment<3>(interior_dof(static_cast<std::size_t>(route.line), i, sb)) +=
-            Rl.template segment<3>(static_cast<Index>(3 * i));
+    const auto n = static_cast<Index>(route.n), sb = static_cast<Index>(route.sb);
+    // The interior slots, contiguous in the line's block (line_gather's layout).
+    const Index off = block_offset_[static_cast<std::size_t>(route.line)];
+    R.segment(off, 3 * (sb - 1)) += Rl.segment(3, 3 * (sb - 1));
+    R.segment(off + 3 * (sb - 1), 3 * (n - sb - 1)) += Rl.segment(3 * (sb + 1), 3 * (n - sb - 1));
     for (int e = 0; e < 2; ++e) {
       const EndLink& k = route.ends[e];
       if (k.kind == 0) continue;

@@ -84,7 +84,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     // The line statics take End A as the upper end (the fairlead side, as the single-line
     // driver orients its lines): a line written from below is solved seen from End B.
     const bool reversed = ends[0](2) < ends[1](2);
-    const Line line = reversed ? L.model.value_line(ends[1], ends[0], true) : L.model.value_line(ends[0], ends[1]);
+    Line line = reversed ? L.model.value_line(ends[1], ends[0], true) : L.model.value_line(ends[0], ends[1]);
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
@@ -97,10 +97,9 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       // refinement is not implemented), the line without bending seeds it: its EI = 0
       // equilibrium, the tangents by differences of the node positions over the unstretched
       // arc length; the system polish then brings the bending in.
-      Line hl = line;
       StaticResult r;
       try {
-        r = HermiteStatics(hl, prob).solve();
+        r = HermiteStatics(line, prob).solve();
       } catch (const SolveError&) {
         std::vector<LineSection> secs = line.sections();
         for (auto& sec : secs) sec.type.EI = 0;
