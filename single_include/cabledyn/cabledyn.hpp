@@ -12805,6 +12805,10 @@ struct BodyModel {
   Vec6<double> CdA = Vec6<double>::Zero();  ///< drag areas along the body axes: 3 translational [m^2], 3 rotational [m^5]
   Vec3<double> Ca = Vec3<double>::Zero();   ///< translational added-mass coefficients along the body axes
   BodyWetting wetting = BodyWetting::sphere;
+  /// The fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt of a held fluid acceleration at
+  /// the reference point (spec "Attached objects and line ends"; bodyHydro moordyn: false,
+  /// as MoorDyn, which leaves it out).
+  bool fluid_inertia = true;
   Vec3<T> force = Vec3<T>::Zero();   ///< constant external force at the reference point [N]
   Vec3<T> moment = Vec3<T>::Zero();  ///< constant external moment [N m]
   std::vector<RodPart<T>> rods;      ///< rods fixed to the body (a free or pinned rod: the only part)
@@ -13192,16 +13196,30 @@ Vec6<T> body_velocity_terms(const BodyModel<T>& B, const Mat3<T>& R, const Vec3<
   return g;
 }
 
+/// The fluid a body's loads see (MooringSystem::hold_fluid): the velocity u and local
+/// acceleration a at its reference point ([0]) and at each lump ([1 + k]); u null: none held.
+struct BodyFluid {
+  const Vec3<double>* u = nullptr;
+  const Vec3<double>* a = nullptr;
+};
+
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
 /// in world axes: weight at the centre of gravity, buoyancy rho g phi V at the centre of
 /// buoyancy, the constant load, seabed contact over 1 m^2 at the reference point (kBot, cBot
 /// per m^2), and (dynamic = true) the drag 1/2 rho phi R diag(CdA) R^T |u| u on the relative
-/// velocity u = U - v and -w (MoorDyn's rotational drag).
+/// velocity u = U - v and -w (MoorDyn's rotational drag). With a held fluid (dynamic, held.u
+/// not null) the drag is on the fluid's velocity at the reference point (a lump's at the
+/// lump) in place of the current U, and the fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt
+/// acts at the reference point (B.fluid_inertia) and rho V_k (1 + Ca_k) du/dt at each lump
+/// (spec "Attached objects and line ends": the lumped Morison terms). Bodies with rods take no
+/// held fluid (MooringSystem::hold_fluid refuses them).
 template <class T>
 Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Vec3<T>& v,
                            const Vec3<T>& w, const Environment& env, const std::optional<double>& seabed_z,
-                           const SeabedParams& bed, const Vec3<double>& current, bool dynamic) {
+                           const SeabedParams& bed, const Vec3<double>& current, bool dynamic,
+                           const BodyFluid& held = {}) {
   using std::sqrt;
+  const BodyFluid* fluid = dynamic && held.u ? &held : nullptr;
   const RigidMass<T> rm = body_rigid_mass(B);
   const Vec3<T> h = R * rm.h, b = R * B.cb;
   const auto imm = body_immersion<T>(B, T(r(2) + b(2)), env);
@@ -13214,13 +13232,15 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
   const Vec3<T> gvec(T(0), T(0), T(-env.g));
   F.template head<3>() = Wg + Fb + B.force;
   F.template tail<3>() = h.cross(gvec) + b.cross(Fb) + B.moment;  // the weight m g at c = h / m
-  for (const auto& k : B.lumps) {
+  for (std::size_t ki = 0; ki < B.lumps.size(); ++ki) {
     // A lumped point: its buoyancy at its offset and (dynamic) its drag on its own relative
-    // velocity.
+    // velocity, and its fluid inertia in a held fluid.
+    const auto& k = B.lumps[ki];
     const Vec3<T> p = R * k.p;
     Vec3<T> f(T(0), T(0), k.volume * (env.rho_w * env.g));
+    if (fluid) f += (k.volume * (env.rho_w * (1 + k.Ca))) * fluid->a[1 + ki].template cast<T>();
     if (dynamic && k.CdA > 0) {
-      const Vec3<T> u = current.template cast<T>() - v - w.cross(p);
+      const Vec3<T> u = (fluid ? fluid->u[1 + ki] : current).template cast<T>() - v - w.cross(p);
       const T u2 = u.squaredNorm() + 1e-300;
       const T un = sqrt(u2);
       const T kd = un * (0.5 * env.rho_w * k.CdA);
@@ -13263,8 +13283,16 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
     F(2) += k.f;
   }
+  if (fluid && B.fluid_inertia) {
+    // phi rho V (I + R diag(Ca) R^T) du/dt at the reference point.
+    const Vec3<T> ad = fluid->a[0].template cast<T>();
+    const Vec3<T> at = R.transpose() * ad;
+    Vec3<T> ct;
+    for (int k = 0; k < 3; ++k) ct(k) = at(k) * B.Ca(k);
+    F.template head<3>() += (pv * env.rho_w) * Vec3<T>(ad + R * ct);
+  }
   if (dynamic && B.CdA.squaredNorm() > 0) {
-    const Vec3<T> u = current.template cast<T>() - v;
+    const Vec3<T> u = (fluid ? fluid->u[0] : current).template cast<T>() - v;
     const Vec3<T> ut = R.transpose() * u, wt = R.transpose() * w;
     Vec3<T> ft, mt;
     const T u2 = u.squaredNorm() + 1e-300, w2 = w.squaredNorm() + 1e-300;
@@ -13480,6 +13508,17 @@ bool carries_derivative(const T& x) {
 /// has EI > 0: the whole line is then a Hermite cable, its EI = 0 sections Hermite elements
 /// without bending energy, as in line/line.hpp), submerged weights and seabed contact. Rebuild
 /// it (rebuild()) after editing sections().
+/// The fluid a line's dynamic loads see over a step (spec "Time integration": the fields are
+/// sampled for the end of the step at the committed node positions and held over it): the
+/// uniform current U (u null), or per node i the fluid velocity u[i] and local acceleration
+/// a[i] (n_nodes() entries each; an element sees the velocities of its two nodes and the mean
+/// of their accelerations: its Froude-Krylov and added-mass inertia force).
+struct LineFluid {
+  Vec3<double> U = Vec3<double>::Zero();
+  const Vec3<double>* u = nullptr;
+  const Vec3<double>* a = nullptr;
+};
+
 template <class T>
 class LineModel {
  public:
@@ -13727,36 +13766,40 @@ class LineModel {
   /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every slot (R sized size(),
   /// overwritten) and, with a sink, the blocks wq dr/dx + wv dr/dv (spec "Time integration":
   /// the equation of motion M a + r = 0). f_damp the Kelvin-Voigt axial damping ("Axial
-  /// damping"); f_ext the consistent weight, Morison drag in a uniform current U ("Drag": the
-  /// element's relative velocity, over its deformed length; a Hermite element's at its three
-  /// drag points) and the seabed's penalty reaction with its damper ("Seabed contact").
+  /// damping"); f_ext the consistent weight, Morison drag on the velocity relative to the
+  /// fluid's ("Drag": the element's relative velocity, over its deformed length; a Hermite
+  /// element's at its three drag points), the fluid inertia of a held fluid acceleration
+  /// ("Added mass and fluid inertia": rho (1 + Ca) A du/dt normal, rho (1 + CaAx) A axial)
+  /// and the seabed's penalty reaction with its damper ("Seabed contact").
   template <class Sink>
-  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const Vec3<double>& U, VecX<T>& R, Sink* sink,
+  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const LineFluid& fluid, VecX<T>& R, Sink* sink,
                         const T& wq, const T& wv) const {
     R.setZero(size());
-    const Vec3<T> Uf = U.template cast<T>();
     if (b_.hermite) {
-      ElementSea<T> sea = at_rest_h_;
-      sea.drag = true;
-      sea.ua = Uf;
-      sea.ub = Uf;
       const double wqd = static_cast<double>(value_of(wq)), wvd = static_cast<double>(value_of(wv));
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(6 * e);
         Vec<T, 12> fe;
-        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), sea, fe, sink, wqd, wvd);
+        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), element_sea(e, fluid, at_rest_h_), fe,
+                      sink, wqd, wvd);
         R.template segment<12>(o) += fe;
       }
     } else {
       Mat<T, 6> B;
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(3 * e);
-        R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o), Uf,
-                                                  sink ? &B : nullptr, wq, wv);
+        R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o),
+                                                  element_sea(e, fluid, ElementSea<T>{}), sink ? &B : nullptr, wq, wv);
         if (sink) add_element_blocks<2>(*sink, e, B);
       }
     }
     add_contact(x, &vx, R, sink, wq, wv);
+  }
+  /// dynamic_residual in the uniform current U.
+  template <class Sink>
+  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const Vec3<double>& U, VecX<T>& R, Sink* sink,
+                        const T& wq, const T& wv) const {
+    dynamic_residual(x, vx, LineFluid{U, nullptr, nullptr}, R, sink, wq, wv);
   }
 
   /// Inertia M(x) a on every slot (Ma sized size(), overwritten): the consistent structural
@@ -13794,25 +13837,22 @@ class LineModel {
   /// minus the end node's position rows of r(x, v) + M(x) a. It involves only the end element
   /// and the end node's contact, so it costs one element, not the line (spec "Tension and
   /// coupled loads"; a Hermite end on a point is pinned: no moment).
-  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
+  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end) const {
     const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
     Vec3<T> r, Ma;
     if (b_.hermite) {
       const auto o = static_cast<Eigen::Index>(6 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 6);
       const Vec<T, 12> qe = x.template segment<12>(o);
-      ElementSea<T> sea = at_rest_h_;
-      sea.drag = true;
-      sea.ua = U.template cast<T>();
-      sea.ub = sea.ua;
       Vec<T, 12> fe;
-      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), sea, fe, nullptr, 0.0, 0.0);
+      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_h_), fe, nullptr, 0.0, 0.0);
       r = fe.template segment<3>(k);
       const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
       Ma = M.template segment<3>(k);
     } else {
       const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
       const Vec<T, 6> qe = x.template segment<6>(o);
-      r = element_force(e, qe, vx.template segment<6>(o), U.template cast<T>(), nullptr, T(0), T(0)).template segment<3>(k);
+      r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, ElementSea<T>{}), nullptr, T(0), T(0))
+              .template segment<3>(k);
       const Vec<T, 6> M = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
       Ma = M.template segment<3>(k);
     }
@@ -13821,6 +13861,10 @@ class LineModel {
       r(2) -= node_contact(i, x(iz), vx(iz)).f;
     }
     return -r - Ma;
+  }
+  /// end_load in the uniform current U.
+  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
+    return end_load(x, vx, ax, LineFluid{U, nullptr, nullptr}, end);
   }
 
   /// Total potential energy at node vector x [J]: strain energy, weight potential and the
@@ -13869,14 +13913,26 @@ class LineModel {
 
   double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
 
-  // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag in the uniform
-  // current Uf; line/element_residual.hpp, the line wholly wetted) and, with B, its blocks
+  // Element e's sea in the fluid (base: the sea's other fields): the fluid velocity at its two
+  // nodes, the mean of their accelerations, drag on.
+  ElementSea<T> element_sea(std::size_t e, const LineFluid& f, ElementSea<T> sea) const {
+    sea.drag = true;
+    if (!f.u) {
+      sea.ua = f.U.template cast<T>();
+      sea.ub = sea.ua;
+      return sea;
+    }
+    sea.ua = f.u[e].template cast<T>();
+    sea.ub = f.u[e + 1].template cast<T>();
+    if (f.a) sea.udot = (0.5 * (f.a[e] + f.a[e + 1])).template cast<T>();
+    return sea;
+  }
+
+  // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag and fluid inertia
+  // in `sea`; line/element_residual.hpp, the line wholly wetted) and, with B, its blocks
   // wq d/dq + wv d/dv.
-  Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const Vec3<T>& Uf, Mat<T, 6>* B,
+  Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const ElementSea<T>& sea, Mat<T, 6>* B,
                           const T& wq, const T& wv) const {
-    ElementSea<T> sea;
-    sea.ua = Uf;
-    sea.ub = Uf;
     Mat<T, 6> K, C;
     const Vec<T, 6> r = tension_element_residual<T, T>(b_.elems[e], b_.loads[e], qe, &ve, sea, -1, B ? &K : nullptr,
                                                         B ? &C : nullptr);
@@ -14322,6 +14378,78 @@ class MooringSystem {
     current_ = U;
   }
   const Vec3<double>& current() const { return current_; }
+
+  /// Holds the fluid of `field` for the next step (spec "Time integration": the fields are
+  /// sampled for the end of the step, t, at the committed positions of state s, and every
+  /// load evaluation of the step uses them): its velocity and local acceleration at every
+  /// line node, point, body reference point and lump on a body. From then on the dynamic
+  /// loads take the held fluid in place of the uniform current (the statics keep the
+  /// current: the field's steady current should equal it). Field: any type with
+  /// `sample(x, t)` returning `.u` and `.a` (sea/fluid_field.hpp's FluidField). Throws
+  /// NotImplementedError for a system with rods (their wetted stations in waves are not in
+  /// the system yet) and InputError for a non-finite sample; the held fluid is then unchanged.
+  template <class Field>
+  void hold_fluid(const Field& field, const State& s, double t) {
+    require_numbered();
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      if (!bodies_[b].rods.empty())
+        throw NotImplementedError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ")", "rods in a held fluid (waves)",
+                                  bodies_[b].rods.size(), "none (a rod's wetted stations in waves are not in the system yet)");
+    fluid_tmp_u_.resize(fluid_sites_);
+    fluid_tmp_a_.resize(fluid_sites_);
+    auto put = [&](std::size_t site, const Vec3<T>& x) {
+      Eigen::Vector3d xd;
+      for (int c = 0; c < 3; ++c) xd(c) = static_cast<double>(value_of(x(c)));
+      const auto smp = field.sample(xd, t);
+      if (!smp.u.allFinite() || !smp.a.allFinite())
+        throw InputError(name_, "fluid sample at (" + to_text(xd(0)) + ", " + to_text(xd(1)) + ", " + to_text(xd(2)) + ")",
+                         "non-finite", "finite");
+      fluid_tmp_u_[site] = smp.u;
+      fluid_tmp_a_[site] = smp.a;
+    };
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const auto& m = lines_[l].model;
+      line_gather(s, static_cast<int>(l), 0, wx_[l]);
+      for (std::size_t i = 0; i < m.n_nodes(); ++i) put(fluid_line_site_[l] + i, m.node(wx_[l], i));
+    }
+    for (std::size_t p = 0; p < points_.size(); ++p) put(fluid_point_site_ + p, point_position(s, static_cast<int>(p)));
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, static_cast<int>(b), rb, Rb);
+      put(fluid_body_site_[b], rb);
+      for (std::size_t k = 0; k < bodies_[b].lumps.size(); ++k)
+        put(fluid_body_site_[b] + 1 + k, Vec3<T>(rb + Rb * bodies_[b].lumps[k].p));
+    }
+    fluid_u_.swap(fluid_tmp_u_);
+    fluid_a_.swap(fluid_tmp_a_);
+  }
+  /// Drops the held fluid: the dynamic loads take the uniform current again.
+  void release_fluid() {
+    fluid_u_.clear();
+    fluid_a_.clear();
+  }
+  /// True while a fluid is held (hold_fluid).
+  bool holds_fluid() const { return !fluid_u_.empty(); }
+  /// Number of held-fluid sites (line nodes, points, bodies and their lumps).
+  std::size_t fluid_sites() const {
+    require_numbered();
+    return fluid_sites_;
+  }
+  /// The held fluid's velocity and local acceleration per site (empty: none held).
+  const std::vector<Vec3<double>>& held_fluid_velocity() const { return fluid_u_; }
+  const std::vector<Vec3<double>>& held_fluid_acceleration() const { return fluid_a_; }
+  /// Restores a held fluid (a restart; empty vectors: none). Throws InputError for another
+  /// number of sites or a non-finite value.
+  void set_held_fluid(const std::vector<Vec3<double>>& u, const std::vector<Vec3<double>>& a) {
+    require_numbered();
+    if (u.size() != a.size() || (!u.empty() && u.size() != fluid_sites_))
+      throw InputError(name_, "held fluid sites", u.size(), std::to_string(fluid_sites_) + " (or none)");
+    for (std::size_t i = 0; i < u.size(); ++i)
+      if (!u[i].allFinite() || !a[i].allFinite()) throw InputError(name_, "held fluid", "non-finite", "finite");
+    fluid_u_ = u;
+    fluid_a_ = a;
+  }
   /// The seabed the points see (the lines carry their own, LineModel::seabed()).
   void set_seabed(const SeabedModel& bed) {
     bed.params.validate(name_ + " seabed");
@@ -14558,7 +14686,7 @@ class MooringSystem {
     const Mat6<T> M = body_mass_at(b, rb, Rb);
     const Vec6<T> own = body_velocity_terms<T>(B, Rb, w) -
                         body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
-                                              current_, true);
+                                              current_, true, body_fluid(b));
     const Vec6<T> Ma = mul6<T>(M, acc);
     Vec6<T> F = body_line_load(s, b, true);
     for (int k = 0; k < 6; ++k) {
@@ -14612,8 +14740,9 @@ class MooringSystem {
       for (int e = 0; e < 2; ++e)
         if (lines_[l].point[e] == p) F += line_end_force_dynamic(s, static_cast<int>(l), e);
     F += point_static_load(p);  // adds exact zeros for a bare point
+    if (holds_fluid()) F += point_fluid_inertia(p);
     if (P.CdA > 0) {
-      const Vec3<T> ur = current_.template cast<T>() - P.v;
+      const Vec3<T> ur = point_fluid_velocity(p).template cast<T>() - P.v;
       const T un = sqrt(ur.squaredNorm());
       const T k = T(0.5 * env_.rho_w * P.CdA);
       F += k * un * ur;
@@ -14687,6 +14816,18 @@ class MooringSystem {
       off += nd;
     }
     n_dofs_ = off;
+    // The held fluid's sites: every line node, every point, every body's reference point and
+    // its lumps.
+    std::size_t site = 0;
+    fluid_line_site_.clear();
+    for (const auto& L : lines_) fluid_line_site_.push_back(site), site += L.model.n_nodes();
+    fluid_point_site_ = site;
+    site += points_.size();
+    fluid_body_site_.clear();
+    for (const auto& B : bodies_) fluid_body_site_.push_back(site), site += 1 + B.lumps.size();
+    fluid_sites_ = site;
+    fluid_u_.clear();
+    fluid_a_.clear();
     wx_.assign(lines_.size(), VecX<T>());
     wv_ = wx_;
     wr_ = wx_;
@@ -15059,7 +15200,7 @@ class MooringSystem {
       line_gather(s, li, 0, wx_[l]);
       line_gather(s, li, 1, wv_[l]);
       Router route = router(s, li, J, wq);
-      lines_[l].model.dynamic_residual(wx_[l], wv_[l], current_, wr_[l], J ? &route : nullptr, wq, wv);
+      lines_[l].model.dynamic_residual(wx_[l], wv_[l], line_fluid(l), wr_[l], J ? &route : nullptr, wq, wv);
       scatter(route, wr_[l], R);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
@@ -15070,8 +15211,9 @@ class MooringSystem {
       const auto c = point_contact(static_cast<int>(p), s.q(d + 2), s.v(d + 2));
       R(d + 2) -= c.f;
       if (J && (value_of(c.df_dz) != 0 || value_of(c.df_dvz) != 0)) J->add(d + 2, d + 2, -(wq * c.df_dz + wv * c.df_dvz));
+      if (holds_fluid()) R.template segment<3>(d) -= point_fluid_inertia(static_cast<int>(p));
       if (P.CdA > 0) {
-        const Vec3<T> ur = current_.template cast<T>() - Vec3<T>(s.v.template segment<3>(d));
+        const Vec3<T> ur = point_fluid_velocity(static_cast<int>(p)).template cast<T>() - Vec3<T>(s.v.template segment<3>(d));
         const T un = sqrt(ur.squaredNorm());
         const T k = T(0.5 * env_.rho_w * P.CdA);
         R.template segment<3>(d) -= k * un * ur;
@@ -15091,7 +15233,8 @@ class MooringSystem {
         const Vec6<T> m = motion_of(bi, v, 1);
         const Vec3<T> vb = m.template head<3>(), w = m.template tail<3>();
         return Vec6<T>(body_velocity_terms<T>(bodies_[b], Rb, w) -
-                       body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true));
+                       body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true,
+                                             body_fluid(bi)));
       };
       add_body_rows(bi, own(s.q, s.v), R);
       if (J) body_own_tangent(s, bi, own, J, wq, wv);
@@ -15284,7 +15427,7 @@ class MooringSystem {
     line_gather(s, l, 0, wx_[li]);
     line_gather(s, l, 1, wv_[li]);
     line_gather(s, l, 2, wr_[li]);
-    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], current_, end);
+    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end);
   }
 
   /// Elastic tension of element e of line l in state s [N].
@@ -15474,6 +15617,28 @@ class MooringSystem {
     }
   }
 
+  // The fluid of line l's dynamic loads: the held fluid at its nodes, or the uniform current.
+  LineFluid line_fluid(std::size_t l) const {
+    if (fluid_u_.empty()) return LineFluid{current_, nullptr, nullptr};
+    return LineFluid{current_, fluid_u_.data() + fluid_line_site_[l], fluid_a_.data() + fluid_line_site_[l]};
+  }
+  // The fluid velocity at point p: the held fluid's, or the uniform current.
+  const Vec3<double>& point_fluid_velocity(int p) const {
+    return fluid_u_.empty() ? current_ : fluid_u_[fluid_point_site_ + static_cast<std::size_t>(p)];
+  }
+  // The fluid inertia rho V (1 + Ca) du/dt of point p in the held fluid (spec "Attached objects
+  // and line ends": the lumped Morison terms of a point).
+  Vec3<T> point_fluid_inertia(int p) const {
+    const auto& P = points_[static_cast<std::size_t>(p)];
+    return (P.volume * (env_.rho_w * (1 + P.Ca))) * fluid_a_[fluid_point_site_ + static_cast<std::size_t>(p)].template cast<T>();
+  }
+  // The held fluid of body b (u null: none held).
+  BodyFluid body_fluid(int b) const {
+    if (fluid_u_.empty()) return BodyFluid{};
+    const std::size_t o = fluid_body_site_[static_cast<std::size_t>(b)];
+    return BodyFluid{fluid_u_.data() + o, fluid_a_.data() + o};
+  }
+
   // The current of the statics (null: still water).
   const Vec3<double>* static_current() const { return current_.isZero() ? nullptr : &current_; }
 
@@ -15491,6 +15656,12 @@ class MooringSystem {
   std::vector<Index> block_offset_, point_dof_, body_dof_;
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
+  // The held fluid (hold_fluid): velocity and local acceleration per site (empty: the uniform
+  // current), and the sites' layout (renumber()).
+  std::vector<Vec3<double>> fluid_u_, fluid_a_;
+  std::vector<std::size_t> fluid_line_site_, fluid_body_site_;
+  std::size_t fluid_point_site_ = 0, fluid_sites_ = 0;
+  std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging (swapped in)
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
 };
@@ -18545,6 +18716,7 @@ struct Options {
   bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
   bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
+  bool body_fluid_inertia = true;       ///< [bodyHydro] moordyn: no fluid inertia on bodies in waves (as MoorDyn)
   bool body_substep_accuracy = true;    ///< [bodySubstep] accuracy (default): free bodies' steps in sub-steps with omega dt <= 0.28; none: dtM as given
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
@@ -18684,7 +18856,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"bodySubstep", OptionRole::typed, false, "", ""},
   {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
   {"bodyWetting", OptionRole::typed, false, "", ""},
-  {"bodyHydro", OptionRole::ignored, false, "", "bodies carry no fluid inertia yet (no waves in systems)"},
+  {"bodyHydro", OptionRole::typed, false, "", ""},
   // Features the library does not implement: their default value is accepted silently.
   {"frictionMu", OptionRole::default_only, false, "none|0", "seabed friction"},
   {"frictionMuAxial", OptionRole::default_only, false, "none|0", "seabed friction"},
@@ -18970,6 +19142,10 @@ class OptionsParser {
       if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
       else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;
       else bad(name, x.text, "sphere (the equivalent sphere, default) or moordyn (phi = 1)");
+    } else if (name == "bodyHydro") {
+      if (iequals(x.text, "moordyn")) o_.body_fluid_inertia = false;
+      else if (iequals(x.text, "cabledyn") || iequals(x.text, "full")) o_.body_fluid_inertia = true;
+      else bad(name, x.text, "cabledyn (a body's fluid inertia in waves, default) or moordyn (none, as MoorDyn)");
     } else if (name == "dynamic_solver") {
       const char* form = "dynamic_solver rel abs max_iter backtracks [rhoInf]";
       count(v, 4, 5, name, form);
@@ -23213,7 +23389,8 @@ struct DeckSystem {
 /// coupled points, Free with its mass, volume, CdA, Ca and force), every line as written (End
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
-/// (waves, profile and SeaState currents (a uniform current is modelled), end connections:
+/// (waves with rods, profile and SeaState currents (a uniform current is modelled; waves are
+/// held by SystemSimulation), end connections:
 /// a finite-EI line's ends are pinned in bending,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
@@ -23227,7 +23404,10 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     throw NotImplementedError(where(deck.file, o.line_of(option)), option, what,
                               what + " in a system with free points (issue 20: the system route has no " + what + " yet)");
   };
-  if (o.waves.kind != WaveKind::none || !o.wavetrains.empty()) refuse("waves", "waves");
+  if ((o.waves.kind != WaveKind::none || !o.wavetrains.empty()) && !deck.rods.empty())
+    throw NotImplementedError(where(deck.file, o.line_of("waves")), "waves", "with RODS rows",
+                              "no rods in waves in a system with free points (issue 20: a rod's wetted stations in waves "
+                              "are not in the system route yet)");
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
     refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
@@ -23265,6 +23445,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     for (int k = 0; k < 6; ++k) m.CdA(k) = b.CdA[static_cast<std::size_t>(k)];
     m.Ca = Vec3<double>(b.Ca[0], b.Ca[1], b.Ca[2]);
     m.wetting = o.body_wetting_full ? BodyWetting::full : BodyWetting::sphere;
+    m.fluid_inertia = o.body_fluid_inertia;
     bodies.push_back(std::move(m));
   }
   // Rods (spec "Attached objects and line ends"): a rod of NumSegs 0 or no length is a
@@ -23535,6 +23716,11 @@ class SystemSimulation {
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
     opt_.rho_inf = deck_.options.rhoInf;
+    // Waves (spec "Time integration": the fields sampled for the end of each step at the
+    // committed positions, held over it): the deck's sea, its current the system's uniform
+    // one. Without waves the system's uniform current is the whole sea.
+    DeckSea sea = build_deck_sea(deck_, model_.system.environment());
+    if (sea.has_waves) field_ = std::move(sea.field);
   }
   // The stepper refers to the system: neither copied nor moved.
   SystemSimulation(const SystemSimulation&) = delete;
@@ -23557,6 +23743,8 @@ class SystemSimulation {
     return n;
   }
   bool initialized() const { return stepper_ != nullptr; }
+  /// The deck's waves as the system sees them (null without waves).
+  const FluidField* wave_field() const { return field_.get(); }
   /// omega dt_sub of bodySubstep accuracy (spec "Rigid-body time integration").
   static constexpr double kBodySubstep = 0.28;
   /// The sub-steps of the last step (bodySubstep accuracy; 1 without free bodies or with
@@ -23581,7 +23769,9 @@ class SystemSimulation {
     stepper_.reset();
     set_coupled(x, v, nullptr);
     state_ = model_.system.initial_state();
+    model_.system.release_fluid();
     statics_ = solve_statics(model_.system, state_);
+    if (field_) model_.system.hold_fluid(*field_, state_, 0.0);  // the initial acceleration's
     auto stepper = std::make_unique<Stepper>(model_.system, opt_);
     stepper->initialize(state_);
     stepper_ = std::move(stepper);
@@ -23606,7 +23796,20 @@ class SystemSimulation {
       const double omega = model_.system.body_frequency_estimate(stepper_->state());
       n = std::max(1, static_cast<int>(std::ceil(omega * dt / kBodySubstep - 1e-12)));
     }
-    stepper_->step(dt, n);
+    if (field_) {
+      // The fluid of t + dt at the committed positions; restored if the step fails.
+      fluid_u_ = model_.system.held_fluid_velocity();
+      fluid_a_ = model_.system.held_fluid_acceleration();
+      model_.system.hold_fluid(*field_, stepper_->state(), t + dt);
+      try {
+        stepper_->step(dt, n);
+      } catch (...) {
+        model_.system.set_held_fluid(fluid_u_, fluid_a_);
+        throw;
+      }
+    } else {
+      stepper_->step(dt, n);
+    }
     last_substeps_ = n;
     max_substeps_ = std::max(max_substeps_, n);
     for (int i = 0; i < coupled_dofs(); ++i) last_v_[static_cast<std::size_t>(i)] = v[i];
@@ -23735,6 +23938,12 @@ class SystemSimulation {
     for (const auto* R : {&snap.held.bR, &snap.state.R})
       for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
     f.write(reinterpret_cast<const char*>(last_v_.data()), static_cast<std::streamsize>(sizeof(double) * last_v_.size()));
+    const auto& fu = model_.system.held_fluid_velocity();
+    const auto& fa = model_.system.held_fluid_acceleration();
+    const std::uint64_t nf = fu.size();  // the held fluid of the last step (0: none)
+    f.write(reinterpret_cast<const char*>(&nf), sizeof nf);
+    for (const auto* h : {&fu, &fa})
+      for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
     if (!f) throw InputError(path, "state file", "write failed", "a complete write");
   }
 
@@ -23767,13 +23976,22 @@ class SystemSimulation {
       for (auto& x : *R) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 9);
     std::vector<double> lv(last_v_.size());
     f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
+    std::uint64_t nf = 0;
+    f.read(reinterpret_cast<char*>(&nf), sizeof nf);
+    const std::uint64_t want = field_ ? model_.system.fluid_sites() : 0;
+    if (f && nf != want)
+      throw InputError(path, "state file held-fluid sites", static_cast<double>(nf), std::to_string(want) + " (this deck's)");
+    std::vector<Vec3<double>> fu(nf), fa(nf);
+    for (auto* h : {&fu, &fa})
+      for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
+    model_.system.set_held_fluid(fu, fa);
     stepper_->restore(snap);
     last_v_ = lv;
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS2";
+  static constexpr char kMagic[9] = "CDYNSYS3";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
@@ -23833,6 +24051,8 @@ class SystemSimulation {
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
   std::vector<double> last_v_, acc_;
+  std::unique_ptr<FluidField> field_;               // the deck's waves (null: none)
+  std::vector<Vec3<double>> fluid_u_, fluid_a_;     // the held fluid before a step (its rollback)
   int last_substeps_ = 1, max_substeps_ = 1;
 };
 

@@ -169,6 +169,7 @@ struct Options {
   bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
   bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
+  bool body_fluid_inertia = true;       ///< [bodyHydro] moordyn: no fluid inertia on bodies in waves (as MoorDyn)
   bool body_substep_accuracy = true;    ///< [bodySubstep] accuracy (default): free bodies' steps in sub-steps with omega dt <= 0.28; none: dtM as given
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
@@ -308,7 +309,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"bodySubstep", OptionRole::typed, false, "", ""},
   {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
   {"bodyWetting", OptionRole::typed, false, "", ""},
-  {"bodyHydro", OptionRole::ignored, false, "", "bodies carry no fluid inertia yet (no waves in systems)"},
+  {"bodyHydro", OptionRole::typed, false, "", ""},
   // Features the library does not implement: their default value is accepted silently.
   {"frictionMu", OptionRole::default_only, false, "none|0", "seabed friction"},
   {"frictionMuAxial", OptionRole::default_only, false, "none|0", "seabed friction"},
@@ -594,6 +595,10 @@ class OptionsParser {
       if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
       else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;
       else bad(name, x.text, "sphere (the equivalent sphere, default) or moordyn (phi = 1)");
+    } else if (name == "bodyHydro") {
+      if (iequals(x.text, "moordyn")) o_.body_fluid_inertia = false;
+      else if (iequals(x.text, "cabledyn") || iequals(x.text, "full")) o_.body_fluid_inertia = true;
+      else bad(name, x.text, "cabledyn (a body's fluid inertia in waves, default) or moordyn (none, as MoorDyn)");
     } else if (name == "dynamic_solver") {
       const char* form = "dynamic_solver rel abs max_iter backtracks [rhoInf]";
       count(v, 4, 5, name, form);

@@ -77,7 +77,8 @@ struct DeckSystem {
 /// coupled points, Free with its mass, volume, CdA, Ca and force), every line as written (End
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
-/// (waves, profile and SeaState currents (a uniform current is modelled), end connections:
+/// (waves with rods, profile and SeaState currents (a uniform current is modelled; waves are
+/// held by SystemSimulation), end connections:
 /// a finite-EI line's ends are pinned in bending,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
@@ -91,7 +92,10 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     throw NotImplementedError(where(deck.file, o.line_of(option)), option, what,
                               what + " in a system with free points (issue 20: the system route has no " + what + " yet)");
   };
-  if (o.waves.kind != WaveKind::none || !o.wavetrains.empty()) refuse("waves", "waves");
+  if ((o.waves.kind != WaveKind::none || !o.wavetrains.empty()) && !deck.rods.empty())
+    throw NotImplementedError(where(deck.file, o.line_of("waves")), "waves", "with RODS rows",
+                              "no rods in waves in a system with free points (issue 20: a rod's wetted stations in waves "
+                              "are not in the system route yet)");
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
     refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
@@ -129,6 +133,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     for (int k = 0; k < 6; ++k) m.CdA(k) = b.CdA[static_cast<std::size_t>(k)];
     m.Ca = Vec3<double>(b.Ca[0], b.Ca[1], b.Ca[2]);
     m.wetting = o.body_wetting_full ? BodyWetting::full : BodyWetting::sphere;
+    m.fluid_inertia = o.body_fluid_inertia;
     bodies.push_back(std::move(m));
   }
   // Rods (spec "Attached objects and line ends"): a rod of NumSegs 0 or no length is a

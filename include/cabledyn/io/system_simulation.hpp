@@ -23,6 +23,7 @@
 #include <string>
 
 #include "cabledyn/dynamics/system_stepper.hpp"
+#include "cabledyn/io/deck_sea.hpp"
 #include "cabledyn/io/system_model.hpp"
 
 namespace cabledyn::io {
@@ -42,6 +43,11 @@ class SystemSimulation {
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
     opt_.rho_inf = deck_.options.rhoInf;
+    // Waves (spec "Time integration": the fields sampled for the end of each step at the
+    // committed positions, held over it): the deck's sea, its current the system's uniform
+    // one. Without waves the system's uniform current is the whole sea.
+    DeckSea sea = build_deck_sea(deck_, model_.system.environment());
+    if (sea.has_waves) field_ = std::move(sea.field);
   }
   // The stepper refers to the system: neither copied nor moved.
   SystemSimulation(const SystemSimulation&) = delete;
@@ -64,6 +70,8 @@ class SystemSimulation {
     return n;
   }
   bool initialized() const { return stepper_ != nullptr; }
+  /// The deck's waves as the system sees them (null without waves).
+  const FluidField* wave_field() const { return field_.get(); }
   /// omega dt_sub of bodySubstep accuracy (spec "Rigid-body time integration").
   static constexpr double kBodySubstep = 0.28;
   /// The sub-steps of the last step (bodySubstep accuracy; 1 without free bodies or with
@@ -88,7 +96,9 @@ class SystemSimulation {
     stepper_.reset();
     set_coupled(x, v, nullptr);
     state_ = model_.system.initial_state();
+    model_.system.release_fluid();
     statics_ = solve_statics(model_.system, state_);
+    if (field_) model_.system.hold_fluid(*field_, state_, 0.0);  // the initial acceleration's
     auto stepper = std::make_unique<Stepper>(model_.system, opt_);
     stepper->initialize(state_);
     stepper_ = std::move(stepper);
@@ -113,7 +123,20 @@ class SystemSimulation {
       const double omega = model_.system.body_frequency_estimate(stepper_->state());
       n = std::max(1, static_cast<int>(std::ceil(omega * dt / kBodySubstep - 1e-12)));
     }
-    stepper_->step(dt, n);
+    if (field_) {
+      // The fluid of t + dt at the committed positions; restored if the step fails.
+      fluid_u_ = model_.system.held_fluid_velocity();
+      fluid_a_ = model_.system.held_fluid_acceleration();
+      model_.system.hold_fluid(*field_, stepper_->state(), t + dt);
+      try {
+        stepper_->step(dt, n);
+      } catch (...) {
+        model_.system.set_held_fluid(fluid_u_, fluid_a_);
+        throw;
+      }
+    } else {
+      stepper_->step(dt, n);
+    }
     last_substeps_ = n;
     max_substeps_ = std::max(max_substeps_, n);
     for (int i = 0; i < coupled_dofs(); ++i) last_v_[static_cast<std::size_t>(i)] = v[i];
@@ -242,6 +265,12 @@ class SystemSimulation {
     for (const auto* R : {&snap.held.bR, &snap.state.R})
       for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
     f.write(reinterpret_cast<const char*>(last_v_.data()), static_cast<std::streamsize>(sizeof(double) * last_v_.size()));
+    const auto& fu = model_.system.held_fluid_velocity();
+    const auto& fa = model_.system.held_fluid_acceleration();
+    const std::uint64_t nf = fu.size();  // the held fluid of the last step (0: none)
+    f.write(reinterpret_cast<const char*>(&nf), sizeof nf);
+    for (const auto* h : {&fu, &fa})
+      for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
     if (!f) throw InputError(path, "state file", "write failed", "a complete write");
   }
 
@@ -274,13 +303,22 @@ class SystemSimulation {
       for (auto& x : *R) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 9);
     std::vector<double> lv(last_v_.size());
     f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
+    std::uint64_t nf = 0;
+    f.read(reinterpret_cast<char*>(&nf), sizeof nf);
+    const std::uint64_t want = field_ ? model_.system.fluid_sites() : 0;
+    if (f && nf != want)
+      throw InputError(path, "state file held-fluid sites", static_cast<double>(nf), std::to_string(want) + " (this deck's)");
+    std::vector<Vec3<double>> fu(nf), fa(nf);
+    for (auto* h : {&fu, &fa})
+      for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
+    model_.system.set_held_fluid(fu, fa);
     stepper_->restore(snap);
     last_v_ = lv;
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS2";
+  static constexpr char kMagic[9] = "CDYNSYS3";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
@@ -340,6 +378,8 @@ class SystemSimulation {
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
   std::vector<double> last_v_, acc_;
+  std::unique_ptr<FluidField> field_;               // the deck's waves (null: none)
+  std::vector<Vec3<double>> fluid_u_, fluid_a_;     // the held fluid before a step (its rollback)
   int last_substeps_ = 1, max_substeps_ = 1;
 };
 

@@ -85,6 +85,10 @@ struct BodyModel {
   Vec6<double> CdA = Vec6<double>::Zero();  ///< drag areas along the body axes: 3 translational [m^2], 3 rotational [m^5]
   Vec3<double> Ca = Vec3<double>::Zero();   ///< translational added-mass coefficients along the body axes
   BodyWetting wetting = BodyWetting::sphere;
+  /// The fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt of a held fluid acceleration at
+  /// the reference point (spec "Attached objects and line ends"; bodyHydro moordyn: false,
+  /// as MoorDyn, which leaves it out).
+  bool fluid_inertia = true;
   Vec3<T> force = Vec3<T>::Zero();   ///< constant external force at the reference point [N]
   Vec3<T> moment = Vec3<T>::Zero();  ///< constant external moment [N m]
   std::vector<RodPart<T>> rods;      ///< rods fixed to the body (a free or pinned rod: the only part)
@@ -472,16 +476,30 @@ Vec6<T> body_velocity_terms(const BodyModel<T>& B, const Mat3<T>& R, const Vec3<
   return g;
 }
 
+/// The fluid a body's loads see (MooringSystem::hold_fluid): the velocity u and local
+/// acceleration a at its reference point ([0]) and at each lump ([1 + k]); u null: none held.
+struct BodyFluid {
+  const Vec3<double>* u = nullptr;
+  const Vec3<double>* a = nullptr;
+};
+
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
 /// in world axes: weight at the centre of gravity, buoyancy rho g phi V at the centre of
 /// buoyancy, the constant load, seabed contact over 1 m^2 at the reference point (kBot, cBot
 /// per m^2), and (dynamic = true) the drag 1/2 rho phi R diag(CdA) R^T |u| u on the relative
-/// velocity u = U - v and -w (MoorDyn's rotational drag).
+/// velocity u = U - v and -w (MoorDyn's rotational drag). With a held fluid (dynamic, held.u
+/// not null) the drag is on the fluid's velocity at the reference point (a lump's at the
+/// lump) in place of the current U, and the fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt
+/// acts at the reference point (B.fluid_inertia) and rho V_k (1 + Ca_k) du/dt at each lump
+/// (spec "Attached objects and line ends": the lumped Morison terms). Bodies with rods take no
+/// held fluid (MooringSystem::hold_fluid refuses them).
 template <class T>
 Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Vec3<T>& v,
                            const Vec3<T>& w, const Environment& env, const std::optional<double>& seabed_z,
-                           const SeabedParams& bed, const Vec3<double>& current, bool dynamic) {
+                           const SeabedParams& bed, const Vec3<double>& current, bool dynamic,
+                           const BodyFluid& held = {}) {
   using std::sqrt;
+  const BodyFluid* fluid = dynamic && held.u ? &held : nullptr;
   const RigidMass<T> rm = body_rigid_mass(B);
   const Vec3<T> h = R * rm.h, b = R * B.cb;
   const auto imm = body_immersion<T>(B, T(r(2) + b(2)), env);
@@ -494,13 +512,15 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
   const Vec3<T> gvec(T(0), T(0), T(-env.g));
   F.template head<3>() = Wg + Fb + B.force;
   F.template tail<3>() = h.cross(gvec) + b.cross(Fb) + B.moment;  // the weight m g at c = h / m
-  for (const auto& k : B.lumps) {
+  for (std::size_t ki = 0; ki < B.lumps.size(); ++ki) {
     // A lumped point: its buoyancy at its offset and (dynamic) its drag on its own relative
-    // velocity.
+    // velocity, and its fluid inertia in a held fluid.
+    const auto& k = B.lumps[ki];
     const Vec3<T> p = R * k.p;
     Vec3<T> f(T(0), T(0), k.volume * (env.rho_w * env.g));
+    if (fluid) f += (k.volume * (env.rho_w * (1 + k.Ca))) * fluid->a[1 + ki].template cast<T>();
     if (dynamic && k.CdA > 0) {
-      const Vec3<T> u = current.template cast<T>() - v - w.cross(p);
+      const Vec3<T> u = (fluid ? fluid->u[1 + ki] : current).template cast<T>() - v - w.cross(p);
       const T u2 = u.squaredNorm() + 1e-300;
       const T un = sqrt(u2);
       const T kd = un * (0.5 * env.rho_w * k.CdA);
@@ -543,8 +563,16 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
     F(2) += k.f;
   }
+  if (fluid && B.fluid_inertia) {
+    // phi rho V (I + R diag(Ca) R^T) du/dt at the reference point.
+    const Vec3<T> ad = fluid->a[0].template cast<T>();
+    const Vec3<T> at = R.transpose() * ad;
+    Vec3<T> ct;
+    for (int k = 0; k < 3; ++k) ct(k) = at(k) * B.Ca(k);
+    F.template head<3>() += (pv * env.rho_w) * Vec3<T>(ad + R * ct);
+  }
   if (dynamic && B.CdA.squaredNorm() > 0) {
-    const Vec3<T> u = current.template cast<T>() - v;
+    const Vec3<T> u = (fluid ? fluid->u[0] : current).template cast<T>() - v;
     const Vec3<T> ut = R.transpose() * u, wt = R.transpose() * w;
     Vec3<T> ft, mt;
     const T u2 = u.squaredNorm() + 1e-300, w2 = w.squaredNorm() + 1e-300;

@@ -122,6 +122,17 @@ bool carries_derivative(const T& x) {
 /// has EI > 0: the whole line is then a Hermite cable, its EI = 0 sections Hermite elements
 /// without bending energy, as in line/line.hpp), submerged weights and seabed contact. Rebuild
 /// it (rebuild()) after editing sections().
+/// The fluid a line's dynamic loads see over a step (spec "Time integration": the fields are
+/// sampled for the end of the step at the committed node positions and held over it): the
+/// uniform current U (u null), or per node i the fluid velocity u[i] and local acceleration
+/// a[i] (n_nodes() entries each; an element sees the velocities of its two nodes and the mean
+/// of their accelerations: its Froude-Krylov and added-mass inertia force).
+struct LineFluid {
+  Vec3<double> U = Vec3<double>::Zero();
+  const Vec3<double>* u = nullptr;
+  const Vec3<double>* a = nullptr;
+};
+
 template <class T>
 class LineModel {
  public:
@@ -369,36 +380,40 @@ class LineModel {
   /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every slot (R sized size(),
   /// overwritten) and, with a sink, the blocks wq dr/dx + wv dr/dv (spec "Time integration":
   /// the equation of motion M a + r = 0). f_damp the Kelvin-Voigt axial damping ("Axial
-  /// damping"); f_ext the consistent weight, Morison drag in a uniform current U ("Drag": the
-  /// element's relative velocity, over its deformed length; a Hermite element's at its three
-  /// drag points) and the seabed's penalty reaction with its damper ("Seabed contact").
+  /// damping"); f_ext the consistent weight, Morison drag on the velocity relative to the
+  /// fluid's ("Drag": the element's relative velocity, over its deformed length; a Hermite
+  /// element's at its three drag points), the fluid inertia of a held fluid acceleration
+  /// ("Added mass and fluid inertia": rho (1 + Ca) A du/dt normal, rho (1 + CaAx) A axial)
+  /// and the seabed's penalty reaction with its damper ("Seabed contact").
   template <class Sink>
-  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const Vec3<double>& U, VecX<T>& R, Sink* sink,
+  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const LineFluid& fluid, VecX<T>& R, Sink* sink,
                         const T& wq, const T& wv) const {
     R.setZero(size());
-    const Vec3<T> Uf = U.template cast<T>();
     if (b_.hermite) {
-      ElementSea<T> sea = at_rest_h_;
-      sea.drag = true;
-      sea.ua = Uf;
-      sea.ub = Uf;
       const double wqd = static_cast<double>(value_of(wq)), wvd = static_cast<double>(value_of(wv));
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(6 * e);
         Vec<T, 12> fe;
-        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), sea, fe, sink, wqd, wvd);
+        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), element_sea(e, fluid, at_rest_h_), fe,
+                      sink, wqd, wvd);
         R.template segment<12>(o) += fe;
       }
     } else {
       Mat<T, 6> B;
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(3 * e);
-        R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o), Uf,
-                                                  sink ? &B : nullptr, wq, wv);
+        R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o),
+                                                  element_sea(e, fluid, ElementSea<T>{}), sink ? &B : nullptr, wq, wv);
         if (sink) add_element_blocks<2>(*sink, e, B);
       }
     }
     add_contact(x, &vx, R, sink, wq, wv);
+  }
+  /// dynamic_residual in the uniform current U.
+  template <class Sink>
+  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const Vec3<double>& U, VecX<T>& R, Sink* sink,
+                        const T& wq, const T& wv) const {
+    dynamic_residual(x, vx, LineFluid{U, nullptr, nullptr}, R, sink, wq, wv);
   }
 
   /// Inertia M(x) a on every slot (Ma sized size(), overwritten): the consistent structural
@@ -436,25 +451,22 @@ class LineModel {
   /// minus the end node's position rows of r(x, v) + M(x) a. It involves only the end element
   /// and the end node's contact, so it costs one element, not the line (spec "Tension and
   /// coupled loads"; a Hermite end on a point is pinned: no moment).
-  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
+  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end) const {
     const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
     Vec3<T> r, Ma;
     if (b_.hermite) {
       const auto o = static_cast<Eigen::Index>(6 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 6);
       const Vec<T, 12> qe = x.template segment<12>(o);
-      ElementSea<T> sea = at_rest_h_;
-      sea.drag = true;
-      sea.ua = U.template cast<T>();
-      sea.ub = sea.ua;
       Vec<T, 12> fe;
-      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), sea, fe, nullptr, 0.0, 0.0);
+      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_h_), fe, nullptr, 0.0, 0.0);
       r = fe.template segment<3>(k);
       const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
       Ma = M.template segment<3>(k);
     } else {
       const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
       const Vec<T, 6> qe = x.template segment<6>(o);
-      r = element_force(e, qe, vx.template segment<6>(o), U.template cast<T>(), nullptr, T(0), T(0)).template segment<3>(k);
+      r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, ElementSea<T>{}), nullptr, T(0), T(0))
+              .template segment<3>(k);
       const Vec<T, 6> M = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
       Ma = M.template segment<3>(k);
     }
@@ -463,6 +475,10 @@ class LineModel {
       r(2) -= node_contact(i, x(iz), vx(iz)).f;
     }
     return -r - Ma;
+  }
+  /// end_load in the uniform current U.
+  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
+    return end_load(x, vx, ax, LineFluid{U, nullptr, nullptr}, end);
   }
 
   /// Total potential energy at node vector x [J]: strain energy, weight potential and the
@@ -511,14 +527,26 @@ class LineModel {
 
   double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
 
-  // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag in the uniform
-  // current Uf; line/element_residual.hpp, the line wholly wetted) and, with B, its blocks
+  // Element e's sea in the fluid (base: the sea's other fields): the fluid velocity at its two
+  // nodes, the mean of their accelerations, drag on.
+  ElementSea<T> element_sea(std::size_t e, const LineFluid& f, ElementSea<T> sea) const {
+    sea.drag = true;
+    if (!f.u) {
+      sea.ua = f.U.template cast<T>();
+      sea.ub = sea.ua;
+      return sea;
+    }
+    sea.ua = f.u[e].template cast<T>();
+    sea.ub = f.u[e + 1].template cast<T>();
+    if (f.a) sea.udot = (0.5 * (f.a[e] + f.a[e + 1])).template cast<T>();
+    return sea;
+  }
+
+  // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag and fluid inertia
+  // in `sea`; line/element_residual.hpp, the line wholly wetted) and, with B, its blocks
   // wq d/dq + wv d/dv.
-  Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const Vec3<T>& Uf, Mat<T, 6>* B,
+  Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const ElementSea<T>& sea, Mat<T, 6>* B,
                           const T& wq, const T& wv) const {
-    ElementSea<T> sea;
-    sea.ua = Uf;
-    sea.ub = Uf;
     Mat<T, 6> K, C;
     const Vec<T, 6> r = tension_element_residual<T, T>(b_.elems[e], b_.loads[e], qe, &ve, sea, -1, B ? &K : nullptr,
                                                         B ? &C : nullptr);

@@ -138,6 +138,78 @@ class MooringSystem {
     current_ = U;
   }
   const Vec3<double>& current() const { return current_; }
+
+  /// Holds the fluid of `field` for the next step (spec "Time integration": the fields are
+  /// sampled for the end of the step, t, at the committed positions of state s, and every
+  /// load evaluation of the step uses them): its velocity and local acceleration at every
+  /// line node, point, body reference point and lump on a body. From then on the dynamic
+  /// loads take the held fluid in place of the uniform current (the statics keep the
+  /// current: the field's steady current should equal it). Field: any type with
+  /// `sample(x, t)` returning `.u` and `.a` (sea/fluid_field.hpp's FluidField). Throws
+  /// NotImplementedError for a system with rods (their wetted stations in waves are not in
+  /// the system yet) and InputError for a non-finite sample; the held fluid is then unchanged.
+  template <class Field>
+  void hold_fluid(const Field& field, const State& s, double t) {
+    require_numbered();
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      if (!bodies_[b].rods.empty())
+        throw NotImplementedError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ")", "rods in a held fluid (waves)",
+                                  bodies_[b].rods.size(), "none (a rod's wetted stations in waves are not in the system yet)");
+    fluid_tmp_u_.resize(fluid_sites_);
+    fluid_tmp_a_.resize(fluid_sites_);
+    auto put = [&](std::size_t site, const Vec3<T>& x) {
+      Eigen::Vector3d xd;
+      for (int c = 0; c < 3; ++c) xd(c) = static_cast<double>(value_of(x(c)));
+      const auto smp = field.sample(xd, t);
+      if (!smp.u.allFinite() || !smp.a.allFinite())
+        throw InputError(name_, "fluid sample at (" + to_text(xd(0)) + ", " + to_text(xd(1)) + ", " + to_text(xd(2)) + ")",
+                         "non-finite", "finite");
+      fluid_tmp_u_[site] = smp.u;
+      fluid_tmp_a_[site] = smp.a;
+    };
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const auto& m = lines_[l].model;
+      line_gather(s, static_cast<int>(l), 0, wx_[l]);
+      for (std::size_t i = 0; i < m.n_nodes(); ++i) put(fluid_line_site_[l] + i, m.node(wx_[l], i));
+    }
+    for (std::size_t p = 0; p < points_.size(); ++p) put(fluid_point_site_ + p, point_position(s, static_cast<int>(p)));
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      body_pose(s, static_cast<int>(b), rb, Rb);
+      put(fluid_body_site_[b], rb);
+      for (std::size_t k = 0; k < bodies_[b].lumps.size(); ++k)
+        put(fluid_body_site_[b] + 1 + k, Vec3<T>(rb + Rb * bodies_[b].lumps[k].p));
+    }
+    fluid_u_.swap(fluid_tmp_u_);
+    fluid_a_.swap(fluid_tmp_a_);
+  }
+  /// Drops the held fluid: the dynamic loads take the uniform current again.
+  void release_fluid() {
+    fluid_u_.clear();
+    fluid_a_.clear();
+  }
+  /// True while a fluid is held (hold_fluid).
+  bool holds_fluid() const { return !fluid_u_.empty(); }
+  /// Number of held-fluid sites (line nodes, points, bodies and their lumps).
+  std::size_t fluid_sites() const {
+    require_numbered();
+    return fluid_sites_;
+  }
+  /// The held fluid's velocity and local acceleration per site (empty: none held).
+  const std::vector<Vec3<double>>& held_fluid_velocity() const { return fluid_u_; }
+  const std::vector<Vec3<double>>& held_fluid_acceleration() const { return fluid_a_; }
+  /// Restores a held fluid (a restart; empty vectors: none). Throws InputError for another
+  /// number of sites or a non-finite value.
+  void set_held_fluid(const std::vector<Vec3<double>>& u, const std::vector<Vec3<double>>& a) {
+    require_numbered();
+    if (u.size() != a.size() || (!u.empty() && u.size() != fluid_sites_))
+      throw InputError(name_, "held fluid sites", u.size(), std::to_string(fluid_sites_) + " (or none)");
+    for (std::size_t i = 0; i < u.size(); ++i)
+      if (!u[i].allFinite() || !a[i].allFinite()) throw InputError(name_, "held fluid", "non-finite", "finite");
+    fluid_u_ = u;
+    fluid_a_ = a;
+  }
   /// The seabed the points see (the lines carry their own, LineModel::seabed()).
   void set_seabed(const SeabedModel& bed) {
     bed.params.validate(name_ + " seabed");
@@ -374,7 +446,7 @@ class MooringSystem {
     const Mat6<T> M = body_mass_at(b, rb, Rb);
     const Vec6<T> own = body_velocity_terms<T>(B, Rb, w) -
                         body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
-                                              current_, true);
+                                              current_, true, body_fluid(b));
     const Vec6<T> Ma = mul6<T>(M, acc);
     Vec6<T> F = body_line_load(s, b, true);
     for (int k = 0; k < 6; ++k) {
@@ -428,8 +500,9 @@ class MooringSystem {
       for (int e = 0; e < 2; ++e)
         if (lines_[l].point[e] == p) F += line_end_force_dynamic(s, static_cast<int>(l), e);
     F += point_static_load(p);  // adds exact zeros for a bare point
+    if (holds_fluid()) F += point_fluid_inertia(p);
     if (P.CdA > 0) {
-      const Vec3<T> ur = current_.template cast<T>() - P.v;
+      const Vec3<T> ur = point_fluid_velocity(p).template cast<T>() - P.v;
       const T un = sqrt(ur.squaredNorm());
       const T k = T(0.5 * env_.rho_w * P.CdA);
       F += k * un * ur;
@@ -503,6 +576,18 @@ class MooringSystem {
       off += nd;
     }
     n_dofs_ = off;
+    // The held fluid's sites: every line node, every point, every body's reference point and
+    // its lumps.
+    std::size_t site = 0;
+    fluid_line_site_.clear();
+    for (const auto& L : lines_) fluid_line_site_.push_back(site), site += L.model.n_nodes();
+    fluid_point_site_ = site;
+    site += points_.size();
+    fluid_body_site_.clear();
+    for (const auto& B : bodies_) fluid_body_site_.push_back(site), site += 1 + B.lumps.size();
+    fluid_sites_ = site;
+    fluid_u_.clear();
+    fluid_a_.clear();
     wx_.assign(lines_.size(), VecX<T>());
     wv_ = wx_;
     wr_ = wx_;
@@ -875,7 +960,7 @@ class MooringSystem {
       line_gather(s, li, 0, wx_[l]);
       line_gather(s, li, 1, wv_[l]);
       Router route = router(s, li, J, wq);
-      lines_[l].model.dynamic_residual(wx_[l], wv_[l], current_, wr_[l], J ? &route : nullptr, wq, wv);
+      lines_[l].model.dynamic_residual(wx_[l], wv_[l], line_fluid(l), wr_[l], J ? &route : nullptr, wq, wv);
       scatter(route, wr_[l], R);
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
@@ -886,8 +971,9 @@ class MooringSystem {
       const auto c = point_contact(static_cast<int>(p), s.q(d + 2), s.v(d + 2));
       R(d + 2) -= c.f;
       if (J && (value_of(c.df_dz) != 0 || value_of(c.df_dvz) != 0)) J->add(d + 2, d + 2, -(wq * c.df_dz + wv * c.df_dvz));
+      if (holds_fluid()) R.template segment<3>(d) -= point_fluid_inertia(static_cast<int>(p));
       if (P.CdA > 0) {
-        const Vec3<T> ur = current_.template cast<T>() - Vec3<T>(s.v.template segment<3>(d));
+        const Vec3<T> ur = point_fluid_velocity(static_cast<int>(p)).template cast<T>() - Vec3<T>(s.v.template segment<3>(d));
         const T un = sqrt(ur.squaredNorm());
         const T k = T(0.5 * env_.rho_w * P.CdA);
         R.template segment<3>(d) -= k * un * ur;
@@ -907,7 +993,8 @@ class MooringSystem {
         const Vec6<T> m = motion_of(bi, v, 1);
         const Vec3<T> vb = m.template head<3>(), w = m.template tail<3>();
         return Vec6<T>(body_velocity_terms<T>(bodies_[b], Rb, w) -
-                       body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true));
+                       body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true,
+                                             body_fluid(bi)));
       };
       add_body_rows(bi, own(s.q, s.v), R);
       if (J) body_own_tangent(s, bi, own, J, wq, wv);
@@ -1100,7 +1187,7 @@ class MooringSystem {
     line_gather(s, l, 0, wx_[li]);
     line_gather(s, l, 1, wv_[li]);
     line_gather(s, l, 2, wr_[li]);
-    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], current_, end);
+    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end);
   }
 
   /// Elastic tension of element e of line l in state s [N].
@@ -1290,6 +1377,28 @@ class MooringSystem {
     }
   }
 
+  // The fluid of line l's dynamic loads: the held fluid at its nodes, or the uniform current.
+  LineFluid line_fluid(std::size_t l) const {
+    if (fluid_u_.empty()) return LineFluid{current_, nullptr, nullptr};
+    return LineFluid{current_, fluid_u_.data() + fluid_line_site_[l], fluid_a_.data() + fluid_line_site_[l]};
+  }
+  // The fluid velocity at point p: the held fluid's, or the uniform current.
+  const Vec3<double>& point_fluid_velocity(int p) const {
+    return fluid_u_.empty() ? current_ : fluid_u_[fluid_point_site_ + static_cast<std::size_t>(p)];
+  }
+  // The fluid inertia rho V (1 + Ca) du/dt of point p in the held fluid (spec "Attached objects
+  // and line ends": the lumped Morison terms of a point).
+  Vec3<T> point_fluid_inertia(int p) const {
+    const auto& P = points_[static_cast<std::size_t>(p)];
+    return (P.volume * (env_.rho_w * (1 + P.Ca))) * fluid_a_[fluid_point_site_ + static_cast<std::size_t>(p)].template cast<T>();
+  }
+  // The held fluid of body b (u null: none held).
+  BodyFluid body_fluid(int b) const {
+    if (fluid_u_.empty()) return BodyFluid{};
+    const std::size_t o = fluid_body_site_[static_cast<std::size_t>(b)];
+    return BodyFluid{fluid_u_.data() + o, fluid_a_.data() + o};
+  }
+
   // The current of the statics (null: still water).
   const Vec3<double>* static_current() const { return current_.isZero() ? nullptr : &current_; }
 
@@ -1307,6 +1416,12 @@ class MooringSystem {
   std::vector<Index> block_offset_, point_dof_, body_dof_;
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
+  // The held fluid (hold_fluid): velocity and local acceleration per site (empty: the uniform
+  // current), and the sites' layout (renumber()).
+  std::vector<Vec3<double>> fluid_u_, fluid_a_;
+  std::vector<std::size_t> fluid_line_site_, fluid_body_site_;
+  std::size_t fluid_point_site_ = 0, fluid_sites_ = 0;
+  std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging (swapped in)
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
 };

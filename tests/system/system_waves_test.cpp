@@ -1,0 +1,418 @@
+// Waves in mooring systems (MooringSystem::hold_fluid; spec "Time integration": the fields
+// sampled for the end of each step at the committed positions, held over the step;
+// "Attached objects and line ends": the lumped Morison terms of points and bodies). A line in
+// waves marches as the single-line march does (a finite-EI line: both blend the committed force
+// of the previous step, its fluid that of t_n); the tangents with a held fluid against duals;
+// a point's and a body's drag on the relative velocity and fluid inertia against their
+// formulas (bodyHydro moordyn without it); a deck with free points in waves through
+// SystemSimulation, restarted bit for bit; rods in waves refused by name.
+#include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cabledyn/autodiff.hpp"
+#include "cabledyn/dynamics/line_dynamics.hpp"
+#include "cabledyn/dynamics/system_stepper.hpp"
+#include "cabledyn/io/deck.hpp"
+#include "cabledyn/io/system_simulation.hpp"
+#include "cabledyn/sea.hpp"
+#include "cabledyn/statics.hpp"
+#include "cabledyn/system.hpp"
+#include "support/alloc_counter.hpp"
+#include "support/system_builders.hpp"
+
+using namespace cabledyn;
+
+namespace {
+
+// A spatially uniform flow with velocity u and acceleration a (a field for hold_fluid).
+struct SwUniformFlow {
+  Vec3<double> u, a;
+  FluidSample sample(const Eigen::Vector3d&, double) const {
+    FluidSample s;
+    s.u = u;
+    s.a = a;
+    s.wet = true;
+    return s;
+  }
+};
+
+// An Airy wave of height H, period T along +x in water of depth h (no current, no ramp).
+WaveField sw_airy(double H, double T, double h) { return WaveField(LinearSea::regular(H, T, 0.0, h, 9.80665)); }
+
+template <class T>
+int sw_point(MooringSystem<T>& sys, PointKind k, const Vec3<double>& r, double m = 0, double V = 0, double CdA = 0,
+             double Ca = 0) {
+  PointModel<T> p;
+  p.kind = k;
+  p.r = r.cast<T>();
+  p.mass = T(m);
+  p.volume = T(V);
+  p.CdA = CdA;
+  p.Ca = Ca;
+  return sys.add_point(p);
+}
+
+// An anchor, a clump (free, its volume V and drag area CdA) and a fairlead, two lines.
+template <class T>
+MooringSystem<T> sw_clump_system(double V, double CdA) {
+  test_support::FlatBed fb(100);
+  MooringSystem<T> sys(fb.env, "clump in waves");
+  sys.set_seabed(fb.bed);
+  const int a = sw_point(sys, PointKind::fixed, Vec3<double>(-150, 0, -100));
+  const int c = sw_point(sys, PointKind::free, Vec3<double>(0, 10, -70), 3000, V, CdA, 0.8);
+  const int f = sw_point(sys, PointKind::coupled, Vec3<double>(40, 0, -10));
+  const test_support::SectionNumbers chain{175, 8, 4e8, 0, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2};
+  const test_support::SectionNumbers poly{75, 5, 2e7, 0, 30, 0.15, 3e5, 1.0, 0.2, 0.9, 0.1};
+  sys.add_line(LineModel<T>("chain", {test_support::system_section<T>(chain)}, fb.env, fb.bed), a, c);
+  sys.add_line(LineModel<T>("poly", {test_support::system_section<T>(poly)}, fb.env, fb.bed), c, f);
+  sys.renumber();
+  return sys;
+}
+
+}  // namespace
+
+TEST_CASE("The system's dynamic tangents in a held wave field are the derivatives of its forces",
+          "[system][waves][autodiff]") {
+  auto sys = sw_clump_system<double>(0.4, 1.5);
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  const Eigen::Index n = sys.dofs();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    s.v(i) = 0.3 * std::sin(0.9 * double(i));
+    s.a(i) = 0.5 * std::cos(1.7 * double(i));
+  }
+  const WaveField field = sw_airy(6, 9, 100);
+  sys.hold_fluid(field, s, 2.3);
+  REQUIRE(sys.holds_fluid());
+  using D = Dual<double>;
+  auto sysd = sw_clump_system<D>(0.4, 1.5);
+  SystemState<D> sd;
+  sd.q.resize(n);
+  sd.v.resize(n);
+  sd.a.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    sd.q(i) = D(s.q(i), VecX<double>::Unit(3 * n, i));
+    sd.v(i) = D(s.v(i), VecX<double>::Unit(3 * n, n + i));
+    sd.a(i) = D(s.a(i), VecX<double>::Unit(3 * n, 2 * n + i));
+  }
+  sysd.hold_fluid(field, sd, 2.3);  // sampled at the same positions: the same held fluid
+  REQUIRE(sysd.held_fluid_velocity() == sys.held_fluid_velocity());
+  VecX<D> rd, Mad;
+  sysd.dynamic_residual(sd, rd, nullptr, D(0), D(0));
+  sysd.inertia(sd, Mad, nullptr, D(0), D(0));
+  auto part = [&](const VecX<D>& f, int block) {
+    MatX<double> J = MatX<double>::Zero(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (f(i).derivatives().size()) J.row(i) = f(i).derivatives().segment(block * n, n).transpose();
+    return J;
+  };
+  auto assembled = [&](double wq, double wv, double wm, bool inertia) {
+    auto J = sys.make_jacobian();
+    J.set_zero();
+    VecX<double> r;
+    if (inertia)
+      sys.inertia(s, r, &J, wm, wq);
+    else
+      sys.dynamic_residual(s, r, &J, wq, wv);
+    return MatX<double>(J.to_dense());
+  };
+  auto close = [](const MatX<double>& A, const MatX<double>& B) {
+    const double scale = std::max(B.cwiseAbs().maxCoeff(), 1e-300);
+    INFO("max error " << (A - B).cwiseAbs().maxCoeff() << " of " << scale);
+    CHECK((A - B).cwiseAbs().maxCoeff() <= 1e-10 * scale);
+  };
+  close(assembled(1, 0, 0, false), part(rd, 0));  // dr/dq: the fluid inertia turns with the chord
+  close(assembled(0, 1, 0, false), part(rd, 1));  // dr/dv: drag on the relative velocity
+  close(assembled(0, 0, 1, true), part(Mad, 2));
+  close(assembled(1, 0, 0, true), part(Mad, 0));
+  // The held fluid changes the forces (the waves reach the clump 70 m down and the lines).
+  VecX<double> r_wave, r_still;
+  sys.dynamic_residual(s, r_wave, nullptr, 0.0, 0.0);
+  sys.release_fluid();
+  sys.dynamic_residual(s, r_still, nullptr, 0.0, 0.0);
+  CHECK((r_wave - r_still).cwiseAbs().maxCoeff() > 1.0);
+}
+
+TEST_CASE("A point in a held fluid: drag on its relative velocity and the fluid inertia rho V (1 + Ca) du/dt",
+          "[system][waves]") {
+  const Vec3<double> u(0.7, -0.4, 0.2), a(0.3, 0.5, -0.6);
+  const SwUniformFlow flow{u, a};
+  const double V = 2.0, CdA = 1.5, Ca = 0.8, rho = Environment{}.rho_w;
+  // The clump's rows with and without the fluid, for the clump with its volume and drag and
+  // for a bare clump: the lines' fluid loads cancel in the difference of the differences.
+  auto delta = [&](double vol, double cda, const SystemState<double>& s) {
+    auto sys = sw_clump_system<double>(vol, cda);
+    sys.point(1).Ca = Ca;
+    VecX<double> r1, r0;
+    sys.hold_fluid(flow, s, 1.0);
+    sys.dynamic_residual(s, r1, nullptr, 0.0, 0.0);
+    sys.release_fluid();
+    sys.dynamic_residual(s, r0, nullptr, 0.0, 0.0);
+    return Vec3<double>((r1 - r0).segment<3>(sys.point_dof(1)));
+  };
+  auto sys = sw_clump_system<double>(V, CdA);
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  const Vec3<double> v(0.2, 0.1, -0.3);
+  s.v.segment<3>(sys.point_dof(1)) = v;
+  const Vec3<double> got = delta(V, CdA, s) - delta(0, 0, s);
+  const Vec3<double> ur = u - v, u0 = -v;
+  const Vec3<double> want =
+      -(rho * V * (1 + Ca) * a + 0.5 * rho * CdA * (ur.norm() * ur - u0.norm() * u0));  // r = -f_ext
+  INFO("got " << got.transpose() << ", want " << want.transpose());
+  CHECK((got - want).norm() <= 1e-9 * want.norm());
+}
+
+TEST_CASE("A body in a held fluid: drag on its relative velocity and phi rho V (I + C_a) du/dt at its reference point; "
+          "bodyHydro moordyn leaves the fluid inertia out",
+          "[system][waves][bodies]") {
+  BodyModel<double> B;
+  B.mass = 2e4;
+  B.volume = 30;
+  B.inertia = Vec3<double>(1e5, 1e5, 5e4);
+  B.CdA << 4, 5, 6, 0, 0, 0;
+  B.Ca = Vec3<double>(0.8, 0.6, 1.1);
+  BodyModel<double>::Lump lump;
+  lump.p = Vec3<double>(3, 0, -2);
+  lump.volume = 0.5;
+  lump.CdA = 0.7;
+  lump.Ca = 0.9;
+  B.lumps.push_back(lump);
+  const Environment env;
+  const double rho = env.rho_w;
+  const Vec3<double> r(0, 0, -0.5);  // the equivalent sphere (r_e = 1.93 m) partly wet: phi = 0.69
+  const Mat3<double> R = so3_exp<double>(Vec3<double>(0.1, -0.2, 0.4));
+  const Vec3<double> v(0.3, -0.1, 0.05), w(0.02, -0.01, 0.03);
+  const Vec3<double> uf[2] = {Vec3<double>(1.1, 0.2, -0.3), Vec3<double>(0.9, 0.1, -0.2)};
+  const Vec3<double> af[2] = {Vec3<double>(0.4, -0.2, 0.3), Vec3<double>(0.5, 0.1, -0.1)};
+  const BodyFluid held{uf, af};
+  const Vec3<double> U0 = Vec3<double>::Zero();
+  const SeabedParams bed;
+  const auto phi = body_immersion<double>(B, r(2), env).phi;
+  REQUIRE(phi > 0.1);
+  REQUIRE(phi < 0.9);
+  auto load = [&](const BodyModel<double>& b, bool with) {
+    return body_external_load<double>(b, r, R, v, w, env, std::nullopt, bed, U0, true, with ? held : BodyFluid{});
+  };
+  const Vec6<double> dF = load(B, true) - load(B, false);
+  // Expected: the drag difference at the reference point and the lump, the fluid inertia.
+  auto drag = [&](const Vec3<double>& u) {  // 1/2 rho phi R diag(CdA) R^T |u| u
+    const Vec3<double> ut = R.transpose() * u;
+    return Vec3<double>(0.5 * rho * phi * u.norm() * (R * B.CdA.head<3>().cwiseProduct(ut)));
+  };
+  const Vec3<double> p = R * lump.p;
+  auto lump_drag = [&](const Vec3<double>& u) { return Vec3<double>(0.5 * rho * lump.CdA * u.norm() * u); };
+  const Vec3<double> ul1 = uf[1] - v - w.cross(p), ul0 = -v - w.cross(p);
+  const Vec3<double> fi = phi * rho * B.volume * (af[0] + R * B.Ca.cwiseProduct(R.transpose() * af[0]));
+  const Vec3<double> fl = lump_drag(ul1) - lump_drag(ul0) + rho * lump.volume * (1 + lump.Ca) * af[1];
+  Vec6<double> want;
+  want.head<3>() = drag(uf[0] - v) - drag(-v) + fi + fl;
+  want.tail<3>() = p.cross(fl);
+  INFO("got " << dF.transpose() << "\nwant " << want.transpose());
+  CHECK((dF - want).norm() <= 1e-10 * want.norm());
+  // bodyHydro moordyn: the same without the body's fluid inertia.
+  BodyModel<double> Bm = B;
+  Bm.fluid_inertia = false;
+  const Vec6<double> dFm = load(Bm, true) - load(Bm, false);
+  want.head<3>() -= fi;
+  CHECK((dFm - want).norm() <= 1e-10 * want.norm());
+  // At rest (the statics) the held fluid is not used.
+  const Vec6<double> s1 = body_external_load<double>(B, r, R, v, w, env, std::nullopt, bed, U0, false, held);
+  const Vec6<double> s0 = body_external_load<double>(B, r, R, v, w, env, std::nullopt, bed, U0, false);
+  CHECK(s1 == s0);
+}
+
+namespace {
+
+// A line from a fairlead 10 m down to an anchor on the seabed, both held, as a one-line
+// system.
+MooringSystem<double> sw_line_system(const test_support::SectionNumbers& n, const test_support::FlatBed& fb) {
+  MooringSystem<double> sys(fb.env, "line in waves");
+  sys.set_seabed(fb.bed);
+  const int f = sw_point(sys, PointKind::fixed, Vec3<double>(0, 0, -10));
+  const int a = sw_point(sys, PointKind::fixed, Vec3<double>(300, 0, -100));
+  sys.add_line(LineModel<double>("line", {test_support::system_section<double>(n)}, fb.env, fb.bed), f, a);
+  sys.renumber();
+  return sys;
+}
+
+}  // namespace
+
+TEST_CASE("A finite-EI line in waves: the system march follows the single-line march", "[system][waves][dynamics]") {
+  // A cable from a fairlead 10 m down to an anchor on the seabed in a 6 m, 10 s Airy wave
+  // ramped over 10 s: both marches hold the wave kinematics sampled for the end of each step
+  // at the committed nodes, and both blend the committed force of the previous step (drag and
+  // fluid inertia on; no added mass, which the single-line march holds over a Hermite step,
+  // and no seabed damping, which switches on at contact).
+  const test_support::SectionNumbers cable{330, 30, 4e8, 1e5, 100, 0.1, 0, 1.2, 0.3, 0.0, 0.0};
+  const Vec3<double> fair(0, 0, -10), anchor(300, 0, -100);
+  test_support::FlatBed fb(100, 3e6, 0);
+  const WaveField field(LinearSea::regular(6, 10, 0.0, 100, fb.env.g), Current::none(), Ramp{10});
+  const double dt = 0.05, tend = 15;
+  const int steps = static_cast<int>(std::lround(tend / dt));
+  // The single-line march.
+  Line line("single", {{test_support::line_type_of(cable), cable.length, cable.segs}}, test_support::held_end(fair),
+            test_support::held_end(anchor), fb.env);
+  StaticProblem prob;
+  prob.seabed_z = fb.bed.z;
+  prob.seabed = fb.bed.params;
+  const auto st0 = HermiteStatics(line, prob).solve();
+  DynamicOptions dopt;
+  dopt.rho_inf = 0.6;
+  dopt.seabed_z = fb.bed.z;
+  dopt.seabed = fb.bed.params;
+  LineDynamics dyn(line, dopt);
+  EndMotions e;
+  e[0].x = fair;
+  e[1].x = anchor;
+  HeldFluid hf;
+  sample_fluid(field, line, st0.q, 0.0, hf);
+  dyn.initialize(0, st0.q, e, &hf);
+  // The system.
+  auto sys = sw_line_system(cable, fb);
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  sys.hold_fluid(field, s, 0.0);
+  SystemStepperOptions so;
+  so.rho_inf = 0.6;
+  SystemStepper<MooringSystem<double>> st(sys, so);
+  st.initialize(s);
+  double worst = 0, Tmax = 0, Tmin = 1e300;
+  for (int k = 1; k <= steps; ++k) {
+    sample_fluid(field, line, dyn.state().q, k * dt, hf);
+    dyn.step(dt, e, &hf);
+    sys.hold_fluid(field, st.state(), k * dt);
+    st.step(dt);
+    const double T1 = dyn.coupled_reaction(0).force.norm(), T2 = sys.line_end_force_dynamic(st.state(), 0, 0).norm();
+    worst = std::max(worst, std::fabs(T1 - T2));
+    Tmax = std::max(Tmax, T1);
+    Tmin = std::min(Tmin, T1);
+  }
+  INFO("largest fairlead tension difference " << worst << " N of " << Tmax << " N (range " << Tmax - Tmin << " N)");
+  CHECK(worst <= 1e-6 * (Tmax - Tmin));
+  CHECK(Tmax - Tmin > 2e-3 * Tmax);  // the waves load the line
+  CHECK(st.statistics().subdivisions == 0);
+  // A step in waves allocates nothing (the sampling included).
+  test_support::AllocationCounter count;
+  {
+    test_support::EigenMallocGuard guard;
+    for (int k = steps + 1; k <= steps + 5; ++k) {
+      sys.hold_fluid(field, st.state(), k * dt);
+      st.step(dt);
+    }
+  }
+  CHECK(count.allocations() == 0);
+}
+
+namespace {
+
+const char* sw_deck_text = R"(--------------------- MoorDyn Input File ------------------------------------
+A bridle in waves: a chain from an anchor to a free clump, two legs to fairleads (tests/system).
+--------------------- LINE TYPES ---------------------------------------
+TypeName   Diam     Mass/m     EA          BA/-zeta   EI       Cd    Ca    CdAx  CaAx
+(-)        (m)      (kg/m)     (N)         (N-s/-)    (N-m^2)  (-)   (-)   (-)   (-)
+chain      0.1      150        5e8         -0.8       0.0      1.2   1.0   0.2   0.0
+poly       0.2      40         3e7         -0.8       0.0      1.2   1.0   0.2   0.0
+--------------------- POINTS -------------------------------------------
+ID    Type      X          Y          Z         Mass    Vol     CdA    Ca
+(-)   (-)       (m)        (m)        (m)       (kg)    (m^3)   (m^2)  (-)
+1     Fixed     -400       0          -200      0       0       0      0
+2     Free      -10        0          -40       500     0.8     0.5    1.0
+3     Coupled   40         15         -10       0       0       0      0
+4     Coupled   40         -15        -10       0       0       0      0
+--------------------- LINES --------------------------------------------
+ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+(-)  (-)        (-)      (-)      (m)       (-)      (-)
+1    chain      1        2        470       30       -
+2    poly       2        3        60        12       -
+3    poly       2        4        60        12       -
+--------------------- OPTIONS ------------------------------------------
+1025.0       rhoW
+200          WtrDpth
+0.8          rhoInf
+0.05         dtM
+10.0         TMax
+WAVES_ROW
+--------------------- need this line ------------------------------------
+)";
+
+std::string sw_deck(const std::string& waves) {
+  std::string t = sw_deck_text;
+  t.replace(t.find("WAVES_ROW"), 9, waves);
+  return t;
+}
+
+// The fairlead forces over steps of a deck's SystemSimulation with its fairleads held.
+std::vector<double> sw_run(io::SystemSimulation& sim, int from, int to, double dt) {
+  std::vector<double> x{40, 15, -10, 40, -15, -10}, v(6, 0.0), f(6), out;
+  for (int k = from; k <= to; ++k) {
+    sim.step(x.data(), v.data(), sim.time(), dt, f.data());
+    out.insert(out.end(), f.begin(), f.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("A deck with a free point in waves runs through SystemSimulation and restarts bit for bit; rods in waves "
+          "are refused by name",
+          "[system][waves][io]") {
+  io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  const std::vector<double> x0{40, 15, -10, 40, -15, -10}, v0(6, 0.0);
+  io::SystemSimulation wave(io::parse_deck(sw_deck("airy waves 5 9 0"), "bridle_waves.dat", ro));
+  io::SystemSimulation still(io::parse_deck(sw_deck("none waves"), "bridle_still.dat", ro));
+  REQUIRE(wave.wave_field() != nullptr);
+  REQUIRE(still.wave_field() == nullptr);
+  wave.initialize(x0.data(), v0.data());
+  still.initialize(x0.data(), v0.data());
+  // The same statics (the waves act in the dynamics only).
+  CHECK(wave.state().q == still.state().q);
+  const double dt = 0.05;
+  const auto fw = sw_run(wave, 1, 40, dt);
+  const auto fs = sw_run(still, 1, 40, dt);
+  double dmax = 0;
+  for (std::size_t i = 0; i < fw.size(); ++i) dmax = std::max(dmax, std::fabs(fw[i] - fs[i]));
+  INFO("largest fairlead force difference, waves against still water: " << dmax << " N");
+  CHECK(dmax > 100);  // the wave loads the legs and the clump 40 m down
+  // Save at step 40, run 40 more; load and run them again: bit for bit.
+  const std::string path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/system/bridle_waves.test_state";
+  wave.save(path);
+  const auto a = sw_run(wave, 41, 80, dt);
+  wave.load(path);
+  CHECK(wave.time() == Approx(40 * dt));
+  const auto b = sw_run(wave, 41, 80, dt);
+  std::remove(path.c_str());
+  CHECK(a == b);
+  // A state file of the still deck does not load into the wave deck (no held fluid in it).
+  still.save(path);
+  CHECK_THROWS_AS(wave.load(path), InputError);
+  std::remove(path.c_str());
+  // bodyHydro takes moordyn or cabledyn; another value is named.
+  CHECK_THROWS_WITH(io::parse_deck(sw_deck("airy waves 5 9 0\nhydro bodyHydro"), "bad_hydro.dat", ro),
+                    Catch::Contains("bodyHydro") && Catch::Contains("hydro"));
+  // Rods in waves: refused by name (their wetted stations in waves are not in the system).
+  std::string rod = sw_deck("airy waves 5 9 0");
+  rod.replace(rod.find("--------------------- LINES"), 0,
+              "--------------------- ROD TYPES ------------------------------------\n"
+              "TypeName   Diam   Mass/m   Cd   Ca   CdEnd   CaEnd\n(-) (m) (kg/m) (-) (-) (-) (-)\n"
+              "can        1.0    100      1.0  1.0  0.5     0.5\n"
+              "--------------------- RODS ------------------------------------\n"
+              "ID   RodType   Attachment   Xa   Ya   Za   Xb   Yb   Zb   NumSegs  RodOutputs\n"
+              "(-) (-) (-) (m) (m) (m) (m) (m) (m) (-) (-)\n"
+              "1    can       Fixed        0    50   -150  0    50   -140  4        -\n");
+  try {
+    io::SystemSimulation sim(io::parse_deck(rod, "rod_waves.dat", ro));
+    FAIL("a rod in waves was accepted");
+  } catch (const NotImplementedError& err) {
+    const std::string m = err.what();
+    INFO(m);
+    CHECK(m.find("waves") != std::string::npos);
+    CHECK(m.find("rod") != std::string::npos);
+  }
+}
