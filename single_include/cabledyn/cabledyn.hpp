@@ -13641,7 +13641,9 @@ class LineModel {
           p.rho_A = s.rho_A;
           p.tension_only = tension_only_;
           r.elems.emplace_back(p, eo);
-          r.loads.push_back({w, 0.0, mc});
+          // rho g A at the diameter's value: the buoyancy lost above the surface (a dual
+          // diameter's derivative is not carried into it).
+          r.loads.push_back({w, env_.rho_w * env_.g * kPi * mc.d * mc.d / 4, mc});
         }
         r.L0.push_back(L0);
         r.EA.push_back(s.EA);
@@ -13737,7 +13739,7 @@ class LineModel {
     R.setZero(size());
     if (b_.hermite) {
       const Vec<T, 12> ve = Vec<T, 12>::Zero();
-      ElementSea<T> sea = at_rest_h_;
+      ElementSea<T> sea = at_rest_;
       if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(6 * e);
@@ -13780,7 +13782,7 @@ class LineModel {
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(6 * e);
         Vec<T, 12> fe;
-        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), element_sea(e, fluid, at_rest_h_), fe,
+        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe,
                       sink, wqd, wvd);
         R.template segment<12>(o) += fe;
       }
@@ -13789,7 +13791,7 @@ class LineModel {
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(3 * e);
         R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o),
-                                                  element_sea(e, fluid, ElementSea<T>{}), sink ? &B : nullptr, wq, wv);
+                                                  element_sea(e, fluid, at_rest_), sink ? &B : nullptr, wq, wv);
         if (sink) add_element_blocks<2>(*sink, e, B);
       }
     }
@@ -13808,8 +13810,9 @@ class LineModel {
   /// the added mass at the current configuration with its configuration derivative in the
   /// tangent). A Hermite line's consistent added mass is evaluated at the current
   /// configuration too; its configuration derivative is left out of the tangent (the residual
-  /// is exact: the converged state is not affected). The line is taken as wholly wetted (the
-  /// system refuses nodes above the surface).
+  /// is exact: the converged state is not affected). The added mass is that of the wetted
+  /// part below the still water (the EI = 0 tangent holds the wetted fraction, as the
+  /// single-line march does).
   template <class Sink>
   void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
     Ma.setZero(size());
@@ -13829,7 +13832,7 @@ class LineModel {
       Ma.template segment<6>(o) += Me * ae;
       if (sink)
         add_element_blocks<2>(*sink, e,
-                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, b_.morison[e], l0_value(e), kWetted)));
+                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, b_.morison[e], l0_value(e), kSurface)));
     }
   }
 
@@ -13844,14 +13847,14 @@ class LineModel {
       const auto o = static_cast<Eigen::Index>(6 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 6);
       const Vec<T, 12> qe = x.template segment<12>(o);
       Vec<T, 12> fe;
-      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_h_), fe, nullptr, 0.0, 0.0);
+      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe, nullptr, 0.0, 0.0);
       r = fe.template segment<3>(k);
       const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
       Ma = M.template segment<3>(k);
     } else {
       const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
       const Vec<T, 6> qe = x.template segment<6>(o);
-      r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, ElementSea<T>{}), nullptr, T(0), T(0))
+      r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, at_rest_), nullptr, T(0), T(0))
               .template segment<3>(k);
       const Vec<T, 6> M = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
       Ma = M.template segment<3>(k);
@@ -13867,8 +13870,12 @@ class LineModel {
     return end_load(x, vx, ax, LineFluid{U, nullptr, nullptr}, end);
   }
 
-  /// Total potential energy at node vector x [J]: strain energy, weight potential and the
-  /// seabed's penalty potential (the energy whose gradient is static_residual).
+  /// Total potential energy at node vector x [J]: strain energy, weight potential, a Hermite
+  /// element's buoyancy lost above the still water (rho g A L0 integral of the dry height;
+  /// its value: a dual's derivative part is not carried) and the seabed's penalty potential
+  /// (the energy whose gradient is static_residual while no EI = 0 element reaches the
+  /// surface: the buoyancy an EI = 0 element loses there is lumped on its end nodes, a load
+  /// without a potential; see reaches_surface).
   T potential_energy(const VecX<T>& x, double compression_ratio = -1) const {
     T E = T(0);
     for (std::size_t e = 0; e < n_elements(); ++e) {
@@ -13876,6 +13883,10 @@ class LineModel {
         const Vec<T, 12> qe = x.template segment<12>(static_cast<Eigen::Index>(6 * e));
         E += b_.helems[e].template energy<T>(qe);
         E += hermite_weight_potential<T>(b_.hloads[e].w, l0_value(e), qe);
+        Vec<double, 12> qv, fw;
+        for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(qe(k)));
+        if (element_may_cross(qv, l0_value(e), kSurface))
+          E += T(hermite_wetting_load(qv, b_.hloads[e].rho_g_A, l0_value(e), kSurface, fw));
         continue;
       }
       const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
@@ -13887,6 +13898,27 @@ class LineModel {
         E += node_contact(i, x(static_cast<Eigen::Index>(3 * position_slot(i) + 2)), T(0)).energy;
     return E;
   }
+
+  /// True when a part of the line at node vector x may lie above the still water (an EI = 0
+  /// element with a node above it; a Hermite element whose centreline bound reaches it): its
+  /// buoyancy is lost there (spec "Buoyancy and wetting").
+  bool reaches_surface(const VecX<T>& x) const {
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      if (b_.hermite) {
+        Vec<double, 12> qv;
+        for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(x(static_cast<Eigen::Index>(6 * e) + k)));
+        if (element_may_cross(qv, l0_value(e), kSurface)) return true;
+      } else if (value_of(x(static_cast<Eigen::Index>(3 * e + 2))) > kSurface ||
+                 value_of(x(static_cast<Eigen::Index>(3 * e + 5))) > kSurface) {
+        return true;
+      }
+    }
+    return false;
+  }
+  /// True when an EI = 0 element of the line at x has a node above the still water (its lost
+  /// buoyancy, lumped on its nodes, has no potential: potential_energy is then not the
+  /// energy of the static residual).
+  bool nonpotential_wetting(const VecX<T>& x) const { return !b_.hermite && reaches_surface(x); }
 
   /// The product d l_trib of node i's contact: the sum over its elements of d_e L0_e / 2.
   T contact_width_length(std::size_t i) const {
@@ -13905,7 +13937,7 @@ class LineModel {
   }
 
  private:
-  static constexpr double kWetted = std::numeric_limits<double>::infinity();  // surface level: every element wetted
+  static constexpr double kSurface = 0;  // the still-water level (spec "Buoyancy and wetting")
 
   struct NoSink {
     void add(std::size_t, std::size_t, const Mat3<T>&) {}
@@ -13929,7 +13961,8 @@ class LineModel {
   }
 
   // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag and fluid inertia
-  // in `sea`; line/element_residual.hpp, the line wholly wetted) and, with B, its blocks
+  // in `sea`; line/element_residual.hpp, the buoyancy lost above the still water lumped on the
+  // end nodes with its height derivative) and, with B, its blocks
   // wq d/dq + wv d/dv.
   Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const ElementSea<T>& sea, Mat<T, 6>* B,
                           const T& wq, const T& wv) const {
@@ -13940,28 +13973,32 @@ class LineModel {
     return r;
   }
 
-  // Hermite element e's residual in the sea `sea` (line/element_residual.hpp, wholly wetted)
-  // into fe and, with a sink, its blocks wq d/dq + wv d/dv as 4 x 4 slot blocks.
+  // Hermite element e's residual in the sea `sea` (line/element_residual.hpp: the buoyancy lost
+  // above the still water with its exact-crossing tangent) into fe and, with a sink, its
+  // blocks wq d/dq + wv d/dv as 4 x 4 slot blocks.
   template <class Sink>
   void hermite_force(std::size_t e, const Vec<T, 12>& qe, const Vec<T, 12>& ve, const ElementSea<T>& sea,
                      Vec<T, 12>& fe, Sink* sink, double wq, double wv) const {
     HermiteBlockSum<T>* R = sink ? &blocks_ : nullptr;
     if (R) R->set_zero();
-    hermite_element_residual<T>(b_.helems[e], b_.hloads[e], qe, ve, sea, fe, R, wq, wv, nullptr);
+    // The buoyancy lost above the surface: its exact-crossing tangent (double) in K_wet.
+    Mat<double, 12> Kw;
+    const bool wet = hermite_element_residual<T>(b_.helems[e], b_.hloads[e], qe, ve, sea, fe, R, wq, wv, sink ? &Kw : nullptr);
     if (sink) {
       Mat<T, 12> Ke = Mat<T, 12>::Zero();
       R->template add_to<LayoutRM>(Ke);
+      if (wet) Ke += (wq * Kw).template cast<T>();
       add_element_blocks<4>(*sink, 2 * e, Ke);
     }
   }
 
   // Element e's structural plus added mass at qe.
   Mat<T, 6> element_mass(std::size_t e, const Vec<T, 6>& qe) const {
-    return b_.elems[e].template mass<T>() + tension_added_mass<T>(qe, b_.morison[e], l0_value(e), kWetted);
+    return b_.elems[e].template mass<T>() + tension_added_mass<T>(qe, b_.morison[e], l0_value(e), kSurface);
   }
   // Hermite element e's consistent structural plus added mass at qe.
   Mat<T, 12> hermite_mass(std::size_t e, const Vec<T, 12>& qe) const {
-    return b_.hmass[e] + hermite_added_mass<T>(qe, b_.morison[e], l0_value(e), kWetted);
+    return b_.hmass[e] + hermite_added_mass<T>(qe, b_.morison[e], l0_value(e), kSurface);
   }
 
   // The seabed contact of node i at height z moving with vz.
@@ -14004,13 +14041,13 @@ class LineModel {
   int axial_order_ = 4, bending_order_ = 4;
   Built b_;
   mutable HermiteBlockSum<T> blocks_;  // Hermite: one element's tangent (workspace)
-  ElementSea<T> at_rest_ = still_sea(true);    // statics: still water, no drag, wholly wetted
-  ElementSea<T> at_rest_h_ = still_sea(false); // Hermite: the same, the wetting off (wholly wetted)
+  ElementSea<T> at_rest_ = still_sea();  // statics: still water at kSurface, no drag, the wetting on
 
-  static ElementSea<T> still_sea(bool wetting) {
+  static ElementSea<T> still_sea() {
     ElementSea<T> s;
     s.drag = false;
-    s.wetting = wetting;
+    s.wetting = true;
+    s.surface_z = kSurface;
     return s;
   }
 };
@@ -14769,6 +14806,19 @@ class MooringSystem {
   /// True when a line is a finite-EI (Hermite) cable: the stepper then takes a backtracking
   /// line search (SystemStepperOptions::LineSearch::automatic; spec "Time integration").
   bool wants_line_search() const { return has_finite_ei_lines(); }
+  /// True when an EI = 0 element of a line in state s has a node above the still water: the
+  /// buoyancy it loses is lumped on its nodes, a load without a potential, so
+  /// potential_energy is not the energy of the static residual there (the statics then take
+  /// the force imbalance as their merit).
+  bool nonpotential_loads(const State& s) const {
+    if (!current_.isZero()) return true;  // the current's drag
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (lines_[l].model.hermite()) continue;
+      line_gather(s, static_cast<int>(l), 0, wx_[l]);
+      if (lines_[l].model.nonpotential_wetting(wx_[l])) return true;
+    }
+    return false;
+  }
   /// True when a line is a finite-EI (Hermite) cable.
   bool has_finite_ei_lines() const {
     for (const auto& L : lines_)
@@ -15068,30 +15118,24 @@ class MooringSystem {
     P.a = a;
   }
 
-  /// Throws NotImplementedError when a node of state s, or a held point the lines end on,
-  /// lies above the still water (the system's line model takes every element as wetted), and
-  /// SolveError for a non-finite DOF. (Rods may pierce the surface: their wetted-segment
-  /// buoyancy is in their body's loads.)
+  /// Throws SolveError for a non-finite DOF of state s, and NotImplementedError for a point
+  /// with a volume above the still water (its buoyancy is taken whole). Lines may reach above
+  /// the surface (they lose their buoyancy there: LineModel), and so may rods (their
+  /// wetted-segment buoyancy is in their body's loads).
   void check_state(const State& s) const {
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
+    // A point with a volume above the still water: its buoyancy rho V g is taken whole, so its
+    // partial immersion is not modelled (lines lose their buoyancy above it: LineModel).
     for (std::size_t p = 0; p < points_.size(); ++p) {
-      if (point_dof_[p] >= 0) continue;
+      if (!(value_of(points_[p].volume) > 0) || points_[p].kind == PointKind::body) continue;
       const double z = static_cast<double>(value_of(point_position(s, static_cast<int>(p))(2)));
-      if (z > 0 && (points_[p].kind != PointKind::body || line_count(static_cast<int>(p)) > 0))
+      if (z > 0)
         throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
                                   "height above the still water", z,
-                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+                                  "<= 0 for a point with a volume (its buoyancy at the surface is not modelled yet)");
     }
-    auto check_height = [&](Index d) {
-      if (d >= 0 && value_of(s.q(d + 2)) > 0)
-        throw NotImplementedError(name_, describe_dof(d) + " height above the still water", value_of(s.q(d + 2)),
-                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
-    };
-    for (std::size_t l = 0; l < lines_.size(); ++l)
-      for (std::size_t i = 1; i + 1 < lines_[l].model.n_nodes(); ++i) check_height(node_dof(static_cast<int>(l), i));
-    for (std::size_t p = 0; p < points_.size(); ++p) check_height(point_dof_[p]);
   }
 
   /// What DOF i moves, e.g. "Line 2 (riser) node 5" or "Point 3 (buoy)" (nodes counted from 1
@@ -16117,9 +16161,11 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
         if (ok) {
           point_residual(trial, rt);
           const double Et = static_cast<double>(value_of(sys.potential_energy(trial)));
-          // The energy is a merit only without a current (its drag has no potential): with one,
-          // a step must lower the imbalance.
-          const bool armijo = sys.current().isZero() ? Et <= E + 1e-4 * f * r.dot(step) : rt.norm() < (1 - 1e-4) * rn;
+          // The energy is a merit only where every load has a potential (not with a current's
+          // drag or an EI = 0 element's buoyancy lost above the surface): otherwise a step must
+          // lower the imbalance.
+          const bool energy = !sys.nonpotential_loads(s) && !sys.nonpotential_loads(trial);
+          const bool armijo = energy ? Et <= E + 1e-4 * f * r.dot(step) : rt.norm() < (1 - 1e-4) * rn;
           if (std::isfinite(rt.norm()) && std::isfinite(Et) && (armijo || rt.norm() < 0.5 * rn)) {
             s.q = trial.q;
             sys.commit(s);  // rotation increments folded: the next Jacobian is about theta = 0
@@ -16138,7 +16184,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   }
 
   // Stage 3: Newton on the coupled system, every element's own law.
-  sys.check_state(s);  // a stage-1 line above the surface: refused, not treated as wetted
+  sys.check_state(s);  // a point with a volume above the surface: refused
   const SystemState<T> balanced = s;
   try {
     sys.static_residual(s, R, &J);

@@ -345,23 +345,3 @@ TEST_CASE("A system step allocates nothing; a failed step leaves the state uncha
   CHECK(st2.state().t == before.t);
   CHECK(sys.point(2).r(0) == Approx(40 + 2 * std::sin(1.2)));  // the kinematics of t restored
 }
-
-TEST_CASE("A fairlead moved above the still water is refused by name; the state is unchanged", "[system][dynamics]") {
-  const std::vector<SdPoint> pts{{"anchor", PointKind::fixed, -150, 0, -100, 0, 0, 0, 0},
-                                 {"clump", PointKind::free, 0, 10, -70, 3000, 0.4, 1.5, 0.8},
-                                 {"fairlead", PointKind::coupled, 40, 0, -10, 0, 0, 0, 0}};
-  const std::vector<SdLine> lines{{175, 8, 4e8, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2, 0, 1},
-                                  {75, 5, 2e7, 30, 0.15, 3e5, 1.0, 0.2, 0.9, 0.1, 1, 2}};
-  auto sys = sd_build<double>(pts, lines, -100.0);
-  auto s = sys.initial_state();
-  solve_statics(sys, s);
-  SystemStepper<MooringSystem<double>> st(sys);
-  st.initialize(s);
-  const auto before = st.state();
-  sys.set_coupled(2, Vec3<double>(40, 0, 0.5), Vec3<double>(0, 0, 2));  // the fairlead lifted out of the water
-  CHECK_THROWS_AS(st.step(0.05), NotImplementedError);
-  sys.set_coupled(2, Vec3<double>(40, 0, 0.5), Vec3<double>(0, 0, 2));
-  CHECK_THROWS_WITH(st.step(0.05), Catch::Contains("Point 3 (fairlead)") && Catch::Contains("above the still water"));
-  CHECK(st.state().q == before.q);
-  CHECK(sys.point(2).r(2) == -10);  // the kinematics of t restored
-}

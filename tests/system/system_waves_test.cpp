@@ -416,3 +416,90 @@ TEST_CASE("A deck with a free point in waves runs through SystemSimulation and r
     CHECK(m.find("rod") != std::string::npos);
   }
 }
+
+TEST_CASE("A line reaching above the still water loses its buoyancy there: the single-line statics' equilibrium, "
+          "the static tangent against duals",
+          "[system][waves][statics]") {
+  // A line from an anchor on the seabed to a fairlead 6 m above the still water (a deck
+  // fairlead): its upper part is dry. EI = 0 (the lost buoyancy lumped on the element's nodes)
+  // and finite EI (the exact crossing of the cubic centreline).
+  for (double EI : {0.0, 2e4}) {
+    const test_support::FlatBed fb(60, 3e6, 1e4);
+    MooringSystem<double> sys(fb.env, "line through the surface");
+    sys.set_seabed(fb.bed);
+    const Vec3<double> fair(0, 0, 6), anchor(-140, 0, -60);
+    const int f = sw_point(sys, PointKind::fixed, fair), a = sw_point(sys, PointKind::fixed, anchor);
+    const test_support::SectionNumbers n{175, 35, 4e8, EI, 60, 0.25, 0, 1.2, 0.3, 1.0, 0};
+    sys.add_line(LineModel<double>("line", {test_support::system_section<double>(n)}, fb.env, fb.bed), f, a);
+    sys.renumber();
+    auto s = sys.initial_state();
+    solve_statics(sys, s);
+    REQUIRE(sys.line(0).model.reaches_surface([&] {
+      VecX<double> x;
+      sys.line_gather(s, 0, 0, x);
+      return x;
+    }()));
+    Line line("single", {{test_support::line_type_of(n), n.length, n.segs}}, test_support::held_end(fair),
+              test_support::held_end(anchor), fb.env);
+    StaticProblem prob;
+    prob.seabed_z = fb.bed.z;
+    prob.seabed = fb.bed.params;
+    const StaticResult r = EI > 0 ? HermiteStatics(line, prob).solve() : TensionStatics(line, prob).solve();
+    const int nd = EI > 0 ? 6 : 3;
+    double dx = 0;
+    int dry = 0;
+    for (std::size_t i = 1; i < 35; ++i) {
+      dry += s.q(sys.node_dof(0, i) + 2) > 0;
+      for (int c = 0; c < 3; ++c)
+        dx = std::max(dx, std::fabs(s.q(sys.node_dof(0, i) + c) - r.q(nd * static_cast<Eigen::Index>(i) + c)));
+    }
+    INFO("EI " << EI << ": position difference " << dx << " m; dry interior nodes " << dry);
+    CHECK(dry >= 1);
+    CHECK(dx < 1e-5);
+    CHECK((sys.line_end_force(s, 0, 0) - r.end_force[0]).norm() <= 1e-6 * r.end_force[0].norm());
+    // The fairlead load is the single-line's, not that of a wholly wetted line: the dry part's
+    // weight in air is larger.
+    if (EI == 0) {
+      // The static tangent with the wetting against duals (EI = 0: the wetted fraction's height
+      // derivative in the lumped load).
+      using D = Dual<double>;
+      MooringSystem<D> sysd(fb.env, "line through the surface");
+      sysd.set_seabed(fb.bed);
+      const int fd = sw_point(sysd, PointKind::fixed, fair), ad = sw_point(sysd, PointKind::fixed, anchor);
+      sysd.add_line(LineModel<D>("line", {test_support::system_section<D>(n)}, fb.env, fb.bed), fd, ad);
+      sysd.renumber();
+      const Eigen::Index nq = sys.dofs();
+      SystemState<D> sd = sysd.initial_state();
+      for (Eigen::Index i = 0; i < nq; ++i) sd.q(i) = D(s.q(i), VecX<double>::Unit(nq, i));
+      VecX<D> Rd;
+      sysd.static_residual(sd, Rd, nullptr);
+      MatX<double> Jd(nq, nq);
+      for (Eigen::Index i = 0; i < nq; ++i) Jd.row(i) = Rd(i).derivatives().transpose();
+      auto J = sys.make_jacobian();
+      VecX<double> R;
+      sys.static_residual(s, R, &J);
+      const MatX<double> Ja = J.to_dense();
+      INFO("tangent error " << (Ja - Jd).cwiseAbs().maxCoeff() << " of " << Jd.cwiseAbs().maxCoeff());
+      CHECK((Ja - Jd).cwiseAbs().maxCoeff() <= 1e-10 * Jd.cwiseAbs().maxCoeff());
+      CHECK(sys.nonpotential_loads(s));
+    }
+  }
+}
+
+TEST_CASE("A point with a volume above the still water is refused by name; the state is unchanged", "[system][waves]") {
+  auto sys = sw_clump_system<double>(0.4, 1.5);
+  sys.point(2).volume = 0.2;  // the fairlead has a volume of its own
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  SystemStepper<MooringSystem<double>> st(sys);
+  st.initialize(s);
+  const auto before = st.state();
+  sys.set_coupled(2, Vec3<double>(40, 0, 0.5), Vec3<double>(0, 0, 2));  // lifted out of the water
+  CHECK_THROWS_WITH(st.step(0.05), Catch::Contains("Point 3") && Catch::Contains("above the still water"));
+  CHECK(st.state().q == before.q);
+  CHECK(sys.point(2).r(2) == -10);  // the kinematics of t restored
+  // Without a volume it may: its line loses its buoyancy above the surface.
+  sys.point(2).volume = 0;
+  sys.set_coupled(2, Vec3<double>(40, 0, 0.5), Vec3<double>(0, 0, 2));
+  CHECK_NOTHROW(st.step(0.05));
+}

@@ -529,6 +529,19 @@ class MooringSystem {
   /// True when a line is a finite-EI (Hermite) cable: the stepper then takes a backtracking
   /// line search (SystemStepperOptions::LineSearch::automatic; spec "Time integration").
   bool wants_line_search() const { return has_finite_ei_lines(); }
+  /// True when an EI = 0 element of a line in state s has a node above the still water: the
+  /// buoyancy it loses is lumped on its nodes, a load without a potential, so
+  /// potential_energy is not the energy of the static residual there (the statics then take
+  /// the force imbalance as their merit).
+  bool nonpotential_loads(const State& s) const {
+    if (!current_.isZero()) return true;  // the current's drag
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (lines_[l].model.hermite()) continue;
+      line_gather(s, static_cast<int>(l), 0, wx_[l]);
+      if (lines_[l].model.nonpotential_wetting(wx_[l])) return true;
+    }
+    return false;
+  }
   /// True when a line is a finite-EI (Hermite) cable.
   bool has_finite_ei_lines() const {
     for (const auto& L : lines_)
@@ -828,30 +841,24 @@ class MooringSystem {
     P.a = a;
   }
 
-  /// Throws NotImplementedError when a node of state s, or a held point the lines end on,
-  /// lies above the still water (the system's line model takes every element as wetted), and
-  /// SolveError for a non-finite DOF. (Rods may pierce the surface: their wetted-segment
-  /// buoyancy is in their body's loads.)
+  /// Throws SolveError for a non-finite DOF of state s, and NotImplementedError for a point
+  /// with a volume above the still water (its buoyancy is taken whole). Lines may reach above
+  /// the surface (they lose their buoyancy there: LineModel), and so may rods (their
+  /// wetted-segment buoyancy is in their body's loads).
   void check_state(const State& s) const {
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
+    // A point with a volume above the still water: its buoyancy rho V g is taken whole, so its
+    // partial immersion is not modelled (lines lose their buoyancy above it: LineModel).
     for (std::size_t p = 0; p < points_.size(); ++p) {
-      if (point_dof_[p] >= 0) continue;
+      if (!(value_of(points_[p].volume) > 0) || points_[p].kind == PointKind::body) continue;
       const double z = static_cast<double>(value_of(point_position(s, static_cast<int>(p))(2)));
-      if (z > 0 && (points_[p].kind != PointKind::body || line_count(static_cast<int>(p)) > 0))
+      if (z > 0)
         throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
                                   "height above the still water", z,
-                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
+                                  "<= 0 for a point with a volume (its buoyancy at the surface is not modelled yet)");
     }
-    auto check_height = [&](Index d) {
-      if (d >= 0 && value_of(s.q(d + 2)) > 0)
-        throw NotImplementedError(name_, describe_dof(d) + " height above the still water", value_of(s.q(d + 2)),
-                                  "<= 0 (the buoyancy lost above the surface is not in the system's line model yet)");
-    };
-    for (std::size_t l = 0; l < lines_.size(); ++l)
-      for (std::size_t i = 1; i + 1 < lines_[l].model.n_nodes(); ++i) check_height(node_dof(static_cast<int>(l), i));
-    for (std::size_t p = 0; p < points_.size(); ++p) check_height(point_dof_[p]);
   }
 
   /// What DOF i moves, e.g. "Line 2 (riser) node 5" or "Point 3 (buoy)" (nodes counted from 1

@@ -452,9 +452,11 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
         if (ok) {
           point_residual(trial, rt);
           const double Et = static_cast<double>(value_of(sys.potential_energy(trial)));
-          // The energy is a merit only without a current (its drag has no potential): with one,
-          // a step must lower the imbalance.
-          const bool armijo = sys.current().isZero() ? Et <= E + 1e-4 * f * r.dot(step) : rt.norm() < (1 - 1e-4) * rn;
+          // The energy is a merit only where every load has a potential (not with a current's
+          // drag or an EI = 0 element's buoyancy lost above the surface): otherwise a step must
+          // lower the imbalance.
+          const bool energy = !sys.nonpotential_loads(s) && !sys.nonpotential_loads(trial);
+          const bool armijo = energy ? Et <= E + 1e-4 * f * r.dot(step) : rt.norm() < (1 - 1e-4) * rn;
           if (std::isfinite(rt.norm()) && std::isfinite(Et) && (armijo || rt.norm() < 0.5 * rn)) {
             s.q = trial.q;
             sys.commit(s);  // rotation increments folded: the next Jacobian is about theta = 0
@@ -473,7 +475,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   }
 
   // Stage 3: Newton on the coupled system, every element's own law.
-  sys.check_state(s);  // a stage-1 line above the surface: refused, not treated as wetted
+  sys.check_state(s);  // a point with a volume above the surface: refused
   const SystemState<T> balanced = s;
   try {
     sys.static_residual(s, R, &J);
