@@ -1,6 +1,7 @@
 // Test support for the system tests: a line section and a line type from their numbers, a
-// held line end, a flat seabed, and the energy drift of a system march (the energy checks of
-// system_dynamics_test.cpp and system_hermite_test.cpp).
+// held line end, a point, a flat seabed, the energy drift of a system march (the energy checks
+// of system_dynamics_test.cpp and system_hermite_test.cpp), and the tangent checks against
+// duals (a seeded dual state, the derivative blocks, the assembled dense tangent).
 #pragma once
 
 #include <algorithm>
@@ -108,6 +109,68 @@ inline double energy_drift(MooringSystem<double>& sys, const SystemState<double>
     drift = std::max(drift, std::fabs(E - E0));
   }
   return drift / K0;
+}
+
+/// Adds a point of kind k at r with mass m, volume V, drag area CdA and added-mass
+/// coefficient Ca; returns its index.
+template <class T>
+int add_point(MooringSystem<T>& sys, PointKind k, const Vec3<double>& r, double m = 0, double V = 0, double CdA = 0,
+              double Ca = 0) {
+  PointModel<T> p;
+  p.kind = k;
+  p.r = r.cast<T>();
+  p.mass = T(m);
+  p.volume = T(V);
+  p.CdA = CdA;
+  p.Ca = Ca;
+  return sys.add_point(p);
+}
+
+/// The dual of state s (n DOFs) seeded in 3n directions: q, then v, then a.
+template <class D>
+SystemState<D> seeded_dual_state(const SystemState<double>& s) {
+  const Eigen::Index n = s.q.size();
+  SystemState<D> d;
+  d.t = D(s.t);
+  d.q.resize(n);
+  d.v.resize(n);
+  d.a.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    d.q(i) = D(s.q(i), VecX<double>::Unit(3 * n, i));
+    d.v(i) = D(s.v(i), VecX<double>::Unit(3 * n, n + i));
+    d.a(i) = D(s.a(i), VecX<double>::Unit(3 * n, 2 * n + i));
+  }
+  for (const auto& R : s.R) d.R.push_back(R.cast<D>());
+  return d;
+}
+
+/// The n x n block `block` (0: d/dq, 1: d/dv, 2: d/da) of the derivative parts of f (a
+/// function of a seeded_dual_state).
+template <class D>
+MatX<double> dual_block(const VecX<D>& f, Eigen::Index n, int block) {
+  MatX<double> J = MatX<double>::Zero(n, n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (f(i).derivatives().size()) J.row(i) = f(i).derivatives().segment(block * n, n).transpose();
+  return J;
+}
+
+/// The dense tangent system sys assembles at s: kind 0 the static dR/dq, 1 the dynamic
+/// wq dr/dq + wv dr/dv, 2 the inertia's wm M + wq d(M a)/dq.
+template <class System>
+MatX<double> assembled_tangent(const System& sys, const SystemState<double>& s, int kind, double wq, double wv,
+                               double wm) {
+  auto J = sys.make_jacobian();
+  J.set_zero();
+  VecX<double> r;
+  if (kind == 0) sys.static_residual(s, r, &J);
+  if (kind == 1) sys.dynamic_residual(s, r, &J, wq, wv);
+  if (kind == 2) sys.inertia(s, r, &J, wm, wq);
+  return MatX<double>(J.to_dense());
+}
+
+/// max |A - B| over max |B|.
+inline double relative_difference(const MatX<double>& A, const MatX<double>& B) {
+  return (A - B).cwiseAbs().maxCoeff() / std::max(B.cwiseAbs().maxCoeff(), 1e-300);
 }
 
 }  // namespace cabledyn::test_support

@@ -30,17 +30,6 @@ SectionModel<T> sc_section(double L, int segs, double EI, double EA = 5e8, doubl
   return test_support::system_section<T>(sc_numbers(L, segs, EI, EA, rho_A, d));
 }
 
-template <class T>
-int sc_point(MooringSystem<T>& sys, PointKind k, const Vec3<double>& r, double m = 0, double V = 0, double CdA = 0) {
-  PointModel<T> p;
-  p.kind = k;
-  p.r = r.cast<T>();
-  p.mass = T(m);
-  p.volume = T(V);
-  p.CdA = CdA;
-  return sys.add_point(p);
-}
-
 LineType sc_type(double EI, double EA = 5e8, double rho_A = 100, double d = 0.12) {
   return test_support::line_type_of(sc_numbers(0, 1, EI, EA, rho_A, d));
 }
@@ -67,7 +56,7 @@ TEST_CASE("A line between held ends in a current is the single-line statics' equ
     sys.set_seabed(bed);
     sys.set_current(sc_U);
     const Vec3<double> fair(0, 0, -10), anchor(-260, 0, -120);
-    const int f = sc_point(sys, PointKind::fixed, fair), a = sc_point(sys, PointKind::fixed, anchor);
+    const int f = test_support::add_point(sys, PointKind::fixed, fair), a = test_support::add_point(sys, PointKind::fixed, anchor);
     sys.add_line(LineModel<double>("line", {sc_section<double>(300, 40, EI)}, env, bed), f, a);
     sys.renumber();
     auto s = sys.initial_state();
@@ -107,9 +96,9 @@ TEST_CASE("The static tangent with a current's drag is the derivative of the res
     MooringSystem<T> sys(env, "current tangent");
     sys.set_seabed(bed);
     sys.set_current(sc_U);
-    const int a = sc_point(sys, PointKind::fixed, Vec3<double>(-150, 0, -100));
-    const int b = sc_point(sys, PointKind::free, Vec3<double>(0, 10, -70), 3000, 0.4, 1.5);
-    const int c = sc_point(sys, PointKind::fixed, Vec3<double>(40, 0, -10));
+    const int a = test_support::add_point(sys, PointKind::fixed, Vec3<double>(-150, 0, -100));
+    const int b = test_support::add_point(sys, PointKind::free, Vec3<double>(0, 10, -70), 3000, 0.4, 1.5);
+    const int c = test_support::add_point(sys, PointKind::fixed, Vec3<double>(40, 0, -10));
     sys.add_line(LineModel<T>("chain", {sc_section<T>(175, 8, 0)}, env, bed), a, b);
     sys.add_line(LineModel<T>("cable", {sc_section<T>(75, 10, 3e4)}, env, bed), b, c);
     sys.renumber();
@@ -155,9 +144,9 @@ TEST_CASE("A buoy in a current balances against lines solved one by one; the sta
   sys.set_current(sc_U);
   const double m = 4000, V = 12, CdA = 6;
   const Vec3<double> a1(-200, 0, -150), a2(150, 80, -150), fl(20, 0, -10);
-  const int p1 = sc_point(sys, PointKind::fixed, a1), p2 = sc_point(sys, PointKind::fixed, a2);
-  const int buoy = sc_point(sys, PointKind::free, Vec3<double>(0, 0, -60), m, V, CdA);
-  const int pf = sc_point(sys, PointKind::fixed, fl);
+  const int p1 = test_support::add_point(sys, PointKind::fixed, a1), p2 = test_support::add_point(sys, PointKind::fixed, a2);
+  const int buoy = test_support::add_point(sys, PointKind::free, Vec3<double>(0, 0, -60), m, V, CdA);
+  const int pf = test_support::add_point(sys, PointKind::fixed, fl);
   sys.add_line(LineModel<double>("chain 1", {sc_section<double>(230, 30, 0)}, env, bed), p1, buoy);
   sys.add_line(LineModel<double>("chain 2", {sc_section<double>(200, 30, 0)}, env, bed), p2, buoy);
   sys.add_line(LineModel<double>("riser", {sc_section<double>(65, 30, 2e4, 3e8, 60, 0.2)}, env, bed), buoy, pf);

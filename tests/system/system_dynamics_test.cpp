@@ -137,44 +137,20 @@ TEST_CASE("The system's dynamic tangents are the derivatives of its forces and i
   auto sysd = sd_build<D>(pts, lines, -100.0);
   sysd.set_current(Vec3<double>(0.4, -0.2, 0.05));
   sysd.set_coupled(2, Vec3<D>(D(40), D(0), D(-10)), Vec3<D>(D(0.3), D(0.1), D(-0.2)), Vec3<D>(D(0.05), D(0), D(0.1)));
-  // Directions: q (n), then v (n), then a (n).
-  SystemState<D> sd;
-  sd.q.resize(n);
-  sd.v.resize(n);
-  sd.a.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    sd.q(i) = D(s.q(i), VecX<double>::Unit(3 * n, i));
-    sd.v(i) = D(s.v(i), VecX<double>::Unit(3 * n, n + i));
-    sd.a(i) = D(s.a(i), VecX<double>::Unit(3 * n, 2 * n + i));
-  }
+  const SystemState<D> sd = test_support::seeded_dual_state<D>(s);  // q, then v, then a
   VecX<D> rd, Mad;
   sysd.dynamic_residual(sd, rd, nullptr, D(0), D(0));
   sysd.inertia(sd, Mad, nullptr, D(0), D(0));
-  auto part = [&](const VecX<D>& f, int block) {
-    MatX<double> J = MatX<double>::Zero(n, n);
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (f(i).derivatives().size()) J.row(i) = f(i).derivatives().segment(block * n, n).transpose();
-    return J;
+  auto part = [&](const VecX<D>& f, int block) { return test_support::dual_block(f, n, block); };
+  auto close = [&](int kind, double wq, double wv, double wm, const MatX<double>& B) {
+    const double e = test_support::relative_difference(test_support::assembled_tangent(sys, s, kind, wq, wv, wm), B);
+    INFO("relative error " << e);
+    CHECK(e <= 1e-10);
   };
-  auto assembled = [&](double wq, double wv, double wm, bool inertia) {
-    auto J = sys.make_jacobian();
-    J.set_zero();
-    VecX<double> r;
-    if (inertia)
-      sys.inertia(s, r, &J, wm, wq);
-    else
-      sys.dynamic_residual(s, r, &J, wq, wv);
-    return MatX<double>(J.to_dense());
-  };
-  auto close = [](const MatX<double>& A, const MatX<double>& B) {
-    const double scale = std::max(B.cwiseAbs().maxCoeff(), 1e-300);
-    INFO("max error " << (A - B).cwiseAbs().maxCoeff() << " of " << scale);
-    CHECK((A - B).cwiseAbs().maxCoeff() <= 1e-10 * scale);
-  };
-  close(assembled(1, 0, 0, false), part(rd, 0));  // dr/dq
-  close(assembled(0, 1, 0, false), part(rd, 1));  // dr/dv
-  close(assembled(0, 0, 1, true), part(Mad, 2));  // M
-  close(assembled(1, 0, 0, true), part(Mad, 0));  // d(M a)/dq (added mass turning with the chord)
+  close(1, 1, 0, 0, part(rd, 0));    // dr/dq
+  close(1, 0, 1, 0, part(rd, 1));    // dr/dv
+  close(2, 0, 0, 1, part(Mad, 2));   // M
+  close(2, 1, 0, 0, part(Mad, 0));   // d(M a)/dq (added mass turning with the chord)
   CHECK(part(rd, 1).cwiseAbs().maxCoeff() > 0);
   CHECK(part(Mad, 0).cwiseAbs().maxCoeff() > 0);
 }

@@ -106,38 +106,19 @@ TEST_CASE("A finite-EI line's system tangents are the derivatives of its forces"
   auto sysd = sh_build<D>(pts, lines, -100.0);
   sysd.set_current(Vec3<double>(0.4, -0.2, 0.05));
   sysd.set_coupled(2, Vec3<D>(D(40), D(0), D(-10)), Vec3<D>(D(0.3), D(0.1), D(-0.2)), Vec3<D>(D(0.05), D(0), D(0.1)));
-  SystemState<D> sd;
-  sd.q.resize(n);
-  sd.v.resize(n);
-  sd.a.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    sd.q(i) = D(s.q(i), VecX<double>::Unit(3 * n, i));
-    sd.v(i) = D(s.v(i), VecX<double>::Unit(3 * n, n + i));
-    sd.a(i) = D(s.a(i), VecX<double>::Unit(3 * n, 2 * n + i));
-  }
+  const SystemState<D> sd = test_support::seeded_dual_state<D>(s);  // q, then v, then a
   VecX<D> rd, Mad, Rs;
   sysd.dynamic_residual(sd, rd, nullptr, D(0), D(0));
   sysd.inertia(sd, Mad, nullptr, D(0), D(0));
   sysd.static_residual(sd, Rs, nullptr);
-  auto part = [&](const VecX<D>& f, int block) {
-    MatX<double> J = MatX<double>::Zero(n, n);
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (f(i).derivatives().size()) J.row(i) = f(i).derivatives().segment(block * n, n).transpose();
-    return J;
-  };
+  auto part = [&](const VecX<D>& f, int block) { return test_support::dual_block(f, n, block); };
   auto assembled = [&](int kind, double wq, double wv, double wm) {
-    auto J = sys.make_jacobian();
-    J.set_zero();
-    VecX<double> r;
-    if (kind == 0) sys.static_residual(s, r, &J);
-    if (kind == 1) sys.dynamic_residual(s, r, &J, wq, wv);
-    if (kind == 2) sys.inertia(s, r, &J, wm, wq);
-    return MatX<double>(J.to_dense());
+    return test_support::assembled_tangent(sys, s, kind, wq, wv, wm);
   };
   auto close = [](const MatX<double>& A, const MatX<double>& B) {
-    const double scale = std::max(B.cwiseAbs().maxCoeff(), 1e-300);
-    INFO("max error " << (A - B).cwiseAbs().maxCoeff() << " of " << scale);
-    CHECK((A - B).cwiseAbs().maxCoeff() <= 1e-10 * scale);
+    const double e = test_support::relative_difference(A, B);
+    INFO("relative error " << e);
+    CHECK(e <= 1e-10);
   };
   close(assembled(0, 1, 0, 0), part(Rs, 0));  // static dR/dq
   close(assembled(1, 1, 0, 0), part(rd, 0));  // dr/dq

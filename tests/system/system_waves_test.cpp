@@ -44,28 +44,15 @@ struct SwUniformFlow {
 // An Airy wave of height H, period T along +x in water of depth h (no current, no ramp).
 WaveField sw_airy(double H, double T, double h) { return WaveField(LinearSea::regular(H, T, 0.0, h, 9.80665)); }
 
-template <class T>
-int sw_point(MooringSystem<T>& sys, PointKind k, const Vec3<double>& r, double m = 0, double V = 0, double CdA = 0,
-             double Ca = 0) {
-  PointModel<T> p;
-  p.kind = k;
-  p.r = r.cast<T>();
-  p.mass = T(m);
-  p.volume = T(V);
-  p.CdA = CdA;
-  p.Ca = Ca;
-  return sys.add_point(p);
-}
-
 // An anchor, a clump (free, its volume V and drag area CdA) and a fairlead, two lines.
 template <class T>
 MooringSystem<T> sw_clump_system(double V, double CdA) {
   test_support::FlatBed fb(100);
   MooringSystem<T> sys(fb.env, "clump in waves");
   sys.set_seabed(fb.bed);
-  const int a = sw_point(sys, PointKind::fixed, Vec3<double>(-150, 0, -100));
-  const int c = sw_point(sys, PointKind::free, Vec3<double>(0, 10, -70), 3000, V, CdA, 0.8);
-  const int f = sw_point(sys, PointKind::coupled, Vec3<double>(40, 0, -10));
+  const int a = test_support::add_point(sys, PointKind::fixed, Vec3<double>(-150, 0, -100));
+  const int c = test_support::add_point(sys, PointKind::free, Vec3<double>(0, 10, -70), 3000, V, CdA, 0.8);
+  const int f = test_support::add_point(sys, PointKind::coupled, Vec3<double>(40, 0, -10));
   const test_support::SectionNumbers chain{175, 8, 4e8, 0, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2};
   const test_support::SectionNumbers poly{75, 5, 2e7, 0, 30, 0.15, 3e5, 1.0, 0.2, 0.9, 0.1};
   sys.add_line(LineModel<T>("chain", {test_support::system_section<T>(chain)}, fb.env, fb.bed), a, c);
@@ -91,45 +78,21 @@ TEST_CASE("The system's dynamic tangents in a held wave field are the derivative
   REQUIRE(sys.holds_fluid());
   using D = Dual<double>;
   auto sysd = sw_clump_system<D>(0.4, 1.5);
-  SystemState<D> sd;
-  sd.q.resize(n);
-  sd.v.resize(n);
-  sd.a.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    sd.q(i) = D(s.q(i), VecX<double>::Unit(3 * n, i));
-    sd.v(i) = D(s.v(i), VecX<double>::Unit(3 * n, n + i));
-    sd.a(i) = D(s.a(i), VecX<double>::Unit(3 * n, 2 * n + i));
-  }
+  const SystemState<D> sd = test_support::seeded_dual_state<D>(s);
   sysd.hold_fluid(field, sd, 2.3);  // sampled at the same positions: the same held fluid
   REQUIRE(sysd.held_fluid_velocity() == sys.held_fluid_velocity());
   VecX<D> rd, Mad;
   sysd.dynamic_residual(sd, rd, nullptr, D(0), D(0));
   sysd.inertia(sd, Mad, nullptr, D(0), D(0));
-  auto part = [&](const VecX<D>& f, int block) {
-    MatX<double> J = MatX<double>::Zero(n, n);
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (f(i).derivatives().size()) J.row(i) = f(i).derivatives().segment(block * n, n).transpose();
-    return J;
-  };
-  auto assembled = [&](double wq, double wv, double wm, bool inertia) {
-    auto J = sys.make_jacobian();
-    J.set_zero();
-    VecX<double> r;
-    if (inertia)
-      sys.inertia(s, r, &J, wm, wq);
-    else
-      sys.dynamic_residual(s, r, &J, wq, wv);
-    return MatX<double>(J.to_dense());
-  };
-  auto close = [](const MatX<double>& A, const MatX<double>& B) {
-    const double scale = std::max(B.cwiseAbs().maxCoeff(), 1e-300);
-    INFO("max error " << (A - B).cwiseAbs().maxCoeff() << " of " << scale);
-    CHECK((A - B).cwiseAbs().maxCoeff() <= 1e-10 * scale);
-  };
-  close(assembled(1, 0, 0, false), part(rd, 0));  // dr/dq: the fluid inertia turns with the chord
-  close(assembled(0, 1, 0, false), part(rd, 1));  // dr/dv: drag on the relative velocity
-  close(assembled(0, 0, 1, true), part(Mad, 2));
-  close(assembled(1, 0, 0, true), part(Mad, 0));
+  using test_support::assembled_tangent;
+  using test_support::dual_block;
+  const double e[4] = {
+      test_support::relative_difference(assembled_tangent(sys, s, 1, 1, 0, 0), dual_block(rd, n, 0)),  // dr/dq
+      test_support::relative_difference(assembled_tangent(sys, s, 1, 0, 1, 0), dual_block(rd, n, 1)),  // dr/dv
+      test_support::relative_difference(assembled_tangent(sys, s, 2, 0, 0, 1), dual_block(Mad, n, 2)),  // M
+      test_support::relative_difference(assembled_tangent(sys, s, 2, 1, 0, 0), dual_block(Mad, n, 0))};  // d(M a)/dq
+  INFO("relative tangent errors: dr/dq " << e[0] << ", dr/dv " << e[1] << ", M " << e[2] << ", d(M a)/dq " << e[3]);
+  for (double x : e) CHECK(x <= 1e-10);
   // The held fluid changes the forces (the waves reach the clump 70 m down and the lines).
   VecX<double> r_wave, r_still;
   sys.dynamic_residual(s, r_wave, nullptr, 0.0, 0.0);
@@ -234,8 +197,8 @@ namespace {
 MooringSystem<double> sw_line_system(const test_support::SectionNumbers& n, const test_support::FlatBed& fb) {
   MooringSystem<double> sys(fb.env, "line in waves");
   sys.set_seabed(fb.bed);
-  const int f = sw_point(sys, PointKind::fixed, Vec3<double>(0, 0, -10));
-  const int a = sw_point(sys, PointKind::fixed, Vec3<double>(300, 0, -100));
+  const int f = test_support::add_point(sys, PointKind::fixed, Vec3<double>(0, 0, -10));
+  const int a = test_support::add_point(sys, PointKind::fixed, Vec3<double>(300, 0, -100));
   sys.add_line(LineModel<double>("line", {test_support::system_section<double>(n)}, fb.env, fb.bed), f, a);
   sys.renumber();
   return sys;
@@ -428,7 +391,7 @@ TEST_CASE("A line reaching above the still water loses its buoyancy there: the s
     MooringSystem<double> sys(fb.env, "line through the surface");
     sys.set_seabed(fb.bed);
     const Vec3<double> fair(0, 0, 6), anchor(-140, 0, -60);
-    const int f = sw_point(sys, PointKind::fixed, fair), a = sw_point(sys, PointKind::fixed, anchor);
+    const int f = test_support::add_point(sys, PointKind::fixed, fair), a = test_support::add_point(sys, PointKind::fixed, anchor);
     const test_support::SectionNumbers n{175, 35, 4e8, EI, 60, 0.25, 0, 1.2, 0.3, 1.0, 0};
     sys.add_line(LineModel<double>("line", {test_support::system_section<double>(n)}, fb.env, fb.bed), f, a);
     sys.renumber();
@@ -465,22 +428,17 @@ TEST_CASE("A line reaching above the still water loses its buoyancy there: the s
       using D = Dual<double>;
       MooringSystem<D> sysd(fb.env, "line through the surface");
       sysd.set_seabed(fb.bed);
-      const int fd = sw_point(sysd, PointKind::fixed, fair), ad = sw_point(sysd, PointKind::fixed, anchor);
+      const int fd = test_support::add_point(sysd, PointKind::fixed, fair), ad = test_support::add_point(sysd, PointKind::fixed, anchor);
       sysd.add_line(LineModel<D>("line", {test_support::system_section<D>(n)}, fb.env, fb.bed), fd, ad);
       sysd.renumber();
       const Eigen::Index nq = sys.dofs();
-      SystemState<D> sd = sysd.initial_state();
-      for (Eigen::Index i = 0; i < nq; ++i) sd.q(i) = D(s.q(i), VecX<double>::Unit(nq, i));
+      const SystemState<D> sd = test_support::seeded_dual_state<D>(s);
       VecX<D> Rd;
       sysd.static_residual(sd, Rd, nullptr);
-      MatX<double> Jd(nq, nq);
-      for (Eigen::Index i = 0; i < nq; ++i) Jd.row(i) = Rd(i).derivatives().transpose();
-      auto J = sys.make_jacobian();
-      VecX<double> R;
-      sys.static_residual(s, R, &J);
-      const MatX<double> Ja = J.to_dense();
-      INFO("tangent error " << (Ja - Jd).cwiseAbs().maxCoeff() << " of " << Jd.cwiseAbs().maxCoeff());
-      CHECK((Ja - Jd).cwiseAbs().maxCoeff() <= 1e-10 * Jd.cwiseAbs().maxCoeff());
+      const double err =
+          test_support::relative_difference(test_support::assembled_tangent(sys, s, 0, 1, 0, 0), test_support::dual_block(Rd, nq, 0));
+      INFO("relative static tangent error " << err);
+      CHECK(err <= 1e-10);
       CHECK(sys.nonpotential_loads(s));
     }
   }
