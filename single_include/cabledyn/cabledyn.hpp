@@ -13797,12 +13797,6 @@ class LineModel {
     }
     add_contact(x, &vx, R, sink, wq, wv);
   }
-  /// dynamic_residual in the uniform current U.
-  template <class Sink>
-  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const Vec3<double>& U, VecX<T>& R, Sink* sink,
-                        const T& wq, const T& wv) const {
-    dynamic_residual(x, vx, LineFluid{U, nullptr, nullptr}, R, sink, wq, wv);
-  }
 
   /// Inertia M(x) a on every slot (Ma sized size(), overwritten): the consistent structural
   /// mass and the Morison added mass at the current configuration, and with a sink the blocks
@@ -13864,10 +13858,6 @@ class LineModel {
       r(2) -= node_contact(i, x(iz), vx(iz)).f;
     }
     return -r - Ma;
-  }
-  /// end_load in the uniform current U.
-  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
-    return end_load(x, vx, ax, LineFluid{U, nullptr, nullptr}, end);
   }
 
   /// Total potential energy at node vector x [J]: strain energy, weight potential, a Hermite
@@ -14458,6 +14448,12 @@ class MooringSystem {
       for (std::size_t k = 0; k < bodies_[b].lumps.size(); ++k)
         put(fluid_body_site_[b] + 1 + k, Vec3<T>(rb + Rb * bodies_[b].lumps[k].p));
     }
+    fluid_u_.swap(fluid_tmp_u_);
+    fluid_a_.swap(fluid_tmp_a_);
+  }
+  /// Returns to the fluid held before the last hold_fluid (a failed step's rollback: the
+  /// staging keeps it, so nothing is copied). Only right after a hold_fluid that returned.
+  void revert_fluid() {
     fluid_u_.swap(fluid_tmp_u_);
     fluid_a_.swap(fluid_tmp_a_);
   }
@@ -15705,7 +15701,7 @@ class MooringSystem {
   std::vector<Vec3<double>> fluid_u_, fluid_a_;
   std::vector<std::size_t> fluid_line_site_, fluid_body_site_;
   std::size_t fluid_point_site_ = 0, fluid_sites_ = 0;
-  std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging (swapped in)
+  std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
 };
@@ -23843,14 +23839,12 @@ class SystemSimulation {
       n = std::max(1, static_cast<int>(std::ceil(omega * dt / kBodySubstep - 1e-12)));
     }
     if (field_) {
-      // The fluid of t + dt at the committed positions; restored if the step fails.
-      fluid_u_ = model_.system.held_fluid_velocity();
-      fluid_a_ = model_.system.held_fluid_acceleration();
+      // The fluid of t + dt at the committed positions; the previous one back if the step fails.
       model_.system.hold_fluid(*field_, stepper_->state(), t + dt);
       try {
         stepper_->step(dt, n);
       } catch (...) {
-        model_.system.set_held_fluid(fluid_u_, fluid_a_);
+        model_.system.revert_fluid();
         throw;
       }
     } else {
@@ -24097,8 +24091,7 @@ class SystemSimulation {
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
   std::vector<double> last_v_, acc_;
-  std::unique_ptr<FluidField> field_;               // the deck's waves (null: none)
-  std::vector<Vec3<double>> fluid_u_, fluid_a_;     // the held fluid before a step (its rollback)
+  std::unique_ptr<FluidField> field_;  // the deck's waves (null: none)
   int last_substeps_ = 1, max_substeps_ = 1;
 };
 

@@ -111,6 +111,18 @@ inline double energy_drift(MooringSystem<double>& sys, const SystemState<double>
   return drift / K0;
 }
 
+/// Steps st by 0.05 s to t = 0.05 k for k = from .. to, coupled point p surging 2 m at
+/// 0.6 rad/s about r0 (the march of the allocation checks).
+inline void surge_steps(MooringSystem<double>& sys, SystemStepper<MooringSystem<double>>& st, int p,
+                        const Vec3<double>& r0, int from, int to) {
+  for (int k = from; k <= to; ++k) {
+    const double t = 0.05 * k;
+    sys.set_coupled(p, r0 + Vec3<double>(2 * std::sin(0.6 * t), 0, 0), Vec3<double>(1.2 * std::cos(0.6 * t), 0, 0),
+                    Vec3<double>(-0.72 * std::sin(0.6 * t), 0, 0));
+    st.step(0.05);
+  }
+}
+
 /// Adds a point of kind k at r with mass m, volume V, drag area CdA and added-mass
 /// coefficient Ca; returns its index.
 template <class T>

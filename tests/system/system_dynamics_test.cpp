@@ -60,17 +60,8 @@ MooringSystem<T> sd_build(const std::vector<SdPoint>& pts, const std::vector<SdL
   }
   int k = 0;
   for (const auto& L : lines) {
-    SectionModel<T> s;
-    s.length = T(L.length);
-    s.segments = L.segs;
-    s.EA = T(L.EA);
-    s.rho_A = T(L.rho_A);
-    s.d = T(L.d);
-    s.BA = T(L.BA);
-    s.Cdn = L.Cdn;
-    s.Cdt = L.Cdt;
-    s.Can = L.Can;
-    s.Cat = L.Cat;
+    const SectionModel<T> s =
+        test_support::system_section<T>({L.length, L.segs, L.EA, 0, L.rho_A, L.d, L.BA, L.Cdn, L.Cdt, L.Can, L.Cat});
     sys.add_line(LineModel<T>("line " + std::to_string(++k), {s}, env, bed), L.a, L.b);
   }
   sys.renumber();
@@ -291,19 +282,12 @@ TEST_CASE("A system step allocates nothing; a failed step leaves the state uncha
   solve_statics(sys, s);
   SystemStepper<MooringSystem<double>> st(sys);
   st.initialize(s);
-  auto fair = [&](double t) {
-    sys.set_coupled(2, Vec3<double>(40 + 2 * std::sin(0.6 * t), 0, -10), Vec3<double>(1.2 * std::cos(0.6 * t), 0, 0),
-                    Vec3<double>(-0.72 * std::sin(0.6 * t), 0, 0));
-  };
-  fair(0.05);
-  st.step(0.05);  // the first step settles every workspace
+  const Vec3<double> fair0(40, 0, -10);
+  test_support::surge_steps(sys, st, 2, fair0, 1, 1);  // the first step settles every workspace
   test_support::AllocationCounter count;
   {
     test_support::EigenMallocGuard guard;
-    for (int k = 2; k <= 40; ++k) {
-      fair(0.05 * k);
-      st.step(0.05);
-    }
+    test_support::surge_steps(sys, st, 2, fair0, 2, 40);
   }
   CHECK(count.allocations() == 0);
   CHECK(st.state().t == Approx(2.0));

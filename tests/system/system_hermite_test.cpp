@@ -72,14 +72,23 @@ LineType sh_type(const ShLine& L) { return test_support::line_type_of(sh_numbers
 
 LineEnd sh_at(const Vec3<double>& p) { return test_support::held_end(p); }
 
+// An anchor on the seabed, a clump and a coupled fairlead; a 30-element finite-EI line from
+// the anchor to the clump and an EI = 0 line on to the fairlead.
+std::vector<ShPoint> sh_clump_points() {
+  return {{"anchor", PointKind::fixed, -150, 0, -100, 0, 0, 0, 0},
+          {"clump", PointKind::free, 0, 10, -70, 3000, 0.4, 1.5, 0.8},
+          {"fairlead", PointKind::coupled, 40, 0, -10, 0, 0, 0, 0}};
+}
+std::vector<ShLine> sh_clump_lines() {
+  return {{175, 30, 4e8, 3e5, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2, 0, 1},
+          {75, 5, 2e7, 0, 30, 0.15, 3e5, 1.0, 0.2, 0.9, 0.1, 1, 2}};
+}
+
 }  // namespace
 
 TEST_CASE("A finite-EI line's system tangents are the derivatives of its forces", "[system][hermite][autodiff]") {
-  const std::vector<ShPoint> pts{{"anchor", PointKind::fixed, -150, 0, -100, 0, 0, 0, 0},
-                                 {"clump", PointKind::free, 0, 10, -70, 3000, 0.4, 1.5, 0.8},
-                                 {"fairlead", PointKind::coupled, 40, 0, -10, 0, 0, 0, 0}};
-  const std::vector<ShLine> lines{{175, 30, 4e8, 3e5, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2, 0, 1},
-                                  {75, 5, 2e7, 0, 30, 0.15, 3e5, 1.0, 0.2, 0.9, 0.1, 1, 2}};
+  const std::vector<ShPoint> pts = sh_clump_points();
+  const std::vector<ShLine> lines = sh_clump_lines();
   auto sys = sh_build<double>(pts, lines, -100.0);
   CHECK(sys.line(0).model.hermite());
   CHECK_FALSE(sys.line(1).model.hermite());
@@ -444,29 +453,19 @@ TEST_CASE("Finite-EI lines on a free body, one of a single element: the system t
 }
 
 TEST_CASE("A step of a system with a finite-EI line allocates nothing", "[system][hermite][dynamics]") {
-  const std::vector<ShPoint> pts{{"anchor", PointKind::fixed, -150, 0, -100, 0, 0, 0, 0},
-                                 {"clump", PointKind::free, 0, 10, -70, 3000, 0.4, 1.5, 0.8},
-                                 {"fairlead", PointKind::coupled, 40, 0, -10, 0, 0, 0, 0}};
-  const std::vector<ShLine> lines{{175, 30, 4e8, 3e5, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2, 0, 1},
-                                  {75, 5, 2e7, 0, 30, 0.15, 3e5, 1.0, 0.2, 0.9, 0.1, 1, 2}};
+  const std::vector<ShPoint> pts = sh_clump_points();
+  const std::vector<ShLine> lines = sh_clump_lines();
   auto sys = sh_build<double>(pts, lines, -100.0);
   auto s = sys.initial_state();
   solve_statics(sys, s);
   SystemStepper<MooringSystem<double>> st(sys);
   st.initialize(s);
-  auto fair = [&](double t) {
-    sys.set_coupled(2, Vec3<double>(40 + 2 * std::sin(0.6 * t), 0, -10), Vec3<double>(1.2 * std::cos(0.6 * t), 0, 0),
-                    Vec3<double>(-0.72 * std::sin(0.6 * t), 0, 0));
-  };
-  fair(0.05);
-  st.step(0.05);  // the first step settles every workspace
+  const Vec3<double> fair0(40, 0, -10);
+  test_support::surge_steps(sys, st, 2, fair0, 1, 1);  // the first step settles every workspace
   test_support::AllocationCounter count;
   {
     test_support::EigenMallocGuard guard;
-    for (int k = 2; k <= 40; ++k) {
-      fair(0.05 * k);
-      st.step(0.05);
-    }
+    test_support::surge_steps(sys, st, 2, fair0, 2, 40);
   }
   CHECK(count.allocations() == 0);
   CHECK(st.state().t == Approx(2.0));

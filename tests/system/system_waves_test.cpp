@@ -93,6 +93,13 @@ TEST_CASE("The system's dynamic tangents in a held wave field are the derivative
       test_support::relative_difference(assembled_tangent(sys, s, 2, 1, 0, 0), dual_block(Mad, n, 0))};  // d(M a)/dq
   INFO("relative tangent errors: dr/dq " << e[0] << ", dr/dv " << e[1] << ", M " << e[2] << ", d(M a)/dq " << e[3]);
   for (double x : e) CHECK(x <= 1e-10);
+  // A failed step's rollback: revert_fluid returns to the fluid held before the last hold.
+  const std::vector<Vec3<double>> u23 = sys.held_fluid_velocity(), a23 = sys.held_fluid_acceleration();
+  sys.hold_fluid(field, s, 4.1);
+  CHECK(sys.held_fluid_velocity() != u23);
+  sys.revert_fluid();
+  CHECK(sys.held_fluid_velocity() == u23);
+  CHECK(sys.held_fluid_acceleration() == a23);
   // The held fluid changes the forces (the waves reach the clump 70 m down and the lines).
   VecX<double> r_wave, r_still;
   sys.dynamic_residual(s, r_wave, nullptr, 0.0, 0.0);

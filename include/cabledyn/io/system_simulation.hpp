@@ -124,14 +124,12 @@ class SystemSimulation {
       n = std::max(1, static_cast<int>(std::ceil(omega * dt / kBodySubstep - 1e-12)));
     }
     if (field_) {
-      // The fluid of t + dt at the committed positions; restored if the step fails.
-      fluid_u_ = model_.system.held_fluid_velocity();
-      fluid_a_ = model_.system.held_fluid_acceleration();
+      // The fluid of t + dt at the committed positions; the previous one back if the step fails.
       model_.system.hold_fluid(*field_, stepper_->state(), t + dt);
       try {
         stepper_->step(dt, n);
       } catch (...) {
-        model_.system.set_held_fluid(fluid_u_, fluid_a_);
+        model_.system.revert_fluid();
         throw;
       }
     } else {
@@ -378,8 +376,7 @@ class SystemSimulation {
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
   std::vector<double> last_v_, acc_;
-  std::unique_ptr<FluidField> field_;               // the deck's waves (null: none)
-  std::vector<Vec3<double>> fluid_u_, fluid_a_;     // the held fluid before a step (its rollback)
+  std::unique_ptr<FluidField> field_;  // the deck's waves (null: none)
   int last_substeps_ = 1, max_substeps_ = 1;
 };
 

@@ -411,12 +411,6 @@ class LineModel {
     }
     add_contact(x, &vx, R, sink, wq, wv);
   }
-  /// dynamic_residual in the uniform current U.
-  template <class Sink>
-  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const Vec3<double>& U, VecX<T>& R, Sink* sink,
-                        const T& wq, const T& wv) const {
-    dynamic_residual(x, vx, LineFluid{U, nullptr, nullptr}, R, sink, wq, wv);
-  }
 
   /// Inertia M(x) a on every slot (Ma sized size(), overwritten): the consistent structural
   /// mass and the Morison added mass at the current configuration, and with a sink the blocks
@@ -478,10 +472,6 @@ class LineModel {
       r(2) -= node_contact(i, x(iz), vx(iz)).f;
     }
     return -r - Ma;
-  }
-  /// end_load in the uniform current U.
-  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const Vec3<double>& U, int end) const {
-    return end_load(x, vx, ax, LineFluid{U, nullptr, nullptr}, end);
   }
 
   /// Total potential energy at node vector x [J]: strain energy, weight potential, a Hermite

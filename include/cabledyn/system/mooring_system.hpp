@@ -184,6 +184,12 @@ class MooringSystem {
     fluid_u_.swap(fluid_tmp_u_);
     fluid_a_.swap(fluid_tmp_a_);
   }
+  /// Returns to the fluid held before the last hold_fluid (a failed step's rollback: the
+  /// staging keeps it, so nothing is copied). Only right after a hold_fluid that returned.
+  void revert_fluid() {
+    fluid_u_.swap(fluid_tmp_u_);
+    fluid_a_.swap(fluid_tmp_a_);
+  }
   /// Drops the held fluid: the dynamic loads take the uniform current again.
   void release_fluid() {
     fluid_u_.clear();
@@ -1428,7 +1434,7 @@ class MooringSystem {
   std::vector<Vec3<double>> fluid_u_, fluid_a_;
   std::vector<std::size_t> fluid_line_site_, fluid_body_site_;
   std::size_t fluid_point_site_ = 0, fluid_sites_ = 0;
-  std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging (swapped in)
+  std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
 };
