@@ -13702,8 +13702,11 @@ class LineModel {
   /// positions (the static seeds of the system statics solve it line by line; a Hermite
   /// line's ends pinned in bending).
   /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
-  /// the position of this model's End B).
-  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false) const {
+  /// the position of this model's End B). dirA / dirB (null: pinned in bending) clamp this
+  /// model's End A / End B: a Rigid end connection, the tangent on the ray of that world
+  /// direction along this model's arc length (reversed: negated, along the reversed line's).
+  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false,
+                  const Vec3<double>* dirA = nullptr, const Vec3<double>* dirB = nullptr) const {
     std::vector<LineSection> s;
     LineType base;
     for (const auto& sec : sections_) s.push_back(sec.value(base));
@@ -13711,6 +13714,10 @@ class LineModel {
     LineEnd a, b;
     a.position = endA;
     b.position = endB;
+    const Vec3<double>* da = reversed ? dirB : dirA;
+    const Vec3<double>* db = reversed ? dirA : dirB;
+    if (da) a.rotation = EndRotation::rigid, a.direction = reversed ? Vec3<double>(-*da) : *da;
+    if (db) b.rotation = EndRotation::rigid, b.direction = reversed ? Vec3<double>(-*db) : *db;
     LineOptions opt;
     opt.tension_only = tension_only_;
     opt.axial_order = axial_order_;
@@ -14278,7 +14285,9 @@ class BorderedJacobian {
 // Spec "Attached objects and line ends" (fixed, coupled and free points; a line end takes the
 // position of the object it is attached to; a free point carries its mass, volume and the
 // forces of its lines), "Tension and coupled loads" (the force a line exerts on its end
-// object), "Static equilibrium" (R = f_int - f_ext on every free DOF).
+// object), "Static equilibrium" (R = f_int - f_ext on every free DOF), "Cables clamped to
+// bodies and rods" (a clamped end's tangent on the ray of its object's direction, the
+// connection moment m x g_m: clamp_end).
 //
 // The system owns the lines (LineModel) and points, numbers the free DOFs (each line's
 // interior nodes as one band block, then the free points' DOFs as the border: see
@@ -14343,6 +14352,10 @@ template <class T>
 struct SystemLine {
   LineModel<T> model;
   int point[2] = {-1, -1};  ///< End A, End B point index
+  /// A clamped end (spec "Cables clamped to bodies and rods"; MooringSystem::clamp_end): its
+  /// tangent m held on the ray of d = R d0, R the orientation of the object at that end.
+  bool clamped[2] = {false, false};
+  Vec3<T> clamp_dir[2] = {Vec3<T>::Zero(), Vec3<T>::Zero()};  ///< d0, unit, in the object's axes
 };
 
 /// The prescribed kinematics of a system's held points (fixed and coupled) at one time: the
@@ -14797,6 +14810,74 @@ class MooringSystem {
     return static_cast<int>(lines_.size()) - 1;
   }
 
+  /// Clamps end `end` (0: End A, 1: End B) of finite-EI line l to the object it is attached
+  /// to (spec "Cables clamped to bodies and rods": a Rigid end connection on a body point or
+  /// a rod end): the end tangent m stays on the ray of d = R d0, R the orientation of the
+  /// point's body (a point on a body: d0 in body axes) or the identity (a Fixed or Coupled
+  /// point: d0 in world axes, held). d0 points along the line's arc length, from End A toward
+  /// End B (at End B out of the line). Only the direction is prescribed: the magnitude of m,
+  /// the axial stretch, stays free. The line returns to a body its end force and the
+  /// connection moment m x g_m, g_m the constraint force on the tangent.
+  ///
+  /// The end's tangent slot then holds (lambda, 0, 0): m = lambda d, the other two values
+  /// held at zero (rows of their own with a unit diagonal; their residual is zero). Throws
+  /// InputError for an EI = 0 line, a free point (it has no orientation) or a d0 that is zero
+  /// or not finite; the line is unchanged then.
+  void clamp_end(int l, int end, const Vec3<T>& d0) {
+    auto& L = lines_.at(static_cast<std::size_t>(l));
+    const std::string obj = "Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (end == 0 ? " End A" : " End B");
+    if (end != 0 && end != 1) throw InputError(obj, "end", end, "0 (End A) or 1 (End B)");
+    if (!L.model.hermite())
+      throw InputError(obj, "clamped end", "an EI = 0 line", "a finite-EI line (an EI = 0 node has no tangent to clamp)");
+    const auto& P = points_[static_cast<std::size_t>(L.point[end])];
+    if (P.kind == PointKind::free)
+      throw InputError(obj, "clamped end", "on Point " + std::to_string(L.point[end] + 1) + " (" + P.name + "), a free point",
+                       "a body point, rod end or held point (a free point has no orientation to clamp to)");
+    const T n = sqrt_or_zero(T(d0.squaredNorm()));
+    if (!(value_of(n) > 0) || !is_finite(n)) throw InputError(obj, "clamp direction |d0|", value_of(n), "> 0 and finite");
+    L.clamped[end] = true;
+    L.clamp_dir[end] = d0 / n;
+  }
+  /// Releases a clamped end (pinned in bending again).
+  void unclamp_end(int l, int end) { lines_.at(static_cast<std::size_t>(l)).clamped[end] = false; }
+
+  /// The direction d = R d0 of line l's clamped end `end` in state s (world axes).
+  Vec3<T> clamp_direction(const State& s, int l, int end) const {
+    const auto& L = lines_[static_cast<std::size_t>(l)];
+    const auto& P = points_[static_cast<std::size_t>(L.point[end])];
+    if (P.kind != PointKind::body) return L.clamp_dir[end];
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, P.body, rb, Rb);
+    return Rb * L.clamp_dir[end];
+  }
+
+  /// Node i's tangent m on Hermite line l in state s (a clamped end's lambda d).
+  Vec3<T> node_tangent(const State& s, int l, std::size_t i) const {
+    const auto& L = lines_.at(static_cast<std::size_t>(l));
+    const Index d = tangent_dof(l, i);
+    const int e = clamped_end_of(L, i);
+    if (e < 0) return s.q.template segment<3>(d);
+    return s.q(d) * clamp_direction(s, l, e);
+  }
+  /// Sets node i's tangent on Hermite line l in state s to m (a clamped end: its projection
+  /// on the ray of d, lambda = max(d . m, 1e-3 |m|), the other two values zero).
+  void set_node_tangent(State& s, int l, std::size_t i, const Vec3<T>& m) const {
+    const auto& L = lines_.at(static_cast<std::size_t>(l));
+    const Index d = tangent_dof(l, i);
+    const int e = clamped_end_of(L, i);
+    if (e < 0) {
+      s.q.template segment<3>(d) = m;
+      return;
+    }
+    using std::max;
+    const T lam = m.dot(clamp_direction(s, l, e));
+    const T floor = T(1e-3) * sqrt_or_zero(T(m.squaredNorm()));
+    s.q(d) = value_of(lam) > value_of(floor) ? lam : floor;
+    s.q(d + 1) = T(0);
+    s.q(d + 2) = T(0);
+  }
+
   std::size_t n_points() const { return points_.size(); }
   std::size_t n_lines() const { return lines_.size(); }
   /// True when a line is a finite-EI (Hermite) cable: the stepper then takes a backtracking
@@ -14813,6 +14894,12 @@ class MooringSystem {
       line_gather(s, static_cast<int>(l), 0, wx_[l]);
       if (lines_[l].model.nonpotential_wetting(wx_[l])) return true;
     }
+    return false;
+  }
+  /// True when a line end is clamped (clamp_end).
+  bool has_clamped_ends() const {
+    for (const auto& L : lines_)
+      if (L.clamped[0] || L.clamped[1]) return true;
     return false;
   }
   /// True when a line is a finite-EI (Hermite) cable.
@@ -14971,7 +15058,7 @@ class MooringSystem {
         s.q.template segment<3>(node_dof(static_cast<int>(l), i)) = a + (b - a) * T(double(i) / double(n - 1));
       if (L.model.hermite()) {
         const Vec3<T> m = (b - a) / L.model.length();
-        for (std::size_t i = 0; i < n; ++i) s.q.template segment<3>(tangent_dof(static_cast<int>(l), i)) = m;
+        for (std::size_t i = 0; i < n; ++i) set_node_tangent(s, static_cast<int>(l), i, m);
       }
     }
     return s;
@@ -15198,6 +15285,25 @@ class MooringSystem {
     for (int e = 0; e < 2; ++e) {
       const Index k = e == 0 ? 0 : sb, d = point_dof_[static_cast<std::size_t>(L.point[e])];
       x.template segment<3>(3 * k) = d >= 0 ? Vec3<T>(free.template segment<3>(d)) : point_motion(s, L.point[e], which);
+    }
+    // A clamped end's tangent m = lambda d (d = R d0 turning with its object): its velocity
+    // lambda' d + lambda w x d and acceleration lambda'' d + 2 lambda' w x d + lambda (alpha x d
+    // + w x (w x d)).
+    for (int e = 0; e < 2; ++e) {
+      if (!L.clamped[e]) continue;
+      const Index k = 3 * (e == 0 ? 1 : n - 1), d = clamp_dof(li, e);
+      const Vec3<T> dir = clamp_direction(s, l, e);
+      if (which == 0) {
+        x.template segment<3>(k) = s.q(d) * dir;
+        continue;
+      }
+      const Vec3<T> w = clamp_spin(s, L, e, 1), wd = w.cross(dir);
+      if (which == 1) {
+        x.template segment<3>(k) = s.v(d) * dir + s.q(d) * wd;
+      } else {
+        const Vec3<T> al = clamp_spin(s, L, e, 2);
+        x.template segment<3>(k) = s.a(d) * dir + (T(2) * s.v(d)) * wd + s.q(d) * Vec3<T>(al.cross(dir) + w.cross(wd));
+      }
     }
   }
 
@@ -15480,56 +15586,96 @@ class MooringSystem {
  private:
   // How a line's end node enters the system: not at all (a held point or body), as three DOFs
   // of its own (a free point) or through a free body's six, r_end = r + rho with rho = R p
-  // (rows: force and rho x force; columns: dr_end = dr - [rho]_x J_l(theta) dtheta).
+  // (rows: force and rho x force; columns: dr_end = dr - [rho]_x J_l(theta) dtheta); a
+  // clamped end's tangent m = lambda d, d = R d0, through lambda and the body's rotation
+  // (rows: d . force and m x force; columns: dm = d dlambda - [m]_x J_l(theta) dtheta).
   struct EndLink {
-    int kind = 0;      // 0 held, 1 own DOFs, 2 body
-    Index dof = -1;    // kind 1: the node's DOFs; kind 2: the body's translation DOFs (-1: pinned)
-    Index rdof = -1;   // kind 2: the body's rotation DOFs
-    Mat3<T> S = Mat3<T>::Zero();  // [rho]_x
-    Mat3<T> G = Mat3<T>::Zero();  // -[rho]_x J_l(theta)
+    int kind = 0;      // 0 held, 1 own DOFs, 2 body, 3 clamped tangent
+    Index dof = -1;    // kind 1: the node's DOFs; kind 2: the body's translation DOFs (-1: pinned); kind 3: lambda
+    Index rdof = -1;   // kind 2, 3: the body's rotation DOFs (-1: none, a held object)
+    Mat3<T> S = Mat3<T>::Zero();   // [rho]_x or [m]_x
+    Mat3<T> G = Mat3<T>::Zero();   // -S J_l(theta)
+    Mat3<T> Jl = Mat3<T>::Zero();  // kind 3: J_l(theta)
+    Vec3<T> d = Vec3<T>::Zero();   // kind 3: the clamp direction
   };
 
   // Line l's DOF of interior slot k (k not 0, not End B's position slot sb).
   Index interior_dof(std::size_t l, std::size_t k, std::size_t sb) const {
     return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);
   }
+  // The tangent slot of line end e (End A: slot 1; End B: the last slot).
+  static std::size_t tangent_slot(const LineModel<T>& m, int e) { return e == 0 ? 1 : m.n_slots() - 1; }
+  // The DOF of a clamped end's lambda (its tangent slot's first value).
+  Index clamp_dof(std::size_t l, int e) const {
+    const auto& m = lines_[l].model;
+    return interior_dof(l, tangent_slot(m, e), m.position_slot(m.n_nodes() - 1));
+  }
+  // The end (0, 1) whose clamped tangent node i carries, or -1.
+  static int clamped_end_of(const SystemLine<T>& L, std::size_t i) {
+    if (i == 0 && L.clamped[0]) return 0;
+    if (i + 1 == L.model.n_nodes() && L.clamped[1]) return 1;
+    return -1;
+  }
+  // The angular velocity (which = 1) or acceleration (2) of the object at line end e (zero
+  // for a point that is not on a body).
+  Vec3<T> clamp_spin(const State& s, const SystemLine<T>& L, int e, int which) const {
+    const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+    if (P.kind != PointKind::body) return Vec3<T>::Zero();
+    return body_motion(s, P.body, which).template tail<3>();
+  }
 
   // Routes a line's slot blocks to the system Jacobian; blocks with a held end position are
-  // dropped, blocks of an end on a free or pinned body are mapped onto the body's DOFs.
+  // dropped, blocks of an end on a free or pinned body are mapped onto the body's DOFs, blocks
+  // of a clamped end's tangent onto its lambda and its body's rotation.
   struct Router {
     const MooringSystem* sys = nullptr;
     int line = 0;
     BorderedJacobian<T>* J = nullptr;
     std::size_t n = 0;   // slots
     std::size_t sb = 0;  // End B's position slot
-    EndLink ends[2];
+    std::size_t ts[2] = {std::size_t(-1), std::size_t(-1)};  // clamped ends' tangent slots
+    EndLink ends[2], tang[2];
     T wq = T(1);
+    bool special(std::size_t i) const { return i == 0 || i == sb || i == ts[0] || i == ts[1]; }
     void link(std::size_t i, EndLink& out) const {
       if (i == 0) out = ends[0];
       else if (i == sb) out = ends[1];
+      else if (i == ts[0]) out = tang[0];
+      else if (i == ts[1]) out = tang[1];
       else {
         out.kind = 1;
         out.dof = sys->interior_dof(static_cast<std::size_t>(line), i, sb);
       }
     }
     void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
-      if ((i == 0 || j == 0 || i == sb || j == sb)) {
+      if (special(i) || special(j)) {
         EndLink a, b;
         link(i, a);
         link(j, b);
         if (a.kind == 0 || b.kind == 0) return;
         if (a.kind == 1 && b.kind == 1) return J->add3(a.dof, b.dof, B);
-        // Rows: force (own or translation DOFs), moment rho x force (rotation DOFs); columns:
-        // dr_end = dr - [rho]_x J_l dtheta.
+        // Rows: force (own, translation or lambda DOFs), moment S force (rotation DOFs);
+        // columns: own (a lambda column: B d), rotation (B G).
         for (int ra = 0; ra < 2; ++ra)
           for (int cb = 0; cb < 2; ++cb) {
             const Index row = ra == 0 ? a.dof : a.rdof, col = cb == 0 ? b.dof : b.rdof;
             if (row < 0 || col < 0) continue;
-            if ((ra == 1 && a.kind != 2) || (cb == 1 && b.kind != 2)) continue;
+            if ((ra == 1 && a.kind < 2) || (cb == 1 && b.kind < 2)) continue;
             Mat3<T> X = B;
             if (ra == 1) X = a.S * X;
             if (cb == 1) X = X * b.G;
-            J->add3(row, col, X);
+            const bool lr = ra == 0 && a.kind == 3, lc = cb == 0 && b.kind == 3;
+            if (!lr && !lc) {
+              J->add3(row, col, X);
+            } else if (lr && lc) {
+              J->add(row, col, a.d.dot(X * b.d));
+            } else if (lr) {
+              const Vec3<T> rv = X.transpose() * a.d;
+              for (int c = 0; c < 3; ++c) J->add(row, col + c, rv(c));
+            } else {
+              const Vec3<T> cv = X * b.d;
+              for (int c = 0; c < 3; ++c) J->add(row + c, col, cv(c));
+            }
           }
         return;
       }
@@ -15549,9 +15695,22 @@ class MooringSystem {
     r.wq = wq;
     for (int e = 0; e < 2; ++e) {
       const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+      const Index rd = P.kind == PointKind::body ? body_row(P.body, 3) : Index(-1);
+      if (L.clamped[e]) {
+        EndLink& t = r.tang[e];
+        r.ts[e] = tangent_slot(L.model, e);
+        t.kind = 3;
+        t.dof = clamp_dof(static_cast<std::size_t>(l), e);
+        t.d = clamp_direction(s, l, e);
+        if (rd >= 0) {
+          t.rdof = rd;
+          t.S = skew<T>(Vec3<T>(s.q(t.dof) * t.d));
+          t.Jl = so3_left_jacobian<T>(Vec3<T>(s.q.template segment<3>(rd)));
+          t.G = -t.S * t.Jl;
+        }
+      }
       EndLink& k = r.ends[e];
       if (P.kind == PointKind::body) {
-        const Index rd = body_row(P.body, 3);
         if (rd < 0) continue;
         const Vec3<T> th = s.q.template segment<3>(rd);
         const Vec3<T> rho = so3_exp<T>(th) * s.R[static_cast<std::size_t>(P.body)] * P.r;
@@ -15571,7 +15730,10 @@ class MooringSystem {
   // Adds a line's slot vector into the free DOFs: an end on a free body as its force and
   // lever moment (on a pinned body the moment alone: its pin takes the force), with the
   // moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x J_l, times the router's
-  // wq) into the Jacobian.
+  // wq) into the Jacobian. A clamped end's tangent row g_m gives lambda's row d . g_m and
+  // the connection moment m x g_m (spec "Cables clamped to bodies and rods"), with their turn
+  // (d(d . g)/dtheta = (d x g)^T J_l, d(m x g)/dtheta = [g]_x [m]_x J_l, d(m x g)/dlambda =
+  // d x g); its two held values take a zero residual and a unit diagonal.
   void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
     const auto n = static_cast<Index>(route.n), sb = static_cast<Index>(route.sb);
     // The interior slots, contiguous in the line's block (line_gather's layout).
@@ -15586,6 +15748,28 @@ class MooringSystem {
       if (k.kind == 2) {
         R.template segment<3>(k.rdof) += k.S * f;
         if (route.J) route.J->add3(k.rdof, k.rdof, Mat3<T>(route.wq * skew<T>(f) * (-k.G)));
+      }
+    }
+    for (int e = 0; e < 2; ++e) {
+      const EndLink& k = route.tang[e];
+      if (k.kind != 3) continue;
+      const Vec3<T> g = Rl.template segment<3>(static_cast<Index>(3 * route.ts[e]));
+      // The block holds only this line's rows: the copy above is replaced.
+      R.template segment<3>(k.dof) = Vec3<T>(k.d.dot(g), T(0), T(0));
+      if (k.rdof >= 0) {
+        R.template segment<3>(k.rdof) += k.S * g;
+        if (route.J) {
+          route.J->add3(k.rdof, k.rdof, Mat3<T>(route.wq * skew<T>(g) * (-k.G)));
+          const Vec3<T> dg = k.d.cross(g), row = k.Jl.transpose() * dg;
+          for (int c = 0; c < 3; ++c) {
+            route.J->add(k.dof, k.rdof + c, route.wq * row(c));
+            route.J->add(k.rdof + c, k.dof, route.wq * dg(c));
+          }
+        }
+      }
+      if (route.J) {
+        route.J->add(k.dof + 1, k.dof + 1, T(1));
+        route.J->add(k.dof + 2, k.dof + 2, T(1));
       }
     }
   }
@@ -15773,8 +15957,13 @@ double two_norm(const VecX<T>& R) {
 /// Solves every line of `sys` alone, its end points held where state s puts them, and
 /// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
 /// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
+/// With `warm`, a line with a clamped end is first solved from its configuration in s (the
+/// branch it is on: a clamped cable may have several equilibria between the same ends, and
+/// the point balance must not jump between them), from the line statics' own seeds when that
+/// fails.
 template <class T>
-void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr) {
+void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr,
+                      bool warm = false) {
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
     const int li = static_cast<int>(l);
     const auto& L = sys.line(li);
@@ -15789,26 +15978,55 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     // The line statics take End A as the upper end (the fairlead side, as the single-line
     // driver orients its lines): a line written from below is solved seen from End B.
     const bool reversed = ends[0](2) < ends[1](2);
-    Line line = reversed ? L.model.value_line(ends[1], ends[0], true) : L.model.value_line(ends[0], ends[1]);
+    // A clamped end (spec "Cables clamped to bodies and rods"): a Rigid end of the line
+    // statics along its object's present direction.
+    Vec3<double> dir[2];
+    for (int e = 0; e < 2; ++e)
+      if (L.clamped[e]) dir[e] = MooringSystem<T>::value3(sys.clamp_direction(s, li, e));
+    Line line = reversed ? L.model.value_line(ends[1], ends[0], true, L.clamped[0] ? &dir[0] : nullptr,
+                                              L.clamped[1] ? &dir[1] : nullptr)
+                         : L.model.value_line(ends[0], ends[1], false, L.clamped[0] ? &dir[0] : nullptr,
+                                              L.clamped[1] ? &dir[1] : nullptr);
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
     if (!sys.current().isZero()) prob.current = SteadyCurrent::uniform(sys.current());
     const std::size_t n = L.model.n_nodes();
     if (L.model.hermite()) {
-      // A finite-EI line: the Hermite statics (its ends pinned in bending, on the line's own
+      // A finite-EI line: the Hermite statics (its ends pinned in bending or clamped, on the line's own
       // mesh) places the interior positions and every tangent (seen from End B: m reversed).
       // When the Hermite statics fails (a mesh too coarse for the bending length, whose
       // refinement is not implemented), the line without bending seeds it: its EI = 0
       // equilibrium, the tangents by differences of the node positions over the unstretched
       // arc length; the system polish then brings the bending in.
       StaticResult r;
-      try {
+      bool solved = false;
+      if (warm && (L.clamped[0] || L.clamped[1])) {
+        VecX<T> x;
+        sys.line_gather(s, li, 0, x);
+        VecX<double> seed(6 * static_cast<Eigen::Index>(n));
+        for (std::size_t i = 0; i < n; ++i) {
+          const auto j = static_cast<Eigen::Index>(6 * (reversed ? n - 1 - i : i)), k = static_cast<Eigen::Index>(6 * i);
+          for (int c = 0; c < 3; ++c) {
+            seed(j + c) = static_cast<double>(value_of(x(k + c)));
+            seed(j + 3 + c) = static_cast<double>(value_of(reversed ? -x(k + 3 + c) : x(k + 3 + c)));
+          }
+        }
+        try {
+          r = HermiteStatics(line, prob).solve_from(seed, false, "the line's present configuration");
+          solved = true;
+        } catch (const SolveError&) {
+        }
+      }
+      if (!solved) try {
         r = HermiteStatics(line, prob).solve();
       } catch (const SolveError&) {
+        if (warm) throw;  // the line without bending is no equilibrium to balance on
         std::vector<LineSection> secs = line.sections();
         for (auto& sec : secs) sec.type.EI = 0;
-        const Line flat(line.name(), std::move(secs), line.end(0), line.end(1), line.environment(), line.options());
+        LineEnd fa = line.end(0), fb = line.end(1);
+        fa.rotation = fb.rotation = EndRotation::free;  // no tangent without bending
+        const Line flat(line.name(), std::move(secs), fa, fb, line.environment(), line.options());
         const StaticResult rf = TensionStatics(flat, prob).solve();
         r.q.setZero(static_cast<Eigen::Index>(6 * n));
         for (std::size_t i = 0; i < n; ++i) {
@@ -15823,11 +16041,13 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
                          std::to_string(6 * n) + " (the line's own mesh)");
       for (std::size_t i = 0; i < n; ++i) {
         const auto j = static_cast<Eigen::Index>(6 * (reversed ? n - 1 - i : i));
-        const Eigen::Index d = sys.node_dof(li, i), dm = sys.tangent_dof(li, i);
+        const Eigen::Index d = sys.node_dof(li, i);
+        Vec3<T> m;
         for (int c = 0; c < 3; ++c) {
           if (i > 0 && i + 1 < n) s.q(d + c) = T(r.q(j + c));
-          s.q(dm + c) = T(reversed ? -r.q(j + 3 + c) : r.q(j + 3 + c));
+          m(c) = T(reversed ? -r.q(j + 3 + c) : r.q(j + 3 + c));
         }
+        sys.set_node_tangent(s, li, i, m);  // a clamped end: lambda on its ray
       }
       continue;
     }
@@ -15966,14 +16186,18 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // lines have no bending (EI = 0 lines, robust line statics and smooth end forces), its
   // objects' equilibrium seeds this one, each Hermite line is then solved alone between
   // them (the Hermite statics) and stage 3 brings the bending's share of the end forces in.
+  // A clamped end's connection moment has no share in a line without bending: with clamped
+  // ends the objects are balanced on the Hermite lines themselves (stage 2, each re-solved
+  // by the Hermite statics with its clamp).
   bool surrogate = false;
-  if (opt.seed_lines && sys.has_finite_ei_lines() && sys.dofs() > sys.line_dofs()) {
+  if (opt.seed_lines && sys.has_finite_ei_lines() && !sys.has_clamped_ends() && sys.dofs() > sys.line_dofs()) {
     MooringSystem<T> flat = sys;
     for (std::size_t l = 0; l < flat.n_lines(); ++l) {
       auto& m = flat.line(static_cast<int>(l)).model;
       if (!m.hermite()) continue;
       for (auto& sec : m.sections()) sec.EI = 0;
       m.rebuild();
+      for (int e = 0; e < 2; ++e) flat.unclamp_end(static_cast<int>(l), e);  // no tangent without bending
     }
     flat.renumber();
     SystemState<T> sf = flat.initial_state();
@@ -16021,7 +16245,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // clipped to a trust region that grows on success and shrinks on failure, and the merit is
   // the potential energy (whose gradient the residual is; flat where a point hangs on slack
   // lines, where the energy still falls).
-  if (first_obj < sys.dofs() && opt.seed_lines && !surrogate) {
+  if (first_obj < sys.dofs() && opt.seed_lines && !surrogate) try {
     const Index no = sys.dofs() - first_obj;
     // The objects of the balance: each free point (3 DOFs, its own lines re-solved when it
     // moves) and each free body (6 DOFs, the lines of its points re-solved), with the scales
@@ -16091,7 +16315,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
             trial.R = s.R;
             trial.q(d + c) += T(dx / sx(d + c - first_obj));
             try {
-              detail::solve_lines_held(sys, trial, &o.points);
+              detail::solve_lines_held(sys, trial, &o.points, true);
             } catch (const Error&) {
               return false;
             }
@@ -16149,7 +16373,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
         bool ok = std::isfinite(len);
         if (ok) {
           try {
-            detail::solve_lines_held(sys, trial);
+            detail::solve_lines_held(sys, trial, nullptr, true);
           } catch (const Error&) {
             ok = false;  // a trial position no line statics admits: shrink the region
           }
@@ -16177,6 +16401,14 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
                            "a decrease of the points' force imbalance (no admissible step)");
       }
     }
+  } catch (const SolveError& e) {
+    // With clamped ends the balance runs on the Hermite lines, whose line statics refuse a
+    // clamp on a mesh too coarse for its bending length (and then seed the line without
+    // bending, which is no equilibrium to balance on): the polish takes over from the last
+    // accepted positions.
+    if (!sys.has_clamped_ends()) throw;
+    out.notes.push_back(std::string("the point balance on the clamped lines stopped (") + e.what() +
+                        "); the system polish continued from its last positions");
   }
 
   // Stage 3: Newton on the coupled system, every element's own law.
@@ -23432,10 +23664,17 @@ struct DeckSystem {
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
 /// (waves with rods, profile and SeaState currents (a uniform current is modelled; waves are
-/// held by SystemSimulation), end connections:
-/// a finite-EI line's ends are pinned in bending,
+/// held by SystemSimulation), spring END CONNECTIONS, a finite-EI line on a zero-length rod,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
+///
+/// A finite-EI line's end is pinned in bending but on a rod end of finite length, where it is
+/// clamped along the rod's axis as MoorDyn cantilevers it (spec "Cables clamped to bodies and
+/// rods"; the line continues the rod outward: d0 = +q at the rod's End B, -q at its End A,
+/// q the rod's unit axis from A to B, along the line's arc length, negated at the line's End
+/// B). An END CONNECTIONS row sets an end explicitly: Rigid clamps it along (EzX, EzY, EzZ), in
+/// the body's axes for a point on a body or a rod end, in world axes for a Fixed or Coupled
+/// point; Pinned releases it.
 inline DeckSystem build_deck_system(const Deck& deck) {
   using detail::where;
   // Read the deck with ReadOptions::accept_unsupported: free points are what this route
@@ -23453,10 +23692,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
     refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
-  if (!deck.end_connections.empty())
-    throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
-                              "end connections in a system with free points (a finite-EI line's ends are pinned in bending there: "
-                              "clamped and spring ends are not in the system yet)");
+  for (const auto& e : deck.end_connections)
+    if (e.kind == EndConnectionKind::spring)
+      throw NotImplementedError(where(deck.file, e.line), "END CONNECTIONS",
+                                "a spring connection (a system models Rigid and Pinned ends; the rotational spring not yet)",
+                                "spring end connections in a system");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
@@ -23687,23 +23927,52 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       ds.point_id.push_back(0);
       return k;
     };
-    // MoorDyn clamps a finite-EI line at a rod end (cantilevered: its end tangent along the
-    // rod's axis); the system's cable ends are pinned in bending: refused, not silently pinned.
-    if (deck.hermite(rec.id) && (rec.node_a == 0 || rec.node_b == 0))
-      throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
-                                "a finite-EI line on a rod end",
-                                "clamped (cantilevered) cable ends on rods, as MoorDyn models them (the system pins a "
-                                "finite-EI end in bending: not yet)");
     const int a = rec.node_a != 0 ? ds.point_index.at(rec.node_a) : rod_point(rec.rod_a, rec.rod_end_a);
     const int b = rec.node_b != 0 ? ds.point_index.at(rec.node_b) : rod_point(rec.rod_b, rec.rod_end_b);
+    int li = -1;
     try {
       LineModel<double> lm("line " + std::to_string(rec.id), std::move(secs), deck.environment(), bed);
       if (lm.hermite()) lm.set_quadrature(o.axial_quadrature_order, o.bending_quadrature_order);
-      ds.system.add_line(std::move(lm), a, b);
+      li = ds.system.add_line(std::move(lm), a, b);
     } catch (const InputError& e) {
       throw InputError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id), e.what(), "a valid line");
     }
     ds.line_id.push_back(rec.id);
+    // MoorDyn cantilevers a finite-EI line at a rod end: its end tangent along the rod's axis,
+    // the line continuing the rod outward (spec "Cables clamped to bodies and rods").
+    if (!deck.hermite(rec.id)) continue;
+    for (int end = 0; end < 2; ++end) {
+      const int rod = end == 0 ? rec.rod_a : rec.rod_b;
+      if ((end == 0 ? rec.node_a : rec.node_b) != 0) continue;
+      const char rend = end == 0 ? rec.rod_end_a : rec.rod_end_b;
+      const auto& re = rod_ends[static_cast<std::size_t>(rod - 1)];
+      if (re.body < 0)
+        throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
+                                  "a finite-EI line on zero-length rod " + std::to_string(rod) +
+                                      " (MoorDyn turns such a rod to join the tangents of its lines; the system's "
+                                      "zero-length rod is a point without orientation)",
+                                  "finite-EI lines on zero-length rods");
+      const Vec3<double> q = (re.b - re.a).normalized();
+      const bool outward = (end == 0) == (rend == 'B');  // End A on the rod's End B, or End B on its End A
+      ds.system.clamp_end(li, end, outward ? q : Vec3<double>(-q));
+    }
+  }
+  // END CONNECTIONS rows of the system's lines: Rigid clamps (the direction in the axes of the
+  // end's object), Pinned releases (spring rows were refused above).
+  for (const auto& e : deck.end_connections) {
+    const auto it = std::find(ds.line_id.begin(), ds.line_id.end(), e.line_id);
+    if (it == ds.line_id.end())
+      throw InputError(where(deck.file, e.line), "END CONNECTIONS LineID", e.line_id, "a line of LINES");
+    const int li = static_cast<int>(it - ds.line_id.begin());
+    if (e.kind == EndConnectionKind::pinned) {
+      ds.system.unclamp_end(li, e.end);
+      continue;
+    }
+    try {
+      ds.system.clamp_end(li, e.end, Vec3<double>(e.direction[0], e.direction[1], e.direction[2]));
+    } catch (const InputError& x) {
+      throw InputError(where(deck.file, e.line), "END CONNECTIONS row", x.what(), "a clampable line end");
+    }
   }
   try {
     ds.system.renumber();

@@ -130,18 +130,29 @@ TEST_CASE("The system route refuses by name what it does not model", "[system][i
   CHECK_THROWS_WITH(build_deck_system(ds_parse("profile current -300 0 0 0 0 0.5 0 0")),
                     Catch::Contains("profile current in a system with free points"));
   CHECK_THROWS_AS(build_deck_system(ds_parse("profile current -300 0 0 0 0 0.5 0 0")), NotImplementedError);
-  // A finite-EI line's ends are pinned in bending in a system: a clamped or spring end
-  // connection is refused.
+  // END CONNECTIONS in a system: a Rigid row clamps (a held point's direction in world axes),
+  // a spring row is refused, a Rigid row on a free point is refused (no orientation).
   std::string herm = ds_deck;
   herm.replace(herm.find("5e8         -0.8       0.0"), 26, "5e8         -0.8       1e4");
   herm.replace(herm.find("%EXTRA%"), 7, "");
-  herm.replace(herm.find("--------------------- need this line"), 0,
-               "--------------------- END CONNECTIONS ----------------------\nLineID End Stiffness EzX EzY EzZ\n"
-               "1 A Rigid 0 0 -1\n");
-  ReadOptions ro;
-  ro.accept_unsupported = true;
-  CHECK_THROWS_WITH(build_deck_system(parse_deck(herm, "h.dat", ro)),
-                    Catch::Contains("h.dat:") && Catch::Contains("clamped and spring ends are not in the system"));
+  auto with_row = [&](const std::string& row) {
+    std::string t = herm;
+    t.replace(t.find("--------------------- need this line"), 0,
+              "--------------------- END CONNECTIONS ----------------------\nLineID End Stiffness EzX EzY EzZ\n" + row +
+                  "\n");
+    ReadOptions ro;
+    ro.accept_unsupported = true;
+    return parse_deck(t, "h.dat", ro);
+  };
+  const auto rigid = build_deck_system(with_row("1 A Rigid 0 0 -2"));
+  CHECK(rigid.system.line(0).clamped[0]);
+  CHECK(rigid.system.line(0).clamp_dir[0] == Vec3<double>(0, 0, -1));
+  CHECK_FALSE(rigid.system.line(0).clamped[1]);
+  CHECK_THROWS_WITH(build_deck_system(with_row("1 A 2e5 0 0 -1")),
+                    Catch::Contains("h.dat:") && Catch::Contains("spring end connections"));
+  CHECK_THROWS_AS(build_deck_system(with_row("1 A 2e5 0 0 -1")), NotImplementedError);
+  CHECK_THROWS_WITH(build_deck_system(with_row("1 B Rigid 0 0 -1")),
+                    Catch::Contains("h.dat:") && Catch::Contains("END CONNECTIONS") && Catch::Contains("free point"));
   // The refusal names what the system route lacks (the bathymetry of line 3 of the options),
   // not the free points it models, though they come first in the deck.
   try {
@@ -309,17 +320,31 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
   CHECK(d.rods[1].body == 1);
   CHECK(d.find_line(1)->rod_a == 1);
   CHECK(d.find_line(1)->rod_end_b == 'B');
-  // A finite-EI wire on a rod end: MoorDyn clamps it along the rod's axis (cantilevered);
-  // the system pins cable ends: refused by name, not silently pinned.
+  // A finite-EI line on a rod end: clamped along the rod's axis as MoorDyn cantilevers it, the
+  // line continuing the rod outward (in the axes of the rod's body); on a zero-length rod
+  // (MoorDyn joins its lines' tangents there) refused by name.
   {
     std::string t = text;
-    t.replace(t.find("2e8         0          0.0"), 26, "2e8         0          5e3");
+    t.replace(t.find("wire       0.08"), 0, "cable      0.08     40         2e8         0          5e3      1.2   1.0   0.2   0.0\n");
+    const std::string l1 = "1    wire       R1B", l4 = "4    wire       R4B";
+    t.replace(t.find(l1), l1.size(), "1    cable      R1B");
+    t.replace(t.find(l4), l4.size(), "4    cable      R4B");
+    const auto cl = build_deck_system(parse_deck(t, "rods.dat", ro));
+    const auto& L1 = cl.system.line(0);
+    const auto& L4 = cl.system.line(3);
+    CHECK((L1.clamped[0] && L1.clamped[1] && L4.clamped[0] && L4.clamped[1]));
+    CHECK_FALSE(cl.system.line(1).clamped[0]);
+    CHECK(L1.clamp_dir[0] == Vec3<double>(0, 0, 1));   // End A on rod 1's End B: along its axis (its body's z)
+    CHECK(L1.clamp_dir[1] == Vec3<double>(0, 0, 1));   // End B on rod 2's End B: against its axis (0, 0, -1)
+    CHECK(L4.clamp_dir[0] == Vec3<double>(0, 0, 1));   // End A on rod 4's End B
+    CHECK(L4.clamp_dir[1] == Vec3<double>(0, 0, -1));  // End B on rod 2's End A: along its axis
+    t.replace(t.find("2    wire       2"), 17, "2    cable      2");
     try {
       build_deck_system(parse_deck(t, "rods.dat", ro));
-      FAIL("a finite-EI line on a rod end was accepted");
+      FAIL("a finite-EI line on a zero-length rod was accepted");
     } catch (const NotImplementedError& e) {
-      CHECK_THAT(e.what(), Catch::Contains("rods.dat:") && Catch::Contains("LINES line 1") &&
-                               Catch::Contains("cantilevered"));
+      CHECK_THAT(e.what(), Catch::Contains("rods.dat:") && Catch::Contains("LINES line 2") &&
+                               Catch::Contains("zero-length rod 3"));
     }
   }
   auto ds = build_deck_system(d);
@@ -367,4 +392,43 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
   std::string pinned = text;
   pinned.replace(pinned.find("3    conn     Free "), 18, "3    conn     Pinned");
   CHECK(rod3_kind(build_deck_system(parse_deck(pinned, "rods.dat", ro))) == PointKind::fixed);
+}
+
+TEST_CASE("A deck's finite-EI line on a Fixed rod's end is a cantilever (MoorDyn's BeamCantilevered, stiffer)",
+          "[system][io][rods][clamped]") {
+  // The beam continues the rod from its End B; in air above the still water (its dry weight
+  // w = 100 g per metre). Linear beam theory: the tip w L^4 / (8 EI) down.
+  const char* text = R"(--------------------- MoorDyn Input File ------------------------------------
+A cantilever off a fixed rod (tests/system)
+----------------------- LINE TYPES ------------------------------------------
+TypeName   Diam    Mass/m     EA         BA/-zeta    EI         Cd     Ca     CdAx    CaAx
+beam      0.05     100.0      1.5e11     -1.0        1e9        0.0    0.0    0.1     0.0
+---------------------- ROD TYPES ------------------------------------
+TypeName      Diam     Mass/m    Cd     Ca      CdEnd    CaEnd
+cantilever    0.25     100.0     0.0    0.0     0.0      0.0
+---------------------- RODS ----------------------------------------
+ID   RodType   Attachment  Xa    Ya    Za    Xb    Yb    Zb   NumSegs  RodOutputs
+1    cantilever Fixed      -10.0 0     10.0  0.0   0     10.0 1         -
+---------------------- POINT PROPERTIES --------------------------------
+ID    Type      X       Y       Z       Mass   Volume  CdA    Ca
+1     Free      10      0.0     9.9     0      0       0      0
+---------------------- LINES ----------------------------------------
+ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+1     beam       R1B      1         10        19      -
+---------------------- OPTIONS -----------------------------------------
+10            WtrDpth              water depth (m)
+------------------------- need this line --------------------------------------
+)";
+  ReadOptions ro;
+  ro.accept_unsupported = true;
+  auto ds = build_deck_system(parse_deck(text, "beam.dat", ro));
+  auto& sys = ds.system;
+  REQUIRE(sys.line(0).clamped[0]);
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  const Vec3<double> tip = sys.point_position(s, sys.line(0).point[1]);
+  const double w = 100 * 9.80665, delta = w * 1e4 / (8 * 1e9);
+  INFO("tip " << tip.transpose() << "; beam theory " << delta << " m down");
+  CHECK(std::fabs((10 - tip(2)) / delta - 1) < 1e-5);
+  CHECK(std::fabs(tip(1)) < 1e-12);
 }

@@ -78,10 +78,17 @@ struct DeckSystem {
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
 /// (waves with rods, profile and SeaState currents (a uniform current is modelled; waves are
-/// held by SystemSimulation), end connections:
-/// a finite-EI line's ends are pinned in bending,
+/// held by SystemSimulation), spring END CONNECTIONS, a finite-EI line on a zero-length rod,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
+///
+/// A finite-EI line's end is pinned in bending but on a rod end of finite length, where it is
+/// clamped along the rod's axis as MoorDyn cantilevers it (spec "Cables clamped to bodies and
+/// rods"; the line continues the rod outward: d0 = +q at the rod's End B, -q at its End A,
+/// q the rod's unit axis from A to B, along the line's arc length, negated at the line's End
+/// B). An END CONNECTIONS row sets an end explicitly: Rigid clamps it along (EzX, EzY, EzZ), in
+/// the body's axes for a point on a body or a rod end, in world axes for a Fixed or Coupled
+/// point; Pinned releases it.
 inline DeckSystem build_deck_system(const Deck& deck) {
   using detail::where;
   // Read the deck with ReadOptions::accept_unsupported: free points are what this route
@@ -99,10 +106,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
     refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
-  if (!deck.end_connections.empty())
-    throw NotImplementedError(where(deck.file, deck.end_connections.front().line), "END CONNECTIONS", "row",
-                              "end connections in a system with free points (a finite-EI line's ends are pinned in bending there: "
-                              "clamped and spring ends are not in the system yet)");
+  for (const auto& e : deck.end_connections)
+    if (e.kind == EndConnectionKind::spring)
+      throw NotImplementedError(where(deck.file, e.line), "END CONNECTIONS",
+                                "a spring connection (a system models Rigid and Pinned ends; the rotational spring not yet)",
+                                "spring end connections in a system");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
@@ -333,23 +341,52 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       ds.point_id.push_back(0);
       return k;
     };
-    // MoorDyn clamps a finite-EI line at a rod end (cantilevered: its end tangent along the
-    // rod's axis); the system's cable ends are pinned in bending: refused, not silently pinned.
-    if (deck.hermite(rec.id) && (rec.node_a == 0 || rec.node_b == 0))
-      throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
-                                "a finite-EI line on a rod end",
-                                "clamped (cantilevered) cable ends on rods, as MoorDyn models them (the system pins a "
-                                "finite-EI end in bending: not yet)");
     const int a = rec.node_a != 0 ? ds.point_index.at(rec.node_a) : rod_point(rec.rod_a, rec.rod_end_a);
     const int b = rec.node_b != 0 ? ds.point_index.at(rec.node_b) : rod_point(rec.rod_b, rec.rod_end_b);
+    int li = -1;
     try {
       LineModel<double> lm("line " + std::to_string(rec.id), std::move(secs), deck.environment(), bed);
       if (lm.hermite()) lm.set_quadrature(o.axial_quadrature_order, o.bending_quadrature_order);
-      ds.system.add_line(std::move(lm), a, b);
+      li = ds.system.add_line(std::move(lm), a, b);
     } catch (const InputError& e) {
       throw InputError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id), e.what(), "a valid line");
     }
     ds.line_id.push_back(rec.id);
+    // MoorDyn cantilevers a finite-EI line at a rod end: its end tangent along the rod's axis,
+    // the line continuing the rod outward (spec "Cables clamped to bodies and rods").
+    if (!deck.hermite(rec.id)) continue;
+    for (int end = 0; end < 2; ++end) {
+      const int rod = end == 0 ? rec.rod_a : rec.rod_b;
+      if ((end == 0 ? rec.node_a : rec.node_b) != 0) continue;
+      const char rend = end == 0 ? rec.rod_end_a : rec.rod_end_b;
+      const auto& re = rod_ends[static_cast<std::size_t>(rod - 1)];
+      if (re.body < 0)
+        throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
+                                  "a finite-EI line on zero-length rod " + std::to_string(rod) +
+                                      " (MoorDyn turns such a rod to join the tangents of its lines; the system's "
+                                      "zero-length rod is a point without orientation)",
+                                  "finite-EI lines on zero-length rods");
+      const Vec3<double> q = (re.b - re.a).normalized();
+      const bool outward = (end == 0) == (rend == 'B');  // End A on the rod's End B, or End B on its End A
+      ds.system.clamp_end(li, end, outward ? q : Vec3<double>(-q));
+    }
+  }
+  // END CONNECTIONS rows of the system's lines: Rigid clamps (the direction in the axes of the
+  // end's object), Pinned releases (spring rows were refused above).
+  for (const auto& e : deck.end_connections) {
+    const auto it = std::find(ds.line_id.begin(), ds.line_id.end(), e.line_id);
+    if (it == ds.line_id.end())
+      throw InputError(where(deck.file, e.line), "END CONNECTIONS LineID", e.line_id, "a line of LINES");
+    const int li = static_cast<int>(it - ds.line_id.begin());
+    if (e.kind == EndConnectionKind::pinned) {
+      ds.system.unclamp_end(li, e.end);
+      continue;
+    }
+    try {
+      ds.system.clamp_end(li, e.end, Vec3<double>(e.direction[0], e.direction[1], e.direction[2]));
+    } catch (const InputError& x) {
+      throw InputError(where(deck.file, e.line), "END CONNECTIONS row", x.what(), "a clampable line end");
+    }
   }
   try {
     ds.system.renumber();

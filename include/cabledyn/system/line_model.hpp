@@ -316,8 +316,11 @@ class LineModel {
   /// positions (the static seeds of the system statics solve it line by line; a Hermite
   /// line's ends pinned in bending).
   /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
-  /// the position of this model's End B).
-  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false) const {
+  /// the position of this model's End B). dirA / dirB (null: pinned in bending) clamp this
+  /// model's End A / End B: a Rigid end connection, the tangent on the ray of that world
+  /// direction along this model's arc length (reversed: negated, along the reversed line's).
+  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false,
+                  const Vec3<double>* dirA = nullptr, const Vec3<double>* dirB = nullptr) const {
     std::vector<LineSection> s;
     LineType base;
     for (const auto& sec : sections_) s.push_back(sec.value(base));
@@ -325,6 +328,10 @@ class LineModel {
     LineEnd a, b;
     a.position = endA;
     b.position = endB;
+    const Vec3<double>* da = reversed ? dirB : dirA;
+    const Vec3<double>* db = reversed ? dirA : dirB;
+    if (da) a.rotation = EndRotation::rigid, a.direction = reversed ? Vec3<double>(-*da) : *da;
+    if (db) b.rotation = EndRotation::rigid, b.direction = reversed ? Vec3<double>(-*db) : *db;
     LineOptions opt;
     opt.tension_only = tension_only_;
     opt.axial_order = axial_order_;

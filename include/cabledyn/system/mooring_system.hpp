@@ -2,7 +2,9 @@
 // Spec "Attached objects and line ends" (fixed, coupled and free points; a line end takes the
 // position of the object it is attached to; a free point carries its mass, volume and the
 // forces of its lines), "Tension and coupled loads" (the force a line exerts on its end
-// object), "Static equilibrium" (R = f_int - f_ext on every free DOF).
+// object), "Static equilibrium" (R = f_int - f_ext on every free DOF), "Cables clamped to
+// bodies and rods" (a clamped end's tangent on the ray of its object's direction, the
+// connection moment m x g_m: clamp_end).
 //
 // The system owns the lines (LineModel) and points, numbers the free DOFs (each line's
 // interior nodes as one band block, then the free points' DOFs as the border: see
@@ -76,6 +78,10 @@ template <class T>
 struct SystemLine {
   LineModel<T> model;
   int point[2] = {-1, -1};  ///< End A, End B point index
+  /// A clamped end (spec "Cables clamped to bodies and rods"; MooringSystem::clamp_end): its
+  /// tangent m held on the ray of d = R d0, R the orientation of the object at that end.
+  bool clamped[2] = {false, false};
+  Vec3<T> clamp_dir[2] = {Vec3<T>::Zero(), Vec3<T>::Zero()};  ///< d0, unit, in the object's axes
 };
 
 /// The prescribed kinematics of a system's held points (fixed and coupled) at one time: the
@@ -530,6 +536,74 @@ class MooringSystem {
     return static_cast<int>(lines_.size()) - 1;
   }
 
+  /// Clamps end `end` (0: End A, 1: End B) of finite-EI line l to the object it is attached
+  /// to (spec "Cables clamped to bodies and rods": a Rigid end connection on a body point or
+  /// a rod end): the end tangent m stays on the ray of d = R d0, R the orientation of the
+  /// point's body (a point on a body: d0 in body axes) or the identity (a Fixed or Coupled
+  /// point: d0 in world axes, held). d0 points along the line's arc length, from End A toward
+  /// End B (at End B out of the line). Only the direction is prescribed: the magnitude of m,
+  /// the axial stretch, stays free. The line returns to a body its end force and the
+  /// connection moment m x g_m, g_m the constraint force on the tangent.
+  ///
+  /// The end's tangent slot then holds (lambda, 0, 0): m = lambda d, the other two values
+  /// held at zero (rows of their own with a unit diagonal; their residual is zero). Throws
+  /// InputError for an EI = 0 line, a free point (it has no orientation) or a d0 that is zero
+  /// or not finite; the line is unchanged then.
+  void clamp_end(int l, int end, const Vec3<T>& d0) {
+    auto& L = lines_.at(static_cast<std::size_t>(l));
+    const std::string obj = "Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (end == 0 ? " End A" : " End B");
+    if (end != 0 && end != 1) throw InputError(obj, "end", end, "0 (End A) or 1 (End B)");
+    if (!L.model.hermite())
+      throw InputError(obj, "clamped end", "an EI = 0 line", "a finite-EI line (an EI = 0 node has no tangent to clamp)");
+    const auto& P = points_[static_cast<std::size_t>(L.point[end])];
+    if (P.kind == PointKind::free)
+      throw InputError(obj, "clamped end", "on Point " + std::to_string(L.point[end] + 1) + " (" + P.name + "), a free point",
+                       "a body point, rod end or held point (a free point has no orientation to clamp to)");
+    const T n = sqrt_or_zero(T(d0.squaredNorm()));
+    if (!(value_of(n) > 0) || !is_finite(n)) throw InputError(obj, "clamp direction |d0|", value_of(n), "> 0 and finite");
+    L.clamped[end] = true;
+    L.clamp_dir[end] = d0 / n;
+  }
+  /// Releases a clamped end (pinned in bending again).
+  void unclamp_end(int l, int end) { lines_.at(static_cast<std::size_t>(l)).clamped[end] = false; }
+
+  /// The direction d = R d0 of line l's clamped end `end` in state s (world axes).
+  Vec3<T> clamp_direction(const State& s, int l, int end) const {
+    const auto& L = lines_[static_cast<std::size_t>(l)];
+    const auto& P = points_[static_cast<std::size_t>(L.point[end])];
+    if (P.kind != PointKind::body) return L.clamp_dir[end];
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, P.body, rb, Rb);
+    return Rb * L.clamp_dir[end];
+  }
+
+  /// Node i's tangent m on Hermite line l in state s (a clamped end's lambda d).
+  Vec3<T> node_tangent(const State& s, int l, std::size_t i) const {
+    const auto& L = lines_.at(static_cast<std::size_t>(l));
+    const Index d = tangent_dof(l, i);
+    const int e = clamped_end_of(L, i);
+    if (e < 0) return s.q.template segment<3>(d);
+    return s.q(d) * clamp_direction(s, l, e);
+  }
+  /// Sets node i's tangent on Hermite line l in state s to m (a clamped end: its projection
+  /// on the ray of d, lambda = max(d . m, 1e-3 |m|), the other two values zero).
+  void set_node_tangent(State& s, int l, std::size_t i, const Vec3<T>& m) const {
+    const auto& L = lines_.at(static_cast<std::size_t>(l));
+    const Index d = tangent_dof(l, i);
+    const int e = clamped_end_of(L, i);
+    if (e < 0) {
+      s.q.template segment<3>(d) = m;
+      return;
+    }
+    using std::max;
+    const T lam = m.dot(clamp_direction(s, l, e));
+    const T floor = T(1e-3) * sqrt_or_zero(T(m.squaredNorm()));
+    s.q(d) = value_of(lam) > value_of(floor) ? lam : floor;
+    s.q(d + 1) = T(0);
+    s.q(d + 2) = T(0);
+  }
+
   std::size_t n_points() const { return points_.size(); }
   std::size_t n_lines() const { return lines_.size(); }
   /// True when a line is a finite-EI (Hermite) cable: the stepper then takes a backtracking
@@ -546,6 +620,12 @@ class MooringSystem {
       line_gather(s, static_cast<int>(l), 0, wx_[l]);
       if (lines_[l].model.nonpotential_wetting(wx_[l])) return true;
     }
+    return false;
+  }
+  /// True when a line end is clamped (clamp_end).
+  bool has_clamped_ends() const {
+    for (const auto& L : lines_)
+      if (L.clamped[0] || L.clamped[1]) return true;
     return false;
   }
   /// True when a line is a finite-EI (Hermite) cable.
@@ -704,7 +784,7 @@ class MooringSystem {
         s.q.template segment<3>(node_dof(static_cast<int>(l), i)) = a + (b - a) * T(double(i) / double(n - 1));
       if (L.model.hermite()) {
         const Vec3<T> m = (b - a) / L.model.length();
-        for (std::size_t i = 0; i < n; ++i) s.q.template segment<3>(tangent_dof(static_cast<int>(l), i)) = m;
+        for (std::size_t i = 0; i < n; ++i) set_node_tangent(s, static_cast<int>(l), i, m);
       }
     }
     return s;
@@ -931,6 +1011,25 @@ class MooringSystem {
     for (int e = 0; e < 2; ++e) {
       const Index k = e == 0 ? 0 : sb, d = point_dof_[static_cast<std::size_t>(L.point[e])];
       x.template segment<3>(3 * k) = d >= 0 ? Vec3<T>(free.template segment<3>(d)) : point_motion(s, L.point[e], which);
+    }
+    // A clamped end's tangent m = lambda d (d = R d0 turning with its object): its velocity
+    // lambda' d + lambda w x d and acceleration lambda'' d + 2 lambda' w x d + lambda (alpha x d
+    // + w x (w x d)).
+    for (int e = 0; e < 2; ++e) {
+      if (!L.clamped[e]) continue;
+      const Index k = 3 * (e == 0 ? 1 : n - 1), d = clamp_dof(li, e);
+      const Vec3<T> dir = clamp_direction(s, l, e);
+      if (which == 0) {
+        x.template segment<3>(k) = s.q(d) * dir;
+        continue;
+      }
+      const Vec3<T> w = clamp_spin(s, L, e, 1), wd = w.cross(dir);
+      if (which == 1) {
+        x.template segment<3>(k) = s.v(d) * dir + s.q(d) * wd;
+      } else {
+        const Vec3<T> al = clamp_spin(s, L, e, 2);
+        x.template segment<3>(k) = s.a(d) * dir + (T(2) * s.v(d)) * wd + s.q(d) * Vec3<T>(al.cross(dir) + w.cross(wd));
+      }
     }
   }
 
@@ -1213,56 +1312,96 @@ class MooringSystem {
  private:
   // How a line's end node enters the system: not at all (a held point or body), as three DOFs
   // of its own (a free point) or through a free body's six, r_end = r + rho with rho = R p
-  // (rows: force and rho x force; columns: dr_end = dr - [rho]_x J_l(theta) dtheta).
+  // (rows: force and rho x force; columns: dr_end = dr - [rho]_x J_l(theta) dtheta); a
+  // clamped end's tangent m = lambda d, d = R d0, through lambda and the body's rotation
+  // (rows: d . force and m x force; columns: dm = d dlambda - [m]_x J_l(theta) dtheta).
   struct EndLink {
-    int kind = 0;      // 0 held, 1 own DOFs, 2 body
-    Index dof = -1;    // kind 1: the node's DOFs; kind 2: the body's translation DOFs (-1: pinned)
-    Index rdof = -1;   // kind 2: the body's rotation DOFs
-    Mat3<T> S = Mat3<T>::Zero();  // [rho]_x
-    Mat3<T> G = Mat3<T>::Zero();  // -[rho]_x J_l(theta)
+    int kind = 0;      // 0 held, 1 own DOFs, 2 body, 3 clamped tangent
+    Index dof = -1;    // kind 1: the node's DOFs; kind 2: the body's translation DOFs (-1: pinned); kind 3: lambda
+    Index rdof = -1;   // kind 2, 3: the body's rotation DOFs (-1: none, a held object)
+    Mat3<T> S = Mat3<T>::Zero();   // [rho]_x or [m]_x
+    Mat3<T> G = Mat3<T>::Zero();   // -S J_l(theta)
+    Mat3<T> Jl = Mat3<T>::Zero();  // kind 3: J_l(theta)
+    Vec3<T> d = Vec3<T>::Zero();   // kind 3: the clamp direction
   };
 
   // Line l's DOF of interior slot k (k not 0, not End B's position slot sb).
   Index interior_dof(std::size_t l, std::size_t k, std::size_t sb) const {
     return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);
   }
+  // The tangent slot of line end e (End A: slot 1; End B: the last slot).
+  static std::size_t tangent_slot(const LineModel<T>& m, int e) { return e == 0 ? 1 : m.n_slots() - 1; }
+  // The DOF of a clamped end's lambda (its tangent slot's first value).
+  Index clamp_dof(std::size_t l, int e) const {
+    const auto& m = lines_[l].model;
+    return interior_dof(l, tangent_slot(m, e), m.position_slot(m.n_nodes() - 1));
+  }
+  // The end (0, 1) whose clamped tangent node i carries, or -1.
+  static int clamped_end_of(const SystemLine<T>& L, std::size_t i) {
+    if (i == 0 && L.clamped[0]) return 0;
+    if (i + 1 == L.model.n_nodes() && L.clamped[1]) return 1;
+    return -1;
+  }
+  // The angular velocity (which = 1) or acceleration (2) of the object at line end e (zero
+  // for a point that is not on a body).
+  Vec3<T> clamp_spin(const State& s, const SystemLine<T>& L, int e, int which) const {
+    const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+    if (P.kind != PointKind::body) return Vec3<T>::Zero();
+    return body_motion(s, P.body, which).template tail<3>();
+  }
 
   // Routes a line's slot blocks to the system Jacobian; blocks with a held end position are
-  // dropped, blocks of an end on a free or pinned body are mapped onto the body's DOFs.
+  // dropped, blocks of an end on a free or pinned body are mapped onto the body's DOFs, blocks
+  // of a clamped end's tangent onto its lambda and its body's rotation.
   struct Router {
     const MooringSystem* sys = nullptr;
     int line = 0;
     BorderedJacobian<T>* J = nullptr;
     std::size_t n = 0;   // slots
     std::size_t sb = 0;  // End B's position slot
-    EndLink ends[2];
+    std::size_t ts[2] = {std::size_t(-1), std::size_t(-1)};  // clamped ends' tangent slots
+    EndLink ends[2], tang[2];
     T wq = T(1);
+    bool special(std::size_t i) const { return i == 0 || i == sb || i == ts[0] || i == ts[1]; }
     void link(std::size_t i, EndLink& out) const {
       if (i == 0) out = ends[0];
       else if (i == sb) out = ends[1];
+      else if (i == ts[0]) out = tang[0];
+      else if (i == ts[1]) out = tang[1];
       else {
         out.kind = 1;
         out.dof = sys->interior_dof(static_cast<std::size_t>(line), i, sb);
       }
     }
     void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
-      if ((i == 0 || j == 0 || i == sb || j == sb)) {
+      if (special(i) || special(j)) {
         EndLink a, b;
         link(i, a);
         link(j, b);
         if (a.kind == 0 || b.kind == 0) return;
         if (a.kind == 1 && b.kind == 1) return J->add3(a.dof, b.dof, B);
-        // Rows: force (own or translation DOFs), moment rho x force (rotation DOFs); columns:
-        // dr_end = dr - [rho]_x J_l dtheta.
+        // Rows: force (own, translation or lambda DOFs), moment S force (rotation DOFs);
+        // columns: own (a lambda column: B d), rotation (B G).
         for (int ra = 0; ra < 2; ++ra)
           for (int cb = 0; cb < 2; ++cb) {
             const Index row = ra == 0 ? a.dof : a.rdof, col = cb == 0 ? b.dof : b.rdof;
             if (row < 0 || col < 0) continue;
-            if ((ra == 1 && a.kind != 2) || (cb == 1 && b.kind != 2)) continue;
+            if ((ra == 1 && a.kind < 2) || (cb == 1 && b.kind < 2)) continue;
             Mat3<T> X = B;
             if (ra == 1) X = a.S * X;
             if (cb == 1) X = X * b.G;
-            J->add3(row, col, X);
+            const bool lr = ra == 0 && a.kind == 3, lc = cb == 0 && b.kind == 3;
+            if (!lr && !lc) {
+              J->add3(row, col, X);
+            } else if (lr && lc) {
+              J->add(row, col, a.d.dot(X * b.d));
+            } else if (lr) {
+              const Vec3<T> rv = X.transpose() * a.d;
+              for (int c = 0; c < 3; ++c) J->add(row, col + c, rv(c));
+            } else {
+              const Vec3<T> cv = X * b.d;
+              for (int c = 0; c < 3; ++c) J->add(row + c, col, cv(c));
+            }
           }
         return;
       }
@@ -1282,9 +1421,22 @@ class MooringSystem {
     r.wq = wq;
     for (int e = 0; e < 2; ++e) {
       const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+      const Index rd = P.kind == PointKind::body ? body_row(P.body, 3) : Index(-1);
+      if (L.clamped[e]) {
+        EndLink& t = r.tang[e];
+        r.ts[e] = tangent_slot(L.model, e);
+        t.kind = 3;
+        t.dof = clamp_dof(static_cast<std::size_t>(l), e);
+        t.d = clamp_direction(s, l, e);
+        if (rd >= 0) {
+          t.rdof = rd;
+          t.S = skew<T>(Vec3<T>(s.q(t.dof) * t.d));
+          t.Jl = so3_left_jacobian<T>(Vec3<T>(s.q.template segment<3>(rd)));
+          t.G = -t.S * t.Jl;
+        }
+      }
       EndLink& k = r.ends[e];
       if (P.kind == PointKind::body) {
-        const Index rd = body_row(P.body, 3);
         if (rd < 0) continue;
         const Vec3<T> th = s.q.template segment<3>(rd);
         const Vec3<T> rho = so3_exp<T>(th) * s.R[static_cast<std::size_t>(P.body)] * P.r;
@@ -1304,7 +1456,10 @@ class MooringSystem {
   // Adds a line's slot vector into the free DOFs: an end on a free body as its force and
   // lever moment (on a pinned body the moment alone: its pin takes the force), with the
   // moment's turn with the body (d(rho x f)/dtheta = [f]_x [rho]_x J_l, times the router's
-  // wq) into the Jacobian.
+  // wq) into the Jacobian. A clamped end's tangent row g_m gives lambda's row d . g_m and
+  // the connection moment m x g_m (spec "Cables clamped to bodies and rods"), with their turn
+  // (d(d . g)/dtheta = (d x g)^T J_l, d(m x g)/dtheta = [g]_x [m]_x J_l, d(m x g)/dlambda =
+  // d x g); its two held values take a zero residual and a unit diagonal.
   void scatter(const Router& route, const VecX<T>& Rl, VecX<T>& R) const {
     const auto n = static_cast<Index>(route.n), sb = static_cast<Index>(route.sb);
     // The interior slots, contiguous in the line's block (line_gather's layout).
@@ -1319,6 +1474,28 @@ class MooringSystem {
       if (k.kind == 2) {
         R.template segment<3>(k.rdof) += k.S * f;
         if (route.J) route.J->add3(k.rdof, k.rdof, Mat3<T>(route.wq * skew<T>(f) * (-k.G)));
+      }
+    }
+    for (int e = 0; e < 2; ++e) {
+      const EndLink& k = route.tang[e];
+      if (k.kind != 3) continue;
+      const Vec3<T> g = Rl.template segment<3>(static_cast<Index>(3 * route.ts[e]));
+      // The block holds only this line's rows: the copy above is replaced.
+      R.template segment<3>(k.dof) = Vec3<T>(k.d.dot(g), T(0), T(0));
+      if (k.rdof >= 0) {
+        R.template segment<3>(k.rdof) += k.S * g;
+        if (route.J) {
+          route.J->add3(k.rdof, k.rdof, Mat3<T>(route.wq * skew<T>(g) * (-k.G)));
+          const Vec3<T> dg = k.d.cross(g), row = k.Jl.transpose() * dg;
+          for (int c = 0; c < 3; ++c) {
+            route.J->add(k.dof, k.rdof + c, route.wq * row(c));
+            route.J->add(k.rdof + c, k.dof, route.wq * dg(c));
+          }
+        }
+      }
+      if (route.J) {
+        route.J->add(k.dof + 1, k.dof + 1, T(1));
+        route.J->add(k.dof + 2, k.dof + 2, T(1));
       }
     }
   }

@@ -68,8 +68,13 @@ double two_norm(const VecX<T>& R) {
 /// Solves every line of `sys` alone, its end points held where state s puts them, and
 /// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
 /// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
+/// With `warm`, a line with a clamped end is first solved from its configuration in s (the
+/// branch it is on: a clamped cable may have several equilibria between the same ends, and
+/// the point balance must not jump between them), from the line statics' own seeds when that
+/// fails.
 template <class T>
-void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr) {
+void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr,
+                      bool warm = false) {
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
     const int li = static_cast<int>(l);
     const auto& L = sys.line(li);
@@ -84,26 +89,55 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     // The line statics take End A as the upper end (the fairlead side, as the single-line
     // driver orients its lines): a line written from below is solved seen from End B.
     const bool reversed = ends[0](2) < ends[1](2);
-    Line line = reversed ? L.model.value_line(ends[1], ends[0], true) : L.model.value_line(ends[0], ends[1]);
+    // A clamped end (spec "Cables clamped to bodies and rods"): a Rigid end of the line
+    // statics along its object's present direction.
+    Vec3<double> dir[2];
+    for (int e = 0; e < 2; ++e)
+      if (L.clamped[e]) dir[e] = MooringSystem<T>::value3(sys.clamp_direction(s, li, e));
+    Line line = reversed ? L.model.value_line(ends[1], ends[0], true, L.clamped[0] ? &dir[0] : nullptr,
+                                              L.clamped[1] ? &dir[1] : nullptr)
+                         : L.model.value_line(ends[0], ends[1], false, L.clamped[0] ? &dir[0] : nullptr,
+                                              L.clamped[1] ? &dir[1] : nullptr);
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
     if (!sys.current().isZero()) prob.current = SteadyCurrent::uniform(sys.current());
     const std::size_t n = L.model.n_nodes();
     if (L.model.hermite()) {
-      // A finite-EI line: the Hermite statics (its ends pinned in bending, on the line's own
+      // A finite-EI line: the Hermite statics (its ends pinned in bending or clamped, on the line's own
       // mesh) places the interior positions and every tangent (seen from End B: m reversed).
       // When the Hermite statics fails (a mesh too coarse for the bending length, whose
       // refinement is not implemented), the line without bending seeds it: its EI = 0
       // equilibrium, the tangents by differences of the node positions over the unstretched
       // arc length; the system polish then brings the bending in.
       StaticResult r;
-      try {
+      bool solved = false;
+      if (warm && (L.clamped[0] || L.clamped[1])) {
+        VecX<T> x;
+        sys.line_gather(s, li, 0, x);
+        VecX<double> seed(6 * static_cast<Eigen::Index>(n));
+        for (std::size_t i = 0; i < n; ++i) {
+          const auto j = static_cast<Eigen::Index>(6 * (reversed ? n - 1 - i : i)), k = static_cast<Eigen::Index>(6 * i);
+          for (int c = 0; c < 3; ++c) {
+            seed(j + c) = static_cast<double>(value_of(x(k + c)));
+            seed(j + 3 + c) = static_cast<double>(value_of(reversed ? -x(k + 3 + c) : x(k + 3 + c)));
+          }
+        }
+        try {
+          r = HermiteStatics(line, prob).solve_from(seed, false, "the line's present configuration");
+          solved = true;
+        } catch (const SolveError&) {
+        }
+      }
+      if (!solved) try {
         r = HermiteStatics(line, prob).solve();
       } catch (const SolveError&) {
+        if (warm) throw;  // the line without bending is no equilibrium to balance on
         std::vector<LineSection> secs = line.sections();
         for (auto& sec : secs) sec.type.EI = 0;
-        const Line flat(line.name(), std::move(secs), line.end(0), line.end(1), line.environment(), line.options());
+        LineEnd fa = line.end(0), fb = line.end(1);
+        fa.rotation = fb.rotation = EndRotation::free;  // no tangent without bending
+        const Line flat(line.name(), std::move(secs), fa, fb, line.environment(), line.options());
         const StaticResult rf = TensionStatics(flat, prob).solve();
         r.q.setZero(static_cast<Eigen::Index>(6 * n));
         for (std::size_t i = 0; i < n; ++i) {
@@ -118,11 +152,13 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
                          std::to_string(6 * n) + " (the line's own mesh)");
       for (std::size_t i = 0; i < n; ++i) {
         const auto j = static_cast<Eigen::Index>(6 * (reversed ? n - 1 - i : i));
-        const Eigen::Index d = sys.node_dof(li, i), dm = sys.tangent_dof(li, i);
+        const Eigen::Index d = sys.node_dof(li, i);
+        Vec3<T> m;
         for (int c = 0; c < 3; ++c) {
           if (i > 0 && i + 1 < n) s.q(d + c) = T(r.q(j + c));
-          s.q(dm + c) = T(reversed ? -r.q(j + 3 + c) : r.q(j + 3 + c));
+          m(c) = T(reversed ? -r.q(j + 3 + c) : r.q(j + 3 + c));
         }
+        sys.set_node_tangent(s, li, i, m);  // a clamped end: lambda on its ray
       }
       continue;
     }
@@ -261,14 +297,18 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // lines have no bending (EI = 0 lines, robust line statics and smooth end forces), its
   // objects' equilibrium seeds this one, each Hermite line is then solved alone between
   // them (the Hermite statics) and stage 3 brings the bending's share of the end forces in.
+  // A clamped end's connection moment has no share in a line without bending: with clamped
+  // ends the objects are balanced on the Hermite lines themselves (stage 2, each re-solved
+  // by the Hermite statics with its clamp).
   bool surrogate = false;
-  if (opt.seed_lines && sys.has_finite_ei_lines() && sys.dofs() > sys.line_dofs()) {
+  if (opt.seed_lines && sys.has_finite_ei_lines() && !sys.has_clamped_ends() && sys.dofs() > sys.line_dofs()) {
     MooringSystem<T> flat = sys;
     for (std::size_t l = 0; l < flat.n_lines(); ++l) {
       auto& m = flat.line(static_cast<int>(l)).model;
       if (!m.hermite()) continue;
       for (auto& sec : m.sections()) sec.EI = 0;
       m.rebuild();
+      for (int e = 0; e < 2; ++e) flat.unclamp_end(static_cast<int>(l), e);  // no tangent without bending
     }
     flat.renumber();
     SystemState<T> sf = flat.initial_state();
@@ -316,7 +356,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // clipped to a trust region that grows on success and shrinks on failure, and the merit is
   // the potential energy (whose gradient the residual is; flat where a point hangs on slack
   // lines, where the energy still falls).
-  if (first_obj < sys.dofs() && opt.seed_lines && !surrogate) {
+  if (first_obj < sys.dofs() && opt.seed_lines && !surrogate) try {
     const Index no = sys.dofs() - first_obj;
     // The objects of the balance: each free point (3 DOFs, its own lines re-solved when it
     // moves) and each free body (6 DOFs, the lines of its points re-solved), with the scales
@@ -386,7 +426,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
             trial.R = s.R;
             trial.q(d + c) += T(dx / sx(d + c - first_obj));
             try {
-              detail::solve_lines_held(sys, trial, &o.points);
+              detail::solve_lines_held(sys, trial, &o.points, true);
             } catch (const Error&) {
               return false;
             }
@@ -444,7 +484,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
         bool ok = std::isfinite(len);
         if (ok) {
           try {
-            detail::solve_lines_held(sys, trial);
+            detail::solve_lines_held(sys, trial, nullptr, true);
           } catch (const Error&) {
             ok = false;  // a trial position no line statics admits: shrink the region
           }
@@ -472,6 +512,14 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
                            "a decrease of the points' force imbalance (no admissible step)");
       }
     }
+  } catch (const SolveError& e) {
+    // With clamped ends the balance runs on the Hermite lines, whose line statics refuse a
+    // clamp on a mesh too coarse for its bending length (and then seed the line without
+    // bending, which is no equilibrium to balance on): the polish takes over from the last
+    // accepted positions.
+    if (!sys.has_clamped_ends()) throw;
+    out.notes.push_back(std::string("the point balance on the clamped lines stopped (") + e.what() +
+                        "); the system polish continued from its last positions");
   }
 
   // Stage 3: Newton on the coupled system, every element's own law.
