@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BUILT_BY = [
     ("free points", "#20 systems"), ("points on bodies", "#20 systems"), ("points on turbines", "#20 systems"),
     ("bodies", "#20 systems"), ("rods", "#20 systems"), ("finite-EI lines on zero-length rods", "#20 systems"),
-    ("spring end connections in a system", "#20 systems"), ("lines attached to rods", "#20 systems"),
+    ("lines attached to rods", "#20 systems"),
     ("the mass, volume", "#20 systems"), ("MoorDyn-F inertial", "#20 systems"), ("rigid-vessel", "#20 systems"),
     ("seabed friction", "#23 seabed"), ("static seabed friction", "#23 seabed"), ("bathymetry", "#23 seabed"),
     ("viscoelastic", "#22 laws"), ("load-dependent viscoelastic", "#22 laws"), ("the Syrope", "#22 laws"),

@@ -13704,9 +13704,11 @@ class LineModel {
   /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
   /// the position of this model's End B). dirA / dirB (null: pinned in bending) clamp this
   /// model's End A / End B: a Rigid end connection, the tangent on the ray of that world
-  /// direction along this model's arc length (reversed: negated, along the reversed line's).
+  /// direction along this model's arc length (reversed: negated, along the reversed line's);
+  /// kA / kB > 0 make that end a rotational spring of that stiffness about the direction.
   Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false,
-                  const Vec3<double>* dirA = nullptr, const Vec3<double>* dirB = nullptr) const {
+                  const Vec3<double>* dirA = nullptr, const Vec3<double>* dirB = nullptr, double kA = 0,
+                  double kB = 0) const {
     std::vector<LineSection> s;
     LineType base;
     for (const auto& sec : sections_) s.push_back(sec.value(base));
@@ -13716,8 +13718,11 @@ class LineModel {
     b.position = endB;
     const Vec3<double>* da = reversed ? dirB : dirA;
     const Vec3<double>* db = reversed ? dirA : dirB;
-    if (da) a.rotation = EndRotation::rigid, a.direction = reversed ? Vec3<double>(-*da) : *da;
-    if (db) b.rotation = EndRotation::rigid, b.direction = reversed ? Vec3<double>(-*db) : *db;
+    const double ka = reversed ? kB : kA, kb = reversed ? kA : kB;
+    if (da) a.rotation = ka > 0 ? EndRotation::spring : EndRotation::rigid, a.stiffness = ka,
+            a.direction = reversed ? Vec3<double>(-*da) : *da;
+    if (db) b.rotation = kb > 0 ? EndRotation::spring : EndRotation::rigid, b.stiffness = kb,
+            b.direction = reversed ? Vec3<double>(-*db) : *db;
     LineOptions opt;
     opt.tension_only = tension_only_;
     opt.axial_order = axial_order_;
@@ -13840,8 +13845,10 @@ class LineModel {
   /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
   /// minus the end node's position rows of r(x, v) + M(x) a. It involves only the end element
   /// and the end node's contact, so it costs one element, not the line (spec "Tension and
-  /// coupled loads"; a Hermite end on a point is pinned: no moment).
-  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end) const {
+  /// coupled loads"; a Hermite end on a point is pinned: no moment). With `tangent`, a Hermite
+  /// line's load on the end tangent, minus its rows of r + M a (zero on an EI = 0 line).
+  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end,
+                   Vec3<T>* tangent = nullptr) const {
     const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
     Vec3<T> r, Ma;
     if (b_.hermite) {
@@ -13852,7 +13859,10 @@ class LineModel {
       r = fe.template segment<3>(k);
       const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
       Ma = M.template segment<3>(k);
+      // The load on the end tangent (a clamped end's, MooringSystem::line_end_moment).
+      if (tangent) *tangent = -fe.template segment<3>(k + 3) - M.template segment<3>(k + 3);
     } else {
+      if (tangent) tangent->setZero();
       const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
       const Vec<T, 6> qe = x.template segment<6>(o);
       r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, at_rest_), nullptr, T(0), T(0))
@@ -14355,7 +14365,10 @@ struct SystemLine {
   /// A clamped end (spec "Cables clamped to bodies and rods"; MooringSystem::clamp_end): its
   /// tangent m held on the ray of d = R d0, R the orientation of the object at that end.
   bool clamped[2] = {false, false};
-  Vec3<T> clamp_dir[2] = {Vec3<T>::Zero(), Vec3<T>::Zero()};  ///< d0, unit, in the object's axes
+  /// A spring end (MooringSystem::spring_end): the rotational spring U = 1/2 k theta^2 of stiffness
+  /// spring_k [N m/rad] between m and d = R d0 (0: none).
+  double spring_k[2] = {0, 0};
+  Vec3<T> clamp_dir[2] = {Vec3<T>::Zero(), Vec3<T>::Zero()};  ///< d0, unit, in the object's axes (clamp or spring)
 };
 
 /// The prescribed kinematics of a system's held points (fixed and coupled) at one time: the
@@ -14702,9 +14715,38 @@ class MooringSystem {
         if (P.kind != PointKind::body || P.body != b) continue;
         const Vec3<T> f = dynamic ? line_end_force_dynamic(s, static_cast<int>(l), e) : line_end_force(s, static_cast<int>(l), e);
         F.template head<3>() += f;
-        F.template tail<3>() += Vec3<T>(Rb * P.r).cross(f);
+        F.template tail<3>() += Vec3<T>(Rb * P.r).cross(f) + line_end_moment(s, static_cast<int>(l), e, dynamic);
       }
     return F;
+  }
+
+  /// The moment line l exerts at its end `end` on the object there in state s [N m] (spec
+  /// "Cables clamped to bodies and rods"): at a clamped end the connection moment m x t, t
+  /// the load of the line on its end tangent (minus its static residual there, or minus its
+  /// dynamic residual and inertia); at a spring end m x dU/dm; zero at an end pinned in bending.
+  Vec3<T> line_end_moment(const State& s, int l, int end, bool dynamic) const {
+    const auto li = static_cast<std::size_t>(l);
+    const auto& L = lines_[li];
+    if (L.spring_k[end] > 0) {
+      const Vec3<T> m = s.q.template segment<3>(clamp_dof(li, end));
+      Vec3<T> g;
+      end_spring<T>(m, clamp_direction(s, l, end), L.spring_k[end], &g, nullptr, "system end spring");
+      return m.cross(g);
+    }
+    if (!L.clamped[end]) return Vec3<T>::Zero();
+    const Index k = static_cast<Index>(3 * tangent_slot(L.model, end));
+    if (!dynamic) {
+      VecX<T> x, Rl;
+      line_gather(s, l, 0, x);
+      L.model.template static_residual<Router>(x, Rl, nullptr, -1, static_current());
+      return Vec3<T>(x.template segment<3>(k)).cross(Vec3<T>(-Rl.template segment<3>(k)));
+    }
+    line_gather(s, l, 0, wx_[li]);
+    line_gather(s, l, 1, wv_[li]);
+    line_gather(s, l, 2, wr_[li]);
+    Vec3<T> t;
+    L.model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end, &t);
+    return Vec3<T>(wx_[li].template segment<3>(k)).cross(t);
   }
 
   /// The load a Coupled body, or a CoupledPinned one (host_pin), exerts on the host in state
@@ -14825,21 +14867,33 @@ class MooringSystem {
   /// or not finite; the line is unchanged then.
   void clamp_end(int l, int end, const Vec3<T>& d0) {
     auto& L = lines_.at(static_cast<std::size_t>(l));
-    const std::string obj = "Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (end == 0 ? " End A" : " End B");
-    if (end != 0 && end != 1) throw InputError(obj, "end", end, "0 (End A) or 1 (End B)");
-    if (!L.model.hermite())
-      throw InputError(obj, "clamped end", "an EI = 0 line", "a finite-EI line (an EI = 0 node has no tangent to clamp)");
-    const auto& P = points_[static_cast<std::size_t>(L.point[end])];
-    if (P.kind == PointKind::free)
-      throw InputError(obj, "clamped end", "on Point " + std::to_string(L.point[end] + 1) + " (" + P.name + "), a free point",
-                       "a body point, rod end or held point (a free point has no orientation to clamp to)");
-    const T n = sqrt_or_zero(T(d0.squaredNorm()));
-    if (!(value_of(n) > 0) || !is_finite(n)) throw InputError(obj, "clamp direction |d0|", value_of(n), "> 0 and finite");
+    const Vec3<T> d = connection_direction(l, end, d0, "clamped end");
     L.clamped[end] = true;
-    L.clamp_dir[end] = d0 / n;
+    L.spring_k[end] = 0;
+    L.clamp_dir[end] = d;
   }
-  /// Releases a clamped end (pinned in bending again).
-  void unclamp_end(int l, int end) { lines_.at(static_cast<std::size_t>(l)).clamped[end] = false; }
+  /// Connects end `end` of finite-EI line l to its object by an isotropic rotational spring
+  /// (spec "End connections (Hermite lines)": U = 1/2 k theta^2, theta the angle between the end
+  /// tangent m and d = R d0, R and d0 as for clamp_end; the magnitude of m free). The tangent
+  /// stays three DOFs of the line; the spring's gradient loads them and its moment -(m x dU/dm)
+  /// the object, with their Jacobian (exact: the spring is invariant under a rotation of both
+  /// m and d). Throws InputError as clamp_end does, and for k not > 0 and finite.
+  void spring_end(int l, int end, const Vec3<T>& d0, double k) {
+    auto& L = lines_.at(static_cast<std::size_t>(l));
+    const Vec3<T> d = connection_direction(l, end, d0, "spring end");
+    if (!(k > 0 && std::isfinite(k)))
+      throw InputError("Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (end == 0 ? " End A" : " End B"),
+                       "rotational stiffness", k, "> 0 and finite (N m/rad)");
+    L.clamped[end] = false;
+    L.spring_k[end] = k;
+    L.clamp_dir[end] = d;
+  }
+  /// Releases a clamped or spring end (pinned in bending again).
+  void unclamp_end(int l, int end) {
+    auto& L = lines_.at(static_cast<std::size_t>(l));
+    L.clamped[end] = false;
+    L.spring_k[end] = 0;
+  }
 
   /// The direction d = R d0 of line l's clamped end `end` in state s (world axes).
   Vec3<T> clamp_direction(const State& s, int l, int end) const {
@@ -14896,10 +14950,10 @@ class MooringSystem {
     }
     return false;
   }
-  /// True when a line end is clamped (clamp_end).
-  bool has_clamped_ends() const {
+  /// True when a line end is clamped (clamp_end) or on a rotational spring (spring_end).
+  bool has_end_connections() const {
     for (const auto& L : lines_)
-      if (L.clamped[0] || L.clamped[1]) return true;
+      if (L.clamped[0] || L.clamped[1] || L.spring_k[0] > 0 || L.spring_k[1] > 0) return true;
     return false;
   }
   /// True when a line is a finite-EI (Hermite) cable.
@@ -15349,6 +15403,7 @@ class MooringSystem {
       lines_[l].model.dynamic_residual(wx_[l], wv_[l], line_fluid(l), wr_[l], J ? &route : nullptr, wq, wv);
       scatter(route, wr_[l], R);
     }
+    add_end_springs(s, R, J, wq);
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -15492,6 +15547,7 @@ class MooringSystem {
       lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio, U);
       scatter(route, Rl, R);
     }
+    add_end_springs(s, R, J, T(1));
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -15532,6 +15588,10 @@ class MooringSystem {
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       line_gather(s, static_cast<int>(l), 0, x);
       E += lines_[l].model.potential_energy(x, compression_ratio);
+      for (int e = 0; e < 2; ++e)
+        if (lines_[l].spring_k[e] > 0)
+          E += end_spring<T>(Vec3<T>(s.q.template segment<3>(clamp_dof(l, e))), clamp_direction(s, static_cast<int>(l), e),
+                             lines_[l].spring_k[e]);
     }
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0) {
@@ -15603,6 +15663,53 @@ class MooringSystem {
   Index interior_dof(std::size_t l, std::size_t k, std::size_t sb) const {
     return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);
   }
+  // The unit direction of a clamp or spring of line l's end `end` (InputError naming the end:
+  // an EI = 0 line, a free point, a zero or non-finite d0).
+  Vec3<T> connection_direction(int l, int end, const Vec3<T>& d0, const char* what) const {
+    const auto& L = lines_.at(static_cast<std::size_t>(l));
+    const std::string obj = "Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (end == 0 ? " End A" : " End B");
+    if (end != 0 && end != 1) throw InputError(obj, "end", end, "0 (End A) or 1 (End B)");
+    if (!L.model.hermite())
+      throw InputError(obj, what, "an EI = 0 line", "a finite-EI line (an EI = 0 node has no tangent to connect)");
+    const auto& P = points_[static_cast<std::size_t>(L.point[end])];
+    if (P.kind == PointKind::free)
+      throw InputError(obj, what, "on Point " + std::to_string(L.point[end] + 1) + " (" + P.name + "), a free point",
+                       "a body point, rod end or held point (a free point has no orientation to connect to)");
+    const T n = sqrt_or_zero(T(d0.squaredNorm()));
+    if (!(value_of(n) > 0) || !is_finite(n)) throw InputError(obj, "connection direction |d0|", value_of(n), "> 0 and finite");
+    return d0 / n;
+  }
+
+  // Adds the rotational end springs (spec "End connections (Hermite lines)") to R and, with J,
+  // wq times their tangent: on the end tangent m (three DOFs of the line) the gradient g =
+  // dU/dm and its Hessian H; on the rotation rows of the end's body the moment -(m x g), with
+  // dg/dtheta = (H [m]_x - [g]_x) J_l (the spring is invariant under one rotation of m and d).
+  void add_end_springs(const State& s, VecX<T>& R, BorderedJacobian<T>* J, const T& wq) const {
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = lines_[l];
+        if (!(L.spring_k[e] > 0)) continue;
+        const Index dm = clamp_dof(l, e);
+        const Vec3<T> m = s.q.template segment<3>(dm), d = clamp_direction(s, static_cast<int>(l), e);
+        Vec3<T> g;
+        Mat3<T> H;
+        end_spring<T>(m, d, L.spring_k[e], &g, &H, "system end spring");
+        R.template segment<3>(dm) += g;
+        const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+        const Index rd = P.kind == PointKind::body ? body_row(P.body, 3) : Index(-1);
+        if (rd >= 0) R.template segment<3>(rd) -= m.cross(g);
+        if (!J) continue;
+        J->add3(dm, dm, Mat3<T>(wq * H));
+        if (rd < 0) continue;
+        const Mat3<T> Jl = so3_left_jacobian<T>(Vec3<T>(s.q.template segment<3>(rd)));
+        const Mat3<T> Sm = skew<T>(m), Sg = skew<T>(g);
+        const Mat3<T> Gt = (H * Sm - Sg) * Jl;  // dg/dtheta
+        J->add3(dm, rd, Mat3<T>(wq * Gt));
+        J->add3(rd, dm, Mat3<T>(wq * (Sg - Sm * H)));
+        J->add3(rd, rd, Mat3<T>(-wq * Sm * Gt));
+      }
+  }
+
   // The tangent slot of line end e (End A: slot 1; End B: the last slot).
   static std::size_t tangent_slot(const LineModel<T>& m, int e) { return e == 0 ? 1 : m.n_slots() - 1; }
   // The DOF of a clamped end's lambda (its tangent slot's first value).
@@ -15957,7 +16064,7 @@ double two_norm(const VecX<T>& R) {
 /// Solves every line of `sys` alone, its end points held where state s puts them, and
 /// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
 /// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
-/// With `warm`, a line with a clamped end is first solved from its configuration in s (the
+/// With `warm`, a line with a clamped or spring end is first solved from its configuration in s (the
 /// branch it is on: a clamped cable may have several equilibria between the same ends, and
 /// the point balance must not jump between them), from the line statics' own seeds when that
 /// fails.
@@ -15980,13 +16087,17 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     const bool reversed = ends[0](2) < ends[1](2);
     // A clamped end (spec "Cables clamped to bodies and rods"): a Rigid end of the line
     // statics along its object's present direction.
+    // A spring end: the line statics' spring end about the same direction.
     Vec3<double> dir[2];
-    for (int e = 0; e < 2; ++e)
-      if (L.clamped[e]) dir[e] = MooringSystem<T>::value3(sys.clamp_direction(s, li, e));
-    Line line = reversed ? L.model.value_line(ends[1], ends[0], true, L.clamped[0] ? &dir[0] : nullptr,
-                                              L.clamped[1] ? &dir[1] : nullptr)
-                         : L.model.value_line(ends[0], ends[1], false, L.clamped[0] ? &dir[0] : nullptr,
-                                              L.clamped[1] ? &dir[1] : nullptr);
+    bool held[2];
+    for (int e = 0; e < 2; ++e) {
+      held[e] = L.clamped[e] || L.spring_k[e] > 0;
+      if (held[e]) dir[e] = MooringSystem<T>::value3(sys.clamp_direction(s, li, e));
+    }
+    Line line = reversed ? L.model.value_line(ends[1], ends[0], true, held[0] ? &dir[0] : nullptr,
+                                              held[1] ? &dir[1] : nullptr, L.spring_k[0], L.spring_k[1])
+                         : L.model.value_line(ends[0], ends[1], false, held[0] ? &dir[0] : nullptr,
+                                              held[1] ? &dir[1] : nullptr, L.spring_k[0], L.spring_k[1]);
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
@@ -16001,7 +16112,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       // arc length; the system polish then brings the bending in.
       StaticResult r;
       bool solved = false;
-      if (warm && (L.clamped[0] || L.clamped[1])) {
+      if (warm && (held[0] || held[1])) {
         VecX<T> x;
         sys.line_gather(s, li, 0, x);
         VecX<double> seed(6 * static_cast<Eigen::Index>(n));
@@ -16186,11 +16297,11 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // lines have no bending (EI = 0 lines, robust line statics and smooth end forces), its
   // objects' equilibrium seeds this one, each Hermite line is then solved alone between
   // them (the Hermite statics) and stage 3 brings the bending's share of the end forces in.
-  // A clamped end's connection moment has no share in a line without bending: with clamped
-  // ends the objects are balanced on the Hermite lines themselves (stage 2, each re-solved
-  // by the Hermite statics with its clamp).
+  // A clamped or spring end's connection moment has no share in a line without bending: with
+  // such ends the objects are balanced on the Hermite lines themselves (stage 2, each
+  // re-solved by the Hermite statics with its clamp or spring).
   bool surrogate = false;
-  if (opt.seed_lines && sys.has_finite_ei_lines() && !sys.has_clamped_ends() && sys.dofs() > sys.line_dofs()) {
+  if (opt.seed_lines && sys.has_finite_ei_lines() && !sys.has_end_connections() && sys.dofs() > sys.line_dofs()) {
     MooringSystem<T> flat = sys;
     for (std::size_t l = 0; l < flat.n_lines(); ++l) {
       auto& m = flat.line(static_cast<int>(l)).model;
@@ -16402,11 +16513,11 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
       }
     }
   } catch (const SolveError& e) {
-    // With clamped ends the balance runs on the Hermite lines, whose line statics refuse a
-    // clamp on a mesh too coarse for its bending length (and then seed the line without
+    // With clamped or spring ends the balance runs on the Hermite lines, whose line statics
+    // refuse a clamp on a mesh too coarse for its bending length (and then seed the line without
     // bending, which is no equilibrium to balance on): the polish takes over from the last
     // accepted positions.
-    if (!sys.has_clamped_ends()) throw;
+    if (!sys.has_end_connections()) throw;
     out.notes.push_back(std::string("the point balance on the clamped lines stopped (") + e.what() +
                         "); the system polish continued from its last positions");
   }
@@ -23664,7 +23775,7 @@ struct DeckSystem {
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
 /// (waves with rods, profile and SeaState currents (a uniform current is modelled; waves are
-/// held by SystemSimulation), spring END CONNECTIONS, a finite-EI line on a zero-length rod,
+/// held by SystemSimulation), a finite-EI line on a zero-length rod,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 ///
@@ -23672,9 +23783,10 @@ struct DeckSystem {
 /// clamped along the rod's axis as MoorDyn cantilevers it (spec "Cables clamped to bodies and
 /// rods"; the line continues the rod outward: d0 = +q at the rod's End B, -q at its End A,
 /// q the rod's unit axis from A to B, along the line's arc length, negated at the line's End
-/// B). An END CONNECTIONS row sets an end explicitly: Rigid clamps it along (EzX, EzY, EzZ), in
-/// the body's axes for a point on a body or a rod end, in world axes for a Fixed or Coupled
-/// point; Pinned releases it.
+/// B). An END CONNECTIONS row sets an end explicitly: Rigid clamps it along (EzX, EzY, EzZ), a
+/// stiffness connects it by a rotational spring about that direction (in the body's axes for a
+/// point on a body or a rod end, in world axes for a Fixed or Coupled point); Pinned releases
+/// it.
 inline DeckSystem build_deck_system(const Deck& deck) {
   using detail::where;
   // Read the deck with ReadOptions::accept_unsupported: free points are what this route
@@ -23692,11 +23804,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
     refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
-  for (const auto& e : deck.end_connections)
-    if (e.kind == EndConnectionKind::spring)
-      throw NotImplementedError(where(deck.file, e.line), "END CONNECTIONS",
-                                "a spring connection (a system models Rigid and Pinned ends; the rotational spring not yet)",
-                                "spring end connections in a system");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
@@ -23957,8 +24064,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       ds.system.clamp_end(li, end, outward ? q : Vec3<double>(-q));
     }
   }
-  // END CONNECTIONS rows of the system's lines: Rigid clamps (the direction in the axes of the
-  // end's object), Pinned releases (spring rows were refused above).
+  // END CONNECTIONS rows of the system's lines: Rigid clamps, a stiffness makes a rotational
+  // spring (the direction in the axes of the end's object), Pinned releases.
   for (const auto& e : deck.end_connections) {
     const auto it = std::find(ds.line_id.begin(), ds.line_id.end(), e.line_id);
     if (it == ds.line_id.end())
@@ -23969,7 +24076,9 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       continue;
     }
     try {
-      ds.system.clamp_end(li, e.end, Vec3<double>(e.direction[0], e.direction[1], e.direction[2]));
+      const Vec3<double> d0(e.direction[0], e.direction[1], e.direction[2]);
+      if (e.kind == EndConnectionKind::rigid) ds.system.clamp_end(li, e.end, d0);
+      else ds.system.spring_end(li, e.end, d0, e.stiffness);
     } catch (const InputError& x) {
       throw InputError(where(deck.file, e.line), "END CONNECTIONS row", x.what(), "a clampable line end");
     }

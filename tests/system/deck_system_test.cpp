@@ -131,7 +131,7 @@ TEST_CASE("The system route refuses by name what it does not model", "[system][i
                     Catch::Contains("profile current in a system with free points"));
   CHECK_THROWS_AS(build_deck_system(ds_parse("profile current -300 0 0 0 0 0.5 0 0")), NotImplementedError);
   // END CONNECTIONS in a system: a Rigid row clamps (a held point's direction in world axes),
-  // a spring row is refused, a Rigid row on a free point is refused (no orientation).
+  // a stiffness makes a spring end, a Rigid row on a free point is refused (no orientation).
   std::string herm = ds_deck;
   herm.replace(herm.find("5e8         -0.8       0.0"), 26, "5e8         -0.8       1e4");
   herm.replace(herm.find("%EXTRA%"), 7, "");
@@ -148,9 +148,9 @@ TEST_CASE("The system route refuses by name what it does not model", "[system][i
   CHECK(rigid.system.line(0).clamped[0]);
   CHECK(rigid.system.line(0).clamp_dir[0] == Vec3<double>(0, 0, -1));
   CHECK_FALSE(rigid.system.line(0).clamped[1]);
-  CHECK_THROWS_WITH(build_deck_system(with_row("1 A 2e5 0 0 -1")),
-                    Catch::Contains("h.dat:") && Catch::Contains("spring end connections"));
-  CHECK_THROWS_AS(build_deck_system(with_row("1 A 2e5 0 0 -1")), NotImplementedError);
+  const auto spring = build_deck_system(with_row("1 A 2e5 0 0 -1"));
+  CHECK(spring.system.line(0).spring_k[0] == 2e5);
+  CHECK_FALSE(spring.system.line(0).clamped[0]);
   CHECK_THROWS_WITH(build_deck_system(with_row("1 B Rigid 0 0 -1")),
                     Catch::Contains("h.dat:") && Catch::Contains("END CONNECTIONS") && Catch::Contains("free point"));
   // The refusal names what the system route lacks (the bathymetry of line 3 of the options),

@@ -28,7 +28,8 @@ double cl_w() { return (100 - 1025 * kPi * 0.05 * 0.05 / 4) * 9.80665; }
 
 // A beam clamped at `root` along world direction d (through a fixed body turned by Rb, or,
 // with Rb null, a Fixed point), its tip a free massless point.
-MooringSystem<double> cl_cantilever(const Vec3<double>& root, const Vec3<double>& d, const Mat3<double>* Rb) {
+MooringSystem<double> cl_cantilever(const Vec3<double>& root, const Vec3<double>& d, const Mat3<double>* Rb,
+                                    double spring = 0) {
   Environment env;
   MooringSystem<double> sys(env, "cantilever");
   int a = 0;
@@ -54,7 +55,8 @@ MooringSystem<double> cl_cantilever(const Vec3<double>& root, const Vec3<double>
   }
   const int b = test_support::add_point<double>(sys, PointKind::free, root + 10 * d);
   sys.add_line(LineModel<double>("beam", {test_support::system_section<double>(cl_beam())}, env), a, b);
-  sys.clamp_end(0, 0, d0);
+  if (spring > 0) sys.spring_end(0, 0, d0, spring);
+  else sys.clamp_end(0, 0, d0);
   sys.renumber();
   return sys;
 }
@@ -86,6 +88,44 @@ TEST_CASE("A clamped cantilever deflects as the beam theory says, on a turned bo
     CHECK(m0.normalized().dot(d) > 1 - 1e-14);  // the clamp holds the root tangent on d
     CHECK(st.q(sys.tangent_dof(0, 0) + 1) == 0);  // the held values of the clamped slot
     CHECK(st.q(sys.tangent_dof(0, 0) + 2) == 0);
+    if (k == 0) {
+      // The load on the body: the beam's weight at the root and its moment w L^2 / 2 there
+      // (the connection moment), about the body's reference point.
+      const Vec6<double> F = sys.body_line_load(st, 0, false);
+      const Vec3<double> rb = root - Rb * Vec3<double>(1, 0, 0);
+      const Vec3<double> M = F.tail<3>() - (root - rb).cross(Vec3<double>(F.head<3>()));
+      const Vec3<double> expect = -(w * L * L / 2) * d.cross(Vec3<double>(0, 0, 1));
+      INFO("root moment " << M.transpose() << ", expected " << expect.transpose());
+      CHECK((F.head<3>() - Vec3<double>(0, 0, -w * L)).norm() < 1e-6 * w * L);
+      CHECK((M - expect).norm() < 1e-3 * expect.norm());  // the beam's own deflection
+    }
+  }
+}
+
+TEST_CASE("A cantilever on a rotational end spring tilts by its root moment over k", "[system][hermite][clamped][statics]") {
+  // Linear theory: the tip w L^4 / (8 EI) + (w L^2 / 2) / k L down.
+  const double w = cl_w(), L = 10, EI = 1e9, k = 1e9;
+  const double delta = w * L * L * L * L / (8 * EI) + w * L * L * L / (2 * k);
+  const Vec3<double> root(3, -2, -40), d(std::cos(0.4), std::sin(0.4), 0);
+  const Mat3<double> Rb = so3_exp<double>(Vec3<double>(0.2, -0.1, 0.7));
+  for (int c = 0; c < 2; ++c) {
+    auto sys = cl_cantilever(root, d, c == 0 ? &Rb : nullptr, k);
+    CHECK(sys.line(0).spring_k[0] == k);
+    CHECK_FALSE(sys.line(0).clamped[0]);
+    auto st = sys.initial_state();
+    solve_statics(sys, st);
+    const Vec3<double> tip = sys.point_position(st, 1), m0 = sys.node_tangent(st, 0, 0);
+    INFO((c == 0 ? "on a body" : "on a point") << ": tip " << tip.transpose() << "; theory " << delta << " m down");
+    CHECK(std::fabs((root(2) - tip(2)) / delta - 1) < 1e-5);
+    // The root turns by M / k = w L^2 / (2 k).
+    CHECK(std::fabs(std::atan2(-m0(2), m0.head<2>().norm()) / (w * L * L / (2 * k)) - 1) < 1e-4);
+    if (c == 0) {
+      const Vec6<double> F = sys.body_line_load(st, 0, false);
+      const Vec3<double> rb = root - Rb * Vec3<double>(1, 0, 0);
+      const Vec3<double> M = F.tail<3>() - (root - rb).cross(Vec3<double>(F.head<3>()));
+      const Vec3<double> expect = -(w * L * L / 2) * d.cross(Vec3<double>(0, 0, 1));
+      CHECK((M - expect).norm() < 1e-3 * expect.norm());
+    }
   }
 }
 
@@ -148,7 +188,7 @@ namespace {
 // elements clamped at its anchor (End B, a Fixed point) and an EI = 0 line; drag and damping
 // optional.
 template <class T>
-MooringSystem<T> cl_float(bool dissipation, int segs2) {
+MooringSystem<T> cl_float(bool dissipation, int segs2, bool springs = false) {
   Environment env;
   MooringSystem<T> sys(env, "clamped float");
   sys.add_body(test_support::float_body<T>());
@@ -171,8 +211,15 @@ MooringSystem<T> cl_float(bool dissipation, int segs2) {
   }
   const double th0 = 0.2, th1 = 2 * kPi / 3 + 0.2;
   // Line 1 leaves the body along its chord, line 2 arrives at its anchor along its chord.
-  sys.clamp_end(0, 0, Vec3<T>(T(97 * std::cos(th0)), T(97 * std::sin(th0)), T(-128)));
-  sys.clamp_end(1, 1, Vec3<T>(T(22 * std::cos(th1)), T(22 * std::sin(th1)), T(-18)));
+  const Vec3<T> d1(T(97 * std::cos(th0)), T(97 * std::sin(th0)), T(-128)), d2(T(22 * std::cos(th1)), T(22 * std::sin(th1)), T(-18));
+  if (springs) {
+    // Springs about directions off the chords by a few degrees (a load on them at rest).
+    sys.spring_end(0, 0, Vec3<T>(d1 + Vec3<T>(T(5), T(-4), T(3))), 4e6);
+    sys.spring_end(1, 1, Vec3<T>(d2 + Vec3<T>(T(-1), T(1.5), T(1))), 2e6);
+  } else {
+    sys.clamp_end(0, 0, d1);
+    sys.clamp_end(1, 1, d2);
+  }
   sys.renumber();
   return sys;
 }
@@ -293,8 +340,77 @@ TEST_CASE("Clamped ends: named refusals", "[system][hermite][clamped]") {
   CHECK_THROWS_WITH(sys.clamp_end(1, 1, Vec3<double>(1, 0, 0)),
                     Catch::Contains("Line 2 (cable) End B") && Catch::Contains("free point"));
   CHECK_THROWS_WITH(sys.clamp_end(1, 0, Vec3<double>(0, 0, 0)),
-                    Catch::Contains("Line 2 (cable) End A") && Catch::Contains("clamp direction"));
+                    Catch::Contains("Line 2 (cable) End A") && Catch::Contains("connection direction"));
   CHECK_FALSE(sys.line(1).clamped[0]);  // nothing committed
   sys.clamp_end(1, 0, Vec3<double>(0, 0, 2));
   CHECK(sys.line(1).clamp_dir[0](2) == 1);
+  CHECK_THROWS_WITH(sys.spring_end(1, 0, Vec3<double>(0, 0, 1), -5),
+                    Catch::Contains("Line 2 (cable) End A") && Catch::Contains("rotational stiffness"));
+  CHECK(sys.line(1).clamped[0]);  // unchanged
+  sys.spring_end(1, 0, Vec3<double>(0, 0, 1), 5e3);
+  CHECK_FALSE(sys.line(1).clamped[0]);
+  sys.unclamp_end(1, 0);
+  CHECK(sys.line(1).spring_k[0] == 0);
+}
+
+TEST_CASE("Rotational end springs on a free body and a fixed point: the system tangents against duals",
+          "[system][hermite][clamped][autodiff]") {
+  auto sys = cl_float<double>(true, 1, true);
+  auto s = sys.initial_state();
+  const Eigen::Index n = sys.dofs(), d = sys.body_dof(0);
+  for (Eigen::Index i = 0; i < d; ++i) s.q(i) += 0.4 * std::sin(1.3 * double(i));
+  s.q.segment<3>(d + 3) = Vec3<double>(0.05, -0.03, 0.08);
+  s.q.segment<3>(d) += Vec3<double>(0.4, -0.2, 0.1);
+  for (Eigen::Index i = 0; i < n; ++i) s.v(i) = 0.2 * std::sin(0.7 * double(i));
+  using D = Dual<double>;
+  auto sysd = cl_float<D>(true, 1, true);
+  {
+    SystemState<double> s0 = s;
+    s0.v.setZero();
+    const auto sd = test_support::seeded_dual_state<D>(s0);
+    VecX<D> Rd;
+    sysd.static_residual(sd, Rd, nullptr);
+    const double e = test_support::relative_difference(test_support::assembled_tangent(sys, s0, 0, 1, 0, 0),
+                                                       test_support::dual_block(Rd, n, 0));
+    INFO("statics: " << e);
+    CHECK(e <= 1e-8);
+    // The energy's gradient is the static residual (the springs' potential included).
+    VecX<double> R;
+    sys.static_residual(s0, R, nullptr);
+    for (const auto& [l, i] : {std::pair<int, std::size_t>{0, 0}, {1, 1}}) {
+      const Eigen::Index k = sys.tangent_dof(l, i);
+      for (int c = 0; c < 3; ++c) {
+        auto sp = s0, sm = s0;
+        sp.q(k + c) += 1e-6, sm.q(k + c) -= 1e-6;
+        const double g = (sys.potential_energy(sp) - sys.potential_energy(sm)) / 2e-6;
+        CHECK(g == Approx(R(k + c)).epsilon(1e-5).margin(1e-3));
+      }
+    }
+  }
+  sys.commit(s);
+  const auto sd = test_support::seeded_dual_state<D>(s);
+  VecX<D> rd;
+  sysd.dynamic_residual(sd, rd, nullptr, D(0), D(0));
+  for (int which = 0; which < 2; ++which) {
+    const double e = test_support::relative_difference(
+        test_support::assembled_tangent(sys, s, 1, which == 0 ? 1 : 0, which == 0 ? 0 : 1, 0), test_support::dual_block(rd, n, which));
+    INFO("dynamics " << which << ": " << e);
+    CHECK(e <= (which == 0 ? 1e-3 : 1e-7));
+  }
+}
+
+TEST_CASE("A free body on rotational end springs conserves energy at rho_inf = 1", "[system][hermite][clamped][dynamics]") {
+  auto run = [&](double rho_inf) {
+    auto sys = cl_float<double>(false, 3, true);
+    auto s = sys.initial_state();
+    solve_statics(sys, s);
+    const Eigen::Index d = sys.body_dof(0);
+    s.v.segment<3>(d) = Vec3<double>(0.3, -0.2, 0.1);
+    s.v.segment<3>(d + 3) = Vec3<double>(0.02, 0.03, -0.04);
+    return test_support::energy_drift(sys, s, rho_inf, 0.02, 400);
+  };
+  const double conserved = run(1.0), dissipated = run(0.5);
+  INFO("energy drift / initial kinetic energy: rho_inf 1: " << conserved << ", rho_inf 0.5: " << dissipated);
+  CHECK(conserved < 0.03);
+  CHECK(dissipated > 5 * conserved);
 }

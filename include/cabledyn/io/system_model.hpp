@@ -78,7 +78,7 @@ struct DeckSystem {
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
 /// (waves with rods, profile and SeaState currents (a uniform current is modelled; waves are
-/// held by SystemSimulation), spring END CONNECTIONS, a finite-EI line on a zero-length rod,
+/// held by SystemSimulation), a finite-EI line on a zero-length rod,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 ///
@@ -86,9 +86,10 @@ struct DeckSystem {
 /// clamped along the rod's axis as MoorDyn cantilevers it (spec "Cables clamped to bodies and
 /// rods"; the line continues the rod outward: d0 = +q at the rod's End B, -q at its End A,
 /// q the rod's unit axis from A to B, along the line's arc length, negated at the line's End
-/// B). An END CONNECTIONS row sets an end explicitly: Rigid clamps it along (EzX, EzY, EzZ), in
-/// the body's axes for a point on a body or a rod end, in world axes for a Fixed or Coupled
-/// point; Pinned releases it.
+/// B). An END CONNECTIONS row sets an end explicitly: Rigid clamps it along (EzX, EzY, EzZ), a
+/// stiffness connects it by a rotational spring about that direction (in the body's axes for a
+/// point on a body or a rod end, in world axes for a Fixed or Coupled point); Pinned releases
+/// it.
 inline DeckSystem build_deck_system(const Deck& deck) {
   using detail::where;
   // Read the deck with ReadOptions::accept_unsupported: free points are what this route
@@ -106,11 +107,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
     refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
-  for (const auto& e : deck.end_connections)
-    if (e.kind == EndConnectionKind::spring)
-      throw NotImplementedError(where(deck.file, e.line), "END CONNECTIONS",
-                                "a spring connection (a system models Rigid and Pinned ends; the rotational spring not yet)",
-                                "spring end connections in a system");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
@@ -371,8 +367,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       ds.system.clamp_end(li, end, outward ? q : Vec3<double>(-q));
     }
   }
-  // END CONNECTIONS rows of the system's lines: Rigid clamps (the direction in the axes of the
-  // end's object), Pinned releases (spring rows were refused above).
+  // END CONNECTIONS rows of the system's lines: Rigid clamps, a stiffness makes a rotational
+  // spring (the direction in the axes of the end's object), Pinned releases.
   for (const auto& e : deck.end_connections) {
     const auto it = std::find(ds.line_id.begin(), ds.line_id.end(), e.line_id);
     if (it == ds.line_id.end())
@@ -383,7 +379,9 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       continue;
     }
     try {
-      ds.system.clamp_end(li, e.end, Vec3<double>(e.direction[0], e.direction[1], e.direction[2]));
+      const Vec3<double> d0(e.direction[0], e.direction[1], e.direction[2]);
+      if (e.kind == EndConnectionKind::rigid) ds.system.clamp_end(li, e.end, d0);
+      else ds.system.spring_end(li, e.end, d0, e.stiffness);
     } catch (const InputError& x) {
       throw InputError(where(deck.file, e.line), "END CONNECTIONS row", x.what(), "a clampable line end");
     }

@@ -318,9 +318,11 @@ class LineModel {
   /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
   /// the position of this model's End B). dirA / dirB (null: pinned in bending) clamp this
   /// model's End A / End B: a Rigid end connection, the tangent on the ray of that world
-  /// direction along this model's arc length (reversed: negated, along the reversed line's).
+  /// direction along this model's arc length (reversed: negated, along the reversed line's);
+  /// kA / kB > 0 make that end a rotational spring of that stiffness about the direction.
   Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false,
-                  const Vec3<double>* dirA = nullptr, const Vec3<double>* dirB = nullptr) const {
+                  const Vec3<double>* dirA = nullptr, const Vec3<double>* dirB = nullptr, double kA = 0,
+                  double kB = 0) const {
     std::vector<LineSection> s;
     LineType base;
     for (const auto& sec : sections_) s.push_back(sec.value(base));
@@ -330,8 +332,11 @@ class LineModel {
     b.position = endB;
     const Vec3<double>* da = reversed ? dirB : dirA;
     const Vec3<double>* db = reversed ? dirA : dirB;
-    if (da) a.rotation = EndRotation::rigid, a.direction = reversed ? Vec3<double>(-*da) : *da;
-    if (db) b.rotation = EndRotation::rigid, b.direction = reversed ? Vec3<double>(-*db) : *db;
+    const double ka = reversed ? kB : kA, kb = reversed ? kA : kB;
+    if (da) a.rotation = ka > 0 ? EndRotation::spring : EndRotation::rigid, a.stiffness = ka,
+            a.direction = reversed ? Vec3<double>(-*da) : *da;
+    if (db) b.rotation = kb > 0 ? EndRotation::spring : EndRotation::rigid, b.stiffness = kb,
+            b.direction = reversed ? Vec3<double>(-*db) : *db;
     LineOptions opt;
     opt.tension_only = tension_only_;
     opt.axial_order = axial_order_;
@@ -454,8 +459,10 @@ class LineModel {
   /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
   /// minus the end node's position rows of r(x, v) + M(x) a. It involves only the end element
   /// and the end node's contact, so it costs one element, not the line (spec "Tension and
-  /// coupled loads"; a Hermite end on a point is pinned: no moment).
-  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end) const {
+  /// coupled loads"; a Hermite end on a point is pinned: no moment). With `tangent`, a Hermite
+  /// line's load on the end tangent, minus its rows of r + M a (zero on an EI = 0 line).
+  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end,
+                   Vec3<T>* tangent = nullptr) const {
     const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
     Vec3<T> r, Ma;
     if (b_.hermite) {
@@ -466,7 +473,10 @@ class LineModel {
       r = fe.template segment<3>(k);
       const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
       Ma = M.template segment<3>(k);
+      // The load on the end tangent (a clamped end's, MooringSystem::line_end_moment).
+      if (tangent) *tangent = -fe.template segment<3>(k + 3) - M.template segment<3>(k + 3);
     } else {
+      if (tangent) tangent->setZero();
       const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
       const Vec<T, 6> qe = x.template segment<6>(o);
       r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, at_rest_), nullptr, T(0), T(0))

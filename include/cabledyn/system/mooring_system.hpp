@@ -29,6 +29,7 @@
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/core/so3.hpp"
+#include "cabledyn/line/end_spring.hpp"
 #include "cabledyn/system/body_model.hpp"
 #include "cabledyn/system/bordered_jacobian.hpp"
 #include "cabledyn/system/line_model.hpp"
@@ -81,7 +82,10 @@ struct SystemLine {
   /// A clamped end (spec "Cables clamped to bodies and rods"; MooringSystem::clamp_end): its
   /// tangent m held on the ray of d = R d0, R the orientation of the object at that end.
   bool clamped[2] = {false, false};
-  Vec3<T> clamp_dir[2] = {Vec3<T>::Zero(), Vec3<T>::Zero()};  ///< d0, unit, in the object's axes
+  /// A spring end (MooringSystem::spring_end): the rotational spring U = 1/2 k theta^2 of stiffness
+  /// spring_k [N m/rad] between m and d = R d0 (0: none).
+  double spring_k[2] = {0, 0};
+  Vec3<T> clamp_dir[2] = {Vec3<T>::Zero(), Vec3<T>::Zero()};  ///< d0, unit, in the object's axes (clamp or spring)
 };
 
 /// The prescribed kinematics of a system's held points (fixed and coupled) at one time: the
@@ -428,9 +432,38 @@ class MooringSystem {
         if (P.kind != PointKind::body || P.body != b) continue;
         const Vec3<T> f = dynamic ? line_end_force_dynamic(s, static_cast<int>(l), e) : line_end_force(s, static_cast<int>(l), e);
         F.template head<3>() += f;
-        F.template tail<3>() += Vec3<T>(Rb * P.r).cross(f);
+        F.template tail<3>() += Vec3<T>(Rb * P.r).cross(f) + line_end_moment(s, static_cast<int>(l), e, dynamic);
       }
     return F;
+  }
+
+  /// The moment line l exerts at its end `end` on the object there in state s [N m] (spec
+  /// "Cables clamped to bodies and rods"): at a clamped end the connection moment m x t, t
+  /// the load of the line on its end tangent (minus its static residual there, or minus its
+  /// dynamic residual and inertia); at a spring end m x dU/dm; zero at an end pinned in bending.
+  Vec3<T> line_end_moment(const State& s, int l, int end, bool dynamic) const {
+    const auto li = static_cast<std::size_t>(l);
+    const auto& L = lines_[li];
+    if (L.spring_k[end] > 0) {
+      const Vec3<T> m = s.q.template segment<3>(clamp_dof(li, end));
+      Vec3<T> g;
+      end_spring<T>(m, clamp_direction(s, l, end), L.spring_k[end], &g, nullptr, "system end spring");
+      return m.cross(g);
+    }
+    if (!L.clamped[end]) return Vec3<T>::Zero();
+    const Index k = static_cast<Index>(3 * tangent_slot(L.model, end));
+    if (!dynamic) {
+      VecX<T> x, Rl;
+      line_gather(s, l, 0, x);
+      L.model.template static_residual<Router>(x, Rl, nullptr, -1, static_current());
+      return Vec3<T>(x.template segment<3>(k)).cross(Vec3<T>(-Rl.template segment<3>(k)));
+    }
+    line_gather(s, l, 0, wx_[li]);
+    line_gather(s, l, 1, wv_[li]);
+    line_gather(s, l, 2, wr_[li]);
+    Vec3<T> t;
+    L.model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end, &t);
+    return Vec3<T>(wx_[li].template segment<3>(k)).cross(t);
   }
 
   /// The load a Coupled body, or a CoupledPinned one (host_pin), exerts on the host in state
@@ -551,21 +584,33 @@ class MooringSystem {
   /// or not finite; the line is unchanged then.
   void clamp_end(int l, int end, const Vec3<T>& d0) {
     auto& L = lines_.at(static_cast<std::size_t>(l));
-    const std::string obj = "Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (end == 0 ? " End A" : " End B");
-    if (end != 0 && end != 1) throw InputError(obj, "end", end, "0 (End A) or 1 (End B)");
-    if (!L.model.hermite())
-      throw InputError(obj, "clamped end", "an EI = 0 line", "a finite-EI line (an EI = 0 node has no tangent to clamp)");
-    const auto& P = points_[static_cast<std::size_t>(L.point[end])];
-    if (P.kind == PointKind::free)
-      throw InputError(obj, "clamped end", "on Point " + std::to_string(L.point[end] + 1) + " (" + P.name + "), a free point",
-                       "a body point, rod end or held point (a free point has no orientation to clamp to)");
-    const T n = sqrt_or_zero(T(d0.squaredNorm()));
-    if (!(value_of(n) > 0) || !is_finite(n)) throw InputError(obj, "clamp direction |d0|", value_of(n), "> 0 and finite");
+    const Vec3<T> d = connection_direction(l, end, d0, "clamped end");
     L.clamped[end] = true;
-    L.clamp_dir[end] = d0 / n;
+    L.spring_k[end] = 0;
+    L.clamp_dir[end] = d;
   }
-  /// Releases a clamped end (pinned in bending again).
-  void unclamp_end(int l, int end) { lines_.at(static_cast<std::size_t>(l)).clamped[end] = false; }
+  /// Connects end `end` of finite-EI line l to its object by an isotropic rotational spring
+  /// (spec "End connections (Hermite lines)": U = 1/2 k theta^2, theta the angle between the end
+  /// tangent m and d = R d0, R and d0 as for clamp_end; the magnitude of m free). The tangent
+  /// stays three DOFs of the line; the spring's gradient loads them and its moment -(m x dU/dm)
+  /// the object, with their Jacobian (exact: the spring is invariant under a rotation of both
+  /// m and d). Throws InputError as clamp_end does, and for k not > 0 and finite.
+  void spring_end(int l, int end, const Vec3<T>& d0, double k) {
+    auto& L = lines_.at(static_cast<std::size_t>(l));
+    const Vec3<T> d = connection_direction(l, end, d0, "spring end");
+    if (!(k > 0 && std::isfinite(k)))
+      throw InputError("Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (end == 0 ? " End A" : " End B"),
+                       "rotational stiffness", k, "> 0 and finite (N m/rad)");
+    L.clamped[end] = false;
+    L.spring_k[end] = k;
+    L.clamp_dir[end] = d;
+  }
+  /// Releases a clamped or spring end (pinned in bending again).
+  void unclamp_end(int l, int end) {
+    auto& L = lines_.at(static_cast<std::size_t>(l));
+    L.clamped[end] = false;
+    L.spring_k[end] = 0;
+  }
 
   /// The direction d = R d0 of line l's clamped end `end` in state s (world axes).
   Vec3<T> clamp_direction(const State& s, int l, int end) const {
@@ -622,10 +667,10 @@ class MooringSystem {
     }
     return false;
   }
-  /// True when a line end is clamped (clamp_end).
-  bool has_clamped_ends() const {
+  /// True when a line end is clamped (clamp_end) or on a rotational spring (spring_end).
+  bool has_end_connections() const {
     for (const auto& L : lines_)
-      if (L.clamped[0] || L.clamped[1]) return true;
+      if (L.clamped[0] || L.clamped[1] || L.spring_k[0] > 0 || L.spring_k[1] > 0) return true;
     return false;
   }
   /// True when a line is a finite-EI (Hermite) cable.
@@ -1075,6 +1120,7 @@ class MooringSystem {
       lines_[l].model.dynamic_residual(wx_[l], wv_[l], line_fluid(l), wr_[l], J ? &route : nullptr, wq, wv);
       scatter(route, wr_[l], R);
     }
+    add_end_springs(s, R, J, wq);
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -1218,6 +1264,7 @@ class MooringSystem {
       lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio, U);
       scatter(route, Rl, R);
     }
+    add_end_springs(s, R, J, T(1));
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -1258,6 +1305,10 @@ class MooringSystem {
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       line_gather(s, static_cast<int>(l), 0, x);
       E += lines_[l].model.potential_energy(x, compression_ratio);
+      for (int e = 0; e < 2; ++e)
+        if (lines_[l].spring_k[e] > 0)
+          E += end_spring<T>(Vec3<T>(s.q.template segment<3>(clamp_dof(l, e))), clamp_direction(s, static_cast<int>(l), e),
+                             lines_[l].spring_k[e]);
     }
     for (std::size_t p = 0; p < points_.size(); ++p)
       if (point_dof_[p] >= 0) {
@@ -1329,6 +1380,53 @@ class MooringSystem {
   Index interior_dof(std::size_t l, std::size_t k, std::size_t sb) const {
     return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);
   }
+  // The unit direction of a clamp or spring of line l's end `end` (InputError naming the end:
+  // an EI = 0 line, a free point, a zero or non-finite d0).
+  Vec3<T> connection_direction(int l, int end, const Vec3<T>& d0, const char* what) const {
+    const auto& L = lines_.at(static_cast<std::size_t>(l));
+    const std::string obj = "Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (end == 0 ? " End A" : " End B");
+    if (end != 0 && end != 1) throw InputError(obj, "end", end, "0 (End A) or 1 (End B)");
+    if (!L.model.hermite())
+      throw InputError(obj, what, "an EI = 0 line", "a finite-EI line (an EI = 0 node has no tangent to connect)");
+    const auto& P = points_[static_cast<std::size_t>(L.point[end])];
+    if (P.kind == PointKind::free)
+      throw InputError(obj, what, "on Point " + std::to_string(L.point[end] + 1) + " (" + P.name + "), a free point",
+                       "a body point, rod end or held point (a free point has no orientation to connect to)");
+    const T n = sqrt_or_zero(T(d0.squaredNorm()));
+    if (!(value_of(n) > 0) || !is_finite(n)) throw InputError(obj, "connection direction |d0|", value_of(n), "> 0 and finite");
+    return d0 / n;
+  }
+
+  // Adds the rotational end springs (spec "End connections (Hermite lines)") to R and, with J,
+  // wq times their tangent: on the end tangent m (three DOFs of the line) the gradient g =
+  // dU/dm and its Hessian H; on the rotation rows of the end's body the moment -(m x g), with
+  // dg/dtheta = (H [m]_x - [g]_x) J_l (the spring is invariant under one rotation of m and d).
+  void add_end_springs(const State& s, VecX<T>& R, BorderedJacobian<T>* J, const T& wq) const {
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = lines_[l];
+        if (!(L.spring_k[e] > 0)) continue;
+        const Index dm = clamp_dof(l, e);
+        const Vec3<T> m = s.q.template segment<3>(dm), d = clamp_direction(s, static_cast<int>(l), e);
+        Vec3<T> g;
+        Mat3<T> H;
+        end_spring<T>(m, d, L.spring_k[e], &g, &H, "system end spring");
+        R.template segment<3>(dm) += g;
+        const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+        const Index rd = P.kind == PointKind::body ? body_row(P.body, 3) : Index(-1);
+        if (rd >= 0) R.template segment<3>(rd) -= m.cross(g);
+        if (!J) continue;
+        J->add3(dm, dm, Mat3<T>(wq * H));
+        if (rd < 0) continue;
+        const Mat3<T> Jl = so3_left_jacobian<T>(Vec3<T>(s.q.template segment<3>(rd)));
+        const Mat3<T> Sm = skew<T>(m), Sg = skew<T>(g);
+        const Mat3<T> Gt = (H * Sm - Sg) * Jl;  // dg/dtheta
+        J->add3(dm, rd, Mat3<T>(wq * Gt));
+        J->add3(rd, dm, Mat3<T>(wq * (Sg - Sm * H)));
+        J->add3(rd, rd, Mat3<T>(-wq * Sm * Gt));
+      }
+  }
+
   // The tangent slot of line end e (End A: slot 1; End B: the last slot).
   static std::size_t tangent_slot(const LineModel<T>& m, int e) { return e == 0 ? 1 : m.n_slots() - 1; }
   // The DOF of a clamped end's lambda (its tangent slot's first value).

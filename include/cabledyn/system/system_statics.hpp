@@ -68,7 +68,7 @@ double two_norm(const VecX<T>& R) {
 /// Solves every line of `sys` alone, its end points held where state s puts them, and
 /// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
 /// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
-/// With `warm`, a line with a clamped end is first solved from its configuration in s (the
+/// With `warm`, a line with a clamped or spring end is first solved from its configuration in s (the
 /// branch it is on: a clamped cable may have several equilibria between the same ends, and
 /// the point balance must not jump between them), from the line statics' own seeds when that
 /// fails.
@@ -91,13 +91,17 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     const bool reversed = ends[0](2) < ends[1](2);
     // A clamped end (spec "Cables clamped to bodies and rods"): a Rigid end of the line
     // statics along its object's present direction.
+    // A spring end: the line statics' spring end about the same direction.
     Vec3<double> dir[2];
-    for (int e = 0; e < 2; ++e)
-      if (L.clamped[e]) dir[e] = MooringSystem<T>::value3(sys.clamp_direction(s, li, e));
-    Line line = reversed ? L.model.value_line(ends[1], ends[0], true, L.clamped[0] ? &dir[0] : nullptr,
-                                              L.clamped[1] ? &dir[1] : nullptr)
-                         : L.model.value_line(ends[0], ends[1], false, L.clamped[0] ? &dir[0] : nullptr,
-                                              L.clamped[1] ? &dir[1] : nullptr);
+    bool held[2];
+    for (int e = 0; e < 2; ++e) {
+      held[e] = L.clamped[e] || L.spring_k[e] > 0;
+      if (held[e]) dir[e] = MooringSystem<T>::value3(sys.clamp_direction(s, li, e));
+    }
+    Line line = reversed ? L.model.value_line(ends[1], ends[0], true, held[0] ? &dir[0] : nullptr,
+                                              held[1] ? &dir[1] : nullptr, L.spring_k[0], L.spring_k[1])
+                         : L.model.value_line(ends[0], ends[1], false, held[0] ? &dir[0] : nullptr,
+                                              held[1] ? &dir[1] : nullptr, L.spring_k[0], L.spring_k[1]);
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
@@ -112,7 +116,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       // arc length; the system polish then brings the bending in.
       StaticResult r;
       bool solved = false;
-      if (warm && (L.clamped[0] || L.clamped[1])) {
+      if (warm && (held[0] || held[1])) {
         VecX<T> x;
         sys.line_gather(s, li, 0, x);
         VecX<double> seed(6 * static_cast<Eigen::Index>(n));
@@ -297,11 +301,11 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
   // lines have no bending (EI = 0 lines, robust line statics and smooth end forces), its
   // objects' equilibrium seeds this one, each Hermite line is then solved alone between
   // them (the Hermite statics) and stage 3 brings the bending's share of the end forces in.
-  // A clamped end's connection moment has no share in a line without bending: with clamped
-  // ends the objects are balanced on the Hermite lines themselves (stage 2, each re-solved
-  // by the Hermite statics with its clamp).
+  // A clamped or spring end's connection moment has no share in a line without bending: with
+  // such ends the objects are balanced on the Hermite lines themselves (stage 2, each
+  // re-solved by the Hermite statics with its clamp or spring).
   bool surrogate = false;
-  if (opt.seed_lines && sys.has_finite_ei_lines() && !sys.has_clamped_ends() && sys.dofs() > sys.line_dofs()) {
+  if (opt.seed_lines && sys.has_finite_ei_lines() && !sys.has_end_connections() && sys.dofs() > sys.line_dofs()) {
     MooringSystem<T> flat = sys;
     for (std::size_t l = 0; l < flat.n_lines(); ++l) {
       auto& m = flat.line(static_cast<int>(l)).model;
@@ -513,11 +517,11 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
       }
     }
   } catch (const SolveError& e) {
-    // With clamped ends the balance runs on the Hermite lines, whose line statics refuse a
-    // clamp on a mesh too coarse for its bending length (and then seed the line without
+    // With clamped or spring ends the balance runs on the Hermite lines, whose line statics
+    // refuse a clamp on a mesh too coarse for its bending length (and then seed the line without
     // bending, which is no equilibrium to balance on): the polish takes over from the last
     // accepted positions.
-    if (!sys.has_clamped_ends()) throw;
+    if (!sys.has_end_connections()) throw;
     out.notes.push_back(std::string("the point balance on the clamped lines stopped (") + e.what() +
                         "); the system polish continued from its last positions");
   }
