@@ -15649,14 +15649,16 @@ class MooringSystem {
   // (rows: force and rho x force; columns: dr_end = dr - [rho]_x J_l(theta) dtheta); a
   // clamped end's tangent m = lambda d, d = R d0, through lambda and the body's rotation
   // (rows: d . force and m x force; columns: dm = d dlambda - [m]_x J_l(theta) dtheta).
+  // (The matrices are set only for the kinds that read them: a Router is made for every line
+  // at every evaluation, so nothing else is initialised.)
   struct EndLink {
     int kind = 0;      // 0 held, 1 own DOFs, 2 body, 3 clamped tangent
     Index dof = -1;    // kind 1: the node's DOFs; kind 2: the body's translation DOFs (-1: pinned); kind 3: lambda
     Index rdof = -1;   // kind 2, 3: the body's rotation DOFs (-1: none, a held object)
-    Mat3<T> S = Mat3<T>::Zero();   // [rho]_x or [m]_x
-    Mat3<T> G = Mat3<T>::Zero();   // -S J_l(theta)
-    Mat3<T> Jl = Mat3<T>::Zero();  // kind 3: J_l(theta)
-    Vec3<T> d = Vec3<T>::Zero();   // kind 3: the clamp direction
+    Mat3<T> S;         // kind 2, 3 with rdof: [rho]_x or [m]_x
+    Mat3<T> G;         // kind 2, 3 with rdof: -S J_l(theta)
+    Mat3<T> Jl;        // kind 3 with rdof: J_l(theta)
+    Vec3<T> d;         // kind 3: the clamp direction
   };
 
   // Line l's DOF of interior slot k (k not 0, not End B's position slot sb).
@@ -15744,50 +15746,51 @@ class MooringSystem {
     EndLink ends[2], tang[2];
     T wq = T(1);
     bool special(std::size_t i) const { return i == 0 || i == sb || i == ts[0] || i == ts[1]; }
-    void link(std::size_t i, EndLink& out) const {
-      if (i == 0) out = ends[0];
-      else if (i == sb) out = ends[1];
-      else if (i == ts[0]) out = tang[0];
-      else if (i == ts[1]) out = tang[1];
-      else {
-        out.kind = 1;
-        out.dof = sys->interior_dof(static_cast<std::size_t>(line), i, sb);
-      }
+    // The link of slot i: a stored end's, or an interior slot's own DOFs (into `own`).
+    const EndLink& link(std::size_t i, EndLink& own) const {
+      if (i == 0) return ends[0];
+      if (i == sb) return ends[1];
+      if (i == ts[0]) return tang[0];
+      if (i == ts[1]) return tang[1];
+      own.kind = 1;
+      own.dof = sys->interior_dof(static_cast<std::size_t>(line), i, sb);
+      return own;
     }
     void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
-      if (special(i) || special(j)) {
-        EndLink a, b;
-        link(i, a);
-        link(j, b);
-        if (a.kind == 0 || b.kind == 0) return;
-        if (a.kind == 1 && b.kind == 1) return J->add3(a.dof, b.dof, B);
-        // Rows: force (own, translation or lambda DOFs), moment S force (rotation DOFs);
-        // columns: own (a lambda column: B d), rotation (B G).
-        for (int ra = 0; ra < 2; ++ra)
-          for (int cb = 0; cb < 2; ++cb) {
-            const Index row = ra == 0 ? a.dof : a.rdof, col = cb == 0 ? b.dof : b.rdof;
-            if (row < 0 || col < 0) continue;
-            if ((ra == 1 && a.kind < 2) || (cb == 1 && b.kind < 2)) continue;
-            Mat3<T> X = B;
-            if (ra == 1) X = a.S * X;
-            if (cb == 1) X = X * b.G;
-            const bool lr = ra == 0 && a.kind == 3, lc = cb == 0 && b.kind == 3;
-            if (!lr && !lc) {
-              J->add3(row, col, X);
-            } else if (lr && lc) {
-              J->add(row, col, a.d.dot(X * b.d));
-            } else if (lr) {
-              const Vec3<T> rv = X.transpose() * a.d;
-              for (int c = 0; c < 3; ++c) J->add(row, col + c, rv(c));
-            } else {
-              const Vec3<T> cv = X * b.d;
-              for (int c = 0; c < 3; ++c) J->add(row + c, col, cv(c));
-            }
-          }
-        return;
-      }
+      // The interior blocks (most of them) on the short path; the end blocks out of line.
+      if (special(i) || special(j)) return add_end(i, j, B);
       J->add3(sys->interior_dof(static_cast<std::size_t>(line), i, sb),
               sys->interior_dof(static_cast<std::size_t>(line), j, sb), B);
+    }
+    void add_end(std::size_t i, std::size_t j, const Mat3<T>& B) {
+      EndLink oa, ob;
+      const EndLink& a = link(i, oa);
+      const EndLink& b = link(j, ob);
+      if (a.kind == 0 || b.kind == 0) return;
+      if (a.kind == 1 && b.kind == 1) return J->add3(a.dof, b.dof, B);
+      // Rows: force (own, translation or lambda DOFs), moment S force (rotation DOFs);
+      // columns: own (a lambda column: B d), rotation (B G).
+      for (int ra = 0; ra < 2; ++ra)
+        for (int cb = 0; cb < 2; ++cb) {
+          const Index row = ra == 0 ? a.dof : a.rdof, col = cb == 0 ? b.dof : b.rdof;
+          if (row < 0 || col < 0) continue;
+          if ((ra == 1 && a.kind < 2) || (cb == 1 && b.kind < 2)) continue;
+          Mat3<T> X = B;
+          if (ra == 1) X = a.S * X;
+          if (cb == 1) X = X * b.G;
+          const bool lr = ra == 0 && a.kind == 3, lc = cb == 0 && b.kind == 3;
+          if (!lr && !lc) {
+            J->add3(row, col, X);
+          } else if (lr && lc) {
+            J->add(row, col, a.d.dot(X * b.d));
+          } else if (lr) {
+            const Vec3<T> rv = X.transpose() * a.d;
+            for (int c = 0; c < 3; ++c) J->add(row, col + c, rv(c));
+          } else {
+            const Vec3<T> cv = X * b.d;
+            for (int c = 0; c < 3; ++c) J->add(row + c, col, cv(c));
+          }
+        }
     }
   };
 
