@@ -14924,7 +14924,6 @@ class MooringSystem {
       s.q.template segment<3>(d) = m;
       return;
     }
-    using std::max;
     const T lam = m.dot(clamp_direction(s, l, e));
     const T floor = T(1e-3) * sqrt_or_zero(T(m.squaredNorm()));
     s.q(d) = value_of(lam) > value_of(floor) ? lam : floor;
@@ -23787,9 +23786,10 @@ struct DeckSystem {
 /// rods"; the line continues the rod outward: d0 = +q at the rod's End B, -q at its End A,
 /// q the rod's unit axis from A to B, along the line's arc length, negated at the line's End
 /// B). An END CONNECTIONS row sets an end explicitly: Rigid clamps it along (EzX, EzY, EzZ), a
-/// stiffness connects it by a rotational spring about that direction (in the body's axes for a
-/// point on a body or a rod end, in world axes for a Fixed or Coupled point); Pinned releases
-/// it.
+/// stiffness connects it by a rotational spring about that direction (in the axes the end's
+/// position is written in: a BODIES body's axes for a point on it or the end of a rod on it,
+/// world axes at the deck pose for a standalone rod's end and a Fixed or Coupled point; it
+/// turns with its body); Pinned releases it.
 inline DeckSystem build_deck_system(const Deck& deck) {
   using detail::where;
   // Read the deck with ReadOptions::accept_unsupported: free points are what this route
@@ -23849,6 +23849,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   using RodEnds = DeckSystem::RodMap;
   std::vector<RodEnds> rod_ends(deck.rods.size());
   std::vector<std::pair<std::size_t, BodyModel<double>>> rod_bodies;  // rod index, its own body
+  std::vector<int> rod_own_body;  // the system's bodies that are a standalone rod's own (a frame the deck does not write)
   for (std::size_t i = 0; i < deck.rods.size(); ++i) {
     const auto& r = deck.rods[i];
     const RodTypeRecord* type = nullptr;
@@ -23956,6 +23957,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     const auto& r = deck.rods[i];
     try {
       const int idx = ds.system.add_body(m);
+      rod_own_body.push_back(idx);
       if (m.kind == BodyKind::coupled || m.host_pin) {
         ds.coupled_bodies.push_back(idx);
         ds.coupled_width.push_back(m.host_pin ? 3 : 6);
@@ -24079,7 +24081,12 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       continue;
     }
     try {
-      const Vec3<double> d0(e.direction[0], e.direction[1], e.direction[2]);
+      Vec3<double> d0(e.direction[0], e.direction[1], e.direction[2]);
+      // A standalone rod's end: the deck writes the rod in world axes, so its direction too (at
+      // the deck pose; it turns with the rod), not in the rod body's internal axes.
+      const auto& P = ds.system.point(ds.system.line(li).point[e.end]);
+      if (P.kind == PointKind::body && std::find(rod_own_body.begin(), rod_own_body.end(), P.body) != rod_own_body.end())
+        d0 = ds.system.body(P.body).R.transpose() * d0;
       if (e.kind == EndConnectionKind::rigid) ds.system.clamp_end(li, e.end, d0);
       else ds.system.spring_end(li, e.end, d0, e.stiffness);
     } catch (const InputError& x) {

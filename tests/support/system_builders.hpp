@@ -91,6 +91,39 @@ BodyModel<T> float_body() {
   return B;
 }
 
+/// Moors `sys`'s body 0 (a float_body) by three lines of 158, 30 and 158 m from body points 3 m
+/// out at 120 degree spacing to fixed anchors 100, 25 and 100 m out (40, 150 and 150 m deep):
+/// EI, elements, axial damping BA and Morison Cd, Cdt, Ca per the arguments (EA 5e8, 80 kg/m,
+/// 0.1 m). Line i runs from its body point (End A) to its anchor (End B).
+template <class T>
+void add_float_lines(MooringSystem<T>& sys, const double (&EI)[3], const int (&segs)[3], double BA, double Cd,
+                     double Cdt, double Ca) {
+  const double len[3] = {158, 30, 158}, out[3] = {100, 25, 100};
+  for (int i = 0; i < 3; ++i) {
+    const double th = 2 * kPi * i / 3 + 0.2;
+    PointModel<T> f;
+    f.kind = PointKind::body;
+    f.body = 0;
+    f.r = Vec3<T>(T(3 * std::cos(th)), T(3 * std::sin(th)), T(-2));
+    PointModel<T> a;
+    a.kind = PointKind::fixed;
+    a.r = Vec3<T>(T(out[i] * std::cos(th)), T(out[i] * std::sin(th)), T(i == 1 ? -40.0 : -150.0));
+    const SectionModel<T> s = system_section<T>({len[i], segs[i], 5e8, EI[i], 80, 0.1, BA, Cd, Cdt, Ca, 0});
+    sys.add_line(LineModel<T>("line " + std::to_string(i + 1), {s}, sys.environment()), sys.add_point(f), sys.add_point(a));
+  }
+}
+
+/// Moves state s of a system whose body 0 is free off its start (the tangent checks' state): the
+/// DOFs before the body's by 0.4 sin(1.3 i), the body shifted by (0.4, -0.2, 0.1) and turned by
+/// (0.05, -0.03, 0.08), every velocity 0.2 sin(0.7 i).
+inline void perturb_body_state(const MooringSystem<double>& sys, SystemState<double>& s) {
+  const Eigen::Index n = sys.dofs(), d = sys.body_dof(0);
+  for (Eigen::Index i = 0; i < d; ++i) s.q(i) += 0.4 * std::sin(1.3 * double(i));
+  s.q.segment<3>(d + 3) = Vec3<double>(0.05, -0.03, 0.08);
+  s.q.segment<3>(d) += Vec3<double>(0.4, -0.2, 0.1);
+  for (Eigen::Index i = 0; i < n; ++i) s.v(i) = 0.2 * std::sin(0.7 * double(i));
+}
+
 /// The largest drift of the total energy (kinetic and potential) of a march of `steps` steps
 /// of dt from state s at rho_inf (Newton tolerance 1e-10), over the initial kinetic energy.
 inline double energy_drift(MooringSystem<double>& sys, const SystemState<double>& s, double rho_inf, double dt,

@@ -338,6 +338,18 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
     CHECK(L1.clamp_dir[1] == Vec3<double>(0, 0, 1));   // End B on rod 2's End B: against its axis (0, 0, -1)
     CHECK(L4.clamp_dir[0] == Vec3<double>(0, 0, 1));   // End A on rod 4's End B
     CHECK(L4.clamp_dir[1] == Vec3<double>(0, 0, -1));  // End B on rod 2's End A: along its axis
+    // An END CONNECTIONS direction at a standalone rod's end is read in world axes (as the rod is
+    // written), not in the rod body's internal axes: rod 1 points down (0, 0, -1).
+    {
+      std::string te = t;
+      te.replace(te.find("--------------------- need this line"), 0,
+                 "--------------------- END CONNECTIONS ----------------------\nLineID End Stiffness EzX EzY EzZ\n"
+                 "1 A 3e4 1 0 0\n");
+      const auto ec = build_deck_system(parse_deck(te, "rods.dat", ro));
+      const Vec3<double> world = ec.system.body(ec.system.point(ec.system.line(0).point[0]).body).R * ec.system.line(0).clamp_dir[0];
+      CHECK((world - Vec3<double>(1, 0, 0)).norm() < 1e-12);
+      CHECK(ec.system.line(0).spring_k[0] == 3e4);
+    }
     t.replace(t.find("2    wire       2"), 17, "2    cable      2");
     try {
       build_deck_system(parse_deck(t, "rods.dat", ro));

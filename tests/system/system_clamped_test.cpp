@@ -192,23 +192,10 @@ MooringSystem<T> cl_float(bool dissipation, int segs2, bool springs = false) {
   Environment env;
   MooringSystem<T> sys(env, "clamped float");
   sys.add_body(test_support::float_body<T>());
-  const double len[3] = {158, 30, 158}, EI[3] = {2e7, 5e6, 0};
-  const int segs[3] = {12, segs2, 10};
-  const double out[3] = {100, 25, 100};
-  for (int i = 0; i < 3; ++i) {
-    const double th = 2 * kPi * i / 3 + 0.2;
-    PointModel<T> f;
-    f.kind = PointKind::body;
-    f.body = 0;
-    f.r = Vec3<T>(T(3 * std::cos(th)), T(3 * std::sin(th)), T(-2));
-    PointModel<T> a;
-    a.kind = PointKind::fixed;
-    a.r = Vec3<T>(T(out[i] * std::cos(th)), T(out[i] * std::sin(th)), T(i == 1 ? -40.0 : -150.0));
-    const double BA = dissipation ? 2e6 : 0, Cd = dissipation ? 1.2 : 0, Cdt = dissipation ? 0.3 : 0;
-    const double Ca = dissipation ? 1.0 : 0;  // a configuration-dependent added mass is not Lagrangian
-    const SectionModel<T> s = test_support::system_section<T>({len[i], segs[i], 5e8, EI[i], 80, 0.1, BA, Cd, Cdt, Ca, 0});
-    sys.add_line(LineModel<T>("line " + std::to_string(i + 1), {s}, env), sys.add_point(f), sys.add_point(a));
-  }
+  // Without dissipation, no added mass either: a configuration-dependent added mass is not
+  // Lagrangian.
+  const double on = dissipation ? 1 : 0;
+  test_support::add_float_lines(sys, {2e7, 5e6, 0}, {12, segs2, 10}, 2e6 * on, 1.2 * on, 0.3 * on, 1.0 * on);
   const double th0 = 0.2, th1 = 2 * kPi / 3 + 0.2;
   // Line 1 leaves the body along its chord, line 2 arrives at its anchor along its chord.
   const Vec3<T> d1(T(97 * std::cos(th0)), T(97 * std::sin(th0)), T(-128)), d2(T(22 * std::cos(th1)), T(22 * std::sin(th1)), T(-18));
@@ -224,24 +211,31 @@ MooringSystem<T> cl_float(bool dissipation, int segs2, bool springs = false) {
   return sys;
 }
 
+// The energy drift of the float (without dissipation) set moving from its statics, rho_inf,
+// dt 0.02, 400 steps; clamped ends (pinned with `pinned`) or springs.
+double cl_float_drift(double rho_inf, bool springs, bool pinned = false) {
+  auto sys = cl_float<double>(false, 3, springs);
+  if (pinned) sys.unclamp_end(0, 0), sys.unclamp_end(1, 1);
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  const Eigen::Index d = sys.body_dof(0);
+  s.v.segment<3>(d) = Vec3<double>(0.3, -0.2, 0.1);
+  s.v.segment<3>(d + 3) = Vec3<double>(0.02, 0.03, -0.04);
+  return test_support::energy_drift(sys, s, rho_inf, 0.02, 400);
+}
+
 }  // namespace
 
 TEST_CASE("Clamped cable ends on a free body and a fixed point: the system tangents against duals",
           "[system][hermite][clamped][autodiff]") {
   auto sys = cl_float<double>(true, 1);
   auto s = sys.initial_state();
-  const Eigen::Index n = sys.dofs(), d = sys.body_dof(0);
-  for (Eigen::Index i = 0; i < d; ++i) s.q(i) += 0.4 * std::sin(1.3 * double(i));
+  const Eigen::Index n = sys.dofs();
+  test_support::perturb_body_state(sys, s);
   // Keep the clamped slots' held values at zero and lambda positive.
   for (const auto& [l, i] : {std::pair<int, std::size_t>{0, 0}, {1, 1}}) {
     const Eigen::Index k = sys.tangent_dof(l, i);
     s.q(k) = 1.02, s.q(k + 1) = 0, s.q(k + 2) = 0;
-  }
-  s.q.segment<3>(d + 3) = Vec3<double>(0.05, -0.03, 0.08);
-  s.q.segment<3>(d) += Vec3<double>(0.4, -0.2, 0.1);
-  for (Eigen::Index i = 0; i < n; ++i) s.v(i) = 0.2 * std::sin(0.7 * double(i));
-  for (const auto& [l, i] : {std::pair<int, std::size_t>{0, 0}, {1, 1}}) {
-    const Eigen::Index k = sys.tangent_dof(l, i);
     s.v(k + 1) = 0, s.v(k + 2) = 0;
   }
   using D = Dual<double>;
@@ -289,17 +283,8 @@ TEST_CASE("A free body with clamped cables conserves energy at rho_inf = 1", "[s
   // No drag, damping or added mass (a Hermite line's added mass at the current configuration
   // is not Lagrangian). The same march with the two ends pinned in bending is the reference:
   // the clamps' connection moments do no work of their own.
-  auto run = [&](double rho_inf, bool clamped) {
-    auto sys = cl_float<double>(false, 3);
-    if (!clamped) sys.unclamp_end(0, 0), sys.unclamp_end(1, 1);
-    auto s = sys.initial_state();
-    solve_statics(sys, s);
-    const Eigen::Index d = sys.body_dof(0);
-    s.v.segment<3>(d) = Vec3<double>(0.3, -0.2, 0.1);
-    s.v.segment<3>(d + 3) = Vec3<double>(0.02, 0.03, -0.04);
-    return test_support::energy_drift(sys, s, rho_inf, 0.02, 400);
-  };
-  const double conserved = run(1.0, true), pinned = run(1.0, false), dissipated = run(0.5, true);
+  const double conserved = cl_float_drift(1.0, false), pinned = cl_float_drift(1.0, false, true),
+               dissipated = cl_float_drift(0.5, false);
   // Observed: 0.0232 clamped, 0.0236 pinned, 0.146 at rho_inf 0.5 (dt 0.02; halving dt: 0.0055
   // and 0.0024 clamped, 0.0064 and 0.0016 pinned).
   INFO("energy drift / initial kinetic energy: rho_inf 1: " << conserved << " (pinned ends: " << pinned
@@ -357,11 +342,8 @@ TEST_CASE("Rotational end springs on a free body and a fixed point: the system t
           "[system][hermite][clamped][autodiff]") {
   auto sys = cl_float<double>(true, 1, true);
   auto s = sys.initial_state();
-  const Eigen::Index n = sys.dofs(), d = sys.body_dof(0);
-  for (Eigen::Index i = 0; i < d; ++i) s.q(i) += 0.4 * std::sin(1.3 * double(i));
-  s.q.segment<3>(d + 3) = Vec3<double>(0.05, -0.03, 0.08);
-  s.q.segment<3>(d) += Vec3<double>(0.4, -0.2, 0.1);
-  for (Eigen::Index i = 0; i < n; ++i) s.v(i) = 0.2 * std::sin(0.7 * double(i));
+  const Eigen::Index n = sys.dofs();
+  test_support::perturb_body_state(sys, s);
   using D = Dual<double>;
   auto sysd = cl_float<D>(true, 1, true);
   {
@@ -400,16 +382,7 @@ TEST_CASE("Rotational end springs on a free body and a fixed point: the system t
 }
 
 TEST_CASE("A free body on rotational end springs conserves energy at rho_inf = 1", "[system][hermite][clamped][dynamics]") {
-  auto run = [&](double rho_inf) {
-    auto sys = cl_float<double>(false, 3, true);
-    auto s = sys.initial_state();
-    solve_statics(sys, s);
-    const Eigen::Index d = sys.body_dof(0);
-    s.v.segment<3>(d) = Vec3<double>(0.3, -0.2, 0.1);
-    s.v.segment<3>(d + 3) = Vec3<double>(0.02, 0.03, -0.04);
-    return test_support::energy_drift(sys, s, rho_inf, 0.02, 400);
-  };
-  const double conserved = run(1.0), dissipated = run(0.5);
+  const double conserved = cl_float_drift(1.0, true), dissipated = cl_float_drift(0.5, true);
   INFO("energy drift / initial kinetic energy: rho_inf 1: " << conserved << ", rho_inf 0.5: " << dissipated);
   CHECK(conserved < 0.03);
   CHECK(dissipated > 5 * conserved);

@@ -366,22 +366,7 @@ TEST_CASE("Finite-EI lines on a free body, one of a single element: the system t
     Environment env;
     MooringSystem<T> sys(env, "body with cables");
     sys.add_body(test_support::float_body<T>());
-    const double len[3] = {158, 30, 158}, EI[3] = {2e5, 5e4, 0};
-    const int segs[3] = {12, 1, 10};
-    const double out[3] = {100, 25, 100};
-    for (int i = 0; i < 3; ++i) {
-      const double th = 2 * kPi * i / 3 + 0.2;
-      PointModel<T> f;
-      f.kind = PointKind::body;
-      f.body = 0;
-      f.r = Vec3<T>(T(3 * std::cos(th)), T(3 * std::sin(th)), T(-2));
-      PointModel<T> a;
-      a.kind = PointKind::fixed;
-      a.r = Vec3<T>(T(out[i] * std::cos(th)), T(out[i] * std::sin(th)), T(i == 1 ? -40.0 : -150.0));
-      const SectionModel<T> s =
-          test_support::system_section<T>({len[i], segs[i], 5e8, EI[i], 80, 0.1, 2e6, 1.2, 0.3, 1.0, 0});
-      sys.add_line(LineModel<T>("line " + std::to_string(i + 1), {s}, env), sys.add_point(f), sys.add_point(a));
-    }
+    test_support::add_float_lines(sys, {2e5, 5e4, 0}, {12, 1, 10}, 2e6, 1.2, 0.3, 1.0);
     sys.renumber();
     return sys;
   };
@@ -390,10 +375,7 @@ TEST_CASE("Finite-EI lines on a free body, one of a single element: the system t
   CHECK(sys.tangent_dof(1, 1) == sys.tangent_dof(1, 0) + 3);  // the one-element line's block: two tangents
   auto s = sys.initial_state();
   const Eigen::Index n = sys.dofs(), d = sys.body_dof(0);
-  for (Eigen::Index i = 0; i < d; ++i) s.q(i) += 0.4 * std::sin(1.3 * double(i));
-  s.q.segment<3>(d + 3) = Vec3<double>(0.05, -0.03, 0.08);
-  s.q.segment<3>(d) += Vec3<double>(0.4, -0.2, 0.1);
-  for (Eigen::Index i = 0; i < n; ++i) s.v(i) = 0.2 * std::sin(0.7 * double(i));
+  test_support::perturb_body_state(sys, s);
   using D = Dual<double>;
   auto sysd = build(D(0));
   SystemState<D> sd;

@@ -641,7 +641,6 @@ class MooringSystem {
       s.q.template segment<3>(d) = m;
       return;
     }
-    using std::max;
     const T lam = m.dot(clamp_direction(s, l, e));
     const T floor = T(1e-3) * sqrt_or_zero(T(m.squaredNorm()));
     s.q(d) = value_of(lam) > value_of(floor) ? lam : floor;
