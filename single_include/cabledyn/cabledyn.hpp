@@ -12001,7 +12001,7 @@ struct SystemStepperOptions {
   /// does not say.
   enum class LineSearch { automatic, on, off };
   double rho_inf = 0.8;      ///< spectral radius at infinite frequency [rhoInf]
-  double tol = 1e-8;         ///< ||G||_inf / s of the Newton test
+  double tol = 1e-8;         ///< ||G||_inf / s of the Newton test (or, above it, G's round-off floor 8 eps max|q| max|S_ii|)
   int max_iterations = 25;   ///< Newton iterations per attempt (each evaluation of the residual counts)
   int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
   LineSearch line_search = LineSearch::automatic;
@@ -12188,7 +12188,15 @@ class SystemStepper {
       // line search; otherwise the attempt fails.
       if (!finite && !(line_search_ && it > 0 && backtracks < opt_.max_backtracks)) return false;
       if (!finite) gn = std::numeric_limits<double>::infinity();
-      if (gn <= opt_.tol * scale_ && it > 0) {
+      if (it == 0) {
+        // The round-off floor of G: its inertia differences positions of size |q| through
+        // a = (q - q*) / (beta dt^2), and its forces difference them through the stiffness, so
+        // each row carries about eps |q| |S_ii| (large coordinates, a small dt, a light body).
+        double qmax = 1;
+        for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
+        target_ = std::max(opt_.tol * scale_, 8 * static_cast<double>(epsilon<T>()) * qmax * J_.max_abs_diagonal());
+      }
+      if (gn <= target_ && it > 0) {
         try {
           sys_.check_state(trial_);
         } catch (const SolveError&) {
@@ -12231,6 +12239,7 @@ class SystemStepper {
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_;
   Held h0_, h1_, hs0_, hs1_;
   double scale_ = 1;
+  double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
   bool initialized_ = false;
   bool line_search_ = false;
   SystemStepperStatistics stats_;
@@ -12820,6 +12829,12 @@ struct BodyModel {
     double CdA = 0, Ca = 0;
   };
   std::vector<Lump> lumps;
+  /// A direction joint (spec "Attached objects and line ends": a zero-length rod that joins the
+  /// tangents of the finite-EI lines clamped to it, MoorDyn's rod of NumSegs 0): no mass,
+  /// volume, drag, contact, rods or lumps of its own. Its axis is its body z axis; the lines
+  /// clamped along it turn it, and its turn about the axis, which moves nothing, carries no
+  /// equation (MooringSystem holds it at zero). Free (its position a DOF) or pinned.
+  bool joint = false;
 };
 
 /// The rigid mass of a body with its rods, in body axes about the reference point: the mass,
@@ -13279,7 +13294,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
       F.template tail<3>() += p.cross(Fr);
     });
   }
-  if (seabed_z) {
+  if (seabed_z && !B.joint) {
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
     F(2) += k.f;
   }
@@ -13391,7 +13406,7 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   E -= B.force.dot(r);
-  if (seabed_z) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
+  if (seabed_z && !B.joint) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
   return E;
 }
 
@@ -14202,6 +14217,17 @@ class BorderedJacobian {
     }
   }
 
+  /// The largest |J(i, i)| of the assembled matrix (the scale of the round-off of the residual
+  /// it is the Jacobian of: SystemStepper's convergence floor).
+  double max_abs_diagonal() const {
+    double m = 0;
+    for (std::size_t b = 0; b < band_.size(); ++b)
+      for (Index i = 0; i < shapes_[b].size; ++i)
+        m = std::max(m, std::fabs(static_cast<double>(value_of(band_[b](i, i)))));
+    for (Index i = 0; i < n_obj_; ++i) m = std::max(m, std::fabs(static_cast<double>(value_of(D_(i, i)))));
+    return m;
+  }
+
   /// Adds a 3 x 3 block at rows i0.., columns j0...
   void add3(Index i0, Index j0, const Mat3<T>& B) {
     for (int a = 0; a < 3; ++a)
@@ -14555,8 +14581,9 @@ class MooringSystem {
   }
 
   /// Adds a body; returns its index. Throws InputError for a non-finite pose, an orientation
-  /// that is not a rotation, a negative mass, inertia or volume, or a free body without mass
-  /// or inertia.
+  /// that is not a rotation, a negative mass, inertia or volume, a free body without mass
+  /// or inertia, or a direction joint (BodyModel::joint) that is held or carries a mass,
+  /// volume, drag, rods or lumps.
   int add_body(BodyModel<T> b) {
     const std::string obj = "Body " + std::to_string(bodies_.size() + 1) + " (" + b.name + ")";
     for (int c = 0; c < 3; ++c)
@@ -14583,7 +14610,18 @@ class MooringSystem {
         throw InputError(ro, "Cd / Ca / CdEnd / CaEnd", std::min({rod.Cd, rod.Ca, rod.CdEnd, rod.CaEnd}), ">= 0");
       if (rod.segments < 1) throw InputError(ro, "NumSegs", rod.segments, ">= 1");
     }
-    if (b.kind == BodyKind::free || b.kind == BodyKind::pinned) {
+    if (b.joint) {
+      if (b.kind != BodyKind::free && b.kind != BodyKind::pinned)
+        throw InputError(obj, "attachment of a direction joint", "held or coupled", "Free or Pinned (a joint turns)");
+      if (b.host_pin) throw InputError(obj, "attachment of a direction joint", "CoupledPinned", "Free or Pinned");
+      const bool bare = value_of(b.mass) == 0 && value_of(b.volume) == 0 && b.rods.empty() && b.lumps.empty() &&
+                        b.CdA.isZero() && value_of(b.inertia.squaredNorm()) == 0 && value_of(b.force.squaredNorm()) == 0 &&
+                        value_of(b.moment.squaredNorm()) == 0;
+      if (!bare)
+        throw InputError(obj, "mass, volume, inertia, drag, load, rods or lumps of a direction joint", "nonzero",
+                         "none (a joint is a zero-length rod: its inertia is its lines')");
+    }
+    if ((b.kind == BodyKind::free || b.kind == BodyKind::pinned) && !b.joint) {
       // The rigid mass with its rods and points: a free body needs a mass and inertia about
       // every axis through its centre of gravity (its 6 x 6 mass matrix positive definite),
       // a pinned one inertia about every axis through its pin.
@@ -15002,6 +15040,33 @@ class MooringSystem {
       off += nd;
     }
     n_dofs_ = off;
+    // A direction joint's roll scale: the bending stiffness EI / l0 of the end elements of the
+    // lines clamped to it, and its springs; a joint without them has no rotational equation.
+    joint_k_.assign(bodies_.size(), 0.0);
+    joint_m_.assign(bodies_.size(), 0.0);
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = lines_[l];
+        const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+        if (P.kind != PointKind::body || !bodies_[static_cast<std::size_t>(P.body)].joint) continue;
+        if (!L.clamped[e] && !(L.spring_k[e] > 0)) continue;
+        double EI = 0, rho_A = 0;
+        for (const auto& sec : L.model.sections())
+          EI = std::max(EI, sec.EI), rho_A = std::max(rho_A, static_cast<double>(value_of(sec.rho_A)));
+        const std::size_t el = e == 0 ? 0 : L.model.n_elements() - 1;
+        const double l0 = static_cast<double>(value_of(L.model.L0(el)));
+        joint_k_[static_cast<std::size_t>(P.body)] += EI / l0 + L.spring_k[e];
+        // The end tangent's own inertia in the consistent mass, rho A l0^3 / 105 (at least 1e-9
+        // of the stiffness in s^2).
+        joint_m_[static_cast<std::size_t>(P.body)] += rho_A * l0 * l0 * l0 / 105;
+      }
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      if (bodies_[b].joint) joint_m_[b] = std::max(joint_m_[b], 1e-9 * joint_k_[b]);
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      if (bodies_[b].joint && !(joint_k_[b] > 0))
+        throw InputError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ")",
+                         "finite-EI line ends clamped or on springs at a direction joint", 0,
+                         ">= 1 (the bending of its lines sets a joint's direction)");
     // The held fluid's sites: every line node, every point, every body's reference point and
     // its lumps.
     std::size_t site = 0;
@@ -15403,6 +15468,7 @@ class MooringSystem {
       scatter(route, wr_[l], R);
     }
     add_end_springs(s, R, J, wq);
+    add_joint_rolls(s, s.q, R, J, wq);
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -15425,7 +15491,7 @@ class MooringSystem {
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0) continue;
+      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no loads of its own
       auto own = [&](const VecX<T>& q, const VecX<T>& v) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -15455,6 +15521,7 @@ class MooringSystem {
       lines_[l].model.inertia(wx_[l], wv_[l], wr_[l], J ? &route : nullptr, wm, wq);
       scatter(route, wr_[l], Ma);
     }
+    add_joint_rolls(s, s.a, Ma, J, wm, true);  // the roll's inertia
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -15464,7 +15531,7 @@ class MooringSystem {
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0) continue;
+      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no mass of its own
       auto mass = [&](const VecX<T>& q) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -15495,7 +15562,7 @@ class MooringSystem {
 
   /// Kinetic energy [J]: every line's 1/2 v^T M(x) v over all its nodes (held ends
   /// included, added mass included), every free point's 1/2 (m + Ca rho V) |v|^2 and every
-  /// free body's 1/2 (v, w)^T M (v, w).
+  /// free body's 1/2 (v, w)^T M (v, w) (a direction joint: 1/2 m (d . w)^2 of its roll row).
   T kinetic_energy(const SystemState<T>& s) const {
     T E = T(0);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
@@ -15516,7 +15583,7 @@ class MooringSystem {
       const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
       E += T(0.5) * vb.dot(mul6<T>(body_mass_at(static_cast<int>(b), rb, Rb), vb));
     }
-    return E;
+    return E + joint_roll_energy(s, s.v, true);  // a joint's roll inertia (add_joint_rolls)
   }
 
   /// The external static load on point p: its weight and buoyancy, (0, 0, (rho V - m) g),
@@ -15547,6 +15614,7 @@ class MooringSystem {
       scatter(route, Rl, R);
     }
     add_end_springs(s, R, J, T(1));
+    add_joint_rolls(s, s.q, R, J, T(1));
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -15561,7 +15629,7 @@ class MooringSystem {
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0) continue;
+      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no loads of its own
       auto own = [&](const VecX<T>& q, const VecX<T>&) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -15607,7 +15675,7 @@ class MooringSystem {
       E += body_potential_energy<T>(bodies_[b], rb, Rb, env_, seabed_.z, seabed_.params);
       E -= bodies_[b].moment.dot(Vec3<T>(s.q.template segment<3>(body_row(static_cast<int>(b), 3))));
     }
-    return E;
+    return E + joint_roll_energy(s, s.q);  // a joint's roll row (add_joint_rolls)
   }
 
   /// The static force line l exerts on the object at its end (0: End A, 1: End B) in state s
@@ -15709,6 +15777,42 @@ class MooringSystem {
         J->add3(rd, dm, Mat3<T>(wq * (Sg - Sm * H)));
         J->add3(rd, rd, Mat3<T>(-wq * Sm * Gt));
       }
+  }
+
+  // A direction joint (BodyModel::joint) turns about its axis d with no load: the lines clamped
+  // to it load it with moments m x g normal to m, which lies along d, so that turn moves
+  // nothing and has no equation. It is held at zero: the rotation rows get k (d . x) d, x the
+  // rotation increment theta (k the joint's roll stiffness scale, sum EI / l0 of its lines' end
+  // elements) or, for the inertia, the angular acceleration (k the roll inertia scale, sum
+  // rho A l0^3 / 105 of their end tangents), with w k d d^T in J, d the axis at the step's
+  // reference orientation (renumber()). The row is zero wherever the turn is, so it leaves
+  // every other equation and the solution as they are.
+  void add_joint_rolls(const State& s, const VecX<T>& x, VecX<T>& R, BorderedJacobian<T>* J, const T& w,
+                       bool inertia = false) const {
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (!bodies_[b].joint) continue;
+      const Index rd = body_row(static_cast<int>(b), 3);
+      if (rd < 0) continue;
+      const Vec3<T> d = (s.R.empty() ? bodies_[b].R : s.R[b]).col(2);
+      const T k = T(inertia ? joint_m_[b] : joint_k_[b]);
+      const T c = k * d.dot(Vec3<T>(x.template segment<3>(rd)));
+      R.template segment<3>(rd) += c * d;
+      if (J) J->add3(rd, rd, Mat3<T>((w * k) * d * d.transpose()));
+    }
+  }
+  // A joint's roll energy 1/2 k (d . x)^2 (x: theta; or omega for the kinetic energy, k then
+  // the roll inertia scale).
+  T joint_roll_energy(const State& s, const VecX<T>& x, bool inertia = false) const {
+    T E = T(0);
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (!bodies_[b].joint) continue;
+      const Index rd = body_row(static_cast<int>(b), 3);
+      if (rd < 0) continue;
+      const Vec3<T> d = (s.R.empty() ? bodies_[b].R : s.R[b]).col(2);
+      const T c = d.dot(Vec3<T>(x.template segment<3>(rd)));
+      E += T(0.5 * (inertia ? joint_m_[b] : joint_k_[b])) * c * c;
+    }
+    return E;
   }
 
   // The tangent slot of line end e (End A: slot 1; End B: the last slot).
@@ -15997,6 +16101,7 @@ class MooringSystem {
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
+  std::vector<double> joint_k_, joint_m_;      // per body: a direction joint's roll scales [N m/rad], [kg m^2] (renumber())
 };
 
 }  // namespace cabledyn
@@ -16017,6 +16122,7 @@ class MooringSystem {
 // exactly), so d(result)/d(parameter) is exact to the residual.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -16034,6 +16140,11 @@ struct SystemStaticOptions {
   bool seed_lines = true;      ///< stage 1: solve every line alone with its ends held
   int dual_iterations = 2;     ///< Newton steps after convergence when T is a dual
   bool verbose = false;        ///< print each iteration to stderr
+  /// Pseudo-transient continuation after a failed Newton polish (detail::ptc_polish): its
+  /// largest number of steps (0: none) and its first mass weight w [1/s^2] (a pseudo time step
+  /// of 1/sqrt(w)).
+  int ptc_iterations = 2000;
+  double ptc_weight = 100;
 };
 
 /// Outcome of a system static solve.
@@ -16063,22 +16174,93 @@ double two_norm(const VecX<T>& R) {
   return std::sqrt(m);
 }
 
+/// True when line l's end `end` is on a direction joint (BodyModel::joint).
+template <class T>
+bool at_joint(const MooringSystem<T>& sys, int l, int end) {
+  const auto& P = sys.point(sys.line(l).point[end]);
+  return P.kind == PointKind::body && sys.body(P.body).joint;
+}
+
+/// Turns every direction joint of state s to the weighted mean of the unit end tangents of the
+/// lines clamped (or on springs) to it, each along the joint's axis (d0 = +z or -z), weighted by
+/// its bending stiffness EI / l0 at that end: the linearised balance of their connection
+/// moments k_i (t_i - d) = 0; the clamped tangents are then turned onto the new axis, their
+/// magnitudes (the ends' stretch) kept. The lines
+/// are solved pinned at the joints before (solve_lines_held): free[l][e] holds line l's end
+/// tangent there (zero: not solved, its present tangent is taken).
+template <class T>
+void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<std::array<Vec3<T>, 2>>& free) {
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    const int bi = static_cast<int>(b);
+    if (!sys.body(bi).joint) continue;
+    const Eigen::Index rd = sys.body_row(bi, 3);
+    if (rd < 0) continue;
+    Vec3<T> axis = Vec3<T>::Zero();
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = sys.line(static_cast<int>(l));
+        const auto& P = sys.point(L.point[e]);
+        if (P.kind != PointKind::body || P.body != bi || !(L.clamped[e] || L.spring_k[e] > 0)) continue;
+        double EI = 0;
+        for (const auto& sec : L.model.sections()) EI = std::max(EI, sec.EI);
+        const std::size_t i = e == 0 ? 0 : L.model.n_nodes() - 1;
+        const T k = T(EI) / L.model.L0(e == 0 ? 0 : L.model.n_elements() - 1);
+        const Vec3<T> m = free[l][e].squaredNorm() > T(0) ? free[l][e] : sys.node_tangent(s, static_cast<int>(l), i);
+        const T n = sqrt_or_zero(T(m.squaredNorm()));
+        if (!(value_of(n) > 0)) continue;
+        axis += (value_of(L.clamp_dir[e](2)) > 0 ? k : T(-k)) * m / n;
+      }
+    const T an = sqrt_or_zero(T(axis.squaredNorm()));
+    if (!(value_of(an) > 0)) continue;
+    axis /= an;
+    // The turn from the present axis onto the new one, folded into the rotation increment.
+    Vec3<T> r;
+    Mat3<T> R;
+    sys.body_pose(s, bi, r, R);
+    const Vec3<T> z = R.col(2), c = z.cross(axis);
+    const T sn = sqrt_or_zero(T(c.squaredNorm()));
+    using std::atan2;
+    const T ang = atan2(sn, T(z.dot(axis)));
+    if (!(value_of(sn) > 1e-15)) continue;  // already on it (an exact reversal is not met: the axis follows its lines)
+    const Mat3<T> Rn = so3_exp<T>(Vec3<T>(c * (ang / sn))) * R;
+    s.q.template segment<3>(rd) = so3_log<T>(Mat3<T>(Rn * s.R[b].transpose()));
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = sys.line(static_cast<int>(l));
+        const auto& P = sys.point(L.point[e]);
+        if (P.kind != PointKind::body || P.body != bi || !L.clamped[e]) continue;
+        const std::size_t i = e == 0 ? 0 : L.model.n_nodes() - 1;
+        // Turned onto the axis with its magnitude (the end's stretch) kept.
+        const Vec3<T> m = free[l][e].squaredNorm() > T(0) ? free[l][e] : sys.node_tangent(s, static_cast<int>(l), i);
+        sys.set_node_tangent(s, static_cast<int>(l), i,
+                             Vec3<T>(sqrt_or_zero(T(m.squaredNorm())) * sys.clamp_direction(s, static_cast<int>(l), e)));
+      }
+  }
+}
+
 /// Solves every line of `sys` alone, its end points held where state s puts them, and
 /// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
 /// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
 /// With `warm`, a line with a clamped or spring end is first solved from its configuration in s (the
 /// branch it is on: a clamped cable may have several equilibria between the same ends, and
 /// the point balance must not jump between them), from the line statics' own seeds when that
-/// fails.
+/// fails. A line clamped to a direction joint is solved pinned there first, the joint turned to
+/// its lines (orient_joints), and the line solved again with its clamp (joint_pass 1).
 template <class T>
 void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr,
-                      bool warm = false) {
+                      bool warm = false, int joint_pass = 0) {
+  std::vector<std::array<Vec3<T>, 2>> joint_m(sys.n_lines(), {Vec3<T>::Zero(), Vec3<T>::Zero()});
+  bool joints = false;
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
     const int li = static_cast<int>(l);
     const auto& L = sys.line(li);
     if (only_points && std::find(only_points->begin(), only_points->end(), L.point[0]) == only_points->end() &&
         std::find(only_points->begin(), only_points->end(), L.point[1]) == only_points->end())
       continue;
+    bool on_joint = false;
+    for (int e = 0; e < 2; ++e) on_joint = on_joint || ((L.clamped[e] || L.spring_k[e] > 0) && at_joint(sys, li, e));
+    joints = joints || on_joint;
+    if (joint_pass == 1 && !on_joint) continue;
     Vec3<double> ends[2];
     for (int e = 0; e < 2; ++e) {
       const Vec3<T> p = sys.point_position(s, L.point[e]);
@@ -16090,10 +16272,12 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     // A clamped end (spec "Cables clamped to bodies and rods"): a Rigid end of the line
     // statics along its object's present direction.
     // A spring end: the line statics' spring end about the same direction.
+    // An end on a direction joint is solved pinned in bending: the joint then turns to its
+    // lines' tangents (orient_joints, below).
     Vec3<double> dir[2];
     bool held[2];
     for (int e = 0; e < 2; ++e) {
-      held[e] = L.clamped[e] || L.spring_k[e] > 0;
+      held[e] = (L.clamped[e] || L.spring_k[e] > 0) && (joint_pass == 1 || !at_joint(sys, li, e));
       if (held[e]) dir[e] = MooringSystem<T>::value3(sys.clamp_direction(s, li, e));
     }
     Line line = reversed ? L.model.value_line(ends[1], ends[0], true, held[0] ? &dir[0] : nullptr,
@@ -16114,7 +16298,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       // arc length; the system polish then brings the bending in.
       StaticResult r;
       bool solved = false;
-      if (warm && (held[0] || held[1])) {
+      if ((warm || joint_pass == 1) && (held[0] || held[1])) {
         VecX<T> x;
         sys.line_gather(s, li, 0, x);
         VecX<double> seed(6 * static_cast<Eigen::Index>(n));
@@ -16134,6 +16318,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       if (!solved) try {
         r = HermiteStatics(line, prob).solve();
       } catch (const SolveError&) {
+        if (joint_pass == 1) continue;  // keeps the pinned solution turned onto the joint's axis
         if (warm) throw;  // the line without bending is no equilibrium to balance on
         std::vector<LineSection> secs = line.sections();
         for (auto& sec : secs) sec.type.EI = 0;
@@ -16160,6 +16345,8 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
           if (i > 0 && i + 1 < n) s.q(d + c) = T(r.q(j + c));
           m(c) = T(reversed ? -r.q(j + 3 + c) : r.q(j + 3 + c));
         }
+        const int je = i == 0 ? 0 : i + 1 == n ? 1 : -1;
+        if (je >= 0 && (L.clamped[je] || L.spring_k[je] > 0) && at_joint(sys, li, je)) joint_m[l][static_cast<std::size_t>(je)] = m;
         sys.set_node_tangent(s, li, i, m);  // a clamped end: lambda on its ray
       }
       continue;
@@ -16171,6 +16358,12 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       for (int c = 0; c < 3; ++c) s.q(d + c) = T(r.q(j + c));
     }
   }
+  if (joint_pass == 1 || !joints) return;
+  // The lines on the joints, solved pinned there, are turned onto the joints' axes; their
+  // statics with the clamps along them then takes the ends' bending in (from the turned
+  // configuration, then cold; a line whose statics fails keeps the turned one).
+  orient_joints(sys, s, joint_m);
+  solve_lines_held(sys, s, only_points, warm, 1);
 }
 
 }  // namespace detail
@@ -16188,9 +16381,13 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
 ///  3. a Newton polish of the whole system, lines and points together, to ||R||_inf <=
 ///     max(tol s, abs_tol, floor); with T a dual, `dual_iterations` more steps converge the
 ///     derivative parts.
-/// When the polish meets a singular tangent (a slack run, whose nodes no force places) the
-/// stage-2 equilibrium is kept with a note when its residual is within 1e-4 of the force
-/// scale (double and long double; a dual solve throws: its derivatives need the tangent).
+/// When stage 2 stops, the polish continues from its last positions with a note. When the
+/// polish stops (a singular tangent: a slack run, whose nodes no force places, or a body that
+/// turns neutrally; no decrease along the Newton step), a pseudo-transient continuation
+/// (detail::ptc_polish) takes over from the stage-2 state, and when that does not converge
+/// either the stage-2 equilibrium is kept with a note when its residual is within 1e-4 of the
+/// force scale (double and long double; a dual solve throws: its derivatives need the
+/// tangent).
 /// With finite-EI lines, stages 1 and 2 run on the surrogate system whose finite-EI lines
 /// carry no bending, each finite-EI line is then solved alone (the Hermite statics) between
 /// the balanced objects, and the polish brings the bending in. Throws SolveError naming the
@@ -16284,6 +16481,77 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
 }
 
 namespace detail {
+/// Pseudo-transient continuation of the static residual from s (as the spec's attachment
+/// statics retry a damped Newton solve, "Discrete attachments"): steps (K + w M) dx = -R,
+/// K = dR/dq, M the system's mass matrix (MooringSystem::inertia: the lines', points' and
+/// bodies' structural and added mass, a joint's roll), i.e. implicit steps of a pseudo
+/// dynamics of time step 1/sqrt(w) that restarts at rest each step. The mass regularises what
+/// the stiffness leaves free (a slack line, a body turning neutrally about its lines' axis)
+/// and damps a far start; w follows the residual (switched evolution relaxation: w times the
+/// ratio of successive ||R||_2, halved again after a decrease, above 1e-6 of its first value),
+/// so the steps become Newton's near the solution. A step may raise ||R||_2 by at most 2x
+/// and turns a body by at most 0.25 rad; a refused step or a singular matrix multiplies w by
+/// 10. Returns true (s the solution) when ||R||_inf <= target within opt.ptc_iterations steps,
+/// false otherwise (s then the last accepted state). steps: the steps taken.
+template <class T>
+bool ptc_polish(MooringSystem<T>& sys, SystemState<T>& s, double target, const SystemStaticOptions& opt,
+                BorderedJacobian<T>& J, int& steps) {
+  VecX<T> R, Rt, Ma, dx;
+  s.v.setZero(sys.dofs());
+  s.a.setZero(sys.dofs());
+  SystemState<T> trial = s;
+  const double w0 = opt.ptc_weight, w_min = 1e-6 * w0;
+  double w = w0;
+  sys.static_residual(s, R, &J);
+  double rn = two_norm(R);
+  for (steps = 0; steps < opt.ptc_iterations; ++steps) {
+    if (!std::isfinite(rn)) return false;
+    const double rinf = inf_norm(R);
+    if (opt.verbose) {
+      Eigen::Index im = 0;
+      for (Eigen::Index i = 0; i < R.size(); ++i)
+        if (std::fabs(static_cast<double>(value_of(R(i)))) >= rinf) im = i;
+      std::fprintf(stderr, "%s: pseudo-transient step %d ||R||_inf %.6e at %s, w %.3e\n", sys.name().c_str(), steps, rinf,
+                   sys.describe_dof(im).c_str(), w);
+    }
+    if (rinf <= target) return true;
+    sys.inertia(s, Ma, &J, T(w), T(0));  // + w M (s at rest: M a = 0)
+    dx = -R;
+    bool ok = true;
+    try {
+      J.solve(dx);
+    } catch (const SolveError&) {
+      ok = false;
+    }
+    if (ok) {
+      double f = 1;  // a body turns by at most 0.25 rad
+      for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+        const Eigen::Index rd = sys.body_row(static_cast<int>(b), 3);
+        if (rd < 0) continue;
+        const double turn = static_cast<double>(value_of(sqrt_or_zero(T(dx.template segment<3>(rd).squaredNorm()))));
+        if (turn > 0.25) f = std::min(f, 0.25 / turn);
+      }
+      trial.q = s.q + T(f) * dx;
+      trial.R = s.R;
+      sys.static_residual(trial, Rt, nullptr);
+      const double rt = two_norm(Rt);
+      ok = std::isfinite(rt) && rt <= 2 * rn;
+      if (ok) {
+        s.q = trial.q;
+        sys.commit(s);
+        w = std::max(w_min, rt < rn ? 0.5 * w * rt / rn : w * rt / rn);
+        rn = rt;
+        sys.static_residual(s, R, &J);
+        continue;
+      }
+    }
+    w *= 10;  // a shorter pseudo step
+    if (w > 1e12 * w0) return false;
+    sys.static_residual(s, R, &J);  // the solve consumed J
+  }
+  return false;
+}
+
 /// Solves the statics of `sys` from state `s` (positions updated in place; v and a zeroed),
 /// in the spec's sequence (see solve_statics).
 template <class T>
@@ -16372,12 +16640,19 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
       int rot = -1;  // first rotation DOF within the object (-1: none)
     };
     std::vector<Obj> objs;
+    // A direction joint's rotation is not an unknown here: its lines are solved pinned there and
+    // the joint turned to their tangents (orient_joints); its moment rows are left to the polish.
+    std::vector<Index> joint_rows;
     for (std::size_t p = 0; p < sys.n_points(); ++p)
       if (sys.point_dof(static_cast<int>(p)) >= 0) objs.push_back({sys.point_dof(static_cast<int>(p)), 3, {static_cast<int>(p)}, 1, -1});
     for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
       if (sys.body_dof(static_cast<int>(b)) < 0) continue;
       const int nd = sys.body_ndof(static_cast<int>(b));
-      Obj o{sys.body_dof(static_cast<int>(b)), nd, {}, 1, nd == 6 ? 3 : 0};
+      const bool joint = sys.body(static_cast<int>(b)).joint;
+      if (joint)
+        for (int c = 0; c < 3; ++c) joint_rows.push_back(sys.body_row(static_cast<int>(b), 3 + c) - first_obj);
+      Obj o{sys.body_dof(static_cast<int>(b)), joint ? nd - 3 : nd, {}, 1, nd == 6 && !joint ? 3 : 0};
+      if (joint) o.rot = -1;
       for (std::size_t p = 0; p < sys.n_points(); ++p)
         if (sys.point(static_cast<int>(p)).kind == PointKind::body && sys.point(static_cast<int>(p)).body == static_cast<int>(b)) {
           o.points.push_back(static_cast<int>(p));
@@ -16400,6 +16675,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
       sys.static_residual(st, R, nullptr);
       r.resize(no);
       for (Index i = 0; i < no; ++i) r(i) = static_cast<double>(value_of(R(first_obj + i)));
+      for (const Index k : joint_rows) r(k) = 0;
     };
     VecX<double> r, rp, rm, rt;
     MatX<double> Jo(no, no);
@@ -16450,6 +16726,11 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
                                              " moved by " + to_text(100 * h) + " m (coordinate " + std::to_string(c + 1) + ")",
                              "no solution", "a line equilibrium near the trial position");
         }
+      }
+      for (const Index k : joint_rows) {  // not unknowns: a unit row and column, a zero step
+        Jo.row(k).setZero();
+        Jo.col(k).setZero();
+        Jo(k, k) = 1;
       }
       // Levenberg-Marquardt trust region: the shift mu grows until the step fits the region,
       // which turns the step from Newton's toward steepest descent of the energy (and keeps a
@@ -16515,13 +16796,14 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
       }
     }
   } catch (const SolveError& e) {
-    // With clamped or spring ends the balance runs on the Hermite lines, whose line statics
-    // refuse a clamp on a mesh too coarse for its bending length (and then seed the line without
-    // bending, which is no equilibrium to balance on): the polish takes over from the last
+    // The balance stops where a re-solved line has no equilibrium near a trial position (with
+    // clamped or spring ends the balance runs on the Hermite lines, whose line statics refuse a
+    // clamp on a mesh too coarse for its bending length) or its trust region finds no decrease:
+    // the polish, and after it the pseudo-transient continuation, take over from the last
     // accepted positions.
-    if (!sys.has_end_connections()) throw;
-    out.notes.push_back(std::string("the point balance on the clamped lines stopped (") + e.what() +
+    out.notes.push_back(std::string("the point balance stopped (") + e.what() +
                         "); the system polish continued from its last positions");
+    if (opt.verbose) std::fprintf(stderr, "%s: %s\n", sys.name().c_str(), out.notes.back().c_str());
   }
 
   // Stage 3: Newton on the coupled system, every element's own law.
@@ -16574,6 +16856,22 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
     }
   } catch (const SolveError& e) {
     if (is_dual_v<T> || !opt.seed_lines) throw;
+    // Pseudo-transient continuation from the balanced state (a neutral turn of a body about its
+    // lines' axis, a far start of the points' balance).
+    if (opt.ptc_iterations > 0) {
+      SystemState<T> p = balanced;
+      int steps = 0;
+      if (detail::ptc_polish(sys, p, target, opt, J, steps)) {
+        sys.check_state(p);
+        s = p;
+        sys.static_residual(s, R, nullptr);
+        out.residual = detail::inf_norm(R);
+        out.notes.push_back("the Newton polish stopped (" + std::string(e.what()) +
+                            "); pseudo-transient continuation converged in " + std::to_string(steps) + " steps");
+        return out;
+      }
+      out.notes.push_back("pseudo-transient continuation did not converge in " + std::to_string(steps) + " steps");
+    }
     // A slack run no force places: keep the balanced state of stages 1 and 2, when it is one
     // (within 1e-4 of the force scale; a finite-EI line's seed, which the polish had to bring
     // its bending's share to, is not).
@@ -23850,6 +24148,23 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   std::vector<RodEnds> rod_ends(deck.rods.size());
   std::vector<std::pair<std::size_t, BodyModel<double>>> rod_bodies;  // rod index, its own body
   std::vector<int> rod_own_body;  // the system's bodies that are a standalone rod's own (a frame the deck does not write)
+  // The rotation that takes the z axis onto the unit vector q.
+  auto z_onto = [](const Vec3<double>& q) {
+    const Vec3<double> ez(0, 0, 1);
+    const Vec3<double> axis = ez.cross(q);
+    const double angle = std::atan2(axis.norm(), ez.dot(q));
+    return axis.norm() > 1e-14 ? so3_exp(Vec3<double>(axis.normalized() * angle))
+                               : (q(2) > 0 ? Mat3<double>::Identity() : rotation_xyz(3.14159265358979323846, 0.0, 0.0));
+  };
+  // A zero-length rod that a finite-EI line ends on is a direction joint (MoorDyn turns such a
+  // rod to join the tangents of its lines): its lines are clamped along its axis.
+  auto joins_cables = [&](int rod_id) {
+    for (const auto& rec : deck.lines)
+      if (deck.hermite(rec.id) && ((rec.node_a == 0 && rec.rod_a == rod_id) || (rec.node_b == 0 && rec.rod_b == rod_id)))
+        return true;
+    return false;
+  };
+  std::vector<std::size_t> joints;  // RODS rows that are direction joints
   for (std::size_t i = 0; i < deck.rods.size(); ++i) {
     const auto& r = deck.rods[i];
     const RodTypeRecord* type = nullptr;
@@ -23867,6 +24182,24 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     part.CdEnd = type->CdEnd;
     part.CaEnd = type->CaEnd;
     part.segments = std::max(1, r.segments);
+    if ((r.segments == 0 || !(L > 0)) && joins_cables(r.id)) {
+      // A direction joint: a massless body at End A, free (Free) or pinned there (Fixed, Pinned),
+      // its z axis the rod's (set from its lines once they are made).
+      if (r.attachment != RodAttachment::free && r.attachment != RodAttachment::fixed &&
+          r.attachment != RodAttachment::pinned)
+        throw NotImplementedError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id),
+                                  "a zero-length rod on a body or coupled, with a finite-EI line",
+                                  "finite-EI lines on zero-length rods that are on bodies or coupled (a direction joint "
+                                  "on a moving pin)");
+      BodyModel<double> m;
+      m.name = "rod " + std::to_string(r.id);
+      m.kind = r.attachment == RodAttachment::free ? BodyKind::free : BodyKind::pinned;
+      m.joint = true;
+      m.r = a;
+      rod_bodies.emplace_back(i, std::move(m));
+      joints.push_back(i);
+      continue;
+    }
     if (r.segments == 0 || !(L > 0)) {
       // A zero-length rod: a massless point at End A: free (Free), held (Fixed, Pinned: its End A
       // is the pin) or on a body.
@@ -23911,12 +24244,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
                                                                                                    : BodyKind::free;
     m.host_pin = r.attachment == RodAttachment::coupled_pinned;  // the host moves End A
     m.r = a;
-    // The rotation that takes the z axis onto the rod's axis.
-    const Vec3<double> q = (b - a) / L, ez(0, 0, 1);
-    const Vec3<double> axis = ez.cross(q);
-    const double angle = std::atan2(axis.norm(), ez.dot(q));
-    m.R = axis.norm() > 1e-14 ? so3_exp(Vec3<double>(axis.normalized() * angle))
-                              : (q(2) > 0 ? Mat3<double>::Identity() : rotation_xyz(3.14159265358979323846, 0.0, 0.0));
+    m.R = z_onto((b - a) / L);  // the z axis along the rod
     part.a = Vec3<double>::Zero();
     part.b = Vec3<double>(0, 0, L);
     m.rods.push_back(part);
@@ -23958,6 +24286,17 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     try {
       const int idx = ds.system.add_body(m);
       rod_own_body.push_back(idx);
+      if (m.joint) {
+        // Its one point, at its reference point, takes the lines of both ends.
+        PointModel<double> pm;
+        pm.name = "rod " + std::to_string(r.id);
+        pm.kind = PointKind::body;
+        pm.body = idx;
+        const int pt = ds.system.add_point(pm);
+        ds.point_id.push_back(0);  // not a POINTS row
+        rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, 1), -1, pt, r.segments};
+        continue;
+      }
       if (m.kind == BodyKind::coupled || m.host_pin) {
         ds.coupled_bodies.push_back(idx);
         ds.coupled_width.push_back(m.host_pin ? 3 : 6);
@@ -24025,7 +24364,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         throw InputError(where(deck.file, rec.line), "LINES attachment", "R" + std::to_string(rod) + end,
                          "an end of a rod of RODS (1.." + std::to_string(rod_ends.size()) + ")");
       auto& re = rod_ends[static_cast<std::size_t>(rod - 1)];
-      if (re.point >= 0 && re.body < 0) return re.point;
+      if (re.point >= 0) return re.point;  // a zero-length rod's point (a joint's: on its body)
       const std::pair<int, char> key(rod, end);
       const auto it = ds.rod_point.find(key);
       if (it != ds.rod_point.end()) return it->second;
@@ -24058,13 +24397,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       if ((end == 0 ? rec.node_a : rec.node_b) != 0) continue;
       const char rend = end == 0 ? rec.rod_end_a : rec.rod_end_b;
       const auto& re = rod_ends[static_cast<std::size_t>(rod - 1)];
-      if (re.body < 0)
-        throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
-                                  "a finite-EI line on zero-length rod " + std::to_string(rod) +
-                                      " (MoorDyn turns such a rod to join the tangents of its lines; the system's "
-                                      "zero-length rod is a point without orientation)",
-                                  "finite-EI lines on zero-length rods");
-      const Vec3<double> q = (re.b - re.a).normalized();
+      const Vec3<double> q = (re.b - re.a).normalized();  // a joint's: its z axis
       const bool outward = (end == 0) == (rend == 'B');  // End A on the rod's End B, or End B on its End A
       ds.system.clamp_end(li, end, outward ? q : Vec3<double>(-q));
     }
@@ -24080,6 +24413,15 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       ds.system.unclamp_end(li, e.end);
       continue;
     }
+    {
+      const auto& P = ds.system.point(ds.system.line(li).point[e.end]);
+      if (P.kind == PointKind::body && ds.system.body(P.body).joint)
+        throw InputError(where(deck.file, e.line), "END CONNECTIONS row",
+                         "line " + std::to_string(e.line_id) + (e.end == 0 ? " End A" : " End B") + " on zero-length " +
+                             ds.system.body(P.body).name,
+                         "Pinned or no row (a zero-length rod turns to join the tangents of its lines: a direction "
+                         "written for it would be ambiguous)");
+    }
     try {
       Vec3<double> d0(e.direction[0], e.direction[1], e.direction[2]);
       // A standalone rod's end: the deck writes the rod in world axes, so its direction too (at
@@ -24093,10 +24435,33 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       throw InputError(where(deck.file, e.line), "END CONNECTIONS row", x.what(), "a clampable line end");
     }
   }
+  // Each direction joint's start axis: the mean of the chords of its clamped lines from it,
+  // each taken along the line's arc length (End A on the joint: outward; End B: inward) and
+  // signed by its clamp (d0 = +-z). The statics turns it to balance the lines' moments.
+  auto deck_position = [&](int p) {
+    const auto& P = ds.system.point(p);
+    if (P.kind != PointKind::body) return P.r;
+    const auto& B = ds.system.body(P.body);
+    return Vec3<double>(B.r + B.R * P.r);
+  };
+  for (const std::size_t i : joints) {
+    const auto& re = rod_ends[i];
+    Vec3<double> q = Vec3<double>::Zero();
+    const Vec3<double> x0 = ds.system.body(re.body).r;
+    for (std::size_t l = 0; l < ds.system.n_lines(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = ds.system.line(static_cast<int>(l));
+        if (L.point[e] != re.point || !L.clamped[e]) continue;
+        const Vec3<double> c = deck_position(L.point[1 - e]) - x0;
+        if (!(c.norm() > 0)) continue;
+        q += (e == 0 ? 1.0 : -1.0) * (L.clamp_dir[e](2) > 0 ? 1.0 : -1.0) * c.normalized();
+      }
+    if (q.norm() > 1e-9 * (1 + q.norm())) ds.system.body(re.body).R = z_onto(q.normalized());
+  }
   try {
     ds.system.renumber();
   } catch (const InputError& e) {
-    throw InputError(deck.file, "POINTS", e.what(), "every free point held by a line");
+    throw InputError(deck.file, "system", e.what(), "every free point held by a line, every joint by a clamped line");
   }
   ds.rods = std::move(rod_ends);
   return ds;
@@ -24769,13 +25134,18 @@ class SystemRunner {
             F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e);
       return F.norm();
     }
-    if (rm.point >= 0) {  // a zero-length rod: a point
-      if (f == 0 || f == 2 || f == 4) return sys.point_motion(st, rm.point, f / 2)(k);
-      if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
-      return 0.0;  // no orientation
-    }
     Vec3<double> rb;
     Mat3<double> Rb;
+    if (rm.point >= 0) {  // a zero-length rod: a point (a direction joint: on its body)
+      if (f == 0 || f == 2 || f == 4) return sys.point_motion(st, rm.point, f / 2)(k);
+      if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
+      if (rm.body < 0) return 0.0;  // no orientation
+      if (f == 3 || f == 5) return sys.body_motion(st, rm.body, f == 3 ? 1 : 2)(3 + k) * 180 / kPi;
+      sys.body_pose(st, rm.body, rb, Rb);
+      const Vec3<double> q = Rb.col(2);  // the joint's axis (f == 1)
+      const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
+      return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
+    }
     sys.body_pose(st, rm.body, rb, Rb);
     const Vec3<double> pa = rb + Rb * rm.a, pb = rb + Rb * rm.b;
     const int N = std::max(1, rm.segments);

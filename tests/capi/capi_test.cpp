@@ -868,3 +868,55 @@ TEST_CASE("Point velocity and acceleration channels of a point on a body move wi
   CHECK(aerr < 0.05 * amax);
   fs::remove_all(dir);
 }
+
+TEST_CASE("A deck whose finite-EI cables join at a zero-length rod: the rod turns with the cable (a direction joint) "
+          "and its channels follow it",
+          "[capi][driver][hermite][joint]") {
+  // tests/capi/decks/joined_riser.dat: a riser from a surging hang-off to zero-length rod 1, a
+  // buoyancy section from it to zero-length rod 2, a chain from there to a fixed point. Rod 1
+  // is a direction joint: its point is line 1's End B and line 2's End A, its axis (Rod1RY, the
+  // pitch phi cos(beta) of the axis) the cables' common tangent there, between the chords of the
+  // elements on either side; at rest its two lines' loads balance (TenA = TenB).
+  namespace fs = std::filesystem;
+  const std::string deck_path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/capi/decks/joined_riser.dat";
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_capi_joint_test";
+  fs::create_directories(dir);
+  cabledyn::io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  const cabledyn::io::Deck deck = cabledyn::io::read_deck(deck_path, ro);
+  cabledyn::io::RunSettings set;
+  set.root = (dir / "joined").string();
+  set.log = nullptr;
+  set.progress = false;
+  cabledyn::io::SystemRunner run(deck, set);
+  run.run();
+  REQUIRE(run.times().size() == 61);
+  // Channels: 0 FairTen1, 1 Rod1PX, 2 Rod1PZ, 3 Rod1RX, 4 Rod1RY, 5 Rod1TenA, 6 Rod1TenB,
+  // 7 L1N35pz, 8 L1N34px, 9 L1N34pz, 10 L2N1px, 11 L2N1pz, 12 Rod2RY.
+  const auto& rows = run.channel_rows();
+  const double deg = 180 / 3.14159265358979323846;
+  double worst = 0, tilt_lo = 1e9, tilt_hi = -1e9;
+  for (const auto& r : rows) {
+    CHECK(r[2] == r[7]);  // the joint's point is line 1's End B
+    CHECK(std::fabs(r[3]) < 1e-9);  // the axis stays in the x-z plane
+    // The axis (heading beta = pi: -x) q = (-sin phi, 0, cos phi), phi = -RY; the chords of the
+    // elements either side of the joint.
+    const double phi = -r[4] / deg;
+    const double qx = -std::sin(phi), qz = std::cos(phi);
+    auto angle = [](double ax, double az, double bx, double bz) {
+      return std::atan2(ax * bz - az * bx, ax * bx + az * bz);
+    };
+    const double c1x = r[1] - r[8], c1z = r[2] - r[9], c2x = r[10] - r[1], c2z = r[11] - r[2];
+    const double a1 = angle(c1x, c1z, qx, qz), a2 = angle(qx, qz, c2x, c2z);
+    worst = std::max(worst, -a1 * a2);  // q between the chords: both turns of one sign
+    CHECK(std::fabs(a1) < 0.1);
+    CHECK(std::fabs(a2) < 0.1);
+    tilt_lo = std::min(tilt_lo, r[4]);
+    tilt_hi = std::max(tilt_hi, r[4]);
+  }
+  INFO("largest -a1 a2 " << worst << " rad^2; Rod1RY in [" << tilt_lo << ", " << tilt_hi << "] deg");
+  CHECK(worst <= 0);
+  CHECK(tilt_hi - tilt_lo > 0.01);  // the surge turns it
+  CHECK(rows[0][5] == Approx(rows[0][6]).epsilon(1e-8));  // at rest: its two lines' loads balance
+  fs::remove_all(dir);
+}

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "cabledyn/dynamics/system_stepper.hpp"
 #include "cabledyn/system.hpp"
@@ -216,6 +219,48 @@ MatX<double> assembled_tangent(const System& sys, const SystemState<double>& s, 
 /// max |A - B| over max |B|.
 inline double relative_difference(const MatX<double>& A, const MatX<double>& B) {
   return (A - B).cwiseAbs().maxCoeff() / std::max(B.cwiseAbs().maxCoeff(), 1e-300);
+}
+
+/// The tangents a system with clamped ends assembles at s against the derivatives of sysd (the
+/// same system in duals): the static dR/dq (at v = 0), then, s committed, the dynamic dr/dq and
+/// dr/dv; returned as their relative differences. The held values of the clamped tangent
+/// slots (`held`: (line, node) pairs) have rows of their own with a positive unit diagonal in the
+/// tangent and nothing in the duals: they are dropped, and `held_ok` says whether each such
+/// row held its diagonal alone. The clamped slots' held values of s are set to zero first.
+template <class D>
+std::array<double, 3> clamped_tangent_errors(MooringSystem<double>& sys, const MooringSystem<D>& sysd,
+                                             SystemState<double>& s,
+                                             const std::vector<std::pair<int, std::size_t>>& held, bool& held_ok) {
+  const Eigen::Index n = sys.dofs();
+  for (const auto& [l, i] : held) {
+    const Eigen::Index k = sys.tangent_dof(l, i);
+    s.q(k + 1) = 0, s.q(k + 2) = 0, s.v(k + 1) = 0, s.v(k + 2) = 0;
+  }
+  held_ok = true;
+  auto drop_held = [&](MatX<double> A) {
+    for (const auto& [l, i] : held) {
+      const Eigen::Index k = sys.tangent_dof(l, i);
+      for (int c = 1; c < 3; ++c) {
+        held_ok = held_ok && A(k + c, k + c) > 0 && A.row(k + c).cwiseAbs().sum() == A(k + c, k + c);
+        A(k + c, k + c) = 0;
+      }
+    }
+    return A;
+  };
+  std::array<double, 3> e{};
+  SystemState<double> s0 = s;
+  s0.v.setZero();
+  VecX<D> Rd;
+  sysd.static_residual(seeded_dual_state<D>(s0), Rd, nullptr);
+  e[0] = relative_difference(drop_held(assembled_tangent(sys, s0, 0, 1, 0, 0)), dual_block(Rd, n, 0));
+  sys.commit(s);
+  VecX<D> rd;
+  sysd.dynamic_residual(seeded_dual_state<D>(s), rd, nullptr, D(0), D(0));
+  for (int which = 0; which < 2; ++which)
+    e[static_cast<std::size_t>(1 + which)] =
+        relative_difference(drop_held(assembled_tangent(sys, s, 1, which == 0 ? 1 : 0, which == 0 ? 0 : 1, 0)),
+                            dual_block(rd, n, which));
+  return e;
 }
 
 }  // namespace cabledyn::test_support

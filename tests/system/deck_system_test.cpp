@@ -350,14 +350,58 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
       CHECK((world - Vec3<double>(1, 0, 0)).norm() < 1e-12);
       CHECK(ec.system.line(0).spring_k[0] == 3e4);
     }
-    t.replace(t.find("2    wire       2"), 17, "2    cable      2");
-    try {
-      build_deck_system(parse_deck(t, "rods.dat", ro));
-      FAIL("a finite-EI line on a zero-length rod was accepted");
-    } catch (const NotImplementedError& e) {
-      CHECK_THAT(e.what(), Catch::Contains("rods.dat:") && Catch::Contains("LINES line 2") &&
-                               Catch::Contains("zero-length rod 3"));
+    // A finite-EI line on a zero-length rod makes the rod a direction joint (MoorDyn turns it
+    // to join its lines' tangents): line 2 ends on Free rod 3's End A, clamped along its axis,
+    // which starts along line 2's chord and turns to line 2's end tangent in the statics (the
+    // only clamped line there: the joint balances its moment to zero).
+    // (Line 2 a stiffer 170 m cable, its end's bending length some elements long; lines 1 and
+    // 4 EI = 0 wires again.)
+    t = text;
+    t.replace(t.find("wire       0.08"), 0, "stiff      0.08     40         2e8         0          5e5      1.2   1.0   0.2   0.0\n");
+    t.replace(t.find("2    wire       2        R3A      152       15"), 46, "2    stiff      2        R3A      170       34");
+    auto jd = build_deck_system(parse_deck(t, "rods.dat", ro));
+    const auto& J3 = jd.rods[2];
+    REQUIRE(J3.body >= 0);
+    REQUIRE(J3.point >= 0);
+    CHECK(jd.system.body(J3.body).joint);
+    CHECK(jd.system.body(J3.body).kind == BodyKind::free);
+    CHECK(jd.system.line(1).point[1] == J3.point);
+    CHECK(jd.system.line(2).point[0] == J3.point);  // the EI = 0 line 3 on the same point
+    CHECK(jd.system.line(1).clamped[1]);
+    CHECK(jd.system.line(1).clamp_dir[1] == Vec3<double>(0, 0, 1));
+    {
+      const Vec3<double> x2 = jd.system.body(0).r + jd.system.body(0).R * Vec3<double>(2, 0, 0);
+      const Vec3<double> chord = (Vec3<double>(-150, 0, -90) - x2).normalized();
+      CHECK((jd.system.body(J3.body).R.col(2) - chord).norm() < 1e-12);  // arriving along line 2
+      auto sj = jd.system.initial_state();
+      solve_statics(jd.system, sj);
+      Vec3<double> rj;
+      Mat3<double> Rj;
+      jd.system.body_pose(sj, J3.body, rj, Rj);
+      const Vec3<double> m = jd.system.node_tangent(sj, 1, jd.system.line(1).model.n_nodes() - 1);
+      INFO("joint axis " << Rj.col(2).transpose() << ", line 2's end tangent " << m.normalized().transpose());
+      CHECK(Rj.col(2).dot(m.normalized()) > 1 - 1e-12);
+      CHECK(jd.system.line_end_moment(sj, 1, 1, false).norm() <= 1e-6 * jd.system.line_end_force(sj, 1, 1).norm());
     }
+    // An END CONNECTIONS direction there would be ambiguous: refused by name; Pinned leaves the
+    // joint without a clamped line: refused by name.
+    for (const char* row : {"2 B Rigid 1 0 0\n", "2 B Pinned 0 0 0\n"}) {
+      std::string te = t;
+      te.replace(te.find("--------------------- need this line"), 0,
+                 std::string("--------------------- END CONNECTIONS ----------------------\nLineID End Stiffness EzX EzY EzZ\n") +
+                     row);
+      try {
+        build_deck_system(parse_deck(te, "rods.dat", ro));
+        FAIL("accepted: " << row);
+      } catch (const InputError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("rods.dat") && Catch::Contains("rod 3"));
+      }
+    }
+    // On a body, a zero-length rod joining a cable is not modelled yet: refused by name.
+    std::string tb = t;
+    tb.replace(tb.find("3    conn     Free "), 18, "3    conn     Body1 ");
+    CHECK_THROWS_WITH(build_deck_system(parse_deck(tb, "rods.dat", ro)),
+                      Catch::Contains("RODS rod 3") && Catch::Contains("direction joint"));
   }
   auto ds = build_deck_system(d);
   auto& sys = ds.system;

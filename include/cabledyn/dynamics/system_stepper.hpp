@@ -51,7 +51,7 @@ struct SystemStepperOptions {
   /// does not say.
   enum class LineSearch { automatic, on, off };
   double rho_inf = 0.8;      ///< spectral radius at infinite frequency [rhoInf]
-  double tol = 1e-8;         ///< ||G||_inf / s of the Newton test
+  double tol = 1e-8;         ///< ||G||_inf / s of the Newton test (or, above it, G's round-off floor 8 eps max|q| max|S_ii|)
   int max_iterations = 25;   ///< Newton iterations per attempt (each evaluation of the residual counts)
   int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
   LineSearch line_search = LineSearch::automatic;
@@ -238,7 +238,15 @@ class SystemStepper {
       // line search; otherwise the attempt fails.
       if (!finite && !(line_search_ && it > 0 && backtracks < opt_.max_backtracks)) return false;
       if (!finite) gn = std::numeric_limits<double>::infinity();
-      if (gn <= opt_.tol * scale_ && it > 0) {
+      if (it == 0) {
+        // The round-off floor of G: its inertia differences positions of size |q| through
+        // a = (q - q*) / (beta dt^2), and its forces difference them through the stiffness, so
+        // each row carries about eps |q| |S_ii| (large coordinates, a small dt, a light body).
+        double qmax = 1;
+        for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
+        target_ = std::max(opt_.tol * scale_, 8 * static_cast<double>(epsilon<T>()) * qmax * J_.max_abs_diagonal());
+      }
+      if (gn <= target_ && it > 0) {
         try {
           sys_.check_state(trial_);
         } catch (const SolveError&) {
@@ -281,6 +289,7 @@ class SystemStepper {
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_;
   Held h0_, h1_, hs0_, hs1_;
   double scale_ = 1;
+  double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
   bool initialized_ = false;
   bool line_search_ = false;
   SystemStepperStatistics stats_;

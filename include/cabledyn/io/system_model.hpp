@@ -151,6 +151,23 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   std::vector<RodEnds> rod_ends(deck.rods.size());
   std::vector<std::pair<std::size_t, BodyModel<double>>> rod_bodies;  // rod index, its own body
   std::vector<int> rod_own_body;  // the system's bodies that are a standalone rod's own (a frame the deck does not write)
+  // The rotation that takes the z axis onto the unit vector q.
+  auto z_onto = [](const Vec3<double>& q) {
+    const Vec3<double> ez(0, 0, 1);
+    const Vec3<double> axis = ez.cross(q);
+    const double angle = std::atan2(axis.norm(), ez.dot(q));
+    return axis.norm() > 1e-14 ? so3_exp(Vec3<double>(axis.normalized() * angle))
+                               : (q(2) > 0 ? Mat3<double>::Identity() : rotation_xyz(3.14159265358979323846, 0.0, 0.0));
+  };
+  // A zero-length rod that a finite-EI line ends on is a direction joint (MoorDyn turns such a
+  // rod to join the tangents of its lines): its lines are clamped along its axis.
+  auto joins_cables = [&](int rod_id) {
+    for (const auto& rec : deck.lines)
+      if (deck.hermite(rec.id) && ((rec.node_a == 0 && rec.rod_a == rod_id) || (rec.node_b == 0 && rec.rod_b == rod_id)))
+        return true;
+    return false;
+  };
+  std::vector<std::size_t> joints;  // RODS rows that are direction joints
   for (std::size_t i = 0; i < deck.rods.size(); ++i) {
     const auto& r = deck.rods[i];
     const RodTypeRecord* type = nullptr;
@@ -168,6 +185,24 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     part.CdEnd = type->CdEnd;
     part.CaEnd = type->CaEnd;
     part.segments = std::max(1, r.segments);
+    if ((r.segments == 0 || !(L > 0)) && joins_cables(r.id)) {
+      // A direction joint: a massless body at End A, free (Free) or pinned there (Fixed, Pinned),
+      // its z axis the rod's (set from its lines once they are made).
+      if (r.attachment != RodAttachment::free && r.attachment != RodAttachment::fixed &&
+          r.attachment != RodAttachment::pinned)
+        throw NotImplementedError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id),
+                                  "a zero-length rod on a body or coupled, with a finite-EI line",
+                                  "finite-EI lines on zero-length rods that are on bodies or coupled (a direction joint "
+                                  "on a moving pin)");
+      BodyModel<double> m;
+      m.name = "rod " + std::to_string(r.id);
+      m.kind = r.attachment == RodAttachment::free ? BodyKind::free : BodyKind::pinned;
+      m.joint = true;
+      m.r = a;
+      rod_bodies.emplace_back(i, std::move(m));
+      joints.push_back(i);
+      continue;
+    }
     if (r.segments == 0 || !(L > 0)) {
       // A zero-length rod: a massless point at End A: free (Free), held (Fixed, Pinned: its End A
       // is the pin) or on a body.
@@ -212,12 +247,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
                                                                                                    : BodyKind::free;
     m.host_pin = r.attachment == RodAttachment::coupled_pinned;  // the host moves End A
     m.r = a;
-    // The rotation that takes the z axis onto the rod's axis.
-    const Vec3<double> q = (b - a) / L, ez(0, 0, 1);
-    const Vec3<double> axis = ez.cross(q);
-    const double angle = std::atan2(axis.norm(), ez.dot(q));
-    m.R = axis.norm() > 1e-14 ? so3_exp(Vec3<double>(axis.normalized() * angle))
-                              : (q(2) > 0 ? Mat3<double>::Identity() : rotation_xyz(3.14159265358979323846, 0.0, 0.0));
+    m.R = z_onto((b - a) / L);  // the z axis along the rod
     part.a = Vec3<double>::Zero();
     part.b = Vec3<double>(0, 0, L);
     m.rods.push_back(part);
@@ -259,6 +289,17 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     try {
       const int idx = ds.system.add_body(m);
       rod_own_body.push_back(idx);
+      if (m.joint) {
+        // Its one point, at its reference point, takes the lines of both ends.
+        PointModel<double> pm;
+        pm.name = "rod " + std::to_string(r.id);
+        pm.kind = PointKind::body;
+        pm.body = idx;
+        const int pt = ds.system.add_point(pm);
+        ds.point_id.push_back(0);  // not a POINTS row
+        rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, 1), -1, pt, r.segments};
+        continue;
+      }
       if (m.kind == BodyKind::coupled || m.host_pin) {
         ds.coupled_bodies.push_back(idx);
         ds.coupled_width.push_back(m.host_pin ? 3 : 6);
@@ -326,7 +367,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         throw InputError(where(deck.file, rec.line), "LINES attachment", "R" + std::to_string(rod) + end,
                          "an end of a rod of RODS (1.." + std::to_string(rod_ends.size()) + ")");
       auto& re = rod_ends[static_cast<std::size_t>(rod - 1)];
-      if (re.point >= 0 && re.body < 0) return re.point;
+      if (re.point >= 0) return re.point;  // a zero-length rod's point (a joint's: on its body)
       const std::pair<int, char> key(rod, end);
       const auto it = ds.rod_point.find(key);
       if (it != ds.rod_point.end()) return it->second;
@@ -359,13 +400,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       if ((end == 0 ? rec.node_a : rec.node_b) != 0) continue;
       const char rend = end == 0 ? rec.rod_end_a : rec.rod_end_b;
       const auto& re = rod_ends[static_cast<std::size_t>(rod - 1)];
-      if (re.body < 0)
-        throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
-                                  "a finite-EI line on zero-length rod " + std::to_string(rod) +
-                                      " (MoorDyn turns such a rod to join the tangents of its lines; the system's "
-                                      "zero-length rod is a point without orientation)",
-                                  "finite-EI lines on zero-length rods");
-      const Vec3<double> q = (re.b - re.a).normalized();
+      const Vec3<double> q = (re.b - re.a).normalized();  // a joint's: its z axis
       const bool outward = (end == 0) == (rend == 'B');  // End A on the rod's End B, or End B on its End A
       ds.system.clamp_end(li, end, outward ? q : Vec3<double>(-q));
     }
@@ -381,6 +416,15 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       ds.system.unclamp_end(li, e.end);
       continue;
     }
+    {
+      const auto& P = ds.system.point(ds.system.line(li).point[e.end]);
+      if (P.kind == PointKind::body && ds.system.body(P.body).joint)
+        throw InputError(where(deck.file, e.line), "END CONNECTIONS row",
+                         "line " + std::to_string(e.line_id) + (e.end == 0 ? " End A" : " End B") + " on zero-length " +
+                             ds.system.body(P.body).name,
+                         "Pinned or no row (a zero-length rod turns to join the tangents of its lines: a direction "
+                         "written for it would be ambiguous)");
+    }
     try {
       Vec3<double> d0(e.direction[0], e.direction[1], e.direction[2]);
       // A standalone rod's end: the deck writes the rod in world axes, so its direction too (at
@@ -394,10 +438,33 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       throw InputError(where(deck.file, e.line), "END CONNECTIONS row", x.what(), "a clampable line end");
     }
   }
+  // Each direction joint's start axis: the mean of the chords of its clamped lines from it,
+  // each taken along the line's arc length (End A on the joint: outward; End B: inward) and
+  // signed by its clamp (d0 = +-z). The statics turns it to balance the lines' moments.
+  auto deck_position = [&](int p) {
+    const auto& P = ds.system.point(p);
+    if (P.kind != PointKind::body) return P.r;
+    const auto& B = ds.system.body(P.body);
+    return Vec3<double>(B.r + B.R * P.r);
+  };
+  for (const std::size_t i : joints) {
+    const auto& re = rod_ends[i];
+    Vec3<double> q = Vec3<double>::Zero();
+    const Vec3<double> x0 = ds.system.body(re.body).r;
+    for (std::size_t l = 0; l < ds.system.n_lines(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = ds.system.line(static_cast<int>(l));
+        if (L.point[e] != re.point || !L.clamped[e]) continue;
+        const Vec3<double> c = deck_position(L.point[1 - e]) - x0;
+        if (!(c.norm() > 0)) continue;
+        q += (e == 0 ? 1.0 : -1.0) * (L.clamp_dir[e](2) > 0 ? 1.0 : -1.0) * c.normalized();
+      }
+    if (q.norm() > 1e-9 * (1 + q.norm())) ds.system.body(re.body).R = z_onto(q.normalized());
+  }
   try {
     ds.system.renumber();
   } catch (const InputError& e) {
-    throw InputError(deck.file, "POINTS", e.what(), "every free point held by a line");
+    throw InputError(deck.file, "system", e.what(), "every free point held by a line, every joint by a clamped line");
   }
   ds.rods = std::move(rod_ends);
   return ds;

@@ -288,13 +288,18 @@ class SystemRunner {
             F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e);
       return F.norm();
     }
-    if (rm.point >= 0) {  // a zero-length rod: a point
-      if (f == 0 || f == 2 || f == 4) return sys.point_motion(st, rm.point, f / 2)(k);
-      if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
-      return 0.0;  // no orientation
-    }
     Vec3<double> rb;
     Mat3<double> Rb;
+    if (rm.point >= 0) {  // a zero-length rod: a point (a direction joint: on its body)
+      if (f == 0 || f == 2 || f == 4) return sys.point_motion(st, rm.point, f / 2)(k);
+      if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
+      if (rm.body < 0) return 0.0;  // no orientation
+      if (f == 3 || f == 5) return sys.body_motion(st, rm.body, f == 3 ? 1 : 2)(3 + k) * 180 / kPi;
+      sys.body_pose(st, rm.body, rb, Rb);
+      const Vec3<double> q = Rb.col(2);  // the joint's axis (f == 1)
+      const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
+      return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
+    }
     sys.body_pose(st, rm.body, rb, Rb);
     const Vec3<double> pa = rb + Rb * rm.a, pb = rb + Rb * rm.b;
     const int N = std::max(1, rm.segments);

@@ -100,6 +100,12 @@ struct BodyModel {
     double CdA = 0, Ca = 0;
   };
   std::vector<Lump> lumps;
+  /// A direction joint (spec "Attached objects and line ends": a zero-length rod that joins the
+  /// tangents of the finite-EI lines clamped to it, MoorDyn's rod of NumSegs 0): no mass,
+  /// volume, drag, contact, rods or lumps of its own. Its axis is its body z axis; the lines
+  /// clamped along it turn it, and its turn about the axis, which moves nothing, carries no
+  /// equation (MooringSystem holds it at zero). Free (its position a DOF) or pinned.
+  bool joint = false;
 };
 
 /// The rigid mass of a body with its rods, in body axes about the reference point: the mass,
@@ -559,7 +565,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
       F.template tail<3>() += p.cross(Fr);
     });
   }
-  if (seabed_z) {
+  if (seabed_z && !B.joint) {
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
     F(2) += k.f;
   }
@@ -671,7 +677,7 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   E -= B.force.dot(r);
-  if (seabed_z) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
+  if (seabed_z && !B.joint) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
   return E;
 }
 

@@ -144,6 +144,17 @@ class BorderedJacobian {
     }
   }
 
+  /// The largest |J(i, i)| of the assembled matrix (the scale of the round-off of the residual
+  /// it is the Jacobian of: SystemStepper's convergence floor).
+  double max_abs_diagonal() const {
+    double m = 0;
+    for (std::size_t b = 0; b < band_.size(); ++b)
+      for (Index i = 0; i < shapes_[b].size; ++i)
+        m = std::max(m, std::fabs(static_cast<double>(value_of(band_[b](i, i)))));
+    for (Index i = 0; i < n_obj_; ++i) m = std::max(m, std::fabs(static_cast<double>(value_of(D_(i, i)))));
+    return m;
+  }
+
   /// Adds a 3 x 3 block at rows i0.., columns j0...
   void add3(Index i0, Index j0, const Mat3<T>& B) {
     for (int a = 0; a < 3; ++a)

@@ -272,8 +272,9 @@ class MooringSystem {
   }
 
   /// Adds a body; returns its index. Throws InputError for a non-finite pose, an orientation
-  /// that is not a rotation, a negative mass, inertia or volume, or a free body without mass
-  /// or inertia.
+  /// that is not a rotation, a negative mass, inertia or volume, a free body without mass
+  /// or inertia, or a direction joint (BodyModel::joint) that is held or carries a mass,
+  /// volume, drag, rods or lumps.
   int add_body(BodyModel<T> b) {
     const std::string obj = "Body " + std::to_string(bodies_.size() + 1) + " (" + b.name + ")";
     for (int c = 0; c < 3; ++c)
@@ -300,7 +301,18 @@ class MooringSystem {
         throw InputError(ro, "Cd / Ca / CdEnd / CaEnd", std::min({rod.Cd, rod.Ca, rod.CdEnd, rod.CaEnd}), ">= 0");
       if (rod.segments < 1) throw InputError(ro, "NumSegs", rod.segments, ">= 1");
     }
-    if (b.kind == BodyKind::free || b.kind == BodyKind::pinned) {
+    if (b.joint) {
+      if (b.kind != BodyKind::free && b.kind != BodyKind::pinned)
+        throw InputError(obj, "attachment of a direction joint", "held or coupled", "Free or Pinned (a joint turns)");
+      if (b.host_pin) throw InputError(obj, "attachment of a direction joint", "CoupledPinned", "Free or Pinned");
+      const bool bare = value_of(b.mass) == 0 && value_of(b.volume) == 0 && b.rods.empty() && b.lumps.empty() &&
+                        b.CdA.isZero() && value_of(b.inertia.squaredNorm()) == 0 && value_of(b.force.squaredNorm()) == 0 &&
+                        value_of(b.moment.squaredNorm()) == 0;
+      if (!bare)
+        throw InputError(obj, "mass, volume, inertia, drag, load, rods or lumps of a direction joint", "nonzero",
+                         "none (a joint is a zero-length rod: its inertia is its lines')");
+    }
+    if ((b.kind == BodyKind::free || b.kind == BodyKind::pinned) && !b.joint) {
       // The rigid mass with its rods and points: a free body needs a mass and inertia about
       // every axis through its centre of gravity (its 6 x 6 mass matrix positive definite),
       // a pinned one inertia about every axis through its pin.
@@ -719,6 +731,33 @@ class MooringSystem {
       off += nd;
     }
     n_dofs_ = off;
+    // A direction joint's roll scale: the bending stiffness EI / l0 of the end elements of the
+    // lines clamped to it, and its springs; a joint without them has no rotational equation.
+    joint_k_.assign(bodies_.size(), 0.0);
+    joint_m_.assign(bodies_.size(), 0.0);
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = lines_[l];
+        const auto& P = points_[static_cast<std::size_t>(L.point[e])];
+        if (P.kind != PointKind::body || !bodies_[static_cast<std::size_t>(P.body)].joint) continue;
+        if (!L.clamped[e] && !(L.spring_k[e] > 0)) continue;
+        double EI = 0, rho_A = 0;
+        for (const auto& sec : L.model.sections())
+          EI = std::max(EI, sec.EI), rho_A = std::max(rho_A, static_cast<double>(value_of(sec.rho_A)));
+        const std::size_t el = e == 0 ? 0 : L.model.n_elements() - 1;
+        const double l0 = static_cast<double>(value_of(L.model.L0(el)));
+        joint_k_[static_cast<std::size_t>(P.body)] += EI / l0 + L.spring_k[e];
+        // The end tangent's own inertia in the consistent mass, rho A l0^3 / 105 (at least 1e-9
+        // of the stiffness in s^2).
+        joint_m_[static_cast<std::size_t>(P.body)] += rho_A * l0 * l0 * l0 / 105;
+      }
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      if (bodies_[b].joint) joint_m_[b] = std::max(joint_m_[b], 1e-9 * joint_k_[b]);
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      if (bodies_[b].joint && !(joint_k_[b] > 0))
+        throw InputError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ")",
+                         "finite-EI line ends clamped or on springs at a direction joint", 0,
+                         ">= 1 (the bending of its lines sets a joint's direction)");
     // The held fluid's sites: every line node, every point, every body's reference point and
     // its lumps.
     std::size_t site = 0;
@@ -1120,6 +1159,7 @@ class MooringSystem {
       scatter(route, wr_[l], R);
     }
     add_end_springs(s, R, J, wq);
+    add_joint_rolls(s, s.q, R, J, wq);
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -1142,7 +1182,7 @@ class MooringSystem {
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0) continue;
+      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no loads of its own
       auto own = [&](const VecX<T>& q, const VecX<T>& v) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -1172,6 +1212,7 @@ class MooringSystem {
       lines_[l].model.inertia(wx_[l], wv_[l], wr_[l], J ? &route : nullptr, wm, wq);
       scatter(route, wr_[l], Ma);
     }
+    add_joint_rolls(s, s.a, Ma, J, wm, true);  // the roll's inertia
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -1181,7 +1222,7 @@ class MooringSystem {
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0) continue;
+      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no mass of its own
       auto mass = [&](const VecX<T>& q) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -1212,7 +1253,7 @@ class MooringSystem {
 
   /// Kinetic energy [J]: every line's 1/2 v^T M(x) v over all its nodes (held ends
   /// included, added mass included), every free point's 1/2 (m + Ca rho V) |v|^2 and every
-  /// free body's 1/2 (v, w)^T M (v, w).
+  /// free body's 1/2 (v, w)^T M (v, w) (a direction joint: 1/2 m (d . w)^2 of its roll row).
   T kinetic_energy(const SystemState<T>& s) const {
     T E = T(0);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
@@ -1233,7 +1274,7 @@ class MooringSystem {
       const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
       E += T(0.5) * vb.dot(mul6<T>(body_mass_at(static_cast<int>(b), rb, Rb), vb));
     }
-    return E;
+    return E + joint_roll_energy(s, s.v, true);  // a joint's roll inertia (add_joint_rolls)
   }
 
   /// The external static load on point p: its weight and buoyancy, (0, 0, (rho V - m) g),
@@ -1264,6 +1305,7 @@ class MooringSystem {
       scatter(route, Rl, R);
     }
     add_end_springs(s, R, J, T(1));
+    add_joint_rolls(s, s.q, R, J, T(1));
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d < 0) continue;
@@ -1278,7 +1320,7 @@ class MooringSystem {
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0) continue;
+      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no loads of its own
       auto own = [&](const VecX<T>& q, const VecX<T>&) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -1324,7 +1366,7 @@ class MooringSystem {
       E += body_potential_energy<T>(bodies_[b], rb, Rb, env_, seabed_.z, seabed_.params);
       E -= bodies_[b].moment.dot(Vec3<T>(s.q.template segment<3>(body_row(static_cast<int>(b), 3))));
     }
-    return E;
+    return E + joint_roll_energy(s, s.q);  // a joint's roll row (add_joint_rolls)
   }
 
   /// The static force line l exerts on the object at its end (0: End A, 1: End B) in state s
@@ -1426,6 +1468,42 @@ class MooringSystem {
         J->add3(rd, dm, Mat3<T>(wq * (Sg - Sm * H)));
         J->add3(rd, rd, Mat3<T>(-wq * Sm * Gt));
       }
+  }
+
+  // A direction joint (BodyModel::joint) turns about its axis d with no load: the lines clamped
+  // to it load it with moments m x g normal to m, which lies along d, so that turn moves
+  // nothing and has no equation. It is held at zero: the rotation rows get k (d . x) d, x the
+  // rotation increment theta (k the joint's roll stiffness scale, sum EI / l0 of its lines' end
+  // elements) or, for the inertia, the angular acceleration (k the roll inertia scale, sum
+  // rho A l0^3 / 105 of their end tangents), with w k d d^T in J, d the axis at the step's
+  // reference orientation (renumber()). The row is zero wherever the turn is, so it leaves
+  // every other equation and the solution as they are.
+  void add_joint_rolls(const State& s, const VecX<T>& x, VecX<T>& R, BorderedJacobian<T>* J, const T& w,
+                       bool inertia = false) const {
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (!bodies_[b].joint) continue;
+      const Index rd = body_row(static_cast<int>(b), 3);
+      if (rd < 0) continue;
+      const Vec3<T> d = (s.R.empty() ? bodies_[b].R : s.R[b]).col(2);
+      const T k = T(inertia ? joint_m_[b] : joint_k_[b]);
+      const T c = k * d.dot(Vec3<T>(x.template segment<3>(rd)));
+      R.template segment<3>(rd) += c * d;
+      if (J) J->add3(rd, rd, Mat3<T>((w * k) * d * d.transpose()));
+    }
+  }
+  // A joint's roll energy 1/2 k (d . x)^2 (x: theta; or omega for the kinetic energy, k then
+  // the roll inertia scale).
+  T joint_roll_energy(const State& s, const VecX<T>& x, bool inertia = false) const {
+    T E = T(0);
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (!bodies_[b].joint) continue;
+      const Index rd = body_row(static_cast<int>(b), 3);
+      if (rd < 0) continue;
+      const Vec3<T> d = (s.R.empty() ? bodies_[b].R : s.R[b]).col(2);
+      const T c = d.dot(Vec3<T>(x.template segment<3>(rd)));
+      E += T(0.5 * (inertia ? joint_m_[b] : joint_k_[b])) * c * c;
+    }
+    return E;
   }
 
   // The tangent slot of line end e (End A: slot 1; End B: the last slot).
@@ -1714,6 +1792,7 @@ class MooringSystem {
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
+  std::vector<double> joint_k_, joint_m_;      // per body: a direction joint's roll scales [N m/rad], [kg m^2] (renumber())
 };
 
 }  // namespace cabledyn

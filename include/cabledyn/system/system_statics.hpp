@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -36,6 +37,11 @@ struct SystemStaticOptions {
   bool seed_lines = true;      ///< stage 1: solve every line alone with its ends held
   int dual_iterations = 2;     ///< Newton steps after convergence when T is a dual
   bool verbose = false;        ///< print each iteration to stderr
+  /// Pseudo-transient continuation after a failed Newton polish (detail::ptc_polish): its
+  /// largest number of steps (0: none) and its first mass weight w [1/s^2] (a pseudo time step
+  /// of 1/sqrt(w)).
+  int ptc_iterations = 2000;
+  double ptc_weight = 100;
 };
 
 /// Outcome of a system static solve.
@@ -65,22 +71,93 @@ double two_norm(const VecX<T>& R) {
   return std::sqrt(m);
 }
 
+/// True when line l's end `end` is on a direction joint (BodyModel::joint).
+template <class T>
+bool at_joint(const MooringSystem<T>& sys, int l, int end) {
+  const auto& P = sys.point(sys.line(l).point[end]);
+  return P.kind == PointKind::body && sys.body(P.body).joint;
+}
+
+/// Turns every direction joint of state s to the weighted mean of the unit end tangents of the
+/// lines clamped (or on springs) to it, each along the joint's axis (d0 = +z or -z), weighted by
+/// its bending stiffness EI / l0 at that end: the linearised balance of their connection
+/// moments k_i (t_i - d) = 0; the clamped tangents are then turned onto the new axis, their
+/// magnitudes (the ends' stretch) kept. The lines
+/// are solved pinned at the joints before (solve_lines_held): free[l][e] holds line l's end
+/// tangent there (zero: not solved, its present tangent is taken).
+template <class T>
+void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<std::array<Vec3<T>, 2>>& free) {
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    const int bi = static_cast<int>(b);
+    if (!sys.body(bi).joint) continue;
+    const Eigen::Index rd = sys.body_row(bi, 3);
+    if (rd < 0) continue;
+    Vec3<T> axis = Vec3<T>::Zero();
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = sys.line(static_cast<int>(l));
+        const auto& P = sys.point(L.point[e]);
+        if (P.kind != PointKind::body || P.body != bi || !(L.clamped[e] || L.spring_k[e] > 0)) continue;
+        double EI = 0;
+        for (const auto& sec : L.model.sections()) EI = std::max(EI, sec.EI);
+        const std::size_t i = e == 0 ? 0 : L.model.n_nodes() - 1;
+        const T k = T(EI) / L.model.L0(e == 0 ? 0 : L.model.n_elements() - 1);
+        const Vec3<T> m = free[l][e].squaredNorm() > T(0) ? free[l][e] : sys.node_tangent(s, static_cast<int>(l), i);
+        const T n = sqrt_or_zero(T(m.squaredNorm()));
+        if (!(value_of(n) > 0)) continue;
+        axis += (value_of(L.clamp_dir[e](2)) > 0 ? k : T(-k)) * m / n;
+      }
+    const T an = sqrt_or_zero(T(axis.squaredNorm()));
+    if (!(value_of(an) > 0)) continue;
+    axis /= an;
+    // The turn from the present axis onto the new one, folded into the rotation increment.
+    Vec3<T> r;
+    Mat3<T> R;
+    sys.body_pose(s, bi, r, R);
+    const Vec3<T> z = R.col(2), c = z.cross(axis);
+    const T sn = sqrt_or_zero(T(c.squaredNorm()));
+    using std::atan2;
+    const T ang = atan2(sn, T(z.dot(axis)));
+    if (!(value_of(sn) > 1e-15)) continue;  // already on it (an exact reversal is not met: the axis follows its lines)
+    const Mat3<T> Rn = so3_exp<T>(Vec3<T>(c * (ang / sn))) * R;
+    s.q.template segment<3>(rd) = so3_log<T>(Mat3<T>(Rn * s.R[b].transpose()));
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& L = sys.line(static_cast<int>(l));
+        const auto& P = sys.point(L.point[e]);
+        if (P.kind != PointKind::body || P.body != bi || !L.clamped[e]) continue;
+        const std::size_t i = e == 0 ? 0 : L.model.n_nodes() - 1;
+        // Turned onto the axis with its magnitude (the end's stretch) kept.
+        const Vec3<T> m = free[l][e].squaredNorm() > T(0) ? free[l][e] : sys.node_tangent(s, static_cast<int>(l), i);
+        sys.set_node_tangent(s, static_cast<int>(l), i,
+                             Vec3<T>(sqrt_or_zero(T(m.squaredNorm())) * sys.clamp_direction(s, static_cast<int>(l), e)));
+      }
+  }
+}
+
 /// Solves every line of `sys` alone, its end points held where state s puts them, and
 /// places its interior nodes (the line statics with its seeds and fallbacks: a slack or
 /// grounded line is solved as robustly as a standalone one). Throws the line statics' errors.
 /// With `warm`, a line with a clamped or spring end is first solved from its configuration in s (the
 /// branch it is on: a clamped cable may have several equilibria between the same ends, and
 /// the point balance must not jump between them), from the line statics' own seeds when that
-/// fails.
+/// fails. A line clamped to a direction joint is solved pinned there first, the joint turned to
+/// its lines (orient_joints), and the line solved again with its clamp (joint_pass 1).
 template <class T>
 void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr,
-                      bool warm = false) {
+                      bool warm = false, int joint_pass = 0) {
+  std::vector<std::array<Vec3<T>, 2>> joint_m(sys.n_lines(), {Vec3<T>::Zero(), Vec3<T>::Zero()});
+  bool joints = false;
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
     const int li = static_cast<int>(l);
     const auto& L = sys.line(li);
     if (only_points && std::find(only_points->begin(), only_points->end(), L.point[0]) == only_points->end() &&
         std::find(only_points->begin(), only_points->end(), L.point[1]) == only_points->end())
       continue;
+    bool on_joint = false;
+    for (int e = 0; e < 2; ++e) on_joint = on_joint || ((L.clamped[e] || L.spring_k[e] > 0) && at_joint(sys, li, e));
+    joints = joints || on_joint;
+    if (joint_pass == 1 && !on_joint) continue;
     Vec3<double> ends[2];
     for (int e = 0; e < 2; ++e) {
       const Vec3<T> p = sys.point_position(s, L.point[e]);
@@ -92,10 +169,12 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     // A clamped end (spec "Cables clamped to bodies and rods"): a Rigid end of the line
     // statics along its object's present direction.
     // A spring end: the line statics' spring end about the same direction.
+    // An end on a direction joint is solved pinned in bending: the joint then turns to its
+    // lines' tangents (orient_joints, below).
     Vec3<double> dir[2];
     bool held[2];
     for (int e = 0; e < 2; ++e) {
-      held[e] = L.clamped[e] || L.spring_k[e] > 0;
+      held[e] = (L.clamped[e] || L.spring_k[e] > 0) && (joint_pass == 1 || !at_joint(sys, li, e));
       if (held[e]) dir[e] = MooringSystem<T>::value3(sys.clamp_direction(s, li, e));
     }
     Line line = reversed ? L.model.value_line(ends[1], ends[0], true, held[0] ? &dir[0] : nullptr,
@@ -116,7 +195,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       // arc length; the system polish then brings the bending in.
       StaticResult r;
       bool solved = false;
-      if (warm && (held[0] || held[1])) {
+      if ((warm || joint_pass == 1) && (held[0] || held[1])) {
         VecX<T> x;
         sys.line_gather(s, li, 0, x);
         VecX<double> seed(6 * static_cast<Eigen::Index>(n));
@@ -136,6 +215,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       if (!solved) try {
         r = HermiteStatics(line, prob).solve();
       } catch (const SolveError&) {
+        if (joint_pass == 1) continue;  // keeps the pinned solution turned onto the joint's axis
         if (warm) throw;  // the line without bending is no equilibrium to balance on
         std::vector<LineSection> secs = line.sections();
         for (auto& sec : secs) sec.type.EI = 0;
@@ -162,6 +242,8 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
           if (i > 0 && i + 1 < n) s.q(d + c) = T(r.q(j + c));
           m(c) = T(reversed ? -r.q(j + 3 + c) : r.q(j + 3 + c));
         }
+        const int je = i == 0 ? 0 : i + 1 == n ? 1 : -1;
+        if (je >= 0 && (L.clamped[je] || L.spring_k[je] > 0) && at_joint(sys, li, je)) joint_m[l][static_cast<std::size_t>(je)] = m;
         sys.set_node_tangent(s, li, i, m);  // a clamped end: lambda on its ray
       }
       continue;
@@ -173,6 +255,12 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       for (int c = 0; c < 3; ++c) s.q(d + c) = T(r.q(j + c));
     }
   }
+  if (joint_pass == 1 || !joints) return;
+  // The lines on the joints, solved pinned there, are turned onto the joints' axes; their
+  // statics with the clamps along them then takes the ends' bending in (from the turned
+  // configuration, then cold; a line whose statics fails keeps the turned one).
+  orient_joints(sys, s, joint_m);
+  solve_lines_held(sys, s, only_points, warm, 1);
 }
 
 }  // namespace detail
@@ -190,9 +278,13 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
 ///  3. a Newton polish of the whole system, lines and points together, to ||R||_inf <=
 ///     max(tol s, abs_tol, floor); with T a dual, `dual_iterations` more steps converge the
 ///     derivative parts.
-/// When the polish meets a singular tangent (a slack run, whose nodes no force places) the
-/// stage-2 equilibrium is kept with a note when its residual is within 1e-4 of the force
-/// scale (double and long double; a dual solve throws: its derivatives need the tangent).
+/// When stage 2 stops, the polish continues from its last positions with a note. When the
+/// polish stops (a singular tangent: a slack run, whose nodes no force places, or a body that
+/// turns neutrally; no decrease along the Newton step), a pseudo-transient continuation
+/// (detail::ptc_polish) takes over from the stage-2 state, and when that does not converge
+/// either the stage-2 equilibrium is kept with a note when its residual is within 1e-4 of the
+/// force scale (double and long double; a dual solve throws: its derivatives need the
+/// tangent).
 /// With finite-EI lines, stages 1 and 2 run on the surrogate system whose finite-EI lines
 /// carry no bending, each finite-EI line is then solved alone (the Hermite statics) between
 /// the balanced objects, and the polish brings the bending in. Throws SolveError naming the
@@ -286,6 +378,77 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
 }
 
 namespace detail {
+/// Pseudo-transient continuation of the static residual from s (as the spec's attachment
+/// statics retry a damped Newton solve, "Discrete attachments"): steps (K + w M) dx = -R,
+/// K = dR/dq, M the system's mass matrix (MooringSystem::inertia: the lines', points' and
+/// bodies' structural and added mass, a joint's roll), i.e. implicit steps of a pseudo
+/// dynamics of time step 1/sqrt(w) that restarts at rest each step. The mass regularises what
+/// the stiffness leaves free (a slack line, a body turning neutrally about its lines' axis)
+/// and damps a far start; w follows the residual (switched evolution relaxation: w times the
+/// ratio of successive ||R||_2, halved again after a decrease, above 1e-6 of its first value),
+/// so the steps become Newton's near the solution. A step may raise ||R||_2 by at most 2x
+/// and turns a body by at most 0.25 rad; a refused step or a singular matrix multiplies w by
+/// 10. Returns true (s the solution) when ||R||_inf <= target within opt.ptc_iterations steps,
+/// false otherwise (s then the last accepted state). steps: the steps taken.
+template <class T>
+bool ptc_polish(MooringSystem<T>& sys, SystemState<T>& s, double target, const SystemStaticOptions& opt,
+                BorderedJacobian<T>& J, int& steps) {
+  VecX<T> R, Rt, Ma, dx;
+  s.v.setZero(sys.dofs());
+  s.a.setZero(sys.dofs());
+  SystemState<T> trial = s;
+  const double w0 = opt.ptc_weight, w_min = 1e-6 * w0;
+  double w = w0;
+  sys.static_residual(s, R, &J);
+  double rn = two_norm(R);
+  for (steps = 0; steps < opt.ptc_iterations; ++steps) {
+    if (!std::isfinite(rn)) return false;
+    const double rinf = inf_norm(R);
+    if (opt.verbose) {
+      Eigen::Index im = 0;
+      for (Eigen::Index i = 0; i < R.size(); ++i)
+        if (std::fabs(static_cast<double>(value_of(R(i)))) >= rinf) im = i;
+      std::fprintf(stderr, "%s: pseudo-transient step %d ||R||_inf %.6e at %s, w %.3e\n", sys.name().c_str(), steps, rinf,
+                   sys.describe_dof(im).c_str(), w);
+    }
+    if (rinf <= target) return true;
+    sys.inertia(s, Ma, &J, T(w), T(0));  // + w M (s at rest: M a = 0)
+    dx = -R;
+    bool ok = true;
+    try {
+      J.solve(dx);
+    } catch (const SolveError&) {
+      ok = false;
+    }
+    if (ok) {
+      double f = 1;  // a body turns by at most 0.25 rad
+      for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+        const Eigen::Index rd = sys.body_row(static_cast<int>(b), 3);
+        if (rd < 0) continue;
+        const double turn = static_cast<double>(value_of(sqrt_or_zero(T(dx.template segment<3>(rd).squaredNorm()))));
+        if (turn > 0.25) f = std::min(f, 0.25 / turn);
+      }
+      trial.q = s.q + T(f) * dx;
+      trial.R = s.R;
+      sys.static_residual(trial, Rt, nullptr);
+      const double rt = two_norm(Rt);
+      ok = std::isfinite(rt) && rt <= 2 * rn;
+      if (ok) {
+        s.q = trial.q;
+        sys.commit(s);
+        w = std::max(w_min, rt < rn ? 0.5 * w * rt / rn : w * rt / rn);
+        rn = rt;
+        sys.static_residual(s, R, &J);
+        continue;
+      }
+    }
+    w *= 10;  // a shorter pseudo step
+    if (w > 1e12 * w0) return false;
+    sys.static_residual(s, R, &J);  // the solve consumed J
+  }
+  return false;
+}
+
 /// Solves the statics of `sys` from state `s` (positions updated in place; v and a zeroed),
 /// in the spec's sequence (see solve_statics).
 template <class T>
@@ -374,12 +537,19 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
       int rot = -1;  // first rotation DOF within the object (-1: none)
     };
     std::vector<Obj> objs;
+    // A direction joint's rotation is not an unknown here: its lines are solved pinned there and
+    // the joint turned to their tangents (orient_joints); its moment rows are left to the polish.
+    std::vector<Index> joint_rows;
     for (std::size_t p = 0; p < sys.n_points(); ++p)
       if (sys.point_dof(static_cast<int>(p)) >= 0) objs.push_back({sys.point_dof(static_cast<int>(p)), 3, {static_cast<int>(p)}, 1, -1});
     for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
       if (sys.body_dof(static_cast<int>(b)) < 0) continue;
       const int nd = sys.body_ndof(static_cast<int>(b));
-      Obj o{sys.body_dof(static_cast<int>(b)), nd, {}, 1, nd == 6 ? 3 : 0};
+      const bool joint = sys.body(static_cast<int>(b)).joint;
+      if (joint)
+        for (int c = 0; c < 3; ++c) joint_rows.push_back(sys.body_row(static_cast<int>(b), 3 + c) - first_obj);
+      Obj o{sys.body_dof(static_cast<int>(b)), joint ? nd - 3 : nd, {}, 1, nd == 6 && !joint ? 3 : 0};
+      if (joint) o.rot = -1;
       for (std::size_t p = 0; p < sys.n_points(); ++p)
         if (sys.point(static_cast<int>(p)).kind == PointKind::body && sys.point(static_cast<int>(p)).body == static_cast<int>(b)) {
           o.points.push_back(static_cast<int>(p));
@@ -402,6 +572,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
       sys.static_residual(st, R, nullptr);
       r.resize(no);
       for (Index i = 0; i < no; ++i) r(i) = static_cast<double>(value_of(R(first_obj + i)));
+      for (const Index k : joint_rows) r(k) = 0;
     };
     VecX<double> r, rp, rm, rt;
     MatX<double> Jo(no, no);
@@ -452,6 +623,11 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
                                              " moved by " + to_text(100 * h) + " m (coordinate " + std::to_string(c + 1) + ")",
                              "no solution", "a line equilibrium near the trial position");
         }
+      }
+      for (const Index k : joint_rows) {  // not unknowns: a unit row and column, a zero step
+        Jo.row(k).setZero();
+        Jo.col(k).setZero();
+        Jo(k, k) = 1;
       }
       // Levenberg-Marquardt trust region: the shift mu grows until the step fits the region,
       // which turns the step from Newton's toward steepest descent of the energy (and keeps a
@@ -517,13 +693,14 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
       }
     }
   } catch (const SolveError& e) {
-    // With clamped or spring ends the balance runs on the Hermite lines, whose line statics
-    // refuse a clamp on a mesh too coarse for its bending length (and then seed the line without
-    // bending, which is no equilibrium to balance on): the polish takes over from the last
+    // The balance stops where a re-solved line has no equilibrium near a trial position (with
+    // clamped or spring ends the balance runs on the Hermite lines, whose line statics refuse a
+    // clamp on a mesh too coarse for its bending length) or its trust region finds no decrease:
+    // the polish, and after it the pseudo-transient continuation, take over from the last
     // accepted positions.
-    if (!sys.has_end_connections()) throw;
-    out.notes.push_back(std::string("the point balance on the clamped lines stopped (") + e.what() +
+    out.notes.push_back(std::string("the point balance stopped (") + e.what() +
                         "); the system polish continued from its last positions");
+    if (opt.verbose) std::fprintf(stderr, "%s: %s\n", sys.name().c_str(), out.notes.back().c_str());
   }
 
   // Stage 3: Newton on the coupled system, every element's own law.
@@ -576,6 +753,22 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
     }
   } catch (const SolveError& e) {
     if (is_dual_v<T> || !opt.seed_lines) throw;
+    // Pseudo-transient continuation from the balanced state (a neutral turn of a body about its
+    // lines' axis, a far start of the points' balance).
+    if (opt.ptc_iterations > 0) {
+      SystemState<T> p = balanced;
+      int steps = 0;
+      if (detail::ptc_polish(sys, p, target, opt, J, steps)) {
+        sys.check_state(p);
+        s = p;
+        sys.static_residual(s, R, nullptr);
+        out.residual = detail::inf_norm(R);
+        out.notes.push_back("the Newton polish stopped (" + std::string(e.what()) +
+                            "); pseudo-transient continuation converged in " + std::to_string(steps) + " steps");
+        return out;
+      }
+      out.notes.push_back("pseudo-transient continuation did not converge in " + std::to_string(steps) + " steps");
+    }
     // A slack run no force places: keep the balanced state of stages 1 and 2, when it is one
     // (within 1e-4 of the force scale; a finite-EI line's seed, which the polish had to bring
     // its bending's share to, is not).
