@@ -12696,6 +12696,26 @@ Mat3<T> so3_interpolate(const Mat3<T>& Ra, const Mat3<T>& Rb, const T& tau) {
   return Mat3<T>(so3_exp<T>(Vec3<T>(tau * th)) * Ra);
 }
 
+/// The shortest rotation R with R a = b (a, b unit vectors): about a x b by the angle between
+/// them; for b = -a the half turn 2 n n^T - I about the unit normal n to a nearest the
+/// coordinate axis least aligned with a (for a = +-z: about x).
+template <class T>
+Mat3<T> so3_between(const Vec3<T>& a, const Vec3<T>& b) {
+  using std::atan2;
+  using std::fabs;
+  const Vec3<T> c = a.cross(b);
+  const T s = sqrt_or_zero(T(c.squaredNorm())), co = a.dot(b);
+  if (value_of(s) > 1e-14) return so3_exp<T>(Vec3<T>(c * (atan2(s, co) / s)));
+  if (value_of(co) > 0) return Mat3<T>::Identity();
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (fabs(value_of(a(i))) < fabs(value_of(a(k)))) k = i;
+  Vec3<T> n = -a(k) * a;
+  n(k) += T(1);
+  n /= sqrt_or_zero(T(n.squaredNorm()));
+  return T(2) * n * n.transpose() - Mat3<T>::Identity();
+}
+
 /// The orientation of MoorDyn's body and rod angles (deck BODIES r0 p0 y0, in radians): R =
 /// Rx(roll) Ry(pitch) Rz(yaw), the body axes turned about x, then the new y, then the new z.
 template <class T>
@@ -12727,7 +12747,8 @@ Vec3<T> angles_xyz(const Mat3<T>& R) {
     const T yaw = atan2(R(1, 0), R(1, 1));
     return Vec3<T>(T(0), pitch, yaw);
   }
-  return Vec3<T>(atan2(-R(1, 2), R(2, 2)), pitch, atan2(-R(0, 1), R(0, 0)));
+  // 0 - x, not -x: an exact zero gives +0, so a half turn reads +180 degrees, not -180.
+  return Vec3<T>(atan2(T(0) - R(1, 2), R(2, 2)), pitch, atan2(T(0) - R(0, 1), R(0, 0)));
 }
 
 }  // namespace cabledyn
@@ -13700,6 +13721,20 @@ class LineModel {
   /// The axial compliance sum l0 / EA over the elements [m/N] (1 / k_a, the line's axial
   /// stiffness as a spring).
   const T& axial_compliance() const { return b_.compliance; }
+  /// A Hermite line's bending stiffness at its end `end` (0: End A, 1: End B), EI / l0 of the
+  /// end element [N m/rad] (0 for an EI = 0 line).
+  double end_bending_stiffness(int end) const {
+    if (!b_.hermite) return 0;
+    const auto& p = b_.helems[end == 0 ? 0 : b_.helems.size() - 1].params();
+    return p.EI / p.L0;
+  }
+  /// A Hermite line's end tangent's own inertia in its end element's consistent mass,
+  /// rho_A l0^3 / 105 [kg m^2] (0 for an EI = 0 line).
+  double end_tangent_inertia(int end) const {
+    if (!b_.hermite) return 0;
+    const auto& p = b_.helems[end == 0 ? 0 : b_.helems.size() - 1].params();
+    return p.rho_A * p.L0 * p.L0 * p.L0 / 105;
+  }
   /// Total unstretched length [m].
   T length() const {
     T L = T(0);
@@ -15050,15 +15085,19 @@ class MooringSystem {
         const auto& P = points_[static_cast<std::size_t>(L.point[e])];
         if (P.kind != PointKind::body || !bodies_[static_cast<std::size_t>(P.body)].joint) continue;
         if (!L.clamped[e] && !(L.spring_k[e] > 0)) continue;
-        double EI = 0, rho_A = 0;
-        for (const auto& sec : L.model.sections())
-          EI = std::max(EI, sec.EI), rho_A = std::max(rho_A, static_cast<double>(value_of(sec.rho_A)));
-        const std::size_t el = e == 0 ? 0 : L.model.n_elements() - 1;
-        const double l0 = static_cast<double>(value_of(L.model.L0(el)));
-        joint_k_[static_cast<std::size_t>(P.body)] += EI / l0 + L.spring_k[e];
-        // The end tangent's own inertia in the consistent mass, rho A l0^3 / 105 (at least 1e-9
-        // of the stiffness in s^2).
-        joint_m_[static_cast<std::size_t>(P.body)] += rho_A * l0 * l0 * l0 / 105;
+        // Along the joint's axis, or the roll is no longer free of load.
+        const Vec3<T> d0 = L.clamp_dir[e];
+        if (!(std::fabs(static_cast<double>(value_of(d0(2)))) > 1 - 1e-12))
+          throw InputError("Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (e == 0 ? " End A" : " End B"),
+                           "clamp or spring direction at direction joint " + bodies_[static_cast<std::size_t>(P.body)].name +
+                               " (body axes)",
+                           "(" + to_text(static_cast<double>(value_of(d0(0)))) + ", " +
+                               to_text(static_cast<double>(value_of(d0(1)))) + ", " +
+                               to_text(static_cast<double>(value_of(d0(2)))) + ")",
+                           "+-z (the joint's axis: its lines join along it)");
+        joint_k_[static_cast<std::size_t>(P.body)] += L.model.end_bending_stiffness(e) + L.spring_k[e];
+        // The end tangent's own inertia in the consistent mass (at least 1e-9 of the stiffness in s^2).
+        joint_m_[static_cast<std::size_t>(P.body)] += L.model.end_tangent_inertia(e);
       }
     for (std::size_t b = 0; b < bodies_.size(); ++b)
       if (bodies_[b].joint) joint_m_[b] = std::max(joint_m_[b], 1e-9 * joint_k_[b]);
@@ -16201,10 +16240,8 @@ void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::ve
         const auto& L = sys.line(static_cast<int>(l));
         const auto& P = sys.point(L.point[e]);
         if (P.kind != PointKind::body || P.body != bi || !(L.clamped[e] || L.spring_k[e] > 0)) continue;
-        double EI = 0;
-        for (const auto& sec : L.model.sections()) EI = std::max(EI, sec.EI);
         const std::size_t i = e == 0 ? 0 : L.model.n_nodes() - 1;
-        const T k = T(EI) / L.model.L0(e == 0 ? 0 : L.model.n_elements() - 1);
+        const T k = T(L.model.end_bending_stiffness(e));
         const Vec3<T> m = free[l][e].squaredNorm() > T(0) ? free[l][e] : sys.node_tangent(s, static_cast<int>(l), i);
         const T n = sqrt_or_zero(T(m.squaredNorm()));
         if (!(value_of(n) > 0)) continue;
@@ -16217,12 +16254,7 @@ void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::ve
     Vec3<T> r;
     Mat3<T> R;
     sys.body_pose(s, bi, r, R);
-    const Vec3<T> z = R.col(2), c = z.cross(axis);
-    const T sn = sqrt_or_zero(T(c.squaredNorm()));
-    using std::atan2;
-    const T ang = atan2(sn, T(z.dot(axis)));
-    if (!(value_of(sn) > 1e-15)) continue;  // already on it (an exact reversal is not met: the axis follows its lines)
-    const Mat3<T> Rn = so3_exp<T>(Vec3<T>(c * (ang / sn))) * R;
+    const Mat3<T> Rn = so3_between<T>(Vec3<T>(R.col(2)), axis) * R;
     s.q.template segment<3>(rd) = so3_log<T>(Mat3<T>(Rn * s.R[b].transpose()));
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       for (int e = 0; e < 2; ++e) {
@@ -24149,13 +24181,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   std::vector<std::pair<std::size_t, BodyModel<double>>> rod_bodies;  // rod index, its own body
   std::vector<int> rod_own_body;  // the system's bodies that are a standalone rod's own (a frame the deck does not write)
   // The rotation that takes the z axis onto the unit vector q.
-  auto z_onto = [](const Vec3<double>& q) {
-    const Vec3<double> ez(0, 0, 1);
-    const Vec3<double> axis = ez.cross(q);
-    const double angle = std::atan2(axis.norm(), ez.dot(q));
-    return axis.norm() > 1e-14 ? so3_exp(Vec3<double>(axis.normalized() * angle))
-                               : (q(2) > 0 ? Mat3<double>::Identity() : rotation_xyz(3.14159265358979323846, 0.0, 0.0));
-  };
+  auto z_onto = [](const Vec3<double>& q) { return so3_between<double>(Vec3<double>(0, 0, 1), q); };
   // A zero-length rod that a finite-EI line ends on is a direction joint (MoorDyn turns such a
   // rod to join the tangents of its lines): its lines are clamped along its axis.
   auto joins_cables = [&](int rod_id) {

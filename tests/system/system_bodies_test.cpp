@@ -101,6 +101,23 @@ TEST_CASE("SO(3): exp and log are inverse, the left Jacobian is the derivative o
   const Mat3<double> Ra = rotation_xyz(0.1, 0.2, 0.3), Rb = rotation_xyz(-0.5, 0.4, 1.0);
   const Mat3<double> Rh = so3_interpolate(Ra, Rb, 0.5);
   CHECK((so3_interpolate(Ra, Rh, 2.0) - Rb).cwiseAbs().maxCoeff() < 1e-13);
+  // The shortest rotation between two unit vectors: it carries a onto b, turns about a x b (so a
+  // vector normal to both stays), and a reversal is a half turn about a normal of a.
+  const Vec3<double> a = Vec3<double>(0.3, -0.5, 0.8).normalized();
+  for (const Vec3<double>& b : {Vec3<double>(Vec3<double>(-0.2, 0.9, 0.1).normalized()), a, Vec3<double>(-a),
+                                Vec3<double>(0, 0, -1)}) {
+    const Vec3<double> from = b == Vec3<double>(0, 0, -1) ? Vec3<double>(0, 0, 1) : a;
+    const Mat3<double> Q = so3_between<double>(from, b);
+    CHECK((Q.transpose() * Q - Mat3<double>::Identity()).cwiseAbs().maxCoeff() < 1e-15);
+    CHECK(Q.determinant() == Approx(1).epsilon(1e-15));
+    CHECK((Q * from - b).norm() < 1e-15);
+    const Vec3<double> n = from.cross(b);
+    if (n.norm() > 1e-9) CHECK((Q * n - n).norm() < 1e-15);
+  }
+  // z onto -z: the half turn about x, diag(1, -1, -1) (the rods hanging straight down).
+  const Mat3<double> down = so3_between<double>(Vec3<double>(0, 0, 1), Vec3<double>(0, 0, -1));
+  CHECK(down == Mat3<double>(Vec3<double>(1, -1, -1).asDiagonal()));
+  CHECK(angles_xyz(down)(0) == Approx(sb_pi).epsilon(1e-15));  // +180 degrees, not -180
 }
 
 TEST_CASE("A body moored by three lines balances its lines, weight and buoyancy; each line matches its own statics",

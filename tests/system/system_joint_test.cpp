@@ -212,6 +212,18 @@ TEST_CASE("Direction joints: named refusals", "[system][hermite][joint]") {
   hinge.unclamp_end(0, 1);
   hinge.unclamp_end(1, 0);
   CHECK_THROWS_WITH(hinge.renumber(), Catch::Contains("rod 2") && Catch::Contains("direction joint"));
+  // A clamp or spring off the joint's axis would load the turn about it, which the joint holds:
+  // refused by name, not held silently.
+  auto off = jt_cable_system<double>(1);
+  off.clamp_end(1, 0, Vec3<double>(1, 0, 0));
+  CHECK_THROWS_WITH(off.renumber(), Catch::Contains("Line 2 (cable 2) End A") && Catch::Contains("rod 2") &&
+                                        Catch::Contains("+-z"));
+  off.unclamp_end(1, 0);
+  off.spring_end(1, 0, Vec3<double>(0, 0.6, 0.8), 1e5);
+  CHECK_THROWS_WITH(off.renumber(), Catch::Contains("Line 2 (cable 2) End A"));
+  off.unclamp_end(1, 0);
+  off.clamp_end(1, 0, Vec3<double>(0, 0, 1));
+  CHECK_NOTHROW(off.renumber());
 }
 
 TEST_CASE("A body turning neutrally about its lines' axis: the polish's singular tangent, then the pseudo-transient "

@@ -96,6 +96,26 @@ Mat3<T> so3_interpolate(const Mat3<T>& Ra, const Mat3<T>& Rb, const T& tau) {
   return Mat3<T>(so3_exp<T>(Vec3<T>(tau * th)) * Ra);
 }
 
+/// The shortest rotation R with R a = b (a, b unit vectors): about a x b by the angle between
+/// them; for b = -a the half turn 2 n n^T - I about the unit normal n to a nearest the
+/// coordinate axis least aligned with a (for a = +-z: about x).
+template <class T>
+Mat3<T> so3_between(const Vec3<T>& a, const Vec3<T>& b) {
+  using std::atan2;
+  using std::fabs;
+  const Vec3<T> c = a.cross(b);
+  const T s = sqrt_or_zero(T(c.squaredNorm())), co = a.dot(b);
+  if (value_of(s) > 1e-14) return so3_exp<T>(Vec3<T>(c * (atan2(s, co) / s)));
+  if (value_of(co) > 0) return Mat3<T>::Identity();
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (fabs(value_of(a(i))) < fabs(value_of(a(k)))) k = i;
+  Vec3<T> n = -a(k) * a;
+  n(k) += T(1);
+  n /= sqrt_or_zero(T(n.squaredNorm()));
+  return T(2) * n * n.transpose() - Mat3<T>::Identity();
+}
+
 /// The orientation of MoorDyn's body and rod angles (deck BODIES r0 p0 y0, in radians): R =
 /// Rx(roll) Ry(pitch) Rz(yaw), the body axes turned about x, then the new y, then the new z.
 template <class T>
@@ -127,7 +147,8 @@ Vec3<T> angles_xyz(const Mat3<T>& R) {
     const T yaw = atan2(R(1, 0), R(1, 1));
     return Vec3<T>(T(0), pitch, yaw);
   }
-  return Vec3<T>(atan2(-R(1, 2), R(2, 2)), pitch, atan2(-R(0, 1), R(0, 0)));
+  // 0 - x, not -x: an exact zero gives +0, so a half turn reads +180 degrees, not -180.
+  return Vec3<T>(atan2(T(0) - R(1, 2), R(2, 2)), pitch, atan2(T(0) - R(0, 1), R(0, 0)));
 }
 
 }  // namespace cabledyn

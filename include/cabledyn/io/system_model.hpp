@@ -152,13 +152,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   std::vector<std::pair<std::size_t, BodyModel<double>>> rod_bodies;  // rod index, its own body
   std::vector<int> rod_own_body;  // the system's bodies that are a standalone rod's own (a frame the deck does not write)
   // The rotation that takes the z axis onto the unit vector q.
-  auto z_onto = [](const Vec3<double>& q) {
-    const Vec3<double> ez(0, 0, 1);
-    const Vec3<double> axis = ez.cross(q);
-    const double angle = std::atan2(axis.norm(), ez.dot(q));
-    return axis.norm() > 1e-14 ? so3_exp(Vec3<double>(axis.normalized() * angle))
-                               : (q(2) > 0 ? Mat3<double>::Identity() : rotation_xyz(3.14159265358979323846, 0.0, 0.0));
-  };
+  auto z_onto = [](const Vec3<double>& q) { return so3_between<double>(Vec3<double>(0, 0, 1), q); };
   // A zero-length rod that a finite-EI line ends on is a direction joint (MoorDyn turns such a
   // rod to join the tangents of its lines): its lines are clamped along its axis.
   auto joins_cables = [&](int rod_id) {

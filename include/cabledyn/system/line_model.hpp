@@ -299,6 +299,20 @@ class LineModel {
   /// The axial compliance sum l0 / EA over the elements [m/N] (1 / k_a, the line's axial
   /// stiffness as a spring).
   const T& axial_compliance() const { return b_.compliance; }
+  /// A Hermite line's bending stiffness at its end `end` (0: End A, 1: End B), EI / l0 of the
+  /// end element [N m/rad] (0 for an EI = 0 line).
+  double end_bending_stiffness(int end) const {
+    if (!b_.hermite) return 0;
+    const auto& p = b_.helems[end == 0 ? 0 : b_.helems.size() - 1].params();
+    return p.EI / p.L0;
+  }
+  /// A Hermite line's end tangent's own inertia in its end element's consistent mass,
+  /// rho_A l0^3 / 105 [kg m^2] (0 for an EI = 0 line).
+  double end_tangent_inertia(int end) const {
+    if (!b_.hermite) return 0;
+    const auto& p = b_.helems[end == 0 ? 0 : b_.helems.size() - 1].params();
+    return p.rho_A * p.L0 * p.L0 * p.L0 / 105;
+  }
   /// Total unstretched length [m].
   T length() const {
     T L = T(0);

@@ -741,15 +741,19 @@ class MooringSystem {
         const auto& P = points_[static_cast<std::size_t>(L.point[e])];
         if (P.kind != PointKind::body || !bodies_[static_cast<std::size_t>(P.body)].joint) continue;
         if (!L.clamped[e] && !(L.spring_k[e] > 0)) continue;
-        double EI = 0, rho_A = 0;
-        for (const auto& sec : L.model.sections())
-          EI = std::max(EI, sec.EI), rho_A = std::max(rho_A, static_cast<double>(value_of(sec.rho_A)));
-        const std::size_t el = e == 0 ? 0 : L.model.n_elements() - 1;
-        const double l0 = static_cast<double>(value_of(L.model.L0(el)));
-        joint_k_[static_cast<std::size_t>(P.body)] += EI / l0 + L.spring_k[e];
-        // The end tangent's own inertia in the consistent mass, rho A l0^3 / 105 (at least 1e-9
-        // of the stiffness in s^2).
-        joint_m_[static_cast<std::size_t>(P.body)] += rho_A * l0 * l0 * l0 / 105;
+        // Along the joint's axis, or the roll is no longer free of load.
+        const Vec3<T> d0 = L.clamp_dir[e];
+        if (!(std::fabs(static_cast<double>(value_of(d0(2)))) > 1 - 1e-12))
+          throw InputError("Line " + std::to_string(l + 1) + " (" + L.model.name() + ")" + (e == 0 ? " End A" : " End B"),
+                           "clamp or spring direction at direction joint " + bodies_[static_cast<std::size_t>(P.body)].name +
+                               " (body axes)",
+                           "(" + to_text(static_cast<double>(value_of(d0(0)))) + ", " +
+                               to_text(static_cast<double>(value_of(d0(1)))) + ", " +
+                               to_text(static_cast<double>(value_of(d0(2)))) + ")",
+                           "+-z (the joint's axis: its lines join along it)");
+        joint_k_[static_cast<std::size_t>(P.body)] += L.model.end_bending_stiffness(e) + L.spring_k[e];
+        // The end tangent's own inertia in the consistent mass (at least 1e-9 of the stiffness in s^2).
+        joint_m_[static_cast<std::size_t>(P.body)] += L.model.end_tangent_inertia(e);
       }
     for (std::size_t b = 0; b < bodies_.size(); ++b)
       if (bodies_[b].joint) joint_m_[b] = std::max(joint_m_[b], 1e-9 * joint_k_[b]);

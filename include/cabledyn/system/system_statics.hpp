@@ -98,10 +98,8 @@ void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::ve
         const auto& L = sys.line(static_cast<int>(l));
         const auto& P = sys.point(L.point[e]);
         if (P.kind != PointKind::body || P.body != bi || !(L.clamped[e] || L.spring_k[e] > 0)) continue;
-        double EI = 0;
-        for (const auto& sec : L.model.sections()) EI = std::max(EI, sec.EI);
         const std::size_t i = e == 0 ? 0 : L.model.n_nodes() - 1;
-        const T k = T(EI) / L.model.L0(e == 0 ? 0 : L.model.n_elements() - 1);
+        const T k = T(L.model.end_bending_stiffness(e));
         const Vec3<T> m = free[l][e].squaredNorm() > T(0) ? free[l][e] : sys.node_tangent(s, static_cast<int>(l), i);
         const T n = sqrt_or_zero(T(m.squaredNorm()));
         if (!(value_of(n) > 0)) continue;
@@ -114,12 +112,7 @@ void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::ve
     Vec3<T> r;
     Mat3<T> R;
     sys.body_pose(s, bi, r, R);
-    const Vec3<T> z = R.col(2), c = z.cross(axis);
-    const T sn = sqrt_or_zero(T(c.squaredNorm()));
-    using std::atan2;
-    const T ang = atan2(sn, T(z.dot(axis)));
-    if (!(value_of(sn) > 1e-15)) continue;  // already on it (an exact reversal is not met: the axis follows its lines)
-    const Mat3<T> Rn = so3_exp<T>(Vec3<T>(c * (ang / sn))) * R;
+    const Mat3<T> Rn = so3_between<T>(Vec3<T>(R.col(2)), axis) * R;
     s.q.template segment<3>(rd) = so3_log<T>(Mat3<T>(Rn * s.R[b].transpose()));
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       for (int e = 0; e < 2; ++e) {
