@@ -58,10 +58,13 @@ int main(int argc, char** argv) {
   namespace fs = std::filesystem;
   io::RunSettings set;
   std::string deck_path, root;
+  bool system_route = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--static") {
       set.static_only = true;
+    } else if (a == "--system") {
+      system_route = true;
     } else if (a == "--out" || a == "--tmax" || a == "--dtm" || a == "--motion" || a == "--restart-check") {
       if (i + 1 >= argc) return usage_error(a + " needs a value");
       const char* v = argv[++i];
@@ -81,7 +84,7 @@ int main(int argc, char** argv) {
     } else if (a == "--help" || a == "-h") {
       std::printf(
           "usage: cabledyn [--static] [--tmax T] [--dtm DT] [--motion FILE] [--out ROOT] [--quiet]\n"
-          "                [--restart-check T] [DECK.dat]\n"
+          "                [--restart-check T] [--system] [DECK.dat]\n"
           "  --static   statics (and modes) only\n"
           "  --tmax T   run length [s] over the deck's TMax (a multiple of dtM)\n"
           "  --dtm DT   time step [s] over the deck's dtM\n"
@@ -91,6 +94,8 @@ int main(int argc, char** argv) {
           "  --quiet    no messages on stderr\n"
           "  --restart-check T  copy the state at T, repeat the rest of the run from the copy at the\n"
           "             end, and require every output to repeat bit for bit\n"
+          "  --system   run the deck as one mooring system (the system route) even when its lines\n"
+          "             alone between fixed and coupled points would run one by one\n"
           "exit status: 0 done, 1 error, 2 bad command line, 3 feature not implemented, 130\n"
           "interrupted (SIGINT: the outputs hold every step up to the interruption)\n");
       return 0;
@@ -138,9 +143,12 @@ int main(int argc, char** argv) {
     // The system route runs what the single-line route refuses and it models (free points,
     // bodies, rods, a coupled point's mass, volume or drag: refuse_unmodelled let only those
     // through).
-    if (io::has_free_points(deck) || !deck.bodies.empty() || !deck.rods.empty() || !deck.unsupported.empty()) {
-      if (set.log) *set.log << "cabledyn: free points, bodies, rods or a coupled point's mass, volume or drag: the deck runs "
-                                 "as one mooring system (system route)\n";
+    if (system_route || io::has_free_points(deck) || !deck.bodies.empty() || !deck.rods.empty() ||
+        !deck.unsupported.empty()) {
+      if (set.log)
+        *set.log << (system_route ? "cabledyn: --system: the deck runs as one mooring system (system route)\n"
+                                  : "cabledyn: free points, bodies, rods or a coupled point's mass, volume or drag: the deck "
+                                    "runs as one mooring system (system route)\n");
       io::SystemRunner run(deck, set);
       run.run();
       files = run.files();

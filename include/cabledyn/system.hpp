@@ -5,7 +5,6 @@
 
 #include "cabledyn/core/so3.hpp"
 #include "cabledyn/system/body_model.hpp"
-#include "cabledyn/system/line_model.hpp"
 #include "cabledyn/system/bordered_jacobian.hpp"
 #include "cabledyn/system/mooring_system.hpp"
 #include "cabledyn/system/system_statics.hpp"

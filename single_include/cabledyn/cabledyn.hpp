@@ -179,6 +179,15 @@ template <typename DerivativeType>
 class AutoDiffScalar;
 }  // namespace Eigen
 
+/// Forces the inlining of a small kernel piece that a hot element loop calls (GCC, Clang;
+/// a plain inline elsewhere): a term split out of a kernel so that it is written once must not
+/// cost a call where the kernel ran it inline.
+#if defined(__GNUC__) || defined(__clang__)
+#define CABLEDYN_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define CABLEDYN_ALWAYS_INLINE inline
+#endif
+
 namespace cabledyn {
 
 /// Traits of a scalar type: the underlying floating type, whether it is a dual number and
@@ -4208,7 +4217,7 @@ class BasicTensionElement {
   /// T_d = BA (e . (v_b - v_a)) / L0 along e, f_a = -T_d e, f_b = T_d e, added to f_int.
   /// Active on a slack element too. J_q = df/dq, J_v = df/dv when given.
   template <class T>
-  void damping_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J_q = nullptr,
+  CABLEDYN_ALWAYS_INLINE void damping_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J_q = nullptr,
                      Mat<T>* J_v = nullptr) const {
     const auto k = kinematics(q);
     const Vec3<T> dv = v.template segment<3>(3) - v.template segment<3>(0);
@@ -7275,6 +7284,7 @@ struct LineSection {
 // any EI > 0 section is a cubic-Hermite cable (layout [r, m]); its EI = 0 sections are
 // Hermite elements without bending energy.
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -7490,6 +7500,16 @@ class Line {
   std::vector<TensionElement> tension_;
   std::vector<HermiteElement<LayoutRM>> hermite_elems_;
 };
+
+namespace detail {
+/// The global DOF indices of element e of a line (its N consecutive DOFs), for add_block.
+template <int N>
+std::array<Eigen::Index, N> element_dof_indices(const Line& line, std::size_t e) {
+  std::array<Eigen::Index, N> idx{};
+  for (int i = 0; i < N; ++i) idx[static_cast<std::size_t>(i)] = static_cast<Eigen::Index>(line.dof(e, 0)) + i;
+  return idx;
+}
+}  // namespace detail
 
 }  // namespace cabledyn
 // ---- end cabledyn/line/line.hpp ----
@@ -7910,18 +7930,39 @@ inline double hermite_wetting_load(const Vec<double, 12>& q, double rho_g_A, dou
 
 }  // namespace cabledyn
 // ---- end cabledyn/line/element_loads.hpp ----
-// ---- begin cabledyn/line/line_statics_model.hpp ----
-// cabledyn: the static residual, tangent and potential energy of a line, assembled into
-// band storage.
-// Spec "Static equilibrium": R(q) = f_int(q) - f_ext(q) = 0 on the free DOFs, external loads
-// the submerged weight, the seabed reaction, end-connection springs, a steady current,
-// prescribed nodal loads; "Buoyancy and wetting"; "Seabed contact"; "End connections".
-// The held DOFs (both end positions; a Rigid end's two transverse tangent components) are
-// handled by the solvers in band storage (`LineDofs` below).
+// ---- begin cabledyn/line/line_model.hpp ----
+// cabledyn: the load model of one line inside a mooring system (EI = 0 or cubic Hermite),
+// every parameter of an EI = 0 line a template scalar.
+// Spec "The EI = 0 tension element" (internal force and tangent), "The cubic-Hermite bending
+// element" (nodes [r, m], m = r'), "Buoyancy and wetting" (submerged weight per unstretched
+// metre, consistent nodal weights), "Seabed contact" (nodal penalty contact, stiffness
+// kBot d l_trib, on the position DOFs), "Static equilibrium" (R = f_int - f_ext), "Attached
+// objects and line ends" (the end nodes of a line are the positions of the objects it is
+// attached to; a finite-EI end on a point is pinned in bending: its tangent is free).
+//
+// The model sees a line as its node vector x: N + 1 nodes of node_dofs() values each (3: the
+// position r; 6 on a Hermite line: r and the tangent m), end nodes included. It counts x in
+// slots of three values (slot k = x[3k, 3k + 3): node i's position is slot
+// position_slot(i), a Hermite node's tangent the slot after it) and gives the residual
+// R = f_int - f_ext on every slot and the tangent dR/dx as 3 x 3 slot blocks into a sink:
+// `sink.add(i, j, B)` adds B to the block of slots (i, j). It knows nothing of DOF numbering:
+// the system (mooring_system.hpp) routes each slot block to a line band, an object border or
+// nowhere (a held end position).
+//
+// T is the scalar of the state and of the parameters alike (double, long double or a dual):
+// with T a dual, EA, the section lengths, the mass and diameter of an EI = 0 line carry
+// derivative parts, and a static solve in T gives the exact derivatives of its results with
+// respect to them. A Hermite element's parameters are double (HermiteElementParams): a
+// Hermite line whose parameters carry derivatives is refused (NotImplementedError); its state
+// may be a dual (the sensitivities to the objects' positions and to other lines' parameters).
 
+#include <algorithm>
 #include <array>
-#include <functional>
+#include <cmath>
+#include <limits>
 #include <optional>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 // ---- begin cabledyn/line/element_residual.hpp ----
@@ -7983,6 +8024,31 @@ struct ElementLoads {
   MorisonCoefficients morison;
 };
 
+/// f -= the Morison drag on the wetted fraction `frac` of an EI = 0 element's chord (spec
+/// "Drag": the relative velocity to the fluid velocities sea.ua, sea.ub at its nodes; ve null:
+/// the element at rest), and, when given, K -= its position derivative with the fraction's
+/// derivatives fa, fb in the end heights, C -= its velocity derivative. The one drag term of
+/// tension_element_residual, and the drag a static solve freezes (LineModel::current_drag).
+template <class T>
+CABLEDYN_ALWAYS_INLINE void subtract_tension_drag(const Vec<T, 6>& qe, const Vec<T, 6>* ve, const ElementSea<T>& sea,
+                           const MorisonCoefficients& mc, const T& frac, const T& fa, const T& fb, Vec<T, 6>& f,
+                           Mat<T, 6>* K, Mat<T, 6>* C) {
+  const Vec<T, 6> vz = Vec<T, 6>::Zero();
+  Vec<T, 6> fd;
+  Mat<T, 6> Dq, Dv;
+  tension_drag<T>(qe, ve ? *ve : vz, sea.ua, sea.ub, mc, fd, K ? &Dq : nullptr, C ? &Dv : nullptr);
+  f -= frac * fd;
+  if (K) {
+    *K -= frac * Dq;
+    for (int k = 0; k < 6; ++k) {  // the wetted fraction's derivative in the end heights
+      const T da = fd(k) * fa, db = fd(k) * fb;
+      (*K)(k, 2) -= da;
+      (*K)(k, 5) -= db;
+    }
+  }
+  if (C) *C -= frac * Dv;
+}
+
 /// r_e = f_int + f_damp - f_ext of an EI = 0 element at (qe, ve) in the sea `sea`, and, when
 /// K (C) is given, K = d r_e / d qe (C = d r_e / d ve). ve null: the element at rest (no
 /// damping; the drag of the fluid on the element at rest, its velocity Jacobian still in C). compression_ratio >= 0 gives the
@@ -8018,21 +8084,7 @@ Vec<T, 6> tension_element_residual(const BasicTensionElement<P>& el, const Eleme
   T fa = T(0), fb = T(0);
   const T frac = wetted_fraction<T>(qe(2), qe(5), sea.surface_z, &fa, &fb);
   if (value_of(frac) > 0) {
-    if (sea.drag) {
-      const Vec<T, 6> vz = Vec<T, 6>::Zero();
-      Mat<T, 6> Dq, Dv;
-      tension_drag<T>(qe, ve ? *ve : vz, sea.ua, sea.ub, ld.morison, fd, K ? &Dq : nullptr, C ? &Dv : nullptr);
-      f -= frac * fd;
-      if (K) {
-        *K -= frac * Dq;
-        for (int k = 0; k < 6; ++k) {  // the wetted fraction's derivative in the end heights
-          const T da = fd(k) * fa, db = fd(k) * fb;
-          (*K)(k, 2) -= da;
-          (*K)(k, 5) -= db;
-        }
-      }
-      if (C) *C -= frac * Dv;
-    }
+    if (sea.drag) subtract_tension_drag<T>(qe, ve, sea, ld.morison, frac, fa, fb, f, K, C);
     if (detail::any_nonzero(sea.udot)) {
       const Vec3<T> d = qe.template segment<3>(3) - qe.template segment<3>(0);
       const T l = d.norm();
@@ -8093,6 +8145,37 @@ void hermite_fluid_inertia(const Vec<T, 12>& qe, const Vec3<T>& udm, const Moris
 }
 }  // namespace detail
 
+/// The drag points of a Hermite element above the surface z = surface_z (they carry no drag
+/// and no fluid inertia; a pack of elements: none, its caller keeps the lanes below it).
+template <class T>
+std::array<bool, 3> hermite_dry_points(const Vec<T, 12>& qe, double L0, double surface_z) {
+  std::array<bool, 3> dry{};
+  if constexpr (!is_pack_v<T>) {
+    const auto& pts = detail::drag_points();
+    for (std::size_t g = 0; g < 3; ++g) {
+      const auto N = pts[g].N(L0);
+      const double z = N[0] * value_of(qe(2)) + N[1] * value_of(qe(5)) + N[2] * value_of(qe(8)) +
+                       N[3] * value_of(qe(11));
+      dry[g] = z > surface_z;
+    }
+  }
+  return dry;
+}
+
+/// f -= the Morison drag of a Hermite element at its wetted drag points (spec "Drag": the
+/// element-mean relative velocity to the mean of sea.ua and sea.ub) and, with R, R +=
+/// -(wq d/dq + wv d/dv) of it. The one drag term of hermite_element_residual, and the drag a
+/// static solve freezes (LineModel::current_drag).
+template <class T>
+void subtract_hermite_drag(const Vec<T, 12>& qe, const Vec<T, 12>& ve, const ElementSea<T>& sea,
+                           const MorisonCoefficients& mc, double L0, Vec<T, 12>& f, HermiteBlockSum<T>* R, double wq,
+                           double wv, const std::array<bool, 3>& dry) {
+  const Vec3<T> um = T(0.5) * (sea.ua + sea.ub);
+  Vec<T, 12> fd;
+  hermite_drag_blocks<T>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
+  f -= fd;
+}
+
 /// r_e = f_int + f_damp - f_ext of a cubic-Hermite element at (qe, ve) in the sea `sea`
 /// (into f), and, when R is given, wq d r_e/dq + wv d r_e/dv added onto R in component-major
 /// block form (HermiteBlockSum; R is not cleared), except the tangent of the buoyancy lost
@@ -8117,22 +8200,8 @@ bool hermite_element_residual(const Element& el, const ElementLoads<double>& ld,
   hermite_weight_load<double>(ld.w, L0, fw);
   for (int k = 0; k < 12; ++k) f(k) -= T(fw(k));
   // The Gauss points above the surface carry no drag and no fluid inertia.
-  std::array<bool, 3> dry{};
-  if constexpr (!is_pack_v<T>) {
-    const auto& pts = detail::drag_points();
-    for (std::size_t g = 0; g < 3; ++g) {
-      const auto N = pts[g].N(L0);
-      const double z = N[0] * value_of(qe(2)) + N[1] * value_of(qe(5)) + N[2] * value_of(qe(8)) +
-                       N[3] * value_of(qe(11));
-      dry[g] = z > sea.surface_z;
-    }
-  }
-  if (sea.drag) {
-    const Vec3<T> um = T(0.5) * (sea.ua + sea.ub);
-    Vec<T, 12> fd;
-    hermite_drag_blocks<T>(qe, ve, {um, um, um}, ld.morison, L0, fd, R, -wq, -wv, dry);
-    f -= fd;
-  }
+  const std::array<bool, 3> dry = hermite_dry_points<T>(qe, L0, sea.surface_z);
+  if (sea.drag) subtract_hermite_drag<T>(qe, ve, sea, ld.morison, L0, f, R, wq, wv, dry);
   if (detail::any_nonzero(sea.udot)) detail::hermite_fluid_inertia<T>(qe, sea.udot, ld.morison, L0, wq, f, R, dry);
   if constexpr (!is_pack_v<T>) {
     if (sea.wetting) {
@@ -8156,6 +8225,1212 @@ bool hermite_element_residual(const Element& el, const ElementLoads<double>& ld,
 
 }  // namespace cabledyn
 // ---- end cabledyn/line/element_residual.hpp ----
+// ---- begin cabledyn/line/line_mass.hpp ----
+// cabledyn: the mass matrix of a line: consistent structural mass plus the Morison added
+// mass of the wetted part, assembled into band storage.
+// Spec "The EI = 0 tension element" and "The cubic-Hermite bending element" (consistent
+// mass), "Added mass and fluid inertia" (m_a = rho A [Can (I - t t^T) + Cat t t^T]; EI = 0: at
+// the current configuration with its configuration derivative; Hermite: the consistent added
+// mass integral N^T m_a N ds, evaluated at the start of a step and held over it), "Buoyancy
+// and wetting" (added mass acts on the wetted part only).
+
+#include <array>
+
+
+namespace cabledyn {
+
+/// Added mass of an EI = 0 element at chord direction e: the consistent linear-shape matrix
+/// L0/6 [[2 m_a, m_a], [m_a, 2 m_a]] with m_a = f rho A [Can (I - e e^T) + Cat e e^T], f the
+/// wetted fraction of the chord.
+template <class T>
+Mat<T, 6> tension_added_mass(const Vec<T, 6>& q, const MorisonCoefficients& c, double L0, double surface_z) {
+  using std::sqrt;
+  const Vec3<T> d = q.template segment<3>(3) - q.template segment<3>(0);
+  const Vec3<T> e = d / T(sqrt(d.squaredNorm()));
+  const T f = wetted_fraction(q(2), q(5), surface_z);
+  const Mat3<T> ma = f * added_mass<T>(e, c);
+  Mat<T, 6> M;
+  const T s = T(L0 / 6.0);
+  M.template block<3, 3>(0, 0) = T(2) * s * ma;
+  M.template block<3, 3>(3, 3) = T(2) * s * ma;
+  M.template block<3, 3>(0, 3) = s * ma;
+  M.template block<3, 3>(3, 0) = s * ma;
+  return M;
+}
+
+/// d(M_a(q) a)/dq of an EI = 0 element for a fixed element acceleration a (the configuration
+/// derivative of the added mass the EI = 0 march carries in its tangent), through the chord
+/// direction (the wetted fraction is held).
+template <class T>
+Mat<T, 6> tension_added_mass_jacobian(const Vec<T, 6>& q, const Vec<T, 6>& a, const MorisonCoefficients& c,
+                                      double L0, double surface_z) {
+  using std::sqrt;
+  const Vec3<T> d = q.template segment<3>(3) - q.template segment<3>(0);
+  const T l = sqrt(d.squaredNorm());
+  const Vec3<T> e = d / l;
+  const T f = wetted_fraction(q(2), q(5), surface_z);
+  const Mat3<T> P = (Mat3<T>::Identity() - e * e.transpose()) / l;  // de/dd
+  const T s = T(L0 / 6.0);
+  const Vec3<T> ga = T(2) * a.template segment<3>(0) + a.template segment<3>(3);
+  const Vec3<T> gb = a.template segment<3>(0) + T(2) * a.template segment<3>(3);
+  // d(m_a(e) g)/dd = (dm_a g / de) P.
+  const Mat3<T> Ja = f * s * added_mass_times_jacobian<T>(e, ga, c) * P;
+  const Mat3<T> Jb = f * s * added_mass_times_jacobian<T>(e, gb, c) * P;
+  Mat<T, 6> J;
+  J.template block<3, 3>(0, 0) = -Ja;
+  J.template block<3, 3>(0, 3) = Ja;
+  J.template block<3, 3>(3, 0) = -Jb;
+  J.template block<3, 3>(3, 3) = Jb;
+  return J;
+}
+
+/// Consistent added mass of a Hermite element, integral N^T m_a(t(xi)) N ds on the four-point
+/// rule; Gauss points above the surface carry none.
+template <class T>
+Mat<T, 12> hermite_added_mass(const Vec<T, 12>& q, const MorisonCoefficients& c, double L0, double surface_z) {
+  using std::sqrt;
+  Mat<T, 12> M = Mat<T, 12>::Zero();
+  const auto rule = gauss_legendre<double>(4);
+  for (int g = 0; g < rule.n; ++g) {
+    const auto s = hermite_shape(rule.xi[g]);
+    const auto N = hermite_block_weights(s.H, 0, L0);
+    const auto A = hermite_block_weights(s.dH, 1, L0);
+    const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
+    const Vec3<T> x = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, q);
+    Mat3<T> ma = added_mass<T>(Vec3<T>(a / T(sqrt(a.squaredNorm()))), c);
+    if constexpr (is_pack_v<T>) {
+      ma *= select_positive(T(x(2) - T(surface_z)), T(0), T(1));  // a dry lane adds zeros
+    } else {
+      if (value_of(x(2)) > surface_z) continue;
+    }
+    for (int k = 0; k < 4; ++k)
+      for (int l = 0; l < 4; ++l)
+        M.template block<3, 3>(3 * k, 3 * l) += T(rule.w[g] * L0 * N[k] * N[l]) * ma;
+  }
+  return M;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/line/line_mass.hpp ----
+
+namespace cabledyn {
+
+/// A section of a line (a LINE TYPES row over a SECTIONS length) with its parameters in T.
+template <class T>
+struct SectionModel {
+  std::string type_name = "line type";
+  T length = T(0);   ///< unstretched length [m]
+  int segments = 0;  ///< elements
+  T EA = T(0);       ///< axial stiffness [N]
+  T BA = T(0);       ///< axial damping [N s] (a negative value is resolved as -zeta, spec "Axial damping")
+  T rho_A = T(0);    ///< dry mass per unstretched metre [kg/m]
+  T d = T(0);        ///< hydrodynamic diameter [m]
+  double EI = 0;     ///< bending stiffness [N m^2] (a section of EI > 0 makes the line a cubic-Hermite cable)
+  double Cdn = 0, Cdt = 0, Can = 0, Cat = 0;  ///< Morison coefficients (double: not design parameters yet)
+
+  /// The section of a double line description, its parameters lifted to T.
+  static SectionModel from(const LineSection& s) {
+    SectionModel m;
+    m.type_name = s.type.name;
+    m.length = T(s.length);
+    m.segments = s.segments;
+    m.EA = T(s.type.EA);
+    m.BA = T(s.type.BA);
+    m.rho_A = T(s.type.rho_A);
+    m.d = T(s.type.d);
+    m.EI = s.type.EI;
+    m.Cdn = s.type.Cdn;
+    m.Cdt = s.type.Cdt;
+    m.Can = s.type.Can;
+    m.Cat = s.type.Cat;
+    return m;
+  }
+
+  /// The double description of this section (values of every parameter).
+  LineSection value(const LineType& base) const {
+    LineSection s;
+    s.type = base;
+    s.type.name = type_name;
+    s.type.EA = static_cast<double>(value_of(EA));
+    s.type.BA = static_cast<double>(value_of(BA));
+    s.type.rho_A = static_cast<double>(value_of(rho_A));
+    s.type.d = static_cast<double>(value_of(d));
+    s.type.EI = EI;
+    s.type.Cdn = Cdn;
+    s.type.Cdt = Cdt;
+    s.type.Can = Can;
+    s.type.Cat = Cat;
+    s.length = static_cast<double>(value_of(length));
+    s.segments = segments;
+    return s;
+  }
+};
+
+/// The seabed a line model sees: a flat floor with its penalty parameters (none: no seabed).
+struct SeabedModel {
+  std::optional<double> z;  ///< floor elevation [m]
+  SeabedParams params;      ///< kBot, cBot, blend width
+};
+
+/// True when x carries a nonzero derivative part (a seeded dual; false for a plain float).
+template <class T>
+bool carries_derivative(const T& x) {
+  if constexpr (is_dual_v<T>) {
+    const auto& d = x.derivatives();
+    for (Eigen::Index i = 0; i < d.size(); ++i)
+      if (value_of(d(i)) != 0 || carries_derivative(d(i))) return true;
+    return carries_derivative(x.value());
+  } else {
+    (void)x;
+    return false;
+  }
+}
+
+/// The load model of a line in a system: elements (EI = 0, or cubic Hermite when a section
+/// has EI > 0: the whole line is then a Hermite cable, its EI = 0 sections Hermite elements
+/// without bending energy, as in line/line.hpp), submerged weights and seabed contact. Rebuild
+/// it (rebuild()) after editing sections().
+/// The fluid a line's dynamic loads see over a step (spec "Time integration": the fields are
+/// sampled for the end of the step at the committed node positions and held over it): the
+/// uniform current U (u null), or per node i the fluid velocity u[i] and local acceleration
+/// a[i] (n_nodes() entries each; an element sees the velocities of its two nodes and the mean
+/// of their accelerations: its Froude-Krylov and added-mass inertia force).
+struct LineFluid {
+  Vec3<double> U = Vec3<double>::Zero();
+  const Vec3<double>* u = nullptr;
+  const Vec3<double>* a = nullptr;
+};
+
+/// The loads and switches of one static evaluation of a line (spec "Static equilibrium"; the
+/// stages and continuations of "EI = 0 path" and "Hermite path" vary them).
+struct LineStaticLoads {
+  double load_factor = 1;         ///< scales the weight, the buoyancy lost above the surface and the seabed stiffness (load continuation)
+  double compression_ratio = -1;  ///< >= 0: the compressed branch r EA of every EI = 0 element (tension-only stages); negative: each element's own law
+  const Vec3<double>* current = nullptr;       ///< a uniform steady current [m/s] (null: still water)
+  const Vec3<double>* node_current = nullptr;  ///< or the current at each node (n_nodes() entries; a depth profile)
+  double drag_factor = 1;         ///< scales the current's drag (drag brought in by load steps)
+  bool wetting = true;            ///< the buoyancy lost above the surface (EI = 0: lumped on the element's nodes, Hermite: exact crossings), with its tangent
+  double surface_z = 0;           ///< the still-water level [m]
+};
+
+template <class T>
+class LineModel {
+ public:
+  LineModel(std::string name, std::vector<SectionModel<T>> sections, const Environment& env,
+            SeabedModel seabed = {}, bool tension_only = true)
+      : name_(std::move(name)), sections_(std::move(sections)), env_(env), seabed_(seabed),
+        tension_only_(tension_only) {
+    env_.validate();
+    seabed_.params.validate(name_ + " seabed");
+    rebuild();
+  }
+
+  /// The model of a double line description (its end positions are not used: the system
+  /// places the end nodes on the objects the line is attached to; a Hermite line's ends are
+  /// pinned in bending).
+  static LineModel from_line(const Line& line, SeabedModel seabed = {}) {
+    for (int e = 0; e < 2; ++e)
+      if (line.hermite() && line.end(e).rotation != EndRotation::free)
+        throw NotImplementedError(line.name() + (e == 0 ? " End A" : " End B"), "rotational connection",
+                                  line.end(e).rotation == EndRotation::rigid ? "Rigid" : "spring",
+                                  "pinned (free) in a system (clamped and spring cable ends are not in the system yet)");
+    return elements_of(line, seabed);
+  }
+
+  /// The load model of a line description's elements, whatever its ends: the single-line
+  /// solvers (line/line_statics_model.hpp) hold its end DOFs, Rigid ends and end springs
+  /// themselves. Its EI scale is the line's (Line::set_EI_scale).
+  static LineModel elements_of(const Line& line, SeabedModel seabed = {}) {
+    std::vector<SectionModel<T>> s;
+    for (const auto& sec : line.sections()) s.push_back(SectionModel<T>::from(sec));
+    LineModel m(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
+    m.ei_scale_ = line.EI_scale();
+    m.set_quadrature(line.options().axial_order, line.options().bending_order);
+    return m;
+  }
+
+  const std::string& name() const { return name_; }
+  const Environment& environment() const { return env_; }
+  const SeabedModel& seabed() const { return seabed_; }
+  /// The sections; edit them (a design parameter, a dual seed), then call rebuild().
+  std::vector<SectionModel<T>>& sections() { return sections_; }
+  const std::vector<SectionModel<T>>& sections() const { return sections_; }
+
+  /// The Gauss orders of a Hermite element's axial and bending energies (deck options
+  /// axial_quadrature_order, bending_quadrature_order; 1..6); rebuilds.
+  void set_quadrature(int axial_order, int bending_order) {
+    for (int o : {axial_order, bending_order})
+      if (o < 1 || o > 6) throw InputError(name_, "quadrature order", o, "in [1, 6]");
+    const int a = axial_order_, b = bending_order_;
+    axial_order_ = axial_order;
+    bending_order_ = bending_order;
+    try {
+      rebuild();
+    } catch (...) {
+      axial_order_ = a, bending_order_ = b;
+      throw;
+    }
+  }
+
+  /// Validate the sections and rebuild the elements, weights and contact widths. Throws
+  /// InputError naming the line, the section and the bad parameter, NotImplementedError for
+  /// a Hermite line whose parameters carry derivatives.
+  void rebuild() { b_ = build(); }  // a throw leaves the model as it was
+
+  /// Scale every section's EI by lambda > 0 (the Hermite statics' continuation in EI, spec
+  /// "Hermite path"); rebuilds. Throws InputError for a lambda that is not finite and > 0.
+  void set_EI_scale(double lambda) {
+    if (!(lambda > 0 && std::isfinite(lambda))) throw InputError(name_, "EI scale", lambda, "> 0 and finite");
+    const double before = ei_scale_;
+    ei_scale_ = lambda;
+    try {
+      rebuild();
+    } catch (...) {
+      ei_scale_ = before;
+      throw;
+    }
+  }
+  double EI_scale() const { return ei_scale_; }
+
+ private:
+  // What rebuild() derives from the sections, as one value (assigned whole: a throw while
+  // building leaves the model as it was, and no derived field can be missed).
+  struct Built {
+    bool hermite = false;
+    std::vector<BasicTensionElement<T>> elems;     // EI = 0 line
+    std::vector<HermiteElement<LayoutRM>> helems;  // Hermite line
+    std::vector<Mat<T, 12>> hmass;                 // Hermite: each element's consistent structural mass (constant)
+    std::vector<T> w, d, L0, EA;
+    std::vector<MorisonCoefficients> morison;
+    std::vector<ElementLoads<T>> loads;        // EI = 0: each element's weight and Morison coefficients
+    std::vector<ElementLoads<double>> hloads;  // Hermite: weight, rho g A and Morison coefficients (double)
+    T compliance = T(0);                       // sum l0 / EA
+    std::vector<char> pack_run;                // Hermite: elements e .. e + kLanes - 1 exist and are equal (one pack)
+  };
+  Built build() const {
+    Built r;
+    if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
+    for (const auto& s : sections_) {
+      if (!(s.EI >= 0 && std::isfinite(s.EI))) throw InputError(name_ + " section", "EI", s.EI, ">= 0");
+      r.hermite = r.hermite || s.EI > 0;
+    }
+    for (std::size_t i = 0; i < sections_.size(); ++i) {
+      const auto& s = sections_[i];
+      const std::string obj = name_ + " section " + std::to_string(i + 1);
+      if (s.segments < 1) throw InputError(obj, "NumSegs", s.segments, ">= 1");
+      if (!(value_of(s.length) > 0 && is_finite(s.length))) throw InputError(obj, "length", value_of(s.length), "> 0");
+      if (!(value_of(s.d) > 0 && is_finite(s.d))) throw InputError(obj, "Diam", value_of(s.d), "> 0");
+      if (r.hermite && (carries_derivative(s.length) || carries_derivative(s.EA) || carries_derivative(s.BA) ||
+                       carries_derivative(s.rho_A) || carries_derivative(s.d)))
+        throw NotImplementedError(obj, "design parameter of a finite-EI line", "a seeded dual",
+                                  "plain values (a Hermite element's parameters are double: its sensitivities would be lost)");
+      const T L0 = s.length / T(s.segments);
+      // Spec "Buoyancy and wetting" and "Axial damping" (a negative BA is a damping ratio).
+      const T w = submerged_weight<T>(s.rho_A, s.d, env_.rho_w, env_.g);
+      const T BA = resolve_axial_damping<T>(s.BA, L0, s.EA, s.rho_A);
+      MorisonCoefficients mc;
+      mc.d = static_cast<double>(value_of(s.d));
+      mc.Cdn = s.Cdn;
+      mc.Cdt = s.Cdt;
+      mc.Can = s.Can;
+      mc.Cat = s.Cat;
+      mc.rho = env_.rho_w;
+      mc.validate(obj);
+      for (int k = 0; k < s.segments; ++k) {
+        const std::string eo = name_ + " element " + std::to_string(r.L0.size() + 1);
+        if (r.hermite) {
+          HermiteElementParams p;
+          p.L0 = static_cast<double>(value_of(L0));
+          p.EA = static_cast<double>(value_of(s.EA));
+          p.EI = s.EI * ei_scale_;
+          p.BA = static_cast<double>(value_of(BA));
+          p.rho_A = static_cast<double>(value_of(s.rho_A));
+          p.axial_order = axial_order_;
+          p.bending_order = bending_order_;
+          r.helems.emplace_back(p, eo);
+          r.hmass.push_back(r.helems.back().template mass<T>());
+          const double dv = mc.d;
+          r.hloads.push_back({static_cast<double>(value_of(w)), env_.rho_w * env_.g * kPi * dv * dv / 4, mc});
+        } else {
+          BasicTensionElementParams<T> p;
+          p.L0 = L0;
+          p.EA = s.EA;
+          p.BA = BA;
+          p.rho_A = s.rho_A;
+          p.tension_only = tension_only_;
+          r.elems.emplace_back(p, eo);
+          // rho g A at the diameter's value: the buoyancy lost above the surface (a dual
+          // diameter's derivative is not carried into it).
+          r.loads.push_back({w, env_.rho_w * env_.g * kPi * mc.d * mc.d / 4, mc});
+        }
+        r.L0.push_back(L0);
+        r.EA.push_back(s.EA);
+        r.w.push_back(w);
+        r.d.push_back(s.d);
+        r.morison.push_back(mc);
+        const T ce = L0 / s.EA;  // plain (duals: see element_residual.hpp)
+        r.compliance += ce;
+      }
+    }
+    // Runs of kLanes Hermite elements with equal parameters, weight and Morison coefficients
+    // share one pack evaluation.
+    r.pack_run.assign(r.L0.size(), 0);
+    for (std::size_t e = 0; r.hermite && e + kLanes <= r.L0.size(); ++e) {
+      bool same = true;
+      for (std::size_t l = 1; l < kLanes && same; ++l) same = equal_hermite(r, e, e + l);
+      r.pack_run[e] = same;
+    }
+    return r;
+  }
+  static bool equal_hermite(const Built& r, std::size_t a, std::size_t b) {
+    const auto& p = r.helems[a].params();
+    const auto& o = r.helems[b].params();
+    const auto& la = r.hloads[a];
+    const auto& lb = r.hloads[b];
+    const auto& ma = la.morison;
+    const auto& mb = lb.morison;
+    return p.L0 == o.L0 && p.EA == o.EA && p.EI == o.EI && p.BA == o.BA && p.rho_A == o.rho_A &&
+           p.axial_order == o.axial_order && p.bending_order == o.bending_order && la.w == lb.w &&
+           la.rho_g_A == lb.rho_g_A && ma.d == mb.d && ma.Cdn == mb.Cdn && ma.Cdt == mb.Cdt && ma.Can == mb.Can &&
+           ma.Cat == mb.Cat && ma.rho == mb.rho;
+  }
+
+ public:
+  /// True for a cubic-Hermite cable (a section of EI > 0), false for an EI = 0 line.
+  bool hermite() const { return b_.hermite; }
+  /// Values per node: 3 (r) or 6 (Hermite: r, m).
+  int node_dofs() const { return b_.hermite ? 6 : 3; }
+  /// Half-bandwidth of a line's band in node-major order (5 EI = 0, 11 Hermite).
+  int half_bandwidth() const { return 2 * node_dofs() - 1; }
+  std::size_t n_elements() const { return b_.L0.size(); }
+  std::size_t n_nodes() const { return b_.L0.size() + 1; }
+  /// Number of slots (three values each) of the node vector.
+  std::size_t n_slots() const { return n_nodes() * static_cast<std::size_t>(node_dofs() / 3); }
+  /// The slot of node i's position (its tangent, on a Hermite line, is the next one).
+  std::size_t position_slot(std::size_t i) const { return i * static_cast<std::size_t>(node_dofs() / 3); }
+  /// Size of the node vector x.
+  Eigen::Index size() const { return static_cast<Eigen::Index>(3 * n_slots()); }
+  /// Unstretched length of element e [m].
+  const T& L0(std::size_t e) const { return b_.L0[e]; }
+  /// Axial stiffness of element e [N].
+  const T& EA(std::size_t e) const { return b_.EA[e]; }
+  /// Submerged weight per unstretched metre of element e [N/m].
+  const T& w(std::size_t e) const { return b_.w[e]; }
+  /// EI = 0 element e (an EI = 0 line).
+  const BasicTensionElement<T>& element(std::size_t e) const { return b_.elems.at(e); }
+  /// Hermite element e (a Hermite line).
+  const HermiteElement<LayoutRM>& hermite_element(std::size_t e) const { return b_.helems.at(e); }
+  /// The axial compliance sum l0 / EA over the elements [m/N] (1 / k_a, the line's axial
+  /// stiffness as a spring).
+  const T& axial_compliance() const { return b_.compliance; }
+  /// A Hermite line's bending stiffness at its end `end` (0: End A, 1: End B), EI / l0 of the
+  /// end element [N m/rad] (0 for an EI = 0 line).
+  double end_bending_stiffness(int end) const {
+    if (!b_.hermite) return 0;
+    const auto& p = b_.helems[end == 0 ? 0 : b_.helems.size() - 1].params();
+    return p.EI / p.L0;
+  }
+  /// A Hermite line's end tangent's own inertia in its end element's consistent mass,
+  /// rho_A l0^3 / 105 [kg m^2] (0 for an EI = 0 line).
+  double end_tangent_inertia(int end) const {
+    if (!b_.hermite) return 0;
+    const auto& p = b_.helems[end == 0 ? 0 : b_.helems.size() - 1].params();
+    return p.rho_A * p.L0 * p.L0 * p.L0 / 105;
+  }
+  /// Total unstretched length [m].
+  T length() const {
+    T L = T(0);
+    for (const auto& s : sections_) L += s.length;
+    return L;
+  }
+  /// Total submerged weight [N].
+  T weight() const {
+    T W = T(0);
+    for (std::size_t e = 0; e < n_elements(); ++e) W += b_.w[e] * L0(e);
+    return W;
+  }
+
+  /// The double line description of this model's parameter values, with the given end
+  /// positions (the static seeds of the system statics solve it line by line; a Hermite
+  /// line's ends pinned in bending).
+  /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
+  /// the position of this model's End B). dirA / dirB (null: pinned in bending) clamp this
+  /// model's End A / End B: a Rigid end connection, the tangent on the ray of that world
+  /// direction along this model's arc length (reversed: negated, along the reversed line's);
+  /// kA / kB > 0 make that end a rotational spring of that stiffness about the direction.
+  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false,
+                  const Vec3<double>* dirA = nullptr, const Vec3<double>* dirB = nullptr, double kA = 0,
+                  double kB = 0) const {
+    std::vector<LineSection> s;
+    LineType base;
+    for (const auto& sec : sections_) s.push_back(sec.value(base));
+    if (reversed) std::reverse(s.begin(), s.end());
+    LineEnd a, b;
+    a.position = endA;
+    b.position = endB;
+    const Vec3<double>* da = reversed ? dirB : dirA;
+    const Vec3<double>* db = reversed ? dirA : dirB;
+    const double ka = reversed ? kB : kA, kb = reversed ? kA : kB;
+    if (da) a.rotation = ka > 0 ? EndRotation::spring : EndRotation::rigid, a.stiffness = ka,
+            a.direction = reversed ? Vec3<double>(-*da) : *da;
+    if (db) b.rotation = kb > 0 ? EndRotation::spring : EndRotation::rigid, b.stiffness = kb,
+            b.direction = reversed ? Vec3<double>(-*db) : *db;
+    LineOptions opt;
+    opt.tension_only = tension_only_;
+    opt.axial_order = axial_order_;
+    opt.bending_order = bending_order_;
+    return Line(name_, std::move(s), a, b, env_, opt);
+  }
+
+  /// Node i's position in the node vector x.
+  Vec3<T> node(const VecX<T>& x, std::size_t i) const {
+    return x.template segment<3>(static_cast<Eigen::Index>(3 * position_slot(i)));
+  }
+
+  /// Static residual R = f_int - f_ext on every slot (R sized size(), overwritten) and, with
+  /// a sink, the tangent dR/dx as slot blocks (spec "Static equilibrium"; f_ext the consistent
+  /// weight (EI = 0: w L0 / 2 on each node of an element; Hermite: also -+w L0^2 / 12 on the
+  /// tangents' z) and the seabed's penalty reaction of stiffness kBot d l_trib, l_trib the
+  /// node's tributary length). compression_ratio >= 0 gives the compressed branch of every
+  /// EI = 0 element r EA (spec "EI = 0 path": the tension-only stages); negative: each
+  /// element's own law (a Hermite element's axial law is two-sided: the ratio does not apply).
+  /// A steady uniform current U (null: still water) adds its drag on the line at rest (spec
+  /// "Static equilibrium": a steady current; EI = 0: on the chord, Hermite: at the drag points)
+  /// with its position derivative in the tangent.
+  template <class Sink>
+  void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1,
+                       const Vec3<double>* current = nullptr) const {
+    LineStaticLoads L;
+    L.compression_ratio = compression_ratio;
+    L.current = current;
+    static_residual(x, R, sink, L);
+  }
+
+  /// The static residual with the loads and switches L: the weight, the buoyancy lost above
+  /// the surface and the seabed stiffness scaled by L.load_factor (load continuation), the
+  /// compressed branch of the tension-only stages, a uniform or nodal current with its drag
+  /// scaled by L.drag_factor (EI = 0: on the wetted fraction of the chord, Hermite: at the
+  /// wetted drag points), the buoyancy lost above L.surface_z on or off. The one static
+  /// assembly of a line: the system statics, the single-line statics and the modal analysis
+  /// (line/line_statics_model.hpp) call it.
+  template <class Sink>
+  void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, const LineStaticLoads& L) const {
+    check_static_loads(L);
+    R.setZero(size());
+    if (b_.hermite) {
+      const Vec<T, 12> ve = Vec<T, 12>::Zero();
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        Vec<T, 12> fe;
+        hermite_force(e, static_hermite_loads(e, L), x.template segment<12>(o), ve, static_sea(e, L), fe, sink, 1.0,
+                      0.0);
+        R.template segment<12>(o) += fe;
+      }
+    } else {
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
+        Mat<T, 6> Ke;
+        R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
+            tension_element_residual<T, T>(b_.elems[e], static_tension_loads(e, L), qe, nullptr, static_sea(e, L),
+                                           L.compression_ratio, sink ? &Ke : nullptr, nullptr);
+        if (sink) add_element_blocks<2>(*sink, e, Ke);
+      }
+    }
+    add_contact(x, nullptr, R, sink, T(1), T(0), L.load_factor);
+  }
+
+  /// The drag of L's steady current on the line at rest at x, as an external load f_ext on
+  /// every slot (f sized size(), overwritten; zero without a current): the drag term of
+  /// static_residual alone, L.drag_factor applied. The statics freeze it at a base state
+  /// (spec "EI = 0 path": the drag held constant over an energy line search).
+  void current_drag(const VecX<T>& x, const LineStaticLoads& L, VecX<T>& f) const {
+    check_static_loads(L);
+    f.setZero(size());
+    if (!L.current && !L.node_current) return;
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const ElementSea<T> sea = static_sea(e, L);
+      if (b_.hermite) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        const Vec<T, 12> qe = x.template segment<12>(o), ve = Vec<T, 12>::Zero();
+        Vec<T, 12> fe = Vec<T, 12>::Zero();
+        subtract_hermite_drag<T>(qe, ve, sea, static_hermite_loads(e, L).morison, l0_value(e), fe, nullptr, 1.0, 0.0,
+                                 hermite_dry_points<T>(qe, l0_value(e), sea.surface_z));
+        f.template segment<12>(o) -= fe;
+      } else {
+        const auto o = static_cast<Eigen::Index>(3 * e);
+        const Vec<T, 6> qe = x.template segment<6>(o);
+        T fa = T(0), fb = T(0);
+        const T frac = wetted_fraction<T>(qe(2), qe(5), sea.surface_z, &fa, &fb);
+        if (!(value_of(frac) > 0)) continue;
+        Vec<T, 6> fe = Vec<T, 6>::Zero();
+        subtract_tension_drag<T>(qe, nullptr, sea, static_tension_loads(e, L).morison, frac, fa, fb, fe, nullptr,
+                                 nullptr);
+        f.template segment<6>(o) -= fe;
+      }
+    }
+  }
+
+  /// Morison coefficients of element e (at the diameter's value).
+  const MorisonCoefficients& morison(std::size_t e) const { return b_.morison[e]; }
+
+  /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every slot (R sized size(),
+  /// overwritten) and, with a sink, the blocks wq dr/dx + wv dr/dv (spec "Time integration":
+  /// the equation of motion M a + r = 0). f_damp the Kelvin-Voigt axial damping ("Axial
+  /// damping"); f_ext the consistent weight, Morison drag on the velocity relative to the
+  /// fluid's ("Drag": the element's relative velocity, over its deformed length; a Hermite
+  /// element's at its three drag points), the fluid inertia of a held fluid acceleration
+  /// ("Added mass and fluid inertia": rho (1 + Ca) A du/dt normal, rho (1 + CaAx) A axial)
+  /// and the seabed's penalty reaction with its damper ("Seabed contact").
+  template <class Sink>
+  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const LineFluid& fluid, VecX<T>& R, Sink* sink,
+                        const T& wq, const T& wv) const {
+    R.setZero(size());
+    if (b_.hermite) {
+      const double wqd = static_cast<double>(value_of(wq)), wvd = static_cast<double>(value_of(wv));
+      for (std::size_t e = 0; e < n_elements();) {
+        // Runs of kPackLanes equal, wholly submerged elements in one pass on SIMD packs (double);
+        // the order of the additions into R and the sink is the element order either way.
+        if constexpr (std::is_same_v<T, double>) {
+          if (pack_elements_ && b_.pack_run[e] && hermite_pack(e, x, vx, fluid, R, sink, wqd, wvd)) {
+            e += kPackLanes<double>;
+            continue;
+          }
+        }
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        Vec<T, 12> fe;
+        hermite_force(e, b_.hloads[e], x.template segment<12>(o), vx.template segment<12>(o),
+                      element_sea(e, fluid, at_rest_), fe, sink, wqd, wvd);
+        R.template segment<12>(o) += fe;
+        ++e;
+      }
+    } else {
+      Mat<T, 6> B;
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(3 * e);
+        R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o),
+                                                  element_sea(e, fluid, at_rest_), sink ? &B : nullptr, wq, wv);
+        if (sink) add_element_blocks<2>(*sink, e, B);
+      }
+    }
+    add_contact(x, &vx, R, sink, wq, wv);
+  }
+
+  /// Inertia M(x) a on every slot (Ma sized size(), overwritten): the consistent structural
+  /// mass and the Morison added mass at the current configuration, and with a sink the blocks
+  /// wm M + wq d(M(x) a)/dx (spec "Added mass and fluid inertia": the EI = 0 path assembles
+  /// the added mass at the current configuration with its configuration derivative in the
+  /// tangent). A Hermite line's consistent added mass is evaluated at the current
+  /// configuration too; its configuration derivative is left out of the tangent (the residual
+  /// is exact: the converged state is not affected). The added mass is that of the wetted
+  /// part below the still water (the EI = 0 tangent holds the wetted fraction, as the
+  /// single-line march does).
+  template <class Sink>
+  void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
+    Ma.setZero(size());
+    if (b_.hermite) {
+      for (std::size_t e = 0; e < n_elements(); ++e) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        const Mat<T, 12> Me = hermite_mass(e, x.template segment<12>(o));
+        Ma.template segment<12>(o) += Me * Vec<T, 12>(ax.template segment<12>(o));
+        if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<T, 12>(wm * Me));
+      }
+      return;
+    }
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const auto o = static_cast<Eigen::Index>(3 * e);
+      const Vec<T, 6> qe = x.template segment<6>(o), ae = ax.template segment<6>(o);
+      const Mat<T, 6> Me = element_mass(e, qe);
+      Ma.template segment<6>(o) += Me * ae;
+      if (sink)
+        add_element_blocks<2>(*sink, e,
+                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, b_.morison[e], l0_value(e), surface_z_)));
+    }
+  }
+
+  /// EI = 0: the blocks w d(M_a(x) a)/dx of the added mass's configuration derivative for the
+  /// accelerations ax into the sink (the added mass turns with the element chord; the wetted
+  /// fraction is held); nothing on a Hermite line (its tangent leaves it out, see inertia()).
+  template <class Sink>
+  void added_mass_jacobian(const VecX<T>& x, const VecX<T>& ax, Sink& sink, const T& w) const {
+    if (b_.hermite) return;
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const auto o = static_cast<Eigen::Index>(3 * e);
+      add_element_blocks<2>(sink, e,
+                            Mat<T, 6>(w * tension_added_mass_jacobian<T>(x.template segment<6>(o), ax.template segment<6>(o),
+                                                                         b_.morison[e], l0_value(e), surface_z_)));
+    }
+  }
+
+  /// The mass matrix M(x) as slot blocks into the sink: the consistent structural mass and,
+  /// with added_mass, the Morison added mass of the part below the still water at the
+  /// configuration x (spec "Added mass and fluid inertia"; the matrix of inertia() without its
+  /// configuration derivative). The modal analysis takes it (line_mass).
+  template <class Sink>
+  void mass(const VecX<T>& x, Sink& sink, bool added_mass = true) const {
+    structural_mass(sink);
+    if (added_mass) this->added_mass(x, sink);
+  }
+
+  /// The consistent structural mass (constant) as slot blocks into the sink.
+  template <class Sink>
+  void structural_mass(Sink& sink) const {
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      if (b_.hermite)
+        add_element_blocks<4>(sink, 2 * e, b_.hmass[e]);
+      else
+        add_element_blocks<2>(sink, e, Mat<T, 6>(b_.elems[e].template mass<T>()));
+    }
+  }
+
+  /// The Morison added mass of the part below the still water at x as slot blocks into the
+  /// sink (EI = 0: on the wetted fraction of the chord; Hermite: the consistent integral at its
+  /// wetted Gauss points, runs of equal submerged elements on SIMD packs in double).
+  template <class Sink>
+  void added_mass(const VecX<T>& x, Sink& sink) const {
+    for (std::size_t e = 0; e < n_elements();) {
+      if (b_.hermite) {
+        if constexpr (std::is_same_v<T, double>) {
+          if (pack_elements_ && b_.pack_run[e] && hermite_added_mass_pack(e, x, sink)) {
+            e += kPackLanes<double>;
+            continue;
+          }
+        }
+        add_element_blocks<4>(sink, 2 * e,
+                              hermite_added_mass<T>(x.template segment<12>(static_cast<Eigen::Index>(6 * e)),
+                                                    b_.morison[e], l0_value(e), surface_z_));
+      } else {
+        add_element_blocks<2>(sink, e,
+                              tension_added_mass<T>(x.template segment<6>(static_cast<Eigen::Index>(3 * e)), b_.morison[e],
+                                                    l0_value(e), surface_z_));
+      }
+      ++e;
+    }
+  }
+
+  /// The still-water level [m] the dynamic loads and the added mass see (default 0; the
+  /// statics take theirs from LineStaticLoads).
+  double surface_z() const { return surface_z_; }
+  void set_surface_z(double z) {
+    if (!std::isfinite(z)) throw InputError(name_, "still-water level", z, "finite");
+    surface_z_ = z;
+    at_rest_ = still_sea(z);
+  }
+  /// Runs of kPackLanes equal, wholly submerged Hermite elements evaluated on SIMD packs
+  /// (double; default on; off: one element at a time, the same numbers).
+  void set_pack_elements(bool on) { pack_elements_ = on; }
+
+  /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
+  /// minus the end node's position rows of r(x, v) + M(x) a. It involves only the end element
+  /// and the end node's contact, so it costs one element, not the line (spec "Tension and
+  /// coupled loads"; a Hermite end on a point is pinned: no moment). With `tangent`, a Hermite
+  /// line's load on the end tangent, minus its rows of r + M a (zero on an EI = 0 line).
+  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end,
+                   Vec3<T>* tangent = nullptr) const {
+    const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
+    Vec3<T> r, Ma;
+    if (b_.hermite) {
+      const auto o = static_cast<Eigen::Index>(6 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 6);
+      const Vec<T, 12> qe = x.template segment<12>(o);
+      Vec<T, 12> fe;
+      hermite_force<NoSink>(e, b_.hloads[e], qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe,
+                            nullptr, 0.0, 0.0);
+      r = fe.template segment<3>(k);
+      const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
+      Ma = M.template segment<3>(k);
+      // The load on the end tangent (a clamped end's, MooringSystem::line_end_moment).
+      if (tangent) *tangent = -fe.template segment<3>(k + 3) - M.template segment<3>(k + 3);
+    } else {
+      if (tangent) tangent->setZero();
+      const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
+      const Vec<T, 6> qe = x.template segment<6>(o);
+      r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, at_rest_), nullptr, T(0), T(0))
+              .template segment<3>(k);
+      const Vec<T, 6> M = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
+      Ma = M.template segment<3>(k);
+    }
+    if (seabed_.z) {
+      const auto iz = static_cast<Eigen::Index>(3 * position_slot(i) + 2);
+      r(2) -= node_contact(i, x(iz), vx(iz)).f;
+    }
+    return -r - Ma;
+  }
+
+  /// Total potential energy at node vector x [J]: strain energy, weight potential, a Hermite
+  /// element's buoyancy lost above the still water (rho g A L0 integral of the dry height;
+  /// its value: a dual's derivative part is not carried) and the seabed's penalty potential
+  /// (the energy whose gradient is static_residual while no EI = 0 element reaches the
+  /// surface: the buoyancy an EI = 0 element loses there is lumped on its end nodes, a load
+  /// without a potential; see reaches_surface).
+  T potential_energy(const VecX<T>& x, double compression_ratio = -1) const {
+    LineStaticLoads L;
+    L.compression_ratio = compression_ratio;
+    return potential_energy(x, L);
+  }
+
+  /// The potential energy under the loads and switches L (the energy whose gradient is
+  /// static_residual(x, R, sink, L) without a current, while no EI = 0 element loses buoyancy
+  /// with L.wetting on; a Hermite element's lost buoyancy counts only with L.wetting).
+  T potential_energy(const VecX<T>& x, const LineStaticLoads& L) const {
+    check_static_loads(L);
+    const double lf = L.load_factor;
+    T E = T(0);
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      if (b_.hermite) {
+        const Vec<T, 12> qe = x.template segment<12>(static_cast<Eigen::Index>(6 * e));
+        E += b_.helems[e].template energy<T>(qe);
+        E += hermite_weight_potential<T>(lf * b_.hloads[e].w, l0_value(e), qe);
+        if (!L.wetting) continue;
+        Vec<double, 12> qv, fw;
+        for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(qe(k)));
+        if (element_may_cross(qv, l0_value(e), L.surface_z))
+          E += T(hermite_wetting_load(qv, lf * b_.hloads[e].rho_g_A, l0_value(e), L.surface_z, fw));
+        continue;
+      }
+      const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
+      E += L.compression_ratio >= 0 ? b_.elems[e].template energy<T>(qe, L.compression_ratio)
+                                    : b_.elems[e].template energy<T>(qe);
+      const T w = T(lf) * b_.w[e];
+      E += tension_weight_potential<T, T>(w, L0(e), qe);
+    }
+    if (seabed_.z)
+      for (std::size_t i = 0; i < n_nodes(); ++i)
+        E += node_contact(i, x(static_cast<Eigen::Index>(3 * position_slot(i) + 2)), T(0), lf).energy;
+    return E;
+  }
+
+  /// True when a part of the line at node vector x may lie above the still water (an EI = 0
+  /// element with a node above it; a Hermite element whose centreline bound reaches it): its
+  /// buoyancy is lost there (spec "Buoyancy and wetting").
+  bool reaches_surface(const VecX<T>& x) const {
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      if (b_.hermite) {
+        Vec<double, 12> qv;
+        for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(x(static_cast<Eigen::Index>(6 * e) + k)));
+        if (element_may_cross(qv, l0_value(e), surface_z_)) return true;
+      } else if (value_of(x(static_cast<Eigen::Index>(3 * e + 2))) > surface_z_ ||
+                 value_of(x(static_cast<Eigen::Index>(3 * e + 5))) > surface_z_) {
+        return true;
+      }
+    }
+    return false;
+  }
+  /// True when an EI = 0 element of the line at x has a node above the still water (its lost
+  /// buoyancy, lumped on its nodes, has no potential: potential_energy is then not the
+  /// energy of the static residual).
+  bool nonpotential_wetting(const VecX<T>& x) const { return !b_.hermite && reaches_surface(x); }
+
+  /// The product d l_trib of node i's contact: the sum over its elements of d_e L0_e / 2.
+  T contact_width_length(std::size_t i) const {
+    T a = T(0);
+    if (i > 0) a += T(0.5) * b_.d[i - 1] * L0(i - 1);
+    if (i + 1 < n_nodes()) a += T(0.5) * b_.d[i] * L0(i);
+    return a;
+  }
+
+  /// A Hermite element's own static end forces at x: f_int minus its consistent weight (no
+  /// contact, no lost buoyancy, no current) on its two nodes' [r, m] values (the element
+  /// end forces the node recovery reads, spec "Node tension, curvature and bend moment").
+  Vec<T, 12> hermite_element_forces(const VecX<T>& x, std::size_t e) const {
+    ElementSea<T> rest;
+    rest.drag = false;
+    rest.wetting = false;
+    Vec<T, 12> g;
+    hermite_element_residual<T>(b_.helems[e], ElementLoads<double>{b_.hloads[e].w, 0.0, {}},
+                                Vec<T, 12>(x.template segment<12>(static_cast<Eigen::Index>(6 * e))),
+                                Vec<T, 12>::Zero().eval(), rest, g, nullptr, 1.0, 0.0, nullptr);
+    return g;
+  }
+
+  /// Tributary length of node i: half the unstretched lengths of its elements [m].
+  T tributary(std::size_t i) const {
+    T t = T(0);
+    if (i > 0) t += T(0.5) * L0(i - 1);
+    if (i + 1 < n_nodes()) t += T(0.5) * L0(i);
+    return t;
+  }
+
+  /// The seabed contact of node i at height z moving with vz (the model's seabed; none:
+  /// zero force).
+  NodalContact<T> seabed_reaction(std::size_t i, const T& z, const T& vz) const {
+    if (!seabed_.z) return NodalContact<T>{};
+    return node_contact(i, z, vz);
+  }
+
+  /// Elastic tension of element e at node vector x [N] (a Hermite element: the effective
+  /// tension F . t of its section at mid-element).
+  T tension(const VecX<T>& x, std::size_t e) const {
+    if (b_.hermite)
+      return b_.helems[e].template section<T>(x.template segment<12>(static_cast<Eigen::Index>(6 * e)), T(0.5)).N;
+    return b_.elems[e].template tension<T>(x.template segment<6>(static_cast<Eigen::Index>(3 * e)));
+  }
+
+ private:
+  static constexpr int kLanes = kPackLanes<double>;  // Hermite elements per pack (SIMD width)
+  using Pk = Pack<double, kLanes>;
+
+  struct NoSink {
+    void add(std::size_t, std::size_t, const Mat3<T>&) {}
+  };
+
+  double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
+
+  // Element e's sea in the fluid (base: the sea's other fields): the fluid velocity at its two
+  // nodes, the mean of their accelerations, drag on.
+  ElementSea<T> element_sea(std::size_t e, const LineFluid& f, ElementSea<T> sea) const {
+    sea.drag = true;
+    if (!f.u) {
+      sea.ua = f.U.template cast<T>();
+      sea.ub = sea.ua;
+      return sea;
+    }
+    sea.ua = f.u[e].template cast<T>();
+    sea.ub = f.u[e + 1].template cast<T>();
+    if (f.a) sea.udot = (0.5 * (f.a[e] + f.a[e + 1])).template cast<T>();
+    return sea;
+  }
+
+  // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag and fluid inertia
+  // in `sea`; line/element_residual.hpp, the buoyancy lost above the still water lumped on the
+  // end nodes with its height derivative) and, with B, its blocks
+  // wq d/dq + wv d/dv.
+  Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const ElementSea<T>& sea, Mat<T, 6>* B,
+                          const T& wq, const T& wv) const {
+    Mat<T, 6> K, C;
+    const Vec<T, 6> r = tension_element_residual<T, T>(b_.elems[e], b_.loads[e], qe, &ve, sea, -1, B ? &K : nullptr,
+                                                        B ? &C : nullptr);
+    if (B) *B = wq * K + wv * C;
+    return r;
+  }
+
+  // Hermite element e's residual in the sea `sea` (line/element_residual.hpp: the buoyancy lost
+  // above the still water with its exact-crossing tangent) into fe and, with a sink, its
+  // blocks wq d/dq + wv d/dv as 4 x 4 slot blocks.
+  template <class Sink>
+  void hermite_force(std::size_t e, const ElementLoads<double>& ld, const Vec<T, 12>& qe, const Vec<T, 12>& ve,
+                     const ElementSea<T>& sea, Vec<T, 12>& fe, Sink* sink, double wq, double wv) const {
+    HermiteBlockSum<T>* R = sink ? &blocks_ : nullptr;
+    if (R) R->set_zero();
+    // The buoyancy lost above the surface: its exact-crossing tangent (double) in K_wet, the
+    // load's derivative (the residual's is its negative).
+    Mat<double, 12> Kw;
+    const bool wet = hermite_element_residual<T>(b_.helems[e], ld, qe, ve, sea, fe, R, wq, wv, sink ? &Kw : nullptr);
+    if (!sink) return;
+    if constexpr (has_hermite_hook<Sink, HermiteBlockSum<T>>) {
+      // A band sink takes the component-major blocks as they are (no 12 x 12 matrix formed).
+      if (wet) add_element_blocks<4>(*sink, 2 * e, Mat<T, 12>((-wq * Kw).template cast<T>()));
+      sink->add_hermite_blocks(2 * e, *R, 0);
+    } else {
+      Mat<T, 12> Ke = Mat<T, 12>::Zero();
+      R->template add_to<LayoutRM>(Ke);
+      if (wet) Ke -= (wq * Kw).template cast<T>();
+      add_element_blocks<4>(*sink, 2 * e, Ke);
+    }
+  }
+
+  // A sink with add_hermite_blocks(first_slot, blocks, lane) takes a Hermite element's
+  // component-major blocks (HermiteBlockSum) directly.
+  template <class Sink, class B>
+  static constexpr bool has_hermite_hook = requires(Sink& s, B& b) { s.add_hermite_blocks(std::size_t{}, b, 0); };
+
+  // Lane l of a pack's element blocks into the sink (element first_slot / 2).
+  template <class Sink>
+  void add_hermite_lane(Sink& sink, std::size_t first_slot, HermiteBlockSum<Pk>& blocks, int l) const {
+    if constexpr (has_hermite_hook<Sink, HermiteBlockSum<Pk>>) {
+      sink.add_hermite_blocks(first_slot, blocks, l);
+    } else {
+      Mat<Pk, 12> K = Mat<Pk, 12>::Zero();
+      blocks.template add_to<LayoutRM>(K);
+      Mat<double, 12> Kl;
+      for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i) Kl(i, j) = lane(K(i, j), l);
+      add_element_blocks<4>(sink, first_slot, Kl);
+    }
+  }
+
+  // Gathers kLanes consecutive Hermite elements from e0 into one pack (their first values in
+  // i0); false when one of them may reach the surface (they are then taken one at a time).
+  bool gather_submerged(std::size_t e0, const VecX<double>& x, std::array<Eigen::Index, kLanes>& i0,
+                        Vec<Pk, 12>& qe) const {
+    const double L0 = l0_value(e0);
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = static_cast<Eigen::Index>(6 * (e0 + static_cast<std::size_t>(l)));
+      i0[static_cast<std::size_t>(l)] = i;
+      if (element_may_cross(Vec<double, 12>(x.template segment<12>(i)), L0, surface_z_)) return false;
+    }
+    for (int l = 0; l < kLanes; ++l)
+      for (int k = 0; k < 12; ++k) qe(k).set(l, x(i0[static_cast<std::size_t>(l)] + k));
+    return true;
+  }
+
+  // kLanes consecutive equal Hermite elements from e0 (b_.pack_run[e0]) on packs, when none of
+  // them may reach the surface; false, having done nothing, otherwise. hermite_force lane by
+  // lane (the same arithmetic), the lanes' results added into R and the sink in element order.
+  template <class Sink>
+  bool hermite_pack(std::size_t e0, const VecX<double>& x, const VecX<double>& vx, const LineFluid& fluid,
+                    VecX<double>& R, Sink* sink, double wq, double wv) const {
+    std::array<Eigen::Index, kLanes> i0{};
+    Vec<Pk, 12> qe, ve, f;
+    if (!gather_submerged(e0, x, i0, qe)) return false;
+    ElementSea<Pk> sea;
+    sea.surface_z = surface_z_;
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = i0[static_cast<std::size_t>(l)];
+      const std::size_t e = e0 + static_cast<std::size_t>(l);
+      for (int k = 0; k < 12; ++k) ve(k).set(l, vx(i + k));
+      const Vec3<double> ua = fluid.u ? fluid.u[e] : fluid.U, ub = fluid.u ? fluid.u[e + 1] : fluid.U;
+      const Vec3<double> al = fluid.u && fluid.a ? Vec3<double>(0.5 * (fluid.a[e] + fluid.a[e + 1])) : Vec3<double>::Zero();
+      for (int c = 0; c < 3; ++c) {
+        sea.ua(c).set(l, ua(c));
+        sea.ub(c).set(l, ub(c));
+        sea.udot(c).set(l, al(c));
+      }
+    }
+    HermiteBlockSum<Pk>* Rb = sink ? &pack_blocks_ : nullptr;
+    if (Rb) Rb->set_zero();
+    try {
+      hermite_element_residual<Pk>(b_.helems[e0], b_.hloads[e0], qe, ve, sea, f, Rb, wq, wv, nullptr);
+    } catch (const DomainError&) {
+      return false;  // one element at a time names the element whose state is outside the model
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = i0[static_cast<std::size_t>(l)];
+      for (int k = 0; k < 12; ++k) R(i + k) += f(k)[l];
+      if (sink) add_hermite_lane(*sink, 2 * (e0 + static_cast<std::size_t>(l)), pack_blocks_, l);
+    }
+    return true;
+  }
+
+  // The added mass of kLanes equal elements from e0 on a pack, added in element order; false
+  // (nothing done) when one of them may reach the surface.
+  template <class Sink>
+  bool hermite_added_mass_pack(std::size_t e0, const VecX<double>& x, Sink& sink) const {
+    std::array<Eigen::Index, kLanes> i0{};
+    Vec<Pk, 12> qe;
+    if (!gather_submerged(e0, x, i0, qe)) return false;
+    const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
+    for (int l = 0; l < kLanes; ++l) {
+      Mat<double, 12> Ml;
+      for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i) Ml(i, j) = lane(Ma(i, j), l);
+      add_element_blocks<4>(sink, 2 * (e0 + static_cast<std::size_t>(l)), Ml);
+    }
+    return true;
+  }
+
+  // L's sea for element e at rest: still water at L.surface_z, the wetting as L says, the
+  // current's drag when L has one.
+  ElementSea<T> static_sea(std::size_t e, const LineStaticLoads& L) const {
+    ElementSea<T> sea = at_rest_;
+    sea.wetting = L.wetting;
+    sea.surface_z = L.surface_z;
+    if (L.node_current) {
+      sea.drag = true;
+      sea.ua = L.node_current[e].template cast<T>();
+      sea.ub = L.node_current[e + 1].template cast<T>();
+    } else if (L.current) {
+      sea.drag = true;
+      sea.ua = L.current->template cast<T>();
+      sea.ub = sea.ua;
+    }
+    return sea;
+  }
+  // Element e's loads under L: weight and lost buoyancy scaled by the load factor, the drag
+  // coefficients by the drag factor (the drag is linear in them).
+  ElementLoads<T> static_tension_loads(std::size_t e, const LineStaticLoads& L) const {
+    ElementLoads<T> ld = b_.loads[e];
+    if (L.load_factor != 1) {
+      const T w = T(L.load_factor) * ld.w;
+      ld.w = w;
+      ld.rho_g_A *= L.load_factor;
+    }
+    if (L.drag_factor != 1) ld.morison.Cdn *= L.drag_factor, ld.morison.Cdt *= L.drag_factor;
+    return ld;
+  }
+  ElementLoads<double> static_hermite_loads(std::size_t e, const LineStaticLoads& L) const {
+    ElementLoads<double> ld = b_.hloads[e];
+    ld.w *= L.load_factor;
+    ld.rho_g_A *= L.load_factor;
+    if (L.drag_factor != 1) ld.morison.Cdn *= L.drag_factor, ld.morison.Cdt *= L.drag_factor;
+    return ld;
+  }
+  void check_static_loads(const LineStaticLoads& L) const {
+    if (!(L.load_factor >= 0 && std::isfinite(L.load_factor)))
+      throw InputError(name_ + " static loads", "load factor", L.load_factor, ">= 0 and finite");
+    if (!(L.drag_factor >= 0 && std::isfinite(L.drag_factor)))
+      throw InputError(name_ + " static loads", "drag factor", L.drag_factor, ">= 0 and finite");
+    if (!std::isfinite(L.surface_z)) throw InputError(name_ + " static loads", "surface z", L.surface_z, "finite");
+  }
+
+  // Element e's structural plus added mass at qe.
+  Mat<T, 6> element_mass(std::size_t e, const Vec<T, 6>& qe) const {
+    return b_.elems[e].template mass<T>() + tension_added_mass<T>(qe, b_.morison[e], l0_value(e), surface_z_);
+  }
+  // Hermite element e's consistent structural plus added mass at qe.
+  Mat<T, 12> hermite_mass(std::size_t e, const Vec<T, 12>& qe) const {
+    return b_.hmass[e] + hermite_added_mass<T>(qe, b_.morison[e], l0_value(e), surface_z_);
+  }
+
+  // The seabed contact of node i at height z moving with vz.
+  NodalContact<T> node_contact(std::size_t i, const T& z, const T& vz, double kbot_factor = 1) const {
+    if (kbot_factor == 1) return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+    SeabedParams p = seabed_.params;
+    p.kBot *= kbot_factor;
+    return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), p);
+  }
+
+  // The nodes' seabed contact on the position rows (vx null: at rest) and its blocks
+  // wq d/dz + wv d/dvz.
+  template <class Sink>
+  void add_contact(const VecX<T>& x, const VecX<T>* vx, VecX<T>& R, Sink* sink, const T& wq, const T& wv,
+                   double kbot_factor = 1) const {
+    if (!seabed_.z) return;
+    for (std::size_t i = 0; i < n_nodes(); ++i) {
+      const std::size_t k = position_slot(i);
+      const auto iz = static_cast<Eigen::Index>(3 * k + 2);
+      const auto c = node_contact(i, x(iz), vx ? (*vx)(iz) : T(0), kbot_factor);
+      R(iz) -= c.f;
+      if (sink) {
+        Mat3<T> B = Mat3<T>::Zero();
+        B(2, 2) = vx ? T(-(wq * c.df_dz + wv * c.df_dvz)) : T(-c.df_dz);
+        sink->add(k, k, B);
+      }
+    }
+  }
+
+  // A K x K-slot element block (its first slot `first`) into the sink as slot blocks.
+  template <int K, class Sink, class M>
+  static void add_element_blocks(Sink& sink, std::size_t first, const M& B) {
+    if constexpr (requires { sink.add_element_block(first, B); }) {
+      sink.add_element_block(first, B);  // a band sink takes the element's block whole
+      return;
+    }
+    for (int a = 0; a < K; ++a)
+      for (int b = 0; b < K; ++b)
+        sink.add(first + static_cast<std::size_t>(a), first + static_cast<std::size_t>(b),
+                 Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
+  }
+
+  std::string name_;
+  std::vector<SectionModel<T>> sections_;
+  Environment env_;
+  SeabedModel seabed_;
+  bool tension_only_ = true;
+  int axial_order_ = 4, bending_order_ = 4;
+  double ei_scale_ = 1;  // every section's EI scaled by it (set_EI_scale)
+  Built b_;
+  mutable HermiteBlockSum<T> blocks_;  // Hermite: one element's tangent (workspace)
+  double surface_z_ = 0;  // the still-water level (spec "Buoyancy and wetting")
+  bool pack_elements_ = true;
+  ElementSea<T> at_rest_ = still_sea(0);  // still water at surface_z_, no drag, the wetting on
+  mutable HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' tangents (workspace)
+
+  static ElementSea<T> still_sea(double z) {
+    ElementSea<T> s;
+    s.drag = false;
+    s.wetting = true;
+    s.surface_z = z;
+    return s;
+  }
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/line/line_model.hpp ----
+// ---- begin cabledyn/line/line_statics_model.hpp ----
+// cabledyn: the static residual, tangent and potential energy of a line, assembled into
+// band storage.
+// Spec "Static equilibrium": R(q) = f_int(q) - f_ext(q) = 0 on the free DOFs, external loads
+// the submerged weight, the seabed reaction, end-connection springs, a steady current,
+// prescribed nodal loads; "Buoyancy and wetting"; "Seabed contact"; "End connections".
+// The held DOFs (both end positions; a Rigid end's two transverse tangent components) are
+// handled by the solvers in band storage (`LineDofs` below).
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+// ---- begin cabledyn/line/band_sink.hpp ----
+// cabledyn: sinks of a line load model's slot blocks into band storage.
+// Spec "Linear algebra" (band storage; assembly from element blocks without allocation).
+// A LineModel (line/line_model.hpp) gives its tangents as 3 x 3 blocks of slots (slot k: the
+// values 3k..3k+2 of its node vector); a single line's DOFs are that node vector, so slot
+// block (i, j) is the band block at rows 3i.., columns 3j...
+
+#include <cstddef>
+#include <type_traits>
+
+
+namespace cabledyn::detail {
+
+template <class B>
+struct is_symmetric_band : std::false_type {};
+template <class S>
+struct is_symmetric_band<SymmetricBandMatrix<S>> : std::true_type {};
+
+/// Slot blocks into a line's band matrix, every entry checked against the band (BandMatrix:
+/// every entry; SymmetricBandMatrix: the entries it stores, row >= column). The statics and
+/// the modal analysis use it.
+template <class Band>
+struct BandSlotSink {
+  Band* K;
+  template <class M3>
+  void add(std::size_t i, std::size_t j, const M3& B) {
+    const auto r0 = static_cast<Eigen::Index>(3 * i), c0 = static_cast<Eigen::Index>(3 * j);
+    if constexpr (is_symmetric_band<Band>::value) {
+      if (i < j) return;
+      for (Eigen::Index b = 0; b < 3; ++b)
+        for (Eigen::Index a = 0; a < 3; ++a)
+          if (r0 + a >= c0 + b) K->at(r0 + a, c0 + b) += B(a, b);
+    } else {
+      for (Eigen::Index b = 0; b < 3; ++b)
+        for (Eigen::Index a = 0; a < 3; ++a) K->at(r0 + a, c0 + b) += B(a, b);
+    }
+  }
+};
+
+/// The march's sink: slot blocks written straight into the columns of a BandMatrix<double>
+/// (an element's blocks lie in the line's band by construction: no check, no allocation), and
+/// a Hermite element's component-major blocks (HermiteBlockSum, lane `ln` of a pack) without
+/// forming its 12 x 12 matrix.
+struct BandMarchSink {
+  BandMatrix<double>* S;
+  void add(std::size_t i, std::size_t j, const Mat3<double>& B) {
+    const auto r0 = static_cast<Eigen::Index>(3 * i), c0 = static_cast<Eigen::Index>(3 * j);
+    double* data = S->data();
+    for (Eigen::Index b = 0; b < 3; ++b) {
+      double* col = data + S->offset(r0, c0 + b);  // col[a] = S(r0 + a, c0 + b)
+      for (Eigen::Index a = 0; a < 3; ++a) col[a] += B(a, b);
+    }
+  }
+  // An element's whole block (its slots first_slot.. contiguous): S(i0 + i, i0 + j) += B(i, j),
+  // i0 = 3 first_slot.
+  template <class M>
+  void add_element_block(std::size_t first_slot, const M& B) {
+    const auto i0 = static_cast<Eigen::Index>(3 * first_slot);
+    double* data = S->data();
+    for (Eigen::Index j = 0; j < B.cols(); ++j) {
+      double* col = data + S->offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
+      for (Eigen::Index i = 0; i < B.rows(); ++i) col[i] += B(i, j);
+    }
+  }
+  // S(i0 + 3k + i, i0 + 3l + j) += R(k + 4l, i + 3j), i0 = 3 first_slot.
+  template <class P>
+  void add_hermite_blocks(std::size_t first_slot, HermiteBlockSum<P>& blocks, int ln) {
+    const auto i0 = static_cast<Eigen::Index>(3 * first_slot);
+    const auto& R = blocks.matrix();
+    double* data = S->data();
+    for (int l = 0; l < 4; ++l)
+      for (int j = 0; j < 3; ++j) {
+        double* col = data + S->offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
+        for (int k = 0; k < 4; ++k)
+          for (int i = 0; i < 3; ++i) col[3 * k + i] += lane(R(k + 4 * l, i + 3 * j), ln);
+      }
+  }
+};
+
+}  // namespace cabledyn::detail
+// ---- end cabledyn/line/band_sink.hpp ----
 
 namespace cabledyn {
 
@@ -8192,15 +9467,6 @@ inline double node_contact_width_length(const Line& line, std::size_t i) {
   return a;
 }
 
-namespace detail {
-template <int N>
-std::array<Eigen::Index, N> element_dof_indices(const Line& line, std::size_t e) {
-  std::array<Eigen::Index, N> idx{};
-  for (int i = 0; i < N; ++i) idx[static_cast<std::size_t>(i)] = static_cast<Eigen::Index>(line.dof(e, 0)) + i;
-  return idx;
-}
-}  // namespace detail
-
 /// Nodal fluid velocities of a steady current at the positions in q.
 inline std::vector<Vec3<double>> current_at_nodes(const Line& line, const SteadyCurrent& c,
                                                   const VecX<double>& q) {
@@ -8209,36 +9475,62 @@ inline std::vector<Vec3<double>> current_at_nodes(const Line& line, const Steady
   return u;
 }
 
-/// The drag of a steady current on the line at rest (spec "Static equilibrium": the element
-/// fluid velocity is the mean of the current at its two nodes), as an f_ext vector with its
-/// position Jacobian (the current's own gradient left out, as for waves).
-template <class T, class Band>
-void line_current_drag(const Line& line, const SteadyCurrent& c, const VecX<T>& q, VecX<T>& f,
-                       Band* J = nullptr, double jacobian_sign = 1.0) {
-  VecX<double> qv(q.size());
-  for (Eigen::Index i = 0; i < q.size(); ++i) qv(i) = value_of(q(i));
-  const auto un = current_at_nodes(line, c, qv);
-  f.setZero(q.size());
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const Vec3<T> ua = un[e].cast<T>(), ub = un[e + 1].cast<T>();
-    const auto mc = line.morison(e);
-    if (line.hermite()) {
-      const Vec<T, 12> qe = line.element_dofs<T, 12>(q, e), ve = Vec<T, 12>::Zero();
-      const Vec3<T> um = T(0.5) * (ua + ub);
-      Vec<T, 12> fe;
-      Mat<T, 12> Jq;
-      hermite_drag<T>(qe, ve, {um, um, um}, mc, line.L0(e), fe, J ? &Jq : nullptr);
-      f.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fe;
-      if (J) J->add_block(detail::element_dof_indices<12>(line, e), Mat<T, 12>(T(jacobian_sign) * Jq));
-    } else {
-      const Vec<T, 6> qe = line.element_dofs<T, 6>(q, e), ve = Vec<T, 6>::Zero();
-      Vec<T, 6> fe;
-      Mat<T, 6> Jq;
-      tension_drag<T>(qe, ve, ua, ub, mc, fe, J ? &Jq : nullptr);
-      f.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) += fe;
-      if (J) J->add_block(detail::element_dof_indices<6>(line, e), Mat<T, 6>(T(jacobian_sign) * Jq));
-    }
-  }
+namespace detail {
+/// Throws InputError unless `model` is the load model of `line` under the load case's seabed
+/// (LineModel::elements_of(line, {lc.seabed_z, lc.seabed})): a model of another line or
+/// seabed would give another line's residual, silently.
+template <class T>
+void check_line_model(const LineModel<T>& model, const Line& line, const StaticLoadCase& lc) {
+  const auto& sb = model.seabed();
+  const bool same = model.n_nodes() == line.n_nodes() && model.hermite() == line.hermite() &&
+                    model.EI_scale() == line.EI_scale() && sb.z.has_value() == lc.seabed_z.has_value() &&
+                    (!sb.z || (*sb.z == *lc.seabed_z && sb.params.kBot == lc.seabed.kBot &&
+                               sb.params.cBot == lc.seabed.cBot));
+  if (!same)
+    throw InputError(line.name() + " static residual", "line model", model.name(),
+                     "the model of this line with the load case's seabed and the line's EI scale "
+                     "(LineModel::elements_of(line, {seabed_z, seabed}))");
+}
+
+/// The LineModel loads of a load case (the frozen drag and the constant load stay with the
+/// caller; an EI = 0 line's buoyancy lost above the surface is a constant load of its statics).
+inline LineStaticLoads static_loads_of(const Line& line, const StaticLoadCase& lc) {
+  LineStaticLoads L;
+  L.load_factor = lc.load_factor;
+  L.compression_ratio = lc.compression_ratio;
+  L.drag_factor = lc.drag_factor;
+  L.wetting = line.hermite() && lc.hermite_wetting;
+  L.surface_z = lc.surface_z;
+  return L;
+}
+
+/// The seabed of a load case as a LineModel sees it.
+inline SeabedModel seabed_of(const StaticLoadCase& lc) {
+  SeabedModel sb;
+  sb.z = lc.seabed_z;
+  sb.params = lc.seabed;
+  return sb;
+}
+
+template <class T>
+VecX<double> values_of(const VecX<T>& q) {
+  VecX<double> v(q.size());
+  for (Eigen::Index i = 0; i < q.size(); ++i) v(i) = static_cast<double>(value_of(q(i)));
+  return v;
+}
+}  // namespace detail
+
+/// The drag of a steady current on the line at rest at q, as an f_ext vector (spec "Static
+/// equilibrium": EI = 0 on the wetted fraction of the chord, the element's nodal current
+/// velocities; Hermite at the wetted drag points, the mean of its nodes'): the drag term of
+/// line_static_residual alone (the statics freeze it), by the line's load model.
+inline void line_current_drag(const LineModel<double>& model, const Line& line, const SteadyCurrent& c,
+                              const VecX<double>& q, VecX<double>& f, double surface_z = 0) {
+  const auto u = current_at_nodes(line, c, q);
+  LineStaticLoads L;
+  L.node_current = u.data();
+  L.surface_z = surface_z;
+  model.current_drag(q, L, f);
 }
 
 /// The buoyancy recovery of an EI = 0 line above the still surface (spec "Buoyancy and
@@ -8258,66 +9550,25 @@ inline VecX<double> tension_wetting_recovery(const Line& line, const VecX<double
 
 /// Static residual R = f_int - f_ext of a line at state q (every DOF, held ones included) and,
 /// when K is given (a BandMatrix or SymmetricBandMatrix sized for the line, zeroed by the
-/// caller), the tangent dR/dq. Templated on T so that the tests differentiate it with duals.
+/// caller), the tangent dR/dq. The elements, weight, seabed, lost buoyancy and current drag
+/// are the line's load model's (`model`: LineModel::elements_of(line, the load case's
+/// seabed), line/line_model.hpp); this adds the end springs, the frozen drag and the constant
+/// load. Templated on T so that the tests differentiate it with duals.
 template <class T, class Band = BandMatrix<T>>
-void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX<T>& q, VecX<T>& R,
-                          Band* K = nullptr) {
-  R.setZero(static_cast<Eigen::Index>(line.dofs()));
-  const double lf = lc.load_factor;
-  const auto& env = line.environment();
-  ElementSea<T> sea;  // EI = 0: at rest, no drag, the wetting held apart (a constant load)
-  sea.drag = false;
-  sea.wetting = false;
-  ElementSea<T> hsea;  // Hermite: at rest, no drag, the buoyancy lost above the surface
-  hsea.drag = false;
-  hsea.wetting = lc.hermite_wetting;
-  hsea.surface_z = lc.surface_z;
-  HermiteBlockSum<T> blocks;
-  // Elements: internal force and consistent weight.
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const double w = lf * line.w(e);
-    if (line.hermite()) {
-      // The element residual at rest (line/element_residual.hpp): internal force, weight and
-      // the buoyancy lost above the surface (exact crossings), all scaled by the load factor;
-      // the current's drag is added below.
-      const Vec<T, 12> qe = line.element_dofs<T, 12>(q, e);
-      const double d = line.type(e).d;
-      const double rgA = lf * env.rho_w * env.g * kPi * d * d / 4;
-      Vec<T, 12> fe;
-      Mat<double, 12> Jwet;
-      if (K) blocks.set_zero();
-      const bool wet = hermite_element_residual<T>(line.hermite_element(e), ElementLoads<double>{w, rgA, {}}, qe,
-                                                   Vec<T, 12>::Zero().eval(), hsea, fe, K ? &blocks : nullptr, 1.0,
-                                                   0.0, K ? &Jwet : nullptr);
-      R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fe;
-      if (K) {
-        Mat<T, 12> Ke = Mat<T, 12>::Zero();
-        blocks.template add_to<LayoutRM>(Ke);
-        K->add_block(detail::element_dof_indices<12>(line, e), Ke);
-        if (wet) K->add_block(detail::element_dof_indices<12>(line, e), Mat<T, 12>(-Jwet.cast<T>()));
-      }
-    } else {
-      // The element residual at rest (line/element_residual.hpp): internal force and weight;
-      // the current's drag and the buoyancy lost above the surface are added below.
-      const Vec<T, 6> qe = line.element_dofs<T, 6>(q, e);
-      Mat<T, 6> Ke;
-      R.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) +=
-          tension_element_residual<T, double>(line.tension_element(e), ElementLoads<double>{w, 0.0, {}}, qe,
-                                              nullptr, sea, lc.compression_ratio, K ? &Ke : nullptr, nullptr);
-      if (K) K->add_block(detail::element_dof_indices<6>(line, e), Ke);
-    }
+void line_static_residual(const LineModel<T>& model, const Line& line, const StaticLoadCase& lc, const VecX<T>& q,
+                          VecX<T>& R, Band* K = nullptr) {
+  detail::check_line_model(model, line, lc);
+  LineStaticLoads L = detail::static_loads_of(line, lc);
+  std::vector<Vec3<double>> u;  // the current at the nodes: live unless frozen
+  if (lc.current && !lc.frozen_drag) {
+    u = current_at_nodes(line, *lc.current, detail::values_of(q));
+    L.node_current = u.data();
   }
-  // Seabed: nodal penalty contact on r_z, stiffness kBot d l_trib scaled by the load factor.
-  if (lc.seabed_z) {
-    SeabedParams sp = lc.seabed;
-    sp.kBot *= lf;
-    for (std::size_t i = 0; i < line.n_nodes(); ++i) {
-      const auto c = seabed_contact<T>(q(static_cast<Eigen::Index>(line.dof(i, 2))), T(0), *lc.seabed_z,
-                                       node_contact_width_length(line, i), 1.0, sp);
-      const auto iz = static_cast<Eigen::Index>(line.dof(i, 2));
-      R(iz) -= c.f;
-      if (K) K->add(iz, iz, -c.df_dz);
-    }
+  if (K) {
+    detail::BandSlotSink<Band> sink{K};
+    model.static_residual(q, R, &sink, L);
+  } else {
+    model.static_residual(q, R, static_cast<detail::BandSlotSink<Band>*>(nullptr), L);
   }
   // Hermite end springs.
   if (line.hermite()) {
@@ -8334,54 +9585,40 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
       if (K) K->add_block(std::array<Eigen::Index, 3>{i0, i0 + 1, i0 + 2}, H);
     }
   }
-  // Current drag: live (with its Jacobian) or frozen.
-  if (lc.frozen_drag) {
-    R -= lc.frozen_drag->cast<T>();
-  } else if (lc.current) {
-    VecX<T> fd;
-    line_current_drag<T, Band>(line, *lc.current, q, fd, K, -lc.drag_factor);
-    R -= T(lc.drag_factor) * fd;
-  }
+  if (lc.frozen_drag) R -= lc.frozen_drag->cast<T>();
   if (lc.constant_load) R -= lc.constant_load->cast<T>();
 }
 
+/// line_static_residual with the line's load model built for this call (a solver that
+/// evaluates the residual many times holds the model: LineModel::elements_of).
+template <class T, class Band = BandMatrix<T>>
+void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX<T>& q, VecX<T>& R,
+                          Band* K = nullptr) {
+  const auto model = LineModel<T>::elements_of(line, detail::seabed_of(lc));
+  line_static_residual<T, Band>(model, line, lc, q, R, K);
+}
+
+/// Assemble the mass matrix of a line at state q into M (a BandMatrix or SymmetricBandMatrix
+/// sized for the line, zeroed by the caller): consistent structural mass, plus the added mass
+/// of the part below surface_z when `with_added_mass`; the line's load model's
+/// (LineModel::mass).
+template <class T, class Band>
+void line_mass(const Line& line, const VecX<T>& q, Band& M, bool with_added_mass = true, double surface_z = 0) {
+  auto model = LineModel<T>::elements_of(line);
+  model.set_surface_z(surface_z);
+  detail::BandSlotSink<Band> sink{&M};
+  model.mass(q, sink, with_added_mass);
+}
+
 /// Total potential energy of the line at q [J]: strain energy, weight potential, seabed
-/// penalty potential, the potential of the buoyancy lost above the surface (Hermite), end
-/// springs, minus the work of the constant loads (frozen drag, constant load) at q. The
-/// energy whose gradient is line_static_residual (without a live current).
-inline double line_potential_energy(const Line& line, const StaticLoadCase& lc, const VecX<double>& q) {
-  double E = 0;
-  const double lf = lc.load_factor;
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const double w = lf * line.w(e);
-    if (line.hermite()) {
-      const Vec<double, 12> qe = line.element_dofs<double, 12>(q, e);
-      E += line.hermite_element(e).energy(qe) + hermite_weight_potential<double>(w, line.L0(e), qe);
-    } else {
-      const Vec<double, 6> qe = line.element_dofs<double, 6>(q, e);
-      const auto& el = line.tension_element(e);
-      E += (lc.compression_ratio >= 0 ? el.energy(qe, lc.compression_ratio) : el.energy(qe)) +
-           tension_weight_potential<double>(w, line.L0(e), qe);
-    }
-  }
-  if (lc.seabed_z) {
-    SeabedParams sp = lc.seabed;
-    sp.kBot *= lf;
-    for (std::size_t i = 0; i < line.n_nodes(); ++i)
-      E += seabed_contact<double>(q(static_cast<Eigen::Index>(line.dof(i, 2))), 0.0, *lc.seabed_z,
-                                  node_contact_width_length(line, i), 1.0, sp)
-               .energy;
-  }
-  if (line.hermite() && lc.hermite_wetting) {
-    const auto& env = line.environment();
-    for (std::size_t e = 0; e < line.n_elements(); ++e) {
-      const Vec<double, 12> qe = line.element_dofs<double, 12>(q, e);
-      if (!element_may_cross(qe, line.L0(e), lc.surface_z)) continue;
-      const double rgA = lf * env.rho_w * env.g * kPi * line.type(e).d * line.type(e).d / 4;
-      Vec<double, 12> fe;
-      E += hermite_wetting_load(qe, rgA, line.L0(e), lc.surface_z, fe);
-    }
-  }
+/// penalty potential, the potential of the buoyancy lost above the surface (Hermite), all the
+/// load model's (LineModel::potential_energy), end springs, minus the work of the constant
+/// loads (frozen drag, constant load) at q. The energy whose gradient is line_static_residual
+/// (without a live current).
+inline double line_potential_energy(const LineModel<double>& model, const Line& line, const StaticLoadCase& lc,
+                                    const VecX<double>& q) {
+  detail::check_line_model(model, line, lc);
+  double E = model.potential_energy(q, detail::static_loads_of(line, lc));
   if (line.hermite()) {
     for (int end = 0; end < 2; ++end) {
       const LineEnd& Ed = line.end(end);
@@ -8392,6 +9629,11 @@ inline double line_potential_energy(const Line& line, const StaticLoadCase& lc, 
   if (lc.frozen_drag) E -= lc.frozen_drag->dot(q);
   if (lc.constant_load) E -= lc.constant_load->dot(q);
   return E;
+}
+
+/// line_potential_energy with the line's load model built for this call.
+inline double line_potential_energy(const Line& line, const StaticLoadCase& lc, const VecX<double>& q) {
+  return line_potential_energy(LineModel<double>::elements_of(line, detail::seabed_of(lc)), line, lc, q);
 }
 
 }  // namespace cabledyn
@@ -8570,112 +9812,6 @@ class LineConstraints {
 
 }  // namespace cabledyn
 // ---- end cabledyn/line/line_constraints.hpp ----
-// ---- begin cabledyn/line/line_mass.hpp ----
-// cabledyn: the mass matrix of a line: consistent structural mass plus the Morison added
-// mass of the wetted part, assembled into band storage.
-// Spec "The EI = 0 tension element" and "The cubic-Hermite bending element" (consistent
-// mass), "Added mass and fluid inertia" (m_a = rho A [Can (I - t t^T) + Cat t t^T]; EI = 0: at
-// the current configuration with its configuration derivative; Hermite: the consistent added
-// mass integral N^T m_a N ds, evaluated at the start of a step and held over it), "Buoyancy
-// and wetting" (added mass acts on the wetted part only).
-
-#include <array>
-
-
-namespace cabledyn {
-
-/// Added mass of an EI = 0 element at chord direction e: the consistent linear-shape matrix
-/// L0/6 [[2 m_a, m_a], [m_a, 2 m_a]] with m_a = f rho A [Can (I - e e^T) + Cat e e^T], f the
-/// wetted fraction of the chord.
-template <class T>
-Mat<T, 6> tension_added_mass(const Vec<T, 6>& q, const MorisonCoefficients& c, double L0, double surface_z) {
-  using std::sqrt;
-  const Vec3<T> d = q.template segment<3>(3) - q.template segment<3>(0);
-  const Vec3<T> e = d / T(sqrt(d.squaredNorm()));
-  const T f = wetted_fraction(q(2), q(5), surface_z);
-  const Mat3<T> ma = f * added_mass<T>(e, c);
-  Mat<T, 6> M;
-  const T s = T(L0 / 6.0);
-  M.template block<3, 3>(0, 0) = T(2) * s * ma;
-  M.template block<3, 3>(3, 3) = T(2) * s * ma;
-  M.template block<3, 3>(0, 3) = s * ma;
-  M.template block<3, 3>(3, 0) = s * ma;
-  return M;
-}
-
-/// d(M_a(q) a)/dq of an EI = 0 element for a fixed element acceleration a (the configuration
-/// derivative of the added mass the EI = 0 march carries in its tangent), through the chord
-/// direction (the wetted fraction is held).
-template <class T>
-Mat<T, 6> tension_added_mass_jacobian(const Vec<T, 6>& q, const Vec<T, 6>& a, const MorisonCoefficients& c,
-                                      double L0, double surface_z) {
-  using std::sqrt;
-  const Vec3<T> d = q.template segment<3>(3) - q.template segment<3>(0);
-  const T l = sqrt(d.squaredNorm());
-  const Vec3<T> e = d / l;
-  const T f = wetted_fraction(q(2), q(5), surface_z);
-  const Mat3<T> P = (Mat3<T>::Identity() - e * e.transpose()) / l;  // de/dd
-  const T s = T(L0 / 6.0);
-  const Vec3<T> ga = T(2) * a.template segment<3>(0) + a.template segment<3>(3);
-  const Vec3<T> gb = a.template segment<3>(0) + T(2) * a.template segment<3>(3);
-  // d(m_a(e) g)/dd = (dm_a g / de) P.
-  const Mat3<T> Ja = f * s * added_mass_times_jacobian<T>(e, ga, c) * P;
-  const Mat3<T> Jb = f * s * added_mass_times_jacobian<T>(e, gb, c) * P;
-  Mat<T, 6> J;
-  J.template block<3, 3>(0, 0) = -Ja;
-  J.template block<3, 3>(0, 3) = Ja;
-  J.template block<3, 3>(3, 0) = -Jb;
-  J.template block<3, 3>(3, 3) = Jb;
-  return J;
-}
-
-/// Consistent added mass of a Hermite element, integral N^T m_a(t(xi)) N ds on the four-point
-/// rule; Gauss points above the surface carry none.
-template <class T>
-Mat<T, 12> hermite_added_mass(const Vec<T, 12>& q, const MorisonCoefficients& c, double L0, double surface_z) {
-  using std::sqrt;
-  Mat<T, 12> M = Mat<T, 12>::Zero();
-  const auto rule = gauss_legendre<double>(4);
-  for (int g = 0; g < rule.n; ++g) {
-    const auto s = hermite_shape(rule.xi[g]);
-    const auto N = hermite_block_weights(s.H, 0, L0);
-    const auto A = hermite_block_weights(s.dH, 1, L0);
-    const Vec3<T> a = hermite_combine<LayoutRM>(std::array<T, 4>{T(A[0]), T(A[1]), T(A[2]), T(A[3])}, q);
-    const Vec3<T> x = hermite_combine<LayoutRM>(std::array<T, 4>{T(N[0]), T(N[1]), T(N[2]), T(N[3])}, q);
-    Mat3<T> ma = added_mass<T>(Vec3<T>(a / T(sqrt(a.squaredNorm()))), c);
-    if constexpr (is_pack_v<T>) {
-      ma *= select_positive(T(x(2) - T(surface_z)), T(0), T(1));  // a dry lane adds zeros
-    } else {
-      if (value_of(x(2)) > surface_z) continue;
-    }
-    for (int k = 0; k < 4; ++k)
-      for (int l = 0; l < 4; ++l)
-        M.template block<3, 3>(3 * k, 3 * l) += T(rule.w[g] * L0 * N[k] * N[l]) * ma;
-  }
-  return M;
-}
-
-/// Assemble the mass matrix of a line at state q into M (a BandMatrix or SymmetricBandMatrix
-/// sized for the line, zeroed by the caller): consistent structural mass, plus the added mass
-/// of the wetted part when `with_added_mass`.
-template <class T, class Band>
-void line_mass(const Line& line, const VecX<T>& q, Band& M, bool with_added_mass = true, double surface_z = 0) {
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const auto mc = line.morison(e);
-    if (line.hermite()) {
-      Mat<T, 12> Me = line.hermite_element(e).template mass<T>();
-      if (with_added_mass) Me += hermite_added_mass<T>(line.element_dofs<T, 12>(q, e), mc, line.L0(e), surface_z);
-      M.add_block(detail::element_dof_indices<12>(line, e), Me);
-    } else {
-      Mat<T, 6> Me = line.tension_element(e).template mass<T>();
-      if (with_added_mass) Me += tension_added_mass<T>(line.element_dofs<T, 6>(q, e), mc, line.L0(e), surface_z);
-      M.add_block(detail::element_dof_indices<6>(line, e), Me);
-    }
-  }
-}
-
-}  // namespace cabledyn
-// ---- end cabledyn/line/line_mass.hpp ----
 // ---- end cabledyn/line.hpp ----
 // ---- begin cabledyn/statics.hpp ----
 // cabledyn module header: statics (the analytic catenary; the EI = 0 and Hermite static
@@ -9190,7 +10326,8 @@ inline void check_reach(const Line& line) {
 
 /// Force scale s: the largest of the infinity norms of the external load, the seabed
 /// reaction and the current drag (spec "Convergence"), at least 1 N.
-inline double static_force_scale(const Line& line, const StaticLoadCase& lc, const VecX<double>& q) {
+inline double static_force_scale(const LineModel<double>& model, const Line& line, const StaticLoadCase& lc,
+                                 const VecX<double>& q) {
   double s = 1.0;
   for (std::size_t e = 0; e < line.n_elements(); ++e) s = std::max(s, std::fabs(line.w(e)) * line.L0(e) / 2);
   if (lc.seabed_z) {
@@ -9202,7 +10339,7 @@ inline double static_force_scale(const Line& line, const StaticLoadCase& lc, con
   }
   if (lc.current) {
     VecX<double> fd;
-    line_current_drag<double, BandMatrix<double>>(line, *lc.current, q, fd, nullptr);
+    line_current_drag(model, line, *lc.current, q, fd, lc.surface_z);
     s = std::max(s, fd.cwiseAbs().maxCoeff());
   }
   if (lc.constant_load && lc.constant_load->size() > 0) s = std::max(s, lc.constant_load->cwiseAbs().maxCoeff());
@@ -9364,6 +10501,7 @@ class BasicTensionStatics {
         prob_(std::move(prob)),
         opt_(opt),
         cons_(line),
+        model_(LineModel<double>::elements_of(line, SeabedModel{prob_.seabed_z, prob_.seabed})),
         n_(static_cast<Eigen::Index>(line.dofs())),
         K_(n_, line.half_bandwidth(), line.half_bandwidth()),
         lu_(n_, line.half_bandwidth(), line.half_bandwidth()) {
@@ -9454,7 +10592,7 @@ class BasicTensionStatics {
     if (!(u.norm() > 0)) return os.str();
     u.normalize();
     VecX<double> fd;
-    line_current_drag<double, BandMatrix<double>>(line_, *prob_.current, st.q, fd, nullptr);
+    line_current_drag(model_, line_, *prob_.current, st.q, fd, prob_.surface_z);
     double push = 0;
     for (std::size_t i : grounded) push += fd.segment<3>(static_cast<Eigen::Index>(line_.dof(i, 0))).dot(u);
     os << "; the current's drag on its grounded run (" << grounded.size() << " nodes) pushes " << push
@@ -9509,7 +10647,7 @@ class BasicTensionStatics {
   VecX<double> residual(const VecX<double>& q, const VecX<double>* constant_load = nullptr) const {
     StaticLoadCase lc = load_case(1.0, 0.0, constant_load);
     VecX<double> R;
-    line_static_residual<double>(line_, lc, q, R);
+    line_static_residual<double>(model_, line_, lc, q, R);
     return R;
   }
 
@@ -9606,11 +10744,11 @@ class BasicTensionStatics {
     res.iterations = it;
     const auto lc = load_case(1.0, 0.0, &recovery);
     VecX<double> R;
-    line_static_residual<double>(line_, lc, q, R);
+    line_static_residual<double>(model_, line_, lc, q, R);
     detail::end_forces_from_residual(line_, R, res);
     cons_.reduce_residual(R);
     res.residual = cons_.free_norm_inf(R);
-    res.scale = detail::static_force_scale(line_, lc, q);
+    res.scale = detail::static_force_scale(model_, line_, lc, q);
     res.floor = detail::roundoff_floor(line_, q, prob_.seabed_z ? prob_.seabed.kBot : 0.0);
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       const double eps = line_.tension_element(e).kinematics(line_.element_dofs<double, 6>(q, e)).eps;
@@ -9656,7 +10794,7 @@ class BasicTensionStatics {
 
   double reduced_residual(const VecX<double>& q, const StaticLoadCase& lc, VecX<double>& R, bool with_tangent) {
     if (with_tangent) K_.set_zero();
-    line_static_residual<double>(line_, lc, q, R, with_tangent ? &K_ : nullptr);
+    line_static_residual<double>(model_, line_, lc, q, R, with_tangent ? &K_ : nullptr);
     cons_.reduce_residual(R);
     if (with_tangent) cons_.reduce_matrix(K_);
     return cons_.free_norm_inf(R);
@@ -9674,7 +10812,7 @@ class BasicTensionStatics {
       } catch (const DomainError&) {
         return false;
       }
-      const double scale = detail::static_force_scale(line_, lc, q);
+      const double scale = detail::static_force_scale(model_, line_, lc, q);
       const double floor = detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot * lc.load_factor : 0.0);
       if (opt_.verbose)
         std::fprintf(stderr, "%s newton r=%g lf=%g it %d |R| %.3e scale %.3e floor %.3e\n", line_.name().c_str(),
@@ -9722,7 +10860,7 @@ class BasicTensionStatics {
       StaticLoadCase lc = lc_in;
       VecX<double> drag;
       if (lc.current) {
-        line_current_drag<double, BandMatrix<double>>(line_, *lc.current, q, drag, nullptr);
+        line_current_drag(model_, line_, *lc.current, q, drag, lc.surface_z);
         drag *= lc.drag_factor;
         lc.frozen_drag = &drag;
       }
@@ -9733,18 +10871,18 @@ class BasicTensionStatics {
       } catch (const DomainError&) {
         return false;
       }
-      const double scale = detail::static_force_scale(line_, lc_in, q);
+      const double scale = detail::static_force_scale(model_, line_, lc_in, q);
       if (opt_.verbose)
         std::fprintf(stderr, "%s LM r=%g lf=%g it %d |R| %.3e scale %.3e mu %.3e\n", line_.name().c_str(),
                      lc.compression_ratio, lc.load_factor, k, norm_live, scale, mu);
       const double floor = detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot * lc.load_factor : 0.0);
       if (converged(norm_live, scale, floor)) return true;
-      const double E0 = line_potential_energy(line_, lc, q);
+      const double E0 = line_potential_energy(model_, line_, lc, q);
       bool accepted = false;
       for (int tries = 0; tries < 12 && !accepted; ++tries) {
         // (K + mu I) on the free DOFs.
         K_.set_zero();
-        line_static_residual<double>(line_, lc, q, R, &K_);
+        line_static_residual<double>(model_, line_, lc, q, R, &K_);
         cons_.reduce_residual(R);
         cons_.reduce_matrix(K_);
         for (Eigen::Index i = 0; i < n_; ++i)
@@ -9763,7 +10901,7 @@ class BasicTensionStatics {
           const VecX<double> qt = q + alpha * dq;
           double Et;
           try {
-            Et = line_potential_energy(line_, lc, qt);
+            Et = line_potential_energy(model_, line_, lc, qt);
           } catch (const DomainError&) {
             continue;
           }
@@ -9788,6 +10926,7 @@ class BasicTensionStatics {
   StaticProblem prob_;
   StaticOptions opt_;
   LineConstraints cons_;
+  LineModel<double> model_;  // the line's load model (its residual, tangent, energy and drag)
   Eigen::Index n_;
   BandMatrix<double> K_;
   BandLU<double> lu_;
@@ -9904,6 +11043,7 @@ class BasicHermiteStatics {
         prob_(std::move(prob)),
         opt_(opt),
         cons_(line),
+        model_(LineModel<double>::elements_of(line, SeabedModel{prob_.seabed_z, prob_.seabed})),
         n_(static_cast<Eigen::Index>(line.dofs())),
         kd_(line.half_bandwidth()),
         Ks_(n_, kd_),
@@ -9947,7 +11087,7 @@ class BasicHermiteStatics {
     auto frozen = [&](const VecX<double>& qq) {
       StaticLoadCase lc = load_case();
       if (prob_.current) {
-        line_current_drag<double, BandMatrix<double>>(line_, *prob_.current, qq, drag, nullptr);
+        line_current_drag(model_, line_, *prob_.current, qq, drag, prob_.surface_z);
         lc.frozen_drag = &drag;
         lc.current = nullptr;
       }
@@ -9957,7 +11097,7 @@ class BasicHermiteStatics {
       double lambda = initial_EI_fraction();
       double factor = 10;
       while (true) {
-        line_.set_EI_scale(lambda);
+        set_EI_scale(lambda);
         VecX<double> qs = q;
         StaticLoadCase lc = frozen(qs);
         const bool ok = minimize(qs, lc, it, 1e-6);
@@ -9969,7 +11109,7 @@ class BasicHermiteStatics {
           continue;
         }
         if (factor < 1.5) {
-          line_.set_EI_scale(1.0);
+          set_EI_scale(1.0);
           throw SolveError(line_.name(), "continuation in EI at EI fraction", lambda,
                            "a converged stage (mesh sequencing and refinement: later issue)");
         }
@@ -9978,7 +11118,7 @@ class BasicHermiteStatics {
         lambda *= factor;
       }
     }
-    line_.set_EI_scale(1.0);
+    set_EI_scale(1.0);
     {
       StaticLoadCase lc = frozen(q);
       if (!minimize(q, lc, it, 1e-6)) {
@@ -10012,7 +11152,7 @@ class BasicHermiteStatics {
     res.route = seed_name + (continuation ? ", continuation in EI, Newton polish" : ", energy minimisation, Newton polish");
     res.notes = notes;
     VecX<double> R;
-    line_static_residual<double>(line_, lc, q, R);
+    line_static_residual<double>(model_, line_, lc, q, R);
     detail::end_forces_from_residual(line_, R, res);
     cons_.reduce_residual(R);
     res.residual = cons_.free_norm_inf(R);
@@ -10051,7 +11191,7 @@ class BasicHermiteStatics {
   // for a line held at both ends whose chord is at least its length, the round-off floor
   // of the axial forces over the tolerance.
   double force_scale(const StaticLoadCase& lc, const VecX<double>& q) const {
-    double s = detail::static_force_scale(line_, lc, q);
+    double s = detail::static_force_scale(model_, line_, lc, q);
     double W = 0;
     for (std::size_t e = 0; e < line_.n_elements(); ++e) W += std::fabs(line_.w(e)) * line_.L0(e);
     s = std::max(s, W);
@@ -10104,7 +11244,7 @@ class BasicHermiteStatics {
     for (int k = 0; k < opt_.max_iterations * 5; ++k, ++it) {
       Ks_.set_zero();
       try {
-        line_static_residual<double, SymmetricBandMatrix<double>>(line_, lc, q, R, &Ks_);
+        line_static_residual<double, SymmetricBandMatrix<double>>(model_, line_, lc, q, R, &Ks_);
       } catch (const DomainError&) {
         return false;
       }
@@ -10117,7 +11257,7 @@ class BasicHermiteStatics {
         std::fprintf(stderr, "%s minimise EI x %g it %d |R|/s %.3e floor %.3e shift %.3e\n", line_.name().c_str(),
                      line_.EI_scale(), k, norm, floor, shift);
       if (norm < std::max(tol, floor)) return true;
-      const double E0 = line_potential_energy(line_, lc, q);
+      const double E0 = line_potential_energy(model_, line_, lc, q);
       const double knorm = std::max(Ks_.norm_inf(), 1e-300);
       // Shift until positive definite.
       shift = shift > 0 ? shift / 4 : 0;
@@ -10142,7 +11282,7 @@ class BasicHermiteStatics {
         const VecX<double> qt = q + alpha * dq;
         double Et;
         try {
-          Et = line_potential_energy(line_, lc, qt);
+          Et = line_potential_energy(model_, line_, lc, qt);
         } catch (const DomainError&) {
           continue;
         }
@@ -10154,7 +11294,7 @@ class BasicHermiteStatics {
         // Close to equilibrium the energy changes below its own round-off: an unshifted
         // (positive definite) Newton step is then judged on the residual instead.
         if (shift == 0 && ls == 0) {
-          line_static_residual<double>(line_, lc, qt, Rt_);
+          line_static_residual<double>(model_, line_, lc, qt, Rt_);
           cons_.reduce_residual(Rt_);
           if (scaled_norm(Rt_, force_scale(lc, qt)) < (1 - 1e-4) * norm) {
             q = qt;
@@ -10179,7 +11319,7 @@ class BasicHermiteStatics {
     double best = std::numeric_limits<double>::infinity();
     for (int k = 0; k < opt_.max_iterations; ++k, ++it) {
       K_.set_zero();
-      line_static_residual<double>(line_, lc, q, R, &K_);
+      line_static_residual<double>(model_, line_, lc, q, R, &K_);
       cons_.reduce_residual(R);
       cons_.reduce_matrix(K_);
       const double scale = force_scale(lc, q);
@@ -10203,7 +11343,7 @@ class BasicHermiteStatics {
         VecX<double> qt = q + alpha * dq;
         cons_.apply_to_state(line_, qt);
         try {
-          line_static_residual<double>(line_, lc, qt, Rt);
+          line_static_residual<double>(model_, line_, lc, qt, Rt);
         } catch (const DomainError&) {
           continue;
         }
@@ -10219,7 +11359,7 @@ class BasicHermiteStatics {
     }
     // Residual floor: accepted at 1e-6 (1e-5 for a line on the seabed) and reported.
     K_.set_zero();
-    line_static_residual<double>(line_, lc, q, R);
+    line_static_residual<double>(model_, line_, lc, q, R);
     cons_.reduce_residual(R);
     const double norm = scaled_norm(R, force_scale(lc, q));
     bool on_seabed = false;
@@ -10262,11 +11402,11 @@ class BasicHermiteStatics {
     StaticLoadCase lcs = lc;
     VecX<double> drag;
     if (lc.current) {  // stability judged on the potential part with the drag held
-      line_current_drag<double, BandMatrix<double>>(line_, *lc.current, q, drag, nullptr);
+      line_current_drag(model_, line_, *lc.current, q, drag, lc.surface_z);
       lcs.frozen_drag = &drag;
       lcs.current = nullptr;
     }
-    line_static_residual<double, SymmetricBandMatrix<double>>(line_, lcs, q, R, &Ks_);
+    line_static_residual<double, SymmetricBandMatrix<double>>(model_, line_, lcs, q, R, &Ks_);
     cons_.reduce_matrix(Ks_);
     // Eigenvalues within 1e-10 of the tangent's scale count as zero: a null mode (the bow of a
     // weightless line turning about its chord) is neutral, not unstable.
@@ -10328,10 +11468,17 @@ class BasicHermiteStatics {
     return (p1 + s * d1 - (p2 + t * d2)).norm();
   }
 
+  // The EI scale of the line and of its load model (continuation in EI).
+  void set_EI_scale(double lambda) {
+    line_.set_EI_scale(lambda);
+    model_.set_EI_scale(lambda);
+  }
+
   Line& line_;
   StaticProblem prob_;
   StaticOptions opt_;
   LineConstraints cons_;
+  LineModel<double> model_;  // the line's load model (its residual, tangent, energy and drag)
   Eigen::Index n_;
   Eigen::Index kd_;
   SymmetricBandMatrix<double> Ks_;
@@ -10619,7 +11766,7 @@ Mat3<T> generalized_alpha_amplification(const GeneralizedAlpha<T>& g, const T& O
 #include <vector>
 
 // ---- begin cabledyn/dynamics/line_load_model.hpp ----
-// cabledyn: the load model of the line march: the force r(q, v) = f_int + f_damping - f_ext
+// cabledyn: the line march's view of the line's load model (LineModel): the force r(q, v) = f_int + f_damping - f_ext
 // with its Jacobians into band storage, and the mass M(q) (structural plus added mass).
 // Spec "The EI = 0 tension element", "The cubic-Hermite element" (internal and damping
 // forces, effective tangents), "Axial damping", "Buoyancy and wetting" (submerged weight,
@@ -10823,22 +11970,11 @@ inline void sample_fluid(const FluidField& field, const Line& line, const VecX<d
 
 namespace cabledyn {
 
-namespace detail {
-/// Two Hermite elements of a line that one pack evaluation may share: equal element
-/// parameters, submerged weight and Morison coefficients.
-inline bool equal_elements(const Line& line, std::size_t a, std::size_t b) {
-  const auto& p = line.hermite_element(a).params();
-  const auto& o = line.hermite_element(b).params();
-  const auto ma = line.morison(a), mb = line.morison(b);
-  return p.L0 == o.L0 && p.EA == o.EA && p.EI == o.EI && p.BA == o.BA && p.rho_A == o.rho_A &&
-         p.axial_order == o.axial_order && p.bending_order == o.bending_order && line.w(a) == line.w(b) &&
-         ma.d == mb.d && ma.Cdn == mb.Cdn && ma.Cdt == mb.Cdt && ma.Can == mb.Can && ma.Cat == mb.Cat &&
-         ma.rho == mb.rho;
-}
-}  // namespace detail
-
 /// The load model of one line in the march (EI = 0 or cubic Hermite): r(q, v) and its
-/// Jacobians, and the mass, with the fluid field held over the step. Workspaces are sized at
+/// Jacobians, and the mass, with the fluid field held over the step. The loads are the line's
+/// load model's (LineModel, line/line_model.hpp: the one load model of a line, which the
+/// statics, the modal analysis and the systems use too); this adds the march's band storage
+/// (the constant structural mass assembled once) and its held fluid. Workspaces are sized at
 /// construction: an evaluation allocates nothing.
 /// The template parameter defers the instantiation of the element kernels to the files that
 /// use the class (compile time); the march is double (`LineLoadModel`): long double and duals
@@ -10846,50 +11982,42 @@ inline bool equal_elements(const Line& line, std::size_t a, std::size_t b) {
 template <class Real = double>
 class BasicLineLoadModel {
   static_assert(std::is_same_v<Real, double>, "the line march runs in double; long double and duals: the system route");
-  static constexpr int kLanes = kPackLanes<double>;  // elements per pack (SIMD width)
-  using Pk = Pack<double, kLanes>;
 
  public:
   BasicLineLoadModel(const Line& line, const DynamicOptions& opt)
       : line_(line),
         opt_(opt),
+        model_(LineModel<double>::elements_of(line, SeabedModel{opt.seabed_z, opt.seabed})),
         n_(static_cast<Eigen::Index>(line.dofs())),
         kd_(line.half_bandwidth()),
         M_(n_, kd_, kd_),
         M_struct_(n_, kd_, kd_) {
+    model_.set_surface_z(opt.surface_z);
+    model_.set_pack_elements(opt.pack_elements);
     still_.u.assign(line.n_nodes(), Vec3<double>::Zero());
     still_.udot.assign(line.n_nodes(), Vec3<double>::Zero());
-    fluid_ = &still_;
-    // Runs of kLanes Hermite elements with equal element parameters, weight and Morison
-    // coefficients share one pack evaluation.
-    pack_run_.assign(line.n_elements(), 0);
-    for (std::size_t e = 0; line.hermite() && e + kLanes <= line.n_elements(); ++e) {
-      bool same = true;
-      for (std::size_t l = 1; l < kLanes && same; ++l) same = detail::equal_elements(line, e, e + l);
-      pack_run_[e] = same;
-    }
-    for (std::size_t e = 0; e < line.n_elements(); ++e) {
-      const auto& env = line.environment();
-      const double d = line.type(e).d;
-      loads_.push_back({line.w(e), env.rho_w * env.g * kPi * d * d / 4, line.morison(e)});
-    }
+    hold_fluid(nullptr);
     // The structural consistent mass is constant: assembled once (the added mass is added
     // per step, Hermite, or per residual, EI = 0).
     M_struct_.set_zero();
-    line_mass<double>(line_, VecX<double>::Zero(n_), M_struct_, false, opt_.surface_z);
+    detail::BandMarchSink sink{&M_struct_};
+    model_.structural_mass(sink);
   }
 
   BasicLineLoadModel(const BasicLineLoadModel&) = delete;  // holds the line and the fluid by reference
   BasicLineLoadModel& operator=(const BasicLineLoadModel&) = delete;
 
   const Line& line() const { return line_; }
+  /// The line's load model.
+  const LineModel<double>& model() const { return model_; }
 
   /// The fluid field the evaluations use until the next call (null: still water); it must
   /// outlive them.
   void hold_fluid(const HeldFluid* fluid) {
     const HeldFluid* f = fluid ? fluid : &still_;
     check_fluid(*f);
-    fluid_ = f;
+    fluid_.u = f->u.data();
+    fluid_.a = f->udot.data();
   }
 
   /// The mass of the last assemble_mass().
@@ -10898,64 +12026,19 @@ class BasicLineLoadModel {
   /// M = the cached structural mass + the added mass of the wetted part at q (into mass()).
   void assemble_mass(const VecX<double>& q) {
     detail::copy_band_scaled(M_, M_struct_, 1.0);  // the band rows (no allocation)
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      if (line_.hermite() && opt_.pack_elements && pack_run_[e] && hermite_added_mass_pack(e, q)) {
-        e += kLanes - 1;
-        continue;
-      }
-      const auto mc = line_.morison(e);
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      if (line_.hermite())
-        detail::add_band_block(M_, line_.dof(e, 0), 12,
-                  hermite_added_mass<double>(q.segment<12>(i0), mc, line_.L0(e), opt_.surface_z));
-      else
-        detail::add_band_block(M_, line_.dof(e, 0), 6,
-                  tension_added_mass<double>(q.segment<6>(i0), mc, line_.L0(e), opt_.surface_z));
-    }
+    detail::BandMarchSink sink{&M_};
+    model_.added_mass(q, sink);
   }
 
   /// r = f_int + f_damping - f_ext at (q, v) with the held fluid. When S is given,
   /// S += wq dr/dq + wv dr/dv in band storage (the line's half-bandwidth).
   void evaluate(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S, double wq,
                 double wv) {
-    r.setZero();
-    if (line_.hermite()) {
-      // Runs of kPackLanes equal, wholly submerged elements in one pass on packs; the rest
-      // (and every element with pack_elements off) one at a time. The order of the additions
-      // into r and S is the element order either way.
-      const std::size_t ne = line_.n_elements();
-      for (std::size_t e = 0; e < ne;) {
-        if (opt_.pack_elements && pack_run_[e] && hermite_pack(e, q, v, r, S, wq, wv)) {
-          e += kLanes;
-        } else {
-          hermite_one(e, q, v, r, S, wq, wv);
-          ++e;
-        }
-      }
-    }
-    // EI = 0 elements: the element residual (line/element_residual.hpp) with the held fluid.
-    for (std::size_t e = 0; !line_.hermite() && e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const Vec<double, 6> qe = q.segment<6>(i0), ve = v.segment<6>(i0);
-      ElementSea<double> sea;
-      sea.ua = fluid_->u[e];
-      sea.ub = fluid_->u[e + 1];
-      sea.udot = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-      sea.surface_z = opt_.surface_z;
-      Mat<double, 6> K, Jv;
-      r.segment<6>(i0) += tension_element_residual<double, double>(line_.tension_element(e), loads_[e], qe, &ve, sea,
-                                                                   -1, S ? &K : nullptr, S ? &Jv : nullptr);
-      if (S) detail::add_band_block(*S, line_.dof(e, 0), 6, Mat<double, 6>(wq * K + wv * Jv));
-    }
-    // Seabed: normal penalty contact and damping at the nodes.
-    if (opt_.seabed_z) {
-      for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
-        const auto iz = static_cast<Eigen::Index>(line_.dof(i, 2));
-        const auto c = seabed_contact<double>(q(iz), v(iz), *opt_.seabed_z, node_contact_width_length(line_, i), 1.0,
-                                              opt_.seabed);
-        r(iz) -= c.f;
-        if (S) S->add(iz, iz, -wq * c.df_dz - wv * c.df_dvz);
-      }
+    if (S) {
+      detail::BandMarchSink sink{S};
+      model_.dynamic_residual(q, v, fluid_, r, &sink, wq, wv);
+    } else {
+      model_.dynamic_residual(q, v, fluid_, r, static_cast<detail::BandMarchSink*>(nullptr), wq, wv);
     }
   }
 
@@ -10973,12 +12056,8 @@ class BasicLineLoadModel {
   /// EI = 0: S += w d(M(q) a)/dq at qa for the accelerations am (the added mass turns with the
   /// element chord).
   void add_added_mass_jacobian(BandMatrix<double>& S, const VecX<double>& qa, const VecX<double>& am, double w) const {
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const Mat<double, 6> J = tension_added_mass_jacobian<double>(qa.segment<6>(i0), am.segment<6>(i0), line_.morison(e),
-                                                                  line_.L0(e), opt_.surface_z);
-      detail::add_band_block(S, line_.dof(e, 0), 6, Mat<double, 6>(w * J));
-    }
+    detail::BandMarchSink sink{&S};
+    model_.added_mass_jacobian(qa, am, sink, w);
   }
 
   /// A held fluid field must sample every node.
@@ -10988,118 +12067,14 @@ class BasicLineLoadModel {
   }
 
  private:
-  // Component-major element blocks into band storage: S(i0 + 3k + i, i0 + 3l + j) += R(k + 4l, i + 3j).
-  // (Blocks of a pack: its lane `ln`.)
-  template <class T>
-  static void add_hermite_blocks(BandMatrix<double>& S, std::size_t first, HermiteBlockSum<T>& blocks, int ln = 0) {
-    const auto i0 = static_cast<Eigen::Index>(first);
-    const auto& R = blocks.matrix();
-    double* data = S.data();
-    for (int l = 0; l < 4; ++l)
-      for (int j = 0; j < 3; ++j) {
-        double* col = data + S.offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
-        for (int k = 0; k < 4; ++k)
-          for (int i = 0; i < 3; ++i) col[3 * k + i] += lane(R(k + 4 * l, i + 3 * j), ln);
-      }
-  }
-
-  // The added mass of kLanes equal elements from e0 on a pack, added in element order; false
-  // (nothing done) when one of them may reach the surface.
-  bool hermite_added_mass_pack(std::size_t e0, const VecX<double>& q) {
-    std::array<Eigen::Index, kLanes> i0{};
-    Vec<Pk, 12> qe;
-    if (!gather_submerged(e0, q, i0, qe)) return false;
-    const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, line_.morison(e0), line_.L0(e0), opt_.surface_z);
-    for (int l = 0; l < kLanes; ++l) detail::add_band_block(M_, static_cast<std::size_t>(i0[static_cast<std::size_t>(l)]), 12, Ma, l);
-    return true;
-  }
-
-  // Gathers kLanes consecutive Hermite elements from e0 into one pack (their first DOFs in
-  // i0); false when one of them may reach the surface (the caller then takes them one at a
-  // time).
-  bool gather_submerged(std::size_t e0, const VecX<double>& q, std::array<Eigen::Index, kLanes>& i0,
-                        Vec<Pk, 12>& qe) const {
-    const double L0 = line_.L0(e0);
-    for (int l = 0; l < kLanes; ++l) {
-      const auto i = static_cast<Eigen::Index>(line_.dof(e0 + static_cast<std::size_t>(l), 0));
-      i0[static_cast<std::size_t>(l)] = i;
-      if (element_may_cross(q.segment<12>(i), L0, opt_.surface_z)) return false;
-    }
-    for (int l = 0; l < kLanes; ++l)
-      for (int k = 0; k < 12; ++k) qe(k).set(l, q(i0[static_cast<std::size_t>(l)] + k));
-    return true;
-  }
-
-  // One Hermite element's force onto r and, with S, its effective tangent onto S: the element
-  // residual (line/element_residual.hpp) with the held fluid, its blocks scattered once.
-  void hermite_one(std::size_t e, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
-                   BandMatrix<double>* S, double wq, double wv) {
-    const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-    const Vec<double, 12> qe = q.segment<12>(i0), ve = v.segment<12>(i0);
-    ElementSea<double> sea;
-    sea.ua = fluid_->u[e];
-    sea.ub = fluid_->u[e + 1];
-    sea.udot = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-    sea.surface_z = opt_.surface_z;
-    HermiteBlockSum<double>* R = S ? &blocks_ : nullptr;
-    if (R) R->set_zero();
-    Vec<double, 12> f;
-    Mat<double, 12> Kwet;
-    const bool wet = hermite_element_residual<double>(line_.hermite_element(e), loads_[e], qe, ve, sea, f, R, wq, wv,
-                                                      S ? &Kwet : nullptr);
-    if (wet) detail::add_band_block(*S, line_.dof(e, 0), 12, Mat<double, 12>(-wq * Kwet));
-    r.segment<12>(i0) += f;
-    if (S) add_hermite_blocks(*S, line_.dof(e, 0), *R);
-  }
-
-  // kLanes consecutive Hermite elements from e0 on packs (pack_run_[e0]: equal parameters)
-  // when none of them may reach the surface; returns false, having done nothing, otherwise.
-  // The element residual of hermite_one lane by lane; the lanes' results are added into r and
-  // S in element order.
-  bool hermite_pack(std::size_t e0, const VecX<double>& q, const VecX<double>& v, VecX<double>& r,
-                    BandMatrix<double>* S, double wq, double wv) {
-    std::array<Eigen::Index, kLanes> i0{};
-    Vec<Pk, 12> qe, ve, f;
-    if (!gather_submerged(e0, q, i0, qe)) return false;
-    ElementSea<Pk> sea;
-    sea.surface_z = opt_.surface_z;
-    for (int l = 0; l < kLanes; ++l) {
-      const auto i = i0[static_cast<std::size_t>(l)];
-      const std::size_t e = e0 + static_cast<std::size_t>(l);
-      for (int k = 0; k < 12; ++k) ve(k).set(l, v(i + k));
-      const Vec3<double> al = 0.5 * (fluid_->udot[e] + fluid_->udot[e + 1]);
-      for (int c = 0; c < 3; ++c) {
-        sea.ua(c).set(l, fluid_->u[e](c));
-        sea.ub(c).set(l, fluid_->u[e + 1](c));
-        sea.udot(c).set(l, al(c));
-      }
-    }
-    HermiteBlockSum<Pk>* R = S ? &pack_blocks_ : nullptr;
-    if (R) R->set_zero();
-    try {
-      hermite_element_residual<Pk>(line_.hermite_element(e0), loads_[e0], qe, ve, sea, f, R, wq, wv, nullptr);
-    } catch (const DomainError&) {
-      return false;  // one element at a time names the element whose state is outside the model
-    }
-    for (int l = 0; l < kLanes; ++l) {
-      const auto i = i0[static_cast<std::size_t>(l)];
-      for (int k = 0; k < 12; ++k) r(i + k) += f(k)[l];
-      if (S) add_hermite_blocks(*S, static_cast<std::size_t>(i), pack_blocks_, l);
-    }
-    return true;
-  }
-
   const Line& line_;
   DynamicOptions opt_;
+  LineModel<double> model_;
   Eigen::Index n_;
   Eigen::Index kd_;
   BandMatrix<double> M_, M_struct_;
   HeldFluid still_;
-  const HeldFluid* fluid_ = nullptr;
-  HermiteBlockSum<double> blocks_;  // Hermite: one element's effective tangent (component-major)
-  HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' effective tangents
-  std::vector<ElementLoads<double>> loads_;  // each element's weight, rho g A and Morison coefficients
-  std::vector<char> pack_run_;     // Hermite: elements e .. e + kLanes - 1 exist and are equal
+  LineFluid fluid_;  // the held fluid's node arrays
 };
 
 using LineLoadModel = BasicLineLoadModel<>;
@@ -13433,684 +14408,6 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
 
 }  // namespace cabledyn
 // ---- end cabledyn/system/body_model.hpp ----
-// ---- begin cabledyn/system/line_model.hpp ----
-// cabledyn: the load model of one line inside a mooring system (EI = 0 or cubic Hermite),
-// every parameter of an EI = 0 line a template scalar.
-// Spec "The EI = 0 tension element" (internal force and tangent), "The cubic-Hermite bending
-// element" (nodes [r, m], m = r'), "Buoyancy and wetting" (submerged weight per unstretched
-// metre, consistent nodal weights), "Seabed contact" (nodal penalty contact, stiffness
-// kBot d l_trib, on the position DOFs), "Static equilibrium" (R = f_int - f_ext), "Attached
-// objects and line ends" (the end nodes of a line are the positions of the objects it is
-// attached to; a finite-EI end on a point is pinned in bending: its tangent is free).
-//
-// The model sees a line as its node vector x: N + 1 nodes of node_dofs() values each (3: the
-// position r; 6 on a Hermite line: r and the tangent m), end nodes included. It counts x in
-// slots of three values (slot k = x[3k, 3k + 3): node i's position is slot
-// position_slot(i), a Hermite node's tangent the slot after it) and gives the residual
-// R = f_int - f_ext on every slot and the tangent dR/dx as 3 x 3 slot blocks into a sink:
-// `sink.add(i, j, B)` adds B to the block of slots (i, j). It knows nothing of DOF numbering:
-// the system (mooring_system.hpp) routes each slot block to a line band, an object border or
-// nowhere (a held end position).
-//
-// T is the scalar of the state and of the parameters alike (double, long double or a dual):
-// with T a dual, EA, the section lengths, the mass and diameter of an EI = 0 line carry
-// derivative parts, and a static solve in T gives the exact derivatives of its results with
-// respect to them. A Hermite element's parameters are double (HermiteElementParams): a
-// Hermite line whose parameters carry derivatives is refused (NotImplementedError); its state
-// may be a dual (the sensitivities to the objects' positions and to other lines' parameters).
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <optional>
-#include <string>
-#include <vector>
-
-
-namespace cabledyn {
-
-/// A section of a line (a LINE TYPES row over a SECTIONS length) with its parameters in T.
-template <class T>
-struct SectionModel {
-  std::string type_name = "line type";
-  T length = T(0);   ///< unstretched length [m]
-  int segments = 0;  ///< elements
-  T EA = T(0);       ///< axial stiffness [N]
-  T BA = T(0);       ///< axial damping [N s] (a negative value is resolved as -zeta, spec "Axial damping")
-  T rho_A = T(0);    ///< dry mass per unstretched metre [kg/m]
-  T d = T(0);        ///< hydrodynamic diameter [m]
-  double EI = 0;     ///< bending stiffness [N m^2] (a section of EI > 0 makes the line a cubic-Hermite cable)
-  double Cdn = 0, Cdt = 0, Can = 0, Cat = 0;  ///< Morison coefficients (double: not design parameters yet)
-
-  /// The section of a double line description, its parameters lifted to T.
-  static SectionModel from(const LineSection& s) {
-    SectionModel m;
-    m.type_name = s.type.name;
-    m.length = T(s.length);
-    m.segments = s.segments;
-    m.EA = T(s.type.EA);
-    m.BA = T(s.type.BA);
-    m.rho_A = T(s.type.rho_A);
-    m.d = T(s.type.d);
-    m.EI = s.type.EI;
-    m.Cdn = s.type.Cdn;
-    m.Cdt = s.type.Cdt;
-    m.Can = s.type.Can;
-    m.Cat = s.type.Cat;
-    return m;
-  }
-
-  /// The double description of this section (values of every parameter).
-  LineSection value(const LineType& base) const {
-    LineSection s;
-    s.type = base;
-    s.type.name = type_name;
-    s.type.EA = static_cast<double>(value_of(EA));
-    s.type.BA = static_cast<double>(value_of(BA));
-    s.type.rho_A = static_cast<double>(value_of(rho_A));
-    s.type.d = static_cast<double>(value_of(d));
-    s.type.EI = EI;
-    s.type.Cdn = Cdn;
-    s.type.Cdt = Cdt;
-    s.type.Can = Can;
-    s.type.Cat = Cat;
-    s.length = static_cast<double>(value_of(length));
-    s.segments = segments;
-    return s;
-  }
-};
-
-/// The seabed a line model sees: a flat floor with its penalty parameters (none: no seabed).
-struct SeabedModel {
-  std::optional<double> z;  ///< floor elevation [m]
-  SeabedParams params;      ///< kBot, cBot, blend width
-};
-
-/// True when x carries a nonzero derivative part (a seeded dual; false for a plain float).
-template <class T>
-bool carries_derivative(const T& x) {
-  if constexpr (is_dual_v<T>) {
-    const auto& d = x.derivatives();
-    for (Eigen::Index i = 0; i < d.size(); ++i)
-      if (value_of(d(i)) != 0 || carries_derivative(d(i))) return true;
-    return carries_derivative(x.value());
-  } else {
-    (void)x;
-    return false;
-  }
-}
-
-/// The load model of a line in a system: elements (EI = 0, or cubic Hermite when a section
-/// has EI > 0: the whole line is then a Hermite cable, its EI = 0 sections Hermite elements
-/// without bending energy, as in line/line.hpp), submerged weights and seabed contact. Rebuild
-/// it (rebuild()) after editing sections().
-/// The fluid a line's dynamic loads see over a step (spec "Time integration": the fields are
-/// sampled for the end of the step at the committed node positions and held over it): the
-/// uniform current U (u null), or per node i the fluid velocity u[i] and local acceleration
-/// a[i] (n_nodes() entries each; an element sees the velocities of its two nodes and the mean
-/// of their accelerations: its Froude-Krylov and added-mass inertia force).
-struct LineFluid {
-  Vec3<double> U = Vec3<double>::Zero();
-  const Vec3<double>* u = nullptr;
-  const Vec3<double>* a = nullptr;
-};
-
-template <class T>
-class LineModel {
- public:
-  LineModel(std::string name, std::vector<SectionModel<T>> sections, const Environment& env,
-            SeabedModel seabed = {}, bool tension_only = true)
-      : name_(std::move(name)), sections_(std::move(sections)), env_(env), seabed_(seabed),
-        tension_only_(tension_only) {
-    env_.validate();
-    seabed_.params.validate(name_ + " seabed");
-    rebuild();
-  }
-
-  /// The model of a double line description (its end positions are not used: the system
-  /// places the end nodes on the objects the line is attached to; a Hermite line's ends are
-  /// pinned in bending).
-  static LineModel from_line(const Line& line, SeabedModel seabed = {}) {
-    for (int e = 0; e < 2; ++e)
-      if (line.hermite() && line.end(e).rotation != EndRotation::free)
-        throw NotImplementedError(line.name() + (e == 0 ? " End A" : " End B"), "rotational connection",
-                                  line.end(e).rotation == EndRotation::rigid ? "Rigid" : "spring",
-                                  "pinned (free) in a system (clamped and spring cable ends are not in the system yet)");
-    std::vector<SectionModel<T>> s;
-    for (const auto& sec : line.sections()) s.push_back(SectionModel<T>::from(sec));
-    LineModel m(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
-    m.set_quadrature(line.options().axial_order, line.options().bending_order);
-    return m;
-  }
-
-  const std::string& name() const { return name_; }
-  const Environment& environment() const { return env_; }
-  const SeabedModel& seabed() const { return seabed_; }
-  /// The sections; edit them (a design parameter, a dual seed), then call rebuild().
-  std::vector<SectionModel<T>>& sections() { return sections_; }
-  const std::vector<SectionModel<T>>& sections() const { return sections_; }
-
-  /// The Gauss orders of a Hermite element's axial and bending energies (deck options
-  /// axial_quadrature_order, bending_quadrature_order; 1..6); rebuilds.
-  void set_quadrature(int axial_order, int bending_order) {
-    for (int o : {axial_order, bending_order})
-      if (o < 1 || o > 6) throw InputError(name_, "quadrature order", o, "in [1, 6]");
-    const int a = axial_order_, b = bending_order_;
-    axial_order_ = axial_order;
-    bending_order_ = bending_order;
-    try {
-      rebuild();
-    } catch (...) {
-      axial_order_ = a, bending_order_ = b;
-      throw;
-    }
-  }
-
-  /// Validate the sections and rebuild the elements, weights and contact widths. Throws
-  /// InputError naming the line, the section and the bad parameter, NotImplementedError for
-  /// a Hermite line whose parameters carry derivatives.
-  void rebuild() { b_ = build(); }  // a throw leaves the model as it was
-
- private:
-  // What rebuild() derives from the sections, as one value (assigned whole: a throw while
-  // building leaves the model as it was, and no derived field can be missed).
-  struct Built {
-    bool hermite = false;
-    std::vector<BasicTensionElement<T>> elems;     // EI = 0 line
-    std::vector<HermiteElement<LayoutRM>> helems;  // Hermite line
-    std::vector<Mat<T, 12>> hmass;                 // Hermite: each element's consistent structural mass (constant)
-    std::vector<T> w, d, L0, EA;
-    std::vector<MorisonCoefficients> morison;
-    std::vector<ElementLoads<T>> loads;        // EI = 0: each element's weight and Morison coefficients
-    std::vector<ElementLoads<double>> hloads;  // Hermite: weight, rho g A and Morison coefficients (double)
-    T compliance = T(0);                       // sum l0 / EA
-  };
-  Built build() const {
-    Built r;
-    if (sections_.empty()) throw InputError(name_, "sections", 0, ">= 1");
-    for (const auto& s : sections_) {
-      if (!(s.EI >= 0 && std::isfinite(s.EI))) throw InputError(name_ + " section", "EI", s.EI, ">= 0");
-      r.hermite = r.hermite || s.EI > 0;
-    }
-    for (std::size_t i = 0; i < sections_.size(); ++i) {
-      const auto& s = sections_[i];
-      const std::string obj = name_ + " section " + std::to_string(i + 1);
-      if (s.segments < 1) throw InputError(obj, "NumSegs", s.segments, ">= 1");
-      if (!(value_of(s.length) > 0 && is_finite(s.length))) throw InputError(obj, "length", value_of(s.length), "> 0");
-      if (!(value_of(s.d) > 0 && is_finite(s.d))) throw InputError(obj, "Diam", value_of(s.d), "> 0");
-      if (r.hermite && (carries_derivative(s.length) || carries_derivative(s.EA) || carries_derivative(s.BA) ||
-                       carries_derivative(s.rho_A) || carries_derivative(s.d)))
-        throw NotImplementedError(obj, "design parameter of a finite-EI line", "a seeded dual",
-                                  "plain values (a Hermite element's parameters are double: its sensitivities would be lost)");
-      const T L0 = s.length / T(s.segments);
-      // Spec "Buoyancy and wetting" and "Axial damping" (a negative BA is a damping ratio).
-      const T w = submerged_weight<T>(s.rho_A, s.d, env_.rho_w, env_.g);
-      const T BA = resolve_axial_damping<T>(s.BA, L0, s.EA, s.rho_A);
-      MorisonCoefficients mc;
-      mc.d = static_cast<double>(value_of(s.d));
-      mc.Cdn = s.Cdn;
-      mc.Cdt = s.Cdt;
-      mc.Can = s.Can;
-      mc.Cat = s.Cat;
-      mc.rho = env_.rho_w;
-      mc.validate(obj);
-      for (int k = 0; k < s.segments; ++k) {
-        const std::string eo = name_ + " element " + std::to_string(r.L0.size() + 1);
-        if (r.hermite) {
-          HermiteElementParams p;
-          p.L0 = static_cast<double>(value_of(L0));
-          p.EA = static_cast<double>(value_of(s.EA));
-          p.EI = s.EI;
-          p.BA = static_cast<double>(value_of(BA));
-          p.rho_A = static_cast<double>(value_of(s.rho_A));
-          p.axial_order = axial_order_;
-          p.bending_order = bending_order_;
-          r.helems.emplace_back(p, eo);
-          r.hmass.push_back(r.helems.back().template mass<T>());
-          const double dv = mc.d;
-          r.hloads.push_back({static_cast<double>(value_of(w)), env_.rho_w * env_.g * kPi * dv * dv / 4, mc});
-        } else {
-          BasicTensionElementParams<T> p;
-          p.L0 = L0;
-          p.EA = s.EA;
-          p.BA = BA;
-          p.rho_A = s.rho_A;
-          p.tension_only = tension_only_;
-          r.elems.emplace_back(p, eo);
-          // rho g A at the diameter's value: the buoyancy lost above the surface (a dual
-          // diameter's derivative is not carried into it).
-          r.loads.push_back({w, env_.rho_w * env_.g * kPi * mc.d * mc.d / 4, mc});
-        }
-        r.L0.push_back(L0);
-        r.EA.push_back(s.EA);
-        r.w.push_back(w);
-        r.d.push_back(s.d);
-        r.morison.push_back(mc);
-        const T ce = L0 / s.EA;  // plain (duals: see element_residual.hpp)
-        r.compliance += ce;
-      }
-    }
-    return r;
-  }
-
- public:
-  /// True for a cubic-Hermite cable (a section of EI > 0), false for an EI = 0 line.
-  bool hermite() const { return b_.hermite; }
-  /// Values per node: 3 (r) or 6 (Hermite: r, m).
-  int node_dofs() const { return b_.hermite ? 6 : 3; }
-  /// Half-bandwidth of a line's band in node-major order (5 EI = 0, 11 Hermite).
-  int half_bandwidth() const { return 2 * node_dofs() - 1; }
-  std::size_t n_elements() const { return b_.L0.size(); }
-  std::size_t n_nodes() const { return b_.L0.size() + 1; }
-  /// Number of slots (three values each) of the node vector.
-  std::size_t n_slots() const { return n_nodes() * static_cast<std::size_t>(node_dofs() / 3); }
-  /// The slot of node i's position (its tangent, on a Hermite line, is the next one).
-  std::size_t position_slot(std::size_t i) const { return i * static_cast<std::size_t>(node_dofs() / 3); }
-  /// Size of the node vector x.
-  Eigen::Index size() const { return static_cast<Eigen::Index>(3 * n_slots()); }
-  /// Unstretched length of element e [m].
-  const T& L0(std::size_t e) const { return b_.L0[e]; }
-  /// Axial stiffness of element e [N].
-  const T& EA(std::size_t e) const { return b_.EA[e]; }
-  /// Submerged weight per unstretched metre of element e [N/m].
-  const T& w(std::size_t e) const { return b_.w[e]; }
-  /// EI = 0 element e (an EI = 0 line).
-  const BasicTensionElement<T>& element(std::size_t e) const { return b_.elems.at(e); }
-  /// Hermite element e (a Hermite line).
-  const HermiteElement<LayoutRM>& hermite_element(std::size_t e) const { return b_.helems.at(e); }
-  /// The axial compliance sum l0 / EA over the elements [m/N] (1 / k_a, the line's axial
-  /// stiffness as a spring).
-  const T& axial_compliance() const { return b_.compliance; }
-  /// A Hermite line's bending stiffness at its end `end` (0: End A, 1: End B), EI / l0 of the
-  /// end element [N m/rad] (0 for an EI = 0 line).
-  double end_bending_stiffness(int end) const {
-    if (!b_.hermite) return 0;
-    const auto& p = b_.helems[end == 0 ? 0 : b_.helems.size() - 1].params();
-    return p.EI / p.L0;
-  }
-  /// A Hermite line's end tangent's own inertia in its end element's consistent mass,
-  /// rho_A l0^3 / 105 [kg m^2] (0 for an EI = 0 line).
-  double end_tangent_inertia(int end) const {
-    if (!b_.hermite) return 0;
-    const auto& p = b_.helems[end == 0 ? 0 : b_.helems.size() - 1].params();
-    return p.rho_A * p.L0 * p.L0 * p.L0 / 105;
-  }
-  /// Total unstretched length [m].
-  T length() const {
-    T L = T(0);
-    for (const auto& s : sections_) L += s.length;
-    return L;
-  }
-  /// Total submerged weight [N].
-  T weight() const {
-    T W = T(0);
-    for (std::size_t e = 0; e < n_elements(); ++e) W += b_.w[e] * L0(e);
-    return W;
-  }
-
-  /// The double line description of this model's parameter values, with the given end
-  /// positions (the static seeds of the system statics solve it line by line; a Hermite
-  /// line's ends pinned in bending).
-  /// With `reversed`, the line seen from End B: its sections in reverse order (endA is then
-  /// the position of this model's End B). dirA / dirB (null: pinned in bending) clamp this
-  /// model's End A / End B: a Rigid end connection, the tangent on the ray of that world
-  /// direction along this model's arc length (reversed: negated, along the reversed line's);
-  /// kA / kB > 0 make that end a rotational spring of that stiffness about the direction.
-  Line value_line(const Vec3<double>& endA, const Vec3<double>& endB, bool reversed = false,
-                  const Vec3<double>* dirA = nullptr, const Vec3<double>* dirB = nullptr, double kA = 0,
-                  double kB = 0) const {
-    std::vector<LineSection> s;
-    LineType base;
-    for (const auto& sec : sections_) s.push_back(sec.value(base));
-    if (reversed) std::reverse(s.begin(), s.end());
-    LineEnd a, b;
-    a.position = endA;
-    b.position = endB;
-    const Vec3<double>* da = reversed ? dirB : dirA;
-    const Vec3<double>* db = reversed ? dirA : dirB;
-    const double ka = reversed ? kB : kA, kb = reversed ? kA : kB;
-    if (da) a.rotation = ka > 0 ? EndRotation::spring : EndRotation::rigid, a.stiffness = ka,
-            a.direction = reversed ? Vec3<double>(-*da) : *da;
-    if (db) b.rotation = kb > 0 ? EndRotation::spring : EndRotation::rigid, b.stiffness = kb,
-            b.direction = reversed ? Vec3<double>(-*db) : *db;
-    LineOptions opt;
-    opt.tension_only = tension_only_;
-    opt.axial_order = axial_order_;
-    opt.bending_order = bending_order_;
-    return Line(name_, std::move(s), a, b, env_, opt);
-  }
-
-  /// Node i's position in the node vector x.
-  Vec3<T> node(const VecX<T>& x, std::size_t i) const {
-    return x.template segment<3>(static_cast<Eigen::Index>(3 * position_slot(i)));
-  }
-
-  /// Static residual R = f_int - f_ext on every slot (R sized size(), overwritten) and, with
-  /// a sink, the tangent dR/dx as slot blocks (spec "Static equilibrium"; f_ext the consistent
-  /// weight (EI = 0: w L0 / 2 on each node of an element; Hermite: also -+w L0^2 / 12 on the
-  /// tangents' z) and the seabed's penalty reaction of stiffness kBot d l_trib, l_trib the
-  /// node's tributary length). compression_ratio >= 0 gives the compressed branch of every
-  /// EI = 0 element r EA (spec "EI = 0 path": the tension-only stages); negative: each
-  /// element's own law (a Hermite element's axial law is two-sided: the ratio does not apply).
-  /// A steady uniform current U (null: still water) adds its drag on the line at rest (spec
-  /// "Static equilibrium": a steady current; EI = 0: on the chord, Hermite: at the drag points)
-  /// with its position derivative in the tangent.
-  template <class Sink>
-  void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1,
-                       const Vec3<double>* current = nullptr) const {
-    R.setZero(size());
-    if (b_.hermite) {
-      const Vec<T, 12> ve = Vec<T, 12>::Zero();
-      ElementSea<T> sea = at_rest_;
-      if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
-      for (std::size_t e = 0; e < n_elements(); ++e) {
-        const auto o = static_cast<Eigen::Index>(6 * e);
-        Vec<T, 12> fe;
-        hermite_force(e, x.template segment<12>(o), ve, sea, fe, sink, 1.0, 0.0);
-        R.template segment<12>(o) += fe;
-      }
-    } else {
-      ElementSea<T> sea = at_rest_;
-      if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
-      for (std::size_t e = 0; e < n_elements(); ++e) {
-        const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
-        Mat<T, 6> Ke;
-        R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
-            tension_element_residual<T, T>(b_.elems[e], b_.loads[e], qe, nullptr, sea, compression_ratio,
-                                           sink ? &Ke : nullptr, nullptr);
-        if (sink) add_element_blocks<2>(*sink, e, Ke);
-      }
-    }
-    add_contact(x, nullptr, R, sink, T(1), T(0));
-  }
-
-  /// Morison coefficients of element e (at the diameter's value).
-  const MorisonCoefficients& morison(std::size_t e) const { return b_.morison[e]; }
-
-  /// Dynamic force r(x, v) = f_int + f_damp - f_ext on every slot (R sized size(),
-  /// overwritten) and, with a sink, the blocks wq dr/dx + wv dr/dv (spec "Time integration":
-  /// the equation of motion M a + r = 0). f_damp the Kelvin-Voigt axial damping ("Axial
-  /// damping"); f_ext the consistent weight, Morison drag on the velocity relative to the
-  /// fluid's ("Drag": the element's relative velocity, over its deformed length; a Hermite
-  /// element's at its three drag points), the fluid inertia of a held fluid acceleration
-  /// ("Added mass and fluid inertia": rho (1 + Ca) A du/dt normal, rho (1 + CaAx) A axial)
-  /// and the seabed's penalty reaction with its damper ("Seabed contact").
-  template <class Sink>
-  void dynamic_residual(const VecX<T>& x, const VecX<T>& vx, const LineFluid& fluid, VecX<T>& R, Sink* sink,
-                        const T& wq, const T& wv) const {
-    R.setZero(size());
-    if (b_.hermite) {
-      const double wqd = static_cast<double>(value_of(wq)), wvd = static_cast<double>(value_of(wv));
-      for (std::size_t e = 0; e < n_elements(); ++e) {
-        const auto o = static_cast<Eigen::Index>(6 * e);
-        Vec<T, 12> fe;
-        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe,
-                      sink, wqd, wvd);
-        R.template segment<12>(o) += fe;
-      }
-    } else {
-      Mat<T, 6> B;
-      for (std::size_t e = 0; e < n_elements(); ++e) {
-        const auto o = static_cast<Eigen::Index>(3 * e);
-        R.template segment<6>(o) += element_force(e, x.template segment<6>(o), vx.template segment<6>(o),
-                                                  element_sea(e, fluid, at_rest_), sink ? &B : nullptr, wq, wv);
-        if (sink) add_element_blocks<2>(*sink, e, B);
-      }
-    }
-    add_contact(x, &vx, R, sink, wq, wv);
-  }
-
-  /// Inertia M(x) a on every slot (Ma sized size(), overwritten): the consistent structural
-  /// mass and the Morison added mass at the current configuration, and with a sink the blocks
-  /// wm M + wq d(M(x) a)/dx (spec "Added mass and fluid inertia": the EI = 0 path assembles
-  /// the added mass at the current configuration with its configuration derivative in the
-  /// tangent). A Hermite line's consistent added mass is evaluated at the current
-  /// configuration too; its configuration derivative is left out of the tangent (the residual
-  /// is exact: the converged state is not affected). The added mass is that of the wetted
-  /// part below the still water (the EI = 0 tangent holds the wetted fraction, as the
-  /// single-line march does).
-  template <class Sink>
-  void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
-    Ma.setZero(size());
-    if (b_.hermite) {
-      for (std::size_t e = 0; e < n_elements(); ++e) {
-        const auto o = static_cast<Eigen::Index>(6 * e);
-        const Mat<T, 12> Me = hermite_mass(e, x.template segment<12>(o));
-        Ma.template segment<12>(o) += Me * Vec<T, 12>(ax.template segment<12>(o));
-        if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<T, 12>(wm * Me));
-      }
-      return;
-    }
-    for (std::size_t e = 0; e < n_elements(); ++e) {
-      const auto o = static_cast<Eigen::Index>(3 * e);
-      const Vec<T, 6> qe = x.template segment<6>(o), ae = ax.template segment<6>(o);
-      const Mat<T, 6> Me = element_mass(e, qe);
-      Ma.template segment<6>(o) += Me * ae;
-      if (sink)
-        add_element_blocks<2>(*sink, e,
-                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, b_.morison[e], l0_value(e), kSurface)));
-    }
-  }
-
-  /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
-  /// minus the end node's position rows of r(x, v) + M(x) a. It involves only the end element
-  /// and the end node's contact, so it costs one element, not the line (spec "Tension and
-  /// coupled loads"; a Hermite end on a point is pinned: no moment). With `tangent`, a Hermite
-  /// line's load on the end tangent, minus its rows of r + M a (zero on an EI = 0 line).
-  Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end,
-                   Vec3<T>* tangent = nullptr) const {
-    const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
-    Vec3<T> r, Ma;
-    if (b_.hermite) {
-      const auto o = static_cast<Eigen::Index>(6 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 6);
-      const Vec<T, 12> qe = x.template segment<12>(o);
-      Vec<T, 12> fe;
-      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe, nullptr, 0.0, 0.0);
-      r = fe.template segment<3>(k);
-      const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
-      Ma = M.template segment<3>(k);
-      // The load on the end tangent (a clamped end's, MooringSystem::line_end_moment).
-      if (tangent) *tangent = -fe.template segment<3>(k + 3) - M.template segment<3>(k + 3);
-    } else {
-      if (tangent) tangent->setZero();
-      const auto o = static_cast<Eigen::Index>(3 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 3);
-      const Vec<T, 6> qe = x.template segment<6>(o);
-      r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, at_rest_), nullptr, T(0), T(0))
-              .template segment<3>(k);
-      const Vec<T, 6> M = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
-      Ma = M.template segment<3>(k);
-    }
-    if (seabed_.z) {
-      const auto iz = static_cast<Eigen::Index>(3 * position_slot(i) + 2);
-      r(2) -= node_contact(i, x(iz), vx(iz)).f;
-    }
-    return -r - Ma;
-  }
-
-  /// Total potential energy at node vector x [J]: strain energy, weight potential, a Hermite
-  /// element's buoyancy lost above the still water (rho g A L0 integral of the dry height;
-  /// its value: a dual's derivative part is not carried) and the seabed's penalty potential
-  /// (the energy whose gradient is static_residual while no EI = 0 element reaches the
-  /// surface: the buoyancy an EI = 0 element loses there is lumped on its end nodes, a load
-  /// without a potential; see reaches_surface).
-  T potential_energy(const VecX<T>& x, double compression_ratio = -1) const {
-    T E = T(0);
-    for (std::size_t e = 0; e < n_elements(); ++e) {
-      if (b_.hermite) {
-        const Vec<T, 12> qe = x.template segment<12>(static_cast<Eigen::Index>(6 * e));
-        E += b_.helems[e].template energy<T>(qe);
-        E += hermite_weight_potential<T>(b_.hloads[e].w, l0_value(e), qe);
-        Vec<double, 12> qv, fw;
-        for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(qe(k)));
-        if (element_may_cross(qv, l0_value(e), kSurface))
-          E += T(hermite_wetting_load(qv, b_.hloads[e].rho_g_A, l0_value(e), kSurface, fw));
-        continue;
-      }
-      const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
-      E += compression_ratio >= 0 ? b_.elems[e].template energy<T>(qe, compression_ratio) : b_.elems[e].template energy<T>(qe);
-      E += tension_weight_potential<T, T>(b_.w[e], L0(e), qe);
-    }
-    if (seabed_.z)
-      for (std::size_t i = 0; i < n_nodes(); ++i)
-        E += node_contact(i, x(static_cast<Eigen::Index>(3 * position_slot(i) + 2)), T(0)).energy;
-    return E;
-  }
-
-  /// True when a part of the line at node vector x may lie above the still water (an EI = 0
-  /// element with a node above it; a Hermite element whose centreline bound reaches it): its
-  /// buoyancy is lost there (spec "Buoyancy and wetting").
-  bool reaches_surface(const VecX<T>& x) const {
-    for (std::size_t e = 0; e < n_elements(); ++e) {
-      if (b_.hermite) {
-        Vec<double, 12> qv;
-        for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(x(static_cast<Eigen::Index>(6 * e) + k)));
-        if (element_may_cross(qv, l0_value(e), kSurface)) return true;
-      } else if (value_of(x(static_cast<Eigen::Index>(3 * e + 2))) > kSurface ||
-                 value_of(x(static_cast<Eigen::Index>(3 * e + 5))) > kSurface) {
-        return true;
-      }
-    }
-    return false;
-  }
-  /// True when an EI = 0 element of the line at x has a node above the still water (its lost
-  /// buoyancy, lumped on its nodes, has no potential: potential_energy is then not the
-  /// energy of the static residual).
-  bool nonpotential_wetting(const VecX<T>& x) const { return !b_.hermite && reaches_surface(x); }
-
-  /// The product d l_trib of node i's contact: the sum over its elements of d_e L0_e / 2.
-  T contact_width_length(std::size_t i) const {
-    T a = T(0);
-    if (i > 0) a += T(0.5) * b_.d[i - 1] * L0(i - 1);
-    if (i + 1 < n_nodes()) a += T(0.5) * b_.d[i] * L0(i);
-    return a;
-  }
-
-  /// Elastic tension of element e at node vector x [N] (a Hermite element: the effective
-  /// tension F . t of its section at mid-element).
-  T tension(const VecX<T>& x, std::size_t e) const {
-    if (b_.hermite)
-      return b_.helems[e].template section<T>(x.template segment<12>(static_cast<Eigen::Index>(6 * e)), T(0.5)).N;
-    return b_.elems[e].template tension<T>(x.template segment<6>(static_cast<Eigen::Index>(3 * e)));
-  }
-
- private:
-  static constexpr double kSurface = 0;  // the still-water level (spec "Buoyancy and wetting")
-
-  struct NoSink {
-    void add(std::size_t, std::size_t, const Mat3<T>&) {}
-  };
-
-  double l0_value(std::size_t e) const { return static_cast<double>(value_of(L0(e))); }
-
-  // Element e's sea in the fluid (base: the sea's other fields): the fluid velocity at its two
-  // nodes, the mean of their accelerations, drag on.
-  ElementSea<T> element_sea(std::size_t e, const LineFluid& f, ElementSea<T> sea) const {
-    sea.drag = true;
-    if (!f.u) {
-      sea.ua = f.U.template cast<T>();
-      sea.ub = sea.ua;
-      return sea;
-    }
-    sea.ua = f.u[e].template cast<T>();
-    sea.ub = f.u[e + 1].template cast<T>();
-    if (f.a) sea.udot = (0.5 * (f.a[e] + f.a[e + 1])).template cast<T>();
-    return sea;
-  }
-
-  // Element e's f_int + f_damp - f_ext (Kelvin-Voigt damping, weight, drag and fluid inertia
-  // in `sea`; line/element_residual.hpp, the buoyancy lost above the still water lumped on the
-  // end nodes with its height derivative) and, with B, its blocks
-  // wq d/dq + wv d/dv.
-  Vec<T, 6> element_force(std::size_t e, const Vec<T, 6>& qe, const Vec<T, 6>& ve, const ElementSea<T>& sea, Mat<T, 6>* B,
-                          const T& wq, const T& wv) const {
-    Mat<T, 6> K, C;
-    const Vec<T, 6> r = tension_element_residual<T, T>(b_.elems[e], b_.loads[e], qe, &ve, sea, -1, B ? &K : nullptr,
-                                                        B ? &C : nullptr);
-    if (B) *B = wq * K + wv * C;
-    return r;
-  }
-
-  // Hermite element e's residual in the sea `sea` (line/element_residual.hpp: the buoyancy lost
-  // above the still water with its exact-crossing tangent) into fe and, with a sink, its
-  // blocks wq d/dq + wv d/dv as 4 x 4 slot blocks.
-  template <class Sink>
-  void hermite_force(std::size_t e, const Vec<T, 12>& qe, const Vec<T, 12>& ve, const ElementSea<T>& sea,
-                     Vec<T, 12>& fe, Sink* sink, double wq, double wv) const {
-    HermiteBlockSum<T>* R = sink ? &blocks_ : nullptr;
-    if (R) R->set_zero();
-    // The buoyancy lost above the surface: its exact-crossing tangent (double) in K_wet.
-    Mat<double, 12> Kw;
-    const bool wet = hermite_element_residual<T>(b_.helems[e], b_.hloads[e], qe, ve, sea, fe, R, wq, wv, sink ? &Kw : nullptr);
-    if (sink) {
-      Mat<T, 12> Ke = Mat<T, 12>::Zero();
-      R->template add_to<LayoutRM>(Ke);
-      if (wet) Ke += (wq * Kw).template cast<T>();
-      add_element_blocks<4>(*sink, 2 * e, Ke);
-    }
-  }
-
-  // Element e's structural plus added mass at qe.
-  Mat<T, 6> element_mass(std::size_t e, const Vec<T, 6>& qe) const {
-    return b_.elems[e].template mass<T>() + tension_added_mass<T>(qe, b_.morison[e], l0_value(e), kSurface);
-  }
-  // Hermite element e's consistent structural plus added mass at qe.
-  Mat<T, 12> hermite_mass(std::size_t e, const Vec<T, 12>& qe) const {
-    return b_.hmass[e] + hermite_added_mass<T>(qe, b_.morison[e], l0_value(e), kSurface);
-  }
-
-  // The seabed contact of node i at height z moving with vz.
-  NodalContact<T> node_contact(std::size_t i, const T& z, const T& vz) const {
-    return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), seabed_.params);
-  }
-
-  // The nodes' seabed contact on the position rows (vx null: at rest) and its blocks
-  // wq d/dz + wv d/dvz.
-  template <class Sink>
-  void add_contact(const VecX<T>& x, const VecX<T>* vx, VecX<T>& R, Sink* sink, const T& wq, const T& wv) const {
-    if (!seabed_.z) return;
-    for (std::size_t i = 0; i < n_nodes(); ++i) {
-      const std::size_t k = position_slot(i);
-      const auto iz = static_cast<Eigen::Index>(3 * k + 2);
-      const auto c = node_contact(i, x(iz), vx ? (*vx)(iz) : T(0));
-      R(iz) -= c.f;
-      if (sink) {
-        Mat3<T> B = Mat3<T>::Zero();
-        B(2, 2) = vx ? T(-(wq * c.df_dz + wv * c.df_dvz)) : T(-c.df_dz);
-        sink->add(k, k, B);
-      }
-    }
-  }
-
-  // A K x K-slot element block (its first slot `first`) into the sink as slot blocks.
-  template <int K, class Sink, class M>
-  static void add_element_blocks(Sink& sink, std::size_t first, const M& B) {
-    for (int a = 0; a < K; ++a)
-      for (int b = 0; b < K; ++b)
-        sink.add(first + static_cast<std::size_t>(a), first + static_cast<std::size_t>(b),
-                 Mat3<T>(B.template block<3, 3>(3 * a, 3 * b)));
-  }
-
-  std::string name_;
-  std::vector<SectionModel<T>> sections_;
-  Environment env_;
-  SeabedModel seabed_;
-  bool tension_only_ = true;
-  int axial_order_ = 4, bending_order_ = 4;
-  Built b_;
-  mutable HermiteBlockSum<T> blocks_;  // Hermite: one element's tangent (workspace)
-  ElementSea<T> at_rest_ = still_sea();  // statics: still water at kSurface, no drag, the wetting on
-
-  static ElementSea<T> still_sea() {
-    ElementSea<T> s;
-    s.drag = false;
-    s.wetting = true;
-    s.surface_z = kSurface;
-    return s;
-  }
-};
-
-}  // namespace cabledyn
-// ---- end cabledyn/system/line_model.hpp ----
 // ---- begin cabledyn/system/bordered_jacobian.hpp ----
 // cabledyn: the Jacobian of a mooring system, line bands bordered by object DOFs, and its
 // solve by block elimination.
@@ -22425,6 +22722,7 @@ namespace cabledyn::io {
 struct LineRun {
   int id = 0;                   ///< deck line ID
   std::unique_ptr<Line> line;   ///< End A = the fairlead end
+  std::unique_ptr<LineModel<double>> model;  ///< the line's load model with the problem's seabed (node recovery)
   int point[2] = {0, 0};        ///< deck point IDs of End A (fairlead) and End B
   StaticProblem problem;
   StaticResult statics;
@@ -22601,6 +22899,8 @@ std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, c
     if (env.depth) L.problem.seabed_z = -*env.depth;
     L.problem.seabed.kBot = deck.options.kBot;
     L.problem.seabed.cBot = deck.options.cBot;
+    L.model = std::make_unique<LineModel<double>>(
+        LineModel<double>::elements_of(*L.line, SeabedModel{L.problem.seabed_z, L.problem.seabed}));
     lines.push_back(std::move(L));
   }
   if (motion.tracks)
@@ -22769,57 +23069,49 @@ struct NodeRecovery {
   std::vector<double> tension, curvature, moment;
 };
 
-/// Node recovery of `line` at the state q (its DOF layout; v its velocities, null: at rest)
-/// with the end forces fA, fB (the end nodes' tensions) and the seabed the line lies on.
+/// Node recovery of a line at the state q (its node vector; v its velocities, null: at rest)
+/// with the end forces fA, fB (the end nodes' tensions), from the line's load model (its
+/// elements, weights and seabed: LineModel, line/line_model.hpp).
 /// EI = 0: a node's tension is the mean of its two elements' (damping included).
 template <class Unused = void>
-NodeRecovery recover_nodes_at(const Line& line, const VecX<double>& q, const VecX<double>* vel,
-                              const std::optional<double>& seabed_z, const SeabedParams& seabed,
+NodeRecovery recover_nodes_at(const LineModel<double>& model, const VecX<double>& q, const VecX<double>* vel,
                               const Vec3<double>& fA, const Vec3<double>& fB) {
   NodeRecovery r;
-  const std::size_t nn = line.n_nodes();
+  const std::size_t nn = model.n_nodes(), ne = model.n_elements();
   r.tension.assign(nn, 0);
   r.curvature.assign(nn, 0);
   r.moment.assign(nn, 0);
-  if (!line.hermite()) {
+  if (!model.hermite()) {
     // Segment tension: the mean of the two adjacent element tensions (damping included).
     const VecX<double> v = vel ? *vel : VecX<double>::Zero(q.size());
-    std::vector<double> te(line.n_elements());
-    for (std::size_t e = 0; e < line.n_elements(); ++e)
-      te[e] = line.tension_element(e).tension_with_damping<double>(line.element_dofs<double, 6>(q, e),
-                                                                   line.element_dofs<double, 6>(v, e));
+    std::vector<double> te(ne);
+    for (std::size_t e = 0; e < ne; ++e)
+      te[e] = model.element(e).tension_with_damping<double>(q.segment<6>(static_cast<Eigen::Index>(3 * e)),
+                                                            v.segment<6>(static_cast<Eigen::Index>(3 * e)));
     for (std::size_t i = 1; i + 1 < nn; ++i) r.tension[i] = 0.5 * (te[i - 1] + te[i]);
     r.tension[0] = fA.norm();
     r.tension[nn - 1] = fB.norm();
     return r;
   }
-  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the element
-  // residual at rest of line/element_residual.hpp: internal force less the consistent
-  // weight; and the seabed reaction of its end nodes spread over the node's tributary
-  // length); the section forces and tangent conjugates at the nodes.
+  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the model's
+  // hermite_element_forces: internal force less the consistent weight; and the seabed
+  // reaction of its end nodes spread over the node's tributary length); the section forces
+  // and tangent conjugates at the nodes.
   std::vector<Vec3<double>> Fm(nn, Vec3<double>::Zero()), Fp(nn, Vec3<double>::Zero()), mm(nn, Vec3<double>::Zero()),
       mp(nn, Vec3<double>::Zero());
   std::vector<double> reaction(nn, 0.0);
-  if (seabed_z)
-    for (std::size_t i = 0; i < nn; ++i)
-      reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *seabed_z, node_contact_width_length(line, i), 1.0,
-                                           seabed)
-                        .f_elastic;
-  ElementSea<double> rest;  // the element residual at rest: internal force and weight
-  rest.drag = false;
-  rest.wetting = false;
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const auto qe = line.element_dofs<double, 12>(q, e);
-    Vec<double, 12> g;
-    hermite_element_residual<double>(line.hermite_element(e), ElementLoads<double>{line.w(e), 0.0, {}}, qe,
-                                     Vec<double, 12>::Zero().eval(), rest, g, nullptr, 1.0, 0.0, nullptr);
+  for (std::size_t i = 0; i < nn; ++i)
+    reaction[i] = model.seabed_reaction(i, model.node(q, i)(2), 0.0).f_elastic;
+  auto tangent = [&](std::size_t i) { return Vec3<double>(q.segment<3>(static_cast<Eigen::Index>(6 * i + 3))); };
+  for (std::size_t e = 0; e < ne; ++e) {
+    Vec<double, 12> g = model.hermite_element_forces(q, e);
     // Seabed: the part of each end node's reaction over this element's half, as a uniform
     // upward load on that half.
-    const double L0 = line.L0(e);
+    const double L0 = model.L0(e);
     for (int side = 0; side < 2; ++side) {
       const std::size_t node = e + static_cast<std::size_t>(side);
       if (reaction[node] == 0) continue;
-      const double q_per = reaction[node] / std::max(line.tributary(node), 1e-300);  // [N/m]
+      const double q_per = reaction[node] / std::max(model.tributary(node), 1e-300);  // [N/m]
       const double a = side == 0 ? 0.0 : 0.5, b = side == 0 ? 0.5 : 1.0;
       const auto Ib = cabledyn::detail::hermite_shape_integrals(b), Ia = cabledyn::detail::hermite_shape_integrals(a);
       const double sc[4] = {1.0, L0, 1.0, L0};
@@ -22831,10 +23123,9 @@ NodeRecovery recover_nodes_at(const Line& line, const VecX<double>& q, const Vec
     mm[e + 1] = g.segment<3>(9);
   }
   double wmax = 0;
-  for (std::size_t e = 0; e < line.n_elements(); ++e)
-    wmax = std::max(wmax, std::fabs(line.w(e)) * line.L0(e) * line.L0(e) / 12);
+  for (std::size_t e = 0; e < ne; ++e) wmax = std::max(wmax, std::fabs(model.w(e)) * model.L0(e) * model.L0(e) / 12);
   for (std::size_t i = 0; i < nn; ++i) {
-    const Vec3<double> t = line.m(q, i).normalized();
+    const Vec3<double> t = tangent(i).normalized();
     const bool left = i > 0, right = i + 1 < nn;
     const Vec3<double> F = left && right ? Vec3<double>(0.5 * (Fm[i] + Fp[i])) : left ? Fm[i] : Fp[i];
     const Vec3<double> m = left && right ? Vec3<double>(0.5 * (mm[i] + mp[i])) : left ? mm[i] : mp[i];
@@ -22847,10 +23138,11 @@ NodeRecovery recover_nodes_at(const Line& line, const VecX<double>& q, const Vec
     for (int side = 0; side < 2; ++side) {
       if ((side == 0 && !left) || (side == 1 && !right)) continue;
       const std::size_t e = side == 0 ? i - 1 : i;
-      const double EI = line.hermite_element(e).params().EI;
+      const double EI = model.hermite_element(e).params().EI;
       const double xi = side == 0 ? 1.0 : 0.0;
       if (EI < wmax * 1.0 || EI == 0) {
-        kappa = std::max(kappa, line.hermite_element(e).curvature_at<double>(line.element_dofs<double, 12>(q, e), xi));
+        kappa = std::max(kappa, model.hermite_element(e).curvature_at<double>(
+                                    Vec<double, 12>(q.segment<12>(static_cast<Eigen::Index>(6 * e))), xi));
       } else {
         const Vec3<double>& ms = side == 0 ? mm[i] : mp[i];
         kappa = std::max(kappa, (ms - ms.dot(t) * t).norm() / EI);
@@ -22868,8 +23160,7 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
   const bool st = use_static || !L.dynamics;
   const VecX<double>& q = st ? L.statics.q : L.dynamics->state().q;
   const VecX<double>* v = st ? nullptr : &L.dynamics->state().v;
-  return recover_nodes_at(*L.line, q, v, L.problem.seabed_z, L.problem.seabed, line_end_force(L, 0, use_static),
-                          line_end_force(L, 1, use_static));
+  return recover_nodes_at(*L.model, q, v, line_end_force(L, 0, use_static), line_end_force(L, 1, use_static));
 }
 
 }  // namespace cabledyn::io
@@ -24128,11 +24419,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   const auto& o = deck.options;
   auto refuse = [&](const std::string& option, const std::string& what) {
     throw NotImplementedError(where(deck.file, o.line_of(option)), option, what,
-                              what + " in a system with free points (issue 20: the system route has no " + what + " yet)");
+                              what + " in the system route (issue 20: the system route has no " + what + " yet)");
   };
   if ((o.waves.kind != WaveKind::none || !o.wavetrains.empty()) && !deck.rods.empty())
     throw NotImplementedError(where(deck.file, o.line_of("waves")), "waves", "with RODS rows",
-                              "no rods in waves in a system with free points (issue 20: a rod's wetted stations in waves "
+                              "no rods in waves in the system route (issue 20: a rod's wetted stations in waves "
                               "are not in the system route yet)");
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
     refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
@@ -25110,7 +25401,7 @@ class SystemRunner {
       }
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
-                                  "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
+                                  "in the system route: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
                                   "velocities, tensions, curvatures and bend moments, point, body and rod channels (node "
                                   "accelerations and forces, rods' net force and moment: not yet)");
     }
@@ -25131,12 +25422,8 @@ class SystemRunner {
     VecX<double> x, v;
     sys.line_gather(st, l, 0, x);
     sys.line_gather(st, l, 1, v);
-    // The line's description, made once (its end positions are not used: x holds them).
-    auto ln = recovery_lines_.find(l);
-    if (ln == recovery_lines_.end())
-      ln = recovery_lines_.emplace(l, m.value_line(m.node(x, 0), m.node(x, m.n_nodes() - 1))).first;
-    return recovery_[l] = recover_nodes_at(ln->second, x, &v, m.seabed().z, m.seabed().params,
-                                           sys.line_end_force_dynamic(st, l, 0), sys.line_end_force_dynamic(st, l, 1));
+    return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0),
+                                           sys.line_end_force_dynamic(st, l, 1));
   }
 
   // Rod channel c (rod_channel_quantity; MoorDyn's Rod outputs): End A's or a node's motion,
@@ -25256,7 +25543,7 @@ class SystemRunner {
       case ChannelKind::Rod: return rod_channel_value(c);
       default: break;
     }
-    throw NotImplementedError(deck_.file, "output channel", c.name(), "in a system with free points");
+    throw NotImplementedError(deck_.file, "output channel", c.name(), "in the system route");
   }
 
   // ---- files ---------------------------------------------------------------------------------
@@ -25513,7 +25800,6 @@ class SystemRunner {
   long long steps_done_ = 0;
   double last_out_t_ = -1;
   mutable std::map<int, NodeRecovery> recovery_;  // node recovery per line at recovery_t_
-  mutable std::map<int, Line> recovery_lines_;     // the lines' descriptions for the recovery
   mutable double recovery_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The cabledyn program as a user calls it: exit statuses (0 done, 1 error, 2 command line,
 3 feature not implemented, with every feature named), --out creating its folders and a
-trailing / naming the folder, --tmax on a MoorDyn deck, a directory given as the deck, and
-tools/run_decks.py tabulating the MoorDyn-style decks of tests/io/decks/moordyn.
+trailing / naming the folder, --tmax on a MoorDyn deck, a directory given as the deck,
+tools/run_decks.py tabulating the MoorDyn-style decks of tests/io/decks/moordyn, and --system
+(the system route on a deck of lines alone) giving the single-line route's channels.
 
     cli_test.py DRIVER SOURCE_DIR
 """
@@ -89,6 +90,24 @@ try:
     if os.path.exists(res + ".out"):
         rows = [l.split("\t") for l in open(res + ".out").read().splitlines()[3:]]
         check(len(rows) == 101, "101 output rows (t = 0 .. 5 s), got %d" % len(rows))
+    # --system: a deck of lines between fixed and coupled points, run as one mooring system,
+    # gives the single-line route's channels (a taut polyester line and a hanging cable), and a
+    # channel the system route lacks is refused by name.
+    cable = os.path.join(decks, "v1_header_cable.dat")
+    rc1, _, err1 = run("--tmax", "0.1", "--out", os.path.join(tmp, "route_line") + "/", cable)
+    rc2, _, err2 = run("--system", "--tmax", "0.1", "--out", os.path.join(tmp, "route_sys") + "/", cable)
+    check(rc1 == 0 and rc2 == 0, "v1_header_cable.dat with and without --system: exit 0 (%d, %d: %s)" % (rc1, rc2, err1 + err2))
+    if rc1 == 0 and rc2 == 0:
+        def table(folder):
+            rows = open(os.path.join(tmp, folder, "v1_header_cable.out")).read().splitlines()[3:]
+            return [[float(x) for x in r.split("\t")] for r in rows if r.strip()]
+        a, b = table("route_line"), table("route_sys")
+        check(len(a) == len(b) == 6, "6 output rows (dtOut 0.02 s) in both routes (%d, %d)" % (len(a), len(b)))
+        worst = max(abs(x - y) / max(abs(x), abs(y), 1.0) for ra, rb in zip(a, b) for x, y in zip(ra, rb))
+        check(worst < 1e-6, "--system gives the single-line route's channels to 1e-6: %g" % worst)
+    rc, out, err = run("--system", "--tmax", "0.1", "--out", os.path.join(tmp, "route_sys2") + "/",
+                       os.path.join(decks, "v2_three_chains.dat"))
+    check(rc == 3 and "L1N12ax" in err, "--system on a deck with a node acceleration channel: exit 3 naming it (%d: %s)" % (rc, err))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

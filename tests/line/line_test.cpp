@@ -180,6 +180,127 @@ TEST_CASE("Hermite static residual: tangent equals duals (seabed, current, end s
   CHECK(cmp.ok(1e-6));
 }
 
+namespace {
+// A LineModel sink into a dense matrix (slot k: rows 3k..3k+2).
+struct DenseSlotSink {
+  MatX<double>& K;
+  void add(std::size_t i, std::size_t j, const Mat3<double>& B) {
+    K.block<3, 3>(static_cast<Eigen::Index>(3 * i), static_cast<Eigen::Index>(3 * j)) += B;
+  }
+};
+}  // namespace
+
+TEST_CASE("A line's load model under static loads: load and drag factors, the frozen drag, the wetted drag",
+          "[line][line_model][statics]") {
+  // A chain rising through the surface: its top elements are dry.
+  const Line l("chain", {{chain(), 120.0, 12}}, end_at(0, 0, -60), end_at(70, 0, 30));
+  const auto model = LineModel<double>::elements_of(l, SeabedModel{-60.0, SeabedParams{}});
+  VecX<double> q = perturbed_state(l, 11, 6.0);
+  const Vec3<double> U(0.8, 0.3, 0.0);
+  auto residual = [&](double lf, double df, bool current, bool wetting) {
+    LineStaticLoads L;
+    L.load_factor = lf;
+    L.drag_factor = df;
+    L.current = current ? &U : nullptr;
+    L.wetting = wetting;
+    VecX<double> R;
+    model.static_residual(q, R, static_cast<DenseSlotSink*>(nullptr), L);
+    return R;
+  };
+  const double s = residual(1, 1, false, true).cwiseAbs().maxCoeff();
+  // The weight, the lost buoyancy and the seabed stiffness scale with the load factor.
+  const VecX<double> R0 = residual(0, 1, false, true), R1 = residual(1, 1, false, true);
+  CHECK((residual(0.35, 1, false, true) - (R0 + 0.35 * (R1 - R0))).cwiseAbs().maxCoeff() <= 1e-12 * s);
+  // The drag is linear in its factor, and current_drag is the drag term of the residual.
+  const VecX<double> Rc = residual(1, 1, true, true);
+  CHECK((Rc - R1).cwiseAbs().maxCoeff() > 100);  // the current acts (some 350 N on a wetted element)
+  CHECK((residual(1, 0.4, true, true) - (R1 + 0.4 * (Rc - R1))).cwiseAbs().maxCoeff() <= 1e-12 * s);
+  LineStaticLoads Ld;
+  Ld.current = &U;
+  VecX<double> fd;
+  model.current_drag(q, Ld, fd);
+  CHECK((R1 - fd - Rc).cwiseAbs().maxCoeff() <= 1e-12 * s);
+  // The current at every node equal to the uniform one: the same residual, bit for bit.
+  std::vector<Vec3<double>> un(l.n_nodes(), U);
+  LineStaticLoads Ln;
+  Ln.node_current = un.data();
+  VecX<double> Rn;
+  model.static_residual(q, Rn, static_cast<DenseSlotSink*>(nullptr), Ln);
+  CHECK((Rn - Rc).cwiseAbs().maxCoeff() == 0);
+  // The drag acts on the wetted fraction of the chord: a node whose elements are both dry
+  // carries none, a node below the surface does.
+  std::size_t dry_node = 0, wet_node = 0;
+  for (std::size_t i = 1; i + 1 < l.n_nodes(); ++i) {
+    if (l.r(q, i - 1)(2) > 0 && l.r(q, i + 1)(2) > 0 && l.r(q, i)(2) > 0) dry_node = i;
+    if (l.r(q, i + 1)(2) < -5) wet_node = i;
+  }
+  REQUIRE(dry_node > 0);
+  REQUIRE(wet_node > 0);
+  CHECK(fd.segment<3>(static_cast<Eigen::Index>(l.dof(dry_node, 0))).norm() == 0);
+  CHECK(fd.segment<3>(static_cast<Eigen::Index>(l.dof(wet_node, 0))).norm() > 0);
+  // A model of another seabed is refused by name (it would give another line's residual).
+  StaticLoadCase lc;
+  VecX<double> R;
+  CHECK_THROWS_AS(line_static_residual<double>(model, l, lc, q, R), InputError);
+  lc.seabed_z = -60.0;
+  line_static_residual<double>(model, l, lc, q, R);
+  CHECK((R - residual(1, 1, false, false)).cwiseAbs().maxCoeff() == 0);  // an EI = 0 line's wetting: a constant load of its statics
+}
+
+TEST_CASE("A Hermite line model through the surface: static and dynamic tangents against differences",
+          "[line][line_model][dynamics]") {
+  const Line l("cable", {{cable(), 75.0, 5}}, end_at(0, 0, -30), end_at(60, 0, 8));
+  const auto model = LineModel<double>::elements_of(l);
+  const VecX<double> q = perturbed_state(l, 3, 4.0);
+  REQUIRE(model.reaches_surface(q));
+  const Eigen::Index n = q.size();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  VecX<double> v(n);
+  for (Eigen::Index i = 0; i < n; ++i) v(i) = 0.2 * u(rng);
+  const Vec3<double> U(0.5, -0.2, 0.0);
+  LineFluid fluid;
+  fluid.U = U;
+  const double wq = 0.7, wv = 0.3;
+  MatX<double> K = MatX<double>::Zero(n, n);
+  DenseSlotSink sink{K};
+  VecX<double> r;
+  model.dynamic_residual(q, v, fluid, r, &sink, wq, wv);
+  MatX<double> J(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double h = 1e-7 * std::max(1.0, std::fabs(q(i)));
+    VecX<double> qp = q, qm = q, vp = v, vm = v, rp, rm, sp, sm;
+    qp(i) += h;
+    qm(i) -= h;
+    vp(i) += h;
+    vm(i) -= h;
+    model.dynamic_residual(qp, v, fluid, rp, static_cast<DenseSlotSink*>(nullptr), 1.0, 0.0);
+    model.dynamic_residual(qm, v, fluid, rm, static_cast<DenseSlotSink*>(nullptr), 1.0, 0.0);
+    model.dynamic_residual(q, vp, fluid, sp, static_cast<DenseSlotSink*>(nullptr), 1.0, 0.0);
+    model.dynamic_residual(q, vm, fluid, sm, static_cast<DenseSlotSink*>(nullptr), 1.0, 0.0);
+    J.col(i) = wq * (rp - rm) / (2 * h) + wv * (sp - sm) / (2 * h);
+  }
+  const auto cmp = compare_matrices(K, J, "dynamic tangent with waterline vs differences");
+  INFO(cmp.log);
+  CHECK(cmp.ok(1e-6));
+  // The static tangent of the load model with the waterline, against differences.
+  MatX<double> Ks = MatX<double>::Zero(n, n);
+  DenseSlotSink ss{Ks};
+  model.static_residual(q, r, &ss, LineStaticLoads{});
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double h = 1e-7 * std::max(1.0, std::fabs(q(i)));
+    VecX<double> qp = q, qm = q, rp, rm;
+    qp(i) += h;
+    qm(i) -= h;
+    model.static_residual(qp, rp, static_cast<DenseSlotSink*>(nullptr), LineStaticLoads{});
+    model.static_residual(qm, rm, static_cast<DenseSlotSink*>(nullptr), LineStaticLoads{});
+    J.col(i) = (rp - rm) / (2 * h);
+  }
+  const auto cs = compare_matrices(Ks, J, "static tangent with waterline vs differences");
+  INFO(cs.log);
+  CHECK(cs.ok(1e-6));
+}
+
 TEST_CASE("Rotational end spring: closed form equals nested duals", "[line][end_spring]") {
   const Vec3<double> d = Vec3<double>(0.3, -0.2, 1.0).normalized();
   for (const Vec3<double>& m : {Vec3<double>(0.5, 0.1, 0.9), Vec3<double>(-0.4, 0.8, 0.1),

@@ -13,6 +13,15 @@ template <typename DerivativeType>
 class AutoDiffScalar;
 }  // namespace Eigen
 
+/// Forces the inlining of a small kernel piece that a hot element loop calls (GCC, Clang;
+/// a plain inline elsewhere): a term split out of a kernel so that it is written once must not
+/// cost a call where the kernel ran it inline.
+#if defined(__GNUC__) || defined(__clang__)
+#define CABLEDYN_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define CABLEDYN_ALWAYS_INLINE inline
+#endif
+
 namespace cabledyn {
 
 /// Traits of a scalar type: the underlying floating type, whether it is a dual number and

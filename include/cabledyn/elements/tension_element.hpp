@@ -133,7 +133,7 @@ class BasicTensionElement {
   /// T_d = BA (e . (v_b - v_a)) / L0 along e, f_a = -T_d e, f_b = T_d e, added to f_int.
   /// Active on a slack element too. J_q = df/dq, J_v = df/dv when given.
   template <class T>
-  void damping_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J_q = nullptr,
+  CABLEDYN_ALWAYS_INLINE void damping_force(const Vec<T>& q, const Vec<T>& v, Vec<T>& f, Mat<T>* J_q = nullptr,
                      Mat<T>* J_v = nullptr) const {
     const auto k = kinematics(q);
     const Vec3<T> dv = v.template segment<3>(3) - v.template segment<3>(0);

@@ -25,6 +25,7 @@ namespace cabledyn::io {
 struct LineRun {
   int id = 0;                   ///< deck line ID
   std::unique_ptr<Line> line;   ///< End A = the fairlead end
+  std::unique_ptr<LineModel<double>> model;  ///< the line's load model with the problem's seabed (node recovery)
   int point[2] = {0, 0};        ///< deck point IDs of End A (fairlead) and End B
   StaticProblem problem;
   StaticResult statics;
@@ -201,6 +202,8 @@ std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, c
     if (env.depth) L.problem.seabed_z = -*env.depth;
     L.problem.seabed.kBot = deck.options.kBot;
     L.problem.seabed.cBot = deck.options.cBot;
+    L.model = std::make_unique<LineModel<double>>(
+        LineModel<double>::elements_of(*L.line, SeabedModel{L.problem.seabed_z, L.problem.seabed}));
     lines.push_back(std::move(L));
   }
   if (motion.tracks)

@@ -19,57 +19,49 @@ struct NodeRecovery {
   std::vector<double> tension, curvature, moment;
 };
 
-/// Node recovery of `line` at the state q (its DOF layout; v its velocities, null: at rest)
-/// with the end forces fA, fB (the end nodes' tensions) and the seabed the line lies on.
+/// Node recovery of a line at the state q (its node vector; v its velocities, null: at rest)
+/// with the end forces fA, fB (the end nodes' tensions), from the line's load model (its
+/// elements, weights and seabed: LineModel, line/line_model.hpp).
 /// EI = 0: a node's tension is the mean of its two elements' (damping included).
 template <class Unused = void>
-NodeRecovery recover_nodes_at(const Line& line, const VecX<double>& q, const VecX<double>* vel,
-                              const std::optional<double>& seabed_z, const SeabedParams& seabed,
+NodeRecovery recover_nodes_at(const LineModel<double>& model, const VecX<double>& q, const VecX<double>* vel,
                               const Vec3<double>& fA, const Vec3<double>& fB) {
   NodeRecovery r;
-  const std::size_t nn = line.n_nodes();
+  const std::size_t nn = model.n_nodes(), ne = model.n_elements();
   r.tension.assign(nn, 0);
   r.curvature.assign(nn, 0);
   r.moment.assign(nn, 0);
-  if (!line.hermite()) {
+  if (!model.hermite()) {
     // Segment tension: the mean of the two adjacent element tensions (damping included).
     const VecX<double> v = vel ? *vel : VecX<double>::Zero(q.size());
-    std::vector<double> te(line.n_elements());
-    for (std::size_t e = 0; e < line.n_elements(); ++e)
-      te[e] = line.tension_element(e).tension_with_damping<double>(line.element_dofs<double, 6>(q, e),
-                                                                   line.element_dofs<double, 6>(v, e));
+    std::vector<double> te(ne);
+    for (std::size_t e = 0; e < ne; ++e)
+      te[e] = model.element(e).tension_with_damping<double>(q.segment<6>(static_cast<Eigen::Index>(3 * e)),
+                                                            v.segment<6>(static_cast<Eigen::Index>(3 * e)));
     for (std::size_t i = 1; i + 1 < nn; ++i) r.tension[i] = 0.5 * (te[i - 1] + te[i]);
     r.tension[0] = fA.norm();
     r.tension[nn - 1] = fB.norm();
     return r;
   }
-  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the element
-  // residual at rest of line/element_residual.hpp: internal force less the consistent
-  // weight; and the seabed reaction of its end nodes spread over the node's tributary
-  // length); the section forces and tangent conjugates at the nodes.
+  // Hermite: element end forces g_e = f_int - f_ext with the element's own loads (the model's
+  // hermite_element_forces: internal force less the consistent weight; and the seabed
+  // reaction of its end nodes spread over the node's tributary length); the section forces
+  // and tangent conjugates at the nodes.
   std::vector<Vec3<double>> Fm(nn, Vec3<double>::Zero()), Fp(nn, Vec3<double>::Zero()), mm(nn, Vec3<double>::Zero()),
       mp(nn, Vec3<double>::Zero());
   std::vector<double> reaction(nn, 0.0);
-  if (seabed_z)
-    for (std::size_t i = 0; i < nn; ++i)
-      reaction[i] = seabed_contact<double>(line.r(q, i)(2), 0.0, *seabed_z, node_contact_width_length(line, i), 1.0,
-                                           seabed)
-                        .f_elastic;
-  ElementSea<double> rest;  // the element residual at rest: internal force and weight
-  rest.drag = false;
-  rest.wetting = false;
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const auto qe = line.element_dofs<double, 12>(q, e);
-    Vec<double, 12> g;
-    hermite_element_residual<double>(line.hermite_element(e), ElementLoads<double>{line.w(e), 0.0, {}}, qe,
-                                     Vec<double, 12>::Zero().eval(), rest, g, nullptr, 1.0, 0.0, nullptr);
+  for (std::size_t i = 0; i < nn; ++i)
+    reaction[i] = model.seabed_reaction(i, model.node(q, i)(2), 0.0).f_elastic;
+  auto tangent = [&](std::size_t i) { return Vec3<double>(q.segment<3>(static_cast<Eigen::Index>(6 * i + 3))); };
+  for (std::size_t e = 0; e < ne; ++e) {
+    Vec<double, 12> g = model.hermite_element_forces(q, e);
     // Seabed: the part of each end node's reaction over this element's half, as a uniform
     // upward load on that half.
-    const double L0 = line.L0(e);
+    const double L0 = model.L0(e);
     for (int side = 0; side < 2; ++side) {
       const std::size_t node = e + static_cast<std::size_t>(side);
       if (reaction[node] == 0) continue;
-      const double q_per = reaction[node] / std::max(line.tributary(node), 1e-300);  // [N/m]
+      const double q_per = reaction[node] / std::max(model.tributary(node), 1e-300);  // [N/m]
       const double a = side == 0 ? 0.0 : 0.5, b = side == 0 ? 0.5 : 1.0;
       const auto Ib = cabledyn::detail::hermite_shape_integrals(b), Ia = cabledyn::detail::hermite_shape_integrals(a);
       const double sc[4] = {1.0, L0, 1.0, L0};
@@ -81,10 +73,9 @@ NodeRecovery recover_nodes_at(const Line& line, const VecX<double>& q, const Vec
     mm[e + 1] = g.segment<3>(9);
   }
   double wmax = 0;
-  for (std::size_t e = 0; e < line.n_elements(); ++e)
-    wmax = std::max(wmax, std::fabs(line.w(e)) * line.L0(e) * line.L0(e) / 12);
+  for (std::size_t e = 0; e < ne; ++e) wmax = std::max(wmax, std::fabs(model.w(e)) * model.L0(e) * model.L0(e) / 12);
   for (std::size_t i = 0; i < nn; ++i) {
-    const Vec3<double> t = line.m(q, i).normalized();
+    const Vec3<double> t = tangent(i).normalized();
     const bool left = i > 0, right = i + 1 < nn;
     const Vec3<double> F = left && right ? Vec3<double>(0.5 * (Fm[i] + Fp[i])) : left ? Fm[i] : Fp[i];
     const Vec3<double> m = left && right ? Vec3<double>(0.5 * (mm[i] + mp[i])) : left ? mm[i] : mp[i];
@@ -97,10 +88,11 @@ NodeRecovery recover_nodes_at(const Line& line, const VecX<double>& q, const Vec
     for (int side = 0; side < 2; ++side) {
       if ((side == 0 && !left) || (side == 1 && !right)) continue;
       const std::size_t e = side == 0 ? i - 1 : i;
-      const double EI = line.hermite_element(e).params().EI;
+      const double EI = model.hermite_element(e).params().EI;
       const double xi = side == 0 ? 1.0 : 0.0;
       if (EI < wmax * 1.0 || EI == 0) {
-        kappa = std::max(kappa, line.hermite_element(e).curvature_at<double>(line.element_dofs<double, 12>(q, e), xi));
+        kappa = std::max(kappa, model.hermite_element(e).curvature_at<double>(
+                                    Vec<double, 12>(q.segment<12>(static_cast<Eigen::Index>(6 * e))), xi));
       } else {
         const Vec3<double>& ms = side == 0 ? mm[i] : mp[i];
         kappa = std::max(kappa, (ms - ms.dot(t) * t).norm() / EI);
@@ -118,8 +110,7 @@ NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
   const bool st = use_static || !L.dynamics;
   const VecX<double>& q = st ? L.statics.q : L.dynamics->state().q;
   const VecX<double>* v = st ? nullptr : &L.dynamics->state().v;
-  return recover_nodes_at(*L.line, q, v, L.problem.seabed_z, L.problem.seabed, line_end_force(L, 0, use_static),
-                          line_end_force(L, 1, use_static));
+  return recover_nodes_at(*L.model, q, v, line_end_force(L, 0, use_static), line_end_force(L, 1, use_static));
 }
 
 }  // namespace cabledyn::io

@@ -99,11 +99,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   const auto& o = deck.options;
   auto refuse = [&](const std::string& option, const std::string& what) {
     throw NotImplementedError(where(deck.file, o.line_of(option)), option, what,
-                              what + " in a system with free points (issue 20: the system route has no " + what + " yet)");
+                              what + " in the system route (issue 20: the system route has no " + what + " yet)");
   };
   if ((o.waves.kind != WaveKind::none || !o.wavetrains.empty()) && !deck.rods.empty())
     throw NotImplementedError(where(deck.file, o.line_of("waves")), "waves", "with RODS rows",
-                              "no rods in waves in a system with free points (issue 20: a rod's wetted stations in waves "
+                              "no rods in waves in the system route (issue 20: a rod's wetted stations in waves "
                               "are not in the system route yet)");
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
     refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");

@@ -238,7 +238,7 @@ class SystemRunner {
       }
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
-                                  "in a system with free points: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
+                                  "in the system route: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
                                   "velocities, tensions, curvatures and bend moments, point, body and rod channels (node "
                                   "accelerations and forces, rods' net force and moment: not yet)");
     }
@@ -259,12 +259,8 @@ class SystemRunner {
     VecX<double> x, v;
     sys.line_gather(st, l, 0, x);
     sys.line_gather(st, l, 1, v);
-    // The line's description, made once (its end positions are not used: x holds them).
-    auto ln = recovery_lines_.find(l);
-    if (ln == recovery_lines_.end())
-      ln = recovery_lines_.emplace(l, m.value_line(m.node(x, 0), m.node(x, m.n_nodes() - 1))).first;
-    return recovery_[l] = recover_nodes_at(ln->second, x, &v, m.seabed().z, m.seabed().params,
-                                           sys.line_end_force_dynamic(st, l, 0), sys.line_end_force_dynamic(st, l, 1));
+    return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0),
+                                           sys.line_end_force_dynamic(st, l, 1));
   }
 
   // Rod channel c (rod_channel_quantity; MoorDyn's Rod outputs): End A's or a node's motion,
@@ -384,7 +380,7 @@ class SystemRunner {
       case ChannelKind::Rod: return rod_channel_value(c);
       default: break;
     }
-    throw NotImplementedError(deck_.file, "output channel", c.name(), "in a system with free points");
+    throw NotImplementedError(deck_.file, "output channel", c.name(), "in the system route");
   }
 
   // ---- files ---------------------------------------------------------------------------------
@@ -641,7 +637,6 @@ class SystemRunner {
   long long steps_done_ = 0;
   double last_out_t_ = -1;
   mutable std::map<int, NodeRecovery> recovery_;  // node recovery per line at recovery_t_
-  mutable std::map<int, Line> recovery_lines_;     // the lines' descriptions for the recovery
   mutable double recovery_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 

@@ -64,6 +64,31 @@ struct ElementLoads {
   MorisonCoefficients morison;
 };
 
+/// f -= the Morison drag on the wetted fraction `frac` of an EI = 0 element's chord (spec
+/// "Drag": the relative velocity to the fluid velocities sea.ua, sea.ub at its nodes; ve null:
+/// the element at rest), and, when given, K -= its position derivative with the fraction's
+/// derivatives fa, fb in the end heights, C -= its velocity derivative. The one drag term of
+/// tension_element_residual, and the drag a static solve freezes (LineModel::current_drag).
+template <class T>
+CABLEDYN_ALWAYS_INLINE void subtract_tension_drag(const Vec<T, 6>& qe, const Vec<T, 6>* ve, const ElementSea<T>& sea,
+                           const MorisonCoefficients& mc, const T& frac, const T& fa, const T& fb, Vec<T, 6>& f,
+                           Mat<T, 6>* K, Mat<T, 6>* C) {
+  const Vec<T, 6> vz = Vec<T, 6>::Zero();
+  Vec<T, 6> fd;
+  Mat<T, 6> Dq, Dv;
+  tension_drag<T>(qe, ve ? *ve : vz, sea.ua, sea.ub, mc, fd, K ? &Dq : nullptr, C ? &Dv : nullptr);
+  f -= frac * fd;
+  if (K) {
+    *K -= frac * Dq;
+    for (int k = 0; k < 6; ++k) {  // the wetted fraction's derivative in the end heights
+      const T da = fd(k) * fa, db = fd(k) * fb;
+      (*K)(k, 2) -= da;
+      (*K)(k, 5) -= db;
+    }
+  }
+  if (C) *C -= frac * Dv;
+}
+
 /// r_e = f_int + f_damp - f_ext of an EI = 0 element at (qe, ve) in the sea `sea`, and, when
 /// K (C) is given, K = d r_e / d qe (C = d r_e / d ve). ve null: the element at rest (no
 /// damping; the drag of the fluid on the element at rest, its velocity Jacobian still in C). compression_ratio >= 0 gives the
@@ -99,21 +124,7 @@ Vec<T, 6> tension_element_residual(const BasicTensionElement<P>& el, const Eleme
   T fa = T(0), fb = T(0);
   const T frac = wetted_fraction<T>(qe(2), qe(5), sea.surface_z, &fa, &fb);
   if (value_of(frac) > 0) {
-    if (sea.drag) {
-      const Vec<T, 6> vz = Vec<T, 6>::Zero();
-      Mat<T, 6> Dq, Dv;
-      tension_drag<T>(qe, ve ? *ve : vz, sea.ua, sea.ub, ld.morison, fd, K ? &Dq : nullptr, C ? &Dv : nullptr);
-      f -= frac * fd;
-      if (K) {
-        *K -= frac * Dq;
-        for (int k = 0; k < 6; ++k) {  // the wetted fraction's derivative in the end heights
-          const T da = fd(k) * fa, db = fd(k) * fb;
-          (*K)(k, 2) -= da;
-          (*K)(k, 5) -= db;
-        }
-      }
-      if (C) *C -= frac * Dv;
-    }
+    if (sea.drag) subtract_tension_drag<T>(qe, ve, sea, ld.morison, frac, fa, fb, f, K, C);
     if (detail::any_nonzero(sea.udot)) {
       const Vec3<T> d = qe.template segment<3>(3) - qe.template segment<3>(0);
       const T l = d.norm();
@@ -174,6 +185,37 @@ void hermite_fluid_inertia(const Vec<T, 12>& qe, const Vec3<T>& udm, const Moris
 }
 }  // namespace detail
 
+/// The drag points of a Hermite element above the surface z = surface_z (they carry no drag
+/// and no fluid inertia; a pack of elements: none, its caller keeps the lanes below it).
+template <class T>
+std::array<bool, 3> hermite_dry_points(const Vec<T, 12>& qe, double L0, double surface_z) {
+  std::array<bool, 3> dry{};
+  if constexpr (!is_pack_v<T>) {
+    const auto& pts = detail::drag_points();
+    for (std::size_t g = 0; g < 3; ++g) {
+      const auto N = pts[g].N(L0);
+      const double z = N[0] * value_of(qe(2)) + N[1] * value_of(qe(5)) + N[2] * value_of(qe(8)) +
+                       N[3] * value_of(qe(11));
+      dry[g] = z > surface_z;
+    }
+  }
+  return dry;
+}
+
+/// f -= the Morison drag of a Hermite element at its wetted drag points (spec "Drag": the
+/// element-mean relative velocity to the mean of sea.ua and sea.ub) and, with R, R +=
+/// -(wq d/dq + wv d/dv) of it. The one drag term of hermite_element_residual, and the drag a
+/// static solve freezes (LineModel::current_drag).
+template <class T>
+void subtract_hermite_drag(const Vec<T, 12>& qe, const Vec<T, 12>& ve, const ElementSea<T>& sea,
+                           const MorisonCoefficients& mc, double L0, Vec<T, 12>& f, HermiteBlockSum<T>* R, double wq,
+                           double wv, const std::array<bool, 3>& dry) {
+  const Vec3<T> um = T(0.5) * (sea.ua + sea.ub);
+  Vec<T, 12> fd;
+  hermite_drag_blocks<T>(qe, ve, {um, um, um}, mc, L0, fd, R, -wq, -wv, dry);
+  f -= fd;
+}
+
 /// r_e = f_int + f_damp - f_ext of a cubic-Hermite element at (qe, ve) in the sea `sea`
 /// (into f), and, when R is given, wq d r_e/dq + wv d r_e/dv added onto R in component-major
 /// block form (HermiteBlockSum; R is not cleared), except the tangent of the buoyancy lost
@@ -198,22 +240,8 @@ bool hermite_element_residual(const Element& el, const ElementLoads<double>& ld,
   hermite_weight_load<double>(ld.w, L0, fw);
   for (int k = 0; k < 12; ++k) f(k) -= T(fw(k));
   // The Gauss points above the surface carry no drag and no fluid inertia.
-  std::array<bool, 3> dry{};
-  if constexpr (!is_pack_v<T>) {
-    const auto& pts = detail::drag_points();
-    for (std::size_t g = 0; g < 3; ++g) {
-      const auto N = pts[g].N(L0);
-      const double z = N[0] * value_of(qe(2)) + N[1] * value_of(qe(5)) + N[2] * value_of(qe(8)) +
-                       N[3] * value_of(qe(11));
-      dry[g] = z > sea.surface_z;
-    }
-  }
-  if (sea.drag) {
-    const Vec3<T> um = T(0.5) * (sea.ua + sea.ub);
-    Vec<T, 12> fd;
-    hermite_drag_blocks<T>(qe, ve, {um, um, um}, ld.morison, L0, fd, R, -wq, -wv, dry);
-    f -= fd;
-  }
+  const std::array<bool, 3> dry = hermite_dry_points<T>(qe, L0, sea.surface_z);
+  if (sea.drag) subtract_hermite_drag<T>(qe, ve, sea, ld.morison, L0, f, R, wq, wv, dry);
   if (detail::any_nonzero(sea.udot)) detail::hermite_fluid_inertia<T>(qe, sea.udot, ld.morison, L0, wq, f, R, dry);
   if constexpr (!is_pack_v<T>) {
     if (sea.wetting) {

@@ -10,6 +10,7 @@
 // Hermite elements without bending energy.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -233,5 +234,15 @@ class Line {
   std::vector<TensionElement> tension_;
   std::vector<HermiteElement<LayoutRM>> hermite_elems_;
 };
+
+namespace detail {
+/// The global DOF indices of element e of a line (its N consecutive DOFs), for add_block.
+template <int N>
+std::array<Eigen::Index, N> element_dof_indices(const Line& line, std::size_t e) {
+  std::array<Eigen::Index, N> idx{};
+  for (int i = 0; i < N; ++i) idx[static_cast<std::size_t>(i)] = static_cast<Eigen::Index>(line.dof(e, 0)) + i;
+  return idx;
+}
+}  // namespace detail
 
 }  // namespace cabledyn

@@ -15,7 +15,6 @@
 #include "cabledyn/hydro/morison.hpp"
 #include "cabledyn/line/element_loads.hpp"
 #include "cabledyn/line/line.hpp"
-#include "cabledyn/line/line_statics_model.hpp"
 
 namespace cabledyn {
 
@@ -88,25 +87,6 @@ Mat<T, 12> hermite_added_mass(const Vec<T, 12>& q, const MorisonCoefficients& c,
         M.template block<3, 3>(3 * k, 3 * l) += T(rule.w[g] * L0 * N[k] * N[l]) * ma;
   }
   return M;
-}
-
-/// Assemble the mass matrix of a line at state q into M (a BandMatrix or SymmetricBandMatrix
-/// sized for the line, zeroed by the caller): consistent structural mass, plus the added mass
-/// of the wetted part when `with_added_mass`.
-template <class T, class Band>
-void line_mass(const Line& line, const VecX<T>& q, Band& M, bool with_added_mass = true, double surface_z = 0) {
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const auto mc = line.morison(e);
-    if (line.hermite()) {
-      Mat<T, 12> Me = line.hermite_element(e).template mass<T>();
-      if (with_added_mass) Me += hermite_added_mass<T>(line.element_dofs<T, 12>(q, e), mc, line.L0(e), surface_z);
-      M.add_block(detail::element_dof_indices<12>(line, e), Me);
-    } else {
-      Mat<T, 6> Me = line.tension_element(e).template mass<T>();
-      if (with_added_mass) Me += tension_added_mass<T>(line.element_dofs<T, 6>(q, e), mc, line.L0(e), surface_z);
-      M.add_block(detail::element_dof_indices<6>(line, e), Me);
-    }
-  }
 }
 
 }  // namespace cabledyn

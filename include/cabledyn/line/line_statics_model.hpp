@@ -10,6 +10,7 @@
 #include <array>
 #include <functional>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "cabledyn/core/eigen.hpp"
@@ -17,6 +18,8 @@
 #include "cabledyn/line/element_residual.hpp"
 #include "cabledyn/line/end_spring.hpp"
 #include "cabledyn/line/line.hpp"
+#include "cabledyn/line/band_sink.hpp"
+#include "cabledyn/line/line_model.hpp"
 #include "cabledyn/linalg/band_matrix.hpp"
 #include "cabledyn/seabed/contact.hpp"
 
@@ -55,15 +58,6 @@ inline double node_contact_width_length(const Line& line, std::size_t i) {
   return a;
 }
 
-namespace detail {
-template <int N>
-std::array<Eigen::Index, N> element_dof_indices(const Line& line, std::size_t e) {
-  std::array<Eigen::Index, N> idx{};
-  for (int i = 0; i < N; ++i) idx[static_cast<std::size_t>(i)] = static_cast<Eigen::Index>(line.dof(e, 0)) + i;
-  return idx;
-}
-}  // namespace detail
-
 /// Nodal fluid velocities of a steady current at the positions in q.
 inline std::vector<Vec3<double>> current_at_nodes(const Line& line, const SteadyCurrent& c,
                                                   const VecX<double>& q) {
@@ -72,36 +66,62 @@ inline std::vector<Vec3<double>> current_at_nodes(const Line& line, const Steady
   return u;
 }
 
-/// The drag of a steady current on the line at rest (spec "Static equilibrium": the element
-/// fluid velocity is the mean of the current at its two nodes), as an f_ext vector with its
-/// position Jacobian (the current's own gradient left out, as for waves).
-template <class T, class Band>
-void line_current_drag(const Line& line, const SteadyCurrent& c, const VecX<T>& q, VecX<T>& f,
-                       Band* J = nullptr, double jacobian_sign = 1.0) {
-  VecX<double> qv(q.size());
-  for (Eigen::Index i = 0; i < q.size(); ++i) qv(i) = value_of(q(i));
-  const auto un = current_at_nodes(line, c, qv);
-  f.setZero(q.size());
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const Vec3<T> ua = un[e].cast<T>(), ub = un[e + 1].cast<T>();
-    const auto mc = line.morison(e);
-    if (line.hermite()) {
-      const Vec<T, 12> qe = line.element_dofs<T, 12>(q, e), ve = Vec<T, 12>::Zero();
-      const Vec3<T> um = T(0.5) * (ua + ub);
-      Vec<T, 12> fe;
-      Mat<T, 12> Jq;
-      hermite_drag<T>(qe, ve, {um, um, um}, mc, line.L0(e), fe, J ? &Jq : nullptr);
-      f.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fe;
-      if (J) J->add_block(detail::element_dof_indices<12>(line, e), Mat<T, 12>(T(jacobian_sign) * Jq));
-    } else {
-      const Vec<T, 6> qe = line.element_dofs<T, 6>(q, e), ve = Vec<T, 6>::Zero();
-      Vec<T, 6> fe;
-      Mat<T, 6> Jq;
-      tension_drag<T>(qe, ve, ua, ub, mc, fe, J ? &Jq : nullptr);
-      f.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) += fe;
-      if (J) J->add_block(detail::element_dof_indices<6>(line, e), Mat<T, 6>(T(jacobian_sign) * Jq));
-    }
-  }
+namespace detail {
+/// Throws InputError unless `model` is the load model of `line` under the load case's seabed
+/// (LineModel::elements_of(line, {lc.seabed_z, lc.seabed})): a model of another line or
+/// seabed would give another line's residual, silently.
+template <class T>
+void check_line_model(const LineModel<T>& model, const Line& line, const StaticLoadCase& lc) {
+  const auto& sb = model.seabed();
+  const bool same = model.n_nodes() == line.n_nodes() && model.hermite() == line.hermite() &&
+                    model.EI_scale() == line.EI_scale() && sb.z.has_value() == lc.seabed_z.has_value() &&
+                    (!sb.z || (*sb.z == *lc.seabed_z && sb.params.kBot == lc.seabed.kBot &&
+                               sb.params.cBot == lc.seabed.cBot));
+  if (!same)
+    throw InputError(line.name() + " static residual", "line model", model.name(),
+                     "the model of this line with the load case's seabed and the line's EI scale "
+                     "(LineModel::elements_of(line, {seabed_z, seabed}))");
+}
+
+/// The LineModel loads of a load case (the frozen drag and the constant load stay with the
+/// caller; an EI = 0 line's buoyancy lost above the surface is a constant load of its statics).
+inline LineStaticLoads static_loads_of(const Line& line, const StaticLoadCase& lc) {
+  LineStaticLoads L;
+  L.load_factor = lc.load_factor;
+  L.compression_ratio = lc.compression_ratio;
+  L.drag_factor = lc.drag_factor;
+  L.wetting = line.hermite() && lc.hermite_wetting;
+  L.surface_z = lc.surface_z;
+  return L;
+}
+
+/// The seabed of a load case as a LineModel sees it.
+inline SeabedModel seabed_of(const StaticLoadCase& lc) {
+  SeabedModel sb;
+  sb.z = lc.seabed_z;
+  sb.params = lc.seabed;
+  return sb;
+}
+
+template <class T>
+VecX<double> values_of(const VecX<T>& q) {
+  VecX<double> v(q.size());
+  for (Eigen::Index i = 0; i < q.size(); ++i) v(i) = static_cast<double>(value_of(q(i)));
+  return v;
+}
+}  // namespace detail
+
+/// The drag of a steady current on the line at rest at q, as an f_ext vector (spec "Static
+/// equilibrium": EI = 0 on the wetted fraction of the chord, the element's nodal current
+/// velocities; Hermite at the wetted drag points, the mean of its nodes'): the drag term of
+/// line_static_residual alone (the statics freeze it), by the line's load model.
+inline void line_current_drag(const LineModel<double>& model, const Line& line, const SteadyCurrent& c,
+                              const VecX<double>& q, VecX<double>& f, double surface_z = 0) {
+  const auto u = current_at_nodes(line, c, q);
+  LineStaticLoads L;
+  L.node_current = u.data();
+  L.surface_z = surface_z;
+  model.current_drag(q, L, f);
 }
 
 /// The buoyancy recovery of an EI = 0 line above the still surface (spec "Buoyancy and
@@ -121,66 +141,25 @@ inline VecX<double> tension_wetting_recovery(const Line& line, const VecX<double
 
 /// Static residual R = f_int - f_ext of a line at state q (every DOF, held ones included) and,
 /// when K is given (a BandMatrix or SymmetricBandMatrix sized for the line, zeroed by the
-/// caller), the tangent dR/dq. Templated on T so that the tests differentiate it with duals.
+/// caller), the tangent dR/dq. The elements, weight, seabed, lost buoyancy and current drag
+/// are the line's load model's (`model`: LineModel::elements_of(line, the load case's
+/// seabed), line/line_model.hpp); this adds the end springs, the frozen drag and the constant
+/// load. Templated on T so that the tests differentiate it with duals.
 template <class T, class Band = BandMatrix<T>>
-void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX<T>& q, VecX<T>& R,
-                          Band* K = nullptr) {
-  R.setZero(static_cast<Eigen::Index>(line.dofs()));
-  const double lf = lc.load_factor;
-  const auto& env = line.environment();
-  ElementSea<T> sea;  // EI = 0: at rest, no drag, the wetting held apart (a constant load)
-  sea.drag = false;
-  sea.wetting = false;
-  ElementSea<T> hsea;  // Hermite: at rest, no drag, the buoyancy lost above the surface
-  hsea.drag = false;
-  hsea.wetting = lc.hermite_wetting;
-  hsea.surface_z = lc.surface_z;
-  HermiteBlockSum<T> blocks;
-  // Elements: internal force and consistent weight.
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const double w = lf * line.w(e);
-    if (line.hermite()) {
-      // The element residual at rest (line/element_residual.hpp): internal force, weight and
-      // the buoyancy lost above the surface (exact crossings), all scaled by the load factor;
-      // the current's drag is added below.
-      const Vec<T, 12> qe = line.element_dofs<T, 12>(q, e);
-      const double d = line.type(e).d;
-      const double rgA = lf * env.rho_w * env.g * kPi * d * d / 4;
-      Vec<T, 12> fe;
-      Mat<double, 12> Jwet;
-      if (K) blocks.set_zero();
-      const bool wet = hermite_element_residual<T>(line.hermite_element(e), ElementLoads<double>{w, rgA, {}}, qe,
-                                                   Vec<T, 12>::Zero().eval(), hsea, fe, K ? &blocks : nullptr, 1.0,
-                                                   0.0, K ? &Jwet : nullptr);
-      R.template segment<12>(static_cast<Eigen::Index>(line.dof(e, 0))) += fe;
-      if (K) {
-        Mat<T, 12> Ke = Mat<T, 12>::Zero();
-        blocks.template add_to<LayoutRM>(Ke);
-        K->add_block(detail::element_dof_indices<12>(line, e), Ke);
-        if (wet) K->add_block(detail::element_dof_indices<12>(line, e), Mat<T, 12>(-Jwet.cast<T>()));
-      }
-    } else {
-      // The element residual at rest (line/element_residual.hpp): internal force and weight;
-      // the current's drag and the buoyancy lost above the surface are added below.
-      const Vec<T, 6> qe = line.element_dofs<T, 6>(q, e);
-      Mat<T, 6> Ke;
-      R.template segment<6>(static_cast<Eigen::Index>(line.dof(e, 0))) +=
-          tension_element_residual<T, double>(line.tension_element(e), ElementLoads<double>{w, 0.0, {}}, qe,
-                                              nullptr, sea, lc.compression_ratio, K ? &Ke : nullptr, nullptr);
-      if (K) K->add_block(detail::element_dof_indices<6>(line, e), Ke);
-    }
+void line_static_residual(const LineModel<T>& model, const Line& line, const StaticLoadCase& lc, const VecX<T>& q,
+                          VecX<T>& R, Band* K = nullptr) {
+  detail::check_line_model(model, line, lc);
+  LineStaticLoads L = detail::static_loads_of(line, lc);
+  std::vector<Vec3<double>> u;  // the current at the nodes: live unless frozen
+  if (lc.current && !lc.frozen_drag) {
+    u = current_at_nodes(line, *lc.current, detail::values_of(q));
+    L.node_current = u.data();
   }
-  // Seabed: nodal penalty contact on r_z, stiffness kBot d l_trib scaled by the load factor.
-  if (lc.seabed_z) {
-    SeabedParams sp = lc.seabed;
-    sp.kBot *= lf;
-    for (std::size_t i = 0; i < line.n_nodes(); ++i) {
-      const auto c = seabed_contact<T>(q(static_cast<Eigen::Index>(line.dof(i, 2))), T(0), *lc.seabed_z,
-                                       node_contact_width_length(line, i), 1.0, sp);
-      const auto iz = static_cast<Eigen::Index>(line.dof(i, 2));
-      R(iz) -= c.f;
-      if (K) K->add(iz, iz, -c.df_dz);
-    }
+  if (K) {
+    detail::BandSlotSink<Band> sink{K};
+    model.static_residual(q, R, &sink, L);
+  } else {
+    model.static_residual(q, R, static_cast<detail::BandSlotSink<Band>*>(nullptr), L);
   }
   // Hermite end springs.
   if (line.hermite()) {
@@ -197,54 +176,40 @@ void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX
       if (K) K->add_block(std::array<Eigen::Index, 3>{i0, i0 + 1, i0 + 2}, H);
     }
   }
-  // Current drag: live (with its Jacobian) or frozen.
-  if (lc.frozen_drag) {
-    R -= lc.frozen_drag->cast<T>();
-  } else if (lc.current) {
-    VecX<T> fd;
-    line_current_drag<T, Band>(line, *lc.current, q, fd, K, -lc.drag_factor);
-    R -= T(lc.drag_factor) * fd;
-  }
+  if (lc.frozen_drag) R -= lc.frozen_drag->cast<T>();
   if (lc.constant_load) R -= lc.constant_load->cast<T>();
 }
 
+/// line_static_residual with the line's load model built for this call (a solver that
+/// evaluates the residual many times holds the model: LineModel::elements_of).
+template <class T, class Band = BandMatrix<T>>
+void line_static_residual(const Line& line, const StaticLoadCase& lc, const VecX<T>& q, VecX<T>& R,
+                          Band* K = nullptr) {
+  const auto model = LineModel<T>::elements_of(line, detail::seabed_of(lc));
+  line_static_residual<T, Band>(model, line, lc, q, R, K);
+}
+
+/// Assemble the mass matrix of a line at state q into M (a BandMatrix or SymmetricBandMatrix
+/// sized for the line, zeroed by the caller): consistent structural mass, plus the added mass
+/// of the part below surface_z when `with_added_mass`; the line's load model's
+/// (LineModel::mass).
+template <class T, class Band>
+void line_mass(const Line& line, const VecX<T>& q, Band& M, bool with_added_mass = true, double surface_z = 0) {
+  auto model = LineModel<T>::elements_of(line);
+  model.set_surface_z(surface_z);
+  detail::BandSlotSink<Band> sink{&M};
+  model.mass(q, sink, with_added_mass);
+}
+
 /// Total potential energy of the line at q [J]: strain energy, weight potential, seabed
-/// penalty potential, the potential of the buoyancy lost above the surface (Hermite), end
-/// springs, minus the work of the constant loads (frozen drag, constant load) at q. The
-/// energy whose gradient is line_static_residual (without a live current).
-inline double line_potential_energy(const Line& line, const StaticLoadCase& lc, const VecX<double>& q) {
-  double E = 0;
-  const double lf = lc.load_factor;
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const double w = lf * line.w(e);
-    if (line.hermite()) {
-      const Vec<double, 12> qe = line.element_dofs<double, 12>(q, e);
-      E += line.hermite_element(e).energy(qe) + hermite_weight_potential<double>(w, line.L0(e), qe);
-    } else {
-      const Vec<double, 6> qe = line.element_dofs<double, 6>(q, e);
-      const auto& el = line.tension_element(e);
-      E += (lc.compression_ratio >= 0 ? el.energy(qe, lc.compression_ratio) : el.energy(qe)) +
-           tension_weight_potential<double>(w, line.L0(e), qe);
-    }
-  }
-  if (lc.seabed_z) {
-    SeabedParams sp = lc.seabed;
-    sp.kBot *= lf;
-    for (std::size_t i = 0; i < line.n_nodes(); ++i)
-      E += seabed_contact<double>(q(static_cast<Eigen::Index>(line.dof(i, 2))), 0.0, *lc.seabed_z,
-                                  node_contact_width_length(line, i), 1.0, sp)
-               .energy;
-  }
-  if (line.hermite() && lc.hermite_wetting) {
-    const auto& env = line.environment();
-    for (std::size_t e = 0; e < line.n_elements(); ++e) {
-      const Vec<double, 12> qe = line.element_dofs<double, 12>(q, e);
-      if (!element_may_cross(qe, line.L0(e), lc.surface_z)) continue;
-      const double rgA = lf * env.rho_w * env.g * kPi * line.type(e).d * line.type(e).d / 4;
-      Vec<double, 12> fe;
-      E += hermite_wetting_load(qe, rgA, line.L0(e), lc.surface_z, fe);
-    }
-  }
+/// penalty potential, the potential of the buoyancy lost above the surface (Hermite), all the
+/// load model's (LineModel::potential_energy), end springs, minus the work of the constant
+/// loads (frozen drag, constant load) at q. The energy whose gradient is line_static_residual
+/// (without a live current).
+inline double line_potential_energy(const LineModel<double>& model, const Line& line, const StaticLoadCase& lc,
+                                    const VecX<double>& q) {
+  detail::check_line_model(model, line, lc);
+  double E = model.potential_energy(q, detail::static_loads_of(line, lc));
   if (line.hermite()) {
     for (int end = 0; end < 2; ++end) {
       const LineEnd& Ed = line.end(end);
@@ -255,6 +220,11 @@ inline double line_potential_energy(const Line& line, const StaticLoadCase& lc, 
   if (lc.frozen_drag) E -= lc.frozen_drag->dot(q);
   if (lc.constant_load) E -= lc.constant_load->dot(q);
   return E;
+}
+
+/// line_potential_energy with the line's load model built for this call.
+inline double line_potential_energy(const Line& line, const StaticLoadCase& lc, const VecX<double>& q) {
+  return line_potential_energy(LineModel<double>::elements_of(line, detail::seabed_of(lc)), line, lc, q);
 }
 
 }  // namespace cabledyn

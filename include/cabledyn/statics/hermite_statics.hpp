@@ -39,6 +39,7 @@ class BasicHermiteStatics {
         prob_(std::move(prob)),
         opt_(opt),
         cons_(line),
+        model_(LineModel<double>::elements_of(line, SeabedModel{prob_.seabed_z, prob_.seabed})),
         n_(static_cast<Eigen::Index>(line.dofs())),
         kd_(line.half_bandwidth()),
         Ks_(n_, kd_),
@@ -82,7 +83,7 @@ class BasicHermiteStatics {
     auto frozen = [&](const VecX<double>& qq) {
       StaticLoadCase lc = load_case();
       if (prob_.current) {
-        line_current_drag<double, BandMatrix<double>>(line_, *prob_.current, qq, drag, nullptr);
+        line_current_drag(model_, line_, *prob_.current, qq, drag, prob_.surface_z);
         lc.frozen_drag = &drag;
         lc.current = nullptr;
       }
@@ -92,7 +93,7 @@ class BasicHermiteStatics {
       double lambda = initial_EI_fraction();
       double factor = 10;
       while (true) {
-        line_.set_EI_scale(lambda);
+        set_EI_scale(lambda);
         VecX<double> qs = q;
         StaticLoadCase lc = frozen(qs);
         const bool ok = minimize(qs, lc, it, 1e-6);
@@ -104,7 +105,7 @@ class BasicHermiteStatics {
           continue;
         }
         if (factor < 1.5) {
-          line_.set_EI_scale(1.0);
+          set_EI_scale(1.0);
           throw SolveError(line_.name(), "continuation in EI at EI fraction", lambda,
                            "a converged stage (mesh sequencing and refinement: later issue)");
         }
@@ -113,7 +114,7 @@ class BasicHermiteStatics {
         lambda *= factor;
       }
     }
-    line_.set_EI_scale(1.0);
+    set_EI_scale(1.0);
     {
       StaticLoadCase lc = frozen(q);
       if (!minimize(q, lc, it, 1e-6)) {
@@ -147,7 +148,7 @@ class BasicHermiteStatics {
     res.route = seed_name + (continuation ? ", continuation in EI, Newton polish" : ", energy minimisation, Newton polish");
     res.notes = notes;
     VecX<double> R;
-    line_static_residual<double>(line_, lc, q, R);
+    line_static_residual<double>(model_, line_, lc, q, R);
     detail::end_forces_from_residual(line_, R, res);
     cons_.reduce_residual(R);
     res.residual = cons_.free_norm_inf(R);
@@ -186,7 +187,7 @@ class BasicHermiteStatics {
   // for a line held at both ends whose chord is at least its length, the round-off floor
   // of the axial forces over the tolerance.
   double force_scale(const StaticLoadCase& lc, const VecX<double>& q) const {
-    double s = detail::static_force_scale(line_, lc, q);
+    double s = detail::static_force_scale(model_, line_, lc, q);
     double W = 0;
     for (std::size_t e = 0; e < line_.n_elements(); ++e) W += std::fabs(line_.w(e)) * line_.L0(e);
     s = std::max(s, W);
@@ -239,7 +240,7 @@ class BasicHermiteStatics {
     for (int k = 0; k < opt_.max_iterations * 5; ++k, ++it) {
       Ks_.set_zero();
       try {
-        line_static_residual<double, SymmetricBandMatrix<double>>(line_, lc, q, R, &Ks_);
+        line_static_residual<double, SymmetricBandMatrix<double>>(model_, line_, lc, q, R, &Ks_);
       } catch (const DomainError&) {
         return false;
       }
@@ -252,7 +253,7 @@ class BasicHermiteStatics {
         std::fprintf(stderr, "%s minimise EI x %g it %d |R|/s %.3e floor %.3e shift %.3e\n", line_.name().c_str(),
                      line_.EI_scale(), k, norm, floor, shift);
       if (norm < std::max(tol, floor)) return true;
-      const double E0 = line_potential_energy(line_, lc, q);
+      const double E0 = line_potential_energy(model_, line_, lc, q);
       const double knorm = std::max(Ks_.norm_inf(), 1e-300);
       // Shift until positive definite.
       shift = shift > 0 ? shift / 4 : 0;
@@ -277,7 +278,7 @@ class BasicHermiteStatics {
         const VecX<double> qt = q + alpha * dq;
         double Et;
         try {
-          Et = line_potential_energy(line_, lc, qt);
+          Et = line_potential_energy(model_, line_, lc, qt);
         } catch (const DomainError&) {
           continue;
         }
@@ -289,7 +290,7 @@ class BasicHermiteStatics {
         // Close to equilibrium the energy changes below its own round-off: an unshifted
         // (positive definite) Newton step is then judged on the residual instead.
         if (shift == 0 && ls == 0) {
-          line_static_residual<double>(line_, lc, qt, Rt_);
+          line_static_residual<double>(model_, line_, lc, qt, Rt_);
           cons_.reduce_residual(Rt_);
           if (scaled_norm(Rt_, force_scale(lc, qt)) < (1 - 1e-4) * norm) {
             q = qt;
@@ -314,7 +315,7 @@ class BasicHermiteStatics {
     double best = std::numeric_limits<double>::infinity();
     for (int k = 0; k < opt_.max_iterations; ++k, ++it) {
       K_.set_zero();
-      line_static_residual<double>(line_, lc, q, R, &K_);
+      line_static_residual<double>(model_, line_, lc, q, R, &K_);
       cons_.reduce_residual(R);
       cons_.reduce_matrix(K_);
       const double scale = force_scale(lc, q);
@@ -338,7 +339,7 @@ class BasicHermiteStatics {
         VecX<double> qt = q + alpha * dq;
         cons_.apply_to_state(line_, qt);
         try {
-          line_static_residual<double>(line_, lc, qt, Rt);
+          line_static_residual<double>(model_, line_, lc, qt, Rt);
         } catch (const DomainError&) {
           continue;
         }
@@ -354,7 +355,7 @@ class BasicHermiteStatics {
     }
     // Residual floor: accepted at 1e-6 (1e-5 for a line on the seabed) and reported.
     K_.set_zero();
-    line_static_residual<double>(line_, lc, q, R);
+    line_static_residual<double>(model_, line_, lc, q, R);
     cons_.reduce_residual(R);
     const double norm = scaled_norm(R, force_scale(lc, q));
     bool on_seabed = false;
@@ -397,11 +398,11 @@ class BasicHermiteStatics {
     StaticLoadCase lcs = lc;
     VecX<double> drag;
     if (lc.current) {  // stability judged on the potential part with the drag held
-      line_current_drag<double, BandMatrix<double>>(line_, *lc.current, q, drag, nullptr);
+      line_current_drag(model_, line_, *lc.current, q, drag, lc.surface_z);
       lcs.frozen_drag = &drag;
       lcs.current = nullptr;
     }
-    line_static_residual<double, SymmetricBandMatrix<double>>(line_, lcs, q, R, &Ks_);
+    line_static_residual<double, SymmetricBandMatrix<double>>(model_, line_, lcs, q, R, &Ks_);
     cons_.reduce_matrix(Ks_);
     // Eigenvalues within 1e-10 of the tangent's scale count as zero: a null mode (the bow of a
     // weightless line turning about its chord) is neutral, not unstable.
@@ -463,10 +464,17 @@ class BasicHermiteStatics {
     return (p1 + s * d1 - (p2 + t * d2)).norm();
   }
 
+  // The EI scale of the line and of its load model (continuation in EI).
+  void set_EI_scale(double lambda) {
+    line_.set_EI_scale(lambda);
+    model_.set_EI_scale(lambda);
+  }
+
   Line& line_;
   StaticProblem prob_;
   StaticOptions opt_;
   LineConstraints cons_;
+  LineModel<double> model_;  // the line's load model (its residual, tangent, energy and drag)
   Eigen::Index n_;
   Eigen::Index kd_;
   SymmetricBandMatrix<double> Ks_;

@@ -64,7 +64,8 @@ inline void check_reach(const Line& line) {
 
 /// Force scale s: the largest of the infinity norms of the external load, the seabed
 /// reaction and the current drag (spec "Convergence"), at least 1 N.
-inline double static_force_scale(const Line& line, const StaticLoadCase& lc, const VecX<double>& q) {
+inline double static_force_scale(const LineModel<double>& model, const Line& line, const StaticLoadCase& lc,
+                                 const VecX<double>& q) {
   double s = 1.0;
   for (std::size_t e = 0; e < line.n_elements(); ++e) s = std::max(s, std::fabs(line.w(e)) * line.L0(e) / 2);
   if (lc.seabed_z) {
@@ -76,7 +77,7 @@ inline double static_force_scale(const Line& line, const StaticLoadCase& lc, con
   }
   if (lc.current) {
     VecX<double> fd;
-    line_current_drag<double, BandMatrix<double>>(line, *lc.current, q, fd, nullptr);
+    line_current_drag(model, line, *lc.current, q, fd, lc.surface_z);
     s = std::max(s, fd.cwiseAbs().maxCoeff());
   }
   if (lc.constant_load && lc.constant_load->size() > 0) s = std::max(s, lc.constant_load->cwiseAbs().maxCoeff());

@@ -32,6 +32,7 @@ class BasicTensionStatics {
         prob_(std::move(prob)),
         opt_(opt),
         cons_(line),
+        model_(LineModel<double>::elements_of(line, SeabedModel{prob_.seabed_z, prob_.seabed})),
         n_(static_cast<Eigen::Index>(line.dofs())),
         K_(n_, line.half_bandwidth(), line.half_bandwidth()),
         lu_(n_, line.half_bandwidth(), line.half_bandwidth()) {
@@ -122,7 +123,7 @@ class BasicTensionStatics {
     if (!(u.norm() > 0)) return os.str();
     u.normalize();
     VecX<double> fd;
-    line_current_drag<double, BandMatrix<double>>(line_, *prob_.current, st.q, fd, nullptr);
+    line_current_drag(model_, line_, *prob_.current, st.q, fd, prob_.surface_z);
     double push = 0;
     for (std::size_t i : grounded) push += fd.segment<3>(static_cast<Eigen::Index>(line_.dof(i, 0))).dot(u);
     os << "; the current's drag on its grounded run (" << grounded.size() << " nodes) pushes " << push
@@ -177,7 +178,7 @@ class BasicTensionStatics {
   VecX<double> residual(const VecX<double>& q, const VecX<double>* constant_load = nullptr) const {
     StaticLoadCase lc = load_case(1.0, 0.0, constant_load);
     VecX<double> R;
-    line_static_residual<double>(line_, lc, q, R);
+    line_static_residual<double>(model_, line_, lc, q, R);
     return R;
   }
 
@@ -274,11 +275,11 @@ class BasicTensionStatics {
     res.iterations = it;
     const auto lc = load_case(1.0, 0.0, &recovery);
     VecX<double> R;
-    line_static_residual<double>(line_, lc, q, R);
+    line_static_residual<double>(model_, line_, lc, q, R);
     detail::end_forces_from_residual(line_, R, res);
     cons_.reduce_residual(R);
     res.residual = cons_.free_norm_inf(R);
-    res.scale = detail::static_force_scale(line_, lc, q);
+    res.scale = detail::static_force_scale(model_, line_, lc, q);
     res.floor = detail::roundoff_floor(line_, q, prob_.seabed_z ? prob_.seabed.kBot : 0.0);
     for (std::size_t e = 0; e < line_.n_elements(); ++e) {
       const double eps = line_.tension_element(e).kinematics(line_.element_dofs<double, 6>(q, e)).eps;
@@ -324,7 +325,7 @@ class BasicTensionStatics {
 
   double reduced_residual(const VecX<double>& q, const StaticLoadCase& lc, VecX<double>& R, bool with_tangent) {
     if (with_tangent) K_.set_zero();
-    line_static_residual<double>(line_, lc, q, R, with_tangent ? &K_ : nullptr);
+    line_static_residual<double>(model_, line_, lc, q, R, with_tangent ? &K_ : nullptr);
     cons_.reduce_residual(R);
     if (with_tangent) cons_.reduce_matrix(K_);
     return cons_.free_norm_inf(R);
@@ -342,7 +343,7 @@ class BasicTensionStatics {
       } catch (const DomainError&) {
         return false;
       }
-      const double scale = detail::static_force_scale(line_, lc, q);
+      const double scale = detail::static_force_scale(model_, line_, lc, q);
       const double floor = detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot * lc.load_factor : 0.0);
       if (opt_.verbose)
         std::fprintf(stderr, "%s newton r=%g lf=%g it %d |R| %.3e scale %.3e floor %.3e\n", line_.name().c_str(),
@@ -390,7 +391,7 @@ class BasicTensionStatics {
       StaticLoadCase lc = lc_in;
       VecX<double> drag;
       if (lc.current) {
-        line_current_drag<double, BandMatrix<double>>(line_, *lc.current, q, drag, nullptr);
+        line_current_drag(model_, line_, *lc.current, q, drag, lc.surface_z);
         drag *= lc.drag_factor;
         lc.frozen_drag = &drag;
       }
@@ -401,18 +402,18 @@ class BasicTensionStatics {
       } catch (const DomainError&) {
         return false;
       }
-      const double scale = detail::static_force_scale(line_, lc_in, q);
+      const double scale = detail::static_force_scale(model_, line_, lc_in, q);
       if (opt_.verbose)
         std::fprintf(stderr, "%s LM r=%g lf=%g it %d |R| %.3e scale %.3e mu %.3e\n", line_.name().c_str(),
                      lc.compression_ratio, lc.load_factor, k, norm_live, scale, mu);
       const double floor = detail::roundoff_floor(line_, q, lc.seabed_z ? lc.seabed.kBot * lc.load_factor : 0.0);
       if (converged(norm_live, scale, floor)) return true;
-      const double E0 = line_potential_energy(line_, lc, q);
+      const double E0 = line_potential_energy(model_, line_, lc, q);
       bool accepted = false;
       for (int tries = 0; tries < 12 && !accepted; ++tries) {
         // (K + mu I) on the free DOFs.
         K_.set_zero();
-        line_static_residual<double>(line_, lc, q, R, &K_);
+        line_static_residual<double>(model_, line_, lc, q, R, &K_);
         cons_.reduce_residual(R);
         cons_.reduce_matrix(K_);
         for (Eigen::Index i = 0; i < n_; ++i)
@@ -431,7 +432,7 @@ class BasicTensionStatics {
           const VecX<double> qt = q + alpha * dq;
           double Et;
           try {
-            Et = line_potential_energy(line_, lc, qt);
+            Et = line_potential_energy(model_, line_, lc, qt);
           } catch (const DomainError&) {
             continue;
           }
@@ -456,6 +457,7 @@ class BasicTensionStatics {
   StaticProblem prob_;
   StaticOptions opt_;
   LineConstraints cons_;
+  LineModel<double> model_;  // the line's load model (its residual, tangent, energy and drag)
   Eigen::Index n_;
   BandMatrix<double> K_;
   BandLU<double> lu_;

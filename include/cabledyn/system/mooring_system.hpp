@@ -32,7 +32,7 @@
 #include "cabledyn/line/end_spring.hpp"
 #include "cabledyn/system/body_model.hpp"
 #include "cabledyn/system/bordered_jacobian.hpp"
-#include "cabledyn/system/line_model.hpp"
+#include "cabledyn/line/line_model.hpp"
 
 namespace cabledyn {
 

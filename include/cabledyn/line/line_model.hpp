@@ -25,15 +25,18 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/pack.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/elements/element_params.hpp"
 #include "cabledyn/elements/hermite_element.hpp"
@@ -133,6 +136,18 @@ struct LineFluid {
   const Vec3<double>* a = nullptr;
 };
 
+/// The loads and switches of one static evaluation of a line (spec "Static equilibrium"; the
+/// stages and continuations of "EI = 0 path" and "Hermite path" vary them).
+struct LineStaticLoads {
+  double load_factor = 1;         ///< scales the weight, the buoyancy lost above the surface and the seabed stiffness (load continuation)
+  double compression_ratio = -1;  ///< >= 0: the compressed branch r EA of every EI = 0 element (tension-only stages); negative: each element's own law
+  const Vec3<double>* current = nullptr;       ///< a uniform steady current [m/s] (null: still water)
+  const Vec3<double>* node_current = nullptr;  ///< or the current at each node (n_nodes() entries; a depth profile)
+  double drag_factor = 1;         ///< scales the current's drag (drag brought in by load steps)
+  bool wetting = true;            ///< the buoyancy lost above the surface (EI = 0: lumped on the element's nodes, Hermite: exact crossings), with its tangent
+  double surface_z = 0;           ///< the still-water level [m]
+};
+
 template <class T>
 class LineModel {
  public:
@@ -154,9 +169,17 @@ class LineModel {
         throw NotImplementedError(line.name() + (e == 0 ? " End A" : " End B"), "rotational connection",
                                   line.end(e).rotation == EndRotation::rigid ? "Rigid" : "spring",
                                   "pinned (free) in a system (clamped and spring cable ends are not in the system yet)");
+    return elements_of(line, seabed);
+  }
+
+  /// The load model of a line description's elements, whatever its ends: the single-line
+  /// solvers (line/line_statics_model.hpp) hold its end DOFs, Rigid ends and end springs
+  /// themselves. Its EI scale is the line's (Line::set_EI_scale).
+  static LineModel elements_of(const Line& line, SeabedModel seabed = {}) {
     std::vector<SectionModel<T>> s;
     for (const auto& sec : line.sections()) s.push_back(SectionModel<T>::from(sec));
     LineModel m(line.name(), std::move(s), line.environment(), seabed, line.options().tension_only);
+    m.ei_scale_ = line.EI_scale();
     m.set_quadrature(line.options().axial_order, line.options().bending_order);
     return m;
   }
@@ -189,6 +212,21 @@ class LineModel {
   /// a Hermite line whose parameters carry derivatives.
   void rebuild() { b_ = build(); }  // a throw leaves the model as it was
 
+  /// Scale every section's EI by lambda > 0 (the Hermite statics' continuation in EI, spec
+  /// "Hermite path"); rebuilds. Throws InputError for a lambda that is not finite and > 0.
+  void set_EI_scale(double lambda) {
+    if (!(lambda > 0 && std::isfinite(lambda))) throw InputError(name_, "EI scale", lambda, "> 0 and finite");
+    const double before = ei_scale_;
+    ei_scale_ = lambda;
+    try {
+      rebuild();
+    } catch (...) {
+      ei_scale_ = before;
+      throw;
+    }
+  }
+  double EI_scale() const { return ei_scale_; }
+
  private:
   // What rebuild() derives from the sections, as one value (assigned whole: a throw while
   // building leaves the model as it was, and no derived field can be missed).
@@ -202,6 +240,7 @@ class LineModel {
     std::vector<ElementLoads<T>> loads;        // EI = 0: each element's weight and Morison coefficients
     std::vector<ElementLoads<double>> hloads;  // Hermite: weight, rho g A and Morison coefficients (double)
     T compliance = T(0);                       // sum l0 / EA
+    std::vector<char> pack_run;                // Hermite: elements e .. e + kLanes - 1 exist and are equal (one pack)
   };
   Built build() const {
     Built r;
@@ -238,7 +277,7 @@ class LineModel {
           HermiteElementParams p;
           p.L0 = static_cast<double>(value_of(L0));
           p.EA = static_cast<double>(value_of(s.EA));
-          p.EI = s.EI;
+          p.EI = s.EI * ei_scale_;
           p.BA = static_cast<double>(value_of(BA));
           p.rho_A = static_cast<double>(value_of(s.rho_A));
           p.axial_order = axial_order_;
@@ -268,7 +307,27 @@ class LineModel {
         r.compliance += ce;
       }
     }
+    // Runs of kLanes Hermite elements with equal parameters, weight and Morison coefficients
+    // share one pack evaluation.
+    r.pack_run.assign(r.L0.size(), 0);
+    for (std::size_t e = 0; r.hermite && e + kLanes <= r.L0.size(); ++e) {
+      bool same = true;
+      for (std::size_t l = 1; l < kLanes && same; ++l) same = equal_hermite(r, e, e + l);
+      r.pack_run[e] = same;
+    }
     return r;
+  }
+  static bool equal_hermite(const Built& r, std::size_t a, std::size_t b) {
+    const auto& p = r.helems[a].params();
+    const auto& o = r.helems[b].params();
+    const auto& la = r.hloads[a];
+    const auto& lb = r.hloads[b];
+    const auto& ma = la.morison;
+    const auto& mb = lb.morison;
+    return p.L0 == o.L0 && p.EA == o.EA && p.EI == o.EI && p.BA == o.BA && p.rho_A == o.rho_A &&
+           p.axial_order == o.axial_order && p.bending_order == o.bending_order && la.w == lb.w &&
+           la.rho_g_A == lb.rho_g_A && ma.d == mb.d && ma.Cdn == mb.Cdn && ma.Cdt == mb.Cdt && ma.Can == mb.Can &&
+           ma.Cat == mb.Cat && ma.rho == mb.rho;
   }
 
  public:
@@ -376,30 +435,74 @@ class LineModel {
   template <class Sink>
   void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, double compression_ratio = -1,
                        const Vec3<double>* current = nullptr) const {
+    LineStaticLoads L;
+    L.compression_ratio = compression_ratio;
+    L.current = current;
+    static_residual(x, R, sink, L);
+  }
+
+  /// The static residual with the loads and switches L: the weight, the buoyancy lost above
+  /// the surface and the seabed stiffness scaled by L.load_factor (load continuation), the
+  /// compressed branch of the tension-only stages, a uniform or nodal current with its drag
+  /// scaled by L.drag_factor (EI = 0: on the wetted fraction of the chord, Hermite: at the
+  /// wetted drag points), the buoyancy lost above L.surface_z on or off. The one static
+  /// assembly of a line: the system statics, the single-line statics and the modal analysis
+  /// (line/line_statics_model.hpp) call it.
+  template <class Sink>
+  void static_residual(const VecX<T>& x, VecX<T>& R, Sink* sink, const LineStaticLoads& L) const {
+    check_static_loads(L);
     R.setZero(size());
     if (b_.hermite) {
       const Vec<T, 12> ve = Vec<T, 12>::Zero();
-      ElementSea<T> sea = at_rest_;
-      if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const auto o = static_cast<Eigen::Index>(6 * e);
         Vec<T, 12> fe;
-        hermite_force(e, x.template segment<12>(o), ve, sea, fe, sink, 1.0, 0.0);
+        hermite_force(e, static_hermite_loads(e, L), x.template segment<12>(o), ve, static_sea(e, L), fe, sink, 1.0,
+                      0.0);
         R.template segment<12>(o) += fe;
       }
     } else {
-      ElementSea<T> sea = at_rest_;
-      if (current) sea.drag = true, sea.ua = current->template cast<T>(), sea.ub = sea.ua;
       for (std::size_t e = 0; e < n_elements(); ++e) {
         const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
         Mat<T, 6> Ke;
         R.template segment<6>(static_cast<Eigen::Index>(3 * e)) +=
-            tension_element_residual<T, T>(b_.elems[e], b_.loads[e], qe, nullptr, sea, compression_ratio,
-                                           sink ? &Ke : nullptr, nullptr);
+            tension_element_residual<T, T>(b_.elems[e], static_tension_loads(e, L), qe, nullptr, static_sea(e, L),
+                                           L.compression_ratio, sink ? &Ke : nullptr, nullptr);
         if (sink) add_element_blocks<2>(*sink, e, Ke);
       }
     }
-    add_contact(x, nullptr, R, sink, T(1), T(0));
+    add_contact(x, nullptr, R, sink, T(1), T(0), L.load_factor);
+  }
+
+  /// The drag of L's steady current on the line at rest at x, as an external load f_ext on
+  /// every slot (f sized size(), overwritten; zero without a current): the drag term of
+  /// static_residual alone, L.drag_factor applied. The statics freeze it at a base state
+  /// (spec "EI = 0 path": the drag held constant over an energy line search).
+  void current_drag(const VecX<T>& x, const LineStaticLoads& L, VecX<T>& f) const {
+    check_static_loads(L);
+    f.setZero(size());
+    if (!L.current && !L.node_current) return;
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const ElementSea<T> sea = static_sea(e, L);
+      if (b_.hermite) {
+        const auto o = static_cast<Eigen::Index>(6 * e);
+        const Vec<T, 12> qe = x.template segment<12>(o), ve = Vec<T, 12>::Zero();
+        Vec<T, 12> fe = Vec<T, 12>::Zero();
+        subtract_hermite_drag<T>(qe, ve, sea, static_hermite_loads(e, L).morison, l0_value(e), fe, nullptr, 1.0, 0.0,
+                                 hermite_dry_points<T>(qe, l0_value(e), sea.surface_z));
+        f.template segment<12>(o) -= fe;
+      } else {
+        const auto o = static_cast<Eigen::Index>(3 * e);
+        const Vec<T, 6> qe = x.template segment<6>(o);
+        T fa = T(0), fb = T(0);
+        const T frac = wetted_fraction<T>(qe(2), qe(5), sea.surface_z, &fa, &fb);
+        if (!(value_of(frac) > 0)) continue;
+        Vec<T, 6> fe = Vec<T, 6>::Zero();
+        subtract_tension_drag<T>(qe, nullptr, sea, static_tension_loads(e, L).morison, frac, fa, fb, fe, nullptr,
+                                 nullptr);
+        f.template segment<6>(o) -= fe;
+      }
+    }
   }
 
   /// Morison coefficients of element e (at the diameter's value).
@@ -419,12 +522,21 @@ class LineModel {
     R.setZero(size());
     if (b_.hermite) {
       const double wqd = static_cast<double>(value_of(wq)), wvd = static_cast<double>(value_of(wv));
-      for (std::size_t e = 0; e < n_elements(); ++e) {
+      for (std::size_t e = 0; e < n_elements();) {
+        // Runs of kPackLanes equal, wholly submerged elements in one pass on SIMD packs (double);
+        // the order of the additions into R and the sink is the element order either way.
+        if constexpr (std::is_same_v<T, double>) {
+          if (pack_elements_ && b_.pack_run[e] && hermite_pack(e, x, vx, fluid, R, sink, wqd, wvd)) {
+            e += kPackLanes<double>;
+            continue;
+          }
+        }
         const auto o = static_cast<Eigen::Index>(6 * e);
         Vec<T, 12> fe;
-        hermite_force(e, x.template segment<12>(o), vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe,
-                      sink, wqd, wvd);
+        hermite_force(e, b_.hloads[e], x.template segment<12>(o), vx.template segment<12>(o),
+                      element_sea(e, fluid, at_rest_), fe, sink, wqd, wvd);
         R.template segment<12>(o) += fe;
+        ++e;
       }
     } else {
       Mat<T, 6> B;
@@ -466,9 +578,81 @@ class LineModel {
       Ma.template segment<6>(o) += Me * ae;
       if (sink)
         add_element_blocks<2>(*sink, e,
-                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, b_.morison[e], l0_value(e), kSurface)));
+                              Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, b_.morison[e], l0_value(e), surface_z_)));
     }
   }
+
+  /// EI = 0: the blocks w d(M_a(x) a)/dx of the added mass's configuration derivative for the
+  /// accelerations ax into the sink (the added mass turns with the element chord; the wetted
+  /// fraction is held); nothing on a Hermite line (its tangent leaves it out, see inertia()).
+  template <class Sink>
+  void added_mass_jacobian(const VecX<T>& x, const VecX<T>& ax, Sink& sink, const T& w) const {
+    if (b_.hermite) return;
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const auto o = static_cast<Eigen::Index>(3 * e);
+      add_element_blocks<2>(sink, e,
+                            Mat<T, 6>(w * tension_added_mass_jacobian<T>(x.template segment<6>(o), ax.template segment<6>(o),
+                                                                         b_.morison[e], l0_value(e), surface_z_)));
+    }
+  }
+
+  /// The mass matrix M(x) as slot blocks into the sink: the consistent structural mass and,
+  /// with added_mass, the Morison added mass of the part below the still water at the
+  /// configuration x (spec "Added mass and fluid inertia"; the matrix of inertia() without its
+  /// configuration derivative). The modal analysis takes it (line_mass).
+  template <class Sink>
+  void mass(const VecX<T>& x, Sink& sink, bool added_mass = true) const {
+    structural_mass(sink);
+    if (added_mass) this->added_mass(x, sink);
+  }
+
+  /// The consistent structural mass (constant) as slot blocks into the sink.
+  template <class Sink>
+  void structural_mass(Sink& sink) const {
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      if (b_.hermite)
+        add_element_blocks<4>(sink, 2 * e, b_.hmass[e]);
+      else
+        add_element_blocks<2>(sink, e, Mat<T, 6>(b_.elems[e].template mass<T>()));
+    }
+  }
+
+  /// The Morison added mass of the part below the still water at x as slot blocks into the
+  /// sink (EI = 0: on the wetted fraction of the chord; Hermite: the consistent integral at its
+  /// wetted Gauss points, runs of equal submerged elements on SIMD packs in double).
+  template <class Sink>
+  void added_mass(const VecX<T>& x, Sink& sink) const {
+    for (std::size_t e = 0; e < n_elements();) {
+      if (b_.hermite) {
+        if constexpr (std::is_same_v<T, double>) {
+          if (pack_elements_ && b_.pack_run[e] && hermite_added_mass_pack(e, x, sink)) {
+            e += kPackLanes<double>;
+            continue;
+          }
+        }
+        add_element_blocks<4>(sink, 2 * e,
+                              hermite_added_mass<T>(x.template segment<12>(static_cast<Eigen::Index>(6 * e)),
+                                                    b_.morison[e], l0_value(e), surface_z_));
+      } else {
+        add_element_blocks<2>(sink, e,
+                              tension_added_mass<T>(x.template segment<6>(static_cast<Eigen::Index>(3 * e)), b_.morison[e],
+                                                    l0_value(e), surface_z_));
+      }
+      ++e;
+    }
+  }
+
+  /// The still-water level [m] the dynamic loads and the added mass see (default 0; the
+  /// statics take theirs from LineStaticLoads).
+  double surface_z() const { return surface_z_; }
+  void set_surface_z(double z) {
+    if (!std::isfinite(z)) throw InputError(name_, "still-water level", z, "finite");
+    surface_z_ = z;
+    at_rest_ = still_sea(z);
+  }
+  /// Runs of kPackLanes equal, wholly submerged Hermite elements evaluated on SIMD packs
+  /// (double; default on; off: one element at a time, the same numbers).
+  void set_pack_elements(bool on) { pack_elements_ = on; }
 
   /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
   /// minus the end node's position rows of r(x, v) + M(x) a. It involves only the end element
@@ -483,7 +667,8 @@ class LineModel {
       const auto o = static_cast<Eigen::Index>(6 * e), k = static_cast<Eigen::Index>(end == 0 ? 0 : 6);
       const Vec<T, 12> qe = x.template segment<12>(o);
       Vec<T, 12> fe;
-      hermite_force<NoSink>(e, qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe, nullptr, 0.0, 0.0);
+      hermite_force<NoSink>(e, b_.hloads[e], qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe,
+                            nullptr, 0.0, 0.0);
       r = fe.template segment<3>(k);
       const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
       Ma = M.template segment<3>(k);
@@ -512,25 +697,39 @@ class LineModel {
   /// surface: the buoyancy an EI = 0 element loses there is lumped on its end nodes, a load
   /// without a potential; see reaches_surface).
   T potential_energy(const VecX<T>& x, double compression_ratio = -1) const {
+    LineStaticLoads L;
+    L.compression_ratio = compression_ratio;
+    return potential_energy(x, L);
+  }
+
+  /// The potential energy under the loads and switches L (the energy whose gradient is
+  /// static_residual(x, R, sink, L) without a current, while no EI = 0 element loses buoyancy
+  /// with L.wetting on; a Hermite element's lost buoyancy counts only with L.wetting).
+  T potential_energy(const VecX<T>& x, const LineStaticLoads& L) const {
+    check_static_loads(L);
+    const double lf = L.load_factor;
     T E = T(0);
     for (std::size_t e = 0; e < n_elements(); ++e) {
       if (b_.hermite) {
         const Vec<T, 12> qe = x.template segment<12>(static_cast<Eigen::Index>(6 * e));
         E += b_.helems[e].template energy<T>(qe);
-        E += hermite_weight_potential<T>(b_.hloads[e].w, l0_value(e), qe);
+        E += hermite_weight_potential<T>(lf * b_.hloads[e].w, l0_value(e), qe);
+        if (!L.wetting) continue;
         Vec<double, 12> qv, fw;
         for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(qe(k)));
-        if (element_may_cross(qv, l0_value(e), kSurface))
-          E += T(hermite_wetting_load(qv, b_.hloads[e].rho_g_A, l0_value(e), kSurface, fw));
+        if (element_may_cross(qv, l0_value(e), L.surface_z))
+          E += T(hermite_wetting_load(qv, lf * b_.hloads[e].rho_g_A, l0_value(e), L.surface_z, fw));
         continue;
       }
       const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
-      E += compression_ratio >= 0 ? b_.elems[e].template energy<T>(qe, compression_ratio) : b_.elems[e].template energy<T>(qe);
-      E += tension_weight_potential<T, T>(b_.w[e], L0(e), qe);
+      E += L.compression_ratio >= 0 ? b_.elems[e].template energy<T>(qe, L.compression_ratio)
+                                    : b_.elems[e].template energy<T>(qe);
+      const T w = T(lf) * b_.w[e];
+      E += tension_weight_potential<T, T>(w, L0(e), qe);
     }
     if (seabed_.z)
       for (std::size_t i = 0; i < n_nodes(); ++i)
-        E += node_contact(i, x(static_cast<Eigen::Index>(3 * position_slot(i) + 2)), T(0)).energy;
+        E += node_contact(i, x(static_cast<Eigen::Index>(3 * position_slot(i) + 2)), T(0), lf).energy;
     return E;
   }
 
@@ -542,9 +741,9 @@ class LineModel {
       if (b_.hermite) {
         Vec<double, 12> qv;
         for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(x(static_cast<Eigen::Index>(6 * e) + k)));
-        if (element_may_cross(qv, l0_value(e), kSurface)) return true;
-      } else if (value_of(x(static_cast<Eigen::Index>(3 * e + 2))) > kSurface ||
-                 value_of(x(static_cast<Eigen::Index>(3 * e + 5))) > kSurface) {
+        if (element_may_cross(qv, l0_value(e), surface_z_)) return true;
+      } else if (value_of(x(static_cast<Eigen::Index>(3 * e + 2))) > surface_z_ ||
+                 value_of(x(static_cast<Eigen::Index>(3 * e + 5))) > surface_z_) {
         return true;
       }
     }
@@ -563,6 +762,35 @@ class LineModel {
     return a;
   }
 
+  /// A Hermite element's own static end forces at x: f_int minus its consistent weight (no
+  /// contact, no lost buoyancy, no current) on its two nodes' [r, m] values (the element
+  /// end forces the node recovery reads, spec "Node tension, curvature and bend moment").
+  Vec<T, 12> hermite_element_forces(const VecX<T>& x, std::size_t e) const {
+    ElementSea<T> rest;
+    rest.drag = false;
+    rest.wetting = false;
+    Vec<T, 12> g;
+    hermite_element_residual<T>(b_.helems[e], ElementLoads<double>{b_.hloads[e].w, 0.0, {}},
+                                Vec<T, 12>(x.template segment<12>(static_cast<Eigen::Index>(6 * e))),
+                                Vec<T, 12>::Zero().eval(), rest, g, nullptr, 1.0, 0.0, nullptr);
+    return g;
+  }
+
+  /// Tributary length of node i: half the unstretched lengths of its elements [m].
+  T tributary(std::size_t i) const {
+    T t = T(0);
+    if (i > 0) t += T(0.5) * L0(i - 1);
+    if (i + 1 < n_nodes()) t += T(0.5) * L0(i);
+    return t;
+  }
+
+  /// The seabed contact of node i at height z moving with vz (the model's seabed; none:
+  /// zero force).
+  NodalContact<T> seabed_reaction(std::size_t i, const T& z, const T& vz) const {
+    if (!seabed_.z) return NodalContact<T>{};
+    return node_contact(i, z, vz);
+  }
+
   /// Elastic tension of element e at node vector x [N] (a Hermite element: the effective
   /// tension F . t of its section at mid-element).
   T tension(const VecX<T>& x, std::size_t e) const {
@@ -572,7 +800,8 @@ class LineModel {
   }
 
  private:
-  static constexpr double kSurface = 0;  // the still-water level (spec "Buoyancy and wetting")
+  static constexpr int kLanes = kPackLanes<double>;  // Hermite elements per pack (SIMD width)
+  using Pk = Pack<double, kLanes>;
 
   struct NoSink {
     void add(std::size_t, std::size_t, const Mat3<T>&) {}
@@ -612,44 +841,188 @@ class LineModel {
   // above the still water with its exact-crossing tangent) into fe and, with a sink, its
   // blocks wq d/dq + wv d/dv as 4 x 4 slot blocks.
   template <class Sink>
-  void hermite_force(std::size_t e, const Vec<T, 12>& qe, const Vec<T, 12>& ve, const ElementSea<T>& sea,
-                     Vec<T, 12>& fe, Sink* sink, double wq, double wv) const {
+  void hermite_force(std::size_t e, const ElementLoads<double>& ld, const Vec<T, 12>& qe, const Vec<T, 12>& ve,
+                     const ElementSea<T>& sea, Vec<T, 12>& fe, Sink* sink, double wq, double wv) const {
     HermiteBlockSum<T>* R = sink ? &blocks_ : nullptr;
     if (R) R->set_zero();
-    // The buoyancy lost above the surface: its exact-crossing tangent (double) in K_wet.
+    // The buoyancy lost above the surface: its exact-crossing tangent (double) in K_wet, the
+    // load's derivative (the residual's is its negative).
     Mat<double, 12> Kw;
-    const bool wet = hermite_element_residual<T>(b_.helems[e], b_.hloads[e], qe, ve, sea, fe, R, wq, wv, sink ? &Kw : nullptr);
-    if (sink) {
+    const bool wet = hermite_element_residual<T>(b_.helems[e], ld, qe, ve, sea, fe, R, wq, wv, sink ? &Kw : nullptr);
+    if (!sink) return;
+    if constexpr (has_hermite_hook<Sink, HermiteBlockSum<T>>) {
+      // A band sink takes the component-major blocks as they are (no 12 x 12 matrix formed).
+      if (wet) add_element_blocks<4>(*sink, 2 * e, Mat<T, 12>((-wq * Kw).template cast<T>()));
+      sink->add_hermite_blocks(2 * e, *R, 0);
+    } else {
       Mat<T, 12> Ke = Mat<T, 12>::Zero();
       R->template add_to<LayoutRM>(Ke);
-      if (wet) Ke += (wq * Kw).template cast<T>();
+      if (wet) Ke -= (wq * Kw).template cast<T>();
       add_element_blocks<4>(*sink, 2 * e, Ke);
     }
   }
 
+  // A sink with add_hermite_blocks(first_slot, blocks, lane) takes a Hermite element's
+  // component-major blocks (HermiteBlockSum) directly.
+  template <class Sink, class B>
+  static constexpr bool has_hermite_hook = requires(Sink& s, B& b) { s.add_hermite_blocks(std::size_t{}, b, 0); };
+
+  // Lane l of a pack's element blocks into the sink (element first_slot / 2).
+  template <class Sink>
+  void add_hermite_lane(Sink& sink, std::size_t first_slot, HermiteBlockSum<Pk>& blocks, int l) const {
+    if constexpr (has_hermite_hook<Sink, HermiteBlockSum<Pk>>) {
+      sink.add_hermite_blocks(first_slot, blocks, l);
+    } else {
+      Mat<Pk, 12> K = Mat<Pk, 12>::Zero();
+      blocks.template add_to<LayoutRM>(K);
+      Mat<double, 12> Kl;
+      for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i) Kl(i, j) = lane(K(i, j), l);
+      add_element_blocks<4>(sink, first_slot, Kl);
+    }
+  }
+
+  // Gathers kLanes consecutive Hermite elements from e0 into one pack (their first values in
+  // i0); false when one of them may reach the surface (they are then taken one at a time).
+  bool gather_submerged(std::size_t e0, const VecX<double>& x, std::array<Eigen::Index, kLanes>& i0,
+                        Vec<Pk, 12>& qe) const {
+    const double L0 = l0_value(e0);
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = static_cast<Eigen::Index>(6 * (e0 + static_cast<std::size_t>(l)));
+      i0[static_cast<std::size_t>(l)] = i;
+      if (element_may_cross(Vec<double, 12>(x.template segment<12>(i)), L0, surface_z_)) return false;
+    }
+    for (int l = 0; l < kLanes; ++l)
+      for (int k = 0; k < 12; ++k) qe(k).set(l, x(i0[static_cast<std::size_t>(l)] + k));
+    return true;
+  }
+
+  // kLanes consecutive equal Hermite elements from e0 (b_.pack_run[e0]) on packs, when none of
+  // them may reach the surface; false, having done nothing, otherwise. hermite_force lane by
+  // lane (the same arithmetic), the lanes' results added into R and the sink in element order.
+  template <class Sink>
+  bool hermite_pack(std::size_t e0, const VecX<double>& x, const VecX<double>& vx, const LineFluid& fluid,
+                    VecX<double>& R, Sink* sink, double wq, double wv) const {
+    std::array<Eigen::Index, kLanes> i0{};
+    Vec<Pk, 12> qe, ve, f;
+    if (!gather_submerged(e0, x, i0, qe)) return false;
+    ElementSea<Pk> sea;
+    sea.surface_z = surface_z_;
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = i0[static_cast<std::size_t>(l)];
+      const std::size_t e = e0 + static_cast<std::size_t>(l);
+      for (int k = 0; k < 12; ++k) ve(k).set(l, vx(i + k));
+      const Vec3<double> ua = fluid.u ? fluid.u[e] : fluid.U, ub = fluid.u ? fluid.u[e + 1] : fluid.U;
+      const Vec3<double> al = fluid.u && fluid.a ? Vec3<double>(0.5 * (fluid.a[e] + fluid.a[e + 1])) : Vec3<double>::Zero();
+      for (int c = 0; c < 3; ++c) {
+        sea.ua(c).set(l, ua(c));
+        sea.ub(c).set(l, ub(c));
+        sea.udot(c).set(l, al(c));
+      }
+    }
+    HermiteBlockSum<Pk>* Rb = sink ? &pack_blocks_ : nullptr;
+    if (Rb) Rb->set_zero();
+    try {
+      hermite_element_residual<Pk>(b_.helems[e0], b_.hloads[e0], qe, ve, sea, f, Rb, wq, wv, nullptr);
+    } catch (const DomainError&) {
+      return false;  // one element at a time names the element whose state is outside the model
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      const auto i = i0[static_cast<std::size_t>(l)];
+      for (int k = 0; k < 12; ++k) R(i + k) += f(k)[l];
+      if (sink) add_hermite_lane(*sink, 2 * (e0 + static_cast<std::size_t>(l)), pack_blocks_, l);
+    }
+    return true;
+  }
+
+  // The added mass of kLanes equal elements from e0 on a pack, added in element order; false
+  // (nothing done) when one of them may reach the surface.
+  template <class Sink>
+  bool hermite_added_mass_pack(std::size_t e0, const VecX<double>& x, Sink& sink) const {
+    std::array<Eigen::Index, kLanes> i0{};
+    Vec<Pk, 12> qe;
+    if (!gather_submerged(e0, x, i0, qe)) return false;
+    const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
+    for (int l = 0; l < kLanes; ++l) {
+      Mat<double, 12> Ml;
+      for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i) Ml(i, j) = lane(Ma(i, j), l);
+      add_element_blocks<4>(sink, 2 * (e0 + static_cast<std::size_t>(l)), Ml);
+    }
+    return true;
+  }
+
+  // L's sea for element e at rest: still water at L.surface_z, the wetting as L says, the
+  // current's drag when L has one.
+  ElementSea<T> static_sea(std::size_t e, const LineStaticLoads& L) const {
+    ElementSea<T> sea = at_rest_;
+    sea.wetting = L.wetting;
+    sea.surface_z = L.surface_z;
+    if (L.node_current) {
+      sea.drag = true;
+      sea.ua = L.node_current[e].template cast<T>();
+      sea.ub = L.node_current[e + 1].template cast<T>();
+    } else if (L.current) {
+      sea.drag = true;
+      sea.ua = L.current->template cast<T>();
+      sea.ub = sea.ua;
+    }
+    return sea;
+  }
+  // Element e's loads under L: weight and lost buoyancy scaled by the load factor, the drag
+  // coefficients by the drag factor (the drag is linear in them).
+  ElementLoads<T> static_tension_loads(std::size_t e, const LineStaticLoads& L) const {
+    ElementLoads<T> ld = b_.loads[e];
+    if (L.load_factor != 1) {
+      const T w = T(L.load_factor) * ld.w;
+      ld.w = w;
+      ld.rho_g_A *= L.load_factor;
+    }
+    if (L.drag_factor != 1) ld.morison.Cdn *= L.drag_factor, ld.morison.Cdt *= L.drag_factor;
+    return ld;
+  }
+  ElementLoads<double> static_hermite_loads(std::size_t e, const LineStaticLoads& L) const {
+    ElementLoads<double> ld = b_.hloads[e];
+    ld.w *= L.load_factor;
+    ld.rho_g_A *= L.load_factor;
+    if (L.drag_factor != 1) ld.morison.Cdn *= L.drag_factor, ld.morison.Cdt *= L.drag_factor;
+    return ld;
+  }
+  void check_static_loads(const LineStaticLoads& L) const {
+    if (!(L.load_factor >= 0 && std::isfinite(L.load_factor)))
+      throw InputError(name_ + " static loads", "load factor", L.load_factor, ">= 0 and finite");
+    if (!(L.drag_factor >= 0 && std::isfinite(L.drag_factor)))
+      throw InputError(name_ + " static loads", "drag factor", L.drag_factor, ">= 0 and finite");
+    if (!std::isfinite(L.surface_z)) throw InputError(name_ + " static loads", "surface z", L.surface_z, "finite");
+  }
+
   // Element e's structural plus added mass at qe.
   Mat<T, 6> element_mass(std::size_t e, const Vec<T, 6>& qe) const {
-    return b_.elems[e].template mass<T>() + tension_added_mass<T>(qe, b_.morison[e], l0_value(e), kSurface);
+    return b_.elems[e].template mass<T>() + tension_added_mass<T>(qe, b_.morison[e], l0_value(e), surface_z_);
   }
   // Hermite element e's consistent structural plus added mass at qe.
   Mat<T, 12> hermite_mass(std::size_t e, const Vec<T, 12>& qe) const {
-    return b_.hmass[e] + hermite_added_mass<T>(qe, b_.morison[e], l0_value(e), kSurface);
+    return b_.hmass[e] + hermite_added_mass<T>(qe, b_.morison[e], l0_value(e), surface_z_);
   }
 
   // The seabed contact of node i at height z moving with vz.
-  NodalContact<T> node_contact(std::size_t i, const T& z, const T& vz) const {
-    return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+  NodalContact<T> node_contact(std::size_t i, const T& z, const T& vz, double kbot_factor = 1) const {
+    if (kbot_factor == 1) return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), seabed_.params);
+    SeabedParams p = seabed_.params;
+    p.kBot *= kbot_factor;
+    return seabed_contact<T, T>(z, vz, *seabed_.z, T(1), contact_width_length(i), p);
   }
 
   // The nodes' seabed contact on the position rows (vx null: at rest) and its blocks
   // wq d/dz + wv d/dvz.
   template <class Sink>
-  void add_contact(const VecX<T>& x, const VecX<T>* vx, VecX<T>& R, Sink* sink, const T& wq, const T& wv) const {
+  void add_contact(const VecX<T>& x, const VecX<T>* vx, VecX<T>& R, Sink* sink, const T& wq, const T& wv,
+                   double kbot_factor = 1) const {
     if (!seabed_.z) return;
     for (std::size_t i = 0; i < n_nodes(); ++i) {
       const std::size_t k = position_slot(i);
       const auto iz = static_cast<Eigen::Index>(3 * k + 2);
-      const auto c = node_contact(i, x(iz), vx ? (*vx)(iz) : T(0));
+      const auto c = node_contact(i, x(iz), vx ? (*vx)(iz) : T(0), kbot_factor);
       R(iz) -= c.f;
       if (sink) {
         Mat3<T> B = Mat3<T>::Zero();
@@ -662,6 +1035,10 @@ class LineModel {
   // A K x K-slot element block (its first slot `first`) into the sink as slot blocks.
   template <int K, class Sink, class M>
   static void add_element_blocks(Sink& sink, std::size_t first, const M& B) {
+    if constexpr (requires { sink.add_element_block(first, B); }) {
+      sink.add_element_block(first, B);  // a band sink takes the element's block whole
+      return;
+    }
     for (int a = 0; a < K; ++a)
       for (int b = 0; b < K; ++b)
         sink.add(first + static_cast<std::size_t>(a), first + static_cast<std::size_t>(b),
@@ -674,15 +1051,19 @@ class LineModel {
   SeabedModel seabed_;
   bool tension_only_ = true;
   int axial_order_ = 4, bending_order_ = 4;
+  double ei_scale_ = 1;  // every section's EI scaled by it (set_EI_scale)
   Built b_;
   mutable HermiteBlockSum<T> blocks_;  // Hermite: one element's tangent (workspace)
-  ElementSea<T> at_rest_ = still_sea();  // statics: still water at kSurface, no drag, the wetting on
+  double surface_z_ = 0;  // the still-water level (spec "Buoyancy and wetting")
+  bool pack_elements_ = true;
+  ElementSea<T> at_rest_ = still_sea(0);  // still water at surface_z_, no drag, the wetting on
+  mutable HermiteBlockSum<Pk> pack_blocks_;  // Hermite: kLanes elements' tangents (workspace)
 
-  static ElementSea<T> still_sea() {
+  static ElementSea<T> still_sea(double z) {
     ElementSea<T> s;
     s.drag = false;
     s.wetting = true;
-    s.surface_z = kSurface;
+    s.surface_z = z;
     return s;
   }
 };
