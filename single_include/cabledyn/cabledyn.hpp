@@ -11532,9 +11532,10 @@ inline void copy_band_scaled(BandMatrix<double>& S, const BandMatrix<double>& M,
 }  // namespace cabledyn::detail
 // ---- end cabledyn/dynamics/band_scatter.hpp ----
 // ---- begin cabledyn/dynamics/ei0_substeps.hpp ----
-// cabledyn: the trigger of the EI = 0 rotation- and snap-resolved sub-steps, a policy of the
-// EI = 0 line march (the stepper re-solves the interval; this header decides when and in how
-// many sub-steps).
+// cabledyn: the trigger of the EI = 0 rotation- and snap-resolved sub-steps, a policy of an
+// EI = 0 line's march (the single-line march and the system stepper re-solve the interval;
+// this header decides when and in how many sub-steps, from the line's LineModel and node
+// vectors).
 // Spec "Rotation- and snap-resolved sub-steps".
 
 #include <algorithm>
@@ -11544,10 +11545,10 @@ inline void copy_band_scaled(BandMatrix<double>& S, const BandMatrix<double>& M,
 
 namespace cabledyn {
 
-/// Elastic tension of EI = 0 segment e of `line` at q [N] (0 when slack).
-inline double segment_tension(const Line& line, const VecX<double>& q, std::size_t e) {
-  const auto i0 = static_cast<Eigen::Index>(line.dof(e, 0));
-  return std::max(line.tension_element(e).tension<double>(Vec<double, 6>(q.segment<6>(i0))), 0.0);
+/// Elastic tension of EI = 0 segment e of the line `m` at its node vector q [N] (0 when slack).
+inline double segment_tension(const LineModel<double>& m, const VecX<double>& q, std::size_t e) {
+  const auto i0 = static_cast<Eigen::Index>(3 * e);
+  return std::max(m.element(e).tension<double>(Vec<double, 6>(q.segment<6>(i0))), 0.0);
 }
 
 /// What one solver step did to the segments of an EI = 0 line.
@@ -11560,20 +11561,21 @@ struct ChordTurn {
 /// above 1e-3 T_max, and whether a segment slack at q0 ends above T_max/4 while the axial wave
 /// crosses it more than once in dt (dt c / l0 > 1, c = sqrt(EA / rho_A)); T_max the largest
 /// step-start tension, at least 1e-3 of the line's initial tension.
-inline ChordTurn measure_chord_turn(const Line& line, const VecX<double>& q0, const VecX<double>& q1, double dt,
-                                    double initial_tension) {
+inline ChordTurn measure_chord_turn(const LineModel<double>& m, const VecX<double>& q0, const VecX<double>& q1,
+                                    double dt, double initial_tension) {
+  if (m.hermite()) throw InputError(m.name() + " chord turn", "line model", "a Hermite line", "an EI = 0 line");
   double Tmax = 1e-3 * initial_tension;
-  for (std::size_t e = 0; e < line.n_elements(); ++e) Tmax = std::max(Tmax, segment_tension(line, q0, e));
+  for (std::size_t e = 0; e < m.n_elements(); ++e) Tmax = std::max(Tmax, segment_tension(m, q0, e));
   ChordTurn out;
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const double T1 = segment_tension(line, q1, e);
+  for (std::size_t e = 0; e < m.n_elements(); ++e) {
+    const double T1 = segment_tension(m, q1, e);
     if (!(T1 > 1e-3 * Tmax)) continue;
-    const auto i0 = static_cast<Eigen::Index>(line.dof(e, 0));
+    const auto i0 = static_cast<Eigen::Index>(3 * e);
     const Vec3<double> d0 = q0.segment<3>(i0 + 3) - q0.segment<3>(i0), d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
     out.theta = std::max(out.theta, std::atan2(d0.cross(d1).norm(), d0.dot(d1)) * 180.0 / kPi);
-    const auto& p = line.tension_element(e).params();
-    const double c = std::sqrt(p.EA / line.type(e).rho_A);
-    if (segment_tension(line, q0, e) <= 0 && T1 > 0.25 * Tmax && dt * c / p.L0 > 1) out.snap = true;
+    const auto& p = m.element(e).params();
+    const double c = std::sqrt(p.EA / p.rho_A);
+    if (segment_tension(m, q0, e) <= 0 && T1 > 0.25 * Tmax && dt * c / p.L0 > 1) out.snap = true;
   }
   return out;
 }
@@ -12082,7 +12084,9 @@ using LineLoadModel = BasicLineLoadModel<>;
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/line_load_model.hpp ----
 // ---- begin cabledyn/dynamics/release_cap.hpp ----
-// cabledyn: the release cap of the force blend, a policy of the EI = 0 line march.
+// cabledyn: the release cap of the force blend, a policy of an EI = 0 line's march (the
+// single-line march and the system stepper alike: it reads the line's LineModel and node
+// vector, and gives its correction as slot rows and slot blocks into a sink).
 // Spec "Release cap" (and "Time integration": the force blend it acts on).
 
 #include <algorithm>
@@ -12104,18 +12108,20 @@ namespace cabledyn {
 /// N_d = max((1 - alpha_f) T_d,n+1 p_{n+1}, 0) (a compressive T_d,n capped alike when p < 0).
 /// The residual and the tangent take the difference (T_d,n+1 depends on q_{n+1} through
 /// v_{n+1}: the factor gamma/(beta dt)).
+/// The cap holds its workspaces only: every call takes the line's load model (an EI = 0
+/// LineModel<double>) and node vectors (node i's position at values 3i..3i+2).
 class ReleaseCap {
  public:
-  explicit ReleaseCap(const Line& line) : line_(line), kept_(line.n_elements(), 0.0), cap_start_(line.n_elements()) {}
-  ReleaseCap(const ReleaseCap&) = delete;  // holds the line by reference
-  ReleaseCap& operator=(const ReleaseCap&) = delete;
+  ReleaseCap() = default;
+  explicit ReleaseCap(std::size_t n_elements) : kept_(n_elements, 0.0), cap_start_(n_elements) {}
 
   /// The step-start quantities, constant over the (sub)step: once per Newton solve, from the
   /// committed state (q_n, v_n).
-  void prepare(const VecX<double>& qn, const VecX<double>& vn) {
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const auto& el = line_.tension_element(e);
+  void prepare(const LineModel<double>& m, const VecX<double>& qn, const VecX<double>& vn) {
+    check(m);
+    for (std::size_t e = 0; e < m.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(3 * e);
+      const auto& el = m.element(e);
       const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
       CapStart& c = cap_start_[e];
       c.dn = qn.segment<3>(i0 + 3) - qn.segment<3>(i0);
@@ -12127,16 +12133,19 @@ class ReleaseCap {
       c.Tdn = cd * c.ldn;
     }
   }
-  /// Applies the cap to the blended residual G at the trial q1 (velocities v1) and, with S,
-  /// its tangent (d v1/d q1 = gamma/(beta dt)); returns the number of capped elements.
-  long apply(const GeneralizedAlpha<double>& ga, const VecX<double>& q1, const VecX<double>& v1, double dt,
-             VecX<double>& G, BandMatrix<double>* S) {
+  /// Applies the cap to the blended residual G (the line's slot rows) at the trial q1
+  /// (velocities v1) and, with a sink, its tangent as slot blocks (d v1/d q1 =
+  /// gamma/(beta dt)); returns the number of capped elements.
+  template <class Sink>
+  long apply(const LineModel<double>& m, const GeneralizedAlpha<double>& ga, const VecX<double>& q1,
+             const VecX<double>& v1, double dt, VecX<double>& G, Sink* sink) {
+    check(m);
     long caps = 0;
     const double af = ga.alpha_f, c = af / (1 - af), gv = ga.damping_weight(dt);
     const Mat3<double> I = Mat3<double>::Identity();
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const auto& el = line_.tension_element(e);
+    for (std::size_t e = 0; e < m.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(3 * e);
+      const auto& el = m.element(e);
       const double L0 = el.params().L0, cd = el.params().BA / L0;
       const CapStart& cs = cap_start_[e];
       const Vec3<double>& dn = cs.dn;
@@ -12197,17 +12206,13 @@ class ReleaseCap {
       const Vec3<double> df = (F - K) * tn;
       G.segment<3>(i0) -= df;
       G.segment<3>(i0 + 3) += df;
-      if (S) {
-        const Mat3<double> B = tn * (dF - dK).transpose();  // d(df)/dd1
-        double* data = S->data();
-        for (int j = 0; j < 3; ++j)
-          for (int i = 0; i < 3; ++i) {
-            // rows a: -B, rows b: +B; columns: d1 = r_b - r_a.
-            data[S->offset(i0 + i, i0 + 3 + j)] -= B(i, j);
-            data[S->offset(i0 + i, i0 + j)] += B(i, j);
-            data[S->offset(i0 + 3 + i, i0 + 3 + j)] += B(i, j);
-            data[S->offset(i0 + 3 + i, i0 + j)] -= B(i, j);
-          }
+      if (sink) {
+        // d(df)/dd1; rows a: -B, rows b: +B; columns: d1 = r_b - r_a.
+        const Mat3<double> B = tn * (dF - dK).transpose();
+        sink->add(e, e + 1, Mat3<double>(-B));
+        sink->add(e, e, B);
+        sink->add(e + 1, e + 1, B);
+        sink->add(e + 1, e, Mat3<double>(-B));
       }
     }
     return caps;
@@ -12220,12 +12225,14 @@ class ReleaseCap {
   /// blend): W - (U_n - U_{n+1}) per element, W the work of alpha_f (kept) along t_n plus
   /// (1 - alpha_f) T_{n+1} t_{n+1} on the relative displacement of the ends; (q0, v0) the
   /// committed state, (q1, v1) the step's result, `capped` whether the cap was applied.
-  void add_created_energy(const GeneralizedAlpha<double>& ga, bool capped, const VecX<double>& q0, const VecX<double>& v0,
-                          const VecX<double>& q1, const VecX<double>& v1, double& created_energy) const {
+  void add_created_energy(const LineModel<double>& m, const GeneralizedAlpha<double>& ga, bool capped,
+                          const VecX<double>& q0, const VecX<double>& v0, const VecX<double>& q1, const VecX<double>& v1,
+                          double& created_energy) const {
+    check(m);
     const double af = ga.alpha_f;
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const auto& el = line_.tension_element(e);
+    for (std::size_t e = 0; e < m.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(3 * e);
+      const auto& el = m.element(e);
       const Vec<double, 6> qn = q0.segment<6>(i0), qe = q1.segment<6>(i0);
       const Vec3<double> dn = qn.segment<3>(3) - qn.segment<3>(0), d1 = qe.segment<3>(3) - qe.segment<3>(0);
       const double cd = el.params().BA / el.params().L0;
@@ -12240,13 +12247,18 @@ class ReleaseCap {
   }
 
  private:
+  void check(const LineModel<double>& m) const {
+    if (m.hermite() || m.n_elements() != cap_start_.size())
+      throw InputError(m.name() + " release cap", "line model", m.hermite() ? "a Hermite line" : "another line's",
+                       "the EI = 0 line of " + std::to_string(cap_start_.size()) + " elements it was made for");
+  }
+
   struct CapStart {
     Vec3<double> dn, tn;  // chord and its direction at t_n
     double ln, en, Tn;    // length, elongation, elastic tension at t_n
     double ldn, Tdn;      // elongation rate and dashpot tension at t_n
   };
 
-  const Line& line_;
   std::vector<double> kept_;         // the kept (possibly capped) force of each element
   std::vector<CapStart> cap_start_;  // the step-start quantities
 };
@@ -12274,7 +12286,7 @@ class BasicLineDynamics {
         n_(static_cast<Eigen::Index>(line.dofs())),
         kd_(line.half_bandwidth()),
         model_(line, opt_),
-        cap_(line),
+        cap_(line.n_elements()),
         S_(n_, kd_, kd_),
         lu_(n_, kd_, kd_, Backend::templated) {
     for (auto* v : {&G_, &r1_, &qt_, &qt2_, &dq_, &a1_, &v1_, &am_, &qa_, &va_, &Ma_, &rtrial_, &rhs_}) v->setZero(n_);
@@ -12320,7 +12332,7 @@ class BasicLineDynamics {
     s_.r = VecX<double>::Zero(n_);
     if (!line_.hermite())
       for (std::size_t e = 0; e < line_.n_elements(); ++e)
-        s_.initial_tension = std::max(s_.initial_tension, segment_tension(line_, s_.q, e));
+        s_.initial_tension = std::max(s_.initial_tension, segment_tension(model_.model(), s_.q, e));
     model_.evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
     solve_initial_acceleration();
   }
@@ -12485,7 +12497,7 @@ class BasicLineDynamics {
   // The statistics count the sub-steps as the solver steps they are (created energy, largest
   // turn), or the plain step when it is kept.
   void resolve_turn(double dt, const EndMotions& target, double created0, double turn0, long caps0) {
-    const ChordTurn turn = measure_chord_turn(line_, start_.q, s_.q, dt, s_.initial_tension);
+    const ChordTurn turn = measure_chord_turn(model_.model(), start_.q, s_.q, dt, s_.initial_tension);
     const double ts = opt_.ei0_substep_angle;
     if (!(turn.theta > ts || turn.snap)) return;
     bool capped = false;
@@ -12500,7 +12512,7 @@ class BasicLineDynamics {
     int n = count(turn.theta);
     bool ok = solve_substeps(n, dt, from, target);
     if (ok) {
-      const int n2 = count(measure_chord_turn(line_, start_.q, s_.q, dt, s_.initial_tension).theta);
+      const int n2 = count(measure_chord_turn(model_.model(), start_.q, s_.q, dt, s_.initial_tension).theta);
       if (n2 > n) {
         n = n2;
         stats_.created_energy = created0;
@@ -12605,7 +12617,10 @@ class BasicLineDynamics {
       if (opt_.force_blend) {
         model_.evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = (1 - g.alpha_f) * r1_ + g.alpha_f * s_.r;
-        if (!line_.hermite() && opt_.release_cap) caps_last_ = cap_.apply(g, q1, v1_, dt, G_, tangent ? &S_ : nullptr);
+        if (!line_.hermite() && opt_.release_cap) {
+          detail::BandMarchSink sink{&S_};
+          caps_last_ = cap_.apply(model_.model(), g, q1, v1_, dt, G_, tangent ? &sink : nullptr);
+        }
       } else {
         va_ = (1 - g.alpha_f) * v1_ + g.alpha_f * s_.v;
         model_.evaluate(qa_, va_, r1_, tangent ? &S_ : nullptr, wq, wv);
@@ -12633,7 +12648,7 @@ class BasicLineDynamics {
         held_a_(i) = target[end].a(k);
       }
     if (line_.hermite()) model_.assemble_mass(s_.q);  // consistent mass held over the step
-    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) cap_.prepare(s_.q, s_.v);
+    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) cap_.prepare(model_.model(), s_.q, s_.v);
     // Predictor: EI = 0 Newmark; Hermite with the force blend the constant-acceleration
     // predictor when the committed acceleration balances the committed force
     // (||M a_n + r_n|| <= 1/2 ||M a_n|| over the translational free DOFs), a failed attempt
@@ -12860,13 +12875,13 @@ class BasicLineDynamics {
 
   void commit(const VecX<double>& q1, double dt) {
     if (!line_.hermite() && opt_.force_blend)
-      cap_.add_created_energy(ga_, opt_.release_cap, s_.q, s_.v, q1, v1_, stats_.created_energy);
+      cap_.add_created_energy(model_.model(), ga_, opt_.release_cap, s_.q, s_.v, q1, v1_, stats_.created_energy);
     // The last residual of the iteration was evaluated at q1: its capped elements are this
     // step's.
     if (!line_.hermite() && opt_.force_blend && opt_.release_cap) stats_.release_caps += caps_last_;
     if (!line_.hermite())
       stats_.largest_turn_deg =
-          std::max(stats_.largest_turn_deg, measure_chord_turn(line_, s_.q, q1, dt, s_.initial_tension).theta);
+          std::max(stats_.largest_turn_deg, measure_chord_turn(model_.model(), s_.q, q1, dt, s_.initial_tension).theta);
     const auto& g = ga_;
     a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
     v1_ = g.velocity(a1_, s_.v, s_.a, dt);
@@ -12945,7 +12960,15 @@ using LineDynamics = BasicLineDynamics<>;
 //       Held::interpolate and copies with Held::assign);
 //   check_state(State): throws for a state outside the model;
 //   commit(State&): normalises a committed state (a body's rotation increment folded into its
-//       orientation), the configuration unchanged.
+//       orientation), the configuration unchanged;
+// and, optionally, the policies of its lines (MooringSystem: the EI = 0 lines'):
+//   prepare_blend(State): at the start of each attempt, from the committed state;
+//   correct_blend(State1, dt, params, G, Jacobian*): corrects the blended residual G at the
+//       trial state and its tangent (the release cap, spec "Release cap"); returns a count;
+//   substeps_wanted(State0, State1, dt): after a converged step, the number of equal
+//       sub-steps the interval should be solved in again (1: none; spec "Rotation- and
+//       snap-resolved sub-steps"); the stepper re-solves it, measures again once, and keeps
+//       the plain step when a sub-step fails.
 // The equation of motion M a + r = 0 is stepped with the force blend, inertia forces and
 // forces alike blended between the step's ends,
 //   (1 - alpha_m) M(q1) a1 + alpha_m (M a)0 + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
@@ -12989,6 +13012,10 @@ struct SystemStepperStatistics {
   long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (each a factorisation, but the line search's)
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
+  long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)
+  long substepped = 0;          ///< steps solved again in sub-steps (System::substeps_wanted)
+  long kept_plain = 0;          ///< of those, kept as the plain step (a sub-step failed)
+  int largest_substeps = 0;     ///< the most sub-steps one step was solved in
 };
 
 /// Everything a stepper commits: the state, the force r(q, v) of the force blend at it, and
@@ -13032,6 +13059,9 @@ class SystemStepper {
     x_.a.setZero(n);
     trial_ = x_;
     base_ = x_;
+    plain_ = x_;
+    plain_r0_.setZero(n);
+    plain_Ma0_.setZero(n);
     r0_.setZero(n);
     Ma0_.setZero(n);
     base_Ma0_.setZero(n);
@@ -13071,9 +13101,11 @@ class SystemStepper {
     base_ = x_;
     base_r0_ = r0_;
     base_Ma0_ = Ma0_;
+    caps_before_ = stats_.release_caps;
     try {
       if (substeps == 1) {
         advance(dt, 0, T(0), T(1));
+        if constexpr (requires { sys_.substeps_wanted(x_, x_, dt); }) resolve_in_substeps(dt);
       } else {
         const T h = dt / T(substeps);
         for (int k = 0; k < substeps; ++k)
@@ -13113,6 +13145,47 @@ class SystemStepper {
   double force_scale() const { return scale_; }
 
  private:
+  // The system's sub-step policy after a converged plain step: solve the interval again from
+  // the step start in n equal sub-steps (the prescribed kinematics interpolated), measure the
+  // sub-stepped interval again and solve once more when it wants more; keep the plain step
+  // when a sub-step fails.
+  void resolve_in_substeps(const T& dt) {
+    int n = sys_.substeps_wanted(base_, x_, dt);
+    if (n <= 1) return;
+    plain_ = x_;
+    plain_r0_ = r0_;
+    plain_Ma0_ = Ma0_;
+    const long caps_plain = stats_.release_caps;
+    auto solve = [&](int k) {
+      x_ = base_;
+      r0_ = base_r0_;
+      Ma0_ = base_Ma0_;
+      stats_.release_caps = caps_before_;
+      try {
+        const T h = dt / T(k);
+        for (int i = 0; i < k; ++i) advance(h, 0, T(i) / T(k), i + 1 == k ? T(1) : T(i + 1) / T(k));
+        return true;
+      } catch (const SolveError&) {
+        return false;
+      }
+    };
+    bool ok = solve(n);
+    if (ok) {
+      const int n2 = sys_.substeps_wanted(base_, x_, dt);
+      if (n2 > n) ok = solve(n = n2);
+    }
+    ++stats_.substepped;
+    if (!ok) {
+      x_ = plain_;
+      r0_ = plain_r0_;
+      Ma0_ = plain_Ma0_;
+      stats_.release_caps = caps_plain;
+      ++stats_.kept_plain;
+      return;
+    }
+    stats_.largest_substeps = std::max(stats_.largest_substeps, n);
+  }
+
   // Steps from the committed state (at fraction tau0 of the whole step) by dt, subdividing
   // on failure.
   void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
@@ -13140,6 +13213,8 @@ class SystemStepper {
     trial_.t = x_.t + dt;
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
+    if constexpr (requires { sys_.prepare_blend(x_); }) sys_.prepare_blend(x_);
+    long caps = 0;
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
     for (int it = 0; it < opt_.max_iterations; ++it) {
@@ -13151,6 +13226,7 @@ class SystemStepper {
       sys_.inertia(trial_, Ma_, &J_, wm, T(1) - g.alpha_m);
       sys_.dynamic_residual(trial_, r_, &J_, wq, wv);
       G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, &J_); }) caps = sys_.correct_blend(trial_, dt, g, G_, &J_);
       ++stats_.newton_iterations;
       double gn = 0;
       bool finite = true;
@@ -13182,6 +13258,7 @@ class SystemStepper {
         r0_ = r_;
         Ma0_ = Ma_;
         ++stats_.steps;
+        stats_.release_caps += caps;
         return true;
       }
       // Line search: an update that raised the residual is halved (a node cycling on and off
@@ -13210,8 +13287,9 @@ class SystemStepper {
   SystemStepperOptions opt_;
   GeneralizedAlpha<T> ga_;
   typename System::Jacobian J_;
-  State x_, trial_, base_;
-  VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_;
+  State x_, trial_, base_, plain_;
+  VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
+  long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
   Held h0_, h1_, hs0_, hs1_;
   double scale_ = 1;
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
@@ -15303,9 +15381,18 @@ class MooringSystem {
 
   std::size_t n_points() const { return points_.size(); }
   std::size_t n_lines() const { return lines_.size(); }
-  /// True when a line is a finite-EI (Hermite) cable: the stepper then takes a backtracking
-  /// line search (SystemStepperOptions::LineSearch::automatic; spec "Time integration").
-  bool wants_line_search() const { return has_finite_ei_lines(); }
+  /// True when a line is a finite-EI (Hermite) cable, or an EI = 0 line marches with the
+  /// release cap (set_march_policies): the stepper then takes a backtracking line search
+  /// (SystemStepperOptions::LineSearch::automatic; spec "Time integration": the Hermite path
+  /// halves a step until the residual decreases, and the EI = 0 march settles a snap with its
+  /// line search, as the single-line march does).
+  bool wants_line_search() const {
+    if (has_finite_ei_lines()) return true;
+    if (!(std::is_same_v<T, double> && release_cap_)) return false;
+    for (const auto& L : lines_)
+      if (!L.model.hermite()) return true;
+    return false;
+  }
   /// True when an EI = 0 element of a line in state s has a node above the still water: the
   /// buoyancy it loses is lumped on its nodes, a load without a potential, so
   /// potential_energy is not the energy of the static residual there (the statics then take
@@ -15424,7 +15511,98 @@ class MooringSystem {
       wv_[l].setZero(n);
       wr_[l].setZero(n);
     }
+    caps_.clear();
+    for (const auto& L : lines_) caps_.emplace_back(L.model.hermite() ? 0 : L.model.n_elements());
+    wx0_ = wx_;
     numbered_ = true;
+  }
+
+  /// The march policies of the EI = 0 lines, as the single-line march has them (spec "Release
+  /// cap", "Rotation- and snap-resolved sub-steps"): the release cap of the force blend and
+  /// the re-solve of a step whose taut segments turned by more than `angle` degrees (or one
+  /// that snapped taut with its axial wave unresolved) in max(4, ceil(theta / angle)) equal
+  /// sub-steps, at most max_count. Both on by default in double; the system stepper applies
+  /// them (prepare_blend, correct_blend, substeps_wanted). Another scalar T: off (the
+  /// policies are double). Throws InputError for a count outside [4, 65536] or an angle
+  /// outside (0, 90].
+  void set_march_policies(bool release_cap, bool ei0_substeps, int max_count = 16, double angle = 1.0) {
+    if (max_count < 4 || max_count > 65536) throw InputError(name_, "ei0_substep_max", max_count, "in [4, 65536]");
+    if (!(angle > 0 && angle <= 90)) throw InputError(name_, "ei0_substep_angle", angle, "in (0, 90] deg");
+    release_cap_ = release_cap;
+    ei0_substeps_ = ei0_substeps;
+    ei0_max_ = max_count;
+    ei0_angle_ = angle;
+  }
+
+  /// SystemStepper hook, at the start of each attempt: the release cap's step-start
+  /// quantities of every EI = 0 line, from the committed state s.
+  void prepare_blend(const State& s) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!release_cap_) return;
+      require_numbered();
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        if (lines_[l].model.hermite()) continue;
+        line_gather(s, static_cast<int>(l), 0, wx_[l]);
+        line_gather(s, static_cast<int>(l), 1, wv_[l]);
+        caps_[l].prepare(lines_[l].model, wx_[l], wv_[l]);
+      }
+    } else {
+      (void)s;
+    }
+  }
+
+  /// SystemStepper hook: the release cap of every EI = 0 line applied to the blended residual
+  /// G at the trial state s1 (the kept force of a releasing element replaced, spec "Release
+  /// cap") and, with J, to its tangent; returns the number of capped elements.
+  long correct_blend(const State& s1, const T& dt, const GeneralizedAlpha<T>& ga, VecX<T>& G,
+                     BorderedJacobian<T>* J) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!release_cap_) return 0;
+      long caps = 0;
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        if (lines_[l].model.hermite()) continue;
+        const int li = static_cast<int>(l);
+        line_gather(s1, li, 0, wx_[l]);
+        line_gather(s1, li, 1, wv_[l]);
+        wr_[l].setZero();
+        Router route = router(s1, li, J, T(1));
+        const long c = caps_[l].apply(lines_[l].model, ga, wx_[l], wv_[l], dt, wr_[l], J ? &route : nullptr);
+        if (c == 0) continue;
+        caps += c;
+        scatter(route, wr_[l], G);
+      }
+      return caps;
+    } else {
+      (void)s1, (void)dt, (void)ga, (void)G, (void)J;
+      return 0;
+    }
+  }
+
+  /// SystemStepper hook, after a converged step from s0 to s1: the number of equal sub-steps
+  /// the interval should be solved in again (1: none), the largest any EI = 0 line asks for
+  /// (spec "Rotation- and snap-resolved sub-steps": a taut segment's chord turn above the
+  /// angle, or a snap with the axial wave unresolved). A segment counts as taut above 1e-3 of
+  /// the line's largest step-start tension, floored at 1e-3 of its submerged weight (the
+  /// single-line march floors it at 1e-3 of the line's initial tension, a quantity of the
+  /// run's history: the system's decision depends on the step alone, so a restart repeats it).
+  int substeps_wanted(const State& s0, const State& s1, const T& dt) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!ei0_substeps_) return 1;
+      int n = 1;
+      bool capped = false;
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        const auto& m = lines_[l].model;
+        if (m.hermite()) continue;
+        line_gather(s0, static_cast<int>(l), 0, wx0_[l]);
+        line_gather(s1, static_cast<int>(l), 0, wx_[l]);
+        const ChordTurn turn = measure_chord_turn(m, wx0_[l], wx_[l], dt, std::fabs(m.weight()));
+        if (turn.theta > ei0_angle_ || turn.snap) n = std::max(n, ei0_substep_count(turn.theta, ei0_angle_, ei0_max_, capped));
+      }
+      return n;
+    } else {
+      (void)s0, (void)s1, (void)dt;
+      return 1;
+    }
   }
 
   /// Number of free DOFs.
@@ -16436,6 +16614,11 @@ class MooringSystem {
   std::size_t fluid_point_site_ = 0, fluid_sites_ = 0;
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
+  mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
+  mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
+  bool release_cap_ = true, ei0_substeps_ = true;  // the EI = 0 march policies (set_march_policies)
+  int ei0_max_ = 16;
+  double ei0_angle_ = 1.0;
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
   std::vector<double> joint_k_, joint_m_;      // per body: a direction joint's roll scales [N m/rad], [kg m^2] (renumber())
 };
@@ -24827,7 +25010,13 @@ class SystemSimulation {
   }
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
-    opt_.rho_inf = deck_.options.rhoInf;
+    const auto& o = deck_.options;
+    opt_.rho_inf = o.rhoInf;
+    // The EI = 0 lines' march policies, as the single-line route sets them: the release cap
+    // of the force blend, and the rotation- and snap-resolved sub-steps (auto by default; False
+    // alpha_force_blend turns them off unless the deck sets ei0_substeps).
+    model_.system.set_march_policies(true, o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0),
+                                     o.ei0_substep_max, o.ei0_substep_angle);
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
@@ -25766,6 +25955,11 @@ class SystemRunner {
           << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps";
         if (sim_->max_substeps() > 1)
           f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
+        const auto& ss = sim_->stepper_statistics();
+        if (ss.release_caps > 0) f << "; release cap: " << ss.release_caps << " capped element-steps";
+        if (ss.substepped > 0)
+          f << "; EI = 0 sub-steps: " << ss.substepped << " steps solved again (up to " << ss.largest_substeps
+            << " sub-steps), " << ss.kept_plain << " kept plain";
         f << "\n";
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {

@@ -1,6 +1,7 @@
-// cabledyn: the trigger of the EI = 0 rotation- and snap-resolved sub-steps, a policy of the
-// EI = 0 line march (the stepper re-solves the interval; this header decides when and in how
-// many sub-steps).
+// cabledyn: the trigger of the EI = 0 rotation- and snap-resolved sub-steps, a policy of an
+// EI = 0 line's march (the single-line march and the system stepper re-solve the interval;
+// this header decides when and in how many sub-steps, from the line's LineModel and node
+// vectors).
 // Spec "Rotation- and snap-resolved sub-steps".
 #pragma once
 
@@ -10,14 +11,14 @@
 
 #include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/eigen.hpp"
-#include "cabledyn/line/line.hpp"
+#include "cabledyn/line/line_model.hpp"
 
 namespace cabledyn {
 
-/// Elastic tension of EI = 0 segment e of `line` at q [N] (0 when slack).
-inline double segment_tension(const Line& line, const VecX<double>& q, std::size_t e) {
-  const auto i0 = static_cast<Eigen::Index>(line.dof(e, 0));
-  return std::max(line.tension_element(e).tension<double>(Vec<double, 6>(q.segment<6>(i0))), 0.0);
+/// Elastic tension of EI = 0 segment e of the line `m` at its node vector q [N] (0 when slack).
+inline double segment_tension(const LineModel<double>& m, const VecX<double>& q, std::size_t e) {
+  const auto i0 = static_cast<Eigen::Index>(3 * e);
+  return std::max(m.element(e).tension<double>(Vec<double, 6>(q.segment<6>(i0))), 0.0);
 }
 
 /// What one solver step did to the segments of an EI = 0 line.
@@ -30,20 +31,21 @@ struct ChordTurn {
 /// above 1e-3 T_max, and whether a segment slack at q0 ends above T_max/4 while the axial wave
 /// crosses it more than once in dt (dt c / l0 > 1, c = sqrt(EA / rho_A)); T_max the largest
 /// step-start tension, at least 1e-3 of the line's initial tension.
-inline ChordTurn measure_chord_turn(const Line& line, const VecX<double>& q0, const VecX<double>& q1, double dt,
-                                    double initial_tension) {
+inline ChordTurn measure_chord_turn(const LineModel<double>& m, const VecX<double>& q0, const VecX<double>& q1,
+                                    double dt, double initial_tension) {
+  if (m.hermite()) throw InputError(m.name() + " chord turn", "line model", "a Hermite line", "an EI = 0 line");
   double Tmax = 1e-3 * initial_tension;
-  for (std::size_t e = 0; e < line.n_elements(); ++e) Tmax = std::max(Tmax, segment_tension(line, q0, e));
+  for (std::size_t e = 0; e < m.n_elements(); ++e) Tmax = std::max(Tmax, segment_tension(m, q0, e));
   ChordTurn out;
-  for (std::size_t e = 0; e < line.n_elements(); ++e) {
-    const double T1 = segment_tension(line, q1, e);
+  for (std::size_t e = 0; e < m.n_elements(); ++e) {
+    const double T1 = segment_tension(m, q1, e);
     if (!(T1 > 1e-3 * Tmax)) continue;
-    const auto i0 = static_cast<Eigen::Index>(line.dof(e, 0));
+    const auto i0 = static_cast<Eigen::Index>(3 * e);
     const Vec3<double> d0 = q0.segment<3>(i0 + 3) - q0.segment<3>(i0), d1 = q1.segment<3>(i0 + 3) - q1.segment<3>(i0);
     out.theta = std::max(out.theta, std::atan2(d0.cross(d1).norm(), d0.dot(d1)) * 180.0 / kPi);
-    const auto& p = line.tension_element(e).params();
-    const double c = std::sqrt(p.EA / line.type(e).rho_A);
-    if (segment_tension(line, q0, e) <= 0 && T1 > 0.25 * Tmax && dt * c / p.L0 > 1) out.snap = true;
+    const auto& p = m.element(e).params();
+    const double c = std::sqrt(p.EA / p.rho_A);
+    if (segment_tension(m, q0, e) <= 0 && T1 > 0.25 * Tmax && dt * c / p.L0 > 1) out.snap = true;
   }
   return out;
 }

@@ -61,7 +61,7 @@ class BasicLineDynamics {
         n_(static_cast<Eigen::Index>(line.dofs())),
         kd_(line.half_bandwidth()),
         model_(line, opt_),
-        cap_(line),
+        cap_(line.n_elements()),
         S_(n_, kd_, kd_),
         lu_(n_, kd_, kd_, Backend::templated) {
     for (auto* v : {&G_, &r1_, &qt_, &qt2_, &dq_, &a1_, &v1_, &am_, &qa_, &va_, &Ma_, &rtrial_, &rhs_}) v->setZero(n_);
@@ -107,7 +107,7 @@ class BasicLineDynamics {
     s_.r = VecX<double>::Zero(n_);
     if (!line_.hermite())
       for (std::size_t e = 0; e < line_.n_elements(); ++e)
-        s_.initial_tension = std::max(s_.initial_tension, segment_tension(line_, s_.q, e));
+        s_.initial_tension = std::max(s_.initial_tension, segment_tension(model_.model(), s_.q, e));
     model_.evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
     solve_initial_acceleration();
   }
@@ -272,7 +272,7 @@ class BasicLineDynamics {
   // The statistics count the sub-steps as the solver steps they are (created energy, largest
   // turn), or the plain step when it is kept.
   void resolve_turn(double dt, const EndMotions& target, double created0, double turn0, long caps0) {
-    const ChordTurn turn = measure_chord_turn(line_, start_.q, s_.q, dt, s_.initial_tension);
+    const ChordTurn turn = measure_chord_turn(model_.model(), start_.q, s_.q, dt, s_.initial_tension);
     const double ts = opt_.ei0_substep_angle;
     if (!(turn.theta > ts || turn.snap)) return;
     bool capped = false;
@@ -287,7 +287,7 @@ class BasicLineDynamics {
     int n = count(turn.theta);
     bool ok = solve_substeps(n, dt, from, target);
     if (ok) {
-      const int n2 = count(measure_chord_turn(line_, start_.q, s_.q, dt, s_.initial_tension).theta);
+      const int n2 = count(measure_chord_turn(model_.model(), start_.q, s_.q, dt, s_.initial_tension).theta);
       if (n2 > n) {
         n = n2;
         stats_.created_energy = created0;
@@ -392,7 +392,10 @@ class BasicLineDynamics {
       if (opt_.force_blend) {
         model_.evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
         G_ = (1 - g.alpha_f) * r1_ + g.alpha_f * s_.r;
-        if (!line_.hermite() && opt_.release_cap) caps_last_ = cap_.apply(g, q1, v1_, dt, G_, tangent ? &S_ : nullptr);
+        if (!line_.hermite() && opt_.release_cap) {
+          detail::BandMarchSink sink{&S_};
+          caps_last_ = cap_.apply(model_.model(), g, q1, v1_, dt, G_, tangent ? &sink : nullptr);
+        }
       } else {
         va_ = (1 - g.alpha_f) * v1_ + g.alpha_f * s_.v;
         model_.evaluate(qa_, va_, r1_, tangent ? &S_ : nullptr, wq, wv);
@@ -420,7 +423,7 @@ class BasicLineDynamics {
         held_a_(i) = target[end].a(k);
       }
     if (line_.hermite()) model_.assemble_mass(s_.q);  // consistent mass held over the step
-    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) cap_.prepare(s_.q, s_.v);
+    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) cap_.prepare(model_.model(), s_.q, s_.v);
     // Predictor: EI = 0 Newmark; Hermite with the force blend the constant-acceleration
     // predictor when the committed acceleration balances the committed force
     // (||M a_n + r_n|| <= 1/2 ||M a_n|| over the translational free DOFs), a failed attempt
@@ -647,13 +650,13 @@ class BasicLineDynamics {
 
   void commit(const VecX<double>& q1, double dt) {
     if (!line_.hermite() && opt_.force_blend)
-      cap_.add_created_energy(ga_, opt_.release_cap, s_.q, s_.v, q1, v1_, stats_.created_energy);
+      cap_.add_created_energy(model_.model(), ga_, opt_.release_cap, s_.q, s_.v, q1, v1_, stats_.created_energy);
     // The last residual of the iteration was evaluated at q1: its capped elements are this
     // step's.
     if (!line_.hermite() && opt_.force_blend && opt_.release_cap) stats_.release_caps += caps_last_;
     if (!line_.hermite())
       stats_.largest_turn_deg =
-          std::max(stats_.largest_turn_deg, measure_chord_turn(line_, s_.q, q1, dt, s_.initial_tension).theta);
+          std::max(stats_.largest_turn_deg, measure_chord_turn(model_.model(), s_.q, q1, dt, s_.initial_tension).theta);
     const auto& g = ga_;
     a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
     v1_ = g.velocity(a1_, s_.v, s_.a, dt);

@@ -1,4 +1,6 @@
-// cabledyn: the release cap of the force blend, a policy of the EI = 0 line march.
+// cabledyn: the release cap of the force blend, a policy of an EI = 0 line's march (the
+// single-line march and the system stepper alike: it reads the line's LineModel and node
+// vector, and gives its correction as slot rows and slot blocks into a sink).
 // Spec "Release cap" (and "Time integration": the force blend it acts on).
 #pragma once
 
@@ -8,8 +10,7 @@
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/dynamics/generalized_alpha.hpp"
-#include "cabledyn/line/line.hpp"
-#include "cabledyn/linalg/band_matrix.hpp"
+#include "cabledyn/line/line_model.hpp"
 
 namespace cabledyn {
 
@@ -25,18 +26,20 @@ namespace cabledyn {
 /// N_d = max((1 - alpha_f) T_d,n+1 p_{n+1}, 0) (a compressive T_d,n capped alike when p < 0).
 /// The residual and the tangent take the difference (T_d,n+1 depends on q_{n+1} through
 /// v_{n+1}: the factor gamma/(beta dt)).
+/// The cap holds its workspaces only: every call takes the line's load model (an EI = 0
+/// LineModel<double>) and node vectors (node i's position at values 3i..3i+2).
 class ReleaseCap {
  public:
-  explicit ReleaseCap(const Line& line) : line_(line), kept_(line.n_elements(), 0.0), cap_start_(line.n_elements()) {}
-  ReleaseCap(const ReleaseCap&) = delete;  // holds the line by reference
-  ReleaseCap& operator=(const ReleaseCap&) = delete;
+  ReleaseCap() = default;
+  explicit ReleaseCap(std::size_t n_elements) : kept_(n_elements, 0.0), cap_start_(n_elements) {}
 
   /// The step-start quantities, constant over the (sub)step: once per Newton solve, from the
   /// committed state (q_n, v_n).
-  void prepare(const VecX<double>& qn, const VecX<double>& vn) {
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const auto& el = line_.tension_element(e);
+  void prepare(const LineModel<double>& m, const VecX<double>& qn, const VecX<double>& vn) {
+    check(m);
+    for (std::size_t e = 0; e < m.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(3 * e);
+      const auto& el = m.element(e);
       const double L0 = el.params().L0, EA = el.params().EA, cd = el.params().BA / L0;
       CapStart& c = cap_start_[e];
       c.dn = qn.segment<3>(i0 + 3) - qn.segment<3>(i0);
@@ -48,16 +51,19 @@ class ReleaseCap {
       c.Tdn = cd * c.ldn;
     }
   }
-  /// Applies the cap to the blended residual G at the trial q1 (velocities v1) and, with S,
-  /// its tangent (d v1/d q1 = gamma/(beta dt)); returns the number of capped elements.
-  long apply(const GeneralizedAlpha<double>& ga, const VecX<double>& q1, const VecX<double>& v1, double dt,
-             VecX<double>& G, BandMatrix<double>* S) {
+  /// Applies the cap to the blended residual G (the line's slot rows) at the trial q1
+  /// (velocities v1) and, with a sink, its tangent as slot blocks (d v1/d q1 =
+  /// gamma/(beta dt)); returns the number of capped elements.
+  template <class Sink>
+  long apply(const LineModel<double>& m, const GeneralizedAlpha<double>& ga, const VecX<double>& q1,
+             const VecX<double>& v1, double dt, VecX<double>& G, Sink* sink) {
+    check(m);
     long caps = 0;
     const double af = ga.alpha_f, c = af / (1 - af), gv = ga.damping_weight(dt);
     const Mat3<double> I = Mat3<double>::Identity();
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const auto& el = line_.tension_element(e);
+    for (std::size_t e = 0; e < m.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(3 * e);
+      const auto& el = m.element(e);
       const double L0 = el.params().L0, cd = el.params().BA / L0;
       const CapStart& cs = cap_start_[e];
       const Vec3<double>& dn = cs.dn;
@@ -118,17 +124,13 @@ class ReleaseCap {
       const Vec3<double> df = (F - K) * tn;
       G.segment<3>(i0) -= df;
       G.segment<3>(i0 + 3) += df;
-      if (S) {
-        const Mat3<double> B = tn * (dF - dK).transpose();  // d(df)/dd1
-        double* data = S->data();
-        for (int j = 0; j < 3; ++j)
-          for (int i = 0; i < 3; ++i) {
-            // rows a: -B, rows b: +B; columns: d1 = r_b - r_a.
-            data[S->offset(i0 + i, i0 + 3 + j)] -= B(i, j);
-            data[S->offset(i0 + i, i0 + j)] += B(i, j);
-            data[S->offset(i0 + 3 + i, i0 + 3 + j)] += B(i, j);
-            data[S->offset(i0 + 3 + i, i0 + j)] -= B(i, j);
-          }
+      if (sink) {
+        // d(df)/dd1; rows a: -B, rows b: +B; columns: d1 = r_b - r_a.
+        const Mat3<double> B = tn * (dF - dK).transpose();
+        sink->add(e, e + 1, Mat3<double>(-B));
+        sink->add(e, e, B);
+        sink->add(e + 1, e + 1, B);
+        sink->add(e + 1, e, Mat3<double>(-B));
       }
     }
     return caps;
@@ -141,12 +143,14 @@ class ReleaseCap {
   /// blend): W - (U_n - U_{n+1}) per element, W the work of alpha_f (kept) along t_n plus
   /// (1 - alpha_f) T_{n+1} t_{n+1} on the relative displacement of the ends; (q0, v0) the
   /// committed state, (q1, v1) the step's result, `capped` whether the cap was applied.
-  void add_created_energy(const GeneralizedAlpha<double>& ga, bool capped, const VecX<double>& q0, const VecX<double>& v0,
-                          const VecX<double>& q1, const VecX<double>& v1, double& created_energy) const {
+  void add_created_energy(const LineModel<double>& m, const GeneralizedAlpha<double>& ga, bool capped,
+                          const VecX<double>& q0, const VecX<double>& v0, const VecX<double>& q1, const VecX<double>& v1,
+                          double& created_energy) const {
+    check(m);
     const double af = ga.alpha_f;
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(e, 0));
-      const auto& el = line_.tension_element(e);
+    for (std::size_t e = 0; e < m.n_elements(); ++e) {
+      const auto i0 = static_cast<Eigen::Index>(3 * e);
+      const auto& el = m.element(e);
       const Vec<double, 6> qn = q0.segment<6>(i0), qe = q1.segment<6>(i0);
       const Vec3<double> dn = qn.segment<3>(3) - qn.segment<3>(0), d1 = qe.segment<3>(3) - qe.segment<3>(0);
       const double cd = el.params().BA / el.params().L0;
@@ -161,13 +165,18 @@ class ReleaseCap {
   }
 
  private:
+  void check(const LineModel<double>& m) const {
+    if (m.hermite() || m.n_elements() != cap_start_.size())
+      throw InputError(m.name() + " release cap", "line model", m.hermite() ? "a Hermite line" : "another line's",
+                       "the EI = 0 line of " + std::to_string(cap_start_.size()) + " elements it was made for");
+  }
+
   struct CapStart {
     Vec3<double> dn, tn;  // chord and its direction at t_n
     double ln, en, Tn;    // length, elongation, elastic tension at t_n
     double ldn, Tdn;      // elongation rate and dashpot tension at t_n
   };
 
-  const Line& line_;
   std::vector<double> kept_;         // the kept (possibly capped) force of each element
   std::vector<CapStart> cap_start_;  // the step-start quantities
 };

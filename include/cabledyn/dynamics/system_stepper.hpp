@@ -15,7 +15,15 @@
 //       Held::interpolate and copies with Held::assign);
 //   check_state(State): throws for a state outside the model;
 //   commit(State&): normalises a committed state (a body's rotation increment folded into its
-//       orientation), the configuration unchanged.
+//       orientation), the configuration unchanged;
+// and, optionally, the policies of its lines (MooringSystem: the EI = 0 lines'):
+//   prepare_blend(State): at the start of each attempt, from the committed state;
+//   correct_blend(State1, dt, params, G, Jacobian*): corrects the blended residual G at the
+//       trial state and its tangent (the release cap, spec "Release cap"); returns a count;
+//   substeps_wanted(State0, State1, dt): after a converged step, the number of equal
+//       sub-steps the interval should be solved in again (1: none; spec "Rotation- and
+//       snap-resolved sub-steps"); the stepper re-solves it, measures again once, and keeps
+//       the plain step when a sub-step fails.
 // The equation of motion M a + r = 0 is stepped with the force blend, inertia forces and
 // forces alike blended between the step's ends,
 //   (1 - alpha_m) M(q1) a1 + alpha_m (M a)0 + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
@@ -64,6 +72,10 @@ struct SystemStepperStatistics {
   long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (each a factorisation, but the line search's)
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
+  long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)
+  long substepped = 0;          ///< steps solved again in sub-steps (System::substeps_wanted)
+  long kept_plain = 0;          ///< of those, kept as the plain step (a sub-step failed)
+  int largest_substeps = 0;     ///< the most sub-steps one step was solved in
 };
 
 /// Everything a stepper commits: the state, the force r(q, v) of the force blend at it, and
@@ -107,6 +119,9 @@ class SystemStepper {
     x_.a.setZero(n);
     trial_ = x_;
     base_ = x_;
+    plain_ = x_;
+    plain_r0_.setZero(n);
+    plain_Ma0_.setZero(n);
     r0_.setZero(n);
     Ma0_.setZero(n);
     base_Ma0_.setZero(n);
@@ -146,9 +161,11 @@ class SystemStepper {
     base_ = x_;
     base_r0_ = r0_;
     base_Ma0_ = Ma0_;
+    caps_before_ = stats_.release_caps;
     try {
       if (substeps == 1) {
         advance(dt, 0, T(0), T(1));
+        if constexpr (requires { sys_.substeps_wanted(x_, x_, dt); }) resolve_in_substeps(dt);
       } else {
         const T h = dt / T(substeps);
         for (int k = 0; k < substeps; ++k)
@@ -188,6 +205,47 @@ class SystemStepper {
   double force_scale() const { return scale_; }
 
  private:
+  // The system's sub-step policy after a converged plain step: solve the interval again from
+  // the step start in n equal sub-steps (the prescribed kinematics interpolated), measure the
+  // sub-stepped interval again and solve once more when it wants more; keep the plain step
+  // when a sub-step fails.
+  void resolve_in_substeps(const T& dt) {
+    int n = sys_.substeps_wanted(base_, x_, dt);
+    if (n <= 1) return;
+    plain_ = x_;
+    plain_r0_ = r0_;
+    plain_Ma0_ = Ma0_;
+    const long caps_plain = stats_.release_caps;
+    auto solve = [&](int k) {
+      x_ = base_;
+      r0_ = base_r0_;
+      Ma0_ = base_Ma0_;
+      stats_.release_caps = caps_before_;
+      try {
+        const T h = dt / T(k);
+        for (int i = 0; i < k; ++i) advance(h, 0, T(i) / T(k), i + 1 == k ? T(1) : T(i + 1) / T(k));
+        return true;
+      } catch (const SolveError&) {
+        return false;
+      }
+    };
+    bool ok = solve(n);
+    if (ok) {
+      const int n2 = sys_.substeps_wanted(base_, x_, dt);
+      if (n2 > n) ok = solve(n = n2);
+    }
+    ++stats_.substepped;
+    if (!ok) {
+      x_ = plain_;
+      r0_ = plain_r0_;
+      Ma0_ = plain_Ma0_;
+      stats_.release_caps = caps_plain;
+      ++stats_.kept_plain;
+      return;
+    }
+    stats_.largest_substeps = std::max(stats_.largest_substeps, n);
+  }
+
   // Steps from the committed state (at fraction tau0 of the whole step) by dt, subdividing
   // on failure.
   void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
@@ -215,6 +273,8 @@ class SystemStepper {
     trial_.t = x_.t + dt;
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
+    if constexpr (requires { sys_.prepare_blend(x_); }) sys_.prepare_blend(x_);
+    long caps = 0;
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
     for (int it = 0; it < opt_.max_iterations; ++it) {
@@ -226,6 +286,7 @@ class SystemStepper {
       sys_.inertia(trial_, Ma_, &J_, wm, T(1) - g.alpha_m);
       sys_.dynamic_residual(trial_, r_, &J_, wq, wv);
       G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, &J_); }) caps = sys_.correct_blend(trial_, dt, g, G_, &J_);
       ++stats_.newton_iterations;
       double gn = 0;
       bool finite = true;
@@ -257,6 +318,7 @@ class SystemStepper {
         r0_ = r_;
         Ma0_ = Ma_;
         ++stats_.steps;
+        stats_.release_caps += caps;
         return true;
       }
       // Line search: an update that raised the residual is halved (a node cycling on and off
@@ -285,8 +347,9 @@ class SystemStepper {
   SystemStepperOptions opt_;
   GeneralizedAlpha<T> ga_;
   typename System::Jacobian J_;
-  State x_, trial_, base_;
-  VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_;
+  State x_, trial_, base_, plain_;
+  VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
+  long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
   Held h0_, h1_, hs0_, hs1_;
   double scale_ = 1;
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it

@@ -603,6 +603,11 @@ class SystemRunner {
           << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps";
         if (sim_->max_substeps() > 1)
           f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
+        const auto& ss = sim_->stepper_statistics();
+        if (ss.release_caps > 0) f << "; release cap: " << ss.release_caps << " capped element-steps";
+        if (ss.substepped > 0)
+          f << "; EI = 0 sub-steps: " << ss.substepped << " steps solved again (up to " << ss.largest_substeps
+            << " sub-steps), " << ss.kept_plain << " kept plain";
         f << "\n";
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {

@@ -42,7 +42,13 @@ class SystemSimulation {
   }
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
-    opt_.rho_inf = deck_.options.rhoInf;
+    const auto& o = deck_.options;
+    opt_.rho_inf = o.rhoInf;
+    // The EI = 0 lines' march policies, as the single-line route sets them: the release cap
+    // of the force blend, and the rotation- and snap-resolved sub-steps (auto by default; False
+    // alpha_force_blend turns them off unless the deck sets ei0_substeps).
+    model_.system.set_march_policies(true, o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0),
+                                     o.ei0_substep_max, o.ei0_substep_angle);
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.

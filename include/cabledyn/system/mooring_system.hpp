@@ -32,6 +32,9 @@
 #include "cabledyn/line/end_spring.hpp"
 #include "cabledyn/system/body_model.hpp"
 #include "cabledyn/system/bordered_jacobian.hpp"
+#include "cabledyn/dynamics/ei0_substeps.hpp"
+#include "cabledyn/dynamics/generalized_alpha.hpp"
+#include "cabledyn/dynamics/release_cap.hpp"
 #include "cabledyn/line/line_model.hpp"
 
 namespace cabledyn {
@@ -662,9 +665,18 @@ class MooringSystem {
 
   std::size_t n_points() const { return points_.size(); }
   std::size_t n_lines() const { return lines_.size(); }
-  /// True when a line is a finite-EI (Hermite) cable: the stepper then takes a backtracking
-  /// line search (SystemStepperOptions::LineSearch::automatic; spec "Time integration").
-  bool wants_line_search() const { return has_finite_ei_lines(); }
+  /// True when a line is a finite-EI (Hermite) cable, or an EI = 0 line marches with the
+  /// release cap (set_march_policies): the stepper then takes a backtracking line search
+  /// (SystemStepperOptions::LineSearch::automatic; spec "Time integration": the Hermite path
+  /// halves a step until the residual decreases, and the EI = 0 march settles a snap with its
+  /// line search, as the single-line march does).
+  bool wants_line_search() const {
+    if (has_finite_ei_lines()) return true;
+    if (!(std::is_same_v<T, double> && release_cap_)) return false;
+    for (const auto& L : lines_)
+      if (!L.model.hermite()) return true;
+    return false;
+  }
   /// True when an EI = 0 element of a line in state s has a node above the still water: the
   /// buoyancy it loses is lumped on its nodes, a load without a potential, so
   /// potential_energy is not the energy of the static residual there (the statics then take
@@ -783,7 +795,98 @@ class MooringSystem {
       wv_[l].setZero(n);
       wr_[l].setZero(n);
     }
+    caps_.clear();
+    for (const auto& L : lines_) caps_.emplace_back(L.model.hermite() ? 0 : L.model.n_elements());
+    wx0_ = wx_;
     numbered_ = true;
+  }
+
+  /// The march policies of the EI = 0 lines, as the single-line march has them (spec "Release
+  /// cap", "Rotation- and snap-resolved sub-steps"): the release cap of the force blend and
+  /// the re-solve of a step whose taut segments turned by more than `angle` degrees (or one
+  /// that snapped taut with its axial wave unresolved) in max(4, ceil(theta / angle)) equal
+  /// sub-steps, at most max_count. Both on by default in double; the system stepper applies
+  /// them (prepare_blend, correct_blend, substeps_wanted). Another scalar T: off (the
+  /// policies are double). Throws InputError for a count outside [4, 65536] or an angle
+  /// outside (0, 90].
+  void set_march_policies(bool release_cap, bool ei0_substeps, int max_count = 16, double angle = 1.0) {
+    if (max_count < 4 || max_count > 65536) throw InputError(name_, "ei0_substep_max", max_count, "in [4, 65536]");
+    if (!(angle > 0 && angle <= 90)) throw InputError(name_, "ei0_substep_angle", angle, "in (0, 90] deg");
+    release_cap_ = release_cap;
+    ei0_substeps_ = ei0_substeps;
+    ei0_max_ = max_count;
+    ei0_angle_ = angle;
+  }
+
+  /// SystemStepper hook, at the start of each attempt: the release cap's step-start
+  /// quantities of every EI = 0 line, from the committed state s.
+  void prepare_blend(const State& s) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!release_cap_) return;
+      require_numbered();
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        if (lines_[l].model.hermite()) continue;
+        line_gather(s, static_cast<int>(l), 0, wx_[l]);
+        line_gather(s, static_cast<int>(l), 1, wv_[l]);
+        caps_[l].prepare(lines_[l].model, wx_[l], wv_[l]);
+      }
+    } else {
+      (void)s;
+    }
+  }
+
+  /// SystemStepper hook: the release cap of every EI = 0 line applied to the blended residual
+  /// G at the trial state s1 (the kept force of a releasing element replaced, spec "Release
+  /// cap") and, with J, to its tangent; returns the number of capped elements.
+  long correct_blend(const State& s1, const T& dt, const GeneralizedAlpha<T>& ga, VecX<T>& G,
+                     BorderedJacobian<T>* J) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!release_cap_) return 0;
+      long caps = 0;
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        if (lines_[l].model.hermite()) continue;
+        const int li = static_cast<int>(l);
+        line_gather(s1, li, 0, wx_[l]);
+        line_gather(s1, li, 1, wv_[l]);
+        wr_[l].setZero();
+        Router route = router(s1, li, J, T(1));
+        const long c = caps_[l].apply(lines_[l].model, ga, wx_[l], wv_[l], dt, wr_[l], J ? &route : nullptr);
+        if (c == 0) continue;
+        caps += c;
+        scatter(route, wr_[l], G);
+      }
+      return caps;
+    } else {
+      (void)s1, (void)dt, (void)ga, (void)G, (void)J;
+      return 0;
+    }
+  }
+
+  /// SystemStepper hook, after a converged step from s0 to s1: the number of equal sub-steps
+  /// the interval should be solved in again (1: none), the largest any EI = 0 line asks for
+  /// (spec "Rotation- and snap-resolved sub-steps": a taut segment's chord turn above the
+  /// angle, or a snap with the axial wave unresolved). A segment counts as taut above 1e-3 of
+  /// the line's largest step-start tension, floored at 1e-3 of its submerged weight (the
+  /// single-line march floors it at 1e-3 of the line's initial tension, a quantity of the
+  /// run's history: the system's decision depends on the step alone, so a restart repeats it).
+  int substeps_wanted(const State& s0, const State& s1, const T& dt) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!ei0_substeps_) return 1;
+      int n = 1;
+      bool capped = false;
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        const auto& m = lines_[l].model;
+        if (m.hermite()) continue;
+        line_gather(s0, static_cast<int>(l), 0, wx0_[l]);
+        line_gather(s1, static_cast<int>(l), 0, wx_[l]);
+        const ChordTurn turn = measure_chord_turn(m, wx0_[l], wx_[l], dt, std::fabs(m.weight()));
+        if (turn.theta > ei0_angle_ || turn.snap) n = std::max(n, ei0_substep_count(turn.theta, ei0_angle_, ei0_max_, capped));
+      }
+      return n;
+    } else {
+      (void)s0, (void)s1, (void)dt;
+      return 1;
+    }
   }
 
   /// Number of free DOFs.
@@ -1795,6 +1898,11 @@ class MooringSystem {
   std::size_t fluid_point_site_ = 0, fluid_sites_ = 0;
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
+  mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
+  mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
+  bool release_cap_ = true, ei0_substeps_ = true;  // the EI = 0 march policies (set_march_policies)
+  int ei0_max_ = 16;
+  double ei0_angle_ = 1.0;
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
   std::vector<double> joint_k_, joint_m_;      // per body: a direction joint's roll scales [N m/rad], [kg m^2] (renumber())
 };
