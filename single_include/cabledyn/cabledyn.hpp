@@ -15381,18 +15381,12 @@ class MooringSystem {
 
   std::size_t n_points() const { return points_.size(); }
   std::size_t n_lines() const { return lines_.size(); }
-  /// True when a line is a finite-EI (Hermite) cable, or an EI = 0 line marches with the
-  /// release cap (set_march_policies): the stepper then takes a backtracking line search
+  /// True when the system has a line: the stepper then takes a backtracking line search
   /// (SystemStepperOptions::LineSearch::automatic; spec "Time integration": the Hermite path
   /// halves a step until the residual decreases, and the EI = 0 march settles a snap with its
-  /// line search, as the single-line march does).
-  bool wants_line_search() const {
-    if (has_finite_ei_lines()) return true;
-    if (!(std::is_same_v<T, double> && release_cap_)) return false;
-    for (const auto& L : lines_)
-      if (!L.model.hermite()) return true;
-    return false;
-  }
+  /// line search, as the single-line march does; an update that lowers the residual is not
+  /// touched).
+  bool wants_line_search() const { return !lines_.empty(); }
   /// True when an EI = 0 element of a line in state s has a node above the still water: the
   /// buoyancy it loses is lumped on its nodes, a load without a potential, so
   /// potential_energy is not the energy of the static residual there (the statics then take
@@ -15521,10 +15515,12 @@ class MooringSystem {
   /// cap", "Rotation- and snap-resolved sub-steps"): the release cap of the force blend and
   /// the re-solve of a step whose taut segments turned by more than `angle` degrees (or one
   /// that snapped taut with its axial wave unresolved) in max(4, ceil(theta / angle)) equal
-  /// sub-steps, at most max_count. Both on by default in double; the system stepper applies
-  /// them (prepare_blend, correct_blend, substeps_wanted). Another scalar T: off (the
-  /// policies are double). Throws InputError for a count outside [4, 65536] or an angle
-  /// outside (0, 90].
+  /// sub-steps, at most max_count. Off by default, opt-in: the system stepper applies them
+  /// (prepare_blend, correct_blend, substeps_wanted), but it interpolates the prescribed
+  /// kinematics linearly over the sub-steps (the single-line march on a quintic), and on a
+  /// coupled body's deck of near-taut lines that costs more accuracy than the policies bring
+  /// (systems.md, "The EI = 0 lines' march policies"). Another scalar T: off (the policies are
+  /// double). Throws InputError for a count outside [4, 65536] or an angle outside (0, 90].
   void set_march_policies(bool release_cap, bool ei0_substeps, int max_count = 16, double angle = 1.0) {
     if (max_count < 4 || max_count > 65536) throw InputError(name_, "ei0_substep_max", max_count, "in [4, 65536]");
     if (!(angle > 0 && angle <= 90)) throw InputError(name_, "ei0_substep_angle", angle, "in (0, 90] deg");
@@ -16616,7 +16612,7 @@ class MooringSystem {
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
-  bool release_cap_ = true, ei0_substeps_ = true;  // the EI = 0 march policies (set_march_policies)
+  bool release_cap_ = false, ei0_substeps_ = false;  // the EI = 0 march policies (set_march_policies)
   int ei0_max_ = 16;
   double ei0_angle_ = 1.0;
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
@@ -25010,13 +25006,10 @@ class SystemSimulation {
   }
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
-    const auto& o = deck_.options;
-    opt_.rho_inf = o.rhoInf;
-    // The EI = 0 lines' march policies, as the single-line route sets them: the release cap
-    // of the force blend, and the rotation- and snap-resolved sub-steps (auto by default; False
-    // alpha_force_blend turns them off unless the deck sets ei0_substeps).
-    model_.system.set_march_policies(true, o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0),
-                                     o.ei0_substep_max, o.ei0_substep_angle);
+    opt_.rho_inf = deck_.options.rhoInf;
+    // The EI = 0 lines' march policies (release cap, sub-steps) stay off in the system route:
+    // opt-in through MooringSystem::set_march_policies (systems.md, "The EI = 0 lines' march
+    // policies"); the deck's ei0_substeps options are the single-line route's.
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.

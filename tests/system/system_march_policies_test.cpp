@@ -1,9 +1,9 @@
 // The EI = 0 lines' march policies in the system stepper (spec "Release cap", "Rotation- and
 // snap-resolved sub-steps"): a chain surged slack and taut (the OC4 line of the speed issue)
-// marches through SystemStepper with them within a few per cent of the single-line march at
-// the snaps (four times closer than without them); without them (and so without the line
-// search they bring) its Newton stops at a snap, named; the march restarts bit for bit; bad
-// settings are named errors.
+// marches through SystemStepper with them (opt-in) within a few per cent of the single-line
+// march at the snaps (four times closer than without them); without the line search its
+// Newton stops at a snap, named, with it (a system with lines asks for it) the march runs; the
+// march with the policies restarts bit for bit; bad settings are named errors.
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
@@ -89,7 +89,7 @@ Comparison compare_with_single_line(bool policies) {
   e[1].x = kAnchor;
   dyn.initialize(0, st0.q, e);
   auto sys = chain_system();
-  if (!policies) sys.set_march_policies(false, false);
+  if (policies) sys.set_march_policies(true, true);
   auto s = sys.initial_state();
   solve_statics(sys, s);
   SystemStepperOptions so;
@@ -143,19 +143,32 @@ TEST_CASE("A chain surged slack and taut: with the release cap and sub-steps the
   CHECK(off.worst >= 2 * on.worst);
 }
 
-TEST_CASE("A system of EI = 0 lines without its march policies takes no line search: its Newton stops at a snap, "
-          "named",
+TEST_CASE("A system of EI = 0 lines without its line search: its Newton stops at a snap, named; with it, it runs",
           "[system][dynamics][policies]") {
   auto sys = chain_system();
-  CHECK(sys.wants_line_search());  // the policies (the default) bring the line search
-  sys.set_march_policies(false, false);
-  CHECK_FALSE(sys.wants_line_search());
+  CHECK(sys.wants_line_search());  // a system with lines asks for the line search
   auto s = sys.initial_state();
   solve_statics(sys, s);
+  const auto s0 = s;
   SystemStepperOptions so;
   so.rho_inf = 0.4;
+  {
+    // The line search on (automatic), the policies off (the default): 40 s of surge run.
+    SystemStepper<MooringSystem<double>> st(sys, so);
+    st.initialize(s0);
+    for (int k = 1; k <= 400; ++k) {
+      const EndMotion m = surge(k * kDt);
+      sys.set_coupled(0, m.x, m.v, m.a);
+      st.step(kDt);
+    }
+    CHECK(st.statistics().backtracks > 0);
+    CHECK(st.statistics().release_caps == 0);
+    CHECK(st.statistics().substepped == 0);
+  }
+  so.line_search = SystemStepperOptions::LineSearch::off;
+  sys.set_coupled(0, kFair, Vec3<double>::Zero());  // back to t = 0
   SystemStepper<MooringSystem<double>> st(sys, so);
-  st.initialize(s);
+  st.initialize(s0);
   bool stopped = false;
   double t_stop = 0;
   for (int k = 1; k <= 400 && !stopped; ++k) {
@@ -178,6 +191,7 @@ TEST_CASE("The system march with its policies restarts bit for bit; bad policy s
   auto sys = chain_system();
   auto s = sys.initial_state();
   solve_statics(sys, s);
+  sys.set_march_policies(true, true);
   SystemStepper<MooringSystem<double>> st(sys, SystemStepperOptions{});
   st.initialize(s);
   auto march = [&](int k0, int k1) {

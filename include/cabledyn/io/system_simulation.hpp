@@ -42,13 +42,10 @@ class SystemSimulation {
   }
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
-    const auto& o = deck_.options;
-    opt_.rho_inf = o.rhoInf;
-    // The EI = 0 lines' march policies, as the single-line route sets them: the release cap
-    // of the force blend, and the rotation- and snap-resolved sub-steps (auto by default; False
-    // alpha_force_blend turns them off unless the deck sets ei0_substeps).
-    model_.system.set_march_policies(true, o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0),
-                                     o.ei0_substep_max, o.ei0_substep_angle);
+    opt_.rho_inf = deck_.options.rhoInf;
+    // The EI = 0 lines' march policies (release cap, sub-steps) stay off in the system route:
+    // opt-in through MooringSystem::set_march_policies (systems.md, "The EI = 0 lines' march
+    // policies"); the deck's ei0_substeps options are the single-line route's.
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
