@@ -8407,10 +8407,10 @@ struct LineStaticLoads {
   double load_factor = 1;         ///< scales the weight, the buoyancy lost above the surface and the seabed stiffness (load continuation)
   double compression_ratio = -1;  ///< >= 0: the compressed branch r EA of every EI = 0 element (tension-only stages); negative: each element's own law
   const Vec3<double>* current = nullptr;       ///< a uniform steady current [m/s] (null: still water)
-  const Vec3<double>* node_current = nullptr;  ///< or the current at each node (n_nodes() entries; a depth profile)
+  const Vec3<double>* node_current = nullptr;  ///< or the current at each node (n_nodes() entries; a depth profile); not both
   double drag_factor = 1;         ///< scales the current's drag (drag brought in by load steps)
   bool wetting = true;            ///< the buoyancy lost above the surface (EI = 0: lumped on the element's nodes, Hermite: exact crossings), with its tangent
-  double surface_z = 0;           ///< the still-water level [m]
+  std::optional<double> surface_z;  ///< the still-water level [m] (none: the model's, LineModel::surface_z())
 };
 
 template <class T>
@@ -8907,8 +8907,8 @@ class LineModel {
     }
   }
 
-  /// The still-water level [m] the dynamic loads and the added mass see (default 0; the
-  /// statics take theirs from LineStaticLoads).
+  /// The still-water level [m] the loads and the added mass see (default 0; a static
+  /// evaluation may name its own in LineStaticLoads::surface_z).
   double surface_z() const { return surface_z_; }
   void set_surface_z(double z) {
     if (!std::isfinite(z)) throw InputError(name_, "still-water level", z, "finite");
@@ -8982,8 +8982,9 @@ class LineModel {
         if (!L.wetting) continue;
         Vec<double, 12> qv, fw;
         for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(qe(k)));
-        if (element_may_cross(qv, l0_value(e), L.surface_z))
-          E += T(hermite_wetting_load(qv, lf * b_.hloads[e].rho_g_A, l0_value(e), L.surface_z, fw));
+        const double zs = L.surface_z.value_or(surface_z_);
+        if (element_may_cross(qv, l0_value(e), zs))
+          E += T(hermite_wetting_load(qv, lf * b_.hloads[e].rho_g_A, l0_value(e), zs, fw));
         continue;
       }
       const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
@@ -9217,22 +9218,14 @@ class LineModel {
     return true;
   }
 
-  // L's sea for element e at rest: still water at L.surface_z, the wetting as L says, the
-  // current's drag when L has one.
+  // L's sea for element e at rest: still water at L's level, the wetting as L says, the
+  // current's drag when L has one (element_sea's fluid velocities).
   ElementSea<T> static_sea(std::size_t e, const LineStaticLoads& L) const {
     ElementSea<T> sea = at_rest_;
     sea.wetting = L.wetting;
-    sea.surface_z = L.surface_z;
-    if (L.node_current) {
-      sea.drag = true;
-      sea.ua = L.node_current[e].template cast<T>();
-      sea.ub = L.node_current[e + 1].template cast<T>();
-    } else if (L.current) {
-      sea.drag = true;
-      sea.ua = L.current->template cast<T>();
-      sea.ub = sea.ua;
-    }
-    return sea;
+    sea.surface_z = L.surface_z.value_or(surface_z_);
+    if (!L.current && !L.node_current) return sea;
+    return element_sea(e, LineFluid{L.current ? *L.current : Vec3<double>::Zero(), L.node_current, nullptr}, sea);
   }
   // Element e's loads under L: weight and lost buoyancy scaled by the load factor, the drag
   // coefficients by the drag factor (the drag is linear in them).
@@ -9258,7 +9251,11 @@ class LineModel {
       throw InputError(name_ + " static loads", "load factor", L.load_factor, ">= 0 and finite");
     if (!(L.drag_factor >= 0 && std::isfinite(L.drag_factor)))
       throw InputError(name_ + " static loads", "drag factor", L.drag_factor, ">= 0 and finite");
-    if (!std::isfinite(L.surface_z)) throw InputError(name_ + " static loads", "surface z", L.surface_z, "finite");
+    if (L.surface_z && !std::isfinite(*L.surface_z))
+      throw InputError(name_ + " static loads", "surface z", *L.surface_z, "finite");
+    if (L.current && L.node_current)
+      throw InputError(name_ + " static loads", "current", "uniform and nodal both given",
+                       "one of them (the nodal current would override the uniform one)");
   }
 
   // Element e's structural plus added mass at qe.
@@ -11500,26 +11497,14 @@ using HermiteStatics = BasicHermiteStatics<>;
 // generalised-alpha stepper of any system).
 
 // ---- begin cabledyn/dynamics/band_scatter.hpp ----
-// cabledyn: element blocks into LAPACK band storage, and a scaled copy of a band matrix.
+// cabledyn: a scaled copy of a band matrix (element blocks go into band storage through
+// line/band_sink.hpp).
 // Spec "Linear algebra" (band storage; assembly from element blocks without allocation).
 
 #include <cstddef>
 
 
 namespace cabledyn::detail {
-
-// Element block into band storage (indices are within the band by construction: an
-// element spans 2 node blocks, exactly the half-bandwidth).
-// (B of a pack: its lane `ln`.)
-template <int N, class T>
-void add_band_block(BandMatrix<double>& S, std::size_t first, int, const Mat<T, N>& B, int ln = 0) {
-  const auto i0 = static_cast<Eigen::Index>(first);
-  double* data = S.data();
-  for (int j = 0; j < N; ++j) {
-    double* col = data + S.offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
-    for (int i = 0; i < N; ++i) col[i] += lane(B(i, j), ln);
-  }
-}
 
 // S = c M over the band rows of the storage (same layout; the fill rows of both stay zero).
 inline void copy_band_scaled(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
@@ -11794,6 +11779,7 @@ Mat3<T> generalized_alpha_amplification(const GeneralizedAlpha<T>& g, const T& O
 // integration" (the fluid fields held over the step; the committed force of the force
 // blend), "Tension and coupled loads" (the condensed end reaction).
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -11810,6 +11796,22 @@ struct EndMotion {
   Vec3<double> a = Vec3<double>::Zero();  ///< acceleration [m/s^2]
 };
 using EndMotions = std::array<EndMotion, 2>;
+
+/// The quintic smoothstep r(t) = u^3 (10 - 15 u + 6 u^2), u = t / T_r, that brings a motion in
+/// over T_r (0 before t = 0, 1 after T_r; r, r' and r'' continuous), with its rates.
+struct SmoothStep {
+  double r = 1, rd = 0, rdd = 0;  ///< r [-], dr/dt [1/s], d2r/dt2 [1/s^2]
+};
+inline SmoothStep quintic_smoothstep(double t, double T_r) {
+  SmoothStep s;
+  if (t < T_r) {
+    const double u = std::max(t, 0.0) / T_r;
+    s.r = u * u * u * (10 - 15 * u + 6 * u * u);
+    s.rd = 30 * u * u * (1 - u) * (1 - u) / T_r;
+    s.rdd = 60 * u * (1 - u) * (1 - 2 * u) / (T_r * T_r);
+  }
+  return s;
+}
 
 /// Quintic (C2) trajectory between the interval-start and target kinematics at tau in [0, 1]
 /// (spec "Adaptive step subdivision").
@@ -15519,9 +15521,13 @@ class MooringSystem {
   /// (prepare_blend, correct_blend, substeps_wanted), but it interpolates the prescribed
   /// kinematics linearly over the sub-steps (the single-line march on a quintic), and on a
   /// coupled body's deck of near-taut lines that costs more accuracy than the policies bring
-  /// (systems.md, "The EI = 0 lines' march policies"). Another scalar T: off (the policies are
-  /// double). Throws InputError for a count outside [4, 65536] or an angle outside (0, 90].
+  /// (systems.md, "The EI = 0 lines' march policies"). Throws InputError for a count outside
+  /// [4, 65536] or an angle outside (0, 90], NotImplementedError for turning a policy on in
+  /// a scalar T other than double (the policies are double).
   void set_march_policies(bool release_cap, bool ei0_substeps, int max_count = 16, double angle = 1.0) {
+    if (!std::is_same_v<T, double> && (release_cap || ei0_substeps))
+      throw NotImplementedError(name_, "EI = 0 march policies", "in a scalar other than double",
+                                "double (the release cap and the sub-step trigger are double)");
     if (max_count < 4 || max_count > 65536) throw InputError(name_, "ei0_substep_max", max_count, "in [4, 65536]");
     if (!(angle > 0 && angle <= 90)) throw InputError(name_, "ei0_substep_angle", angle, "in (0, 90] deg");
     release_cap_ = release_cap;
@@ -22854,18 +22860,11 @@ inline std::string apply_run_overrides(Deck& deck, const RunSettings& set) {
 /// Vessel point and the translation of every Coupled / Vessel body.
 inline void add_harmonic_motion(const Deck& deck, double t, EndMotion& m) {
   const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
-  const double Tr = std::max(deck.options.fairleadMotion->period, deck.options.rampTime);
-  double r = 1, rd = 0, rdd = 0;
-  if (t < Tr) {
-    const double u = std::max(t, 0.0) / Tr;
-    r = u * u * u * (10 - 15 * u + 6 * u * u);
-    rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
-    rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
-  }
+  const SmoothStep s = quintic_smoothstep(t, std::max(deck.options.fairleadMotion->period, deck.options.rampTime));
   const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
-  m.x += r * x;
-  m.v = rd * x + r * v;
-  m.a = rdd * x + 2 * rd * v + r * a;
+  m.x += s.r * x;
+  m.v = s.rd * x + s.r * v;
+  m.a = s.rdd * x + 2 * s.rd * v + s.r * a;
 }
 
 /// The kinematics of point `pid` at time t: a Fixed (or Free) point at its deck position; a
@@ -25409,12 +25408,13 @@ class SystemRunner {
       }
     }
     const auto& o = deck_.options;
-    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps"})
+    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps", "ei0_substep_max",
+                          "ei0_substep_angle"})
       if (o.line_of(k) > 0)
         notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
-                         " does not apply to the system route (generalised-alpha force blend, full Newton "
-                         "(with finite-EI lines a backtracking line search of at most 8 halvings), "
-                         "subdivision of failed steps)");
+                         " does not apply to the system route (generalised-alpha force blend, full Newton with a "
+                         "backtracking line search of at most 8 halvings, subdivision of failed steps; the EI = 0 "
+                         "release cap and sub-steps off)");
   }
 
   const std::vector<std::string>& files() const { return files_; }

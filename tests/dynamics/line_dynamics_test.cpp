@@ -10,6 +10,7 @@
 
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/statics.hpp"
+#include "support/motions.hpp"
 
 using namespace cabledyn;
 
@@ -174,22 +175,7 @@ TEST_CASE("Harmonic surge: the fairlead tension converges at second order in dt;
   LineType t = oc3(0);
   t.BA = 2e7;
   const Vec3<double> fair(0, 0, -50), anchor(380, 0, -120);
-  auto motion = [&](double tt) {
-    const double A = 2, w = 2 * kPi / 20, Tr = 20;
-    double r = 1, rd = 0, rdd = 0;
-    if (tt < Tr) {
-      const double u = tt / Tr;
-      r = u * u * u * (10 - 15 * u + 6 * u * u);
-      rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
-      rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
-    }
-    const double s = std::sin(w * tt), co = std::cos(w * tt);
-    EndMotion e;
-    e.x = fair + Vec3<double>(A * r * s, 0, 0);
-    e.v = Vec3<double>(A * (rd * s + r * w * co), 0, 0);
-    e.a = Vec3<double>(A * (rdd * s + 2 * rd * w * co - r * w * w * s), 0, 0);
-    return e;
-  };
+  auto motion = [&](double tt) { return test_support::ramped_surge(tt, fair, 2, 20, 20); };
   auto run = [&](double EI, double dt) {
     LineType tt = t;
     tt.EI = EI;

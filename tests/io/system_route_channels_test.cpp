@@ -91,3 +91,22 @@ TEST_CASE("The system route's node tension, curvature and bend moment channels a
   CHECK(b[8] == 0.0);  // an EI = 0 line: no curvature
   fs::remove_all(dir);
 }
+
+TEST_CASE("The system route notes the single-line march's options it does not apply", "[io][system][driver]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_options";
+  fs::create_directories(dir);
+  std::string src = src_deck;
+  const std::string at = "0.1          dtM\n";
+  src.replace(src.find(at), at.size(), at + "32           ei0_substep_max\noff          ei0_substeps\n");
+  io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  io::SystemRunner sys(io::parse_deck(src, "src.dat", ro), src_settings(dir / "system"));
+  int said = 0;
+  for (const auto& n : sys.notes())
+    if (n.find("does not apply to the system route") != std::string::npos &&
+        (n.find("ei0_substep_max") != std::string::npos || n.find("ei0_substeps") != std::string::npos))
+      ++said;
+  CHECK(said == 2);
+  fs::remove_all(dir);
+}

@@ -238,6 +238,21 @@ TEST_CASE("A line's load model under static loads: load and drag factors, the fr
   REQUIRE(wet_node > 0);
   CHECK(fd.segment<3>(static_cast<Eigen::Index>(l.dof(dry_node, 0))).norm() == 0);
   CHECK(fd.segment<3>(static_cast<Eigen::Index>(l.dof(wet_node, 0))).norm() > 0);
+  // A uniform and a nodal current together are refused (one would override the other).
+  LineStaticLoads Lb;
+  Lb.current = &U;
+  Lb.node_current = un.data();
+  CHECK_THROWS_AS(model.static_residual(q, Rn, static_cast<DenseSlotSink*>(nullptr), Lb), InputError);
+  // Without a level of its own a static evaluation takes the model's still-water level.
+  auto lowered = model;
+  lowered.set_surface_z(-20);
+  LineStaticLoads Lz;
+  Lz.surface_z = -20.0;
+  VecX<double> Ra, Rz;
+  lowered.static_residual(q, Ra, static_cast<DenseSlotSink*>(nullptr), LineStaticLoads{});
+  lowered.static_residual(q, Rz, static_cast<DenseSlotSink*>(nullptr), Lz);
+  CHECK((Ra - Rz).cwiseAbs().maxCoeff() == 0);
+  CHECK((Ra - R1).cwiseAbs().maxCoeff() > 100);  // the buoyancy lost above -20 m, not above 0
   // A model of another seabed is refused by name (it would give another line's residual).
   StaticLoadCase lc;
   VecX<double> R;

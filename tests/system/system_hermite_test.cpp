@@ -14,6 +14,7 @@
 #include "cabledyn/statics.hpp"
 #include "cabledyn/system.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/motions.hpp"
 #include "support/system_builders.hpp"
 
 using namespace cabledyn;
@@ -260,22 +261,7 @@ TEST_CASE("The system march of a finite-EI line follows the single-line march", 
   // Newton iterations settle a node that lands in a step at different points of that jump).
   const ShLine cable{330, 30, 4e8, 1e5, 100, 0.1, 0, 1.2, 0.3, 0, 0, 0, 1};
   const Vec3<double> fair(0, 0, -10), anchor(300, 0, -100);
-  const double A = 2, w = 2 * kPi / 10, Tr = 5;
-  auto motion = [&](double t) {
-    double r = 1, rd = 0, rdd = 0;
-    if (t < Tr) {
-      const double u = t / Tr;
-      r = u * u * u * (10 - 15 * u + 6 * u * u);
-      rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
-      rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
-    }
-    const double sn = std::sin(w * t), co = std::cos(w * t);
-    EndMotion e;
-    e.x = fair + Vec3<double>(A * r * sn, 0, 0);
-    e.v = Vec3<double>(A * (rd * sn + r * w * co), 0, 0);
-    e.a = Vec3<double>(A * (rdd * sn + 2 * rd * w * co - r * w * w * sn), 0, 0);
-    return e;
-  };
+  auto motion = [&](double t) { return test_support::ramped_surge(t, fair, 2, 10, 5); };
   const double dt = 0.05, tend = 12;
   const int steps = static_cast<int>(std::lround(tend / dt));
   // The single-line march.

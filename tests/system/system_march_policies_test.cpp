@@ -11,6 +11,7 @@
 
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/statics.hpp"
+#include "support/motions.hpp"
 #include "support/system_builders.hpp"
 
 using namespace cabledyn;
@@ -21,23 +22,8 @@ namespace {
 const test_support::SectionNumbers kChain{835.35, 20, 7.536e8, 0, 113.35, 0.0766, -1.0, 2.0, 0.4, 0.8, 0.25};
 const Vec3<double> kFair(-40.868, 0, -14), kAnchor(-837.6, 0, -200);
 
-// The fairlead's surge: 5 m at a 10 s period, brought in over the first period (quintic).
-EndMotion surge(double t) {
-  const double A = 5, w = 2 * kPi / 10, Tr = 10;
-  double r = 1, rd = 0, rdd = 0;
-  if (t < Tr) {
-    const double u = t / Tr;
-    r = u * u * u * (10 - 15 * u + 6 * u * u);
-    rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
-    rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
-  }
-  const double sn = std::sin(w * t), co = std::cos(w * t);
-  EndMotion e;
-  e.x = kFair + Vec3<double>(A * r * sn, 0, 0);
-  e.v = Vec3<double>(A * (rd * sn + r * w * co), 0, 0);
-  e.a = Vec3<double>(A * (rdd * sn + 2 * rd * w * co - r * w * w * sn), 0, 0);
-  return e;
-}
+// The fairlead's surge: 5 m at a 10 s period, brought in over the first period.
+EndMotion surge(double t) { return test_support::ramped_surge(t, kFair, 5, 10, 10); }
 
 MooringSystem<double> chain_system() {
   Environment env;
@@ -217,4 +203,9 @@ TEST_CASE("The system march with its policies restarts bit for bit; bad policy s
   CHECK_THROWS_AS(sys.set_march_policies(true, true, 3), InputError);
   CHECK_THROWS_AS(sys.set_march_policies(true, true, 16, 0.0), InputError);
   CHECK_THROWS_AS(sys.set_march_policies(true, true, 16, 91.0), InputError);
+  // The policies are double: turning them on in another scalar is refused, not ignored.
+  MooringSystem<long double> sl(Environment{}, "long double");
+  CHECK_THROWS_AS(sl.set_march_policies(true, false), NotImplementedError);
+  CHECK_THROWS_AS(sl.set_march_policies(false, true), NotImplementedError);
+  sl.set_march_policies(false, false);
 }

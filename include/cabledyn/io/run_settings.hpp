@@ -80,18 +80,11 @@ inline std::string apply_run_overrides(Deck& deck, const RunSettings& set) {
 /// Vessel point and the translation of every Coupled / Vessel body.
 inline void add_harmonic_motion(const Deck& deck, double t, EndMotion& m) {
   const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
-  const double Tr = std::max(deck.options.fairleadMotion->period, deck.options.rampTime);
-  double r = 1, rd = 0, rdd = 0;
-  if (t < Tr) {
-    const double u = std::max(t, 0.0) / Tr;
-    r = u * u * u * (10 - 15 * u + 6 * u * u);
-    rd = 30 * u * u * (1 - u) * (1 - u) / Tr;
-    rdd = 60 * u * (1 - u) * (1 - 2 * u) / (Tr * Tr);
-  }
+  const SmoothStep s = quintic_smoothstep(t, std::max(deck.options.fairleadMotion->period, deck.options.rampTime));
   const Vec3<double> x(h.x[0], h.x[1], h.x[2]), v(h.v[0], h.v[1], h.v[2]), a(h.a[0], h.a[1], h.a[2]);
-  m.x += r * x;
-  m.v = rd * x + r * v;
-  m.a = rdd * x + 2 * rd * v + r * a;
+  m.x += s.r * x;
+  m.v = s.rd * x + s.r * v;
+  m.a = s.rdd * x + 2 * s.rd * v + s.r * a;
 }
 
 /// The kinematics of point `pid` at time t: a Fixed (or Free) point at its deck position; a

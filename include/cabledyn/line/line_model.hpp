@@ -142,10 +142,10 @@ struct LineStaticLoads {
   double load_factor = 1;         ///< scales the weight, the buoyancy lost above the surface and the seabed stiffness (load continuation)
   double compression_ratio = -1;  ///< >= 0: the compressed branch r EA of every EI = 0 element (tension-only stages); negative: each element's own law
   const Vec3<double>* current = nullptr;       ///< a uniform steady current [m/s] (null: still water)
-  const Vec3<double>* node_current = nullptr;  ///< or the current at each node (n_nodes() entries; a depth profile)
+  const Vec3<double>* node_current = nullptr;  ///< or the current at each node (n_nodes() entries; a depth profile); not both
   double drag_factor = 1;         ///< scales the current's drag (drag brought in by load steps)
   bool wetting = true;            ///< the buoyancy lost above the surface (EI = 0: lumped on the element's nodes, Hermite: exact crossings), with its tangent
-  double surface_z = 0;           ///< the still-water level [m]
+  std::optional<double> surface_z;  ///< the still-water level [m] (none: the model's, LineModel::surface_z())
 };
 
 template <class T>
@@ -642,8 +642,8 @@ class LineModel {
     }
   }
 
-  /// The still-water level [m] the dynamic loads and the added mass see (default 0; the
-  /// statics take theirs from LineStaticLoads).
+  /// The still-water level [m] the loads and the added mass see (default 0; a static
+  /// evaluation may name its own in LineStaticLoads::surface_z).
   double surface_z() const { return surface_z_; }
   void set_surface_z(double z) {
     if (!std::isfinite(z)) throw InputError(name_, "still-water level", z, "finite");
@@ -717,8 +717,9 @@ class LineModel {
         if (!L.wetting) continue;
         Vec<double, 12> qv, fw;
         for (int k = 0; k < 12; ++k) qv(k) = static_cast<double>(value_of(qe(k)));
-        if (element_may_cross(qv, l0_value(e), L.surface_z))
-          E += T(hermite_wetting_load(qv, lf * b_.hloads[e].rho_g_A, l0_value(e), L.surface_z, fw));
+        const double zs = L.surface_z.value_or(surface_z_);
+        if (element_may_cross(qv, l0_value(e), zs))
+          E += T(hermite_wetting_load(qv, lf * b_.hloads[e].rho_g_A, l0_value(e), zs, fw));
         continue;
       }
       const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
@@ -952,22 +953,14 @@ class LineModel {
     return true;
   }
 
-  // L's sea for element e at rest: still water at L.surface_z, the wetting as L says, the
-  // current's drag when L has one.
+  // L's sea for element e at rest: still water at L's level, the wetting as L says, the
+  // current's drag when L has one (element_sea's fluid velocities).
   ElementSea<T> static_sea(std::size_t e, const LineStaticLoads& L) const {
     ElementSea<T> sea = at_rest_;
     sea.wetting = L.wetting;
-    sea.surface_z = L.surface_z;
-    if (L.node_current) {
-      sea.drag = true;
-      sea.ua = L.node_current[e].template cast<T>();
-      sea.ub = L.node_current[e + 1].template cast<T>();
-    } else if (L.current) {
-      sea.drag = true;
-      sea.ua = L.current->template cast<T>();
-      sea.ub = sea.ua;
-    }
-    return sea;
+    sea.surface_z = L.surface_z.value_or(surface_z_);
+    if (!L.current && !L.node_current) return sea;
+    return element_sea(e, LineFluid{L.current ? *L.current : Vec3<double>::Zero(), L.node_current, nullptr}, sea);
   }
   // Element e's loads under L: weight and lost buoyancy scaled by the load factor, the drag
   // coefficients by the drag factor (the drag is linear in them).
@@ -993,7 +986,11 @@ class LineModel {
       throw InputError(name_ + " static loads", "load factor", L.load_factor, ">= 0 and finite");
     if (!(L.drag_factor >= 0 && std::isfinite(L.drag_factor)))
       throw InputError(name_ + " static loads", "drag factor", L.drag_factor, ">= 0 and finite");
-    if (!std::isfinite(L.surface_z)) throw InputError(name_ + " static loads", "surface z", L.surface_z, "finite");
+    if (L.surface_z && !std::isfinite(*L.surface_z))
+      throw InputError(name_ + " static loads", "surface z", *L.surface_z, "finite");
+    if (L.current && L.node_current)
+      throw InputError(name_ + " static loads", "current", "uniform and nodal both given",
+                       "one of them (the nodal current would override the uniform one)");
   }
 
   // Element e's structural plus added mass at qe.

@@ -803,9 +803,13 @@ class MooringSystem {
   /// (prepare_blend, correct_blend, substeps_wanted), but it interpolates the prescribed
   /// kinematics linearly over the sub-steps (the single-line march on a quintic), and on a
   /// coupled body's deck of near-taut lines that costs more accuracy than the policies bring
-  /// (systems.md, "The EI = 0 lines' march policies"). Another scalar T: off (the policies are
-  /// double). Throws InputError for a count outside [4, 65536] or an angle outside (0, 90].
+  /// (systems.md, "The EI = 0 lines' march policies"). Throws InputError for a count outside
+  /// [4, 65536] or an angle outside (0, 90], NotImplementedError for turning a policy on in
+  /// a scalar T other than double (the policies are double).
   void set_march_policies(bool release_cap, bool ei0_substeps, int max_count = 16, double angle = 1.0) {
+    if (!std::is_same_v<T, double> && (release_cap || ei0_substeps))
+      throw NotImplementedError(name_, "EI = 0 march policies", "in a scalar other than double",
+                                "double (the release cap and the sub-step trigger are double)");
     if (max_count < 4 || max_count > 65536) throw InputError(name_, "ei0_substep_max", max_count, "in [4, 65536]");
     if (!(angle > 0 && angle <= 90)) throw InputError(name_, "ei0_substep_angle", angle, "in (0, 90] deg");
     release_cap_ = release_cap;
