@@ -9,6 +9,7 @@
 #include "cabledyn/core/math.hpp"
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/quadrature.hpp"
+#include "cabledyn/core/quintic.hpp"
 #include "cabledyn/core/roots.hpp"
 #include "cabledyn/core/dof_layout.hpp"
 #include "cabledyn/core/environment.hpp"

@@ -681,6 +681,34 @@ GaussRule<T, Cap> gauss_legendre(int n, const T& a, const T& b) {
 
 }  // namespace cabledyn
 // ---- end cabledyn/core/quadrature.hpp ----
+// ---- begin cabledyn/core/quintic.hpp ----
+// cabledyn: the quintic Hermite interpolant of a trajectory given by its position, velocity
+// and acceleration at both ends of an interval (C2 where intervals join).
+// Spec "Prescribed motion" (motion tables of given kinematics), "Adaptive step subdivision"
+// (the quintic end trajectory over sub-steps).
+
+namespace cabledyn {
+
+/// The quintic p(s) = x0 + sum_k c_k s^k (s = (t - t0) / h in [0, 1]) whose value, first and
+/// second derivative are (x0, v0, a0) at s = 0 and (x1, v1, a1) at s = 1 (in time, over an
+/// interval of length h): writes x(t), v(t), a(t) at s. V is a scalar or a vector (Vec3) of S.
+/// At s = 0 it returns x0 exactly; the velocity and acceleration at the ends are those given
+/// up to round-off (a caller needing them exactly copies them there).
+template <class S, class V>
+void quintic_hermite(const V& x0, const V& v0, const V& a0, const V& x1, const V& v1, const V& a1, const S& h, const S& s,
+                     V& x, V& v, V& a) {
+  const V p1 = h * v0, q1 = h * v1, p2 = (h * h) * a0, q2 = (h * h) * a1, dx = x1 - x0;
+  const V c2 = p2 / S(2);
+  const V c3 = S(10) * dx - S(6) * p1 - S(4) * q1 - (S(3) * p2 - q2) / S(2);
+  const V c4 = S(-15) * dx + S(8) * p1 + S(7) * q1 + (S(3) * p2 - S(2) * q2) / S(2);
+  const V c5 = S(6) * dx - S(3) * (p1 + q1) - (p2 - q2) / S(2);
+  x = x0 + s * (p1 + s * (c2 + s * (c3 + s * (c4 + s * c5))));
+  v = (p1 + s * (S(2) * c2 + s * (S(3) * c3 + s * (S(4) * c4 + (s * S(5)) * c5)))) / h;
+  a = (S(2) * c2 + s * (S(6) * c3 + s * (S(12) * c4 + (s * S(20)) * c5))) / (h * h);
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/core/quintic.hpp ----
 // ---- begin cabledyn/core/roots.hpp ----
 // cabledyn: a bracketed scalar root finder (Brent's method with a bisection guarantee).
 
@@ -11817,24 +11845,8 @@ inline SmoothStep quintic_smoothstep(double t, double T_r) {
 /// (spec "Adaptive step subdivision").
 inline EndMotions quintic_end_motions(const EndMotions& a, const EndMotions& b, double dt, double tau) {
   EndMotions m;
-  const double t = tau, t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
-  // Quintic Hermite basis on [0, 1] for value, first and second derivative at both ends.
-  const double h0 = 1 - 10 * t3 + 15 * t4 - 6 * t5, h1 = t - 6 * t3 + 8 * t4 - 3 * t5,
-               h2 = 0.5 * t2 - 1.5 * t3 + 1.5 * t4 - 0.5 * t5, h3 = 10 * t3 - 15 * t4 + 6 * t5,
-               h4 = -4 * t3 + 7 * t4 - 3 * t5, h5 = 0.5 * t3 - t4 + 0.5 * t5;
-  const double d0 = -30 * t2 + 60 * t3 - 30 * t4, d1 = 1 - 18 * t2 + 32 * t3 - 15 * t4,
-               d2 = t - 4.5 * t2 + 6 * t3 - 2.5 * t4, d3 = 30 * t2 - 60 * t3 + 30 * t4,
-               d4 = -12 * t2 + 28 * t3 - 15 * t4, d5 = 1.5 * t2 - 4 * t3 + 2.5 * t4;
-  const double s0 = -60 * t + 180 * t2 - 120 * t3, s1 = -36 * t + 96 * t2 - 60 * t3,
-               s2 = 1 - 9 * t + 18 * t2 - 10 * t3, s3 = 60 * t - 180 * t2 + 120 * t3,
-               s4 = -24 * t + 84 * t2 - 60 * t3, s5 = 3 * t - 12 * t2 + 10 * t3;
-  for (int e = 0; e < 2; ++e) {
-    const auto& A = a[e];
-    const auto& B = b[e];
-    m[e].x = h0 * A.x + h1 * dt * A.v + h2 * dt * dt * A.a + h3 * B.x + h4 * dt * B.v + h5 * dt * dt * B.a;
-    m[e].v = (d0 * A.x + d1 * dt * A.v + d2 * dt * dt * A.a + d3 * B.x + d4 * dt * B.v + d5 * dt * dt * B.a) / dt;
-    m[e].a = (s0 * A.x + s1 * dt * A.v + s2 * dt * dt * A.a + s3 * B.x + s4 * dt * B.v + s5 * dt * dt * B.a) / (dt * dt);
-  }
+  for (int e = 0; e < 2; ++e)
+    quintic_hermite(a[e].x, a[e].v, a[e].a, b[e].x, b[e].v, b[e].a, dt, tau, m[e].x, m[e].v, m[e].a);
   return m;
 }
 
@@ -12959,7 +12971,8 @@ using LineDynamics = BasicLineDynamics<>;
 //   inertia(State, Ma, Jacobian*, wm, wq): M(q) a and J += wm M + wq d(M a)/dq;
 //   get_held(Held&), set_held(const Held&): the prescribed kinematics (the caller sets those of
 //       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps with
-//       Held::interpolate and copies with Held::assign);
+//       Held::interpolate(x, y, tau, dt), a fraction tau of the step of dt from x to y, and
+//       copies with Held::assign);
 //   check_state(State): throws for a state outside the model;
 //   commit(State&): normalises a committed state (a body's rotation increment folded into its
 //       orientation), the configuration unchanged;
@@ -12967,10 +12980,12 @@ using LineDynamics = BasicLineDynamics<>;
 //   prepare_blend(State): at the start of each attempt, from the committed state;
 //   correct_blend(State1, dt, params, G, Jacobian*): corrects the blended residual G at the
 //       trial state and its tangent (the release cap, spec "Release cap"); returns a count;
-//   substeps_wanted(State0, State1, dt): after a converged step, the number of equal
-//       sub-steps the interval should be solved in again (1: none; spec "Rotation- and
-//       snap-resolved sub-steps"); the stepper re-solves it, measures again once, and keeps
-//       the plain step when a sub-step fails.
+//   substeps_start(State0), then substeps_wanted(State1, dt): after a converged step, the
+//       number of equal sub-steps the interval from State0 to State1 should be solved in again
+//       (1: none; spec "Rotation- and snap-resolved sub-steps"); the stepper re-solves it,
+//       measures again once, and keeps the plain step when a sub-step fails.
+// A state's held DOFs are the system's prescribed kinematics: when the stepper calls a hook
+// with a state, the system holds the kinematics of that state's time.
 // The equation of motion M a + r = 0 is stepped with the force blend, inertia forces and
 // forces alike blended between the step's ends,
 //   (1 - alpha_m) M(q1) a1 + alpha_m (M a)0 + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
@@ -12981,7 +12996,8 @@ using LineDynamics = BasicLineDynamics<>;
 // (M1 - M0) a0 per step, a first-order error; spec "Rigid-body time integration", alpha_m =
 // alpha_f at rho_inf = 1: the trapezoidal rule); converged when ||G||_inf <= tol s (s the system's force scale at
 // initialisation). A step whose Newton fails is subdivided in halves (the prescribed
-// kinematics interpolated linearly) up to max_subdivisions levels; the committed State is one
+// kinematics interpolated by the system, MooringSystem on the quintic trajectory of spec
+// "Adaptive step subdivision") up to max_subdivisions levels; the committed State is one
 // value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
 
 #include <limits>
@@ -13100,6 +13116,7 @@ class SystemStepper {
     if (!(value_of(dt) > 0) || !is_finite(dt)) throw InputError("stepper", "dt", value_of(dt), "> 0");
     if (substeps < 1) throw InputError("stepper", "substeps", substeps, ">= 1");
     sys_.get_held(h1_);
+    dt_ = dt;
     base_ = x_;
     base_r0_ = r0_;
     base_Ma0_ = Ma0_;
@@ -13107,7 +13124,7 @@ class SystemStepper {
     try {
       if (substeps == 1) {
         advance(dt, 0, T(0), T(1));
-        if constexpr (requires { sys_.substeps_wanted(x_, x_, dt); }) resolve_in_substeps(dt);
+        if constexpr (requires { sys_.substeps_wanted(x_, dt); }) resolve_in_substeps(dt);
       } else {
         const T h = dt / T(substeps);
         for (int k = 0; k < substeps; ++k)
@@ -13152,7 +13169,11 @@ class SystemStepper {
   // sub-stepped interval again and solve once more when it wants more; keep the plain step
   // when a sub-step fails.
   void resolve_in_substeps(const T& dt) {
-    int n = sys_.substeps_wanted(base_, x_, dt);
+    // The hooks read each state with the prescribed kinematics of its time.
+    sys_.set_held(h0_);
+    sys_.substeps_start(base_);
+    sys_.set_held(h1_);
+    int n = sys_.substeps_wanted(x_, dt);
     if (n <= 1) return;
     plain_ = x_;
     plain_r0_ = r0_;
@@ -13173,7 +13194,8 @@ class SystemStepper {
     };
     bool ok = solve(n);
     if (ok) {
-      const int n2 = sys_.substeps_wanted(base_, x_, dt);
+      sys_.set_held(h1_);
+      const int n2 = sys_.substeps_wanted(x_, dt);
       if (n2 > n) ok = solve(n = n2);
     }
     ++stats_.substepped;
@@ -13206,8 +13228,8 @@ class SystemStepper {
   bool attempt(const T& dt, const T& tau0, const T& tau1) {
     const auto& g = ga_;
     // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
-    hs0_.interpolate(h0_, h1_, tau0);
-    hs1_.interpolate(h0_, h1_, tau1);
+    hs0_.interpolate(h0_, h1_, tau0, dt_);
+    hs1_.interpolate(h0_, h1_, tau1, dt_);
 
     // Predictor: constant acceleration (the trial starts as a copy of the committed state, so
     // whatever else the state holds, a body's orientation, is the committed one).
@@ -13215,7 +13237,10 @@ class SystemStepper {
     trial_.t = x_.t + dt;
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
-    if constexpr (requires { sys_.prepare_blend(x_); }) sys_.prepare_blend(x_);
+    if constexpr (requires { sys_.prepare_blend(x_); }) {
+      sys_.set_held(hs0_);  // the committed state's own prescribed kinematics
+      sys_.prepare_blend(x_);
+    }
     long caps = 0;
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
@@ -13293,6 +13318,7 @@ class SystemStepper {
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
   Held h0_, h1_, hs0_, hs1_;
+  T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
   bool initialized_ = false;
@@ -14825,22 +14851,23 @@ struct HeldKinematics {
       bR[b] = o.bR[b];
     }
   }
-  /// The kinematics a fraction tau from x to y into this one: linear, the orientations on
-  /// their geodesic.
-  void interpolate(const HeldKinematics& x, const HeldKinematics& y, const T& tau) {
+  /// The kinematics a fraction tau of a step of dt from x (at its start) to y (at its end)
+  /// into this one (spec "Adaptive step subdivision": the quintic end trajectory): positions,
+  /// velocities and accelerations of points and body origins on the quintic Hermite
+  /// trajectory through both ends' values (C2 across the sub-steps), orientations on their
+  /// geodesic with the angular velocities and accelerations linear. At tau = 0 and 1 the
+  /// ends' values, exactly.
+  void interpolate(const HeldKinematics& x, const HeldKinematics& y, const T& tau, const T& dt) {
+    if (value_of(tau) == 0) return assign(x);
+    if (value_of(tau) == 1) return assign(y);
     const T s = T(1) - tau;
-    for (std::size_t p = 0; p < r.size(); ++p) {
-      r[p] = s * x.r[p] + tau * y.r[p];
-      v[p] = s * x.v[p] + tau * y.v[p];
-      a[p] = s * x.a[p] + tau * y.a[p];
-    }
+    for (std::size_t p = 0; p < r.size(); ++p)
+      quintic_hermite(x.r[p], x.v[p], x.a[p], y.r[p], y.v[p], y.a[p], dt, tau, r[p], v[p], a[p]);
     for (std::size_t b = 0; b < br.size(); ++b) {
-      br[b] = s * x.br[b] + tau * y.br[b];
-      bv[b] = s * x.bv[b] + tau * y.bv[b];
+      quintic_hermite(x.br[b], x.bv[b], x.ba[b], y.br[b], y.bv[b], y.ba[b], dt, tau, br[b], bv[b], ba[b]);
       bw[b] = s * x.bw[b] + tau * y.bw[b];
-      ba[b] = s * x.ba[b] + tau * y.ba[b];
       balpha[b] = s * x.balpha[b] + tau * y.balpha[b];
-      bR[b] = value_of(tau) == 0 ? x.bR[b] : value_of(tau) == 1 ? y.bR[b] : so3_interpolate<T>(x.bR[b], y.bR[b], tau);
+      bR[b] = so3_interpolate<T>(x.bR[b], y.bR[b], tau);
     }
   }
 };
@@ -15517,13 +15544,12 @@ class MooringSystem {
   /// cap", "Rotation- and snap-resolved sub-steps"): the release cap of the force blend and
   /// the re-solve of a step whose taut segments turned by more than `angle` degrees (or one
   /// that snapped taut with its axial wave unresolved) in max(4, ceil(theta / angle)) equal
-  /// sub-steps, at most max_count. Off by default, opt-in: the system stepper applies them
-  /// (prepare_blend, correct_blend, substeps_wanted), but it interpolates the prescribed
-  /// kinematics linearly over the sub-steps (the single-line march on a quintic), and on a
-  /// coupled body's deck of near-taut lines that costs more accuracy than the policies bring
-  /// (systems.md, "The EI = 0 lines' march policies"). Throws InputError for a count outside
-  /// [4, 65536] or an angle outside (0, 90], NotImplementedError for turning a policy on in
-  /// a scalar T other than double (the policies are double).
+  /// sub-steps, at most max_count. Both on by default in double (off in another scalar T:
+  /// the policies are double); the system stepper applies them (prepare_blend,
+  /// correct_blend, substeps_start / substeps_wanted), the prescribed kinematics on the
+  /// quintic trajectory over the sub-steps as in the single-line march. Throws InputError
+  /// for a count outside [4, 65536] or an angle outside (0, 90], NotImplementedError for
+  /// turning a policy on in a scalar T other than double.
   void set_march_policies(bool release_cap, bool ei0_substeps, int max_count = 16, double angle = 1.0) {
     if (!std::is_same_v<T, double> && (release_cap || ei0_substeps))
       throw NotImplementedError(name_, "EI = 0 march policies", "in a scalar other than double",
@@ -15536,8 +15562,15 @@ class MooringSystem {
     ei0_angle_ = angle;
   }
 
+  /// The march policies set (set_march_policies).
+  bool release_cap() const { return release_cap_; }
+  bool ei0_substeps() const { return ei0_substeps_; }
+  int ei0_substep_max() const { return ei0_max_; }
+  double ei0_substep_angle() const { return ei0_angle_; }
+
   /// SystemStepper hook, at the start of each attempt: the release cap's step-start
-  /// quantities of every EI = 0 line, from the committed state s.
+  /// quantities of every EI = 0 line, from the committed state s (the system holding the
+  /// prescribed kinematics of s's time: its held ends are read from them).
   void prepare_blend(const State& s) const {
     if constexpr (std::is_same_v<T, double>) {
       if (!release_cap_) return;
@@ -15580,14 +15613,26 @@ class MooringSystem {
     }
   }
 
-  /// SystemStepper hook, after a converged step from s0 to s1: the number of equal sub-steps
+  /// SystemStepper hook before substeps_wanted: the step start s0 of the interval to measure
+  /// (the system holding the prescribed kinematics of s0's time).
+  void substeps_start(const State& s0) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!ei0_substeps_) return;
+      for (std::size_t l = 0; l < lines_.size(); ++l)
+        if (!lines_[l].model.hermite()) line_gather(s0, static_cast<int>(l), 0, wx0_[l]);
+    } else {
+      (void)s0;
+    }
+  }
+  /// SystemStepper hook, after a converged step from s0 (given to substeps_start) to s1 (the
+  /// system holding the prescribed kinematics of s1's time): the number of equal sub-steps
   /// the interval should be solved in again (1: none), the largest any EI = 0 line asks for
   /// (spec "Rotation- and snap-resolved sub-steps": a taut segment's chord turn above the
   /// angle, or a snap with the axial wave unresolved). A segment counts as taut above 1e-3 of
   /// the line's largest step-start tension, floored at 1e-3 of its submerged weight (the
   /// single-line march floors it at 1e-3 of the line's initial tension, a quantity of the
   /// run's history: the system's decision depends on the step alone, so a restart repeats it).
-  int substeps_wanted(const State& s0, const State& s1, const T& dt) const {
+  int substeps_wanted(const State& s1, const T& dt) const {
     if constexpr (std::is_same_v<T, double>) {
       if (!ei0_substeps_) return 1;
       int n = 1;
@@ -15595,14 +15640,13 @@ class MooringSystem {
       for (std::size_t l = 0; l < lines_.size(); ++l) {
         const auto& m = lines_[l].model;
         if (m.hermite()) continue;
-        line_gather(s0, static_cast<int>(l), 0, wx0_[l]);
         line_gather(s1, static_cast<int>(l), 0, wx_[l]);
         const ChordTurn turn = measure_chord_turn(m, wx0_[l], wx_[l], dt, std::fabs(m.weight()));
         if (turn.theta > ei0_angle_ || turn.snap) n = std::max(n, ei0_substep_count(turn.theta, ei0_angle_, ei0_max_, capped));
       }
       return n;
     } else {
-      (void)s0, (void)s1, (void)dt;
+      (void)s1, (void)dt;
       return 1;
     }
   }
@@ -16618,7 +16662,8 @@ class MooringSystem {
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
-  bool release_cap_ = false, ei0_substeps_ = false;  // the EI = 0 march policies (set_march_policies)
+  // The EI = 0 march policies (set_march_policies): on in double.
+  bool release_cap_ = std::is_same_v<T, double>, ei0_substeps_ = std::is_same_v<T, double>;
   int ei0_max_ = 16;
   double ei0_angle_ = 1.0;
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
@@ -22349,18 +22394,8 @@ class MotionTrack {
     const double h = t_[i + 1] - t_[i], s = (t - t_[i]) / h;
     PointKinematics out;
     const PointKinematics &p = k_[i], &q = k_[i + 1];
-    for (int c = 0; c < 3; ++c) {
-      // p(s) = sum c_k s^k, the quintic with p, p', p'' given at s = 0 and s = 1.
-      const double x0 = p.x[c], x1 = q.x[c], v0 = h * p.v[c], v1 = h * q.v[c], a0 = h * h * p.a[c],
-                   a1 = h * h * q.a[c], dx = x1 - x0;
-      const double c2 = a0 / 2;
-      const double c3 = 10 * dx - 6 * v0 - 4 * v1 - (3 * a0 - a1) / 2;
-      const double c4 = -15 * dx + 8 * v0 + 7 * v1 + (3 * a0 - 2 * a1) / 2;
-      const double c5 = 6 * dx - 3 * (v0 + v1) - (a0 - a1) / 2;
-      out.x[c] = x0 + s * (v0 + s * (c2 + s * (c3 + s * (c4 + s * c5))));
-      out.v[c] = (v0 + s * (2 * c2 + s * (3 * c3 + s * (4 * c4 + s * 5 * c5)))) / h;
-      out.a[c] = (2 * c2 + s * (6 * c3 + s * (12 * c4 + s * 20 * c5))) / (h * h);
-    }
+    for (int c = 0; c < 3; ++c)
+      quintic_hermite(p.x[c], p.v[c], p.a[c], q.x[c], q.v[c], q.a[c], h, s, out.x[c], out.v[c], out.a[c]);
     return out;
   }
 
@@ -25006,9 +25041,11 @@ class SystemSimulation {
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
     opt_.rho_inf = deck_.options.rhoInf;
-    // The EI = 0 lines' march policies (release cap, sub-steps) stay off in the system route:
-    // opt-in through MooringSystem::set_march_policies (systems.md, "The EI = 0 lines' march
-    // policies"); the deck's ei0_substeps options are the single-line route's.
+    // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
+    // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
+    // ei0_substep_max, ei0_substep_angle), as in the single-line route.
+    model_.system.set_march_policies(true, deck_.options.ei0_substeps, deck_.options.ei0_substep_max,
+                                     deck_.options.ei0_substep_angle);
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
@@ -25022,6 +25059,7 @@ class SystemSimulation {
   const Deck& deck() const { return deck_; }
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
+  const MooringSystem<double>& system() const { return model_.system; }
   /// Number of coupled DOFs, in MoorDyn's order: 6 per Coupled / Vessel / CoupledPinned body,
   /// then 6 per Coupled / Vessel rod (End A and roll, pitch, yaw of its axes, z along the rod)
   /// and 3 per CoupledPinned rod (End A), then 3 per Coupled / Vessel point. A CoupledPinned
@@ -25408,13 +25446,12 @@ class SystemRunner {
       }
     }
     const auto& o = deck_.options;
-    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps", "ei0_substep_max",
-                          "ei0_substep_angle"})
+    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend"})
       if (o.line_of(k) > 0)
         notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
-                         " does not apply to the system route (generalised-alpha force blend, full Newton with a "
-                         "backtracking line search of at most 8 halvings, subdivision of failed steps; the EI = 0 "
-                         "release cap and sub-steps off)");
+                         " does not apply to the system route (generalised-alpha force blend with the EI = 0 "
+                         "release cap, full Newton with a backtracking line search of at most 8 halvings, "
+                         "subdivision of failed steps)");
   }
 
   const std::vector<std::string>& files() const { return files_; }

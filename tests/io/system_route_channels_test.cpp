@@ -92,21 +92,41 @@ TEST_CASE("The system route's node tension, curvature and bend moment channels a
   fs::remove_all(dir);
 }
 
-TEST_CASE("The system route notes the single-line march's options it does not apply", "[io][system][driver]") {
+TEST_CASE("The system route applies the deck's EI = 0 sub-step options and notes the single-line march's "
+          "solver options it does not apply",
+          "[io][system][driver]") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_options";
   fs::create_directories(dir);
-  std::string src = src_deck;
-  const std::string at = "0.1          dtM\n";
-  src.replace(src.find(at), at.size(), at + "32           ei0_substep_max\noff          ei0_substeps\n");
   io::ReadOptions ro;
   ro.accept_unsupported = true;
+  {
+    // The defaults: the release cap and the sub-steps on, 16 at most, above 1 degree.
+    io::SystemRunner sys(io::parse_deck(src_deck, "src.dat", ro), src_settings(dir / "default"));
+    const auto& m = sys.simulation().system();
+    CHECK(m.release_cap());
+    CHECK(m.ei0_substeps());
+    CHECK(m.ei0_substep_max() == 16);
+    CHECK(m.ei0_substep_angle() == 1.0);
+  }
+  std::string src = src_deck;
+  const std::string at = "0.1          dtM\n";
+  src.replace(src.find(at), at.size(),
+              at + "32           ei0_substep_max\n2.5          ei0_substep_angle\noff          ei0_substeps\n"
+                   "True         modified_newton\n");
   io::SystemRunner sys(io::parse_deck(src, "src.dat", ro), src_settings(dir / "system"));
-  int said = 0;
-  for (const auto& n : sys.notes())
-    if (n.find("does not apply to the system route") != std::string::npos &&
-        (n.find("ei0_substep_max") != std::string::npos || n.find("ei0_substeps") != std::string::npos))
-      ++said;
-  CHECK(said == 2);
+  const auto& m = sys.simulation().system();
+  CHECK(m.release_cap());
+  CHECK_FALSE(m.ei0_substeps());
+  CHECK(m.ei0_substep_max() == 32);
+  CHECK(m.ei0_substep_angle() == 2.5);
+  int ei0 = 0, newton = 0;
+  for (const auto& n : sys.notes()) {
+    if (n.find("does not apply to the system route") == std::string::npos) continue;
+    if (n.find("ei0_substep") != std::string::npos) ++ei0;
+    if (n.find("modified_newton") != std::string::npos) ++newton;
+  }
+  CHECK(ei0 == 0);
+  CHECK(newton == 1);
   fs::remove_all(dir);
 }

@@ -1,9 +1,11 @@
 // The EI = 0 lines' march policies in the system stepper (spec "Release cap", "Rotation- and
 // snap-resolved sub-steps"): a chain surged slack and taut (the OC4 line of the speed issue)
-// marches through SystemStepper with them (opt-in) within a few per cent of the single-line
+// marches through SystemStepper with them (on by default) within a few per cent of the single-line
 // march at the snaps (four times closer than without them); without the line search its
 // Newton stops at a snap, named, with it (a system with lines asks for it) the march runs; the
-// march with the policies restarts bit for bit; bad settings are named errors.
+// march with the policies restarts bit for bit; a catenary carried rigidly by its two coupled
+// ends is neither capped nor sub-stepped (the policies read each state's held ends at its own
+// time); bad settings are named errors.
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
@@ -75,7 +77,7 @@ Comparison compare_with_single_line(bool policies) {
   e[1].x = kAnchor;
   dyn.initialize(0, st0.q, e);
   auto sys = chain_system();
-  if (policies) sys.set_march_policies(true, true);
+  sys.set_march_policies(policies, policies);
   auto s = sys.initial_state();
   solve_statics(sys, s);
   SystemStepperOptions so;
@@ -117,10 +119,10 @@ TEST_CASE("A chain surged slack and taut: with the release cap and sub-steps the
   CHECK(on.Tmax > 1.5e6);  // the snaps: well above the 0.9 MN static tension
   CHECK(ss.release_caps > 0);
   CHECK(ss.substepped > 0);
-  // The two steppers differ where a step is re-solved in sub-steps (the single-line march
-  // moves the fairlead on a quintic over them, the system stepper linearly) and in their
-  // Newton details, so the snap peaks differ by a few per cent. Observed: 3.5 % at most, 0.5 %
-  // rms; without the policies 13.5 % and 1.9 %.
+  // The two steppers differ in their Newton details and in the inertia blend (the system
+  // stepper blends M a, the single-line march evaluates the added mass at q_alpha), so the snap
+  // peaks differ by a few per cent. Observed: 2.2 % at most, 0.43 % rms; without the policies
+  // 13.6 % and 1.7 %.
   CHECK(on.worst <= 0.05 * on.Tmax);
   CHECK(on.rms <= 0.01 * on.Tmax);
   CHECK(off.stats.release_caps == 0);
@@ -129,17 +131,72 @@ TEST_CASE("A chain surged slack and taut: with the release cap and sub-steps the
   CHECK(off.worst >= 2 * on.worst);
 }
 
+TEST_CASE("A catenary carried rigidly by its two coupled ends: the policies read each state's held ends at its "
+          "own time, so nothing is capped or sub-stepped and the march equals the one without them",
+          "[system][dynamics][policies]") {
+  // 200 m of damped chain hanging between two coupled points 178 m apart, both surged 2 m at
+  // an 8 s period: a rigid translation, whose element chords neither release nor turn. The
+  // ends move 0.16 m in a step, 30 times an element's stretch: a step-start chord read with
+  // the end of the step's end (as the policies once did) releases the end elements and caps
+  // them.
+  Environment env;
+  env.depth = 200;
+  const test_support::SectionNumbers chain{200, 20, 5e8, 0, 150, 0.1, -0.8, 1.2, 0.2, 1.0, 0.0};
+  const Vec3<double> A(0, 0, -15), B(150, 0, -110);
+  auto run = [&](bool policies, std::vector<double>& T) {
+    MooringSystem<double> sys(env, "carried catenary");
+    PointModel<double> a, b;
+    a.kind = b.kind = PointKind::coupled;
+    a.r = A;
+    b.r = B;
+    const int pa = sys.add_point(a), pb = sys.add_point(b);
+    sys.add_line(LineModel<double>("chain", {test_support::system_section<double>(chain)}, env, SeabedModel{}), pa, pb);
+    sys.renumber();
+    sys.set_march_policies(policies, policies);
+    auto s = sys.initial_state();
+    solve_statics(sys, s);
+    SystemStepper<MooringSystem<double>> st(sys);
+    st.initialize(s);
+    for (int k = 1; k <= 120; ++k) {
+      const double t = k * kDt;
+      const EndMotion ma = test_support::ramped_surge(t, A, 2, 8, 8), mb = test_support::ramped_surge(t, B, 2, 8, 8);
+      sys.set_coupled(pa, ma.x, ma.v, ma.a);
+      sys.set_coupled(pb, mb.x, mb.v, mb.a);
+      st.step(kDt);
+      T.push_back(sys.line_end_force_dynamic(st.state(), 0, 0).norm());
+    }
+    return st.statistics();
+  };
+  std::vector<double> Ton, Toff;
+  const auto on = run(true, Ton), off = run(false, Toff);
+  double worst = 0, Tmax = 0;
+  for (std::size_t k = 0; k < Ton.size(); ++k) {
+    worst = std::max(worst, std::fabs(Ton[k] - Toff[k]));
+    Tmax = std::max(Tmax, Toff[k]);
+  }
+  INFO("release caps " << on.release_caps << ", sub-stepped " << on.substepped << ", largest difference " << worst
+                       << " N of " << Tmax << " N");
+  CHECK(Tmax > 1e5);
+  CHECK(on.release_caps == 0);
+  CHECK(on.substepped == 0);
+  CHECK(off.steps == on.steps);
+  CHECK(worst <= 1e-9 * Tmax);
+}
+
 TEST_CASE("A system of EI = 0 lines without its line search: its Newton stops at a snap, named; with it, it runs",
           "[system][dynamics][policies]") {
   auto sys = chain_system();
   CHECK(sys.wants_line_search());  // a system with lines asks for the line search
+  CHECK(sys.release_cap());        // the policies: on by default in double
+  CHECK(sys.ei0_substeps());
+  sys.set_march_policies(false, false);  // the line search alone
   auto s = sys.initial_state();
   solve_statics(sys, s);
   const auto s0 = s;
   SystemStepperOptions so;
   so.rho_inf = 0.4;
   {
-    // The line search on (automatic), the policies off (the default): 40 s of surge run.
+    // The line search on (automatic), the policies off: 40 s of surge run.
     SystemStepper<MooringSystem<double>> st(sys, so);
     st.initialize(s0);
     for (int k = 1; k <= 400; ++k) {
@@ -208,4 +265,43 @@ TEST_CASE("The system march with its policies restarts bit for bit; bad policy s
   CHECK_THROWS_AS(sl.set_march_policies(true, false), NotImplementedError);
   CHECK_THROWS_AS(sl.set_march_policies(false, true), NotImplementedError);
   sl.set_march_policies(false, false);
+}
+
+TEST_CASE("The held kinematics of a step are interpolated on the quintic trajectory: the ends exactly, a "
+          "harmonic motion to its interpolation error",
+          "[system][dynamics][policies]") {
+  // A point and a body origin surging 5 m at a 10 s period, interpolated over a step of 0.5 s:
+  // a linear interpolation errs by A (w dt)^2 / 8 = 3.1e-2 m at mid-step, the quintic by about
+  // A (w dt)^6 / 46080 = 1.0e-7 m.
+  const double A = 5, w = 2 * kPi / 10, t0 = 1.3, dt = 0.5;
+  auto at = [&](double t, HeldKinematics<double>& h) {
+    h.r = {Vec3<double>(A * std::sin(w * t), 1, -2)};
+    h.v = {Vec3<double>(A * w * std::cos(w * t), 0, 0)};
+    h.a = {Vec3<double>(-A * w * w * std::sin(w * t), 0, 0)};
+    h.br = h.r, h.bv = h.v, h.ba = h.a;
+    h.bw = {Vec3<double>(0, 0, 0.1)};
+    h.balpha = {Vec3<double>::Zero()};
+    h.bR = {so3_exp<double>(Vec3<double>(0, 0, 0.1 * t))};
+  };
+  HeldKinematics<double> x, y, m;
+  at(t0, x);
+  at(t0 + dt, y);
+  at(t0, m);
+  m.interpolate(x, y, 0.0, dt);
+  CHECK(m.r[0] == x.r[0]);
+  CHECK(m.v[0] == x.v[0]);
+  CHECK(m.bR[0] == x.bR[0]);
+  m.interpolate(x, y, 1.0, dt);
+  CHECK(m.a[0] == y.a[0]);
+  CHECK(m.ba[0] == y.ba[0]);
+  for (double tau : {0.25, 0.5, 0.8}) {
+    HeldKinematics<double> e;
+    at(t0 + tau * dt, e);
+    m.interpolate(x, y, tau, dt);
+    CHECK((m.r[0] - e.r[0]).norm() <= 2e-7);
+    CHECK((m.v[0] - e.v[0]).norm() <= 2e-6);
+    CHECK((m.a[0] - e.a[0]).norm() <= 5e-5);
+    CHECK((m.br[0] - e.br[0]).norm() <= 2e-7);
+    CHECK((m.bR[0] - e.bR[0]).norm() <= 1e-14);  // a steady turn: its geodesic
+  }
 }

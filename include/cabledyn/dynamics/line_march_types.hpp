@@ -15,6 +15,7 @@
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/quintic.hpp"
 #include "cabledyn/line/line.hpp"
 #include "cabledyn/linalg/band_lu.hpp"
 #include "cabledyn/sea/fluid_field.hpp"
@@ -50,24 +51,8 @@ inline SmoothStep quintic_smoothstep(double t, double T_r) {
 /// (spec "Adaptive step subdivision").
 inline EndMotions quintic_end_motions(const EndMotions& a, const EndMotions& b, double dt, double tau) {
   EndMotions m;
-  const double t = tau, t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
-  // Quintic Hermite basis on [0, 1] for value, first and second derivative at both ends.
-  const double h0 = 1 - 10 * t3 + 15 * t4 - 6 * t5, h1 = t - 6 * t3 + 8 * t4 - 3 * t5,
-               h2 = 0.5 * t2 - 1.5 * t3 + 1.5 * t4 - 0.5 * t5, h3 = 10 * t3 - 15 * t4 + 6 * t5,
-               h4 = -4 * t3 + 7 * t4 - 3 * t5, h5 = 0.5 * t3 - t4 + 0.5 * t5;
-  const double d0 = -30 * t2 + 60 * t3 - 30 * t4, d1 = 1 - 18 * t2 + 32 * t3 - 15 * t4,
-               d2 = t - 4.5 * t2 + 6 * t3 - 2.5 * t4, d3 = 30 * t2 - 60 * t3 + 30 * t4,
-               d4 = -12 * t2 + 28 * t3 - 15 * t4, d5 = 1.5 * t2 - 4 * t3 + 2.5 * t4;
-  const double s0 = -60 * t + 180 * t2 - 120 * t3, s1 = -36 * t + 96 * t2 - 60 * t3,
-               s2 = 1 - 9 * t + 18 * t2 - 10 * t3, s3 = 60 * t - 180 * t2 + 120 * t3,
-               s4 = -24 * t + 84 * t2 - 60 * t3, s5 = 3 * t - 12 * t2 + 10 * t3;
-  for (int e = 0; e < 2; ++e) {
-    const auto& A = a[e];
-    const auto& B = b[e];
-    m[e].x = h0 * A.x + h1 * dt * A.v + h2 * dt * dt * A.a + h3 * B.x + h4 * dt * B.v + h5 * dt * dt * B.a;
-    m[e].v = (d0 * A.x + d1 * dt * A.v + d2 * dt * dt * A.a + d3 * B.x + d4 * dt * B.v + d5 * dt * dt * B.a) / dt;
-    m[e].a = (s0 * A.x + s1 * dt * A.v + s2 * dt * dt * A.a + s3 * B.x + s4 * dt * B.v + s5 * dt * dt * B.a) / (dt * dt);
-  }
+  for (int e = 0; e < 2; ++e)
+    quintic_hermite(a[e].x, a[e].v, a[e].a, b[e].x, b[e].v, b[e].a, dt, tau, m[e].x, m[e].v, m[e].a);
   return m;
 }
 

@@ -12,7 +12,8 @@
 //   inertia(State, Ma, Jacobian*, wm, wq): M(q) a and J += wm M + wq d(M a)/dq;
 //   get_held(Held&), set_held(const Held&): the prescribed kinematics (the caller sets those of
 //       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps with
-//       Held::interpolate and copies with Held::assign);
+//       Held::interpolate(x, y, tau, dt), a fraction tau of the step of dt from x to y, and
+//       copies with Held::assign);
 //   check_state(State): throws for a state outside the model;
 //   commit(State&): normalises a committed state (a body's rotation increment folded into its
 //       orientation), the configuration unchanged;
@@ -20,10 +21,12 @@
 //   prepare_blend(State): at the start of each attempt, from the committed state;
 //   correct_blend(State1, dt, params, G, Jacobian*): corrects the blended residual G at the
 //       trial state and its tangent (the release cap, spec "Release cap"); returns a count;
-//   substeps_wanted(State0, State1, dt): after a converged step, the number of equal
-//       sub-steps the interval should be solved in again (1: none; spec "Rotation- and
-//       snap-resolved sub-steps"); the stepper re-solves it, measures again once, and keeps
-//       the plain step when a sub-step fails.
+//   substeps_start(State0), then substeps_wanted(State1, dt): after a converged step, the
+//       number of equal sub-steps the interval from State0 to State1 should be solved in again
+//       (1: none; spec "Rotation- and snap-resolved sub-steps"); the stepper re-solves it,
+//       measures again once, and keeps the plain step when a sub-step fails.
+// A state's held DOFs are the system's prescribed kinematics: when the stepper calls a hook
+// with a state, the system holds the kinematics of that state's time.
 // The equation of motion M a + r = 0 is stepped with the force blend, inertia forces and
 // forces alike blended between the step's ends,
 //   (1 - alpha_m) M(q1) a1 + alpha_m (M a)0 + (1 - alpha_f) r(q1, v1) + alpha_f r0 = 0,
@@ -34,7 +37,8 @@
 // (M1 - M0) a0 per step, a first-order error; spec "Rigid-body time integration", alpha_m =
 // alpha_f at rho_inf = 1: the trapezoidal rule); converged when ||G||_inf <= tol s (s the system's force scale at
 // initialisation). A step whose Newton fails is subdivided in halves (the prescribed
-// kinematics interpolated linearly) up to max_subdivisions levels; the committed State is one
+// kinematics interpolated by the system, MooringSystem on the quintic trajectory of spec
+// "Adaptive step subdivision") up to max_subdivisions levels; the committed State is one
 // value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
 #pragma once
 
@@ -158,6 +162,7 @@ class SystemStepper {
     if (!(value_of(dt) > 0) || !is_finite(dt)) throw InputError("stepper", "dt", value_of(dt), "> 0");
     if (substeps < 1) throw InputError("stepper", "substeps", substeps, ">= 1");
     sys_.get_held(h1_);
+    dt_ = dt;
     base_ = x_;
     base_r0_ = r0_;
     base_Ma0_ = Ma0_;
@@ -165,7 +170,7 @@ class SystemStepper {
     try {
       if (substeps == 1) {
         advance(dt, 0, T(0), T(1));
-        if constexpr (requires { sys_.substeps_wanted(x_, x_, dt); }) resolve_in_substeps(dt);
+        if constexpr (requires { sys_.substeps_wanted(x_, dt); }) resolve_in_substeps(dt);
       } else {
         const T h = dt / T(substeps);
         for (int k = 0; k < substeps; ++k)
@@ -210,7 +215,11 @@ class SystemStepper {
   // sub-stepped interval again and solve once more when it wants more; keep the plain step
   // when a sub-step fails.
   void resolve_in_substeps(const T& dt) {
-    int n = sys_.substeps_wanted(base_, x_, dt);
+    // The hooks read each state with the prescribed kinematics of its time.
+    sys_.set_held(h0_);
+    sys_.substeps_start(base_);
+    sys_.set_held(h1_);
+    int n = sys_.substeps_wanted(x_, dt);
     if (n <= 1) return;
     plain_ = x_;
     plain_r0_ = r0_;
@@ -231,7 +240,8 @@ class SystemStepper {
     };
     bool ok = solve(n);
     if (ok) {
-      const int n2 = sys_.substeps_wanted(base_, x_, dt);
+      sys_.set_held(h1_);
+      const int n2 = sys_.substeps_wanted(x_, dt);
       if (n2 > n) ok = solve(n = n2);
     }
     ++stats_.substepped;
@@ -264,8 +274,8 @@ class SystemStepper {
   bool attempt(const T& dt, const T& tau0, const T& tau1) {
     const auto& g = ga_;
     // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
-    hs0_.interpolate(h0_, h1_, tau0);
-    hs1_.interpolate(h0_, h1_, tau1);
+    hs0_.interpolate(h0_, h1_, tau0, dt_);
+    hs1_.interpolate(h0_, h1_, tau1, dt_);
 
     // Predictor: constant acceleration (the trial starts as a copy of the committed state, so
     // whatever else the state holds, a body's orientation, is the committed one).
@@ -273,7 +283,10 @@ class SystemStepper {
     trial_.t = x_.t + dt;
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
-    if constexpr (requires { sys_.prepare_blend(x_); }) sys_.prepare_blend(x_);
+    if constexpr (requires { sys_.prepare_blend(x_); }) {
+      sys_.set_held(hs0_);  // the committed state's own prescribed kinematics
+      sys_.prepare_blend(x_);
+    }
     long caps = 0;
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
@@ -351,6 +364,7 @@ class SystemStepper {
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
   Held h0_, h1_, hs0_, hs1_;
+  T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
   bool initialized_ = false;

@@ -31,6 +31,7 @@
 
 #include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/quintic.hpp"
 #include "cabledyn/io/deck.hpp"
 #include "cabledyn/io/detail/deck_lexer.hpp"
 
@@ -156,18 +157,8 @@ class MotionTrack {
     const double h = t_[i + 1] - t_[i], s = (t - t_[i]) / h;
     PointKinematics out;
     const PointKinematics &p = k_[i], &q = k_[i + 1];
-    for (int c = 0; c < 3; ++c) {
-      // p(s) = sum c_k s^k, the quintic with p, p', p'' given at s = 0 and s = 1.
-      const double x0 = p.x[c], x1 = q.x[c], v0 = h * p.v[c], v1 = h * q.v[c], a0 = h * h * p.a[c],
-                   a1 = h * h * q.a[c], dx = x1 - x0;
-      const double c2 = a0 / 2;
-      const double c3 = 10 * dx - 6 * v0 - 4 * v1 - (3 * a0 - a1) / 2;
-      const double c4 = -15 * dx + 8 * v0 + 7 * v1 + (3 * a0 - 2 * a1) / 2;
-      const double c5 = 6 * dx - 3 * (v0 + v1) - (a0 - a1) / 2;
-      out.x[c] = x0 + s * (v0 + s * (c2 + s * (c3 + s * (c4 + s * c5))));
-      out.v[c] = (v0 + s * (2 * c2 + s * (3 * c3 + s * (4 * c4 + s * 5 * c5)))) / h;
-      out.a[c] = (2 * c2 + s * (6 * c3 + s * (12 * c4 + s * 20 * c5))) / (h * h);
-    }
+    for (int c = 0; c < 3; ++c)
+      quintic_hermite(p.x[c], p.v[c], p.a[c], q.x[c], q.v[c], q.a[c], h, s, out.x[c], out.v[c], out.a[c]);
     return out;
   }
 

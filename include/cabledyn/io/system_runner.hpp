@@ -64,13 +64,12 @@ class SystemRunner {
       }
     }
     const auto& o = deck_.options;
-    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend", "ei0_substeps", "ei0_substep_max",
-                          "ei0_substep_angle"})
+    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend"})
       if (o.line_of(k) > 0)
         notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
-                         " does not apply to the system route (generalised-alpha force blend, full Newton with a "
-                         "backtracking line search of at most 8 halvings, subdivision of failed steps; the EI = 0 "
-                         "release cap and sub-steps off)");
+                         " does not apply to the system route (generalised-alpha force blend with the EI = 0 "
+                         "release cap, full Newton with a backtracking line search of at most 8 halvings, "
+                         "subdivision of failed steps)");
   }
 
   const std::vector<std::string>& files() const { return files_; }

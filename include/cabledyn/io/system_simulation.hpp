@@ -43,9 +43,11 @@ class SystemSimulation {
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
     opt_.rho_inf = deck_.options.rhoInf;
-    // The EI = 0 lines' march policies (release cap, sub-steps) stay off in the system route:
-    // opt-in through MooringSystem::set_march_policies (systems.md, "The EI = 0 lines' march
-    // policies"); the deck's ei0_substeps options are the single-line route's.
+    // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
+    // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
+    // ei0_substep_max, ei0_substep_angle), as in the single-line route.
+    model_.system.set_march_policies(true, deck_.options.ei0_substeps, deck_.options.ei0_substep_max,
+                                     deck_.options.ei0_substep_angle);
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
@@ -59,6 +61,7 @@ class SystemSimulation {
   const Deck& deck() const { return deck_; }
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
+  const MooringSystem<double>& system() const { return model_.system; }
   /// Number of coupled DOFs, in MoorDyn's order: 6 per Coupled / Vessel / CoupledPinned body,
   /// then 6 per Coupled / Vessel rod (End A and roll, pitch, yaw of its axes, z along the rod)
   /// and 3 per CoupledPinned rod (End A), then 3 per Coupled / Vessel point. A CoupledPinned

@@ -27,6 +27,7 @@
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/quintic.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/core/so3.hpp"
 #include "cabledyn/line/end_spring.hpp"
@@ -107,22 +108,23 @@ struct HeldKinematics {
       bR[b] = o.bR[b];
     }
   }
-  /// The kinematics a fraction tau from x to y into this one: linear, the orientations on
-  /// their geodesic.
-  void interpolate(const HeldKinematics& x, const HeldKinematics& y, const T& tau) {
+  /// The kinematics a fraction tau of a step of dt from x (at its start) to y (at its end)
+  /// into this one (spec "Adaptive step subdivision": the quintic end trajectory): positions,
+  /// velocities and accelerations of points and body origins on the quintic Hermite
+  /// trajectory through both ends' values (C2 across the sub-steps), orientations on their
+  /// geodesic with the angular velocities and accelerations linear. At tau = 0 and 1 the
+  /// ends' values, exactly.
+  void interpolate(const HeldKinematics& x, const HeldKinematics& y, const T& tau, const T& dt) {
+    if (value_of(tau) == 0) return assign(x);
+    if (value_of(tau) == 1) return assign(y);
     const T s = T(1) - tau;
-    for (std::size_t p = 0; p < r.size(); ++p) {
-      r[p] = s * x.r[p] + tau * y.r[p];
-      v[p] = s * x.v[p] + tau * y.v[p];
-      a[p] = s * x.a[p] + tau * y.a[p];
-    }
+    for (std::size_t p = 0; p < r.size(); ++p)
+      quintic_hermite(x.r[p], x.v[p], x.a[p], y.r[p], y.v[p], y.a[p], dt, tau, r[p], v[p], a[p]);
     for (std::size_t b = 0; b < br.size(); ++b) {
-      br[b] = s * x.br[b] + tau * y.br[b];
-      bv[b] = s * x.bv[b] + tau * y.bv[b];
+      quintic_hermite(x.br[b], x.bv[b], x.ba[b], y.br[b], y.bv[b], y.ba[b], dt, tau, br[b], bv[b], ba[b]);
       bw[b] = s * x.bw[b] + tau * y.bw[b];
-      ba[b] = s * x.ba[b] + tau * y.ba[b];
       balpha[b] = s * x.balpha[b] + tau * y.balpha[b];
-      bR[b] = value_of(tau) == 0 ? x.bR[b] : value_of(tau) == 1 ? y.bR[b] : so3_interpolate<T>(x.bR[b], y.bR[b], tau);
+      bR[b] = so3_interpolate<T>(x.bR[b], y.bR[b], tau);
     }
   }
 };
@@ -799,13 +801,12 @@ class MooringSystem {
   /// cap", "Rotation- and snap-resolved sub-steps"): the release cap of the force blend and
   /// the re-solve of a step whose taut segments turned by more than `angle` degrees (or one
   /// that snapped taut with its axial wave unresolved) in max(4, ceil(theta / angle)) equal
-  /// sub-steps, at most max_count. Off by default, opt-in: the system stepper applies them
-  /// (prepare_blend, correct_blend, substeps_wanted), but it interpolates the prescribed
-  /// kinematics linearly over the sub-steps (the single-line march on a quintic), and on a
-  /// coupled body's deck of near-taut lines that costs more accuracy than the policies bring
-  /// (systems.md, "The EI = 0 lines' march policies"). Throws InputError for a count outside
-  /// [4, 65536] or an angle outside (0, 90], NotImplementedError for turning a policy on in
-  /// a scalar T other than double (the policies are double).
+  /// sub-steps, at most max_count. Both on by default in double (off in another scalar T:
+  /// the policies are double); the system stepper applies them (prepare_blend,
+  /// correct_blend, substeps_start / substeps_wanted), the prescribed kinematics on the
+  /// quintic trajectory over the sub-steps as in the single-line march. Throws InputError
+  /// for a count outside [4, 65536] or an angle outside (0, 90], NotImplementedError for
+  /// turning a policy on in a scalar T other than double.
   void set_march_policies(bool release_cap, bool ei0_substeps, int max_count = 16, double angle = 1.0) {
     if (!std::is_same_v<T, double> && (release_cap || ei0_substeps))
       throw NotImplementedError(name_, "EI = 0 march policies", "in a scalar other than double",
@@ -818,8 +819,15 @@ class MooringSystem {
     ei0_angle_ = angle;
   }
 
+  /// The march policies set (set_march_policies).
+  bool release_cap() const { return release_cap_; }
+  bool ei0_substeps() const { return ei0_substeps_; }
+  int ei0_substep_max() const { return ei0_max_; }
+  double ei0_substep_angle() const { return ei0_angle_; }
+
   /// SystemStepper hook, at the start of each attempt: the release cap's step-start
-  /// quantities of every EI = 0 line, from the committed state s.
+  /// quantities of every EI = 0 line, from the committed state s (the system holding the
+  /// prescribed kinematics of s's time: its held ends are read from them).
   void prepare_blend(const State& s) const {
     if constexpr (std::is_same_v<T, double>) {
       if (!release_cap_) return;
@@ -862,14 +870,26 @@ class MooringSystem {
     }
   }
 
-  /// SystemStepper hook, after a converged step from s0 to s1: the number of equal sub-steps
+  /// SystemStepper hook before substeps_wanted: the step start s0 of the interval to measure
+  /// (the system holding the prescribed kinematics of s0's time).
+  void substeps_start(const State& s0) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!ei0_substeps_) return;
+      for (std::size_t l = 0; l < lines_.size(); ++l)
+        if (!lines_[l].model.hermite()) line_gather(s0, static_cast<int>(l), 0, wx0_[l]);
+    } else {
+      (void)s0;
+    }
+  }
+  /// SystemStepper hook, after a converged step from s0 (given to substeps_start) to s1 (the
+  /// system holding the prescribed kinematics of s1's time): the number of equal sub-steps
   /// the interval should be solved in again (1: none), the largest any EI = 0 line asks for
   /// (spec "Rotation- and snap-resolved sub-steps": a taut segment's chord turn above the
   /// angle, or a snap with the axial wave unresolved). A segment counts as taut above 1e-3 of
   /// the line's largest step-start tension, floored at 1e-3 of its submerged weight (the
   /// single-line march floors it at 1e-3 of the line's initial tension, a quantity of the
   /// run's history: the system's decision depends on the step alone, so a restart repeats it).
-  int substeps_wanted(const State& s0, const State& s1, const T& dt) const {
+  int substeps_wanted(const State& s1, const T& dt) const {
     if constexpr (std::is_same_v<T, double>) {
       if (!ei0_substeps_) return 1;
       int n = 1;
@@ -877,14 +897,13 @@ class MooringSystem {
       for (std::size_t l = 0; l < lines_.size(); ++l) {
         const auto& m = lines_[l].model;
         if (m.hermite()) continue;
-        line_gather(s0, static_cast<int>(l), 0, wx0_[l]);
         line_gather(s1, static_cast<int>(l), 0, wx_[l]);
         const ChordTurn turn = measure_chord_turn(m, wx0_[l], wx_[l], dt, std::fabs(m.weight()));
         if (turn.theta > ei0_angle_ || turn.snap) n = std::max(n, ei0_substep_count(turn.theta, ei0_angle_, ei0_max_, capped));
       }
       return n;
     } else {
-      (void)s0, (void)s1, (void)dt;
+      (void)s1, (void)dt;
       return 1;
     }
   }
@@ -1900,7 +1919,8 @@ class MooringSystem {
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
-  bool release_cap_ = false, ei0_substeps_ = false;  // the EI = 0 march policies (set_march_policies)
+  // The EI = 0 march policies (set_march_policies): on in double.
+  bool release_cap_ = std::is_same_v<T, double>, ei0_substeps_ = std::is_same_v<T, double>;
   int ei0_max_ = 16;
   double ei0_angle_ = 1.0;
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
