@@ -14602,7 +14602,9 @@ class BorderedJacobian {
       offset_.push_back(off);
       const Index kb = std::max<Index>(0, std::min<Index>(s.half_bandwidth, std::max<Index>(0, s.size - 1)));
       band_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
-      lu_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
+      // The templated band LU (the DGBTRF algorithm with block updates: faster than the
+      // reference LAPACK at a line's band widths, as in the single-line march).
+      lu_.emplace_back(std::max<Index>(s.size, 1), kb, kb, Backend::templated);
       const Index k = static_cast<Index>(s.coupled.size());
       U_.emplace_back(MatX<T>::Zero(s.size, k));
       V_.emplace_back(MatX<T>::Zero(k, s.size));
@@ -14667,6 +14669,23 @@ class BorderedJacobian {
   }
 
   /// Adds a 3 x 3 block at rows i0.., columns j0...
+  /// Adds the 3 x 3 block B at rows i0.., columns j0.. of line block b, indices local to the
+  /// block, that lies in the block's band by construction (a line's element blocks between
+  /// its interior slots): written straight into the band storage, checked only in builds
+  /// without NDEBUG (the hot path of a system's assembly).
+  void add3_local(std::size_t b, Index i0, Index j0, const Mat3<T>& B) {
+    auto& K = band_[b];
+#ifndef NDEBUG
+    for (Index c = 0; c < 3; ++c)
+      for (Index a = 0; a < 3; ++a) (void)K.at(i0 + a, j0 + c);  // InputError outside the band
+#endif
+    T* data = K.data();
+    for (Index c = 0; c < 3; ++c) {
+      T* col = data + K.offset(i0, j0 + c);  // col[a] = K(i0 + a, j0 + c)
+      for (Index a = 0; a < 3; ++a) col[a] += B(a, c);
+    }
+  }
+
   void add3(Index i0, Index j0, const Mat3<T>& B) {
     for (int a = 0; a < 3; ++a)
       for (int c = 0; c < 3; ++c)
@@ -16290,7 +16309,7 @@ class MooringSystem {
 
   // Line l's DOF of interior slot k (k not 0, not End B's position slot sb).
   Index interior_dof(std::size_t l, std::size_t k, std::size_t sb) const {
-    return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);
+    return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);  // Router::local
   }
   // The unit direction of a clamp or spring of line l's end `end` (InputError naming the end:
   // an EI = 0 line, a free point, a zero or non-finite d0).
@@ -16409,6 +16428,8 @@ class MooringSystem {
     EndLink ends[2], tang[2];
     T wq = T(1);
     bool special(std::size_t i) const { return i == 0 || i == sb || i == ts[0] || i == ts[1]; }
+    // The first row of interior slot i within the line's block.
+    Index local(std::size_t i) const { return 3 * static_cast<Index>(i < sb ? i - 1 : i - 2); }
     // The link of slot i: a stored end's, or an interior slot's own DOFs (into `own`).
     const EndLink& link(std::size_t i, EndLink& own) const {
       if (i == 0) return ends[0];
@@ -16422,8 +16443,8 @@ class MooringSystem {
     void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
       // The interior blocks (most of them) on the short path; the end blocks out of line.
       if (special(i) || special(j)) return add_end(i, j, B);
-      J->add3(sys->interior_dof(static_cast<std::size_t>(line), i, sb),
-              sys->interior_dof(static_cast<std::size_t>(line), j, sb), B);
+      // Block `line` of the Jacobian is the line's interior slots, in order.
+      J->add3_local(static_cast<std::size_t>(line), local(i), local(j), B);
     }
     void add_end(std::size_t i, std::size_t j, const Mat3<T>& B) {
       EndLink oa, ob;

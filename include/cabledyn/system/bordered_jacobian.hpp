@@ -91,7 +91,9 @@ class BorderedJacobian {
       offset_.push_back(off);
       const Index kb = std::max<Index>(0, std::min<Index>(s.half_bandwidth, std::max<Index>(0, s.size - 1)));
       band_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
-      lu_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
+      // The templated band LU (the DGBTRF algorithm with block updates: faster than the
+      // reference LAPACK at a line's band widths, as in the single-line march).
+      lu_.emplace_back(std::max<Index>(s.size, 1), kb, kb, Backend::templated);
       const Index k = static_cast<Index>(s.coupled.size());
       U_.emplace_back(MatX<T>::Zero(s.size, k));
       V_.emplace_back(MatX<T>::Zero(k, s.size));
@@ -156,6 +158,23 @@ class BorderedJacobian {
   }
 
   /// Adds a 3 x 3 block at rows i0.., columns j0...
+  /// Adds the 3 x 3 block B at rows i0.., columns j0.. of line block b, indices local to the
+  /// block, that lies in the block's band by construction (a line's element blocks between
+  /// its interior slots): written straight into the band storage, checked only in builds
+  /// without NDEBUG (the hot path of a system's assembly).
+  void add3_local(std::size_t b, Index i0, Index j0, const Mat3<T>& B) {
+    auto& K = band_[b];
+#ifndef NDEBUG
+    for (Index c = 0; c < 3; ++c)
+      for (Index a = 0; a < 3; ++a) (void)K.at(i0 + a, j0 + c);  // InputError outside the band
+#endif
+    T* data = K.data();
+    for (Index c = 0; c < 3; ++c) {
+      T* col = data + K.offset(i0, j0 + c);  // col[a] = K(i0 + a, j0 + c)
+      for (Index a = 0; a < 3; ++a) col[a] += B(a, c);
+    }
+  }
+
   void add3(Index i0, Index j0, const Mat3<T>& B) {
     for (int a = 0; a < 3; ++a)
       for (int c = 0; c < 3; ++c)

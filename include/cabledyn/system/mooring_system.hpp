@@ -1547,7 +1547,7 @@ class MooringSystem {
 
   // Line l's DOF of interior slot k (k not 0, not End B's position slot sb).
   Index interior_dof(std::size_t l, std::size_t k, std::size_t sb) const {
-    return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);
+    return block_offset_[l] + 3 * static_cast<Index>(k < sb ? k - 1 : k - 2);  // Router::local
   }
   // The unit direction of a clamp or spring of line l's end `end` (InputError naming the end:
   // an EI = 0 line, a free point, a zero or non-finite d0).
@@ -1666,6 +1666,8 @@ class MooringSystem {
     EndLink ends[2], tang[2];
     T wq = T(1);
     bool special(std::size_t i) const { return i == 0 || i == sb || i == ts[0] || i == ts[1]; }
+    // The first row of interior slot i within the line's block.
+    Index local(std::size_t i) const { return 3 * static_cast<Index>(i < sb ? i - 1 : i - 2); }
     // The link of slot i: a stored end's, or an interior slot's own DOFs (into `own`).
     const EndLink& link(std::size_t i, EndLink& own) const {
       if (i == 0) return ends[0];
@@ -1679,8 +1681,8 @@ class MooringSystem {
     void add(std::size_t i, std::size_t j, const Mat3<T>& B) {
       // The interior blocks (most of them) on the short path; the end blocks out of line.
       if (special(i) || special(j)) return add_end(i, j, B);
-      J->add3(sys->interior_dof(static_cast<std::size_t>(line), i, sb),
-              sys->interior_dof(static_cast<std::size_t>(line), j, sb), B);
+      // Block `line` of the Jacobian is the line's interior slots, in order.
+      J->add3_local(static_cast<std::size_t>(line), local(i), local(j), B);
     }
     void add_end(std::size_t i, std::size_t j, const Mat3<T>& B) {
       EndLink oa, ob;
