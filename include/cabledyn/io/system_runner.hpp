@@ -1,7 +1,8 @@
 // cabledyn: the driver's system route: a deck with Free / Connect points run as one mooring
 // system (statics, then the march under the deck's prescribed motion), written as the
-// single-line route writes: <root>.out (the requested channels every dtOut),
-// <root>.static.out (every node and point at the static equilibrium), <root>.summary.txt and
+// single-line route writes: <root>.out (the requested channels every dtOut), <root>.nodes.out
+// (every node's position at the same times), <root>.static.out (every node and point at the
+// static equilibrium), <root>.summary.txt and
 // the figures <root>.profile.svg (elevation) and <root>.plan.svg. docs/driver.md, "Decks with
 // free points".
 //
@@ -99,11 +100,13 @@ class SystemRunner {
       record(0.0);
       if (dynamic_run()) march();
       out_->close();
+      nodes_->close();
     } catch (const Error& e) {
       failure = std::current_exception();
       stop_reason_ = e.what();
       try {
         if (out_) out_->close();
+        if (nodes_) nodes_->close();
       } catch (const Error& e2) {
         stop_reason_ += std::string("; ") + e2.what();
       }
@@ -205,6 +208,8 @@ class SystemRunner {
       case ChannelKind::AnchIncl:
       case ChannelKind::NodePosition:
       case ChannelKind::NodeVelocity:
+      case ChannelKind::NodeAcceleration:
+      case ChannelKind::NodeForce:
       case ChannelKind::Ten:
       case ChannelKind::Curv:
       case ChannelKind::BendMom:
@@ -239,8 +244,8 @@ class SystemRunner {
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
                                   "in the system route: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
-                                  "velocities, tensions, curvatures and bend moments, point, body and rod channels (node "
-                                  "accelerations and forces, rods' net force and moment: not yet)");
+                                  "velocities, accelerations, forces, tensions, curvatures and bend moments, point, body "
+                                  "and rod channels (rods' net force and moment: not yet)");
     }
   }
 
@@ -261,6 +266,17 @@ class SystemRunner {
     sys.line_gather(st, l, 1, v);
     return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0),
                                            sys.line_end_force_dynamic(st, l, 1));
+  }
+
+  // The net force on every node of system line l at the current state
+  // (MooringSystem::line_node_forces), once per output time.
+  const VecX<double>& node_forces(int l) const {
+    const double t = static_cast<double>(sim_->state().t);
+    if (!(t == forces_t_)) forces_.clear(), forces_t_ = t;
+    const auto it = forces_.find(l);
+    if (it != forces_.end()) return it->second;
+    sim_->model().system.line_node_forces(sim_->state(), l, forces_[l]);
+    return forces_[l];
   }
 
   // Rod channel c (rod_channel_quantity; MoorDyn's Rod outputs): End A's or a node's motion,
@@ -339,11 +355,18 @@ class SystemRunner {
         return std::atan2(-F(2), std::hypot(F(0), F(1))) * 180 / kPi;
       }
       case ChannelKind::NodePosition:
-      case ChannelKind::NodeVelocity: {
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::NodeAcceleration:
+      case ChannelKind::NodeForce: {
+        // Node J's slot in the line's node vector: its position, velocity or acceleration, or
+        // the net force on it (MooringSystem::line_node_forces: -r(q, v), at the ends the
+        // line's end loads).
         const int l = sim_->line_index(c.line);
         const long long j = deck_.channel_node(c);
-        VecX<double> x;
-        sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
+        VecX<double> g;
+        if (c.kind != ChannelKind::NodeForce)
+          sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : c.kind == ChannelKind::NodeVelocity ? 1 : 2, g);
+        const VecX<double>& x = c.kind == ChannelKind::NodeForce ? node_forces(l) : g;
         return x(3 * static_cast<Eigen::Index>(sys.line(l).model.position_slot(static_cast<std::size_t>(j - 1))) + c.component);
       }
       case ChannelKind::Ten:
@@ -398,6 +421,20 @@ class SystemRunner {
       f << "\n";
     }
     out_->row_done();
+    // <root>.nodes.out: every node's position at every output time, as the single-line route
+    // writes it (lines in deck order, nodes numbered as the deck counts them from End A).
+    nodes_ = std::make_unique<OutputFile>(set_.root + ".nodes.out");
+    files_.push_back(nodes_->path());
+    std::ostream& g = nodes_->stream();
+    g << "Time(s)";
+    const int first = deck_.first_node_number();
+    for (const auto& L : deck_.lines) {
+      const auto& m = sim_->model().system.line(sim_->line_index(L.id)).model;
+      for (std::size_t i = 0; i < m.n_nodes(); ++i)
+        for (const char* c : {"px", "py", "pz"}) g << "\tL" << L.id << "N" << static_cast<long long>(i) + first << c;
+    }
+    g << "\n";
+    nodes_->row_done();
   }
 
   void record(double t) {
@@ -408,11 +445,27 @@ class SystemRunner {
         throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
                          "a finite number");
     }
+    // The node positions of every line (finite: a committed state).
+    const auto& sys = sim_->model().system;
+    std::vector<double> nodes;
+    VecX<double> x;
+    for (const auto& L : deck_.lines) {
+      const int l = sim_->line_index(L.id);
+      const auto& m = sys.line(l).model;
+      sys.line_gather(sim_->state(), l, 0, x);
+      for (std::size_t i = 0; i < m.n_nodes(); ++i)
+        for (Eigen::Index c = 0; c < 3; ++c) nodes.push_back(x(3 * static_cast<Eigen::Index>(m.position_slot(i)) + c));
+    }
     std::ostream& f = out_->stream();
     f << t;
     for (double v : row) f << "\t" << v;
     f << "\n";
     out_->row_done();
+    std::ostream& g = nodes_->stream();
+    g << t;
+    for (double v : nodes) g << "\t" << v;
+    g << "\n";
+    nodes_->row_done();
     last_out_t_ = t;
     if (set_.keep_history) {
       times_.push_back(t);
@@ -632,7 +685,7 @@ class SystemRunner {
   std::optional<MotionTracks> motion_;   // the motionFile's point tracks (no coupled bodies)
   std::vector<MotionTrack> dof_tracks_;   // the motionFile's coupled-DOF tracks (coupled bodies), 3 DOFs each
   std::vector<double> x_, v_;
-  std::unique_ptr<OutputFile> out_;
+  std::unique_ptr<OutputFile> out_, nodes_;
   std::vector<std::string> files_;
   SystemState<double> static_state_;
   bool statics_done_ = false;
@@ -642,6 +695,8 @@ class SystemRunner {
   long long steps_done_ = 0;
   double last_out_t_ = -1;
   mutable std::map<int, NodeRecovery> recovery_;  // node recovery per line at recovery_t_
+  mutable std::map<int, VecX<double>> forces_;     // node forces per line at forces_t_
+  mutable double forces_t_ = std::numeric_limits<double>::quiet_NaN();
   mutable double recovery_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 

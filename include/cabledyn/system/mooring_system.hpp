@@ -1520,6 +1520,23 @@ class MooringSystem {
     return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end);
   }
 
+  /// The net non-inertial force on every node of line l in state s, -r(q, v) in the line's
+  /// node-vector layout (f of its node vector's slots: internal and damping forces, weight and
+  /// buoyancy, seabed contact, Morison drag and Froude-Krylov with the held fluid), its end
+  /// nodes' rows the forces the line exerts on its end objects (line_end_force_dynamic), as
+  /// the single-line route's node force channels (spec "Tension and coupled loads").
+  void line_node_forces(const SystemState<T>& s, int l, VecX<T>& f) const {
+    const auto li = static_cast<std::size_t>(l);
+    const auto& m = lines_.at(li).model;
+    line_gather(s, l, 0, wx_[li]);
+    line_gather(s, l, 1, wv_[li]);
+    m.dynamic_residual(wx_[li], wv_[li], line_fluid(li), f, static_cast<Router*>(nullptr), T(0), T(0));
+    f = -f;
+    for (int e = 0; e < 2; ++e)
+      f.template segment<3>(3 * static_cast<Index>(m.position_slot(e == 0 ? 0 : m.n_nodes() - 1))) =
+          line_end_force_dynamic(s, l, e);
+  }
+
   /// Elastic tension of element e of line l in state s [N].
   T line_tension(const SystemState<T>& s, int l, std::size_t e) const {
     VecX<T> x;
