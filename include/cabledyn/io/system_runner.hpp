@@ -19,6 +19,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,9 +42,6 @@ class SystemRunner {
   /// does not have) before anything is solved or written.
   SystemRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
     tmax_source_ = apply_run_overrides(deck_, set_);
-    if (set_.restart_check)
-      throw NotImplementedError("command line", "--restart-check", *set_.restart_check,
-                                "the restart check of a system (the C API's save/load restarts bit for bit)");
     notes_ = deck_.notes;
     sim_ = std::make_unique<SystemSimulation>(deck_);
     for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
@@ -182,11 +180,19 @@ class SystemRunner {
     const double dt_out = std::max(deck_.options.dtOut, 0.0);
     double next_out = dt_out;
     std::vector<double> f(x_.size());
+    long long s_check = -1;  // the restart check's step, once copied
+    std::optional<SystemSimulation::Checkpoint> copy;
+    std::vector<std::vector<double>> check_rows;
     for (long long s = 1; s <= n; ++s) {
       const double t = static_cast<double>(s) * dt;
       coupled_at(t);
       sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
       steps_done_ = s;
+      if (s_check >= 0) check_rows.push_back(output_row(t));
+      if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
+        s_check = s;
+        copy = sim_->checkpoint();
+      }
       if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
         record(t);
         while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
@@ -197,6 +203,36 @@ class SystemRunner {
                                "the outputs hold every step up to it");
       }
     }
+    if (s_check >= 0) restart_check(s_check, *copy, check_rows);
+  }
+
+  // The second pass of the restart check (--restart-check): the simulation restored to its
+  // copy at step s0 marches to the end again, and every output row (channels and node
+  // positions) must equal the first pass's bit for bit.
+  void restart_check(long long s0, const SystemSimulation::Checkpoint& copy, const std::vector<std::vector<double>>& rows) {
+    const double dt = *deck_.options.dtM;
+    sim_->restore(copy);
+    // The per-time caches of the recovered channels: computed again, not read from pass one.
+    recovery_t_ = forces_t_ = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> f(x_.size());
+    for (long long s = s0 + 1; s <= deck_.options.steps(); ++s) {
+      const double t = static_cast<double>(s) * dt;
+      coupled_at(t);
+      sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
+      const std::vector<double> r = output_row(t);
+      const std::vector<double>& a = rows[static_cast<std::size_t>(s - s0 - 1)];
+      if (r.size() != a.size() || std::memcmp(r.data(), a.data(), r.size() * sizeof(double)) != 0) {
+        std::size_t i = 0;
+        while (i < r.size() && i < a.size() && std::memcmp(&r[i], &a[i], sizeof(double)) == 0) ++i;
+        throw SolveError(deck_.file + ": restart from t = " + cabledyn::to_text(static_cast<double>(s0) * dt) + " s",
+                         "output " + std::to_string(i + 1) + " at t = " + cabledyn::to_text(t) + " s",
+                         cabledyn::to_text(i < r.size() ? r[i] : 0.0) + " vs " + cabledyn::to_text(i < a.size() ? a[i] : 0.0),
+                         "the first pass's value, bit for bit");
+      }
+    }
+    notes_.push_back("restart check: the system restored to its state at t = " +
+                     cabledyn::to_text(static_cast<double>(s0) * dt) + " s repeated the " + std::to_string(rows.size()) +
+                     " steps after it bit for bit");
   }
 
   // ---- channels ------------------------------------------------------------------------------
@@ -437,7 +473,9 @@ class SystemRunner {
     nodes_->row_done();
   }
 
-  void record(double t) {
+  // The outputs of the committed state at time t: the channels (SolveError naming a
+  // non-finite one), then every line's node positions (finite: a committed state).
+  std::vector<double> output_row(double t) const {
     std::vector<double> row;
     for (const auto& o : deck_.outputs) {
       row.push_back(channel_value(o.channel));
@@ -445,30 +483,35 @@ class SystemRunner {
         throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
                          "a finite number");
     }
-    // The node positions of every line (finite: a committed state).
     const auto& sys = sim_->model().system;
-    std::vector<double> nodes;
     VecX<double> x;
     for (const auto& L : deck_.lines) {
       const int l = sim_->line_index(L.id);
       const auto& m = sys.line(l).model;
       sys.line_gather(sim_->state(), l, 0, x);
       for (std::size_t i = 0; i < m.n_nodes(); ++i)
-        for (Eigen::Index c = 0; c < 3; ++c) nodes.push_back(x(3 * static_cast<Eigen::Index>(m.position_slot(i)) + c));
+        for (Eigen::Index c = 0; c < 3; ++c) row.push_back(x(3 * static_cast<Eigen::Index>(m.position_slot(i)) + c));
     }
+    return row;
+  }
+
+  void record(double t) {
+    std::vector<double> row = output_row(t);
+    const auto nc = static_cast<std::ptrdiff_t>(deck_.outputs.size());
     std::ostream& f = out_->stream();
     f << t;
-    for (double v : row) f << "\t" << v;
+    for (auto it = row.begin(); it != row.begin() + nc; ++it) f << "\t" << *it;
     f << "\n";
     out_->row_done();
     std::ostream& g = nodes_->stream();
     g << t;
-    for (double v : nodes) g << "\t" << v;
+    for (auto it = row.begin() + nc; it != row.end(); ++it) g << "\t" << *it;
     g << "\n";
     nodes_->row_done();
     last_out_t_ = t;
     if (set_.keep_history) {
       times_.push_back(t);
+      row.resize(static_cast<std::size_t>(nc));
       rows_.push_back(std::move(row));
     }
   }

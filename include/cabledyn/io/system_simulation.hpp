@@ -248,6 +248,25 @@ class SystemSimulation {
     throw InputError(deck_.file, "line ID", id, "a line of LINES");
   }
 
+  /// Everything committed, in memory (what save() writes to a file).
+  struct Checkpoint {
+    SystemStepperSnapshot<MooringSystem<double>> stepper;
+    std::vector<double> last_v;
+    std::vector<Vec3<double>> fluid_u, fluid_a;
+  };
+  /// A copy of everything committed: restore() continues from it bit for bit.
+  Checkpoint checkpoint() const {
+    require_init("checkpoint");
+    return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration()};
+  }
+  /// Returns to a checkpoint of this simulation.
+  void restore(const Checkpoint& c) {
+    require_init("restore");
+    stepper_->restore(c.stepper);
+    model_.system.set_held_fluid(c.fluid_u, c.fluid_a);
+    last_v_ = c.last_v;
+  }
+
   /// Writes everything committed to `path` (binary): a later load() continues bit for bit.
   /// Throws InputError naming the file when it cannot be written.
   void save(const std::string& path) const {
