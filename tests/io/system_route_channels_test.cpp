@@ -14,6 +14,7 @@
 
 #include "cabledyn/io/driver.hpp"
 #include "cabledyn/io/system_runner.hpp"
+#include "cabledyn/system.hpp"
 
 using namespace cabledyn;
 
@@ -268,4 +269,80 @@ TEST_CASE("The system route's restart check repeats the rest of a run bit for bi
                              std::string::npos;
   CHECK(checked);
   fs::remove_all(dir);
+}
+
+TEST_CASE("A depth-profile current in the system route: the lazy-wave cable's statics are the single-line route's; "
+          "a free point with drag under it is refused",
+          "[io][system][driver][current]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_profile";
+  fs::create_directories(dir);
+  const std::string path = (fs::path(CABLEDYN_SOURCE_DIR) / "tests" / "io" / "decks" / "lazy_wave_cable.dat").string();
+  io::DeckRunner single(io::read_deck(path), src_settings(dir / "single"));
+  single.run();
+  io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  const io::Deck deck = io::read_deck(path, ro);
+  REQUIRE(deck.options.current.model == io::CurrentModel::profile);
+  io::SystemRunner sys(deck, src_settings(dir / "system"));
+  REQUIRE(sys.simulation().system().has_current_field());
+  sys.run();
+  const auto& a = single.channel_rows()[0];
+  const auto& b = sys.channel_rows()[0];
+  REQUIRE(a.size() == b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    INFO("channel " << k << ": single-line " << a[k] << ", system " << b[k]);
+    CHECK(b[k] == Approx(a[k]).epsilon(1e-6));  // observed 1.4e-7
+  }
+  // Without the current the fairlead tension differs by far more than that: the current acts.
+  std::string still;
+  {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    still = ss.str();
+  }
+  const auto at = still.find("\nprofile current");  // the option row (a comment names it too)
+  REQUIRE(at != std::string::npos);
+  still.replace(at, still.find('\n', at + 1) - at, "");
+  io::SystemRunner calm(io::parse_deck(still, "calm.dat", ro), src_settings(dir / "calm"));
+  calm.run();
+  INFO("fairlead tension with the current " << b[0] << " N, without " << calm.channel_rows()[0][0] << " N");
+  CHECK(std::fabs(calm.channel_rows()[0][0] - b[0]) > 0.05 * b[0]);  // observed 7351 against 7966 N
+  fs::remove_all(dir);
+}
+
+TEST_CASE("A free point with a drag area under a depth-profile current is refused by the system statics, named",
+          "[io][system][current]") {
+  Environment env;
+  env.depth = 100;
+  MooringSystem<double> sys(env, "profile");
+  PointModel<double> a, f;
+  a.kind = PointKind::fixed;
+  a.r = Vec3<double>(0, 0, -100);
+  f.kind = PointKind::free;
+  f.r = Vec3<double>(0, 0, -50);
+  f.volume = 2;
+  f.CdA = 1.5;
+  f.name = "buoy";
+  const int pa = sys.add_point(a), pf = sys.add_point(f);
+  SectionModel<double> sec;
+  sec.length = 50;
+  sec.segments = 5;
+  sec.EA = 1e8;
+  sec.rho_A = 50;
+  sec.d = 0.05;
+  sys.add_line(LineModel<double>("tether", {sec}, env, SeabedModel{}), pa, pf);
+  sys.renumber();
+  sys.set_current_field([](const Vec3<double>& x) { return Vec3<double>(0.5 + 0.002 * x(2), 0, 0); });
+  CHECK_THROWS_AS(sys.set_current(Vec3<double>(0.1, 0, 0)), InputError);
+  auto s = sys.initial_state();
+  VecX<double> R;
+  try {
+    sys.static_residual(s, R, nullptr);
+    FAIL("a free point with drag under a current field was accepted");
+  } catch (const NotImplementedError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("buoy"));
+    CHECK_THAT(e.what(), Catch::Contains("drag area"));
+  }
 }

@@ -127,9 +127,8 @@ TEST_CASE("A deck's finite-EI lines join the system as cubic-Hermite cables", "[
 
 TEST_CASE("The system route refuses by name what it does not model", "[system][io]") {
   CHECK_NOTHROW(build_deck_system(ds_parse("airy waves 2 8 0")));  // waves: system_waves_test.cpp
-  CHECK_THROWS_WITH(build_deck_system(ds_parse("profile current -300 0 0 0 0 0.5 0 0")),
-                    Catch::Contains("profile current in the system route"));
-  CHECK_THROWS_AS(build_deck_system(ds_parse("profile current -300 0 0 0 0 0.5 0 0")), NotImplementedError);
+  // A profile current: the statics take it at the line nodes (tests/io/system_route_channels_test.cpp).
+  CHECK(build_deck_system(ds_parse("profile current -300 0 0 0 0 0.5 0 0")).system.has_current_field());
   // END CONNECTIONS in a system: a Rigid row clamps (a held point's direction in world axes),
   // a stiffness makes a spring end, a Rigid row on a free point is refused (no orientation).
   std::string herm = ds_deck;

@@ -16,6 +16,7 @@
 
 #include "cabledyn/core/so3.hpp"
 #include "cabledyn/io/deck.hpp"
+#include "cabledyn/io/deck_sea.hpp"
 #include "cabledyn/system.hpp"
 
 namespace cabledyn::io {
@@ -105,8 +106,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     throw NotImplementedError(where(deck.file, o.line_of("waves")), "waves", "with RODS rows",
                               "no rods in waves in the system route (issue 20: a rod's wetted stations in waves "
                               "are not in the system route yet)");
-  if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
-    refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
@@ -118,6 +117,12 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   ds.system.set_seabed(bed);
   if (o.current.model == CurrentModel::uniform)  // steady, not ramped (spec "Waves": rampTime)
     ds.system.set_current(Vec3<double>(o.current.velocity[0], o.current.velocity[1], o.current.velocity[2]));
+  if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate) {
+    // A current that varies with depth: the statics take it at the line nodes
+    // (MooringSystem::set_current_field), the march from the deck's sea (SystemSimulation).
+    const Current c = deck_current(deck, deck.environment());
+    ds.system.set_current_field([c](const Vec3<double>& x) { return c.template velocity<double>(x); });
+  }
   // Bodies: built first, so that the rods fixed to them join them before they are added.
   std::vector<BodyModel<double>> bodies;
   for (const auto& b : deck.bodies) {

@@ -52,7 +52,8 @@ class SystemSimulation {
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
     DeckSea sea = build_deck_sea(deck_, model_.system.environment());
-    if (sea.has_waves) field_ = std::move(sea.field);
+    // A current field (a depth profile) comes with the deck's sea in the march too.
+    if (sea.has_waves || model_.system.has_current_field()) field_ = std::move(sea.field);
   }
   // The stepper refers to the system: neither copied nor moved.
   SystemSimulation(const SystemSimulation&) = delete;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -150,9 +151,21 @@ class MooringSystem {
   /// (at rest) and the dynamics (on the relative velocity).
   void set_current(const Vec3<double>& U) {
     if (!U.allFinite()) throw InputError(name_, "current", "non-finite", "finite");
+    if (current_field_ && !U.isZero()) throw InputError(name_, "uniform current", "with a current field", "one of them");
     current_ = U;
   }
   const Vec3<double>& current() const { return current_; }
+  /// A steady current that varies in space, u(x) [m/s] (a depth profile; spec "Currents"),
+  /// for the statics: each line node takes it at its position in the iterate (live, as the
+  /// single-line statics take it; its change with position is left out of the tangent). In
+  /// the march the current comes with the held fluid (hold_fluid, from a field that carries
+  /// it). Lines only: the statics refuse a free point, body or rod with drag under it
+  /// (NotImplementedError), and a uniform current with it (InputError).
+  void set_current_field(std::function<Vec3<double>(const Vec3<double>&)> u) {
+    if (u && !current_.isZero()) throw InputError(name_, "current field", "with a uniform current", "one of them");
+    current_field_ = std::move(u);
+  }
+  bool has_current_field() const { return static_cast<bool>(current_field_); }
 
   /// Holds the fluid of `field` for the next step (spec "Time integration": the fields are
   /// sampled for the end of the step, t, at the committed positions of state s, and every
@@ -472,7 +485,7 @@ class MooringSystem {
     if (!dynamic) {
       VecX<T> x, Rl;
       line_gather(s, l, 0, x);
-      L.model.template static_residual<Router>(x, Rl, nullptr, -1, static_current());
+      line_static<Router>(l, x, Rl, nullptr, -1);
       return Vec3<T>(x.template segment<3>(k)).cross(Vec3<T>(-Rl.template segment<3>(k)));
     }
     line_gather(s, l, 0, wx_[li]);
@@ -678,7 +691,7 @@ class MooringSystem {
   /// potential_energy is not the energy of the static residual there (the statics then take
   /// the force imbalance as their merit).
   bool nonpotential_loads(const State& s) const {
-    if (!current_.isZero()) return true;  // the current's drag
+    if (!current_.isZero() || current_field_) return true;  // the current's drag
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       if (lines_[l].model.hermite()) continue;
       line_gather(s, static_cast<int>(l), 0, wx_[l]);
@@ -1423,11 +1436,12 @@ class MooringSystem {
     if (J) J->set_zero();
     VecX<T> x, Rl;
     const Vec3<double>* U = static_current();
+    if (current_field_) refuse_object_drag_in_current_field();
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
       line_gather(s, li, 0, x);
       Router route = router(s, li, J, T(1));
-      lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio, U);
+      line_static(li, x, Rl, J ? &route : nullptr, compression_ratio);
       scatter(route, Rl, R);
     }
     add_end_springs(s, R, J, T(1));
@@ -1503,7 +1517,7 @@ class MooringSystem {
     VecX<T> x, Rl;
     line_gather(s, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
-    L.model.template static_residual<Router>(x, Rl, nullptr, -1, static_current());
+    line_static<Router>(l, x, Rl, nullptr, -1);
     const std::size_t k = L.model.position_slot(end == 0 ? 0 : L.model.n_nodes() - 1);
     return -Rl.template segment<3>(static_cast<Index>(3 * k));
   }
@@ -1914,6 +1928,40 @@ class MooringSystem {
 
   // The current of the statics (null: still water).
   const Vec3<double>* static_current() const { return current_.isZero() ? nullptr : &current_; }
+  // Line l's static residual at its node vector x: the uniform current, or the current field
+  // at its nodes' positions.
+  template <class Sink>
+  void line_static(int l, const VecX<T>& x, VecX<T>& Rl, Sink* sink, double compression_ratio) const {
+    const auto& m = lines_[static_cast<std::size_t>(l)].model;
+    if (!current_field_) return m.static_residual(x, Rl, sink, compression_ratio, static_current());
+    std::vector<Vec3<double>> u(m.n_nodes());
+    for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+      const Vec3<T> r = m.node(x, i);
+      u[i] = current_field_(Vec3<double>(static_cast<double>(value_of(r(0))), static_cast<double>(value_of(r(1))),
+                                         static_cast<double>(value_of(r(2)))));
+    }
+    LineStaticLoads L;
+    L.compression_ratio = compression_ratio;
+    L.node_current = u.data();
+    m.static_residual(x, Rl, sink, L);
+  }
+  // A current field acts on the lines only (set_current_field).
+  void refuse_object_drag_in_current_field() const {
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] >= 0 && points_[p].CdA > 0)
+        throw NotImplementedError(name_, "point " + std::to_string(p + 1) + " (" + points_[p].name + ") drag area",
+                                  points_[p].CdA, "no drag on a free point under a current field (a depth profile) yet");
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (body_dof_[b] < 0) continue;
+      const auto& B = bodies_[b];
+      bool drag = !B.CdA.isZero();
+      for (const auto& r : B.rods) drag = drag || r.Cd > 0 || r.CdEnd > 0;
+      for (const auto& k : B.lumps) drag = drag || k.CdA > 0;
+      if (drag)
+        throw NotImplementedError(name_, "body " + std::to_string(b + 1) + " (" + B.name + ") drag", "nonzero",
+                                  "no drag on a free body or rod under a current field (a depth profile) yet");
+    }
+  }
 
   void require_numbered() const {
     if (!numbered_) throw InputError(name_, "DOF numbering", "stale", "renumber() after adding points or lines");
@@ -1929,6 +1977,7 @@ class MooringSystem {
   std::vector<Index> block_offset_, point_dof_, body_dof_;
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
+  std::function<Vec3<double>(const Vec3<double>&)> current_field_;  // a steady current varying in space (statics)
   // The held fluid (hold_fluid): velocity and local acceleration per site (empty: the uniform
   // current), and the sites' layout (renumber()).
   std::vector<Vec3<double>> fluid_u_, fluid_a_;
