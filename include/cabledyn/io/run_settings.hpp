@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cabledyn/dynamics/line_dynamics.hpp"
 #include "cabledyn/io/deck.hpp"
@@ -42,6 +44,20 @@ struct RunSettings {
   /// output of the repeat must equal the first pass's bit for bit (else SolveError).
   std::optional<double> restart_check;
 };
+
+/// The restart check's comparison (--restart-check): the output row r of the repeat at time
+/// t must equal the first pass's row a bit for bit; otherwise a SolveError names the deck, the
+/// restart time t0, the first output that differs and both values.
+inline void require_repeated_row(const std::string& file, double t0, double t, const std::vector<double>& r,
+                                 const std::vector<double>& a) {
+  if (r.size() == a.size() && std::memcmp(r.data(), a.data(), r.size() * sizeof(double)) == 0) return;
+  std::size_t i = 0;
+  while (i < r.size() && i < a.size() && std::memcmp(&r[i], &a[i], sizeof(double)) == 0) ++i;
+  throw SolveError(file + ": restart from t = " + cabledyn::to_text(t0) + " s",
+                   "output " + std::to_string(i + 1) + " at t = " + cabledyn::to_text(t) + " s",
+                   cabledyn::to_text(i < r.size() ? r[i] : 0.0) + " vs " + cabledyn::to_text(i < a.size() ? a[i] : 0.0),
+                   "the first pass's value, bit for bit");
+}
 
 /// Applies --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0,
 /// TMax a multiple of dtM), and a --motion file over the deck's motionFile and

@@ -19,7 +19,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -220,15 +219,7 @@ class SystemRunner {
       coupled_at(t);
       sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
       const std::vector<double> r = output_row(t);
-      const std::vector<double>& a = rows[static_cast<std::size_t>(s - s0 - 1)];
-      if (r.size() != a.size() || std::memcmp(r.data(), a.data(), r.size() * sizeof(double)) != 0) {
-        std::size_t i = 0;
-        while (i < r.size() && i < a.size() && std::memcmp(&r[i], &a[i], sizeof(double)) == 0) ++i;
-        throw SolveError(deck_.file + ": restart from t = " + cabledyn::to_text(static_cast<double>(s0) * dt) + " s",
-                         "output " + std::to_string(i + 1) + " at t = " + cabledyn::to_text(t) + " s",
-                         cabledyn::to_text(i < r.size() ? r[i] : 0.0) + " vs " + cabledyn::to_text(i < a.size() ? a[i] : 0.0),
-                         "the first pass's value, bit for bit");
-      }
+      require_repeated_row(deck_.file, static_cast<double>(s0) * dt, t, r, rows[static_cast<std::size_t>(s - s0 - 1)]);
     }
     notes_.push_back("restart check: the system restored to its state at t = " +
                      cabledyn::to_text(static_cast<double>(s0) * dt) + " s repeated the " + std::to_string(rows.size()) +
