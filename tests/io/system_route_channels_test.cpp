@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "cabledyn/io/driver.hpp"
 #include "cabledyn/io/system_runner.hpp"
@@ -105,26 +106,21 @@ TEST_CASE("The system route applies the deck's EI = 0 sub-step options and notes
   fs::create_directories(dir);
   io::ReadOptions ro;
   ro.accept_unsupported = true;
-  {
-    // The defaults: the release cap and the sub-steps on, 16 at most, above 1 degree.
-    io::SystemRunner sys(io::parse_deck(src_deck, "src.dat", ro), src_settings(dir / "default"));
-    const auto& m = sys.simulation().system();
-    CHECK(m.release_cap());
-    CHECK(m.ei0_substeps());
-    CHECK(m.ei0_substep_max() == 16);
-    CHECK(m.ei0_substep_angle() == 1.0);
-  }
+  // The policies a system runner set: (release cap, sub-steps, their count, their angle).
+  auto policies = [](const io::SystemRunner& r) {
+    const auto& m = r.simulation().system();
+    return std::make_tuple(m.release_cap(), m.ei0_substeps(), m.ei0_substep_max(), m.ei0_substep_angle());
+  };
+  // The defaults: the release cap and the sub-steps on, 16 at most, above 1 degree.
+  CHECK(policies(io::SystemRunner(io::parse_deck(src_deck, "src.dat", ro), src_settings(dir / "default"))) ==
+        std::make_tuple(true, true, 16, 1.0));
   std::string src = src_deck;
   const std::string at = "0.1          dtM\n";
   src.replace(src.find(at), at.size(),
               at + "32           ei0_substep_max\n2.5          ei0_substep_angle\noff          ei0_substeps\n"
                    "True         modified_newton\n");
   io::SystemRunner sys(io::parse_deck(src, "src.dat", ro), src_settings(dir / "system"));
-  const auto& m = sys.simulation().system();
-  CHECK(m.release_cap());
-  CHECK_FALSE(m.ei0_substeps());
-  CHECK(m.ei0_substep_max() == 32);
-  CHECK(m.ei0_substep_angle() == 2.5);
+  CHECK(policies(sys) == std::make_tuple(true, false, 32, 2.5));
   int ei0 = 0, newton = 0;
   for (const auto& n : sys.notes()) {
     if (n.find("does not apply to the system route") == std::string::npos) continue;
