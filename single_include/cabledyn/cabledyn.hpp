@@ -14793,6 +14793,7 @@ class BorderedJacobian {
 // solution (system_statics.hpp).
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -14912,9 +14913,21 @@ class MooringSystem {
   /// (at rest) and the dynamics (on the relative velocity).
   void set_current(const Vec3<double>& U) {
     if (!U.allFinite()) throw InputError(name_, "current", "non-finite", "finite");
+    if (current_field_ && !U.isZero()) throw InputError(name_, "uniform current", "with a current field", "one of them");
     current_ = U;
   }
   const Vec3<double>& current() const { return current_; }
+  /// A steady current that varies in space, u(x) [m/s] (a depth profile; spec "Currents"),
+  /// for the statics: each line node takes it at its position in the iterate (live, as the
+  /// single-line statics take it; its change with position is left out of the tangent). In
+  /// the march the current comes with the held fluid (hold_fluid, from a field that carries
+  /// it). Lines only: the statics refuse a free point, body or rod with drag under it
+  /// (NotImplementedError), and a uniform current with it (InputError).
+  void set_current_field(std::function<Vec3<double>(const Vec3<double>&)> u) {
+    if (u && !current_.isZero()) throw InputError(name_, "current field", "with a uniform current", "one of them");
+    current_field_ = std::move(u);
+  }
+  bool has_current_field() const { return static_cast<bool>(current_field_); }
 
   /// Holds the fluid of `field` for the next step (spec "Time integration": the fields are
   /// sampled for the end of the step, t, at the committed positions of state s, and every
@@ -15234,7 +15247,7 @@ class MooringSystem {
     if (!dynamic) {
       VecX<T> x, Rl;
       line_gather(s, l, 0, x);
-      L.model.template static_residual<Router>(x, Rl, nullptr, -1, static_current());
+      line_static<Router>(l, x, Rl, nullptr, -1);
       return Vec3<T>(x.template segment<3>(k)).cross(Vec3<T>(-Rl.template segment<3>(k)));
     }
     line_gather(s, l, 0, wx_[li]);
@@ -15440,7 +15453,7 @@ class MooringSystem {
   /// potential_energy is not the energy of the static residual there (the statics then take
   /// the force imbalance as their merit).
   bool nonpotential_loads(const State& s) const {
-    if (!current_.isZero()) return true;  // the current's drag
+    if (!current_.isZero() || current_field_) return true;  // the current's drag
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       if (lines_[l].model.hermite()) continue;
       line_gather(s, static_cast<int>(l), 0, wx_[l]);
@@ -16185,11 +16198,12 @@ class MooringSystem {
     if (J) J->set_zero();
     VecX<T> x, Rl;
     const Vec3<double>* U = static_current();
+    if (current_field_) refuse_object_drag_in_current_field();
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
       line_gather(s, li, 0, x);
       Router route = router(s, li, J, T(1));
-      lines_[l].model.static_residual(x, Rl, J ? &route : nullptr, compression_ratio, U);
+      line_static(li, x, Rl, J ? &route : nullptr, compression_ratio);
       scatter(route, Rl, R);
     }
     add_end_springs(s, R, J, T(1));
@@ -16265,7 +16279,7 @@ class MooringSystem {
     VecX<T> x, Rl;
     line_gather(s, l, 0, x);
     const auto& L = lines_[static_cast<std::size_t>(l)];
-    L.model.template static_residual<Router>(x, Rl, nullptr, -1, static_current());
+    line_static<Router>(l, x, Rl, nullptr, -1);
     const std::size_t k = L.model.position_slot(end == 0 ? 0 : L.model.n_nodes() - 1);
     return -Rl.template segment<3>(static_cast<Index>(3 * k));
   }
@@ -16280,6 +16294,23 @@ class MooringSystem {
     line_gather(s, l, 1, wv_[li]);
     line_gather(s, l, 2, wr_[li]);
     return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end);
+  }
+
+  /// The net non-inertial force on every node of line l in state s, -r(q, v) in the line's
+  /// node-vector layout (f of its node vector's slots: internal and damping forces, weight and
+  /// buoyancy, seabed contact, Morison drag and Froude-Krylov with the held fluid), its end
+  /// nodes' rows the forces the line exerts on its end objects (line_end_force_dynamic), as
+  /// the single-line route's node force channels (spec "Tension and coupled loads").
+  void line_node_forces(const SystemState<T>& s, int l, VecX<T>& f) const {
+    const auto li = static_cast<std::size_t>(l);
+    const auto& m = lines_.at(li).model;
+    line_gather(s, l, 0, wx_[li]);
+    line_gather(s, l, 1, wv_[li]);
+    m.dynamic_residual(wx_[li], wv_[li], line_fluid(li), f, static_cast<Router*>(nullptr), T(0), T(0));
+    f = -f;
+    for (int e = 0; e < 2; ++e)
+      f.template segment<3>(3 * static_cast<Index>(m.position_slot(e == 0 ? 0 : m.n_nodes() - 1))) =
+          line_end_force_dynamic(s, l, e);
   }
 
   /// Elastic tension of element e of line l in state s [N].
@@ -16659,6 +16690,40 @@ class MooringSystem {
 
   // The current of the statics (null: still water).
   const Vec3<double>* static_current() const { return current_.isZero() ? nullptr : &current_; }
+  // Line l's static residual at its node vector x: the uniform current, or the current field
+  // at its nodes' positions.
+  template <class Sink>
+  void line_static(int l, const VecX<T>& x, VecX<T>& Rl, Sink* sink, double compression_ratio) const {
+    const auto& m = lines_[static_cast<std::size_t>(l)].model;
+    if (!current_field_) return m.static_residual(x, Rl, sink, compression_ratio, static_current());
+    std::vector<Vec3<double>> u(m.n_nodes());
+    for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+      const Vec3<T> r = m.node(x, i);
+      u[i] = current_field_(Vec3<double>(static_cast<double>(value_of(r(0))), static_cast<double>(value_of(r(1))),
+                                         static_cast<double>(value_of(r(2)))));
+    }
+    LineStaticLoads L;
+    L.compression_ratio = compression_ratio;
+    L.node_current = u.data();
+    m.static_residual(x, Rl, sink, L);
+  }
+  // A current field acts on the lines only (set_current_field).
+  void refuse_object_drag_in_current_field() const {
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      if (point_dof_[p] >= 0 && points_[p].CdA > 0)
+        throw NotImplementedError(name_, "point " + std::to_string(p + 1) + " (" + points_[p].name + ") drag area",
+                                  points_[p].CdA, "no drag on a free point under a current field (a depth profile) yet");
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (body_dof_[b] < 0) continue;
+      const auto& B = bodies_[b];
+      bool drag = !B.CdA.isZero();
+      for (const auto& r : B.rods) drag = drag || r.Cd > 0 || r.CdEnd > 0;
+      for (const auto& k : B.lumps) drag = drag || k.CdA > 0;
+      if (drag)
+        throw NotImplementedError(name_, "body " + std::to_string(b + 1) + " (" + B.name + ") drag", "nonzero",
+                                  "no drag on a free body or rod under a current field (a depth profile) yet");
+    }
+  }
 
   void require_numbered() const {
     if (!numbered_) throw InputError(name_, "DOF numbering", "stale", "renumber() after adding points or lines");
@@ -16674,6 +16739,7 @@ class MooringSystem {
   std::vector<Index> block_offset_, point_dof_, body_dof_;
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
+  std::function<Vec3<double>(const Vec3<double>&)> current_field_;  // a steady current varying in space (statics)
   // The held fluid (hold_fluid): velocity and local acceleration per site (empty: the uniform
   // current), and the sites' layout (renumber()).
   std::vector<Vec3<double>> fluid_u_, fluid_a_;
@@ -22847,9 +22913,11 @@ inline void write_svg(const Plot& p, const std::string& path) {
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 
 namespace cabledyn::io {
@@ -22878,6 +22946,20 @@ struct RunSettings {
   /// output of the repeat must equal the first pass's bit for bit (else SolveError).
   std::optional<double> restart_check;
 };
+
+/// The restart check's comparison (--restart-check): the output row r of the repeat at time
+/// t must equal the first pass's row a bit for bit; otherwise a SolveError names the deck, the
+/// restart time t0, the first output that differs and both values.
+inline void require_repeated_row(const std::string& file, double t0, double t, const std::vector<double>& r,
+                                 const std::vector<double>& a) {
+  if (r.size() == a.size() && std::memcmp(r.data(), a.data(), r.size() * sizeof(double)) == 0) return;
+  std::size_t i = 0;
+  while (i < r.size() && i < a.size() && std::memcmp(&r[i], &a[i], sizeof(double)) == 0) ++i;
+  throw SolveError(file + ": restart from t = " + cabledyn::to_text(t0) + " s",
+                   "output " + std::to_string(i + 1) + " at t = " + cabledyn::to_text(t) + " s",
+                   cabledyn::to_text(i < r.size() ? r[i] : 0.0) + " vs " + cabledyn::to_text(i < a.size() ? a[i] : 0.0),
+                   "the first pass's value, bit for bit");
+}
 
 /// Applies --tmax and --dtm over the deck's TMax and dtM, with the deck's rules (dtM > 0,
 /// TMax a multiple of dtM), and a --motion file over the deck's motionFile and
@@ -24523,15 +24605,7 @@ class BasicDeckRunner {
       const double t = s * dt;
       step_lines(t, dt);
       const std::vector<double> r = output_row(t, false);
-      const std::vector<double>& a = rows[static_cast<std::size_t>(s - s0 - 1)];
-      if (r.size() != a.size() || std::memcmp(r.data(), a.data(), r.size() * sizeof(double)) != 0) {
-        std::size_t i = 0;
-        while (i < r.size() && i < a.size() && std::memcmp(&r[i], &a[i], sizeof(double)) == 0) ++i;
-        throw SolveError(deck_.file + ": restart from t = " + cabledyn::to_text(s0 * dt) + " s",
-                         "output " + std::to_string(i + 1) + " at t = " + cabledyn::to_text(t) + " s",
-                         cabledyn::to_text(i < r.size() ? r[i] : 0.0) + " vs " + cabledyn::to_text(i < a.size() ? a[i] : 0.0),
-                         "the first pass's value, bit for bit");
-      }
+      require_repeated_row(deck_.file, s0 * dt, t, r, rows[static_cast<std::size_t>(s - s0 - 1)]);
     }
     notes_.push_back("restart check: the lines restored to their state at t = " + cabledyn::to_text(s0 * dt) +
                        " s repeated the " + std::to_string(rows.size()) + " steps after it bit for bit");
@@ -24659,8 +24733,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     throw NotImplementedError(where(deck.file, o.line_of("waves")), "waves", "with RODS rows",
                               "no rods in waves in the system route (issue 20: a rod's wetted stations in waves "
                               "are not in the system route yet)");
-  if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate)
-    refuse("current", o.current.model == CurrentModel::profile ? "profile current" : "SeaState current");
   if (o.nModes > 0) refuse("nModes", "modal analysis");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
@@ -24672,6 +24744,12 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   ds.system.set_seabed(bed);
   if (o.current.model == CurrentModel::uniform)  // steady, not ramped (spec "Waves": rampTime)
     ds.system.set_current(Vec3<double>(o.current.velocity[0], o.current.velocity[1], o.current.velocity[2]));
+  if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate) {
+    // A current that varies with depth: the statics take it at the line nodes
+    // (MooringSystem::set_current_field), the march from the deck's sea (SystemSimulation).
+    const Current c = deck_current(deck, deck.environment());
+    ds.system.set_current_field([c](const Vec3<double>& x) { return c.template velocity<double>(x); });
+  }
   // Bodies: built first, so that the rods fixed to them join them before they are added.
   std::vector<BodyModel<double>> bodies;
   for (const auto& b : deck.bodies) {
@@ -25071,7 +25149,8 @@ class SystemSimulation {
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
     DeckSea sea = build_deck_sea(deck_, model_.system.environment());
-    if (sea.has_waves) field_ = std::move(sea.field);
+    // A current field (a depth profile) comes with the deck's sea in the march too.
+    if (sea.has_waves || model_.system.has_current_field()) field_ = std::move(sea.field);
   }
   // The stepper refers to the system: neither copied nor moved.
   SystemSimulation(const SystemSimulation&) = delete;
@@ -25267,6 +25346,25 @@ class SystemSimulation {
     throw InputError(deck_.file, "line ID", id, "a line of LINES");
   }
 
+  /// Everything committed, in memory (what save() writes to a file).
+  struct Checkpoint {
+    SystemStepperSnapshot<MooringSystem<double>> stepper;
+    std::vector<double> last_v;
+    std::vector<Vec3<double>> fluid_u, fluid_a;
+  };
+  /// A copy of everything committed: restore() continues from it bit for bit.
+  Checkpoint checkpoint() const {
+    require_init("checkpoint");
+    return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration()};
+  }
+  /// Returns to a checkpoint of this simulation.
+  void restore(const Checkpoint& c) {
+    require_init("restore");
+    stepper_->restore(c.stepper);
+    model_.system.set_held_fluid(c.fluid_u, c.fluid_a);
+    last_v_ = c.last_v;
+  }
+
   /// Writes everything committed to `path` (binary): a later load() continues bit for bit.
   /// Throws InputError naming the file when it cannot be written.
   void save(const std::string& path) const {
@@ -25410,8 +25508,9 @@ class SystemSimulation {
 // ---- begin cabledyn/io/system_runner.hpp ----
 // cabledyn: the driver's system route: a deck with Free / Connect points run as one mooring
 // system (statics, then the march under the deck's prescribed motion), written as the
-// single-line route writes: <root>.out (the requested channels every dtOut),
-// <root>.static.out (every node and point at the static equilibrium), <root>.summary.txt and
+// single-line route writes: <root>.out (the requested channels every dtOut), <root>.nodes.out
+// (every node's position at the same times), <root>.static.out (every node and point at the
+// static equilibrium), <root>.summary.txt and
 // the figures <root>.profile.svg (elevation) and <root>.plan.svg. docs/driver.md, "Decks with
 // free points".
 //
@@ -25443,9 +25542,6 @@ class SystemRunner {
   /// does not have) before anything is solved or written.
   SystemRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
     tmax_source_ = apply_run_overrides(deck_, set_);
-    if (set_.restart_check)
-      throw NotImplementedError("command line", "--restart-check", *set_.restart_check,
-                                "the restart check of a system (the C API's save/load restarts bit for bit)");
     notes_ = deck_.notes;
     sim_ = std::make_unique<SystemSimulation>(deck_);
     for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
@@ -25502,11 +25598,13 @@ class SystemRunner {
       record(0.0);
       if (dynamic_run()) march();
       out_->close();
+      nodes_->close();
     } catch (const Error& e) {
       failure = std::current_exception();
       stop_reason_ = e.what();
       try {
         if (out_) out_->close();
+        if (nodes_) nodes_->close();
       } catch (const Error& e2) {
         stop_reason_ += std::string("; ") + e2.what();
       }
@@ -25582,11 +25680,19 @@ class SystemRunner {
     const double dt_out = std::max(deck_.options.dtOut, 0.0);
     double next_out = dt_out;
     std::vector<double> f(x_.size());
+    long long s_check = -1;  // the restart check's step, once copied
+    std::optional<SystemSimulation::Checkpoint> copy;
+    std::vector<std::vector<double>> check_rows;
     for (long long s = 1; s <= n; ++s) {
       const double t = static_cast<double>(s) * dt;
       coupled_at(t);
       sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
       steps_done_ = s;
+      if (s_check >= 0) check_rows.push_back(output_row(t));
+      if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
+        s_check = s;
+        copy = sim_->checkpoint();
+      }
       if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
         record(t);
         while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
@@ -25597,6 +25703,28 @@ class SystemRunner {
                                "the outputs hold every step up to it");
       }
     }
+    if (s_check >= 0) restart_check(s_check, *copy, check_rows);
+  }
+
+  // The second pass of the restart check (--restart-check): the simulation restored to its
+  // copy at step s0 marches to the end again, and every output row (channels and node
+  // positions) must equal the first pass's bit for bit.
+  void restart_check(long long s0, const SystemSimulation::Checkpoint& copy, const std::vector<std::vector<double>>& rows) {
+    const double dt = *deck_.options.dtM;
+    sim_->restore(copy);
+    // The per-time caches of the recovered channels: computed again, not read from pass one.
+    recovery_t_ = forces_t_ = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> f(x_.size());
+    for (long long s = s0 + 1; s <= deck_.options.steps(); ++s) {
+      const double t = static_cast<double>(s) * dt;
+      coupled_at(t);
+      sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
+      const std::vector<double> r = output_row(t);
+      require_repeated_row(deck_.file, static_cast<double>(s0) * dt, t, r, rows[static_cast<std::size_t>(s - s0 - 1)]);
+    }
+    notes_.push_back("restart check: the system restored to its state at t = " +
+                     cabledyn::to_text(static_cast<double>(s0) * dt) + " s repeated the " + std::to_string(rows.size()) +
+                     " steps after it bit for bit");
   }
 
   // ---- channels ------------------------------------------------------------------------------
@@ -25608,6 +25736,8 @@ class SystemRunner {
       case ChannelKind::AnchIncl:
       case ChannelKind::NodePosition:
       case ChannelKind::NodeVelocity:
+      case ChannelKind::NodeAcceleration:
+      case ChannelKind::NodeForce:
       case ChannelKind::Ten:
       case ChannelKind::Curv:
       case ChannelKind::BendMom:
@@ -25642,8 +25772,8 @@ class SystemRunner {
       default:
         throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
                                   "in the system route: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
-                                  "velocities, tensions, curvatures and bend moments, point, body and rod channels (node "
-                                  "accelerations and forces, rods' net force and moment: not yet)");
+                                  "velocities, accelerations, forces, tensions, curvatures and bend moments, point, body "
+                                  "and rod channels (rods' net force and moment: not yet)");
     }
   }
 
@@ -25664,6 +25794,17 @@ class SystemRunner {
     sys.line_gather(st, l, 1, v);
     return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0),
                                            sys.line_end_force_dynamic(st, l, 1));
+  }
+
+  // The net force on every node of system line l at the current state
+  // (MooringSystem::line_node_forces), once per output time.
+  const VecX<double>& node_forces(int l) const {
+    const double t = static_cast<double>(sim_->state().t);
+    if (!(t == forces_t_)) forces_.clear(), forces_t_ = t;
+    const auto it = forces_.find(l);
+    if (it != forces_.end()) return it->second;
+    sim_->model().system.line_node_forces(sim_->state(), l, forces_[l]);
+    return forces_[l];
   }
 
   // Rod channel c (rod_channel_quantity; MoorDyn's Rod outputs): End A's or a node's motion,
@@ -25742,11 +25883,18 @@ class SystemRunner {
         return std::atan2(-F(2), std::hypot(F(0), F(1))) * 180 / kPi;
       }
       case ChannelKind::NodePosition:
-      case ChannelKind::NodeVelocity: {
+      case ChannelKind::NodeVelocity:
+      case ChannelKind::NodeAcceleration:
+      case ChannelKind::NodeForce: {
+        // Node J's slot in the line's node vector: its position, velocity or acceleration, or
+        // the net force on it (MooringSystem::line_node_forces: -r(q, v), at the ends the
+        // line's end loads).
         const int l = sim_->line_index(c.line);
         const long long j = deck_.channel_node(c);
-        VecX<double> x;
-        sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : 1, x);
+        VecX<double> g;
+        if (c.kind != ChannelKind::NodeForce)
+          sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : c.kind == ChannelKind::NodeVelocity ? 1 : 2, g);
+        const VecX<double>& x = c.kind == ChannelKind::NodeForce ? node_forces(l) : g;
         return x(3 * static_cast<Eigen::Index>(sys.line(l).model.position_slot(static_cast<std::size_t>(j - 1))) + c.component);
       }
       case ChannelKind::Ten:
@@ -25801,9 +25949,25 @@ class SystemRunner {
       f << "\n";
     }
     out_->row_done();
+    // <root>.nodes.out: every node's position at every output time, as the single-line route
+    // writes it (lines in deck order, nodes numbered as the deck counts them from End A).
+    nodes_ = std::make_unique<OutputFile>(set_.root + ".nodes.out");
+    files_.push_back(nodes_->path());
+    std::ostream& g = nodes_->stream();
+    g << "Time(s)";
+    const int first = deck_.first_node_number();
+    for (const auto& L : deck_.lines) {
+      const auto& m = sim_->model().system.line(sim_->line_index(L.id)).model;
+      for (std::size_t i = 0; i < m.n_nodes(); ++i)
+        for (const char* c : {"px", "py", "pz"}) g << "\tL" << L.id << "N" << static_cast<long long>(i) + first << c;
+    }
+    g << "\n";
+    nodes_->row_done();
   }
 
-  void record(double t) {
+  // The outputs of the committed state at time t: the channels (SolveError naming a
+  // non-finite one), then every line's node positions (finite: a committed state).
+  std::vector<double> output_row(double t) const {
     std::vector<double> row;
     for (const auto& o : deck_.outputs) {
       row.push_back(channel_value(o.channel));
@@ -25811,14 +25975,35 @@ class SystemRunner {
         throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
                          "a finite number");
     }
+    const auto& sys = sim_->model().system;
+    VecX<double> x;
+    for (const auto& L : deck_.lines) {
+      const int l = sim_->line_index(L.id);
+      const auto& m = sys.line(l).model;
+      sys.line_gather(sim_->state(), l, 0, x);
+      for (std::size_t i = 0; i < m.n_nodes(); ++i)
+        for (Eigen::Index c = 0; c < 3; ++c) row.push_back(x(3 * static_cast<Eigen::Index>(m.position_slot(i)) + c));
+    }
+    return row;
+  }
+
+  void record(double t) {
+    std::vector<double> row = output_row(t);
+    const auto nc = static_cast<std::ptrdiff_t>(deck_.outputs.size());
     std::ostream& f = out_->stream();
     f << t;
-    for (double v : row) f << "\t" << v;
+    for (auto it = row.begin(); it != row.begin() + nc; ++it) f << "\t" << *it;
     f << "\n";
     out_->row_done();
+    std::ostream& g = nodes_->stream();
+    g << t;
+    for (auto it = row.begin() + nc; it != row.end(); ++it) g << "\t" << *it;
+    g << "\n";
+    nodes_->row_done();
     last_out_t_ = t;
     if (set_.keep_history) {
       times_.push_back(t);
+      row.resize(static_cast<std::size_t>(nc));
       rows_.push_back(std::move(row));
     }
   }
@@ -26035,7 +26220,7 @@ class SystemRunner {
   std::optional<MotionTracks> motion_;   // the motionFile's point tracks (no coupled bodies)
   std::vector<MotionTrack> dof_tracks_;   // the motionFile's coupled-DOF tracks (coupled bodies), 3 DOFs each
   std::vector<double> x_, v_;
-  std::unique_ptr<OutputFile> out_;
+  std::unique_ptr<OutputFile> out_, nodes_;
   std::vector<std::string> files_;
   SystemState<double> static_state_;
   bool statics_done_ = false;
@@ -26045,6 +26230,8 @@ class SystemRunner {
   long long steps_done_ = 0;
   double last_out_t_ = -1;
   mutable std::map<int, NodeRecovery> recovery_;  // node recovery per line at recovery_t_
+  mutable std::map<int, VecX<double>> forces_;     // node forces per line at forces_t_
+  mutable double forces_t_ = std::numeric_limits<double>::quiet_NaN();
   mutable double recovery_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 
