@@ -66,7 +66,8 @@ class SystemRunner {
       if (o.line_of(k) > 0)
         notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
                          " does not apply to the system route (generalised-alpha force blend with the EI = 0 "
-                         "release cap, full Newton with a backtracking line search of at most 8 halvings, "
+                         "release cap, full Newton of at most 30 iterations with a backtracking line search of at most 12 "
+                         "halvings, "
                          "subdivision of failed steps)");
   }
 
