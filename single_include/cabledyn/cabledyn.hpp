@@ -14890,18 +14890,32 @@ struct HeldKinematics {
   /// velocities and accelerations of points and body origins on the quintic Hermite
   /// trajectory through both ends' values (C2 across the sub-steps), orientations on their
   /// geodesic with the angular velocities and accelerations linear. At tau = 0 and 1 the
-  /// ends' values, exactly.
+  /// ends' values, exactly; a point or body at rest over the step (the same position, no
+  /// velocity, no acceleration; the same orientation) exactly where it is.
   void interpolate(const HeldKinematics& x, const HeldKinematics& y, const T& tau, const T& dt) {
     if (value_of(tau) == 0) return assign(x);
     if (value_of(tau) == 1) return assign(y);
     const T s = T(1) - tau;
-    for (std::size_t p = 0; p < r.size(); ++p)
+    // A held point or body at rest over the step (an anchor) stays exactly where it is.
+    auto at_rest = [](const Vec3<T>& r0, const Vec3<T>& v0, const Vec3<T>& a0, const Vec3<T>& r1, const Vec3<T>& v1,
+                      const Vec3<T>& a1) {
+      return r0 == r1 && v0.isZero(0) && v1.isZero(0) && a0.isZero(0) && a1.isZero(0);
+    };
+    for (std::size_t p = 0; p < r.size(); ++p) {
+      if (at_rest(x.r[p], x.v[p], x.a[p], y.r[p], y.v[p], y.a[p])) {
+        r[p] = x.r[p], v[p] = x.v[p], a[p] = x.a[p];
+        continue;
+      }
       quintic_hermite(x.r[p], x.v[p], x.a[p], y.r[p], y.v[p], y.a[p], dt, tau, r[p], v[p], a[p]);
+    }
     for (std::size_t b = 0; b < br.size(); ++b) {
-      quintic_hermite(x.br[b], x.bv[b], x.ba[b], y.br[b], y.bv[b], y.ba[b], dt, tau, br[b], bv[b], ba[b]);
+      if (at_rest(x.br[b], x.bv[b], x.ba[b], y.br[b], y.bv[b], y.ba[b]))
+        br[b] = x.br[b], bv[b] = x.bv[b], ba[b] = x.ba[b];
+      else
+        quintic_hermite(x.br[b], x.bv[b], x.ba[b], y.br[b], y.bv[b], y.ba[b], dt, tau, br[b], bv[b], ba[b]);
       bw[b] = s * x.bw[b] + tau * y.bw[b];
       balpha[b] = s * x.balpha[b] + tau * y.balpha[b];
-      bR[b] = so3_interpolate<T>(x.bR[b], y.bR[b], tau);
+      bR[b] = x.bR[b] == y.bR[b] ? x.bR[b] : so3_interpolate<T>(x.bR[b], y.bR[b], tau);
     }
   }
 };
