@@ -16724,7 +16724,8 @@ class MooringSystem {
   void line_static(int l, const VecX<T>& x, VecX<T>& Rl, Sink* sink, double compression_ratio) const {
     const auto& m = lines_[static_cast<std::size_t>(l)].model;
     if (!current_field_) return m.static_residual(x, Rl, sink, compression_ratio, static_current());
-    std::vector<Vec3<double>> u(m.n_nodes());
+    auto& u = wu_;  // one line at a time: its storage kept from call to call
+    u.resize(m.n_nodes());
     for (std::size_t i = 0; i < m.n_nodes(); ++i) {
       const Vec3<T> r = m.node(x, i);
       u[i] = current_field_(Vec3<double>(static_cast<double>(value_of(r(0))), static_cast<double>(value_of(r(1))),
@@ -16768,6 +16769,7 @@ class MooringSystem {
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
   std::function<Vec3<double>(const Vec3<double>&)> current_field_;  // a steady current varying in space (statics)
+  mutable std::vector<Vec3<double>> wu_;                            // the current field at a line's nodes
   // The held fluid (hold_fluid): velocity and local acceleration per site (empty: the uniform
   // current), and the sites' layout (renumber()).
   std::vector<Vec3<double>> fluid_u_, fluid_a_;
@@ -25171,6 +25173,8 @@ class SystemSimulation {
     // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
     // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
     // ei0_substep_max, ei0_substep_angle), as in the single-line route.
+    // (The single-line route turns the sub-steps off with False alpha_force_blend unless the
+    // deck sets them; the system route keeps the force blend, and its sub-steps.)
     model_.system.set_march_policies(true, deck_.options.ei0_substeps, deck_.options.ei0_substep_max,
                                      deck_.options.ei0_substep_angle);
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
@@ -25374,7 +25378,8 @@ class SystemSimulation {
     throw InputError(deck_.file, "line ID", id, "a line of LINES");
   }
 
-  /// Everything committed, in memory (what save() writes to a file).
+  /// Everything committed, in memory: save() writes it to a file, load() reads it back into
+  /// restore().
   struct Checkpoint {
     SystemStepperSnapshot<MooringSystem<double>> stepper;
     std::vector<double> last_v;
@@ -25397,7 +25402,8 @@ class SystemSimulation {
   /// Throws InputError naming the file when it cannot be written.
   void save(const std::string& path) const {
     require_init("save");
-    const auto snap = stepper_->snapshot();
+    const Checkpoint c = checkpoint();
+    const auto& snap = c.stepper;
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     if (!f) throw InputError(path, "state file", "cannot be opened for writing", "a writable path");
     f.write(kMagic, 8);
@@ -25413,9 +25419,9 @@ class SystemSimulation {
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
     for (const auto* R : {&snap.held.bR, &snap.state.R})
       for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
-    f.write(reinterpret_cast<const char*>(last_v_.data()), static_cast<std::streamsize>(sizeof(double) * last_v_.size()));
-    const auto& fu = model_.system.held_fluid_velocity();
-    const auto& fa = model_.system.held_fluid_acceleration();
+    f.write(reinterpret_cast<const char*>(c.last_v.data()), static_cast<std::streamsize>(sizeof(double) * c.last_v.size()));
+    const auto& fu = c.fluid_u;
+    const auto& fa = c.fluid_a;
     const std::uint64_t nf = fu.size();  // the held fluid of the last step (0: none)
     f.write(reinterpret_cast<const char*>(&nf), sizeof nf);
     for (const auto* h : {&fu, &fa})
@@ -25461,9 +25467,7 @@ class SystemSimulation {
     for (auto* h : {&fu, &fa})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    model_.system.set_held_fluid(fu, fa);
-    stepper_->restore(snap);
-    last_v_ = lv;
+    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa)});
   }
 
  private:

@@ -46,6 +46,8 @@ class SystemSimulation {
     // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
     // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
     // ei0_substep_max, ei0_substep_angle), as in the single-line route.
+    // (The single-line route turns the sub-steps off with False alpha_force_blend unless the
+    // deck sets them; the system route keeps the force blend, and its sub-steps.)
     model_.system.set_march_policies(true, deck_.options.ei0_substeps, deck_.options.ei0_substep_max,
                                      deck_.options.ei0_substep_angle);
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
@@ -249,7 +251,8 @@ class SystemSimulation {
     throw InputError(deck_.file, "line ID", id, "a line of LINES");
   }
 
-  /// Everything committed, in memory (what save() writes to a file).
+  /// Everything committed, in memory: save() writes it to a file, load() reads it back into
+  /// restore().
   struct Checkpoint {
     SystemStepperSnapshot<MooringSystem<double>> stepper;
     std::vector<double> last_v;
@@ -272,7 +275,8 @@ class SystemSimulation {
   /// Throws InputError naming the file when it cannot be written.
   void save(const std::string& path) const {
     require_init("save");
-    const auto snap = stepper_->snapshot();
+    const Checkpoint c = checkpoint();
+    const auto& snap = c.stepper;
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     if (!f) throw InputError(path, "state file", "cannot be opened for writing", "a writable path");
     f.write(kMagic, 8);
@@ -288,9 +292,9 @@ class SystemSimulation {
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
     for (const auto* R : {&snap.held.bR, &snap.state.R})
       for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
-    f.write(reinterpret_cast<const char*>(last_v_.data()), static_cast<std::streamsize>(sizeof(double) * last_v_.size()));
-    const auto& fu = model_.system.held_fluid_velocity();
-    const auto& fa = model_.system.held_fluid_acceleration();
+    f.write(reinterpret_cast<const char*>(c.last_v.data()), static_cast<std::streamsize>(sizeof(double) * c.last_v.size()));
+    const auto& fu = c.fluid_u;
+    const auto& fa = c.fluid_a;
     const std::uint64_t nf = fu.size();  // the held fluid of the last step (0: none)
     f.write(reinterpret_cast<const char*>(&nf), sizeof nf);
     for (const auto* h : {&fu, &fa})
@@ -336,9 +340,7 @@ class SystemSimulation {
     for (auto* h : {&fu, &fa})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    model_.system.set_held_fluid(fu, fa);
-    stepper_->restore(snap);
-    last_v_ = lv;
+    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa)});
   }
 
  private:

@@ -1948,7 +1948,8 @@ class MooringSystem {
   void line_static(int l, const VecX<T>& x, VecX<T>& Rl, Sink* sink, double compression_ratio) const {
     const auto& m = lines_[static_cast<std::size_t>(l)].model;
     if (!current_field_) return m.static_residual(x, Rl, sink, compression_ratio, static_current());
-    std::vector<Vec3<double>> u(m.n_nodes());
+    auto& u = wu_;  // one line at a time: its storage kept from call to call
+    u.resize(m.n_nodes());
     for (std::size_t i = 0; i < m.n_nodes(); ++i) {
       const Vec3<T> r = m.node(x, i);
       u[i] = current_field_(Vec3<double>(static_cast<double>(value_of(r(0))), static_cast<double>(value_of(r(1))),
@@ -1992,6 +1993,7 @@ class MooringSystem {
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
   std::function<Vec3<double>(const Vec3<double>&)> current_field_;  // a steady current varying in space (statics)
+  mutable std::vector<Vec3<double>> wu_;                            // the current field at a line's nodes
   // The held fluid (hold_fluid): velocity and local acceleration per site (empty: the uniform
   // current), and the sites' layout (renumber()).
   std::vector<Vec3<double>> fluid_u_, fluid_a_;
