@@ -13846,6 +13846,41 @@ Vec3<T> angles_xyz(const Mat3<T>& R) {
   return Vec3<T>(atan2(T(0) - R(1, 2), R(2, 2)), pitch, atan2(T(0) - R(0, 1), R(0, 0)));
 }
 
+/// The orientation of a prescribed vessel from its Euler angles in the OrcaFlex vessel
+/// convention (spec "Prescribed vessel motion"; EQUATIONS.md 12): R = Rz(yaw) Ry(pitch)
+/// Rx(roll), from vessel to global axes: the vessel turned about the global z, then the new y,
+/// then the new x. Angles in radians.
+template <class T>
+Mat3<T> rotation_zyx(const T& roll, const T& pitch, const T& yaw) {
+  using std::cos;
+  using std::sin;
+  Mat3<T> Rx, Ry, Rz;
+  const T c1 = cos(roll), s1 = sin(roll), c2 = cos(pitch), s2 = sin(pitch), c3 = cos(yaw), s3 = sin(yaw);
+  Rx << T(1), T(0), T(0), T(0), c1, -s1, T(0), s1, c1;
+  Ry << c2, T(0), s2, T(0), T(1), T(0), -s2, T(0), c2;
+  Rz << c3, -s3, T(0), s3, c3, T(0), T(0), T(0), T(1);
+  return Mat3<T>(Rz * Ry * Rx);
+}
+
+/// The angular velocity w and acceleration alpha, in global axes, of R = rotation_zyx(ang)
+/// with angle rates angd and second rates angdd (spec "Prescribed vessel motion": alpha is
+/// the exact time derivative of w): w = yaw' e_z + pitch' Rz e_y + roll' Rz Ry e_x, and, with
+/// w_zy = yaw' e_z + pitch' Rz e_y the rate of Rz Ry,
+/// alpha = yaw'' e_z + pitch'' Rz e_y + pitch' (yaw' e_z) x (Rz e_y)
+///       + roll'' Rz Ry e_x + roll' w_zy x (Rz Ry e_x).
+template <class T>
+void rates_zyx(const Vec3<T>& ang, const Vec3<T>& angd, const Vec3<T>& angdd, Vec3<T>& w, Vec3<T>& alpha) {
+  using std::cos;
+  using std::sin;
+  const T cp = cos(ang(1)), sp = sin(ang(1)), cy = cos(ang(2)), sy = sin(ang(2));
+  const Vec3<T> ez(T(0), T(0), T(1));
+  const Vec3<T> ey1(-sy, cy, T(0));               // Rz e_y
+  const Vec3<T> ex2(cy * cp, sy * cp, T(0) - sp);  // Rz Ry e_x
+  const Vec3<T> wz = angd(2) * ez, wzy = wz + angd(1) * ey1;
+  w = wzy + angd(0) * ex2;
+  alpha = angdd(2) * ez + angdd(1) * ey1 + angd(1) * wz.cross(ey1) + angdd(0) * ex2 + angd(0) * wzy.cross(ex2);
+}
+
 }  // namespace cabledyn
 // ---- end cabledyn/core/so3.hpp ----
 // ---- begin cabledyn/system/body_model.hpp ----
@@ -20028,15 +20063,34 @@ struct WaveOption {
   }
 };
 
-/// Degrees of freedom of the harmonic fairlead motion.
-enum class MotionMode { surge, sway, heave };
+/// Degrees of freedom of the harmonic fairlead motion: translations, and the rotations of a
+/// prescribed vessel about its reference point (vesselRef).
+enum class MotionMode { surge, sway, heave, roll, pitch, yaw };
+
+/// True for the rotational modes (roll, pitch, yaw), which need a vessel (vesselRef).
+inline bool rotational(MotionMode m) { return m == MotionMode::roll || m == MotionMode::pitch || m == MotionMode::yaw; }
+
+/// The deck keyword of a fairleadMotion mode.
+inline const char* fairlead_mode_name(MotionMode m) {
+  switch (m) {
+    case MotionMode::surge: return "surge";
+    case MotionMode::sway: return "sway";
+    case MotionMode::heave: return "heave";
+    case MotionMode::roll: return "roll";
+    case MotionMode::pitch: return "pitch";
+    case MotionMode::yaw: return "yaw";
+  }
+  return "surge";
+}
 
 /// `fairleadMotion mode amplitude period [phase]`: every Coupled/Vessel point moves by
 /// A sin(2 pi t / T + phase) along x (surge), y (sway) or z (heave) from its deck position
-/// (amplitude [m], period [s], phase [deg]).
+/// (amplitude [m], period [s], phase [deg]); with a vessel (vesselRef) the vessel turns by
+/// that angle about its reference point in roll, pitch or yaw (amplitude [deg]) and carries
+/// the points (spec "Prescribed vessel motion").
 struct FairleadMotion {
   MotionMode mode = MotionMode::surge;
-  double amplitude = 0;  ///< [m], >= 0
+  double amplitude = 0;  ///< [m] (surge, sway, heave) or [deg] (roll, pitch, yaw), >= 0
   double period = 0;     ///< [s], > 0
   double phase_deg = 0;  ///< [deg]
   friend bool operator==(const FairleadMotion&, const FairleadMotion&) = default;
@@ -20093,6 +20147,9 @@ struct Options {
   double ei0_substep_angle = 1.0;       ///< [ei0_substep_angle] [deg], in (0, 90]
   std::optional<std::string> motionFile;  ///< [motionFile] path, relative to the deck
   std::optional<FairleadMotion> fairleadMotion;  ///< [fairleadMotion]
+  /// [vesselRef x y z] the reference point [m] of a rigid vessel that carries every Coupled /
+  /// Vessel point (spec "Prescribed vessel motion"), at its reference pose (no rotation).
+  std::optional<std::array<double, 3>> vesselRef;
   CurrentOption current;                ///< [current]
   WaveOption waves;                     ///< [waves]
   std::vector<WaveOption> wavetrains;   ///< [wavetrain] rows, in order (each row adds one)
@@ -20136,7 +20193,7 @@ struct Options {
            a.tensile_strain_tolerance == b.tensile_strain_tolerance && a.ei0_substeps == b.ei0_substeps &&
            a.ei0_substep_max == b.ei0_substep_max && a.ei0_substep_angle == b.ei0_substep_angle &&
            a.motionFile == b.motionFile &&
-           a.fairleadMotion == b.fairleadMotion && a.current == b.current && a.waves == b.waves &&
+           a.fairleadMotion == b.fairleadMotion && a.vesselRef == b.vesselRef && a.current == b.current && a.waves == b.waves &&
            a.wavetrains == b.wavetrains && a.WaveSeed == b.WaveSeed && a.rampTime == b.rampTime &&
            a.WaveComponents == b.WaveComponents && a.WaveDirections == b.WaveDirections &&
            a.StreamOrder == b.StreamOrder && a.ignored == b.ignored;
@@ -20187,6 +20244,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"tensile_strain_tolerance", OptionRole::typed, false, "", ""},
   {"motionFile", OptionRole::typed, false, "", ""},
   {"fairleadMotion", OptionRole::typed, true, "", ""},
+  {"vesselRef", OptionRole::typed, true, "", ""},
   {"current", OptionRole::typed, true, "", ""},
   {"waves", OptionRole::typed, true, "", ""},
   {"wavetrain", OptionRole::typed, true, "", ""},
@@ -20241,7 +20299,6 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"SeafloorFile", OptionRole::default_only, false, "none|0", "bathymetry (SeafloorFile)"},
   {"inertialF", OptionRole::default_only, false, "0", "MoorDyn-F inertial coupled forces"},
   {"inertialF_rampT", OptionRole::default_only, false, "30", "MoorDyn-F inertial coupled forces"},
-  {"vesselRef", OptionRole::default_only, true, "0", "rigid-vessel motion about a reference point"},
 };
 // clang-format on
 
@@ -20549,6 +20606,11 @@ class OptionsParser {
       else o_.motionFile = x.text;
     } else if (name == "fairleadMotion") {
       fairlead(v);
+    } else if (name == "vesselRef") {
+      count(v, 3, 3, "vesselRef", "vesselRef x y z");
+      std::array<double, 3> r{};
+      for (int k = 0; k < 3; ++k) r[k] = number(v[k], "vesselRef");
+      o_.vesselRef = r;
     } else if (name == "current") {
       current(v);
     } else if (name == "waves") {
@@ -20573,7 +20635,7 @@ class OptionsParser {
   }
 
   void fairlead(const std::vector<Token>& v) {
-    const char* form = "fairleadMotion surge|sway|heave amplitude period [phase]";
+    const char* form = "fairleadMotion surge|sway|heave|roll|pitch|yaw amplitude period [phase]";
     const std::string& m = v.front().text;
     if (iequals(m, "none")) {
       count(v, 1, 1, "fairleadMotion", form);
@@ -20584,7 +20646,10 @@ class OptionsParser {
     if (iequals(m, "surge")) f.mode = MotionMode::surge;
     else if (iequals(m, "sway")) f.mode = MotionMode::sway;
     else if (iequals(m, "heave")) f.mode = MotionMode::heave;
-    else bad("fairleadMotion mode", m, "none, surge, sway or heave");
+    else if (iequals(m, "roll")) f.mode = MotionMode::roll;
+    else if (iequals(m, "pitch")) f.mode = MotionMode::pitch;
+    else if (iequals(m, "yaw")) f.mode = MotionMode::yaw;
+    else bad("fairleadMotion mode", m, "none, surge, sway, heave, roll, pitch or yaw");
     count(v, 3, 4, "fairleadMotion", form);
     f.amplitude = number_in(v[1], "fairleadMotion amplitude", 0, false);
     f.period = number_in(v[2], "fairleadMotion period", 0, true);
@@ -22139,6 +22204,16 @@ class DeckParser {
       if (!any)
         fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point or body",
              "a Coupled or Vessel point or body to move");
+      if (rotational(o.fairleadMotion->mode) && !o.vesselRef)
+        fail(file_, o.line_of("fairleadMotion"), "fairleadMotion mode", fairlead_mode_name(o.fairleadMotion->mode),
+             "surge, sway or heave without a vessel (vesselRef x y z: a vessel turns about its reference point)");
+    }
+    if (o.vesselRef) {
+      bool any = false;
+      for (const PointRecord& p : d_.points) any = any || p.moving();
+      if (!any)
+        fail(file_, o.line_of("vesselRef"), "vesselRef", "no Coupled/Vessel point",
+             "a Coupled or Vessel point for the vessel to carry");
     }
     if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
   }
@@ -22320,9 +22395,10 @@ inline std::string to_text(const Deck& d) {
   if (o.line_of("ei0_substeps") || !o.ei0_substeps) os << (o.ei0_substeps ? "auto" : "off") << " ei0_substeps\n";
   os << o.ei0_substep_max << " ei0_substep_max\n" << N(o.ei0_substep_angle) << " ei0_substep_angle\n";
   if (o.motionFile) os << token_text(*o.motionFile) << " motionFile\n";
+  if (o.vesselRef) os << N((*o.vesselRef)[0]) << " vesselRef " << N((*o.vesselRef)[1]) << " " << N((*o.vesselRef)[2]) << "\n";
   if (o.fairleadMotion) {
     const auto& f = *o.fairleadMotion;
-    const char* m = f.mode == MotionMode::surge ? "surge" : f.mode == MotionMode::sway ? "sway" : "heave";
+    const char* m = fairlead_mode_name(f.mode);
     os << m << " fairleadMotion " << N(f.amplitude) << " " << N(f.period) << " " << N(f.phase_deg) << "\n";
   }
   const auto& c = o.current;
@@ -22383,6 +22459,7 @@ inline std::string to_text(const Deck& d) {
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -22585,6 +22662,45 @@ class MotionTrack {
   std::vector<PointKinematics> k_;
 };
 
+/// The kinematics of a prescribed rigid vessel at one time (spec "Prescribed vessel
+/// motion"): its reference point r, v, a and its orientation R (vessel to global axes, the
+/// OrcaFlex vessel convention R = Rz(yaw) Ry(pitch) Rx(roll)) with the angular velocity w and
+/// acceleration alpha in global axes.
+struct VesselKinematics {
+  Vec3<double> r = Vec3<double>::Zero(), v = Vec3<double>::Zero(), a = Vec3<double>::Zero();
+  Mat3<double> R = Mat3<double>::Identity();
+  Vec3<double> w = Vec3<double>::Zero(), alpha = Vec3<double>::Zero();
+
+  /// The vessel from the kinematics of its reference point and of its Euler angles (roll,
+  /// pitch, yaw [rad] in x, their rates in v and a).
+  static VesselKinematics of(const PointKinematics& ref, const PointKinematics& angles) {
+    VesselKinematics k;
+    for (int c = 0; c < 3; ++c) k.r(c) = ref.x[c], k.v(c) = ref.v[c], k.a(c) = ref.a[c];
+    const Vec3<double> ang(angles.x[0], angles.x[1], angles.x[2]), angd(angles.v[0], angles.v[1], angles.v[2]),
+        angdd(angles.a[0], angles.a[1], angles.a[2]);
+    k.R = rotation_zyx(ang(0), ang(1), ang(2));
+    rates_zyx(ang, angd, angdd, k.w, k.alpha);
+    return k;
+  }
+
+  /// The position, velocity and acceleration of the point at the vessel-frame offset p from
+  /// the reference point: x = r + R p, v = r' + w x (R p), a = r'' + alpha x (R p) + w x (w x R p).
+  PointKinematics carry(const Vec3<double>& p) const {
+    const Vec3<double> s = R * p, ws = w.cross(s);
+    const Vec3<double> x = r + s, vx = v + ws, ax = a + alpha.cross(s) + w.cross(ws);
+    PointKinematics k;
+    for (int c = 0; c < 3; ++c) k.x[c] = x(c), k.v[c] = vx(c), k.a[c] = ax(c);
+    return k;
+  }
+};
+
+/// A vessel's motionFile: tracks of its reference point and of its Euler angles.
+struct VesselTrack {
+  MotionTrack position;  ///< the reference point [m]
+  MotionTrack angles;    ///< roll, pitch, yaw [rad], OrcaFlex vessel convention
+  VesselKinematics at(double t) const { return VesselKinematics::of(position.at(t), angles.at(t)); }
+};
+
 /// The layouts of a motionFile.
 enum class MotionLayout {
   moordyn,        ///< t x y z per coupled point, in POINTS order (1 + 3 P values)
@@ -22598,6 +22714,9 @@ struct MotionTracks {
   std::string file;
   MotionLayout layout = MotionLayout::moordyn;
   std::map<int, MotionTrack> tracks;  ///< point ID -> its track
+  /// A deck with a vessel (vesselRef): the vessel's track (layout `t x y z roll pitch yaw`),
+  /// which carries every Coupled / Vessel point; `tracks` is then empty.
+  std::optional<VesselTrack> vessel;
   /// The track of point `id`, or nullptr (the point is held at its deck position).
   const MotionTrack* find(int id) const {
     const auto it = tracks.find(id);
@@ -22620,6 +22739,38 @@ inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double
   const std::size_t P = coupled.size(), n = m.rows.front().values.size();
   const int first = m.rows.front().line;
   if (P == 0) fail(m.file, first, "motionFile", "a table", "a deck with a Coupled or Vessel point to move");
+  if (deck.options.vesselRef) {
+    // The vessel's layout: t, its reference point's position, its Euler angles (OrcaFlex).
+    if (n != 7)
+      fail(m.file, first, "motionFile row", std::to_string(n) + " values",
+           "7: t x y z roll pitch yaw of the vessel's reference point [m, rad] (the deck's vesselRef: the vessel carries "
+           "the Coupled/Vessel points)");
+    std::vector<double> ts;
+    std::vector<std::array<double, 3>> x, ang;
+    for (const MotionRow& r : m.rows) {
+      const double t = r.values[0];
+      if (!ts.empty() && !(t > ts.back()))
+        fail(m.file, r.line, "motionFile column 1 (t)", number_text(t), "> " + number_text(ts.back()) + " (times increase)");
+      const std::array<double, 3> a{r.values[4], r.values[5], r.values[6]};
+      if (!ang.empty())
+        for (std::size_t c = 0; c < 3; ++c)
+          if (std::fabs(a[c] - ang.back()[c]) > kPi)
+            fail(m.file, r.line, "motionFile column " + std::to_string(5 + c) + " (an angle)", number_text(a[c]),
+                 "within pi of the previous sample " + number_text(ang.back()[c]) +
+                     " [rad] (angles continuous: unwrap them)");
+      ts.push_back(t);
+      x.push_back({r.values[1], r.values[2], r.values[3]});
+      ang.push_back(a);
+    }
+    const double tol = 1e-9 * std::max(1.0, tmax);
+    if (ts.front() > tol)
+      fail(m.file, first, "motionFile vessel first time", number_text(ts.front()), "<= 0: the table starts the run");
+    if (ts.back() < tmax - tol)
+      fail(m.file, m.rows.back().line, "motionFile vessel last time", number_text(ts.back()),
+           ">= the run length " + number_text(tmax) + " s (extend the table or shorten the run)");
+    out.vessel = VesselTrack{MotionTrack::from_positions(ts, x), MotionTrack::from_positions(ts, ang)};
+    return out;
+  }
   std::string ids;
   for (int id : coupled) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
   if (n == 1 + 3 * P) out.layout = MotionLayout::moordyn;
@@ -22750,17 +22901,29 @@ inline std::array<double, 3> angular_velocity_xyz(const std::array<double, 3>& a
 }
 
 /// The harmonic fairlead motion at time t: the offset from the deck position, its velocity and
-/// acceleration, x = A sin(omega t + phase) along the mode's axis, omega = 2 pi / T.
+/// acceleration, x = A sin(omega t + phase) along the mode's axis, omega = 2 pi / T. For a
+/// rotational mode (roll, pitch, yaw: a vessel's) the vessel's Euler angles (roll, pitch, yaw)
+/// [rad] and their rates, the amplitude given in degrees.
 inline PointKinematics harmonic_motion(const FairleadMotion& f, double t) {
   const double w = 2 * kPi / f.period;
   const double th = w * t + f.phase_deg * kPi / 180.0;
-  const int axis = f.mode == MotionMode::surge ? 0 : f.mode == MotionMode::sway ? 1 : 2;
+  int axis = 0;
+  switch (f.mode) {
+    case MotionMode::surge:
+    case MotionMode::roll: axis = 0; break;
+    case MotionMode::sway:
+    case MotionMode::pitch: axis = 1; break;
+    case MotionMode::heave:
+    case MotionMode::yaw: axis = 2; break;
+  }
+  const double A = rotational(f.mode) ? f.amplitude * kPi / 180.0 : f.amplitude;
   PointKinematics k;
-  k.x[axis] = f.amplitude * std::sin(th);
-  k.v[axis] = f.amplitude * w * std::cos(th);
-  k.a[axis] = -f.amplitude * w * w * std::sin(th);
+  k.x[axis] = A * std::sin(th);
+  k.v[axis] = A * w * std::cos(th);
+  k.a[axis] = -A * w * w * std::sin(th);
   return k;
 }
+
 
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/motion.hpp ----
@@ -23025,7 +23188,8 @@ inline std::string apply_run_overrides(Deck& deck, const RunSettings& set) {
 
 /// Adds the deck's harmonic fairlead motion at t (fairleadMotion, ramped in over the larger of
 /// its period and rampTime with the quintic smoothstep) to m: the motion of every Coupled /
-/// Vessel point and the translation of every Coupled / Vessel body.
+/// Vessel point and the translation of every Coupled / Vessel body (for a rotational mode,
+/// the vessel's Euler angles).
 inline void add_harmonic_motion(const Deck& deck, double t, EndMotion& m) {
   const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
   const SmoothStep s = quintic_smoothstep(t, std::max(deck.options.fairleadMotion->period, deck.options.rampTime));
@@ -23033,6 +23197,60 @@ inline void add_harmonic_motion(const Deck& deck, double t, EndMotion& m) {
   m.x += s.r * x;
   m.v = s.rd * x + s.r * v;
   m.a = s.rdd * x + 2 * s.rd * v + s.r * a;
+}
+
+/// The deck's vessel (vesselRef) at time t (spec "Prescribed vessel motion"): on its
+/// motionFile track, or moved by the deck's fairleadMotion in a dynamic run (ramped as
+/// add_harmonic_motion: a translation of its reference point or a rotation about it), or at
+/// its reference pose.
+inline VesselKinematics deck_vessel(const Deck& deck, const MotionTracks* motion, double t, bool dynamic) {
+  const auto& ref = *deck.options.vesselRef;
+  if (motion && motion->vessel) return motion->vessel->at(t);
+  EndMotion tr, ang;
+  tr.x = Vec3<double>(ref[0], ref[1], ref[2]);
+  if (!motion && deck.options.fairleadMotion && dynamic)
+    add_harmonic_motion(deck, t, rotational(deck.options.fairleadMotion->mode) ? ang : tr);
+  PointKinematics r, a;
+  for (int c = 0; c < 3; ++c) {
+    r.x[c] = tr.x(c), r.v[c] = tr.v(c), r.a[c] = tr.a(c);
+    a.x[c] = ang.x(c), a.v[c] = ang.v(c), a.a[c] = ang.a(c);
+  }
+  return VesselKinematics::of(r, a);
+}
+
+/// The vessel requests the driver's routes do not model, refused before anything is solved
+/// (NotImplementedError naming the deck line): a vessel with Coupled bodies or rods (they take
+/// their own motion), and a Rigid or spring END CONNECTIONS direction at a point the vessel
+/// may turn (a motionFile or a roll, pitch or yaw fairleadMotion): its d0 would have to turn
+/// with the vessel (spec "Prescribed vessel motion", d0(t) = R(t) d0), which the lines' held
+/// ends do not.
+inline void check_vessel(const Deck& deck) {
+  const auto& o = deck.options;
+  if (!o.vesselRef) return;
+  const std::string at = detail::where(deck.file, o.line_of("vesselRef"));
+  for (const BodyRecord& b : deck.bodies)
+    if (b.type == BodyType::coupled || b.type == BodyType::coupled_pinned)
+      throw NotImplementedError(at, "vesselRef", "with Coupled body " + std::to_string(b.id),
+                                "a vessel that carries Coupled/Vessel points only (Coupled bodies and rods take their "
+                                "own motion: a motionFile in the coupled-DOF layout)");
+  for (const RodRecord& r : deck.rods)
+    if (r.attachment == RodAttachment::coupled || r.attachment == RodAttachment::coupled_pinned)
+      throw NotImplementedError(at, "vesselRef", "with Coupled rod " + std::to_string(r.id),
+                                "a vessel that carries Coupled/Vessel points only (Coupled bodies and rods take their "
+                                "own motion: a motionFile in the coupled-DOF layout)");
+  const bool turns = o.motionFile || (o.fairleadMotion && rotational(o.fairleadMotion->mode));
+  if (!turns) return;
+  for (const auto& e : deck.end_connections) {
+    if (e.kind == EndConnectionKind::pinned) continue;
+    const LineRecord* L = deck.find_line(e.line_id);
+    if (!L) continue;
+    const PointRecord* p = deck.find_point(e.end == 0 ? L->node_a : L->node_b);
+    if (p && p->moving())
+      throw NotImplementedError(detail::where(deck.file, e.line), "END CONNECTIONS line " + std::to_string(e.line_id),
+                                "a Rigid or spring end at vessel point " + std::to_string(p->id),
+                                "a pinned end at a point the vessel turns (the end direction d0 does not turn with the "
+                                "vessel yet)");
+  }
 }
 
 /// The kinematics of point `pid` at time t: a Fixed (or Free) point at its deck position; a
@@ -23046,6 +23264,13 @@ inline EndMotion prescribed_point_motion(const Deck& deck, const MotionTracks* m
   EndMotion m;
   m.x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
   if (!p->moving()) return m;
+  if (deck.options.vesselRef) {  // carried by the vessel at its offset from the reference point
+    const auto& ref = *deck.options.vesselRef;
+    const PointKinematics k =
+        deck_vessel(deck, motion, t, dynamic).carry(Vec3<double>(p->r[0] - ref[0], p->r[1] - ref[1], p->r[2] - ref[2]));
+    for (int c = 0; c < 3; ++c) m.x(c) = k.x[c], m.v(c) = k.v[c], m.a(c) = k.a[c];
+    return m;
+  }
   if (motion) {
     if (const MotionTrack* tr = motion->find(pid)) {
       const PointKinematics k = tr->at(t);
@@ -23164,6 +23389,9 @@ void check_motion_envelope(const Deck& deck, const Environment& env, const Point
     for (const auto& [id, tr] : motion.tracks->tracks)
       for (double t : tr.times())
         if (t >= 0 && t <= tmax) times.push_back(t);
+    if (motion.tracks->vessel)
+      for (double t : motion.tracks->vessel->position.times())
+        if (t >= 0 && t <= tmax) times.push_back(t);
   } else if (deck.options.fairleadMotion) {
     // Every sixteenth of a period over the run (at most 4096 samples), the ramp included.
     const double T = deck.options.fairleadMotion->period;
@@ -23251,9 +23479,8 @@ std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, c
   }
   if (motion.tracks)
     for (const auto& p : deck.points) {
-      const MotionTrack* tr = motion.tracks->find(p.id);
-      if (!tr) continue;
-      const auto x0 = tr->at(0.0).x;
+      if (!p.moving() || (!motion.tracks->vessel && !motion.tracks->find(p.id))) continue;
+      const Vec3<double> x0 = motion(p.id, 0.0).x;
       const double off = std::hypot(x0[0] - p.r[0], x0[1] - p.r[1], x0[2] - p.r[2]);
       if (off > 1e-9 * (1 + std::hypot(p.r[0], p.r[1], p.r[2])))
         notes.push_back(motion.tracks->file + ": point " + std::to_string(p.id) + " starts at the motionFile's t = 0 position (" +
@@ -24330,6 +24557,7 @@ class BasicDeckRunner {
       throw NotImplementedError(detail::where(deck_.file, u.line), u.quantity, u.value, u.feature);
     }
     tmax_source_ = apply_run_overrides(deck_, set_);
+    check_vessel(deck_);
     notes_ = deck_.notes;
     env_ = deck.environment();
     env_.validate();
@@ -24338,7 +24566,7 @@ class BasicDeckRunner {
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
       motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
       for (const auto& p : deck_.points)
-        if (p.moving() && !motion_->find(p.id))
+        if (p.moving() && !motion_->vessel && !motion_->find(p.id))
           notes_.push_back(path + ": point " + std::to_string(p.id) + " is not in the motionFile: held at its deck position");
     }
     lines_ = build_line_runs(deck_, env_, motions(), notes_);
@@ -25574,6 +25802,7 @@ class SystemRunner {
   /// does not have) before anything is solved or written.
   SystemRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
     tmax_source_ = apply_run_overrides(deck_, set_);
+    check_vessel(deck_);
     notes_ = deck_.notes;
     sim_ = std::make_unique<SystemSimulation>(deck_);
     for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);

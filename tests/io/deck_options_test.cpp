@@ -167,6 +167,10 @@ TEST_CASE("every typed keyword is parsed", "[deck][options]") {
       {"fairleadMotion", {"heave fairleadMotion 3 12 90", [](const Options& o) {
                             return o.fairleadMotion == FairleadMotion{MotionMode::heave, 3.0, 12.0, 90.0};
                           }}},
+      {"vesselRef", {"10 vesselRef 0 -5\npitch fairleadMotion 2 8", [](const Options& o) {
+                       return o.vesselRef == std::array<double, 3>{10, 0, -5} &&
+                              o.fairleadMotion == FairleadMotion{MotionMode::pitch, 2.0, 8.0, 0.0};
+                     }}},
       {"current", {"seastate current 1 10 20 0.5 20 0.2 30\n100 WtrDpth", [](const Options& o) {
                      return o.current.model == CurrentModel::seastate &&
                             o.current.seastate == SeaStateCurrentDeck{1, 10, 20, 0.5, 20, 0.2, 30};
@@ -264,7 +268,10 @@ TEST_CASE("options of unimplemented features: accepted at their default, refused
   }
   require_error(with_options("True adaptive_mesh - refine where curvature is high"), "opt.dat",
                 {12, "adaptive_mesh", "True", "not implemented: adaptive mesh refinement"});
-  require_error(with_options("0 0 1 vesselRef"), "opt.dat", {12, "vesselRef", "1", "not implemented"});
+  // vesselRef: three numbers, before or after the keyword (a deck with a Coupled point).
+  CHECK(options("0 0 1 vesselRef").vesselRef == std::array<double, 3>{0, 0, 1});
+  CHECK(options("vesselRef 5 -2 -10").vesselRef == std::array<double, 3>{5, -2, -10});
+  CHECK_THROWS_WITH(options("1 2 vesselRef"), Catch::Contains("vesselRef"));
   CHECK(options("none frictionMu\n0 WaterKin\nFalse adaptive_mesh\n16 ei0_substep_max") == Options{});
   // ei0_substeps: auto (the default) or off, with its count and angle.
   CHECK(Options{}.ei0_substeps);

@@ -4,12 +4,16 @@
 // cubics, observed orders 4, 3, 2 for position, velocity and acceleration), the coverage and
 // layout errors; the harmonic fairleadMotion (its velocity and acceleration are the time
 // derivatives of its position: central differences converge to them at second order) and the
-// path of a file a deck names.
+// path of a file a deck names; the prescribed vessel (vesselRef): its orientation in the
+// OrcaFlex convention, its angular velocity and acceleration (against duals), the kinematics
+// of the points it carries (against differences), its motionFile layout and harmonic
+// rotations, and the requests refused by name.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <string>
 
+#include "cabledyn/autodiff/dual.hpp"
 #include "deck_fixtures.hpp"
 
 using namespace cabledyn;
@@ -261,4 +265,173 @@ TEST_CASE("files a deck names are relative to its folder", "[motion]") {
   CHECK(deck_relative_path(d, *d.options.motionFile) == "decks/run/motion.dat");
   CHECK(deck_relative_path(d, "/abs/motion.dat") == "/abs/motion.dat");
   CHECK(deck_relative_path(parse_deck(read_text(own_deck("moordyn_stock.dat")), "stock.dat"), "m.dat") == "m.dat");
+}
+
+namespace {
+
+/// A dynamic deck: two cables (EI > 0) from a vessel's Coupled points 2 and 3 to anchors,
+/// the vessel's reference point at (0, 0, -10); `options` appended to the OPTIONS.
+Deck vessel_deck(const std::string& options, const std::string& extra = "") {
+  return parse_deck(
+      "---- LINE TYPES ----\ncable 0.09 77.7 3.8e8 -0.8 1e4 1.6 0.1 1.0 0.0\n"
+      "---- POINTS ----\n1 Fixed 400 0 -100\n2 Coupled 20 0 -10\n3 Vessel 0 -20 -10\n4 Fixed 0 -400 -100\n"
+      "---- LINES ----\n1 2 1\n2 3 4\n---- SECTIONS ----\n1 cable 410 20\n2 cable 410 20\n" + extra +
+          "---- OPTIONS ----\n100 WtrDpth\n0.5 dtM\n20 TMax\n0 vesselRef 0 -10\n" + options,
+      "decks/run/v.dat");
+}
+
+Vec3<double> v3(const std::array<double, 3>& a) { return Vec3<double>(a[0], a[1], a[2]); }
+
+}  // namespace
+
+TEST_CASE("vessel orientation: the OrcaFlex convention R = Rz(yaw) Ry(pitch) Rx(roll)", "[motion][vessel]") {
+  const double r = 0.3, p = -0.2, y = 1.1;
+  const Mat3<double> R = rotation_zyx(r, p, y);
+  // The product of the three elementary turns about the global axes, applied x first.
+  const Mat3<double> ref = so3_exp(Vec3<double>(0, 0, y)) * so3_exp(Vec3<double>(0, p, 0)) * so3_exp(Vec3<double>(r, 0, 0));
+  CHECK((R - ref).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK((R * R.transpose() - Mat3<double>::Identity()).cwiseAbs().maxCoeff() < 1e-15);
+  // Yaw 90 degrees turns the bow (x) onto y; pitch 90 degrees turns it down onto -z; roll 90
+  // degrees turns the port side (y) up onto z.
+  CHECK((rotation_zyx(0.0, 0.0, kPi / 2) * Vec3<double>::UnitX() - Vec3<double>::UnitY()).norm() < 1e-15);
+  CHECK((rotation_zyx(0.0, kPi / 2, 0.0) * Vec3<double>::UnitX() + Vec3<double>::UnitZ()).norm() < 1e-15);
+  CHECK((rotation_zyx(kPi / 2, 0.0, 0.0) * Vec3<double>::UnitY() - Vec3<double>::UnitZ()).norm() < 1e-15);
+  // Not MoorDyn's body convention Rx Ry Rz: the two differ once two angles are nonzero.
+  CHECK((rotation_xyz(r, p, y) - R).cwiseAbs().maxCoeff() > 0.05);
+}
+
+TEST_CASE("vessel angular velocity and acceleration are the exact rates of R (duals)", "[motion][vessel]") {
+  // Angles as functions of a dual time t; w from skew(w) = R' R^T, alpha from the dual rate of w.
+  using D = Dual<double, 1>;
+  const double t0 = 0.7;
+  const D t(t0, 1, 0);
+  auto angles = [](const D& s) {  // roll, pitch, yaw and their first and second rates
+    using std::cos;
+    using std::sin;
+    Vec3<D> a(0.3 * sin(1.1 * s), -0.2 + 0.4 * cos(0.8 * s), 1.0 + 0.5 * s * s);
+    Vec3<D> ad(0.33 * cos(1.1 * s), -0.32 * sin(0.8 * s), D(1.0) * s);
+    Vec3<D> add(-0.363 * sin(1.1 * s), -0.256 * cos(0.8 * s), D(1.0));
+    return std::array<Vec3<D>, 3>{a, ad, add};
+  };
+  const auto A = angles(t);
+  const Mat3<D> R = rotation_zyx(A[0](0), A[0](1), A[0](2));
+  Mat3<double> Rv, Rd;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) Rv(i, j) = R(i, j).value(), Rd(i, j) = R(i, j).derivatives()(0);
+  const Mat3<double> W = Rd * Rv.transpose();
+  Vec3<D> w, alpha;
+  rates_zyx(A[0], A[1], A[2], w, alpha);
+  CHECK(std::fabs(W(2, 1) - w(0).value()) < 1e-14);
+  CHECK(std::fabs(W(0, 2) - w(1).value()) < 1e-14);
+  CHECK(std::fabs(W(1, 0) - w(2).value()) < 1e-14);
+  CHECK((W + W.transpose()).cwiseAbs().maxCoeff() < 1e-14);  // skew: R stays a rotation
+  for (int c = 0; c < 3; ++c) CHECK(std::fabs(w(c).derivatives()(0) - alpha(c).value()) < 1e-14);
+  CHECK(alpha.norm().value() > 0.3);  // every term of alpha exercised
+}
+
+TEST_CASE("vessel: the points it carries move with it (differences converge to the kinematics)", "[motion][vessel]") {
+  // A vessel track from a table: surge 1 m and yaw, pitch and roll of a few degrees.
+  std::string text = "t x y z roll pitch yaw\n";
+  for (int k = 0; k <= 40; ++k) {
+    const double t = 0.5 * k;
+    text += std::to_string(t) + " " + std::to_string(std::sin(0.3 * t)) + " 0 " + std::to_string(-10 + 0.2 * std::cos(0.5 * t)) +
+            " " + std::to_string(0.05 * std::sin(0.4 * t)) + " " + std::to_string(0.03 * t / 20) + " " +
+            std::to_string(0.2 * std::sin(0.2 * t)) + "\n";
+  }
+  const Deck d = vessel_deck("motion.dat motionFile\n");
+  REQUIRE(d.options.vesselRef);
+  const MotionTracks m = motion_tracks(parse_motion(text, "m.dat"), d, 20.0);
+  REQUIRE(m.vessel);
+  CHECK(m.tracks.empty());
+  // Point 3 (offset (0, -20, 0) from the reference point) at t: x = r + R p.
+  const double t = 7.3;
+  const EndMotion k = prescribed_point_motion(d, &m, 3, t, true);
+  const VesselKinematics V = m.vessel->at(t);
+  CHECK((k.x - (V.r + V.R * Vec3<double>(0, -20, 0))).norm() < 1e-13);
+  const auto ang = m.vessel->angles.at(t);
+  CHECK((V.R - rotation_zyx(ang.x[0], ang.x[1], ang.x[2])).cwiseAbs().maxCoeff() < 1e-15);
+  // The distance between two carried points is constant: a rigid vessel.
+  const double d0 = (prescribed_point_motion(d, &m, 2, 0.0, true).x - prescribed_point_motion(d, &m, 3, 0.0, true).x).norm();
+  for (double s : {3.0, 11.2, 19.9})
+    CHECK((prescribed_point_motion(d, &m, 2, s, true).x - prescribed_point_motion(d, &m, 3, s, true).x).norm() ==
+          Approx(d0).epsilon(1e-13));
+  // v and a: central differences of x and v converge to them at second order.
+  double prev = 0, order = 0;
+  for (double h : {0.02, 0.01}) {
+    const EndMotion p = prescribed_point_motion(d, &m, 3, t + h, true), q = prescribed_point_motion(d, &m, 3, t - h, true);
+    const double err = std::max(((p.x - q.x) / (2 * h) - k.v).norm(), ((p.v - q.v) / (2 * h) - k.a).norm());
+    if (prev > 0) order = std::log2(prev / err);
+    prev = err;
+  }
+  CHECK(k.v.norm() > 0.1);
+  CHECK(prev < 1e-4);
+  CHECK(order == Approx(2.0).margin(0.1));
+  // A Fixed point is not carried.
+  CHECK((prescribed_point_motion(d, &m, 1, t, true).x - Vec3<double>(400, 0, -100)).norm() == 0.0);
+}
+
+TEST_CASE("vessel: harmonic rotations about the reference point, ramped from rest", "[motion][vessel]") {
+  // Yaw 10 degrees, period 20 s: point 2 (20 m ahead of the reference point) swings on a circle.
+  const Deck d = vessel_deck("yaw fairleadMotion 10 20\n");
+  const Vec3<double> ref(0, 0, -10);
+  CHECK((prescribed_point_motion(d, nullptr, 2, 0.0, true).x - Vec3<double>(20, 0, -10)).norm() < 1e-15);
+  for (double t : {25.0, 27.5, 31.0}) {  // after the ramp (one period)
+    const EndMotion k = prescribed_point_motion(d, nullptr, 2, t, true);
+    const double psi = 10 * kPi / 180 * std::sin(2 * kPi * t / 20);
+    CHECK((k.x - (ref + 20 * Vec3<double>(std::cos(psi), std::sin(psi), 0))).norm() < 1e-12);
+    CHECK((k.x - ref).norm() == Approx(20).epsilon(1e-14));
+    CHECK(std::fabs((k.x - ref).dot(k.v)) < 1e-10);  // the velocity is tangent to the circle
+  }
+  // A static run holds the vessel at its reference pose.
+  CHECK((prescribed_point_motion(d, nullptr, 2, 27.5, false).x - Vec3<double>(20, 0, -10)).norm() == 0.0);
+  // Surge with a vessel translates every point as without one.
+  const Deck s = vessel_deck("surge fairleadMotion 2 10\n");
+  for (double t : {3.0, 14.0}) {
+    const EndMotion k = prescribed_point_motion(s, nullptr, 3, t, true);
+    EndMotion plain;
+    plain.x = Vec3<double>(0, -20, -10);
+    add_harmonic_motion(s, t, plain);
+    CHECK((k.x - plain.x).norm() < 1e-14);
+    CHECK((k.v - plain.v).norm() < 1e-14);
+    CHECK((k.a - plain.a).norm() < 1e-14);
+  }
+}
+
+TEST_CASE("vessel: the deck round trip and the requests refused by name", "[motion][vessel][errors]") {
+  const Deck d = vessel_deck("pitch fairleadMotion 3 12 45\n");
+  CHECK(v3(*d.options.vesselRef) == Vec3<double>(0, 0, -10));
+  CHECK(d.options.fairleadMotion->mode == MotionMode::pitch);
+  const Deck back = parse_deck(to_text(d), "back.dat");
+  CHECK(back.options.vesselRef == d.options.vesselRef);
+  CHECK(back.options.fairleadMotion == d.options.fairleadMotion);
+  // A rotation without a vessel.
+  CHECK_THROWS_WITH(parse_deck("---- LINE TYPES ----\nchain 0.09 77.7 3.8e8 -0.8 0 1.6 0.1 1.0 0.0\n"
+                               "---- POINTS ----\n1 Fixed 400 0 -100\n2 Coupled 20 0 -10\n---- LINES ----\n1 2 1\n"
+                               "---- SECTIONS ----\n1 chain 410 20\n---- OPTIONS ----\n100 WtrDpth\nroll fairleadMotion 2 10\n",
+                               "r.dat"),
+                    Catch::Contains("fairleadMotion mode") && Catch::Contains("roll") && Catch::Contains("vesselRef"));
+  // A vessel without a point to carry; a vessel reference of two values.
+  CHECK_THROWS_WITH(parse_deck("---- LINE TYPES ----\nchain 0.09 77.7 3.8e8 -0.8 0 1.6 0.1 1.0 0.0\n"
+                               "---- POINTS ----\n1 Fixed 400 0 -100\n2 Free 20 0 -10\n---- LINES ----\n1 2 1\n"
+                               "---- SECTIONS ----\n1 chain 410 20\n---- OPTIONS ----\n100 WtrDpth\n0 vesselRef 0 -10\n",
+                               "n.dat", ReadOptions{.accept_unsupported = true}),
+                    Catch::Contains("vesselRef") && Catch::Contains("no Coupled/Vessel point"));
+  CHECK_THROWS_WITH(vessel_deck("1 vesselRef 2\n"), Catch::Contains("vesselRef"));
+  // The vessel's motionFile layout: 7 values per row; angles continuous.
+  const Deck m = vessel_deck("motion.dat motionFile\n");
+  CHECK_THROWS_WITH(motion_tracks(parse_motion("0 0 0 -10 0 0\n20 0 0 -10 0 0\n", "m.dat"), m, 20.0),
+                    Catch::Contains("m.dat:1") && Catch::Contains("7: t x y z roll pitch yaw"));
+  CHECK_THROWS_WITH(motion_tracks(parse_motion("0 0 0 -10 0 0 3.1\n20 0 0 -10 0 0 -3.1\n", "m.dat"), m, 20.0),
+                    Catch::Contains("m.dat:2") && Catch::Contains("unwrap"));
+  CHECK_THROWS_WITH(motion_tracks(parse_motion("0 0 0 -10 0 0 0\n10 0 0 -10 0 0 0\n", "m.dat"), m, 20.0),
+                    Catch::Contains("vessel last time") && Catch::Contains(">= the run length 20"));
+  CHECK_NOTHROW(check_vessel(m));
+  // A Rigid end at a point the vessel turns: refused (its direction does not turn with it).
+  const Deck rigid = vessel_deck("motion.dat motionFile\n",
+                                 "---- END CONNECTIONS ----\nLineID End Stiffness EzX EzY EzZ\n1 A Rigid 1 0 0\n");
+  CHECK_THROWS_AS(check_vessel(rigid), NotImplementedError);
+  CHECK_THROWS_WITH(check_vessel(rigid), Catch::Contains("END CONNECTIONS line 1") && Catch::Contains("vessel point 2"));
+  // ... but allowed while the vessel only translates.
+  CHECK_NOTHROW(check_vessel(vessel_deck("heave fairleadMotion 1 10\n",
+                                         "---- END CONNECTIONS ----\nLineID End Stiffness EzX EzY EzZ\n1 A Rigid 1 0 0\n")));
 }

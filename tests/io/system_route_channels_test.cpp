@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -341,4 +342,113 @@ TEST_CASE("A free point with a drag area under a depth-profile current is refuse
     CHECK_THAT(e.what(), Catch::Contains("buoy"));
     CHECK_THAT(e.what(), Catch::Contains("drag area"));
   }
+}
+
+namespace {
+
+/// A chain from a Fixed anchor to a vessel's Coupled fairlead; `options` completes OPTIONS.
+std::string vessel_chain(const std::string& options) {
+  return std::string(R"(--------------------- MoorDyn Input File ------------------------------------
+A chain from a fixed anchor to the fairlead of a prescribed vessel (vesselRef)
+--------------------- LINE TYPES ---------------------------------------
+TypeName   Diam     Mass/m     EA          BA/-zeta   EI       Cd    Ca    CdAx  CaAx
+chain      0.1      150        5e8         -0.8       0.0      1.2   1.0   0.2   0.0
+--------------------- POINTS -------------------------------------------
+ID    Type      X          Y          Z         Mass    Vol     CdA    Ca
+1     Fixed     -250       0          -100      0       0       0      0
+2     Coupled   0          0          -10       0       0       0      0
+--------------------- LINES --------------------------------------------
+ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+1    chain      1        2        290       29       -
+--------------------- OPTIONS ------------------------------------------
+100          WtrDpth
+3e6          kBot
+3e5          cBot
+)") + options + R"(--------------------- OUTPUTS ------------------------------------------
+FairTen1
+Point2px
+Point2py
+Point2pz
+--------------------- need this line ------------------------------------
+)";
+}
+
+}  // namespace
+
+TEST_CASE("A prescribed vessel: yawed about the anchor it turns the catenary rigidly; pitching, it drives both "
+          "routes alike",
+          "[io][system][driver][vessel]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_vessel";
+  fs::create_directories(dir);
+  io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  // The vessel's reference point above the anchor, its motionFile holding it yawed 30 degrees:
+  // the statics are the unyawed catenary turned 30 degrees about the anchor's vertical.
+  const double yaw = 30 * kPi / 180;
+  {
+    std::ofstream m(dir / "yawed.dat");
+    m << "t x y z roll pitch yaw\n0 -250 0 -10 0 0 " << std::setprecision(17) << yaw << "\n1 -250 0 -10 0 0 " << yaw << "\n";
+  }
+  io::RunSettings plain_set = src_settings(dir / "plain");
+  io::DeckRunner plain(io::parse_deck(vessel_chain("0.1 dtM\n1.0 TMax\n"), "plain.dat"), plain_set);
+  plain.run();
+  const double T0 = plain.channel_rows()[0][0];
+  const std::string yawed_deck = vessel_chain("0.1 dtM\n1.0 TMax\n-250 vesselRef 0 -10\n" + (dir / "yawed.dat").string() + " motionFile\n");
+  for (int route = 0; route < 2; ++route) {
+    io::RunSettings s = src_settings(dir / (route ? "yawed_system" : "yawed_single"));
+    s.static_only = false;
+    std::vector<std::vector<double>> rows;
+    if (route == 0) {
+      io::DeckRunner r(io::parse_deck(yawed_deck, "yawed.dat"), s);
+      r.run();
+      rows = r.channel_rows();
+    } else {
+      io::SystemRunner r(io::parse_deck(yawed_deck, "yawed.dat", ro), s);
+      r.run();
+      rows = r.channel_rows();
+    }
+    INFO("route " << route);
+    REQUIRE(rows.size() == 11);
+    CHECK(rows[0][1] == Approx(-250 + 250 * std::cos(yaw)).epsilon(1e-14));
+    CHECK(rows[0][2] == Approx(250 * std::sin(yaw)).epsilon(1e-14));
+    CHECK(rows[0][3] == Approx(-10).epsilon(1e-14));
+    CHECK(rows[0][0] == Approx(T0).epsilon(1e-7));         // statics invariant under the turn
+    CHECK(rows.back()[0] == Approx(T0).epsilon(1e-5));     // and at rest through the march
+  }
+  // Pitching 5 degrees about a reference point 20 m behind the fairlead (period 10 s): the
+  // fairlead heaves by -20 sin(pitch) (the OrcaFlex convention: positive pitch puts the bow
+  // down), and the two routes' fairlead tensions agree.
+  const std::string pitch_deck = vessel_chain("0.05 dtM\n16.0 TMax\n-20 vesselRef 0 -10\npitch 5 10 fairleadMotion\n");
+  io::RunSettings a_set = src_settings(dir / "pitch_single"), b_set = src_settings(dir / "pitch_system");
+  a_set.static_only = b_set.static_only = false;
+  io::DeckRunner single(io::parse_deck(pitch_deck, "pitch.dat"), a_set);
+  single.run();
+  io::SystemRunner sys(io::parse_deck(pitch_deck, "pitch.dat", ro), b_set);
+  sys.run();
+  const auto& A = single.channel_rows();
+  const auto& B = sys.channel_rows();
+  REQUIRE(A.size() == B.size());
+  REQUIRE(A.size() == 321);
+  double peak = 0, lo = 1e300, worst = 0, heave = 0;
+  for (std::size_t r = 0; r < A.size(); ++r) {
+    const double t = 0.05 * static_cast<double>(r);
+    peak = std::max(peak, A[r][0]);
+    lo = std::min(lo, A[r][0]);
+    worst = std::max(worst, std::fabs(A[r][0] - B[r][0]));
+    heave = std::max(heave, std::fabs(A[r][3] + 10));
+    if (t >= 10) {  // after the ramp (one period)
+      const double th = 5 * kPi / 180 * std::sin(2 * kPi * t / 10);
+      for (const auto* row : {&A[r], &B[r]}) {
+        CHECK((*row)[1] == Approx(-20 + 20 * std::cos(th)).margin(1e-9));
+        CHECK((*row)[2] == Approx(0).margin(1e-12));
+        CHECK((*row)[3] == Approx(-10 - 20 * std::sin(th)).margin(1e-9));
+      }
+    }
+  }
+  INFO("FairTen " << lo << " .. " << peak << " N; the routes differ by " << worst << " N at most");
+  CHECK(heave == Approx(20 * std::sin(5 * kPi / 180)).epsilon(0.02));
+  CHECK(peak - lo > 0.05 * peak);    // the pitch loads the line
+  CHECK(worst <= 0.02 * (peak - lo));  // two steppers: within 2 % of the tension range
+  fs::remove_all(dir);
 }

@@ -151,4 +151,39 @@ Vec3<T> angles_xyz(const Mat3<T>& R) {
   return Vec3<T>(atan2(T(0) - R(1, 2), R(2, 2)), pitch, atan2(T(0) - R(0, 1), R(0, 0)));
 }
 
+/// The orientation of a prescribed vessel from its Euler angles in the OrcaFlex vessel
+/// convention (spec "Prescribed vessel motion"; EQUATIONS.md 12): R = Rz(yaw) Ry(pitch)
+/// Rx(roll), from vessel to global axes: the vessel turned about the global z, then the new y,
+/// then the new x. Angles in radians.
+template <class T>
+Mat3<T> rotation_zyx(const T& roll, const T& pitch, const T& yaw) {
+  using std::cos;
+  using std::sin;
+  Mat3<T> Rx, Ry, Rz;
+  const T c1 = cos(roll), s1 = sin(roll), c2 = cos(pitch), s2 = sin(pitch), c3 = cos(yaw), s3 = sin(yaw);
+  Rx << T(1), T(0), T(0), T(0), c1, -s1, T(0), s1, c1;
+  Ry << c2, T(0), s2, T(0), T(1), T(0), -s2, T(0), c2;
+  Rz << c3, -s3, T(0), s3, c3, T(0), T(0), T(0), T(1);
+  return Mat3<T>(Rz * Ry * Rx);
+}
+
+/// The angular velocity w and acceleration alpha, in global axes, of R = rotation_zyx(ang)
+/// with angle rates angd and second rates angdd (spec "Prescribed vessel motion": alpha is
+/// the exact time derivative of w): w = yaw' e_z + pitch' Rz e_y + roll' Rz Ry e_x, and, with
+/// w_zy = yaw' e_z + pitch' Rz e_y the rate of Rz Ry,
+/// alpha = yaw'' e_z + pitch'' Rz e_y + pitch' (yaw' e_z) x (Rz e_y)
+///       + roll'' Rz Ry e_x + roll' w_zy x (Rz Ry e_x).
+template <class T>
+void rates_zyx(const Vec3<T>& ang, const Vec3<T>& angd, const Vec3<T>& angdd, Vec3<T>& w, Vec3<T>& alpha) {
+  using std::cos;
+  using std::sin;
+  const T cp = cos(ang(1)), sp = sin(ang(1)), cy = cos(ang(2)), sy = sin(ang(2));
+  const Vec3<T> ez(T(0), T(0), T(1));
+  const Vec3<T> ey1(-sy, cy, T(0));               // Rz e_y
+  const Vec3<T> ex2(cy * cp, sy * cp, T(0) - sp);  // Rz Ry e_x
+  const Vec3<T> wz = angd(2) * ez, wzy = wz + angd(1) * ey1;
+  w = wzy + angd(0) * ex2;
+  alpha = angdd(2) * ez + angdd(1) * ey1 + angd(1) * wz.cross(ey1) + angdd(0) * ex2 + angd(0) * wzy.cross(ex2);
+}
+
 }  // namespace cabledyn

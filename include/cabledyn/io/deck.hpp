@@ -1436,6 +1436,16 @@ class DeckParser {
       if (!any)
         fail(file_, o.line_of("fairleadMotion"), "fairleadMotion", "no Coupled/Vessel point or body",
              "a Coupled or Vessel point or body to move");
+      if (rotational(o.fairleadMotion->mode) && !o.vesselRef)
+        fail(file_, o.line_of("fairleadMotion"), "fairleadMotion mode", fairlead_mode_name(o.fairleadMotion->mode),
+             "surge, sway or heave without a vessel (vesselRef x y z: a vessel turns about its reference point)");
+    }
+    if (o.vesselRef) {
+      bool any = false;
+      for (const PointRecord& p : d_.points) any = any || p.moving();
+      if (!any)
+        fail(file_, o.line_of("vesselRef"), "vesselRef", "no Coupled/Vessel point",
+             "a Coupled or Vessel point for the vessel to carry");
     }
     if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
   }
@@ -1617,9 +1627,10 @@ inline std::string to_text(const Deck& d) {
   if (o.line_of("ei0_substeps") || !o.ei0_substeps) os << (o.ei0_substeps ? "auto" : "off") << " ei0_substeps\n";
   os << o.ei0_substep_max << " ei0_substep_max\n" << N(o.ei0_substep_angle) << " ei0_substep_angle\n";
   if (o.motionFile) os << token_text(*o.motionFile) << " motionFile\n";
+  if (o.vesselRef) os << N((*o.vesselRef)[0]) << " vesselRef " << N((*o.vesselRef)[1]) << " " << N((*o.vesselRef)[2]) << "\n";
   if (o.fairleadMotion) {
     const auto& f = *o.fairleadMotion;
-    const char* m = f.mode == MotionMode::surge ? "surge" : f.mode == MotionMode::sway ? "sway" : "heave";
+    const char* m = fairlead_mode_name(f.mode);
     os << m << " fairleadMotion " << N(f.amplitude) << " " << N(f.period) << " " << N(f.phase_deg) << "\n";
   }
   const auto& c = o.current;

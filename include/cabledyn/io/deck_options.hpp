@@ -120,15 +120,34 @@ struct WaveOption {
   }
 };
 
-/// Degrees of freedom of the harmonic fairlead motion.
-enum class MotionMode { surge, sway, heave };
+/// Degrees of freedom of the harmonic fairlead motion: translations, and the rotations of a
+/// prescribed vessel about its reference point (vesselRef).
+enum class MotionMode { surge, sway, heave, roll, pitch, yaw };
+
+/// True for the rotational modes (roll, pitch, yaw), which need a vessel (vesselRef).
+inline bool rotational(MotionMode m) { return m == MotionMode::roll || m == MotionMode::pitch || m == MotionMode::yaw; }
+
+/// The deck keyword of a fairleadMotion mode.
+inline const char* fairlead_mode_name(MotionMode m) {
+  switch (m) {
+    case MotionMode::surge: return "surge";
+    case MotionMode::sway: return "sway";
+    case MotionMode::heave: return "heave";
+    case MotionMode::roll: return "roll";
+    case MotionMode::pitch: return "pitch";
+    case MotionMode::yaw: return "yaw";
+  }
+  return "surge";
+}
 
 /// `fairleadMotion mode amplitude period [phase]`: every Coupled/Vessel point moves by
 /// A sin(2 pi t / T + phase) along x (surge), y (sway) or z (heave) from its deck position
-/// (amplitude [m], period [s], phase [deg]).
+/// (amplitude [m], period [s], phase [deg]); with a vessel (vesselRef) the vessel turns by
+/// that angle about its reference point in roll, pitch or yaw (amplitude [deg]) and carries
+/// the points (spec "Prescribed vessel motion").
 struct FairleadMotion {
   MotionMode mode = MotionMode::surge;
-  double amplitude = 0;  ///< [m], >= 0
+  double amplitude = 0;  ///< [m] (surge, sway, heave) or [deg] (roll, pitch, yaw), >= 0
   double period = 0;     ///< [s], > 0
   double phase_deg = 0;  ///< [deg]
   friend bool operator==(const FairleadMotion&, const FairleadMotion&) = default;
@@ -185,6 +204,9 @@ struct Options {
   double ei0_substep_angle = 1.0;       ///< [ei0_substep_angle] [deg], in (0, 90]
   std::optional<std::string> motionFile;  ///< [motionFile] path, relative to the deck
   std::optional<FairleadMotion> fairleadMotion;  ///< [fairleadMotion]
+  /// [vesselRef x y z] the reference point [m] of a rigid vessel that carries every Coupled /
+  /// Vessel point (spec "Prescribed vessel motion"), at its reference pose (no rotation).
+  std::optional<std::array<double, 3>> vesselRef;
   CurrentOption current;                ///< [current]
   WaveOption waves;                     ///< [waves]
   std::vector<WaveOption> wavetrains;   ///< [wavetrain] rows, in order (each row adds one)
@@ -228,7 +250,7 @@ struct Options {
            a.tensile_strain_tolerance == b.tensile_strain_tolerance && a.ei0_substeps == b.ei0_substeps &&
            a.ei0_substep_max == b.ei0_substep_max && a.ei0_substep_angle == b.ei0_substep_angle &&
            a.motionFile == b.motionFile &&
-           a.fairleadMotion == b.fairleadMotion && a.current == b.current && a.waves == b.waves &&
+           a.fairleadMotion == b.fairleadMotion && a.vesselRef == b.vesselRef && a.current == b.current && a.waves == b.waves &&
            a.wavetrains == b.wavetrains && a.WaveSeed == b.WaveSeed && a.rampTime == b.rampTime &&
            a.WaveComponents == b.WaveComponents && a.WaveDirections == b.WaveDirections &&
            a.StreamOrder == b.StreamOrder && a.ignored == b.ignored;
@@ -279,6 +301,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"tensile_strain_tolerance", OptionRole::typed, false, "", ""},
   {"motionFile", OptionRole::typed, false, "", ""},
   {"fairleadMotion", OptionRole::typed, true, "", ""},
+  {"vesselRef", OptionRole::typed, true, "", ""},
   {"current", OptionRole::typed, true, "", ""},
   {"waves", OptionRole::typed, true, "", ""},
   {"wavetrain", OptionRole::typed, true, "", ""},
@@ -333,7 +356,6 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"SeafloorFile", OptionRole::default_only, false, "none|0", "bathymetry (SeafloorFile)"},
   {"inertialF", OptionRole::default_only, false, "0", "MoorDyn-F inertial coupled forces"},
   {"inertialF_rampT", OptionRole::default_only, false, "30", "MoorDyn-F inertial coupled forces"},
-  {"vesselRef", OptionRole::default_only, true, "0", "rigid-vessel motion about a reference point"},
 };
 // clang-format on
 
@@ -641,6 +663,11 @@ class OptionsParser {
       else o_.motionFile = x.text;
     } else if (name == "fairleadMotion") {
       fairlead(v);
+    } else if (name == "vesselRef") {
+      count(v, 3, 3, "vesselRef", "vesselRef x y z");
+      std::array<double, 3> r{};
+      for (int k = 0; k < 3; ++k) r[k] = number(v[k], "vesselRef");
+      o_.vesselRef = r;
     } else if (name == "current") {
       current(v);
     } else if (name == "waves") {
@@ -665,7 +692,7 @@ class OptionsParser {
   }
 
   void fairlead(const std::vector<Token>& v) {
-    const char* form = "fairleadMotion surge|sway|heave amplitude period [phase]";
+    const char* form = "fairleadMotion surge|sway|heave|roll|pitch|yaw amplitude period [phase]";
     const std::string& m = v.front().text;
     if (iequals(m, "none")) {
       count(v, 1, 1, "fairleadMotion", form);
@@ -676,7 +703,10 @@ class OptionsParser {
     if (iequals(m, "surge")) f.mode = MotionMode::surge;
     else if (iequals(m, "sway")) f.mode = MotionMode::sway;
     else if (iequals(m, "heave")) f.mode = MotionMode::heave;
-    else bad("fairleadMotion mode", m, "none, surge, sway or heave");
+    else if (iequals(m, "roll")) f.mode = MotionMode::roll;
+    else if (iequals(m, "pitch")) f.mode = MotionMode::pitch;
+    else if (iequals(m, "yaw")) f.mode = MotionMode::yaw;
+    else bad("fairleadMotion mode", m, "none, surge, sway, heave, roll, pitch or yaw");
     count(v, 3, 4, "fairleadMotion", form);
     f.amplitude = number_in(v[1], "fairleadMotion amplitude", 0, false);
     f.period = number_in(v[2], "fairleadMotion period", 0, true);

@@ -55,6 +55,7 @@ class BasicDeckRunner {
       throw NotImplementedError(detail::where(deck_.file, u.line), u.quantity, u.value, u.feature);
     }
     tmax_source_ = apply_run_overrides(deck_, set_);
+    check_vessel(deck_);
     notes_ = deck_.notes;
     env_ = deck.environment();
     env_.validate();
@@ -63,7 +64,7 @@ class BasicDeckRunner {
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
       motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
       for (const auto& p : deck_.points)
-        if (p.moving() && !motion_->find(p.id))
+        if (p.moving() && !motion_->vessel && !motion_->find(p.id))
           notes_.push_back(path + ": point " + std::to_string(p.id) + " is not in the motionFile: held at its deck position");
     }
     lines_ = build_line_runs(deck_, env_, motions(), notes_);

@@ -121,6 +121,9 @@ void check_motion_envelope(const Deck& deck, const Environment& env, const Point
     for (const auto& [id, tr] : motion.tracks->tracks)
       for (double t : tr.times())
         if (t >= 0 && t <= tmax) times.push_back(t);
+    if (motion.tracks->vessel)
+      for (double t : motion.tracks->vessel->position.times())
+        if (t >= 0 && t <= tmax) times.push_back(t);
   } else if (deck.options.fairleadMotion) {
     // Every sixteenth of a period over the run (at most 4096 samples), the ramp included.
     const double T = deck.options.fairleadMotion->period;
@@ -208,9 +211,8 @@ std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, c
   }
   if (motion.tracks)
     for (const auto& p : deck.points) {
-      const MotionTrack* tr = motion.tracks->find(p.id);
-      if (!tr) continue;
-      const auto x0 = tr->at(0.0).x;
+      if (!p.moving() || (!motion.tracks->vessel && !motion.tracks->find(p.id))) continue;
+      const Vec3<double> x0 = motion(p.id, 0.0).x;
       const double off = std::hypot(x0[0] - p.r[0], x0[1] - p.r[1], x0[2] - p.r[2]);
       if (off > 1e-9 * (1 + std::hypot(p.r[0], p.r[1], p.r[2])))
         notes.push_back(motion.tracks->file + ": point " + std::to_string(p.id) + " starts at the motionFile's t = 0 position (" +

@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -32,6 +33,7 @@
 #include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/quintic.hpp"
+#include "cabledyn/core/so3.hpp"
 #include "cabledyn/io/deck.hpp"
 #include "cabledyn/io/detail/deck_lexer.hpp"
 
@@ -231,6 +233,45 @@ class MotionTrack {
   std::vector<PointKinematics> k_;
 };
 
+/// The kinematics of a prescribed rigid vessel at one time (spec "Prescribed vessel
+/// motion"): its reference point r, v, a and its orientation R (vessel to global axes, the
+/// OrcaFlex vessel convention R = Rz(yaw) Ry(pitch) Rx(roll)) with the angular velocity w and
+/// acceleration alpha in global axes.
+struct VesselKinematics {
+  Vec3<double> r = Vec3<double>::Zero(), v = Vec3<double>::Zero(), a = Vec3<double>::Zero();
+  Mat3<double> R = Mat3<double>::Identity();
+  Vec3<double> w = Vec3<double>::Zero(), alpha = Vec3<double>::Zero();
+
+  /// The vessel from the kinematics of its reference point and of its Euler angles (roll,
+  /// pitch, yaw [rad] in x, their rates in v and a).
+  static VesselKinematics of(const PointKinematics& ref, const PointKinematics& angles) {
+    VesselKinematics k;
+    for (int c = 0; c < 3; ++c) k.r(c) = ref.x[c], k.v(c) = ref.v[c], k.a(c) = ref.a[c];
+    const Vec3<double> ang(angles.x[0], angles.x[1], angles.x[2]), angd(angles.v[0], angles.v[1], angles.v[2]),
+        angdd(angles.a[0], angles.a[1], angles.a[2]);
+    k.R = rotation_zyx(ang(0), ang(1), ang(2));
+    rates_zyx(ang, angd, angdd, k.w, k.alpha);
+    return k;
+  }
+
+  /// The position, velocity and acceleration of the point at the vessel-frame offset p from
+  /// the reference point: x = r + R p, v = r' + w x (R p), a = r'' + alpha x (R p) + w x (w x R p).
+  PointKinematics carry(const Vec3<double>& p) const {
+    const Vec3<double> s = R * p, ws = w.cross(s);
+    const Vec3<double> x = r + s, vx = v + ws, ax = a + alpha.cross(s) + w.cross(ws);
+    PointKinematics k;
+    for (int c = 0; c < 3; ++c) k.x[c] = x(c), k.v[c] = vx(c), k.a[c] = ax(c);
+    return k;
+  }
+};
+
+/// A vessel's motionFile: tracks of its reference point and of its Euler angles.
+struct VesselTrack {
+  MotionTrack position;  ///< the reference point [m]
+  MotionTrack angles;    ///< roll, pitch, yaw [rad], OrcaFlex vessel convention
+  VesselKinematics at(double t) const { return VesselKinematics::of(position.at(t), angles.at(t)); }
+};
+
 /// The layouts of a motionFile.
 enum class MotionLayout {
   moordyn,        ///< t x y z per coupled point, in POINTS order (1 + 3 P values)
@@ -244,6 +285,9 @@ struct MotionTracks {
   std::string file;
   MotionLayout layout = MotionLayout::moordyn;
   std::map<int, MotionTrack> tracks;  ///< point ID -> its track
+  /// A deck with a vessel (vesselRef): the vessel's track (layout `t x y z roll pitch yaw`),
+  /// which carries every Coupled / Vessel point; `tracks` is then empty.
+  std::optional<VesselTrack> vessel;
   /// The track of point `id`, or nullptr (the point is held at its deck position).
   const MotionTrack* find(int id) const {
     const auto it = tracks.find(id);
@@ -266,6 +310,38 @@ inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double
   const std::size_t P = coupled.size(), n = m.rows.front().values.size();
   const int first = m.rows.front().line;
   if (P == 0) fail(m.file, first, "motionFile", "a table", "a deck with a Coupled or Vessel point to move");
+  if (deck.options.vesselRef) {
+    // The vessel's layout: t, its reference point's position, its Euler angles (OrcaFlex).
+    if (n != 7)
+      fail(m.file, first, "motionFile row", std::to_string(n) + " values",
+           "7: t x y z roll pitch yaw of the vessel's reference point [m, rad] (the deck's vesselRef: the vessel carries "
+           "the Coupled/Vessel points)");
+    std::vector<double> ts;
+    std::vector<std::array<double, 3>> x, ang;
+    for (const MotionRow& r : m.rows) {
+      const double t = r.values[0];
+      if (!ts.empty() && !(t > ts.back()))
+        fail(m.file, r.line, "motionFile column 1 (t)", number_text(t), "> " + number_text(ts.back()) + " (times increase)");
+      const std::array<double, 3> a{r.values[4], r.values[5], r.values[6]};
+      if (!ang.empty())
+        for (std::size_t c = 0; c < 3; ++c)
+          if (std::fabs(a[c] - ang.back()[c]) > kPi)
+            fail(m.file, r.line, "motionFile column " + std::to_string(5 + c) + " (an angle)", number_text(a[c]),
+                 "within pi of the previous sample " + number_text(ang.back()[c]) +
+                     " [rad] (angles continuous: unwrap them)");
+      ts.push_back(t);
+      x.push_back({r.values[1], r.values[2], r.values[3]});
+      ang.push_back(a);
+    }
+    const double tol = 1e-9 * std::max(1.0, tmax);
+    if (ts.front() > tol)
+      fail(m.file, first, "motionFile vessel first time", number_text(ts.front()), "<= 0: the table starts the run");
+    if (ts.back() < tmax - tol)
+      fail(m.file, m.rows.back().line, "motionFile vessel last time", number_text(ts.back()),
+           ">= the run length " + number_text(tmax) + " s (extend the table or shorten the run)");
+    out.vessel = VesselTrack{MotionTrack::from_positions(ts, x), MotionTrack::from_positions(ts, ang)};
+    return out;
+  }
   std::string ids;
   for (int id : coupled) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
   if (n == 1 + 3 * P) out.layout = MotionLayout::moordyn;
@@ -396,16 +472,28 @@ inline std::array<double, 3> angular_velocity_xyz(const std::array<double, 3>& a
 }
 
 /// The harmonic fairlead motion at time t: the offset from the deck position, its velocity and
-/// acceleration, x = A sin(omega t + phase) along the mode's axis, omega = 2 pi / T.
+/// acceleration, x = A sin(omega t + phase) along the mode's axis, omega = 2 pi / T. For a
+/// rotational mode (roll, pitch, yaw: a vessel's) the vessel's Euler angles (roll, pitch, yaw)
+/// [rad] and their rates, the amplitude given in degrees.
 inline PointKinematics harmonic_motion(const FairleadMotion& f, double t) {
   const double w = 2 * kPi / f.period;
   const double th = w * t + f.phase_deg * kPi / 180.0;
-  const int axis = f.mode == MotionMode::surge ? 0 : f.mode == MotionMode::sway ? 1 : 2;
+  int axis = 0;
+  switch (f.mode) {
+    case MotionMode::surge:
+    case MotionMode::roll: axis = 0; break;
+    case MotionMode::sway:
+    case MotionMode::pitch: axis = 1; break;
+    case MotionMode::heave:
+    case MotionMode::yaw: axis = 2; break;
+  }
+  const double A = rotational(f.mode) ? f.amplitude * kPi / 180.0 : f.amplitude;
   PointKinematics k;
-  k.x[axis] = f.amplitude * std::sin(th);
-  k.v[axis] = f.amplitude * w * std::cos(th);
-  k.a[axis] = -f.amplitude * w * w * std::sin(th);
+  k.x[axis] = A * std::sin(th);
+  k.v[axis] = A * w * std::cos(th);
+  k.a[axis] = -A * w * w * std::sin(th);
   return k;
 }
+
 
 }  // namespace cabledyn::io

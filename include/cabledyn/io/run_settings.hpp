@@ -93,7 +93,8 @@ inline std::string apply_run_overrides(Deck& deck, const RunSettings& set) {
 
 /// Adds the deck's harmonic fairlead motion at t (fairleadMotion, ramped in over the larger of
 /// its period and rampTime with the quintic smoothstep) to m: the motion of every Coupled /
-/// Vessel point and the translation of every Coupled / Vessel body.
+/// Vessel point and the translation of every Coupled / Vessel body (for a rotational mode,
+/// the vessel's Euler angles).
 inline void add_harmonic_motion(const Deck& deck, double t, EndMotion& m) {
   const auto h = harmonic_motion(*deck.options.fairleadMotion, t);
   const SmoothStep s = quintic_smoothstep(t, std::max(deck.options.fairleadMotion->period, deck.options.rampTime));
@@ -101,6 +102,60 @@ inline void add_harmonic_motion(const Deck& deck, double t, EndMotion& m) {
   m.x += s.r * x;
   m.v = s.rd * x + s.r * v;
   m.a = s.rdd * x + 2 * s.rd * v + s.r * a;
+}
+
+/// The deck's vessel (vesselRef) at time t (spec "Prescribed vessel motion"): on its
+/// motionFile track, or moved by the deck's fairleadMotion in a dynamic run (ramped as
+/// add_harmonic_motion: a translation of its reference point or a rotation about it), or at
+/// its reference pose.
+inline VesselKinematics deck_vessel(const Deck& deck, const MotionTracks* motion, double t, bool dynamic) {
+  const auto& ref = *deck.options.vesselRef;
+  if (motion && motion->vessel) return motion->vessel->at(t);
+  EndMotion tr, ang;
+  tr.x = Vec3<double>(ref[0], ref[1], ref[2]);
+  if (!motion && deck.options.fairleadMotion && dynamic)
+    add_harmonic_motion(deck, t, rotational(deck.options.fairleadMotion->mode) ? ang : tr);
+  PointKinematics r, a;
+  for (int c = 0; c < 3; ++c) {
+    r.x[c] = tr.x(c), r.v[c] = tr.v(c), r.a[c] = tr.a(c);
+    a.x[c] = ang.x(c), a.v[c] = ang.v(c), a.a[c] = ang.a(c);
+  }
+  return VesselKinematics::of(r, a);
+}
+
+/// The vessel requests the driver's routes do not model, refused before anything is solved
+/// (NotImplementedError naming the deck line): a vessel with Coupled bodies or rods (they take
+/// their own motion), and a Rigid or spring END CONNECTIONS direction at a point the vessel
+/// may turn (a motionFile or a roll, pitch or yaw fairleadMotion): its d0 would have to turn
+/// with the vessel (spec "Prescribed vessel motion", d0(t) = R(t) d0), which the lines' held
+/// ends do not.
+inline void check_vessel(const Deck& deck) {
+  const auto& o = deck.options;
+  if (!o.vesselRef) return;
+  const std::string at = detail::where(deck.file, o.line_of("vesselRef"));
+  for (const BodyRecord& b : deck.bodies)
+    if (b.type == BodyType::coupled || b.type == BodyType::coupled_pinned)
+      throw NotImplementedError(at, "vesselRef", "with Coupled body " + std::to_string(b.id),
+                                "a vessel that carries Coupled/Vessel points only (Coupled bodies and rods take their "
+                                "own motion: a motionFile in the coupled-DOF layout)");
+  for (const RodRecord& r : deck.rods)
+    if (r.attachment == RodAttachment::coupled || r.attachment == RodAttachment::coupled_pinned)
+      throw NotImplementedError(at, "vesselRef", "with Coupled rod " + std::to_string(r.id),
+                                "a vessel that carries Coupled/Vessel points only (Coupled bodies and rods take their "
+                                "own motion: a motionFile in the coupled-DOF layout)");
+  const bool turns = o.motionFile || (o.fairleadMotion && rotational(o.fairleadMotion->mode));
+  if (!turns) return;
+  for (const auto& e : deck.end_connections) {
+    if (e.kind == EndConnectionKind::pinned) continue;
+    const LineRecord* L = deck.find_line(e.line_id);
+    if (!L) continue;
+    const PointRecord* p = deck.find_point(e.end == 0 ? L->node_a : L->node_b);
+    if (p && p->moving())
+      throw NotImplementedError(detail::where(deck.file, e.line), "END CONNECTIONS line " + std::to_string(e.line_id),
+                                "a Rigid or spring end at vessel point " + std::to_string(p->id),
+                                "a pinned end at a point the vessel turns (the end direction d0 does not turn with the "
+                                "vessel yet)");
+  }
 }
 
 /// The kinematics of point `pid` at time t: a Fixed (or Free) point at its deck position; a
@@ -114,6 +169,13 @@ inline EndMotion prescribed_point_motion(const Deck& deck, const MotionTracks* m
   EndMotion m;
   m.x = Vec3<double>(p->r[0], p->r[1], p->r[2]);
   if (!p->moving()) return m;
+  if (deck.options.vesselRef) {  // carried by the vessel at its offset from the reference point
+    const auto& ref = *deck.options.vesselRef;
+    const PointKinematics k =
+        deck_vessel(deck, motion, t, dynamic).carry(Vec3<double>(p->r[0] - ref[0], p->r[1] - ref[1], p->r[2] - ref[2]));
+    for (int c = 0; c < 3; ++c) m.x(c) = k.x[c], m.v(c) = k.v[c], m.a(c) = k.a[c];
+    return m;
+  }
   if (motion) {
     if (const MotionTrack* tr = motion->find(pid)) {
       const PointKinematics k = tr->at(t);

@@ -41,6 +41,7 @@ class SystemRunner {
   /// does not have) before anything is solved or written.
   SystemRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)) {
     tmax_source_ = apply_run_overrides(deck_, set_);
+    check_vessel(deck_);
     notes_ = deck_.notes;
     sim_ = std::make_unique<SystemSimulation>(deck_);
     for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
