@@ -7223,6 +7223,22 @@ NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, const P&
   return c;
 }
 
+/// The Newton-update limit of seabed contact: the fraction of an update dz that takes a node at
+/// height z from outside the floor (g <= 0) to the middle of the contact blend (g = delta / 2),
+/// when the whole update would take it beyond the blend (g > delta); 1 otherwise. A
+/// linearisation outside the floor does not see the contact, and the damper turns on across
+/// the blend with the slope cn u / delta: a node landing within a step has its solution in
+/// the blend or beyond it, and the full update from outside and the next one from beyond the
+/// blend (where the damper is whole) cycled across it (the OC4 chain's marches spent most of
+/// their subdivided steps there; measured in docs/dynamics.md). From the blend the tangent
+/// holds the slope, and Newton converges. Not in the spec: a safeguard of the iteration, the
+/// solution is unchanged.
+inline double contact_entry_fraction(double z, double dz, double z_floor, double delta) {
+  const double g0 = z_floor - z, g1 = z_floor - (z + dz);
+  if (!(g0 <= 0) || !(g1 > delta)) return 1.0;
+  return (0.5 * delta - g0) / (g1 - g0);
+}
+
 }  // namespace cabledyn
 // ---- end cabledyn/seabed/contact.hpp ----
 // ---- end cabledyn/seabed.hpp ----
@@ -8490,6 +8506,20 @@ class LineModel {
   const std::string& name() const { return name_; }
   const Environment& environment() const { return env_; }
   const SeabedModel& seabed() const { return seabed_; }
+  /// The largest fraction in (0, 1] of the Newton update dx (node vector layout, as x) that
+  /// takes no node from outside the seabed beyond its contact blend (contact_entry_fraction:
+  /// such a node stops in the blend).
+  template <class V>
+  double contact_step_limit(const V& x, const V& dx) const {
+    double a = 1;
+    if (!seabed_.z) return a;
+    for (std::size_t i = 0; i < n_nodes(); ++i) {
+      const auto k = static_cast<Eigen::Index>(3 * position_slot(i) + 2);
+      a = std::min(a, contact_entry_fraction(static_cast<double>(value_of(x(k))), static_cast<double>(value_of(dx(k))),
+                                             *seabed_.z, seabed_.params.delta));
+    }
+    return a;
+  }
   /// The sections; edit them (a design parameter, a dual seed), then call rebuild().
   std::vector<SectionModel<T>>& sections() { return sections_; }
   const std::vector<SectionModel<T>>& sections() const { return sections_; }
@@ -12789,6 +12819,9 @@ class BasicLineDynamics {
       fac->solve(rhs_mat_);
       dq_ = rhs_mat_.col(0);
       cons_.expand(dq_);
+      // An update that would carry a node from outside the seabed beyond its contact blend
+      // stops it in the blend (contact_entry_fraction).
+      if (const double lim = model_.model().contact_step_limit(q, dq_); lim < 1) dq_ *= lim;
       if (extra) {
         q += dq_;
         apply_held(q);
@@ -13318,6 +13351,12 @@ class SystemStepper {
         J_.solve(dq_);
       } catch (const SolveError&) {
         return false;
+      }
+      // An update that would carry a node from outside the seabed beyond its contact blend
+      // stops it in the blend (System::update_limit).
+      if constexpr (requires { sys_.update_limit(trial_, dq_); }) {
+        const double lim = sys_.update_limit(trial_, dq_);
+        if (lim < 1) dq_ *= T(lim);
       }
       trial_.q += dq_;
     }
@@ -15511,6 +15550,29 @@ class MooringSystem {
   /// line search, as the single-line march does; an update that lowers the residual is not
   /// touched).
   bool wants_line_search() const { return !lines_.empty(); }
+  /// SystemStepper hook on each Newton update dq from state s: the largest fraction in (0, 1]
+  /// of it that takes no line node or free point from outside the seabed beyond its contact
+  /// blend (contact_entry_fraction: it stops in the blend, where the tangent sees the contact;
+  /// spec "Seabed contact").
+  double update_limit(const State& s, const VecX<T>& dq) const {
+    double a = 1;
+    if (!seabed_.z) return a;
+    const double zf = *seabed_.z, delta = seabed_.params.delta;
+    auto limit = [&](Index d) {
+      a = std::min(a, contact_entry_fraction(static_cast<double>(value_of(s.q(d + 2))), static_cast<double>(value_of(dq(d + 2))),
+                                             zf, delta));
+    };
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
+        const Index d = node_dof(static_cast<int>(l), i);
+        if (d >= 0) limit(d);
+      }
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      const Index d = point_dof_[p];
+      if (d >= 0 && value_of(point_footprint(static_cast<int>(p))) > 0) limit(d);
+    }
+    return a;
+  }
   /// True when an EI = 0 element of a line in state s has a node above the still water: the
   /// buoyancy it loses is lumped on its nodes, a load without a potential, so
   /// potential_energy is not the energy of the static residual there (the statics then take

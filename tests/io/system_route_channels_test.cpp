@@ -190,17 +190,24 @@ TEST_CASE("The system route's node acceleration and force channels follow the si
   const std::size_t nc = A[0].size();
   REQUIRE(nc == 8);
   for (std::size_t k = 0; k < nc; ++k) {
-    double peak = 0, worst = 0;
+    double peak = 0, worst = 0, sq = 0;
     for (std::size_t r = 0; r < A.size(); ++r) {
       peak = std::max(peak, std::fabs(A[r][k]));
       worst = std::max(worst, std::fabs(A[r][k] - B[r][k]));
+      sq += (A[r][k] - B[r][k]) * (A[r][k] - B[r][k]);
     }
-    INFO("channel " << k << ": peak " << peak << ", largest difference " << worst);
+    const double rms = std::sqrt(sq / static_cast<double>(A.size()));
+    INFO("channel " << k << ": peak " << peak << ", largest difference " << worst << ", rms " << rms);
     CHECK(peak > 0);
     // Two steppers (and the system route differences the coupled point's velocity for its
     // acceleration, as the C API does, where the single-line route takes the motion's own):
-    // observed 0.16 % .. 3.1 % of the peaks (3.1 %: the fairlead node's acceleration).
-    CHECK(worst <= 0.05 * peak);
+    // observed 0.6 % .. 9.9 % of the peaks, rms 0.1 % .. 1.7 %. The largest are node 20's
+    // acceleration and force (5.8 %, 9.9 %): a touchdown node, whose channels dtM = 0.05 does
+    // not resolve: against a dtM / 20 run both routes err by 30 % (max) and 4 .. 5 % (rms)
+    // there. (Before the seabed update limit both routes subdivided the landing steps alike
+    // and differed by 1.4 % and 2.0 %, with the same errors against the fine run.)
+    CHECK(worst <= (k == 1 || k == 3 ? 0.12 : 0.05) * peak);
+    CHECK(rms <= 0.02 * peak);
   }
   // The end node's force is the line's end load: its magnitude is FairTen.
   for (const auto& r : B) CHECK(std::hypot(r[5], r[6]) == Approx(r[0]).epsilon(1e-12));
@@ -450,5 +457,71 @@ TEST_CASE("A prescribed vessel: yawed about the anchor it turns the catenary rig
   CHECK(heave == Approx(20 * std::sin(5 * kPi / 180)).epsilon(0.02));
   CHECK(peak - lo > 0.05 * peak);    // the pitch loads the line
   CHECK(worst <= 0.02 * (peak - lo));  // two steppers: within 2 % of the tension range
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Touchdown nodes landing within a step: both marches converge without cycling across the seabed blend",
+          "[io][system][driver][seabed]") {
+  // The OC4 chain of the speed issue at 40 elements (kBot 3e6 Pa/m, cBot 3e5 Pa s/m) under a
+  // 5 m, 10 s fairlead surge for 30 s at dtM 0.1: its touchdown nodes land and lift every
+  // period. A Newton update from outside the floor does not see the contact, and the damper
+  // turns on across the 1e-6 m blend: without the update limit (contact_entry_fraction) the
+  // iterations cycled across it (measured: single-line 4162 Newton iterations with 46
+  // subdivided intervals, system route 9544 with 217 subdivided steps; with it 3249 / 27 and
+  // 3570 / 46).
+  const char* deck = R"(--------------------- MoorDyn Input File ------------------------------------
+OC4-DeepCwind line 2 at 40 elements, fairlead surge
+--------------------- LINE TYPES ---------------------------------------
+TypeName   Diam     Mass/m     EA          BA/-zeta   EI       Cd    Ca    CdAx  CaAx
+chain      0.0766   113.35     7.536e8     -1.0       0.0      2.0   0.8   0.4   0.25
+--------------------- POINTS -------------------------------------------
+ID    Type      X          Y          Z         Mass    Vol     CdA    Ca
+1     Fixed     -837.6     0          -200      0       0       0      0
+2     Coupled   -40.868    0          -14       0       0       0      0
+--------------------- LINES --------------------------------------------
+ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+1    chain      1        2        835.35    40       -
+--------------------- OPTIONS ------------------------------------------
+200          WtrDpth
+1025         rhoW
+9.80665      g
+3e6          kBot
+3e5          cBot
+0.1          dtM
+30           TMax
+surge 5 10 fairleadMotion
+--------------------- OUTPUTS ------------------------------------------
+FairTen1
+--------------------- need this line ------------------------------------
+)";
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_touchdown_landing";
+  fs::create_directories(dir);
+  io::RunSettings a_set = src_settings(dir / "single"), b_set = src_settings(dir / "system");
+  a_set.static_only = b_set.static_only = false;
+  io::DeckRunner single(io::parse_deck(deck, "oc4.dat"), a_set);
+  single.run();
+  const auto& ls = single.lines().at(0).dynamics->statistics();
+  INFO("single-line: " << ls.newton_iterations << " Newton iterations, " << ls.subdivided_intervals << " subdivided");
+  CHECK(ls.newton_iterations <= 3700);
+  CHECK(ls.subdivided_intervals <= 35);
+  io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  io::SystemRunner sys(io::parse_deck(deck, "oc4.dat", ro), b_set);
+  sys.run();
+  const auto& ss = sys.simulation().stepper_statistics();
+  INFO("system: " << ss.newton_iterations << " Newton iterations, " << ss.subdivisions << " subdivided");
+  CHECK(ss.newton_iterations <= 4500);
+  CHECK(ss.subdivisions <= 60);
+  // The two marches agree on the tension away from the snaps (rms within 2 % of the peak).
+  const auto& A = single.channel_rows();
+  const auto& B = sys.channel_rows();
+  REQUIRE(A.size() == B.size());
+  double peak = 0, sq = 0;
+  for (std::size_t r = 0; r < A.size(); ++r) {
+    peak = std::max(peak, A[r][0]);
+    sq += (A[r][0] - B[r][0]) * (A[r][0] - B[r][0]);
+  }
+  CHECK(std::sqrt(sq / static_cast<double>(A.size())) <= 0.02 * peak);
   fs::remove_all(dir);
 }

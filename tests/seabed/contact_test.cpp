@@ -71,3 +71,16 @@ TEST_CASE("Nodal contact: stiffness kBot d l_trib, damper only into the bed", "[
   bad.kBot = -1;
   CHECK_THROWS_WITH(bad.validate("OPTIONS"), "InputError: OPTIONS: kBot = -1 (limit: >= 0)");
 }
+
+TEST_CASE("Contact entry: a Newton update stops a landing node in the seabed blend",
+          "[seabed]") {
+  // The fraction of an update that brings a node from outside the floor to the blend's middle.
+  const double zf = -100, delta = 1e-6;
+  CHECK(contact_entry_fraction(-99.0, -2.0, zf, delta) == Approx((1.0 + 0.5e-6) / 2.0).epsilon(1e-15));
+  CHECK(contact_entry_fraction(-99.0, -0.5, zf, delta) == 1.0);               // stays outside
+  CHECK(contact_entry_fraction(-100.0 - 1e-3, -1.0, zf, delta) == 1.0);       // already in contact
+  CHECK(contact_entry_fraction(-99.0, -1.0 - 0.9e-6, zf, delta) == 1.0);       // ends in the blend
+  CHECK(contact_entry_fraction(-100.5, 1.0, zf, delta) == 1.0);               // leaving
+  const double a = contact_entry_fraction(-99.9, -0.3, zf, delta);
+  CHECK(zf - (-99.9 - a * 0.3) == Approx(0.5 * delta).margin(1e-12));
+}

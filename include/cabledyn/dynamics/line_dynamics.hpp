@@ -540,6 +540,9 @@ class BasicLineDynamics {
       fac->solve(rhs_mat_);
       dq_ = rhs_mat_.col(0);
       cons_.expand(dq_);
+      // An update that would carry a node from outside the seabed beyond its contact blend
+      // stops it in the blend (contact_entry_fraction).
+      if (const double lim = model_.model().contact_step_limit(q, dq_); lim < 1) dq_ *= lim;
       if (extra) {
         q += dq_;
         apply_held(q);

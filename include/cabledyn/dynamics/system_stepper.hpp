@@ -355,6 +355,12 @@ class SystemStepper {
       } catch (const SolveError&) {
         return false;
       }
+      // An update that would carry a node from outside the seabed beyond its contact blend
+      // stops it in the blend (System::update_limit).
+      if constexpr (requires { sys_.update_limit(trial_, dq_); }) {
+        const double lim = sys_.update_limit(trial_, dq_);
+        if (lim < 1) dq_ *= T(lim);
+      }
       trial_.q += dq_;
     }
     return false;

@@ -187,6 +187,20 @@ class LineModel {
   const std::string& name() const { return name_; }
   const Environment& environment() const { return env_; }
   const SeabedModel& seabed() const { return seabed_; }
+  /// The largest fraction in (0, 1] of the Newton update dx (node vector layout, as x) that
+  /// takes no node from outside the seabed beyond its contact blend (contact_entry_fraction:
+  /// such a node stops in the blend).
+  template <class V>
+  double contact_step_limit(const V& x, const V& dx) const {
+    double a = 1;
+    if (!seabed_.z) return a;
+    for (std::size_t i = 0; i < n_nodes(); ++i) {
+      const auto k = static_cast<Eigen::Index>(3 * position_slot(i) + 2);
+      a = std::min(a, contact_entry_fraction(static_cast<double>(value_of(x(k))), static_cast<double>(value_of(dx(k))),
+                                             *seabed_.z, seabed_.params.delta));
+    }
+    return a;
+  }
   /// The sections; edit them (a design parameter, a dual seed), then call rebuild().
   std::vector<SectionModel<T>>& sections() { return sections_; }
   const std::vector<SectionModel<T>>& sections() const { return sections_; }

@@ -81,4 +81,20 @@ NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, const P&
   return c;
 }
 
+/// The Newton-update limit of seabed contact: the fraction of an update dz that takes a node at
+/// height z from outside the floor (g <= 0) to the middle of the contact blend (g = delta / 2),
+/// when the whole update would take it beyond the blend (g > delta); 1 otherwise. A
+/// linearisation outside the floor does not see the contact, and the damper turns on across
+/// the blend with the slope cn u / delta: a node landing within a step has its solution in
+/// the blend or beyond it, and the full update from outside and the next one from beyond the
+/// blend (where the damper is whole) cycled across it (the OC4 chain's marches spent most of
+/// their subdivided steps there; measured in docs/dynamics.md). From the blend the tangent
+/// holds the slope, and Newton converges. Not in the spec: a safeguard of the iteration, the
+/// solution is unchanged.
+inline double contact_entry_fraction(double z, double dz, double z_floor, double delta) {
+  const double g0 = z_floor - z, g1 = z_floor - (z + dz);
+  if (!(g0 <= 0) || !(g1 > delta)) return 1.0;
+  return (0.5 * delta - g0) / (g1 - g0);
+}
+
 }  // namespace cabledyn

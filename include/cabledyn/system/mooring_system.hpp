@@ -700,6 +700,29 @@ class MooringSystem {
   /// line search, as the single-line march does; an update that lowers the residual is not
   /// touched).
   bool wants_line_search() const { return !lines_.empty(); }
+  /// SystemStepper hook on each Newton update dq from state s: the largest fraction in (0, 1]
+  /// of it that takes no line node or free point from outside the seabed beyond its contact
+  /// blend (contact_entry_fraction: it stops in the blend, where the tangent sees the contact;
+  /// spec "Seabed contact").
+  double update_limit(const State& s, const VecX<T>& dq) const {
+    double a = 1;
+    if (!seabed_.z) return a;
+    const double zf = *seabed_.z, delta = seabed_.params.delta;
+    auto limit = [&](Index d) {
+      a = std::min(a, contact_entry_fraction(static_cast<double>(value_of(s.q(d + 2))), static_cast<double>(value_of(dq(d + 2))),
+                                             zf, delta));
+    };
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
+        const Index d = node_dof(static_cast<int>(l), i);
+        if (d >= 0) limit(d);
+      }
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      const Index d = point_dof_[p];
+      if (d >= 0 && value_of(point_footprint(static_cast<int>(p))) > 0) limit(d);
+    }
+    return a;
+  }
   /// True when an EI = 0 element of a line in state s has a node above the still water: the
   /// buoyancy it loses is lumped on its nodes, a load without a potential, so
   /// potential_energy is not the energy of the static residual there (the statics then take
