@@ -7231,8 +7231,9 @@ NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, const P&
 /// the blend or beyond it, and the full update from outside and the next one from beyond the
 /// blend (where the damper is whole) cycled across it (the OC4 chain's marches spent most of
 /// their subdivided steps there; measured in docs/dynamics.md). From the blend the tangent
-/// holds the slope, and Newton converges. Not in the spec: a safeguard of the iteration, the
-/// solution is unchanged.
+/// holds the slope, and Newton converges; the marches take the limited update whole (a
+/// line search would pull the node back out of the blend, where the cycle starts again). Not
+/// in the spec: a safeguard of the iteration, the solution is unchanged.
 inline double contact_entry_fraction(double z, double dz, double z_floor, double delta) {
   const double g0 = z_floor - z, g1 = z_floor - (z + dz);
   if (!(g0 <= 0) || !(g1 > delta)) return 1.0;
@@ -12820,8 +12821,11 @@ class BasicLineDynamics {
       dq_ = rhs_mat_.col(0);
       cons_.expand(dq_);
       // An update that would carry a node from outside the seabed beyond its contact blend
-      // stops it in the blend (contact_entry_fraction).
-      if (const double lim = model_.model().contact_step_limit(q, dq_); lim < 1) dq_ *= lim;
+      // stops it in the blend (contact_entry_fraction); that update is taken whole (from the
+      // blend the next linearisation sees the contact).
+      const double lim = model_.model().contact_step_limit(q, dq_);
+      const bool limited = lim < 1;
+      if (limited) dq_ *= lim;
       if (extra) {
         q += dq_;
         apply_held(q);
@@ -12862,14 +12866,15 @@ class BasicLineDynamics {
         if (spec) ++stats_.unused_tangents;
         if (!residual(qt2_, dt, spec)) continue;
         const double nt = residual_norm(G_);
-        const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
-                                        : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
+        const bool ok = (limited && ls == 0) ||
+                        (line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
+                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi);
         if (ls == 0 && want) {
           if (ok) pending = path;
           else record_ahead(path, false);
         }
         if (ok) {
-          if (fresh && ls == 0 && nrel > 0) s_.newton_rate = (nt / tol) / (nrel * nrel);
+          if (fresh && ls == 0 && nrel > 0 && !limited) s_.newton_rate = (nt / tol) / (nrel * nrel);
           q = qt2_;
           prev = norm;
           norm = nt;
@@ -13291,6 +13296,7 @@ class SystemStepper {
     long caps = 0;
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
+    bool limited = false;  // the last update stopped a node in the seabed blend: taken whole
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
@@ -13337,7 +13343,7 @@ class SystemStepper {
       }
       // Line search: an update that raised the residual is halved (a node cycling on and off
       // the seabed's penalty, a snap of a finite-EI line), up to max_backtracks times.
-      if (line_search_ && gn > gprev && backtracks < opt_.max_backtracks) {
+      if (line_search_ && gn > gprev && backtracks < opt_.max_backtracks && !limited) {
         dq_ *= T(0.5);
         trial_.q -= dq_;
         ++backtracks;
@@ -13346,6 +13352,7 @@ class SystemStepper {
       }
       gprev = gn;
       backtracks = 0;
+      limited = false;
       dq_ = -G_;
       try {
         J_.solve(dq_);
@@ -13353,10 +13360,14 @@ class SystemStepper {
         return false;
       }
       // An update that would carry a node from outside the seabed beyond its contact blend
-      // stops it in the blend (System::update_limit).
+      // stops it in the blend (System::update_limit), and is taken whole: the line search
+      // would pull the node back out, where the next update limits it again.
       if constexpr (requires { sys_.update_limit(trial_, dq_); }) {
         const double lim = sys_.update_limit(trial_, dq_);
-        if (lim < 1) dq_ *= T(lim);
+        if (lim < 1) {
+          dq_ *= T(lim);
+          limited = true;
+        }
       }
       trial_.q += dq_;
     }

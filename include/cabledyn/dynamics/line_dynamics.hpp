@@ -541,8 +541,11 @@ class BasicLineDynamics {
       dq_ = rhs_mat_.col(0);
       cons_.expand(dq_);
       // An update that would carry a node from outside the seabed beyond its contact blend
-      // stops it in the blend (contact_entry_fraction).
-      if (const double lim = model_.model().contact_step_limit(q, dq_); lim < 1) dq_ *= lim;
+      // stops it in the blend (contact_entry_fraction); that update is taken whole (from the
+      // blend the next linearisation sees the contact).
+      const double lim = model_.model().contact_step_limit(q, dq_);
+      const bool limited = lim < 1;
+      if (limited) dq_ *= lim;
       if (extra) {
         q += dq_;
         apply_held(q);
@@ -583,14 +586,15 @@ class BasicLineDynamics {
         if (spec) ++stats_.unused_tangents;
         if (!residual(qt2_, dt, spec)) continue;
         const double nt = residual_norm(G_);
-        const bool ok = line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
-                                        : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi;
+        const bool ok = (limited && ls == 0) ||
+                        (line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
+                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi);
         if (ls == 0 && want) {
           if (ok) pending = path;
           else record_ahead(path, false);
         }
         if (ok) {
-          if (fresh && ls == 0 && nrel > 0) s_.newton_rate = (nt / tol) / (nrel * nrel);
+          if (fresh && ls == 0 && nrel > 0 && !limited) s_.newton_rate = (nt / tol) / (nrel * nrel);
           q = qt2_;
           prev = norm;
           norm = nt;

@@ -294,6 +294,7 @@ class SystemStepper {
     long caps = 0;
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
+    bool limited = false;  // the last update stopped a node in the seabed blend: taken whole
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
@@ -340,7 +341,7 @@ class SystemStepper {
       }
       // Line search: an update that raised the residual is halved (a node cycling on and off
       // the seabed's penalty, a snap of a finite-EI line), up to max_backtracks times.
-      if (line_search_ && gn > gprev && backtracks < opt_.max_backtracks) {
+      if (line_search_ && gn > gprev && backtracks < opt_.max_backtracks && !limited) {
         dq_ *= T(0.5);
         trial_.q -= dq_;
         ++backtracks;
@@ -349,6 +350,7 @@ class SystemStepper {
       }
       gprev = gn;
       backtracks = 0;
+      limited = false;
       dq_ = -G_;
       try {
         J_.solve(dq_);
@@ -356,10 +358,14 @@ class SystemStepper {
         return false;
       }
       // An update that would carry a node from outside the seabed beyond its contact blend
-      // stops it in the blend (System::update_limit).
+      // stops it in the blend (System::update_limit), and is taken whole: the line search
+      // would pull the node back out, where the next update limits it again.
       if constexpr (requires { sys_.update_limit(trial_, dq_); }) {
         const double lim = sys_.update_limit(trial_, dq_);
-        if (lim < 1) dq_ *= T(lim);
+        if (lim < 1) {
+          dq_ *= T(lim);
+          limited = true;
+        }
       }
       trial_.q += dq_;
     }

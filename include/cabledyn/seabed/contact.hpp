@@ -89,8 +89,9 @@ NodalContact<T> seabed_contact(const T& z, const T& vz, double z_floor, const P&
 /// the blend or beyond it, and the full update from outside and the next one from beyond the
 /// blend (where the damper is whole) cycled across it (the OC4 chain's marches spent most of
 /// their subdivided steps there; measured in docs/dynamics.md). From the blend the tangent
-/// holds the slope, and Newton converges. Not in the spec: a safeguard of the iteration, the
-/// solution is unchanged.
+/// holds the slope, and Newton converges; the marches take the limited update whole (a
+/// line search would pull the node back out of the blend, where the cycle starts again). Not
+/// in the spec: a safeguard of the iteration, the solution is unchanged.
 inline double contact_entry_fraction(double z, double dz, double z_floor, double delta) {
   const double g0 = z_floor - z, g1 = z_floor - (z + dz);
   if (!(g0 <= 0) || !(g1 > delta)) return 1.0;
