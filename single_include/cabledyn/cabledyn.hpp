@@ -13755,6 +13755,8 @@ std::string write_modes_file(const std::string& root, std::span<const ModalResul
 // Templated over T; the small-angle branches are series in theta^2, so a dual at theta = 0
 // keeps finite derivatives (no sqrt of zero is differentiated).
 
+#include <array>
+
 #include <cmath>
 
 
@@ -13861,18 +13863,25 @@ Mat3<T> so3_between(const Vec3<T>& a, const Vec3<T>& b) {
   return T(2) * n * n.transpose() - Mat3<T>::Identity();
 }
 
+/// The elementary turns Rx(roll), Ry(pitch), Rz(yaw) about the coordinate axes (radians).
+template <class T>
+std::array<Mat3<T>, 3> elementary_rotations(const T& roll, const T& pitch, const T& yaw) {
+  using std::cos;
+  using std::sin;
+  std::array<Mat3<T>, 3> R;
+  const T c1 = cos(roll), s1 = sin(roll), c2 = cos(pitch), s2 = sin(pitch), c3 = cos(yaw), s3 = sin(yaw);
+  R[0] << T(1), T(0), T(0), T(0), c1, -s1, T(0), s1, c1;
+  R[1] << c2, T(0), s2, T(0), T(1), T(0), -s2, T(0), c2;
+  R[2] << c3, -s3, T(0), s3, c3, T(0), T(0), T(0), T(1);
+  return R;
+}
+
 /// The orientation of MoorDyn's body and rod angles (deck BODIES r0 p0 y0, in radians): R =
 /// Rx(roll) Ry(pitch) Rz(yaw), the body axes turned about x, then the new y, then the new z.
 template <class T>
 Mat3<T> rotation_xyz(const T& roll, const T& pitch, const T& yaw) {
-  using std::cos;
-  using std::sin;
-  Mat3<T> Rx, Ry, Rz;
-  const T c1 = cos(roll), s1 = sin(roll), c2 = cos(pitch), s2 = sin(pitch), c3 = cos(yaw), s3 = sin(yaw);
-  Rx << T(1), T(0), T(0), T(0), c1, -s1, T(0), s1, c1;
-  Ry << c2, T(0), s2, T(0), T(1), T(0), -s2, T(0), c2;
-  Rz << c3, -s3, T(0), s3, c3, T(0), T(0), T(0), T(1);
-  return Mat3<T>(Rx * Ry * Rz);
+  const auto R = elementary_rotations(roll, pitch, yaw);
+  return Mat3<T>(R[0] * R[1] * R[2]);
 }
 
 /// The angles (roll, pitch, yaw) of rotation_xyz that give R, pitch in [-pi/2, pi/2] (at
@@ -13902,14 +13911,8 @@ Vec3<T> angles_xyz(const Mat3<T>& R) {
 /// then the new x. Angles in radians.
 template <class T>
 Mat3<T> rotation_zyx(const T& roll, const T& pitch, const T& yaw) {
-  using std::cos;
-  using std::sin;
-  Mat3<T> Rx, Ry, Rz;
-  const T c1 = cos(roll), s1 = sin(roll), c2 = cos(pitch), s2 = sin(pitch), c3 = cos(yaw), s3 = sin(yaw);
-  Rx << T(1), T(0), T(0), T(0), c1, -s1, T(0), s1, c1;
-  Ry << c2, T(0), s2, T(0), T(1), T(0), -s2, T(0), c2;
-  Rz << c3, -s3, T(0), s3, c3, T(0), T(0), T(0), T(1);
-  return Mat3<T>(Rz * Ry * Rx);
+  const auto R = elementary_rotations(roll, pitch, yaw);
+  return Mat3<T>(R[2] * R[1] * R[0]);
 }
 
 /// The angular velocity w and acceleration alpha, in global axes, of R = rotation_zyx(ang)
