@@ -1,4 +1,5 @@
-// Core benchmarks: quadrature and dual numbers. Pairs BM_<kernel>_closed / BM_<kernel>_dual
+// Core benchmarks: quadrature, dual numbers, and the Morison drag on a settled (subnormal)
+// relative velocity with and without SubnormalFlush (core/fp_env.hpp). Pairs BM_<kernel>_closed / BM_<kernel>_dual
 // in one run so the ratio is measured on the same machine at the same time.
 #include <benchmark/benchmark.h>
 
@@ -6,6 +7,7 @@
 
 #include "cabledyn/autodiff.hpp"
 #include "cabledyn/core.hpp"
+#include "cabledyn/hydro/morison.hpp"
 
 using namespace cabledyn;
 
@@ -95,6 +97,29 @@ void BM_dual12_gradient(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_dual12_gradient);
+
+// The drag and its tangent at a relative velocity of 1e-160 m/s (a sway decayed toward rest:
+// |u| u is subnormal), in the caller's mode (plain) and under the marches' flush; the pair's
+// ratio is the cost of subnormal arithmetic on this machine.
+void drag_at_rest(benchmark::State& state, bool flush) {
+  const SubnormalFlush mode(flush);
+  MorisonCoefficients c;
+  c.d = 0.1;
+  c.Cdn = 1.2;
+  c.Cdt = 0.008;
+  Vec3<double> u(3e-160, -2e-160, 1e-161), t(0.6, 0, 0.8);
+  Mat3<double> Ju, Jt;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(u);
+    const Vec3<double> f = morison_drag<double>(u, t, c, &Ju, &Jt);
+    benchmark::DoNotOptimize(f);
+    benchmark::DoNotOptimize(Ju);
+  }
+}
+void BM_drag_subnormal_plain(benchmark::State& state) { drag_at_rest(state, false); }
+BENCHMARK(BM_drag_subnormal_plain);
+void BM_drag_subnormal_flushed(benchmark::State& state) { drag_at_rest(state, true); }
+BENCHMARK(BM_drag_subnormal_flushed);
 
 }  // namespace
 

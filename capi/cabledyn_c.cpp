@@ -7,12 +7,14 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "cabledyn/io/system_simulation.hpp"
 
 struct cabledyn_system {
   std::unique_ptr<cabledyn::io::SystemSimulation> sim;
   std::string error;
+  std::vector<std::string> notes;  // SystemSimulation::host_notes(), kept for cabledyn_note
 };
 
 namespace {
@@ -57,6 +59,7 @@ int cabledyn_create(const char* deck_path, cabledyn_system** out) {
   try {
     auto s = std::make_unique<cabledyn_system>();
     s->sim = cabledyn::io::SystemSimulation::from_file(deck_path);
+    s->notes = s->sim->host_notes();
     *out = s.release();
     return CABLEDYN_OK;
   } catch (const std::exception& e) {
@@ -66,6 +69,22 @@ int cabledyn_create(const char* deck_path, cabledyn_system** out) {
     g_create_error = "unknown error";
     return CABLEDYN_ERROR;
   }
+}
+
+int cabledyn_note_count(const cabledyn_system* s, int* n) {
+  return guarded(s, [&] {
+    if (!n) throw cabledyn::InputError("cabledyn_note_count", "n", "NULL", "non-null");
+    *n = static_cast<int>(s->notes.size());
+  });
+}
+
+int cabledyn_note(const cabledyn_system* s, int i, const char** text) {
+  return guarded(s, [&] {
+    if (!text) throw cabledyn::InputError("cabledyn_note", "text", "NULL", "non-null");
+    if (i < 0 || i >= static_cast<int>(s->notes.size()))
+      throw cabledyn::InputError("cabledyn_note", "i", i, "in [0, " + std::to_string(s->notes.size()) + ")");
+    *text = s->notes[static_cast<std::size_t>(i)].c_str();
+  });
 }
 
 int cabledyn_coupled_dofs(const cabledyn_system* s, int* n) {

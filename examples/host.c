@@ -20,6 +20,12 @@ int main(int argc, char** argv) {
     fprintf(stderr, "%s\n", cabledyn_last_error(NULL));
     return 1;
   }
+  int notes = 0;
+  cabledyn_note_count(s, &notes);
+  for (int i = 0; i < notes; ++i) {
+    const char* text = NULL;
+    if (cabledyn_note(s, i, &text) == CABLEDYN_OK) fprintf(stderr, "note: %s\n", text);
+  }
   int n = 0, np = 0, nb = 0;
   cabledyn_coupled_dofs(s, &n);
   cabledyn_coupled_objects(s, &np, &nb);

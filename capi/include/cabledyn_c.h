@@ -76,6 +76,13 @@ CABLEDYN_C_API int cabledyn_line_node_position(const cabledyn_system* s, int id,
 /* Writes / reads everything committed (a load continues bit for bit). */
 CABLEDYN_C_API int cabledyn_save(const cabledyn_system* s, const char* path);
 CABLEDYN_C_API int cabledyn_load(cabledyn_system* s, const char* path);
+/* Notes on the deck as a host runs it: the reader's (options accepted and ignored, MoorDyn's
+ * defaults taken), the solver options the system route does not apply, and the deck's
+ * prescribed motion (motionFile, fairleadMotion, vesselRef), which does not apply: the host
+ * moves the coupled objects. *n receives their number; cabledyn_note gives note i (0-based)
+ * in *text, valid until cabledyn_close. */
+CABLEDYN_C_API int cabledyn_note_count(const cabledyn_system* s, int* n);
+CABLEDYN_C_API int cabledyn_note(const cabledyn_system* s, int i, const char** text);
 /* The message of the last failed call on s (NULL: of the last failed cabledyn_create). */
 CABLEDYN_C_API const char* cabledyn_last_error(const cabledyn_system* s);
 /* Frees the handle (NULL is accepted). */

@@ -13,3 +13,4 @@
 #include "cabledyn/core/roots.hpp"
 #include "cabledyn/core/dof_layout.hpp"
 #include "cabledyn/core/environment.hpp"
+#include "cabledyn/core/fp_env.hpp"

@@ -8,6 +8,7 @@
 #include "cabledyn/io/deck.hpp"
 #include "cabledyn/io/motion.hpp"
 #include "cabledyn/io/svg_plot.hpp"
+#include "cabledyn/io/line_output_file.hpp"
 #include "cabledyn/io/line_run.hpp"
 #include "cabledyn/io/deck_sea.hpp"
 #include "cabledyn/io/node_recovery.hpp"

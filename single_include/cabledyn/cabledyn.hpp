@@ -933,6 +933,76 @@ struct Environment {
 
 }  // namespace cabledyn
 // ---- end cabledyn/core/environment.hpp ----
+// ---- begin cabledyn/core/fp_env.hpp ----
+// cabledyn: a scoped floating-point mode that flushes subnormal numbers to zero.
+//
+// A motion that settles decays geometrically toward rest: the sway of a vertical tether, a
+// buoy's velocity. Its products (a drag's |u| u at u ~ 1e-160 m/s, a tangent's 1e-170
+// component times a velocity) fall below the smallest normal double, 2.2e-308, and each
+// operation on such a subnormal number takes tens to hundreds of cycles on x86 (a microcode
+// assist). A long run at rest then slows by a tenth or more with no change in its results
+// above 1e-300. A step of the marches runs under SubnormalFlush: results below 2.2e-308 are
+// zero (FTZ) and subnormal inputs read as zero (DAZ) on x86 SSE, FZ on AArch64; on return,
+// or when the step throws, the caller's mode is restored, so a host code's own arithmetic
+// is untouched. Elsewhere (another architecture, x87 long double arithmetic) it does
+// nothing and supported() says so.
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <xmmintrin.h>
+#define CABLEDYN_FP_ENV_X86 1
+#elif defined(__aarch64__)
+#define CABLEDYN_FP_ENV_AARCH64 1
+#endif
+
+namespace cabledyn {
+
+/// While alive (and asked to: `on`), subnormal results and operands of double and float
+/// arithmetic are zero; the destructor restores the mode the constructor found.
+class SubnormalFlush {
+ public:
+  explicit SubnormalFlush(bool on = true) {
+#if defined(CABLEDYN_FP_ENV_X86)
+    saved_ = _mm_getcsr();
+    if (on) _mm_setcsr(saved_ | kFtzDaz);
+#elif defined(CABLEDYN_FP_ENV_AARCH64)
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(saved_));
+    if (on) set_fpcr(saved_ | kFz);
+#else
+    (void)on;
+#endif
+  }
+  ~SubnormalFlush() {
+#if defined(CABLEDYN_FP_ENV_X86)
+    _mm_setcsr(saved_);
+#elif defined(CABLEDYN_FP_ENV_AARCH64)
+    set_fpcr(saved_);
+#endif
+  }
+  SubnormalFlush(const SubnormalFlush&) = delete;
+  SubnormalFlush& operator=(const SubnormalFlush&) = delete;
+
+  /// Whether this build can set the mode (x86 SSE or AArch64).
+  static constexpr bool supported() {
+#if defined(CABLEDYN_FP_ENV_X86) || defined(CABLEDYN_FP_ENV_AARCH64)
+    return true;
+#else
+    return false;
+#endif
+  }
+
+ private:
+#if defined(CABLEDYN_FP_ENV_X86)
+  static constexpr unsigned kFtzDaz = 0x8040u;  // MXCSR bit 15 (FTZ) and bit 6 (DAZ)
+  unsigned saved_ = 0;
+#elif defined(CABLEDYN_FP_ENV_AARCH64)
+  static constexpr unsigned long long kFz = 1ull << 24;  // FPCR.FZ
+  static void set_fpcr(unsigned long long v) { __asm__ __volatile__("msr fpcr, %0" : : "r"(v)); }
+  unsigned long long saved_ = 0;
+#endif
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/core/fp_env.hpp ----
 // ---- end cabledyn/core.hpp ----
 // ---- begin cabledyn/autodiff.hpp ----
 // cabledyn module header: autodiff (dual aliases, gradient / Hessian / Jacobian helpers,
@@ -9126,6 +9196,37 @@ class LineModel {
     return node_contact(i, z, vz);
   }
 
+  /// Element e's outputs at node vectors x, v (MoorDyn's line-file columns t, s, d): its
+  /// tension [N] (EI = 0: elastic plus axial damping; Hermite: the effective tension of its
+  /// section at mid-element), its strain and strain rate [1/s] (Hermite: of the centreline at
+  /// mid-element).
+  struct SegmentOutput {
+    T tension = T(0), strain = T(0), rate = T(0);
+  };
+  SegmentOutput segment_output(const VecX<T>& x, const VecX<T>& v, std::size_t e) const {
+    SegmentOutput o;
+    if (b_.hermite) {
+      const auto& el = b_.helems[e];
+      const Vec<T, 12> qe = x.template segment<12>(static_cast<Eigen::Index>(6 * e));
+      const Vec<T, 12> ve = v.template segment<12>(static_cast<Eigen::Index>(6 * e));
+      Vec3<T> a, b, ad, bd;
+      el.template tangents<T>(qe, T(0.5), a, b);
+      el.template tangents<T>(ve, T(0.5), ad, bd);
+      o.tension = el.template section<T>(qe, T(0.5)).N;
+      o.strain = a.norm() - T(1);
+      o.rate = a.dot(ad) / a.norm();
+      return o;
+    }
+    const auto& el = b_.elems[e];
+    const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
+    const Vec<T, 6> ve = v.template segment<6>(static_cast<Eigen::Index>(3 * e));
+    const auto kin = el.template kinematics<T>(qe);
+    o.tension = el.template tension_with_damping<T>(qe, ve);
+    o.strain = kin.eps;
+    o.rate = kin.e.dot(Vec3<T>(ve.template segment<3>(3) - ve.template segment<3>(0))) / L0(e);
+    return o;
+  }
+
   /// Elastic tension of element e at node vector x [N] (a Hermite element: the effective
   /// tension F . t of its section at mid-element).
   T tension(const VecX<T>& x, std::size_t e) const {
@@ -11925,6 +12026,9 @@ struct DynamicOptions {
   bool ei0_substeps = true;
   int ei0_substep_max = 16;       ///< [ei0_substep_max] 4 ... 65536
   double ei0_substep_angle = 1.0; ///< [ei0_substep_angle] chord turn per step that triggers them [deg], in (0, 90]
+  /// A step runs with subnormal results flushed to zero (core/fp_env.hpp); the caller's mode
+  /// is restored on return.
+  bool flush_subnormals = true;
 
   void validate(const std::string& object) const {
     if (!(rho_inf >= 0 && rho_inf <= 1)) throw InputError(object, "rhoInf", rho_inf, "in [0, 1]");
@@ -12400,6 +12504,7 @@ class BasicLineDynamics {
   void step(double dt, const EndMotions& target, const HeldFluid* fluid = nullptr) {
     if (!(dt > 0 && std::isfinite(dt))) throw InputError(line_.name(), "dt", dt, "> 0");
     if (s_.q.size() != n_) throw InputError(line_.name(), "state", "uninitialised", "initialize() first");
+    const SubnormalFlush flush(opt_.flush_subnormals);
     model_.hold_fluid(fluid);
     // r_n (spec "Time integration"): EI = 0, evaluated afresh at the committed state with the
     // step's held fluid (both shares of the force blend see the held field); Hermite, the
@@ -13074,12 +13179,23 @@ struct SystemStepperOptions {
   int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
   LineSearch line_search = LineSearch::automatic;
   int max_backtracks = 12;
+  /// [modified_newton] Reuse the factorised tangent within an attempt while each iterate
+  /// reduces ||G||_inf to at most a quarter of the previous one; rebuild it at the iterate
+  /// otherwise (spec "Newton iteration"). The convergence test is unchanged. An iterate on the
+  /// reused factor evaluates the residual alone (no tangent), so a step's converged iterate
+  /// costs no tangent either.
+  bool modified_newton = false;
+  /// A step runs with subnormal results flushed to zero (core/fp_env.hpp: a motion settling
+  /// toward rest otherwise runs on slow subnormal arithmetic); the caller's mode is restored
+  /// on return.
+  bool flush_subnormals = true;
 };
 
 /// Counters of a run.
 struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
-  long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (each a factorisation, but the line search's)
+  long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (a tangent re-evaluated at the same iterate for a fresh factorisation not counted)
+  long factorizations = 0;      ///< factorised tangents of the Newton iterations
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
   long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)
@@ -13106,6 +13222,7 @@ class SystemStepper {
   using State = typename System::State;
   using Held = typename System::Held;
   using Index = Eigen::Index;
+  using Jacobian = typename System::Jacobian;
 
   SystemStepper(System& sys, SystemStepperOptions opt = {})
       : sys_(sys), opt_(opt), ga_(GeneralizedAlpha<T>::from_rho_inf(T(opt.rho_inf))), J_(sys.make_jacobian()) {
@@ -13151,6 +13268,7 @@ class SystemStepper {
     sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
     x_.a = -r0_;
     J_.solve(x_.a);
+    ++stats_.factorizations;
     Ma0_ = -r0_;  // M a0 = -r0
     initialized_ = true;
   }
@@ -13167,6 +13285,7 @@ class SystemStepper {
     if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() first");
     if (!(value_of(dt) > 0) || !is_finite(dt)) throw InputError("stepper", "dt", value_of(dt), "> 0");
     if (substeps < 1) throw InputError("stepper", "substeps", substeps, ">= 1");
+    const SubnormalFlush flush(opt_.flush_subnormals);
     sys_.get_held(h1_);
     dt_ = dt;
     base_ = x_;
@@ -13297,16 +13416,23 @@ class SystemStepper {
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
     bool limited = false;  // the last update stopped a node in the seabed blend: taken whole
+    bool factored = false;  // J_ holds a factorisation of this attempt (modified Newton)
+    // The blended residual G at trial_ (with the tangent into J_ when `tangent`).
+    auto evaluate = [&](bool tangent) {
+      Jacobian* J = tangent ? &J_ : nullptr;
+      if (tangent) J_.set_zero();
+      sys_.set_held(hs1_);
+      sys_.inertia(trial_, Ma_, J, wm, T(1) - g.alpha_m);
+      sys_.dynamic_residual(trial_, r_, J, wq, wv);
+      G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, J); }) caps = sys_.correct_blend(trial_, dt, g, G_, J);
+    };
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
-      // Inertia force and forces at q1, v1, a1.
-      J_.set_zero();
-      sys_.set_held(hs1_);
-      sys_.inertia(trial_, Ma_, &J_, wm, T(1) - g.alpha_m);
-      sys_.dynamic_residual(trial_, r_, &J_, wq, wv);
-      G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
-      if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, &J_); }) caps = sys_.correct_blend(trial_, dt, g, G_, &J_);
+      // Inertia force and forces at q1, v1, a1; on a reused factor the residual alone.
+      const bool reuse = opt_.modified_newton && factored;
+      evaluate(!reuse);
       ++stats_.newton_iterations;
       double gn = 0;
       bool finite = true;
@@ -13350,12 +13476,21 @@ class SystemStepper {
         ++stats_.backtracks;
         continue;
       }
+      // Modified Newton: the factor of an earlier iterate while the residual falls to a
+      // quarter or less at each iterate; otherwise the tangent at this iterate, factorised.
+      const bool keep = reuse && gn <= 0.25 * gprev;
       gprev = gn;
       backtracks = 0;
       limited = false;
-      dq_ = -G_;
       try {
-        J_.solve(dq_);
+        if (!keep) {
+          if (reuse) evaluate(true);  // the same iterate, its tangent now
+          J_.factor();
+          ++stats_.factorizations;
+          factored = true;
+        }
+        dq_ = -G_;
+        J_.solve_factored(dq_);
       } catch (const SolveError&) {
         return false;
       }
@@ -14651,12 +14786,12 @@ struct BorderedBlockShape {
   std::vector<Eigen::Index> coupled;  ///< object DOF indices (0-based among the object DOFs)
 };
 
-/// Solves the dense system S x = b in place by Gaussian elimination with partial pivoting on
-/// the values (any scalar T). S is overwritten; piv is a workspace of S.rows() entries.
-/// Throws SolveError naming `object` when a pivot is zero.
+/// Factors the dense matrix S in place by Gaussian elimination with partial pivoting on the
+/// values (any scalar T): LAPACK's getrf form, U on and above the diagonal, the multipliers
+/// of L below it (rows swapped whole), piv[k] the row swapped with row k at step k. piv is
+/// resized to S.rows(). Throws SolveError naming `object` when a pivot is zero.
 template <class T>
-void dense_solve_in_place(MatX<T>& S, Eigen::Ref<VecX<T>> b, std::vector<Eigen::Index>& piv,
-                          const std::string& object) {
+void dense_lu_in_place(MatX<T>& S, std::vector<Eigen::Index>& piv, const std::string& object) {
   using std::fabs;
   const Eigen::Index n = S.rows();
   piv.resize(static_cast<std::size_t>(n));
@@ -14671,22 +14806,47 @@ void dense_solve_in_place(MatX<T>& S, Eigen::Ref<VecX<T>> b, std::vector<Eigen::
     if (!(best > 0) || !std::isfinite(static_cast<double>(best)))
       throw SolveError(object, "pivot of object DOF " + std::to_string(k), static_cast<double>(best),
                        "nonzero and finite (the objects' Schur complement is singular: an object held by nothing?)");
-    if (p != k) {
-      S.row(p).swap(S.row(k));
-      std::swap(b(p), b(k));
-    }
+    piv[static_cast<std::size_t>(k)] = p;
+    if (p != k) S.row(p).swap(S.row(k));
     for (Eigen::Index i = k + 1; i < n; ++i) {
       const T m = S(i, k) / S(k, k);
+      S(i, k) = m;
       if (value_of(m) == 0 && !is_dual_v<T>) continue;
       for (Eigen::Index j = k + 1; j < n; ++j) S(i, j) -= m * S(k, j);
-      b(i) -= m * b(k);
     }
   }
+}
+
+/// Solves S x = b in place with the factors of dense_lu_in_place (b in, x out): the row
+/// swaps, the forward elimination with L, the back substitution with U; the same operations,
+/// in the same order, as eliminating b along with the factorisation.
+template <class T>
+void dense_lu_solve(const MatX<T>& LU, const std::vector<Eigen::Index>& piv, Eigen::Ref<VecX<T>> b) {
+  const Eigen::Index n = LU.rows();
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const Eigen::Index p = piv[static_cast<std::size_t>(k)];
+    if (p != k) std::swap(b(p), b(k));
+  }
+  for (Eigen::Index k = 0; k < n; ++k)
+    for (Eigen::Index i = k + 1; i < n; ++i) {
+      const T& m = LU(i, k);
+      if (value_of(m) == 0 && !is_dual_v<T>) continue;
+      b(i) -= m * b(k);
+    }
   for (Eigen::Index k = n - 1; k >= 0; --k) {
     T s = b(k);
-    for (Eigen::Index j = k + 1; j < n; ++j) s -= S(k, j) * b(j);
-    b(k) = s / S(k, k);
+    for (Eigen::Index j = k + 1; j < n; ++j) s -= LU(k, j) * b(j);
+    b(k) = s / LU(k, k);
   }
+}
+
+/// Solves the dense system S x = b in place (S overwritten by its factors; piv a workspace
+/// of S.rows() entries). Throws SolveError naming `object` when a pivot is zero.
+template <class T>
+void dense_solve_in_place(MatX<T>& S, Eigen::Ref<VecX<T>> b, std::vector<Eigen::Index>& piv,
+                          const std::string& object) {
+  dense_lu_in_place<T>(S, piv, object);
+  dense_lu_solve<T>(S, piv, b);
 }
 
 /// The bordered Jacobian: band blocks, their borders and the dense object block. Workspaces
@@ -14731,6 +14891,7 @@ class BorderedJacobian {
   std::size_t n_blocks() const { return shapes_.size(); }
 
   void set_zero() {
+    factored_ = false;
     for (auto& B : band_) B.set_zero();
     for (auto& U : U_) U.setZero();
     for (auto& V : V_) V.setZero();
@@ -14794,38 +14955,60 @@ class BorderedJacobian {
         if (!(value_of(B(a, c)) == 0) || is_dual_v<T>) add(i0 + a, j0 + c, B(a, c));
   }
 
-  /// Solves J x = r in place (r in, x out). Throws SolveError naming the block (line) whose
-  /// band is singular, or the system when the objects' Schur complement is.
-  void solve(Eigen::Ref<VecX<T>> r) {
-    if (r.size() != size()) throw InputError(name_, "right-hand side size", r.size(), "== " + std::to_string(size()));
+  /// Factors the assembled matrix: each band block's LU, Z_b = A_b^-1 U_b, the objects' Schur
+  /// complement S = D - sum V_b Z_b and its LU. solve_factored then solves with these
+  /// factors as often as wanted (a modified Newton iteration reuses them), until set_zero.
+  /// Throws SolveError naming the block (line) whose band is singular, or the system when the
+  /// objects' Schur complement is; the matrix is then not factored.
+  void factor() {
+    factored_ = false;
     S_ = D_;
     for (std::size_t b = 0; b < shapes_.size(); ++b) {
       const Index n = shapes_[b].size;
       if (n == 0) continue;
       const auto res = lu_[b].factor(band_[b]);
       if (!res.ok()) throw res.error(shapes_[b].name);
-      auto rb = r.segment(offset_[b], n);
-      lu_[b].solve(rb);
       if (Z_[b].cols() > 0) {
         Z_[b] = U_[b];
         lu_[b].solve(Z_[b]);
-        // S -= V Z, r_o -= V y on the coupled object DOFs.
+        // S -= V Z on the coupled object DOFs.
         const auto& cpl = shapes_[b].coupled;
-        for (std::size_t a = 0; a < cpl.size(); ++a) {
-          T ro = T(0);
-          for (Index k = 0; k < n; ++k) ro += V_[b](static_cast<Index>(a), k) * rb(k);
-          r(n_lines_ + cpl[a]) -= ro;
+        for (std::size_t a = 0; a < cpl.size(); ++a)
           for (std::size_t c = 0; c < cpl.size(); ++c) {
             T s = T(0);
             for (Index k = 0; k < n; ++k) s += V_[b](static_cast<Index>(a), k) * Z_[b](k, static_cast<Index>(c));
             S_(cpl[a], cpl[c]) -= s;
           }
-        }
+      }
+    }
+    if (n_obj_ > 0) dense_lu_in_place<T>(S_, piv_, name_);
+    factored_ = true;
+  }
+
+  /// Whether factor() has run since the last set_zero().
+  bool factored() const { return factored_; }
+
+  /// Solves J x = r in place (r in, x out) with the factors of the last factor(): y_b = A_b^-1
+  /// r_b, the objects' x_o = S^-1 (r_o - sum V_b y_b), x_b = y_b - Z_b x_o. Allocates nothing.
+  void solve_factored(Eigen::Ref<VecX<T>> r) {
+    if (r.size() != size()) throw InputError(name_, "right-hand side size", r.size(), "== " + std::to_string(size()));
+    if (!factored_) throw InputError(name_, "factorisation", "none", "factor() after the last set_zero()");
+    for (std::size_t b = 0; b < shapes_.size(); ++b) {
+      const Index n = shapes_[b].size;
+      if (n == 0) continue;
+      auto rb = r.segment(offset_[b], n);
+      lu_[b].solve(rb);
+      // r_o -= V y on the coupled object DOFs.
+      const auto& cpl = shapes_[b].coupled;
+      for (std::size_t a = 0; a < cpl.size(); ++a) {
+        T ro = T(0);
+        for (Index k = 0; k < n; ++k) ro += V_[b](static_cast<Index>(a), k) * rb(k);
+        r(n_lines_ + cpl[a]) -= ro;
       }
     }
     if (n_obj_ > 0) {
       xo_ = r.segment(n_lines_, n_obj_);
-      dense_solve_in_place<T>(S_, xo_, piv_, name_);
+      dense_lu_solve<T>(S_, piv_, xo_);
       r.segment(n_lines_, n_obj_) = xo_;
       for (std::size_t b = 0; b < shapes_.size(); ++b) {
         const auto& cpl = shapes_[b].coupled;
@@ -14833,6 +15016,14 @@ class BorderedJacobian {
           r.segment(offset_[b], shapes_[b].size) -= Z_[b].col(static_cast<Index>(c)) * xo_(cpl[c]);
       }
     }
+  }
+
+  /// Solves J x = r in place (r in, x out): factor() then solve_factored(r). Throws
+  /// SolveError naming the block (line) whose band is singular, or the system when the
+  /// objects' Schur complement is.
+  void solve(Eigen::Ref<VecX<T>> r) {
+    factor();
+    solve_factored(r);
   }
 
   /// The assembled matrix as a dense one (tests).
@@ -14871,6 +15062,7 @@ class BorderedJacobian {
   MatX<T> D_, S_;
   VecX<T> xo_;
   std::vector<Index> piv_;
+  bool factored_ = false;
 };
 
 }  // namespace cabledyn
@@ -15034,11 +15226,13 @@ class MooringSystem {
   }
   const Vec3<double>& current() const { return current_; }
   /// A steady current that varies in space, u(x) [m/s] (a depth profile; spec "Currents"),
-  /// for the statics: each line node takes it at its position in the iterate (live, as the
-  /// single-line statics take it; its change with position is left out of the tangent). In
-  /// the march the current comes with the held fluid (hold_fluid, from a field that carries
-  /// it). Lines only: the statics refuse a free point, body or rod with drag under it
-  /// (NotImplementedError), and a uniform current with it (InputError).
+  /// for the statics: each line node, free point, and free body's reference point and lumps
+  /// takes it at its position in the iterate (live, as the single-line statics take it; its
+  /// change with position is left out of the lines' and points' tangents, a body's central
+  /// differences include it). In the march the current comes with the held fluid
+  /// (hold_fluid, from a field that carries it). The statics refuse a free body with a rod
+  /// with drag under it (NotImplementedError: a rod's drag stations take the uniform current
+  /// only), and a uniform current with it (InputError).
   void set_current_field(std::function<Vec3<double>(const Vec3<double>&)> u) {
     if (u && !current_.isZero()) throw InputError(name_, "current field", "with a uniform current", "one of them");
     current_field_ = std::move(u);
@@ -15107,6 +15301,13 @@ class MooringSystem {
   std::size_t fluid_sites() const {
     require_numbered();
     return fluid_sites_;
+  }
+  /// The fluid velocity at node i of line l [m/s]: the held fluid's, or without one the
+  /// uniform current.
+  Vec3<double> line_node_fluid_velocity(int l, std::size_t i) const {
+    require_numbered();
+    if (fluid_u_.empty()) return current_;
+    return fluid_u_.at(fluid_line_site_.at(static_cast<std::size_t>(l)) + i);
   }
   /// The held fluid's velocity and local acceleration per site (empty: none held).
   const std::vector<Vec3<double>>& held_fluid_velocity() const { return fluid_u_; }
@@ -16351,8 +16552,11 @@ class MooringSystem {
       const Index d = point_dof_[p];
       if (d < 0) continue;
       R.template segment<3>(d) -= point_static_load(static_cast<int>(p));
-      if (U && points_[p].CdA > 0) {  // the current's drag on the point at rest, 1/2 rho CdA |U| U
-        const Vec3<T> f = (0.5 * env_.rho_w * points_[p].CdA * U->norm()) * U->template cast<T>();
+      if ((U || current_field_) && points_[p].CdA > 0) {
+        // The current's drag on the point at rest, 1/2 rho CdA |U| U: the uniform current, or
+        // the field at the point's position.
+        const Vec3<double> Up = U ? *U : current_field_(value3(Vec3<T>(s.q.template segment<3>(d))));
+        const Vec3<T> f = (0.5 * env_.rho_w * points_[p].CdA * Up.norm()) * Up.template cast<T>();
         R.template segment<3>(d) -= f;
       }
       const auto c = point_contact(static_cast<int>(p), s.q(d + 2), T(0));
@@ -16368,7 +16572,16 @@ class MooringSystem {
         pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> z3 = Vec3<T>::Zero();
         // With a current, the loads at rest include its drag (the dynamic loads at zero
-        // velocity: the seabed damper then acts on vz = 0, nothing).
+        // velocity: the seabed damper then acts on vz = 0, nothing). A current field is
+        // sampled at the reference point and the lumps at this pose, as a held fluid at rest.
+        if (current_field_) {
+          const auto& B = bodies_[b];
+          field_u_.assign(1 + B.lumps.size(), current_field_(value3(rb)));
+          field_a_.assign(1 + B.lumps.size(), Vec3<double>::Zero());
+          for (std::size_t k = 0; k < B.lumps.size(); ++k) field_u_[1 + k] = current_field_(value3(Vec3<T>(rb + Rb * B.lumps[k].p)));
+          return Vec6<T>(-body_external_load<T>(B, rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, true,
+                                                BodyFluid{field_u_.data(), field_a_.data()}));
+        }
         return Vec6<T>(
             -body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, U != nullptr));
       };
@@ -16849,19 +17062,15 @@ class MooringSystem {
   }
   // A current field acts on the lines only (set_current_field).
   void refuse_object_drag_in_current_field() const {
-    for (std::size_t p = 0; p < points_.size(); ++p)
-      if (point_dof_[p] >= 0 && points_[p].CdA > 0)
-        throw NotImplementedError(name_, "point " + std::to_string(p + 1) + " (" + points_[p].name + ") drag area",
-                                  points_[p].CdA, "no drag on a free point under a current field (a depth profile) yet");
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       if (body_dof_[b] < 0) continue;
       const auto& B = bodies_[b];
-      bool drag = !B.CdA.isZero();
+      bool drag = false;
       for (const auto& r : B.rods) drag = drag || r.Cd > 0 || r.CdEnd > 0;
-      for (const auto& k : B.lumps) drag = drag || k.CdA > 0;
       if (drag)
-        throw NotImplementedError(name_, "body " + std::to_string(b + 1) + " (" + B.name + ") drag", "nonzero",
-                                  "no drag on a free body or rod under a current field (a depth profile) yet");
+        throw NotImplementedError(name_, "body " + std::to_string(b + 1) + " (" + B.name + ") rod drag", "nonzero",
+                                  "no drag on a free rod or a rod on a free body under a current field (a depth "
+                                  "profile) yet (its drag stations take a uniform current only)");
     }
   }
 
@@ -16895,6 +17104,7 @@ class MooringSystem {
   int ei0_max_ = 16;
   double ei0_angle_ = 1.0;
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
+  mutable std::vector<Vec3<double>> field_u_, field_a_;  // a body's current-field samples (statics)
   std::vector<double> joint_k_, joint_m_;      // per body: a direction joint's roll scales [N m/rad], [kg m^2] (renumber())
 };
 
@@ -23036,6 +23246,46 @@ struct Plot {
   int width = 900, height = 540;
 };
 
+/// A figure's time history of a few series, bounded: it keeps every stride-th sample and,
+/// at 8192 kept, drops every other one and doubles the stride, so its memory does not grow
+/// with the run (at most 8192 points, at least 4096 once that many have been offered).
+class FigureHistory {
+ public:
+  /// Whether the next offered sample is kept (compute its values only then).
+  bool keeps_next() const { return count_ % stride_ == 0; }
+  /// Offers the sample of time t; `values` (one per series) is called only for a kept one.
+  template <class F>
+  void offer(double t, F&& values) {
+    const bool keep = keeps_next();
+    ++count_;
+    if (!keep) return;
+    const std::vector<double> v = values();
+    if (y_.empty()) y_.resize(v.size());
+    if (v.size() != y_.size()) throw InputError("figure history", "series", v.size(), "== " + std::to_string(y_.size()));
+    t_.push_back(t);
+    for (std::size_t k = 0; k < v.size(); ++k) y_[k].push_back(v[k]);
+    if (t_.size() >= 8192) {
+      const auto halve = [](std::vector<double>& a) {
+        std::size_t j = 0;
+        for (std::size_t i = 0; i < a.size(); i += 2) a[j++] = a[i];
+        a.resize(j);
+      };
+      halve(t_);
+      for (auto& a : y_) halve(a);
+      stride_ *= 2;
+    }
+  }
+  const std::vector<double>& t() const { return t_; }
+  /// Series k's kept values.
+  const std::vector<double>& y(std::size_t k) const { return y_.at(k); }
+  std::size_t size() const { return t_.size(); }
+
+ private:
+  std::vector<double> t_;
+  std::vector<std::vector<double>> y_;
+  long long count_ = 0, stride_ = 1;
+};
+
 namespace detail {
 inline std::string svg_escape(const std::string& s) {
   std::string o;
@@ -23157,6 +23407,63 @@ inline void write_svg(const Plot& p, const std::string& path) {
 
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/svg_plot.hpp ----
+// ---- begin cabledyn/io/line_output_file.hpp ----
+// cabledyn: MoorDyn's per-line output files, <root>_Line<L>.out (a LINES row's flags): their
+// column names, shared by the single-line and the system routes. Spec "Outputs"; MoorDyn's
+// flags p (node positions), K (curvature), v (velocities), U (fluid velocity), V (VIV lift),
+// t (segment tension), s (strain), d (strain rate), b (seabed force); D (hydrodynamic force)
+// and c (damping force) are not written (noted).
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cabledyn::io {
+
+/// Whether a LINES row's output flags ask for a line file ("-" or empty: none).
+inline bool line_file_wanted(const std::string& flags) { return !(flags == "-" || flags.empty()); }
+
+/// The flags of `flags` that are not written (D, c), in that order; empty when none.
+inline std::string line_file_missing_flags(const std::string& flags) {
+  std::string missing;
+  for (char c : std::string("Dc"))
+    if (flags.find(c) != std::string::npos) missing += c;
+  return missing;
+}
+
+/// The note for a line whose flags ask for columns that are not written (empty when none).
+inline std::string line_file_note(int id, const std::string& flags) {
+  const std::string missing = line_file_missing_flags(flags);
+  if (missing.empty()) return {};
+  return "line " + std::to_string(id) + " output flags " + missing +
+         " (per-node hydrodynamic force, per-segment damping force) are not written: not implemented";
+}
+
+/// The column names of a line file (MoorDyn's: Node<j>px ..., Seg<e>Te ...) for `nn` nodes
+/// and `ne` segments, nodes numbered from `first` (the deck's first node number), in the
+/// order the row writes them: p K v U V t s d b.
+inline std::vector<std::string> line_file_header(const std::string& flags, std::size_t nn, std::size_t ne, int first) {
+  const auto has = [&](char f) { return flags.find(f) != std::string::npos; };
+  std::vector<std::string> h;
+  const auto nodes3 = [&](const char* a, const char* b, const char* c) {
+    for (std::size_t j = 0; j < nn; ++j)
+      for (const char* s : {a, b, c}) h.push_back("Node" + std::to_string(j + static_cast<std::size_t>(first)) + s);
+  };
+  if (has('p')) nodes3("px", "py", "pz");
+  if (has('K'))
+    for (std::size_t j = 0; j < nn; ++j) h.push_back("Node" + std::to_string(j + static_cast<std::size_t>(first)) + "Ku");
+  if (has('v')) nodes3("vx", "vy", "vz");
+  if (has('U')) nodes3("Ux", "Uy", "Uz");
+  if (has('V')) nodes3("Vx", "Vy", "Vz");
+  for (const auto& [f, s] : {std::pair<char, const char*>{'t', "Te"}, {'s', "St"}, {'d', "dSt"}})
+    if (has(f))
+      for (std::size_t e = 1; e <= ne; ++e) h.push_back("Seg" + std::to_string(e) + s);
+  if (has('b')) nodes3("bx", "by", "bz");
+  return h;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/line_output_file.hpp ----
 // ---- begin cabledyn/io/line_run.hpp ----
 // cabledyn: the lines of a deck run. One job: turn the deck's LINES, SECTIONS and END
 // CONNECTIONS into line models (`LineRun`), with what can be checked before solving (spec
@@ -23996,7 +24303,7 @@ class BasicLineChannels {
     }
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
-      if (flags == "-" || flags.empty()) continue;
+      if (!line_file_wanted(flags)) continue;
       const std::vector<double> v = line_output_row(k, use_static);
       for (double x : v)
         if (!std::isfinite(x))
@@ -24078,29 +24385,11 @@ class BasicLineChannels {
     return out;
   }
 
-  /// The column names of a line's output file (MoorDyn's: Node<j>px ..., Seg<e>Te ...).
+  /// The column names of a line's output file (io/line_output_file.hpp).
   std::vector<std::string> line_output_header(std::size_t k) const {
     const auto& L = lines_[k];
-    const std::string& flags = deck_.find_line(L.id)->outputs;
-    const auto has = [&](char f) { return flags.find(f) != std::string::npos; };
-    const std::size_t nn = L.line->n_nodes(), ne = L.line->n_elements();
-    const int first = deck_.first_node_number();
-    std::vector<std::string> h;
-    const auto nodes3 = [&](const char* a, const char* b, const char* c) {
-      for (std::size_t j = 0; j < nn; ++j)
-        for (const char* s : {a, b, c}) h.push_back("Node" + std::to_string(j + first) + s);
-    };
-    if (has('p')) nodes3("px", "py", "pz");
-    if (has('K'))
-      for (std::size_t j = 0; j < nn; ++j) h.push_back("Node" + std::to_string(j + first) + "Ku");
-    if (has('v')) nodes3("vx", "vy", "vz");
-    if (has('U')) nodes3("Ux", "Uy", "Uz");
-    if (has('V')) nodes3("Vx", "Vy", "Vz");
-    for (const auto& [f, s] : {std::pair<char, const char*>{'t', "Te"}, {'s', "St"}, {'d', "dSt"}})
-      if (has(f))
-        for (std::size_t e = 1; e <= ne; ++e) h.push_back("Seg" + std::to_string(e) + s);
-    if (has('b')) nodes3("bx", "by", "bz");
-    return h;
+    return line_file_header(deck_.find_line(L.id)->outputs, L.line->n_nodes(), L.line->n_elements(),
+                            deck_.first_node_number());
   }
 
   /// The number of values of line k's output file row.
@@ -24272,7 +24561,7 @@ class BasicRunOutputs {
   const std::vector<double>& times() const { return times_; }
   const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
   /// Points the tension figure keeps (at most 8192, whatever the run's length).
-  std::size_t plot_history_size() const { return plot_t_.size(); }
+  std::size_t plot_history_size() const { return history_.size(); }
   /// The time of the last row written (-1 before the first).
   double last_time() const { return last_out_t_; }
 
@@ -24317,13 +24606,9 @@ class BasicRunOutputs {
     line_widths_.assign(lines.size(), 0);
     for (std::size_t k = 0; k < lines.size(); ++k) {
       const std::string& flags = deck.find_line(lines[k].id)->outputs;
-      if (flags == "-" || flags.empty()) continue;
-      std::string missing;
-      for (char c : std::string("Dc"))
-        if (flags.find(c) != std::string::npos) missing += c;
-      if (!missing.empty())
-        notes.push_back("line " + std::to_string(lines[k].id) + " output flags " + missing +
-                         " (per-node hydrodynamic force, per-segment damping force) are not written: not implemented");
+      if (!line_file_wanted(flags)) continue;
+      const std::string note = line_file_note(lines[k].id, flags);
+      if (!note.empty()) notes.push_back(note);
       const std::vector<std::string>& h = line_headers[k];
       if (h.empty()) continue;
       line_widths_[k] = h.size();
@@ -24374,24 +24659,12 @@ class BasicRunOutputs {
       times_.push_back(t);
       rows_.emplace_back(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(nc));
     }
-    // The tension figure's history: at most ~4096 points per line (every other point dropped
-    // and the stride doubled when full), so that memory does not grow with the run.
-    ++history_count_;
-    if ((history_count_ - 1) % history_stride_ == 0) {
-      plot_t_.push_back(t);
-      plot_fairten_.resize(lines.size());
-      for (std::size_t k = 0; k < lines.size(); ++k) plot_fairten_[k].push_back(line_end_force(lines[k], 0, use_static).norm());
-      if (plot_t_.size() >= 8192) {
-        const auto halve = [](std::vector<double>& v) {
-          std::size_t j = 0;
-          for (std::size_t i = 0; i < v.size(); i += 2) v[j++] = v[i];
-          v.resize(j);
-        };
-        halve(plot_t_);
-        for (auto& v : plot_fairten_) halve(v);
-        history_stride_ *= 2;
-      }
-    }
+    // The tension figure's history, bounded (FigureHistory).
+    history_.offer(t, [&] {
+      std::vector<double> f;
+      for (const auto& L : lines) f.push_back(line_end_force(L, 0, use_static).norm());
+      return f;
+    });
   }
 
   /// Flushes and closes the streamed outputs (checked).
@@ -24471,7 +24744,7 @@ class BasicRunOutputs {
       prof.series.push_back(bed);
     }
     svg_file(prof, ".profile.svg");
-    if (plot_t_.size() > 1) {
+    if (history_.size() > 1) {
       Plot ten;
       ten.title = "Fairlead tension";
       ten.xlabel = "time (s)";
@@ -24479,8 +24752,8 @@ class BasicRunOutputs {
       for (std::size_t k = 0; k < lines.size(); ++k) {
         PlotSeries s;
         s.label = "line " + std::to_string(lines[k].id);
-        s.x = plot_t_;
-        for (double v : plot_fairten_[k]) s.y.push_back(v / 1e3);
+        s.x = history_.t();
+        for (double v : history_.y(k)) s.y.push_back(v / 1e3);
         ten.series.push_back(std::move(s));
       }
       svg_file(ten, ".tension.svg");
@@ -24576,9 +24849,7 @@ class BasicRunOutputs {
   std::vector<std::size_t> line_widths_;    // values per row of each line file
   std::vector<double> times_;               // keep_history
   std::vector<std::vector<double>> rows_;   // keep_history
-  std::vector<double> plot_t_;              // the tension figure's bounded history
-  std::vector<std::vector<double>> plot_fairten_;
-  long long history_count_ = 0, history_stride_ = 1;
+  FigureHistory history_;  // the tension figure's bounded history of the lines' FairTen
   double last_out_t_ = -1;
   std::vector<std::string> names_, files_;
 };
@@ -25455,6 +25726,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 
 namespace cabledyn::io {
@@ -25474,6 +25747,24 @@ class SystemSimulation {
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
     opt_.rho_inf = deck_.options.rhoInf;
+    // The deck's Newton settings (spec "Newton iteration"): dynamic_solver's relative
+    // tolerance (of the system's force scale), iterations and backtracks, and modified_newton.
+    // Its absolute tolerance has no counterpart: the system's floor is the round-off of G.
+    opt_.tol = deck_.options.dynamic_solver.rel_tol;
+    opt_.max_iterations = deck_.options.dynamic_solver.max_iterations;
+    opt_.max_backtracks = deck_.options.dynamic_solver.max_backtracks;
+    opt_.modified_newton = deck_.options.modified_newton;
+    const auto& o = deck_.options;
+    if (o.line_of("dynamic_solver") > 0 && o.dynamic_solver.abs_tol != DynamicSolverSettings{}.abs_tol)
+      solver_notes_.push_back(deck_.file + ":" + std::to_string(o.line_of("dynamic_solver")) +
+                              ": dynamic_solver's absolute tolerance does not apply to the system route (its Newton "
+                              "test is the relative tolerance of the system's force scale, or the round-off floor of "
+                              "the residual above it); its relative tolerance, iterations and backtracks do");
+    if (o.line_of("alpha_force_blend") > 0 && !o.alpha_force_blend)
+      solver_notes_.push_back(deck_.file + ":" + std::to_string(o.line_of("alpha_force_blend")) +
+                              ": False alpha_force_blend does not apply to the system route (the generalised-alpha "
+                              "force blend with the EI = 0 release cap; the configuration blend is the single-line "
+                              "march's)");
     // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
     // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
     // ei0_substep_max, ei0_substep_angle), as in the single-line route.
@@ -25496,6 +25787,27 @@ class SystemSimulation {
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
   const MooringSystem<double>& system() const { return model_.system; }
+  /// The stepper's options (the deck's rhoInf, dynamic_solver and modified_newton).
+  const SystemStepperOptions& stepper_options() const { return opt_; }
+  /// What of the deck's solver options the system route does not apply: dynamic_solver's
+  /// absolute tolerance, False alpha_force_blend (the driver's summary lists them).
+  const std::vector<std::string>& solver_notes() const { return solver_notes_; }
+  /// The notes a host (the C API) gets: the deck's reading notes, the solver notes, and the
+  /// deck's prescribed motion (motionFile, fairleadMotion, vesselRef), which a host replaces:
+  /// it moves the coupled objects itself.
+  std::vector<std::string> host_notes() const {
+    std::vector<std::string> n = deck_.notes;
+    n.insert(n.end(), solver_notes_.begin(), solver_notes_.end());
+    const auto& o = deck_.options;
+    const std::pair<const char*, bool> motion[] = {{"motionFile", o.motionFile.has_value()},
+                                                  {"fairleadMotion", o.fairleadMotion.has_value()},
+                                                  {"vesselRef", o.vesselRef.has_value()}};
+    for (const auto& [k, given] : motion)
+      if (given)
+        n.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
+                    " does not apply to a host's run: the host moves the coupled objects (cabledyn_step)");
+    return n;
+  }
   /// Number of coupled DOFs, in MoorDyn's order: 6 per Coupled / Vessel / CoupledPinned body,
   /// then 6 per Coupled / Vessel rod (End A and roll, pitch, yaw of its axes, z along the rod)
   /// and 3 per CoupledPinned rod (End A), then 3 per Coupled / Vessel point. A CoupledPinned
@@ -25554,6 +25866,9 @@ class SystemSimulation {
     if (!(std::fabs(t - time()) <= 1e-9 * std::max(1.0, std::fabs(t))))
       throw InputError("step", "t", t, "the time of the committed state, " + cabledyn::to_text(time()) + " s");
     if (!(dt > 0) || !std::isfinite(dt)) throw InputError("step", "dt", dt, "> 0");
+    // The whole step (the body-frequency estimate and the coupled forces too) under the
+    // stepper's floating-point mode (core/fp_env.hpp).
+    const SubnormalFlush flush(opt_.flush_subnormals);
     for (int i = 0; i < coupled_dofs(); ++i) acc_[static_cast<std::size_t>(i)] = (v[i] - last_v_[static_cast<std::size_t>(i)]) / dt;
     set_coupled(x, v, acc_.data());
     // bodySubstep accuracy (spec "Rigid-body time integration"): equal sub-steps with
@@ -25831,6 +26146,7 @@ class SystemSimulation {
   Deck deck_;
   DeckSystem model_;
   SystemStepperOptions opt_;
+  std::vector<std::string> solver_notes_;
   SystemState<double> state_;
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
@@ -25899,14 +26215,11 @@ class SystemRunner {
                                          angles);
       }
     }
-    const auto& o = deck_.options;
-    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend"})
-      if (o.line_of(k) > 0)
-        notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
-                         " does not apply to the system route (generalised-alpha force blend with the EI = 0 "
-                         "release cap, full Newton of at most 30 iterations with a backtracking line search of at most 12 "
-                         "halvings, "
-                         "subdivision of failed steps)");
+    for (const auto& n : sim_->solver_notes()) notes_.push_back(n);
+    for (const auto& L : deck_.lines) {
+      const std::string note = line_file_wanted(L.outputs) ? line_file_note(L.id, L.outputs) : std::string();
+      if (!note.empty()) notes_.push_back(note);
+    }
   }
 
   const std::vector<std::string>& files() const { return files_; }
@@ -25934,15 +26247,20 @@ class SystemRunner {
         for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
       open_outputs();
       record(0.0);
+      track_extremes(0.0);
       if (dynamic_run()) march();
       out_->close();
       nodes_->close();
+      for (auto& f : line_files_)
+        if (f) f->close();
     } catch (const Error& e) {
       failure = std::current_exception();
       stop_reason_ = e.what();
       try {
         if (out_) out_->close();
         if (nodes_) nodes_->close();
+        for (auto& f : line_files_)
+          if (f) f->close();
       } catch (const Error& e2) {
         stop_reason_ += std::string("; ") + e2.what();
       }
@@ -26026,6 +26344,7 @@ class SystemRunner {
       coupled_at(t);
       sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
       steps_done_ = s;
+      track_extremes(t);
       if (s_check >= 0) check_rows.push_back(output_row(t));
       if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
         s_check = s;
@@ -26044,9 +26363,28 @@ class SystemRunner {
     if (s_check >= 0) restart_check(s_check, *copy, check_rows);
   }
 
+  // Each line's FairTen and AnchTen (the ends FairTen<L> and AnchTen<L> read): their least
+  // and greatest values over the march and when (the summary's "dynamic" line), from the
+  // statics on.
+  struct Extremes {
+    double lo[2] = {0, 0}, hi[2] = {0, 0}, t_lo[2] = {0, 0}, t_hi[2] = {0, 0};
+  };
+  void track_extremes(double t) {
+    const bool first = extremes_.empty();
+    if (first) extremes_.resize(deck_.lines.size());
+    for (std::size_t k = 0; k < deck_.lines.size(); ++k)
+      for (int e = 0; e < 2; ++e) {
+        const int id = deck_.lines[k].id;
+        const double T = sim_->line_end_force(id, deck_.tension_end(id, e == 0)).norm();
+        Extremes& x = extremes_[k];
+        if (first || T > x.hi[e]) x.hi[e] = T, x.t_hi[e] = t;
+        if (first || T < x.lo[e]) x.lo[e] = T, x.t_lo[e] = t;
+      }
+  }
+
   // The second pass of the restart check (--restart-check): the simulation restored to its
-  // copy at step s0 marches to the end again, and every output row (channels and node
-  // positions) must equal the first pass's bit for bit.
+  // copy at step s0 marches to the end again, and every output row (channels, node
+  // positions and line files) must equal the first pass's bit for bit.
   void restart_check(long long s0, const SystemSimulation::Checkpoint& copy, const std::vector<std::vector<double>>& rows) {
     const double dt = *deck_.options.dtM;
     sim_->restore(copy);
@@ -26301,6 +26639,71 @@ class SystemRunner {
     }
     g << "\n";
     nodes_->row_done();
+    // <root>_Line<L>.out: MoorDyn's per-line output flags (io/line_output_file.hpp), as the
+    // single-line route writes them.
+    line_files_.clear();
+    line_files_.resize(deck_.lines.size());
+    line_widths_.assign(deck_.lines.size(), 0);
+    node_values_ = 0;
+    for (const auto& L : deck_.lines) node_values_ += 3 * sim_->model().system.line(sim_->line_index(L.id)).model.n_nodes();
+    for (std::size_t k = 0; k < deck_.lines.size(); ++k) {
+      const auto& L = deck_.lines[k];
+      if (!line_file_wanted(L.outputs)) continue;
+      const auto& m = sim_->model().system.line(sim_->line_index(L.id)).model;
+      const std::vector<std::string> h = line_file_header(L.outputs, m.n_nodes(), m.n_elements(), first);
+      if (h.empty()) continue;
+      line_widths_[k] = h.size();
+      line_files_[k] = std::make_unique<OutputFile>(set_.root + "_Line" + std::to_string(L.id) + ".out");
+      files_.push_back(line_files_[k]->path());
+      std::ostream& l = line_files_[k]->stream();
+      l << "Time";
+      for (const auto& n : h) l << "\t" << n;
+      l << "\n";
+      line_files_[k]->row_done();
+    }
+  }
+
+  // The values of line file k's row at the committed state, in line_file_header's order:
+  // node positions, curvatures (the node recovery), velocities, fluid velocities (the held
+  // fluid, or the uniform current), VIV lift (zero: Cl = 0), segment tensions, strains and
+  // strain rates (LineModel::segment_output), seabed forces; nodes from End A as written.
+  std::vector<double> line_file_row(std::size_t k) const {
+    const auto& L = deck_.lines[k];
+    const auto has = [&](char f) { return L.outputs.find(f) != std::string::npos; };
+    const auto& sys = sim_->model().system;
+    const int l = sim_->line_index(L.id);
+    const auto& m = sys.line(l).model;
+    VecX<double> x, v;
+    sys.line_gather(sim_->state(), l, 0, x);
+    sys.line_gather(sim_->state(), l, 1, v);
+    const std::size_t nn = m.n_nodes(), ne = m.n_elements();
+    std::vector<double> out;
+    const auto vec3 = [&](const Vec3<double>& a) { out.insert(out.end(), {a(0), a(1), a(2)}); };
+    const auto slot = [&](const VecX<double>& y, std::size_t i) {
+      return Vec3<double>(y.segment<3>(3 * static_cast<Eigen::Index>(m.position_slot(i))));
+    };
+    if (has('p'))
+      for (std::size_t i = 0; i < nn; ++i) vec3(slot(x, i));
+    if (has('K')) {
+      const NodeRecovery& r = node_recovery(l);
+      for (std::size_t i = 0; i < nn; ++i) out.push_back(r.curvature[i]);
+    }
+    if (has('v'))
+      for (std::size_t i = 0; i < nn; ++i) vec3(slot(v, i));
+    if (has('U'))
+      for (std::size_t i = 0; i < nn; ++i) vec3(sys.line_node_fluid_velocity(l, i));
+    if (has('V'))
+      for (std::size_t i = 0; i < nn; ++i) vec3(Vec3<double>::Zero());
+    for (char f : {'t', 's', 'd'})
+      if (has(f))
+        for (std::size_t e = 0; e < ne; ++e) {
+          const auto so = m.segment_output(x, v, e);
+          out.push_back(f == 't' ? so.tension : f == 's' ? so.strain : so.rate);
+        }
+    if (has('b'))
+      for (std::size_t i = 0; i < nn; ++i)
+        vec3(Vec3<double>(0, 0, m.seabed_reaction(i, slot(x, i)(2), slot(v, i)(2)).f));
+    return out;
   }
 
   // The outputs of the committed state at time t: the channels (SolveError naming a
@@ -26322,6 +26725,16 @@ class SystemRunner {
       for (std::size_t i = 0; i < m.n_nodes(); ++i)
         for (Eigen::Index c = 0; c < 3; ++c) row.push_back(x(3 * static_cast<Eigen::Index>(m.position_slot(i)) + c));
     }
+    // Then each line file's values (SolveError naming a non-finite one).
+    for (std::size_t k = 0; k < line_files_.size(); ++k) {
+      if (!line_files_[k]) continue;
+      for (double a : line_file_row(k)) {
+        if (!std::isfinite(a))
+          throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s",
+                           "line " + std::to_string(deck_.lines[k].id) + " output", a, "a finite number");
+        row.push_back(a);
+      }
+    }
     return row;
   }
 
@@ -26333,12 +26746,27 @@ class SystemRunner {
     for (auto it = row.begin(); it != row.begin() + nc; ++it) f << "\t" << *it;
     f << "\n";
     out_->row_done();
+    std::size_t at = static_cast<std::size_t>(nc) + node_values_;
     std::ostream& g = nodes_->stream();
     g << t;
-    for (auto it = row.begin() + nc; it != row.end(); ++it) g << "\t" << *it;
+    for (auto it = row.begin() + nc; it != row.begin() + static_cast<std::ptrdiff_t>(at); ++it) g << "\t" << *it;
     g << "\n";
     nodes_->row_done();
+    for (std::size_t k = 0; k < line_files_.size(); ++k) {
+      if (!line_files_[k]) continue;
+      std::ostream& l = line_files_[k]->stream();
+      l << t;
+      for (std::size_t i = 0; i < line_widths_[k]; ++i) l << "\t" << row[at++];
+      l << "\n";
+      line_files_[k]->row_done();
+    }
     last_out_t_ = t;
+    // The tension figure's bounded history: each line's FairTen (the end FairTen<L> reads).
+    history_.offer(t, [&] {
+      std::vector<double> f;
+      for (const auto& L : deck_.lines) f.push_back(sim_->line_end_force(L.id, deck_.tension_end(L.id, true)).norm());
+      return f;
+    });
     if (set_.keep_history) {
       times_.push_back(t);
       row.resize(static_cast<std::size_t>(nc));
@@ -26497,6 +26925,53 @@ class SystemRunner {
       f->stream() << to_svg(p);
       f->close();
     }
+    auto svg = [&](const Plot& p, const char* suffix) {
+      auto f = std::make_unique<OutputFile>(set_.root + suffix);
+      files_.push_back(f->path());
+      f->stream() << to_svg(p);
+      f->close();
+    };
+    // <root>.tension.svg: each line's FairTen over the run (two output times or more), as the
+    // single-line route draws it.
+    if (history_.size() > 1) {
+      Plot ten;
+      ten.title = "Fairlead tension";
+      ten.xlabel = "time (s)";
+      ten.ylabel = "FairTen (kN)";
+      for (std::size_t k = 0; k < deck_.lines.size(); ++k) {
+        PlotSeries s;
+        s.label = "line " + std::to_string(deck_.lines[k].id);
+        s.x = history_.t();
+        for (double v : history_.y(k)) s.y.push_back(v / 1e3);
+        ten.series.push_back(std::move(s));
+      }
+      svg(ten, ".tension.svg");
+    }
+    // <root>.curvature.svg: the static curvature of the finite-EI lines along their
+    // unstretched arc length from End A (the node recovery at the static state).
+    Plot cur;
+    cur.title = "Static curvature along the cables";
+    cur.xlabel = "arc length from End A (m)";
+    cur.ylabel = "curvature (1/m)";
+    VecX<double> xs;
+    for (const auto& L : deck_.lines) {
+      const int l = sim_->line_index(L.id);
+      const auto& m = sys.line(l).model;
+      if (!m.hermite()) continue;
+      sys.line_gather(static_state_, l, 0, xs);
+      const NodeRecovery r =
+          recover_nodes_at(m, xs, nullptr, sys.line_end_force(static_state_, l, 0), sys.line_end_force(static_state_, l, 1));
+      PlotSeries s;
+      s.label = "line " + std::to_string(L.id);
+      double arc = 0;
+      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+        if (i > 0) arc += m.L0(i - 1);
+        s.x.push_back(arc);
+        s.y.push_back(r.curvature[i]);
+      }
+      cur.series.push_back(std::move(s));
+    }
+    if (!cur.series.empty()) svg(cur, ".curvature.svg");
   }
 
   void write_summary(double seconds) {
@@ -26526,7 +27001,9 @@ class SystemRunner {
         << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
       if (dynamic_run()) {
         f << "march: " << sim_->stepper_statistics().steps << " steps, " << sim_->stepper_statistics().newton_iterations
-          << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps";
+          << " Newton iterations, " << sim_->stepper_statistics().factorizations << " factorisations"
+          << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", " << sim_->stepper_statistics().subdivisions
+          << " subdivided steps";
         if (sim_->max_substeps() > 1)
           f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
         const auto& ss = sim_->stepper_statistics();
@@ -26542,6 +27019,16 @@ class SystemRunner {
           << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
           << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
           << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
+        const auto li = static_cast<int>(l);
+        f << "  static: FairTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, true)).norm()
+          << " N, AnchTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, false)).norm() << " N\n";
+        std::size_t k = 0;
+        while (k < deck_.lines.size() && deck_.lines[k].id != id) ++k;
+        if (dynamic_run() && k < extremes_.size()) {
+          const Extremes& x = extremes_[k];
+          f << "  dynamic: FairTen min " << x.lo[0] << " N (t = " << x.t_lo[0] << " s), max " << x.hi[0]
+            << " N (t = " << x.t_hi[0] << " s); AnchTen min " << x.lo[1] << " N, max " << x.hi[1] << " N\n";
+        }
       }
     }
     f << "\nwall time " << seconds << " s\nfiles:";
@@ -26559,6 +27046,11 @@ class SystemRunner {
   std::vector<MotionTrack> dof_tracks_;   // the motionFile's coupled-DOF tracks (coupled bodies), 3 DOFs each
   std::vector<double> x_, v_;
   std::unique_ptr<OutputFile> out_, nodes_;
+  std::vector<std::unique_ptr<OutputFile>> line_files_;  // per deck line (null: no file)
+  std::vector<std::size_t> line_widths_;                 // per deck line: its file's values per row
+  std::size_t node_values_ = 0;                          // the .nodes.out values per row
+  FigureHistory history_;                                // the tension figure's FairTen of each line
+  std::vector<Extremes> extremes_;                       // per deck line: FairTen, AnchTen extremes
   std::vector<std::string> files_;
   SystemState<double> static_state_;
   bool statics_done_ = false;

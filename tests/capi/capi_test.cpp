@@ -111,6 +111,57 @@ TEST_CASE("The C API returns statuses and named messages, never exceptions", "[c
   CHECK(cabledyn_close(nullptr) == CABLEDYN_OK);
 }
 
+TEST_CASE("A host's notes: the deck's ignored options and its prescribed motion, which the host replaces",
+          "[capi]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_capi_notes";
+  fs::create_directories(dir);
+  std::ifstream in(ca_deck);
+  std::string deck((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string at = "0.05         dtM\n";
+  REQUIRE(deck.find(at) != std::string::npos);
+  // A vessel carries both fairleads and heaves; the deck asks for RK4 and a configuration blend.
+  deck.replace(deck.find(at), at.size(),
+               at + "rk4          tScheme\n0 0 -10      vesselRef\nheave 1 10   fairleadMotion\n"
+                    "False        alpha_force_blend\n");
+  const std::string path = (dir / "noted.dat").string();
+  std::ofstream(path) << deck;
+  cabledyn_system* s = nullptr;
+  REQUIRE(cabledyn_create(path.c_str(), &s) == CABLEDYN_OK);
+  int n = -1;
+  REQUIRE(cabledyn_note_count(s, &n) == CABLEDYN_OK);
+  std::vector<std::string> notes;
+  for (int i = 0; i < n; ++i) {
+    const char* t = nullptr;
+    REQUIRE(cabledyn_note(s, i, &t) == CABLEDYN_OK);
+    notes.emplace_back(t);
+  }
+  auto count = [&](const char* a, const char* b) {
+    int c = 0;
+    for (const auto& x : notes) c += x.find(a) != std::string::npos && x.find(b) != std::string::npos;
+    return c;
+  };
+  CHECK(count("vesselRef", "does not apply to a host's run") == 1);
+  CHECK(count("fairleadMotion", "does not apply to a host's run") == 1);
+  CHECK(count("motionFile", "does not apply") == 0);  // the deck has none
+  CHECK(count("tScheme", "ignored") == 1);
+  CHECK(count("alpha_force_blend", "does not apply to the system route") == 1);
+  const char* t = nullptr;
+  CHECK(cabledyn_note(s, n, &t) == CABLEDYN_INPUT_ERROR);
+  CHECK_THAT(std::string(cabledyn_last_error(s)), Catch::Contains("cabledyn_note") && Catch::Contains("i = "));
+  CHECK(cabledyn_note_count(s, nullptr) == CABLEDYN_INPUT_ERROR);
+  CHECK(cabledyn_close(s) == CABLEDYN_OK);
+  // The bridle deck itself: no motion, nothing of the host's run to note.
+  REQUIRE(cabledyn_create(ca_deck.c_str(), &s) == CABLEDYN_OK);
+  REQUIRE(cabledyn_note_count(s, &n) == CABLEDYN_OK);
+  for (int i = 0; i < n; ++i) {
+    REQUIRE(cabledyn_note(s, i, &t) == CABLEDYN_OK);
+    CHECK(std::string(t).find("host's run") == std::string::npos);
+  }
+  CHECK(cabledyn_close(s) == CABLEDYN_OK);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("The same deck through the driver's system route and through the C API: the same forces, bit for bit",
           "[capi][driver]") {
   namespace fs = std::filesystem;

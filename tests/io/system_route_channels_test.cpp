@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -96,11 +98,15 @@ TEST_CASE("The system route's node tension, curvature and bend moment channels a
   CHECK(a[4] < 1e-4);  // and lies straight on the seabed at node 30
   CHECK(a[6] > 100);   // N m (observed 285)
   CHECK(b[8] == 0.0);  // an EI = 0 line: no curvature
+  // Both routes draw the cable's static curvature (a statics-only run: no tension figure).
+  CHECK(fs::exists(dir / "single.curvature.svg"));
+  CHECK(fs::exists(dir / "system.curvature.svg"));
+  CHECK_FALSE(fs::exists(dir / "system.tension.svg"));
   fs::remove_all(dir);
 }
 
-TEST_CASE("The system route applies the deck's EI = 0 sub-step options and notes the single-line march's "
-          "solver options it does not apply",
+TEST_CASE("The system route applies the deck's EI = 0 sub-step and Newton options and notes those it does not "
+          "apply",
           "[io][system][driver]") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_options";
@@ -119,17 +125,27 @@ TEST_CASE("The system route applies the deck's EI = 0 sub-step options and notes
   const std::string at = "0.1          dtM\n";
   src.replace(src.find(at), at.size(),
               at + "32           ei0_substep_max\n2.5          ei0_substep_angle\noff          ei0_substeps\n"
-                   "True         modified_newton\n");
+                   "True         modified_newton\n"
+                   "dynamic_solver 1e-9 1e-12 40 8\nFalse alpha_force_blend\n");
   io::SystemRunner sys(io::parse_deck(src, "src.dat", ro), src_settings(dir / "system"));
   CHECK(policies(sys) == std::make_tuple(true, false, 32, 2.5));
-  int ei0 = 0, newton = 0;
+  const SystemStepperOptions& so = sys.simulation().stepper_options();
+  CHECK(so.modified_newton);
+  CHECK(so.tol == 1e-9);
+  CHECK(so.max_iterations == 40);
+  CHECK(so.max_backtracks == 8);
+  int ei0 = 0, newton = 0, abs_tol = 0, blend = 0;
   for (const auto& n : sys.notes()) {
     if (n.find("does not apply to the system route") == std::string::npos) continue;
     if (n.find("ei0_substep") != std::string::npos) ++ei0;
     if (n.find("modified_newton") != std::string::npos) ++newton;
+    if (n.find("dynamic_solver's absolute tolerance") != std::string::npos) ++abs_tol;
+    if (n.find("alpha_force_blend") != std::string::npos) ++blend;
   }
   CHECK(ei0 == 0);
-  CHECK(newton == 1);
+  CHECK(newton == 0);
+  CHECK(abs_tol == 1);
+  CHECK(blend == 1);
   fs::remove_all(dir);
 }
 
@@ -313,38 +329,221 @@ TEST_CASE("A depth-profile current in the system route: the lazy-wave cable's st
   fs::remove_all(dir);
 }
 
-TEST_CASE("A free point with a drag area under a depth-profile current is refused by the system statics, named",
+TEST_CASE("The system route writes MoorDyn's per-line files as the single-line route does", "[io][system][driver]") {
+  // The surged chain with every line-file flag: both routes write <root>_Line1.out with the
+  // same columns (nodes from End A as written; the single-line route builds this line from its
+  // fairlead); the static rows agree to the statics' tolerance, the march's within the two
+  // steppers' difference; the flag D is noted as not written, on both routes.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_line_files";
+  fs::create_directories(dir);
+  std::string deck = surged_deck;
+  const std::string row = "1    chain      1        2        290       29       -";
+  REQUIRE(deck.find(row) != std::string::npos);
+  deck.replace(deck.find(row), row.size(), "1    chain      1        2        290       29       pKvUVtsdbD");
+  io::RunSettings a_set = src_settings(dir / "single"), b_set = src_settings(dir / "system");
+  a_set.static_only = b_set.static_only = false;
+  io::DeckRunner single(io::parse_deck(deck, "surged.dat"), a_set);
+  single.run();
+  io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  b_set.restart_check = 4.0;  // the line files' rows repeat bit for bit after a restart too
+  io::SystemRunner sys(io::parse_deck(deck, "surged.dat", ro), b_set);
+  sys.run();
+  int noted = 0, restarted = 0;
+  for (const auto& n : sys.notes()) restarted += n.find("restart check") != std::string::npos;
+  CHECK(restarted == 1);
+  for (const auto& n : sys.notes()) noted += n.find("output flags D") != std::string::npos;
+  CHECK(noted == 1);
+  auto table = [](const fs::path& p) {
+    std::ifstream f(p);
+    std::string line, name;
+    std::getline(f, line);
+    std::vector<std::string> head;
+    std::istringstream h(line);
+    while (h >> name) head.push_back(name);
+    std::vector<std::vector<double>> rows;
+    while (std::getline(f, line)) {
+      std::istringstream r(line);
+      std::vector<double> v;
+      double x = 0;
+      while (r >> x) v.push_back(x);
+      if (!v.empty()) rows.push_back(v);
+    }
+    return std::make_pair(head, rows);
+  };
+  REQUIRE(fs::exists(dir / "system_Line1.out"));
+  const auto [ha, ra] = table(dir / "single_Line1.out");
+  const auto [hb, rb] = table(dir / "system_Line1.out");
+  CHECK(hb == ha);
+  REQUIRE(ha.size() == 1 + 30 * 3 * 5 + 30 + 29 * 3);  // Time; p v U V b; K; t s d
+  REQUIRE(rb.size() == ra.size());
+  REQUIRE(ra.size() > 100);
+  // Per column, against the peak of its quantity along the line (px, vz, Te, ... over every
+  // node or segment): the static row to the statics' tolerance, every row within 1 %
+  // (observed: see INFO).
+  auto quantity = [](const std::string& h) { return h.substr(h.find_first_not_of("NodeSg0123456789")); };
+  std::map<std::string, double> peaks;
+  for (std::size_t c = 1; c < ha.size(); ++c)
+    for (const auto& r : ra) peaks[quantity(ha[c])] = std::max(peaks[quantity(ha[c])], std::fabs(r[c]));
+  double worst_static = 0, worst = 0;
+  std::string at_static, at;
+  for (std::size_t c = 1; c < ha.size(); ++c) {
+    const double peak = peaks[quantity(ha[c])];
+    const double ds = std::fabs(ra[0][c] - rb[0][c]) / std::max(peak, 1e-300);
+    if (peak > 0 && ds > worst_static) worst_static = ds, at_static = ha[c];
+    for (std::size_t r = 0; r < ra.size(); ++r) {
+      const double d = std::fabs(ra[r][c] - rb[r][c]) / std::max(peak, 1e-300);
+      if (peak > 0 && d > worst) worst = d, at = ha[c] + " at t = " + std::to_string(ra[r][0]);
+    }
+    if (peak == 0)
+      for (std::size_t r = 0; r < rb.size(); ++r) CHECK(rb[r][c] == 0.0);  // U, V and b off the bed
+  }
+  INFO("static row: largest difference " << worst_static << " of the peak (" << at_static << "); all rows: " << worst
+                                           << " (" << at << ")");
+  CHECK(worst_static <= 1e-5);
+  CHECK(worst <= 0.01);  // observed 6.3e-4 (a touchdown node's seabed force)
+  // The figures: the tension history on both routes, no curvature of an EI = 0 line.
+  CHECK(fs::exists(dir / "single.tension.svg"));
+  CHECK(fs::exists(dir / "system.tension.svg"));
+  CHECK_FALSE(fs::exists(dir / "system.curvature.svg"));
+  // The summary's per-line statics and extremes, as the single-line route writes them.
+  std::ifstream sf(dir / "system.summary.txt");
+  const std::string summary((std::istreambuf_iterator<char>(sf)), std::istreambuf_iterator<char>());
+  CHECK_THAT(summary, Catch::Contains("  static: FairTen ") && Catch::Contains("  dynamic: FairTen min "));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Free points and bodies under a depth-profile current: the statics take the field at their positions",
           "[io][system][current]") {
+  // A buoy with a drag area on a drag-free tether in a sheared current u(z) = 0.5 + 0.002 z:
+  // at the equilibrium its drag is the field's at its own position, and it balances the
+  // tether's pull with its net buoyancy; a constant field gives the uniform current's
+  // equilibrium; a body's drag area and lumps take the field too; a rod's drag stations do
+  // not yet (refused, named).
   Environment env;
   env.depth = 100;
-  MooringSystem<double> sys(env, "profile");
-  PointModel<double> a, f;
-  a.kind = PointKind::fixed;
-  a.r = Vec3<double>(0, 0, -100);
-  f.kind = PointKind::free;
-  f.r = Vec3<double>(0, 0, -50);
-  f.volume = 2;
-  f.CdA = 1.5;
-  f.name = "buoy";
-  const int pa = sys.add_point(a), pf = sys.add_point(f);
-  SectionModel<double> sec;
-  sec.length = 50;
-  sec.segments = 5;
-  sec.EA = 1e8;
-  sec.rho_A = 50;
-  sec.d = 0.05;
-  sys.add_line(LineModel<double>("tether", {sec}, env, SeabedModel{}), pa, pf);
-  sys.renumber();
-  sys.set_current_field([](const Vec3<double>& x) { return Vec3<double>(0.5 + 0.002 * x(2), 0, 0); });
-  CHECK_THROWS_AS(sys.set_current(Vec3<double>(0.1, 0, 0)), InputError);
-  auto s = sys.initial_state();
-  VecX<double> R;
-  try {
-    sys.static_residual(s, R, nullptr);
-    FAIL("a free point with drag under a current field was accepted");
-  } catch (const NotImplementedError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("buoy"));
-    CHECK_THAT(e.what(), Catch::Contains("drag area"));
+  auto make = [&](bool body) {
+    MooringSystem<double> sys(env, "profile");
+    PointModel<double> a, f;
+    a.kind = PointKind::fixed;
+    a.r = Vec3<double>(0, 0, -100);
+    int pf = -1;
+    if (!body) {
+      f.kind = PointKind::free;
+      f.r = Vec3<double>(0, 0, -50);
+      f.volume = 2;
+      f.CdA = 1.5;
+      f.name = "buoy";
+      pf = sys.add_point(f);
+    } else {
+      BodyModel<double> b;
+      b.name = "can";
+      b.kind = BodyKind::free;
+      b.r = Vec3<double>(0, 0, -50);
+      b.mass = 500;
+      b.inertia = Vec3<double>(400, 400, 300);
+      b.volume = 2;
+      b.CdA << 1.5, 1.5, 1.0, 0, 0, 0;
+      BodyModel<double>::Lump k;
+      k.p = Vec3<double>(0, 0, 1.0);
+      k.volume = 0.2;
+      k.CdA = 0.5;
+      b.lumps.push_back(k);
+      const int bi = sys.add_body(b);
+      f.kind = PointKind::body;
+      f.body = bi;
+      f.r = Vec3<double>(0, 0, -1);  // the tether's hang-off, in the body's axes
+      pf = sys.add_point(f);
+    }
+    const int pa = sys.add_point(a);
+    SectionModel<double> sec;
+    sec.length = 50;
+    sec.segments = 5;
+    sec.EA = 1e8;
+    sec.rho_A = 5;
+    sec.d = 0.05;
+    sys.add_line(LineModel<double>("tether", {sec}, env, SeabedModel{}), pa, pf);
+    sys.renumber();
+    return sys;
+  };
+  auto shear = [](const Vec3<double>& x) { return Vec3<double>(0.5 + 0.002 * x(2), 0, 0); };
+  {
+    auto sys = make(false);
+    sys.set_current_field(shear);
+    CHECK_THROWS_AS(sys.set_current(Vec3<double>(0.1, 0, 0)), InputError);
+    auto s = sys.initial_state();
+    const auto res = solve_statics(sys, s);
+    const Vec3<double> xp = sys.point_position(s, 0);
+    const Vec3<double> U = shear(xp);
+    const Vec3<double> drag = 0.5 * env.rho_w * 1.5 * U.norm() * U;
+    const Vec3<double> f = sys.point_static_load(0) + drag + sys.line_end_force(s, 0, 1);
+    INFO("buoy at " << xp.transpose() << ", drag " << drag.transpose() << " N, imbalance " << f.norm() << " N");
+    CHECK(f.norm() <= 1e-6 * res.scale);
+    CHECK(xp(0) > 0.1);  // carried downstream (observed 0.32 m)
+    // A constant field and the uniform current: the same equilibrium.
+    auto sa = make(false);
+    sa.set_current_field([](const Vec3<double>&) { return Vec3<double>(0.4, 0.1, 0); });
+    auto s1 = sa.initial_state();
+    solve_statics(sa, s1);
+    auto sb = make(false);
+    sb.set_current(Vec3<double>(0.4, 0.1, 0));
+    auto s2 = sb.initial_state();
+    solve_statics(sb, s2);
+    CHECK((sa.point_position(s1, 0) - sb.point_position(s2, 0)).norm() <= 1e-8);
+  }
+  {
+    auto sa = make(true);
+    sa.set_current_field([](const Vec3<double>&) { return Vec3<double>(0.4, 0.1, 0); });
+    auto s1 = sa.initial_state();
+    solve_statics(sa, s1);
+    auto sb = make(true);
+    sb.set_current(Vec3<double>(0.4, 0.1, 0));
+    auto s2 = sb.initial_state();
+    solve_statics(sb, s2);
+    Vec3<double> r1, r2;
+    Mat3<double> R1, R2;
+    sa.body_pose(s1, 0, r1, R1);
+    sb.body_pose(s2, 0, r2, R2);
+    INFO("body at " << r1.transpose() << " (field), " << r2.transpose() << " (uniform)");
+    CHECK(r1(0) > 0.2);  // observed 0.52 m
+    CHECK((r1 - r2).norm() <= 1e-7);
+    CHECK((R1 - R2).cwiseAbs().maxCoeff() <= 1e-7);
+    // In the shear (0.40 m/s at the body's depth, 0.3 at the anchor) the body is carried
+    // downstream less far than under the constant 0.4 m/s plus the 0.1 m/s cross-flow, and
+    // straight downstream.
+    auto sc = make(true);
+    sc.set_current_field(shear);
+    auto s3 = sc.initial_state();
+    solve_statics(sc, s3);
+    Vec3<double> r3;
+    Mat3<double> R3;
+    sc.body_pose(s3, 0, r3, R3);
+    INFO("body in the shear at " << r3.transpose());
+    CHECK(r3(0) > 0.2);
+    CHECK(r3(0) < r1(0));
+    CHECK(std::fabs(r3(1)) <= 1e-9);
+    // A rod with drag on the body: refused by name under the field.
+    auto sr = make(true);
+    RodPart<double> rod;
+    rod.name = "spar";
+    rod.a = Vec3<double>(0, 0, 0);
+    rod.b = Vec3<double>(0, 0, 2);
+    rod.d = 0.5;
+    rod.rho_A = 10;
+    rod.Cd = 1.0;
+    rod.segments = 4;
+    sr.body(0).rods.push_back(rod);
+    sr.renumber();
+    sr.set_current_field(shear);
+    auto s4 = sr.initial_state();
+    VecX<double> R;
+    try {
+      sr.static_residual(s4, R, nullptr);
+      FAIL("a rod with drag under a current field was accepted");
+    } catch (const NotImplementedError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("can") && Catch::Contains("rod drag"));
+    }
   }
 }
 

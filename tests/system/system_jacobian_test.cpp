@@ -106,6 +106,38 @@ TEST_CASE("The bordered block solve equals the dense solve", "[system][linalg]")
   const VecX<double> xd = Jd.fullPivLu().solve(R);
   CHECK((Jd * x - R).norm() <= 1e-9 * R.norm());
   CHECK((x - xd).norm() <= 1e-8 * xd.norm());
+  CHECK(J.factored());  // solve() keeps its factors
+}
+
+TEST_CASE("The bordered Jacobian's factors solve again: the same result as a fresh solve, bit for bit",
+          "[system][linalg]") {
+  auto sys = sj_system<double>();
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  auto J = sys.make_jacobian();
+  VecX<double> R;
+  sys.static_residual(s, R, &J, 1e-3);
+  const MatX<double> Jd = J.to_dense();
+  VecX<double> b1 = R, b2 = R;
+  for (Eigen::Index i = 0; i < R.size(); ++i) {
+    b1(i) = 1e3 * std::cos(0.7 * double(i));
+    b2(i) = 1e2 * std::sin(1.3 * double(i) + 0.2);
+  }
+  auto J2 = J;  // the same matrix, for a fresh solve of b2
+  CHECK_THROWS_WITH(J.solve_factored(b1), Catch::Contains("factor() after the last set_zero()"));
+  J.factor();
+  REQUIRE(J.factored());
+  VecX<double> x1 = b1, x2 = b2, y2 = b2;
+  J.solve_factored(x1);
+  J.solve_factored(x2);
+  J2.solve(y2);
+  CHECK(x2 == y2);  // bit for bit
+  VecX<double> x1again = b1;
+  J.solve_factored(x1again);
+  CHECK(x1again == x1);
+  CHECK((Jd * x2 - b2).norm() <= 1e-9 * b2.norm());
+  J.set_zero();
+  CHECK_FALSE(J.factored());
 }
 
 TEST_CASE("The bordered Jacobian names an entry its structure has no room for", "[system][linalg]") {

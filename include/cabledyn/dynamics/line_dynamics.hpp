@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "cabledyn/core/fp_env.hpp"
 #include "cabledyn/dynamics/band_scatter.hpp"
 #include "cabledyn/dynamics/ei0_substeps.hpp"
 #include "cabledyn/dynamics/generalized_alpha.hpp"
@@ -120,6 +121,7 @@ class BasicLineDynamics {
   void step(double dt, const EndMotions& target, const HeldFluid* fluid = nullptr) {
     if (!(dt > 0 && std::isfinite(dt))) throw InputError(line_.name(), "dt", dt, "> 0");
     if (s_.q.size() != n_) throw InputError(line_.name(), "state", "uninitialised", "initialize() first");
+    const SubnormalFlush flush(opt_.flush_subnormals);
     model_.hold_fluid(fluid);
     // r_n (spec "Time integration"): EI = 0, evaluated afresh at the committed state with the
     // step's held fluid (both shares of the force blend see the held field); Hermite, the

@@ -90,6 +90,9 @@ struct DynamicOptions {
   bool ei0_substeps = true;
   int ei0_substep_max = 16;       ///< [ei0_substep_max] 4 ... 65536
   double ei0_substep_angle = 1.0; ///< [ei0_substep_angle] chord turn per step that triggers them [deg], in (0, 90]
+  /// A step runs with subnormal results flushed to zero (core/fp_env.hpp); the caller's mode
+  /// is restored on return.
+  bool flush_subnormals = true;
 
   void validate(const std::string& object) const {
     if (!(rho_inf >= 0 && rho_inf <= 1)) throw InputError(object, "rhoInf", rho_inf, "in [0, 1]");

@@ -50,6 +50,7 @@
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/errors.hpp"
+#include "cabledyn/core/fp_env.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/dynamics/generalized_alpha.hpp"
 
@@ -72,12 +73,23 @@ struct SystemStepperOptions {
   int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
   LineSearch line_search = LineSearch::automatic;
   int max_backtracks = 12;
+  /// [modified_newton] Reuse the factorised tangent within an attempt while each iterate
+  /// reduces ||G||_inf to at most a quarter of the previous one; rebuild it at the iterate
+  /// otherwise (spec "Newton iteration"). The convergence test is unchanged. An iterate on the
+  /// reused factor evaluates the residual alone (no tangent), so a step's converged iterate
+  /// costs no tangent either.
+  bool modified_newton = false;
+  /// A step runs with subnormal results flushed to zero (core/fp_env.hpp: a motion settling
+  /// toward rest otherwise runs on slow subnormal arithmetic); the caller's mode is restored
+  /// on return.
+  bool flush_subnormals = true;
 };
 
 /// Counters of a run.
 struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
-  long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (each a factorisation, but the line search's)
+  long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (a tangent re-evaluated at the same iterate for a fresh factorisation not counted)
+  long factorizations = 0;      ///< factorised tangents of the Newton iterations
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
   long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)
@@ -104,6 +116,7 @@ class SystemStepper {
   using State = typename System::State;
   using Held = typename System::Held;
   using Index = Eigen::Index;
+  using Jacobian = typename System::Jacobian;
 
   SystemStepper(System& sys, SystemStepperOptions opt = {})
       : sys_(sys), opt_(opt), ga_(GeneralizedAlpha<T>::from_rho_inf(T(opt.rho_inf))), J_(sys.make_jacobian()) {
@@ -149,6 +162,7 @@ class SystemStepper {
     sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
     x_.a = -r0_;
     J_.solve(x_.a);
+    ++stats_.factorizations;
     Ma0_ = -r0_;  // M a0 = -r0
     initialized_ = true;
   }
@@ -165,6 +179,7 @@ class SystemStepper {
     if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() first");
     if (!(value_of(dt) > 0) || !is_finite(dt)) throw InputError("stepper", "dt", value_of(dt), "> 0");
     if (substeps < 1) throw InputError("stepper", "substeps", substeps, ">= 1");
+    const SubnormalFlush flush(opt_.flush_subnormals);
     sys_.get_held(h1_);
     dt_ = dt;
     base_ = x_;
@@ -295,16 +310,23 @@ class SystemStepper {
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
     bool limited = false;  // the last update stopped a node in the seabed blend: taken whole
+    bool factored = false;  // J_ holds a factorisation of this attempt (modified Newton)
+    // The blended residual G at trial_ (with the tangent into J_ when `tangent`).
+    auto evaluate = [&](bool tangent) {
+      Jacobian* J = tangent ? &J_ : nullptr;
+      if (tangent) J_.set_zero();
+      sys_.set_held(hs1_);
+      sys_.inertia(trial_, Ma_, J, wm, T(1) - g.alpha_m);
+      sys_.dynamic_residual(trial_, r_, J, wq, wv);
+      G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, J); }) caps = sys_.correct_blend(trial_, dt, g, G_, J);
+    };
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
-      // Inertia force and forces at q1, v1, a1.
-      J_.set_zero();
-      sys_.set_held(hs1_);
-      sys_.inertia(trial_, Ma_, &J_, wm, T(1) - g.alpha_m);
-      sys_.dynamic_residual(trial_, r_, &J_, wq, wv);
-      G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
-      if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, &J_); }) caps = sys_.correct_blend(trial_, dt, g, G_, &J_);
+      // Inertia force and forces at q1, v1, a1; on a reused factor the residual alone.
+      const bool reuse = opt_.modified_newton && factored;
+      evaluate(!reuse);
       ++stats_.newton_iterations;
       double gn = 0;
       bool finite = true;
@@ -348,12 +370,21 @@ class SystemStepper {
         ++stats_.backtracks;
         continue;
       }
+      // Modified Newton: the factor of an earlier iterate while the residual falls to a
+      // quarter or less at each iterate; otherwise the tangent at this iterate, factorised.
+      const bool keep = reuse && gn <= 0.25 * gprev;
       gprev = gn;
       backtracks = 0;
       limited = false;
-      dq_ = -G_;
       try {
-        J_.solve(dq_);
+        if (!keep) {
+          if (reuse) evaluate(true);  // the same iterate, its tangent now
+          J_.factor();
+          ++stats_.factorizations;
+          factored = true;
+        }
+        dq_ = -G_;
+        J_.solve_factored(dq_);
       } catch (const SolveError&) {
         return false;
       }

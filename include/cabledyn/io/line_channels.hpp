@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cabledyn/io/channel.hpp"
+#include "cabledyn/io/line_output_file.hpp"
 #include "cabledyn/io/node_recovery.hpp"
 
 namespace cabledyn::io {
@@ -182,7 +183,7 @@ class BasicLineChannels {
     }
     for (std::size_t k = 0; k < lines_.size(); ++k) {
       const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
-      if (flags == "-" || flags.empty()) continue;
+      if (!line_file_wanted(flags)) continue;
       const std::vector<double> v = line_output_row(k, use_static);
       for (double x : v)
         if (!std::isfinite(x))
@@ -264,29 +265,11 @@ class BasicLineChannels {
     return out;
   }
 
-  /// The column names of a line's output file (MoorDyn's: Node<j>px ..., Seg<e>Te ...).
+  /// The column names of a line's output file (io/line_output_file.hpp).
   std::vector<std::string> line_output_header(std::size_t k) const {
     const auto& L = lines_[k];
-    const std::string& flags = deck_.find_line(L.id)->outputs;
-    const auto has = [&](char f) { return flags.find(f) != std::string::npos; };
-    const std::size_t nn = L.line->n_nodes(), ne = L.line->n_elements();
-    const int first = deck_.first_node_number();
-    std::vector<std::string> h;
-    const auto nodes3 = [&](const char* a, const char* b, const char* c) {
-      for (std::size_t j = 0; j < nn; ++j)
-        for (const char* s : {a, b, c}) h.push_back("Node" + std::to_string(j + first) + s);
-    };
-    if (has('p')) nodes3("px", "py", "pz");
-    if (has('K'))
-      for (std::size_t j = 0; j < nn; ++j) h.push_back("Node" + std::to_string(j + first) + "Ku");
-    if (has('v')) nodes3("vx", "vy", "vz");
-    if (has('U')) nodes3("Ux", "Uy", "Uz");
-    if (has('V')) nodes3("Vx", "Vy", "Vz");
-    for (const auto& [f, s] : {std::pair<char, const char*>{'t', "Te"}, {'s', "St"}, {'d', "dSt"}})
-      if (has(f))
-        for (std::size_t e = 1; e <= ne; ++e) h.push_back("Seg" + std::to_string(e) + s);
-    if (has('b')) nodes3("bx", "by", "bz");
-    return h;
+    return line_file_header(deck_.find_line(L.id)->outputs, L.line->n_nodes(), L.line->n_elements(),
+                            deck_.first_node_number());
   }
 
   /// The number of values of line k's output file row.

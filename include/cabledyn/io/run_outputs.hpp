@@ -17,6 +17,7 @@
 
 #include "cabledyn/core/version.hpp"
 #include "cabledyn/io/channel.hpp"
+#include "cabledyn/io/line_output_file.hpp"
 #include "cabledyn/io/node_recovery.hpp"
 #include "cabledyn/io/output_file.hpp"
 #include "cabledyn/io/svg_plot.hpp"
@@ -52,7 +53,7 @@ class BasicRunOutputs {
   const std::vector<double>& times() const { return times_; }
   const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
   /// Points the tension figure keeps (at most 8192, whatever the run's length).
-  std::size_t plot_history_size() const { return plot_t_.size(); }
+  std::size_t plot_history_size() const { return history_.size(); }
   /// The time of the last row written (-1 before the first).
   double last_time() const { return last_out_t_; }
 
@@ -97,13 +98,9 @@ class BasicRunOutputs {
     line_widths_.assign(lines.size(), 0);
     for (std::size_t k = 0; k < lines.size(); ++k) {
       const std::string& flags = deck.find_line(lines[k].id)->outputs;
-      if (flags == "-" || flags.empty()) continue;
-      std::string missing;
-      for (char c : std::string("Dc"))
-        if (flags.find(c) != std::string::npos) missing += c;
-      if (!missing.empty())
-        notes.push_back("line " + std::to_string(lines[k].id) + " output flags " + missing +
-                         " (per-node hydrodynamic force, per-segment damping force) are not written: not implemented");
+      if (!line_file_wanted(flags)) continue;
+      const std::string note = line_file_note(lines[k].id, flags);
+      if (!note.empty()) notes.push_back(note);
       const std::vector<std::string>& h = line_headers[k];
       if (h.empty()) continue;
       line_widths_[k] = h.size();
@@ -154,24 +151,12 @@ class BasicRunOutputs {
       times_.push_back(t);
       rows_.emplace_back(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(nc));
     }
-    // The tension figure's history: at most ~4096 points per line (every other point dropped
-    // and the stride doubled when full), so that memory does not grow with the run.
-    ++history_count_;
-    if ((history_count_ - 1) % history_stride_ == 0) {
-      plot_t_.push_back(t);
-      plot_fairten_.resize(lines.size());
-      for (std::size_t k = 0; k < lines.size(); ++k) plot_fairten_[k].push_back(line_end_force(lines[k], 0, use_static).norm());
-      if (plot_t_.size() >= 8192) {
-        const auto halve = [](std::vector<double>& v) {
-          std::size_t j = 0;
-          for (std::size_t i = 0; i < v.size(); i += 2) v[j++] = v[i];
-          v.resize(j);
-        };
-        halve(plot_t_);
-        for (auto& v : plot_fairten_) halve(v);
-        history_stride_ *= 2;
-      }
-    }
+    // The tension figure's history, bounded (FigureHistory).
+    history_.offer(t, [&] {
+      std::vector<double> f;
+      for (const auto& L : lines) f.push_back(line_end_force(L, 0, use_static).norm());
+      return f;
+    });
   }
 
   /// Flushes and closes the streamed outputs (checked).
@@ -251,7 +236,7 @@ class BasicRunOutputs {
       prof.series.push_back(bed);
     }
     svg_file(prof, ".profile.svg");
-    if (plot_t_.size() > 1) {
+    if (history_.size() > 1) {
       Plot ten;
       ten.title = "Fairlead tension";
       ten.xlabel = "time (s)";
@@ -259,8 +244,8 @@ class BasicRunOutputs {
       for (std::size_t k = 0; k < lines.size(); ++k) {
         PlotSeries s;
         s.label = "line " + std::to_string(lines[k].id);
-        s.x = plot_t_;
-        for (double v : plot_fairten_[k]) s.y.push_back(v / 1e3);
+        s.x = history_.t();
+        for (double v : history_.y(k)) s.y.push_back(v / 1e3);
         ten.series.push_back(std::move(s));
       }
       svg_file(ten, ".tension.svg");
@@ -356,9 +341,7 @@ class BasicRunOutputs {
   std::vector<std::size_t> line_widths_;    // values per row of each line file
   std::vector<double> times_;               // keep_history
   std::vector<std::vector<double>> rows_;   // keep_history
-  std::vector<double> plot_t_;              // the tension figure's bounded history
-  std::vector<std::vector<double>> plot_fairten_;
-  long long history_count_ = 0, history_stride_ = 1;
+  FigureHistory history_;  // the tension figure's bounded history of the lines' FairTen
   double last_out_t_ = -1;
   std::vector<std::string> names_, files_;
 };

@@ -32,6 +32,46 @@ struct Plot {
   int width = 900, height = 540;
 };
 
+/// A figure's time history of a few series, bounded: it keeps every stride-th sample and,
+/// at 8192 kept, drops every other one and doubles the stride, so its memory does not grow
+/// with the run (at most 8192 points, at least 4096 once that many have been offered).
+class FigureHistory {
+ public:
+  /// Whether the next offered sample is kept (compute its values only then).
+  bool keeps_next() const { return count_ % stride_ == 0; }
+  /// Offers the sample of time t; `values` (one per series) is called only for a kept one.
+  template <class F>
+  void offer(double t, F&& values) {
+    const bool keep = keeps_next();
+    ++count_;
+    if (!keep) return;
+    const std::vector<double> v = values();
+    if (y_.empty()) y_.resize(v.size());
+    if (v.size() != y_.size()) throw InputError("figure history", "series", v.size(), "== " + std::to_string(y_.size()));
+    t_.push_back(t);
+    for (std::size_t k = 0; k < v.size(); ++k) y_[k].push_back(v[k]);
+    if (t_.size() >= 8192) {
+      const auto halve = [](std::vector<double>& a) {
+        std::size_t j = 0;
+        for (std::size_t i = 0; i < a.size(); i += 2) a[j++] = a[i];
+        a.resize(j);
+      };
+      halve(t_);
+      for (auto& a : y_) halve(a);
+      stride_ *= 2;
+    }
+  }
+  const std::vector<double>& t() const { return t_; }
+  /// Series k's kept values.
+  const std::vector<double>& y(std::size_t k) const { return y_.at(k); }
+  std::size_t size() const { return t_.size(); }
+
+ private:
+  std::vector<double> t_;
+  std::vector<std::vector<double>> y_;
+  long long count_ = 0, stride_ = 1;
+};
+
 namespace detail {
 inline std::string svg_escape(const std::string& s) {
   std::string o;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cabledyn/core/version.hpp"
+#include "cabledyn/io/line_output_file.hpp"
 #include "cabledyn/io/node_recovery.hpp"
 #include "cabledyn/io/output_file.hpp"
 #include "cabledyn/io/run_settings.hpp"
@@ -62,14 +63,11 @@ class SystemRunner {
                                          angles);
       }
     }
-    const auto& o = deck_.options;
-    for (const char* k : {"dynamic_solver", "modified_newton", "alpha_force_blend"})
-      if (o.line_of(k) > 0)
-        notes_.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
-                         " does not apply to the system route (generalised-alpha force blend with the EI = 0 "
-                         "release cap, full Newton of at most 30 iterations with a backtracking line search of at most 12 "
-                         "halvings, "
-                         "subdivision of failed steps)");
+    for (const auto& n : sim_->solver_notes()) notes_.push_back(n);
+    for (const auto& L : deck_.lines) {
+      const std::string note = line_file_wanted(L.outputs) ? line_file_note(L.id, L.outputs) : std::string();
+      if (!note.empty()) notes_.push_back(note);
+    }
   }
 
   const std::vector<std::string>& files() const { return files_; }
@@ -97,15 +95,20 @@ class SystemRunner {
         for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
       open_outputs();
       record(0.0);
+      track_extremes(0.0);
       if (dynamic_run()) march();
       out_->close();
       nodes_->close();
+      for (auto& f : line_files_)
+        if (f) f->close();
     } catch (const Error& e) {
       failure = std::current_exception();
       stop_reason_ = e.what();
       try {
         if (out_) out_->close();
         if (nodes_) nodes_->close();
+        for (auto& f : line_files_)
+          if (f) f->close();
       } catch (const Error& e2) {
         stop_reason_ += std::string("; ") + e2.what();
       }
@@ -189,6 +192,7 @@ class SystemRunner {
       coupled_at(t);
       sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
       steps_done_ = s;
+      track_extremes(t);
       if (s_check >= 0) check_rows.push_back(output_row(t));
       if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
         s_check = s;
@@ -207,9 +211,28 @@ class SystemRunner {
     if (s_check >= 0) restart_check(s_check, *copy, check_rows);
   }
 
+  // Each line's FairTen and AnchTen (the ends FairTen<L> and AnchTen<L> read): their least
+  // and greatest values over the march and when (the summary's "dynamic" line), from the
+  // statics on.
+  struct Extremes {
+    double lo[2] = {0, 0}, hi[2] = {0, 0}, t_lo[2] = {0, 0}, t_hi[2] = {0, 0};
+  };
+  void track_extremes(double t) {
+    const bool first = extremes_.empty();
+    if (first) extremes_.resize(deck_.lines.size());
+    for (std::size_t k = 0; k < deck_.lines.size(); ++k)
+      for (int e = 0; e < 2; ++e) {
+        const int id = deck_.lines[k].id;
+        const double T = sim_->line_end_force(id, deck_.tension_end(id, e == 0)).norm();
+        Extremes& x = extremes_[k];
+        if (first || T > x.hi[e]) x.hi[e] = T, x.t_hi[e] = t;
+        if (first || T < x.lo[e]) x.lo[e] = T, x.t_lo[e] = t;
+      }
+  }
+
   // The second pass of the restart check (--restart-check): the simulation restored to its
-  // copy at step s0 marches to the end again, and every output row (channels and node
-  // positions) must equal the first pass's bit for bit.
+  // copy at step s0 marches to the end again, and every output row (channels, node
+  // positions and line files) must equal the first pass's bit for bit.
   void restart_check(long long s0, const SystemSimulation::Checkpoint& copy, const std::vector<std::vector<double>>& rows) {
     const double dt = *deck_.options.dtM;
     sim_->restore(copy);
@@ -464,6 +487,71 @@ class SystemRunner {
     }
     g << "\n";
     nodes_->row_done();
+    // <root>_Line<L>.out: MoorDyn's per-line output flags (io/line_output_file.hpp), as the
+    // single-line route writes them.
+    line_files_.clear();
+    line_files_.resize(deck_.lines.size());
+    line_widths_.assign(deck_.lines.size(), 0);
+    node_values_ = 0;
+    for (const auto& L : deck_.lines) node_values_ += 3 * sim_->model().system.line(sim_->line_index(L.id)).model.n_nodes();
+    for (std::size_t k = 0; k < deck_.lines.size(); ++k) {
+      const auto& L = deck_.lines[k];
+      if (!line_file_wanted(L.outputs)) continue;
+      const auto& m = sim_->model().system.line(sim_->line_index(L.id)).model;
+      const std::vector<std::string> h = line_file_header(L.outputs, m.n_nodes(), m.n_elements(), first);
+      if (h.empty()) continue;
+      line_widths_[k] = h.size();
+      line_files_[k] = std::make_unique<OutputFile>(set_.root + "_Line" + std::to_string(L.id) + ".out");
+      files_.push_back(line_files_[k]->path());
+      std::ostream& l = line_files_[k]->stream();
+      l << "Time";
+      for (const auto& n : h) l << "\t" << n;
+      l << "\n";
+      line_files_[k]->row_done();
+    }
+  }
+
+  // The values of line file k's row at the committed state, in line_file_header's order:
+  // node positions, curvatures (the node recovery), velocities, fluid velocities (the held
+  // fluid, or the uniform current), VIV lift (zero: Cl = 0), segment tensions, strains and
+  // strain rates (LineModel::segment_output), seabed forces; nodes from End A as written.
+  std::vector<double> line_file_row(std::size_t k) const {
+    const auto& L = deck_.lines[k];
+    const auto has = [&](char f) { return L.outputs.find(f) != std::string::npos; };
+    const auto& sys = sim_->model().system;
+    const int l = sim_->line_index(L.id);
+    const auto& m = sys.line(l).model;
+    VecX<double> x, v;
+    sys.line_gather(sim_->state(), l, 0, x);
+    sys.line_gather(sim_->state(), l, 1, v);
+    const std::size_t nn = m.n_nodes(), ne = m.n_elements();
+    std::vector<double> out;
+    const auto vec3 = [&](const Vec3<double>& a) { out.insert(out.end(), {a(0), a(1), a(2)}); };
+    const auto slot = [&](const VecX<double>& y, std::size_t i) {
+      return Vec3<double>(y.segment<3>(3 * static_cast<Eigen::Index>(m.position_slot(i))));
+    };
+    if (has('p'))
+      for (std::size_t i = 0; i < nn; ++i) vec3(slot(x, i));
+    if (has('K')) {
+      const NodeRecovery& r = node_recovery(l);
+      for (std::size_t i = 0; i < nn; ++i) out.push_back(r.curvature[i]);
+    }
+    if (has('v'))
+      for (std::size_t i = 0; i < nn; ++i) vec3(slot(v, i));
+    if (has('U'))
+      for (std::size_t i = 0; i < nn; ++i) vec3(sys.line_node_fluid_velocity(l, i));
+    if (has('V'))
+      for (std::size_t i = 0; i < nn; ++i) vec3(Vec3<double>::Zero());
+    for (char f : {'t', 's', 'd'})
+      if (has(f))
+        for (std::size_t e = 0; e < ne; ++e) {
+          const auto so = m.segment_output(x, v, e);
+          out.push_back(f == 't' ? so.tension : f == 's' ? so.strain : so.rate);
+        }
+    if (has('b'))
+      for (std::size_t i = 0; i < nn; ++i)
+        vec3(Vec3<double>(0, 0, m.seabed_reaction(i, slot(x, i)(2), slot(v, i)(2)).f));
+    return out;
   }
 
   // The outputs of the committed state at time t: the channels (SolveError naming a
@@ -485,6 +573,16 @@ class SystemRunner {
       for (std::size_t i = 0; i < m.n_nodes(); ++i)
         for (Eigen::Index c = 0; c < 3; ++c) row.push_back(x(3 * static_cast<Eigen::Index>(m.position_slot(i)) + c));
     }
+    // Then each line file's values (SolveError naming a non-finite one).
+    for (std::size_t k = 0; k < line_files_.size(); ++k) {
+      if (!line_files_[k]) continue;
+      for (double a : line_file_row(k)) {
+        if (!std::isfinite(a))
+          throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s",
+                           "line " + std::to_string(deck_.lines[k].id) + " output", a, "a finite number");
+        row.push_back(a);
+      }
+    }
     return row;
   }
 
@@ -496,12 +594,27 @@ class SystemRunner {
     for (auto it = row.begin(); it != row.begin() + nc; ++it) f << "\t" << *it;
     f << "\n";
     out_->row_done();
+    std::size_t at = static_cast<std::size_t>(nc) + node_values_;
     std::ostream& g = nodes_->stream();
     g << t;
-    for (auto it = row.begin() + nc; it != row.end(); ++it) g << "\t" << *it;
+    for (auto it = row.begin() + nc; it != row.begin() + static_cast<std::ptrdiff_t>(at); ++it) g << "\t" << *it;
     g << "\n";
     nodes_->row_done();
+    for (std::size_t k = 0; k < line_files_.size(); ++k) {
+      if (!line_files_[k]) continue;
+      std::ostream& l = line_files_[k]->stream();
+      l << t;
+      for (std::size_t i = 0; i < line_widths_[k]; ++i) l << "\t" << row[at++];
+      l << "\n";
+      line_files_[k]->row_done();
+    }
     last_out_t_ = t;
+    // The tension figure's bounded history: each line's FairTen (the end FairTen<L> reads).
+    history_.offer(t, [&] {
+      std::vector<double> f;
+      for (const auto& L : deck_.lines) f.push_back(sim_->line_end_force(L.id, deck_.tension_end(L.id, true)).norm());
+      return f;
+    });
     if (set_.keep_history) {
       times_.push_back(t);
       row.resize(static_cast<std::size_t>(nc));
@@ -660,6 +773,53 @@ class SystemRunner {
       f->stream() << to_svg(p);
       f->close();
     }
+    auto svg = [&](const Plot& p, const char* suffix) {
+      auto f = std::make_unique<OutputFile>(set_.root + suffix);
+      files_.push_back(f->path());
+      f->stream() << to_svg(p);
+      f->close();
+    };
+    // <root>.tension.svg: each line's FairTen over the run (two output times or more), as the
+    // single-line route draws it.
+    if (history_.size() > 1) {
+      Plot ten;
+      ten.title = "Fairlead tension";
+      ten.xlabel = "time (s)";
+      ten.ylabel = "FairTen (kN)";
+      for (std::size_t k = 0; k < deck_.lines.size(); ++k) {
+        PlotSeries s;
+        s.label = "line " + std::to_string(deck_.lines[k].id);
+        s.x = history_.t();
+        for (double v : history_.y(k)) s.y.push_back(v / 1e3);
+        ten.series.push_back(std::move(s));
+      }
+      svg(ten, ".tension.svg");
+    }
+    // <root>.curvature.svg: the static curvature of the finite-EI lines along their
+    // unstretched arc length from End A (the node recovery at the static state).
+    Plot cur;
+    cur.title = "Static curvature along the cables";
+    cur.xlabel = "arc length from End A (m)";
+    cur.ylabel = "curvature (1/m)";
+    VecX<double> xs;
+    for (const auto& L : deck_.lines) {
+      const int l = sim_->line_index(L.id);
+      const auto& m = sys.line(l).model;
+      if (!m.hermite()) continue;
+      sys.line_gather(static_state_, l, 0, xs);
+      const NodeRecovery r =
+          recover_nodes_at(m, xs, nullptr, sys.line_end_force(static_state_, l, 0), sys.line_end_force(static_state_, l, 1));
+      PlotSeries s;
+      s.label = "line " + std::to_string(L.id);
+      double arc = 0;
+      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+        if (i > 0) arc += m.L0(i - 1);
+        s.x.push_back(arc);
+        s.y.push_back(r.curvature[i]);
+      }
+      cur.series.push_back(std::move(s));
+    }
+    if (!cur.series.empty()) svg(cur, ".curvature.svg");
   }
 
   void write_summary(double seconds) {
@@ -689,7 +849,9 @@ class SystemRunner {
         << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
       if (dynamic_run()) {
         f << "march: " << sim_->stepper_statistics().steps << " steps, " << sim_->stepper_statistics().newton_iterations
-          << " Newton iterations, " << sim_->stepper_statistics().subdivisions << " subdivided steps";
+          << " Newton iterations, " << sim_->stepper_statistics().factorizations << " factorisations"
+          << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", " << sim_->stepper_statistics().subdivisions
+          << " subdivided steps";
         if (sim_->max_substeps() > 1)
           f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
         const auto& ss = sim_->stepper_statistics();
@@ -705,6 +867,16 @@ class SystemRunner {
           << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
           << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
           << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
+        const auto li = static_cast<int>(l);
+        f << "  static: FairTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, true)).norm()
+          << " N, AnchTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, false)).norm() << " N\n";
+        std::size_t k = 0;
+        while (k < deck_.lines.size() && deck_.lines[k].id != id) ++k;
+        if (dynamic_run() && k < extremes_.size()) {
+          const Extremes& x = extremes_[k];
+          f << "  dynamic: FairTen min " << x.lo[0] << " N (t = " << x.t_lo[0] << " s), max " << x.hi[0]
+            << " N (t = " << x.t_hi[0] << " s); AnchTen min " << x.lo[1] << " N, max " << x.hi[1] << " N\n";
+        }
       }
     }
     f << "\nwall time " << seconds << " s\nfiles:";
@@ -722,6 +894,11 @@ class SystemRunner {
   std::vector<MotionTrack> dof_tracks_;   // the motionFile's coupled-DOF tracks (coupled bodies), 3 DOFs each
   std::vector<double> x_, v_;
   std::unique_ptr<OutputFile> out_, nodes_;
+  std::vector<std::unique_ptr<OutputFile>> line_files_;  // per deck line (null: no file)
+  std::vector<std::size_t> line_widths_;                 // per deck line: its file's values per row
+  std::size_t node_values_ = 0;                          // the .nodes.out values per row
+  FigureHistory history_;                                // the tension figure's FairTen of each line
+  std::vector<Extremes> extremes_;                       // per deck line: FairTen, AnchTen extremes
   std::vector<std::string> files_;
   SystemState<double> static_state_;
   bool statics_done_ = false;

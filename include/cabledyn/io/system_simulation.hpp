@@ -21,6 +21,8 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cabledyn/dynamics/system_stepper.hpp"
 #include "cabledyn/io/deck_sea.hpp"
@@ -43,6 +45,24 @@ class SystemSimulation {
 
   explicit SystemSimulation(const Deck& deck) : deck_(deck), model_(build_deck_system(deck_)) {
     opt_.rho_inf = deck_.options.rhoInf;
+    // The deck's Newton settings (spec "Newton iteration"): dynamic_solver's relative
+    // tolerance (of the system's force scale), iterations and backtracks, and modified_newton.
+    // Its absolute tolerance has no counterpart: the system's floor is the round-off of G.
+    opt_.tol = deck_.options.dynamic_solver.rel_tol;
+    opt_.max_iterations = deck_.options.dynamic_solver.max_iterations;
+    opt_.max_backtracks = deck_.options.dynamic_solver.max_backtracks;
+    opt_.modified_newton = deck_.options.modified_newton;
+    const auto& o = deck_.options;
+    if (o.line_of("dynamic_solver") > 0 && o.dynamic_solver.abs_tol != DynamicSolverSettings{}.abs_tol)
+      solver_notes_.push_back(deck_.file + ":" + std::to_string(o.line_of("dynamic_solver")) +
+                              ": dynamic_solver's absolute tolerance does not apply to the system route (its Newton "
+                              "test is the relative tolerance of the system's force scale, or the round-off floor of "
+                              "the residual above it); its relative tolerance, iterations and backtracks do");
+    if (o.line_of("alpha_force_blend") > 0 && !o.alpha_force_blend)
+      solver_notes_.push_back(deck_.file + ":" + std::to_string(o.line_of("alpha_force_blend")) +
+                              ": False alpha_force_blend does not apply to the system route (the generalised-alpha "
+                              "force blend with the EI = 0 release cap; the configuration blend is the single-line "
+                              "march's)");
     // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
     // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
     // ei0_substep_max, ei0_substep_angle), as in the single-line route.
@@ -65,6 +85,27 @@ class SystemSimulation {
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
   const MooringSystem<double>& system() const { return model_.system; }
+  /// The stepper's options (the deck's rhoInf, dynamic_solver and modified_newton).
+  const SystemStepperOptions& stepper_options() const { return opt_; }
+  /// What of the deck's solver options the system route does not apply: dynamic_solver's
+  /// absolute tolerance, False alpha_force_blend (the driver's summary lists them).
+  const std::vector<std::string>& solver_notes() const { return solver_notes_; }
+  /// The notes a host (the C API) gets: the deck's reading notes, the solver notes, and the
+  /// deck's prescribed motion (motionFile, fairleadMotion, vesselRef), which a host replaces:
+  /// it moves the coupled objects itself.
+  std::vector<std::string> host_notes() const {
+    std::vector<std::string> n = deck_.notes;
+    n.insert(n.end(), solver_notes_.begin(), solver_notes_.end());
+    const auto& o = deck_.options;
+    const std::pair<const char*, bool> motion[] = {{"motionFile", o.motionFile.has_value()},
+                                                  {"fairleadMotion", o.fairleadMotion.has_value()},
+                                                  {"vesselRef", o.vesselRef.has_value()}};
+    for (const auto& [k, given] : motion)
+      if (given)
+        n.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
+                    " does not apply to a host's run: the host moves the coupled objects (cabledyn_step)");
+    return n;
+  }
   /// Number of coupled DOFs, in MoorDyn's order: 6 per Coupled / Vessel / CoupledPinned body,
   /// then 6 per Coupled / Vessel rod (End A and roll, pitch, yaw of its axes, z along the rod)
   /// and 3 per CoupledPinned rod (End A), then 3 per Coupled / Vessel point. A CoupledPinned
@@ -123,6 +164,9 @@ class SystemSimulation {
     if (!(std::fabs(t - time()) <= 1e-9 * std::max(1.0, std::fabs(t))))
       throw InputError("step", "t", t, "the time of the committed state, " + cabledyn::to_text(time()) + " s");
     if (!(dt > 0) || !std::isfinite(dt)) throw InputError("step", "dt", dt, "> 0");
+    // The whole step (the body-frequency estimate and the coupled forces too) under the
+    // stepper's floating-point mode (core/fp_env.hpp).
+    const SubnormalFlush flush(opt_.flush_subnormals);
     for (int i = 0; i < coupled_dofs(); ++i) acc_[static_cast<std::size_t>(i)] = (v[i] - last_v_[static_cast<std::size_t>(i)]) / dt;
     set_coupled(x, v, acc_.data());
     // bodySubstep accuracy (spec "Rigid-body time integration"): equal sub-steps with
@@ -400,6 +444,7 @@ class SystemSimulation {
   Deck deck_;
   DeckSystem model_;
   SystemStepperOptions opt_;
+  std::vector<std::string> solver_notes_;
   SystemState<double> state_;
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;

@@ -806,6 +806,37 @@ class LineModel {
     return node_contact(i, z, vz);
   }
 
+  /// Element e's outputs at node vectors x, v (MoorDyn's line-file columns t, s, d): its
+  /// tension [N] (EI = 0: elastic plus axial damping; Hermite: the effective tension of its
+  /// section at mid-element), its strain and strain rate [1/s] (Hermite: of the centreline at
+  /// mid-element).
+  struct SegmentOutput {
+    T tension = T(0), strain = T(0), rate = T(0);
+  };
+  SegmentOutput segment_output(const VecX<T>& x, const VecX<T>& v, std::size_t e) const {
+    SegmentOutput o;
+    if (b_.hermite) {
+      const auto& el = b_.helems[e];
+      const Vec<T, 12> qe = x.template segment<12>(static_cast<Eigen::Index>(6 * e));
+      const Vec<T, 12> ve = v.template segment<12>(static_cast<Eigen::Index>(6 * e));
+      Vec3<T> a, b, ad, bd;
+      el.template tangents<T>(qe, T(0.5), a, b);
+      el.template tangents<T>(ve, T(0.5), ad, bd);
+      o.tension = el.template section<T>(qe, T(0.5)).N;
+      o.strain = a.norm() - T(1);
+      o.rate = a.dot(ad) / a.norm();
+      return o;
+    }
+    const auto& el = b_.elems[e];
+    const Vec<T, 6> qe = x.template segment<6>(static_cast<Eigen::Index>(3 * e));
+    const Vec<T, 6> ve = v.template segment<6>(static_cast<Eigen::Index>(3 * e));
+    const auto kin = el.template kinematics<T>(qe);
+    o.tension = el.template tension_with_damping<T>(qe, ve);
+    o.strain = kin.eps;
+    o.rate = kin.e.dot(Vec3<T>(ve.template segment<3>(3) - ve.template segment<3>(0))) / L0(e);
+    return o;
+  }
+
   /// Elastic tension of element e at node vector x [N] (a Hermite element: the effective
   /// tension F . t of its section at mid-element).
   T tension(const VecX<T>& x, std::size_t e) const {

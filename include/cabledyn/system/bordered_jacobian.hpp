@@ -38,12 +38,12 @@ struct BorderedBlockShape {
   std::vector<Eigen::Index> coupled;  ///< object DOF indices (0-based among the object DOFs)
 };
 
-/// Solves the dense system S x = b in place by Gaussian elimination with partial pivoting on
-/// the values (any scalar T). S is overwritten; piv is a workspace of S.rows() entries.
-/// Throws SolveError naming `object` when a pivot is zero.
+/// Factors the dense matrix S in place by Gaussian elimination with partial pivoting on the
+/// values (any scalar T): LAPACK's getrf form, U on and above the diagonal, the multipliers
+/// of L below it (rows swapped whole), piv[k] the row swapped with row k at step k. piv is
+/// resized to S.rows(). Throws SolveError naming `object` when a pivot is zero.
 template <class T>
-void dense_solve_in_place(MatX<T>& S, Eigen::Ref<VecX<T>> b, std::vector<Eigen::Index>& piv,
-                          const std::string& object) {
+void dense_lu_in_place(MatX<T>& S, std::vector<Eigen::Index>& piv, const std::string& object) {
   using std::fabs;
   const Eigen::Index n = S.rows();
   piv.resize(static_cast<std::size_t>(n));
@@ -58,22 +58,47 @@ void dense_solve_in_place(MatX<T>& S, Eigen::Ref<VecX<T>> b, std::vector<Eigen::
     if (!(best > 0) || !std::isfinite(static_cast<double>(best)))
       throw SolveError(object, "pivot of object DOF " + std::to_string(k), static_cast<double>(best),
                        "nonzero and finite (the objects' Schur complement is singular: an object held by nothing?)");
-    if (p != k) {
-      S.row(p).swap(S.row(k));
-      std::swap(b(p), b(k));
-    }
+    piv[static_cast<std::size_t>(k)] = p;
+    if (p != k) S.row(p).swap(S.row(k));
     for (Eigen::Index i = k + 1; i < n; ++i) {
       const T m = S(i, k) / S(k, k);
+      S(i, k) = m;
       if (value_of(m) == 0 && !is_dual_v<T>) continue;
       for (Eigen::Index j = k + 1; j < n; ++j) S(i, j) -= m * S(k, j);
-      b(i) -= m * b(k);
     }
   }
+}
+
+/// Solves S x = b in place with the factors of dense_lu_in_place (b in, x out): the row
+/// swaps, the forward elimination with L, the back substitution with U; the same operations,
+/// in the same order, as eliminating b along with the factorisation.
+template <class T>
+void dense_lu_solve(const MatX<T>& LU, const std::vector<Eigen::Index>& piv, Eigen::Ref<VecX<T>> b) {
+  const Eigen::Index n = LU.rows();
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const Eigen::Index p = piv[static_cast<std::size_t>(k)];
+    if (p != k) std::swap(b(p), b(k));
+  }
+  for (Eigen::Index k = 0; k < n; ++k)
+    for (Eigen::Index i = k + 1; i < n; ++i) {
+      const T& m = LU(i, k);
+      if (value_of(m) == 0 && !is_dual_v<T>) continue;
+      b(i) -= m * b(k);
+    }
   for (Eigen::Index k = n - 1; k >= 0; --k) {
     T s = b(k);
-    for (Eigen::Index j = k + 1; j < n; ++j) s -= S(k, j) * b(j);
-    b(k) = s / S(k, k);
+    for (Eigen::Index j = k + 1; j < n; ++j) s -= LU(k, j) * b(j);
+    b(k) = s / LU(k, k);
   }
+}
+
+/// Solves the dense system S x = b in place (S overwritten by its factors; piv a workspace
+/// of S.rows() entries). Throws SolveError naming `object` when a pivot is zero.
+template <class T>
+void dense_solve_in_place(MatX<T>& S, Eigen::Ref<VecX<T>> b, std::vector<Eigen::Index>& piv,
+                          const std::string& object) {
+  dense_lu_in_place<T>(S, piv, object);
+  dense_lu_solve<T>(S, piv, b);
 }
 
 /// The bordered Jacobian: band blocks, their borders and the dense object block. Workspaces
@@ -118,6 +143,7 @@ class BorderedJacobian {
   std::size_t n_blocks() const { return shapes_.size(); }
 
   void set_zero() {
+    factored_ = false;
     for (auto& B : band_) B.set_zero();
     for (auto& U : U_) U.setZero();
     for (auto& V : V_) V.setZero();
@@ -181,38 +207,60 @@ class BorderedJacobian {
         if (!(value_of(B(a, c)) == 0) || is_dual_v<T>) add(i0 + a, j0 + c, B(a, c));
   }
 
-  /// Solves J x = r in place (r in, x out). Throws SolveError naming the block (line) whose
-  /// band is singular, or the system when the objects' Schur complement is.
-  void solve(Eigen::Ref<VecX<T>> r) {
-    if (r.size() != size()) throw InputError(name_, "right-hand side size", r.size(), "== " + std::to_string(size()));
+  /// Factors the assembled matrix: each band block's LU, Z_b = A_b^-1 U_b, the objects' Schur
+  /// complement S = D - sum V_b Z_b and its LU. solve_factored then solves with these
+  /// factors as often as wanted (a modified Newton iteration reuses them), until set_zero.
+  /// Throws SolveError naming the block (line) whose band is singular, or the system when the
+  /// objects' Schur complement is; the matrix is then not factored.
+  void factor() {
+    factored_ = false;
     S_ = D_;
     for (std::size_t b = 0; b < shapes_.size(); ++b) {
       const Index n = shapes_[b].size;
       if (n == 0) continue;
       const auto res = lu_[b].factor(band_[b]);
       if (!res.ok()) throw res.error(shapes_[b].name);
-      auto rb = r.segment(offset_[b], n);
-      lu_[b].solve(rb);
       if (Z_[b].cols() > 0) {
         Z_[b] = U_[b];
         lu_[b].solve(Z_[b]);
-        // S -= V Z, r_o -= V y on the coupled object DOFs.
+        // S -= V Z on the coupled object DOFs.
         const auto& cpl = shapes_[b].coupled;
-        for (std::size_t a = 0; a < cpl.size(); ++a) {
-          T ro = T(0);
-          for (Index k = 0; k < n; ++k) ro += V_[b](static_cast<Index>(a), k) * rb(k);
-          r(n_lines_ + cpl[a]) -= ro;
+        for (std::size_t a = 0; a < cpl.size(); ++a)
           for (std::size_t c = 0; c < cpl.size(); ++c) {
             T s = T(0);
             for (Index k = 0; k < n; ++k) s += V_[b](static_cast<Index>(a), k) * Z_[b](k, static_cast<Index>(c));
             S_(cpl[a], cpl[c]) -= s;
           }
-        }
+      }
+    }
+    if (n_obj_ > 0) dense_lu_in_place<T>(S_, piv_, name_);
+    factored_ = true;
+  }
+
+  /// Whether factor() has run since the last set_zero().
+  bool factored() const { return factored_; }
+
+  /// Solves J x = r in place (r in, x out) with the factors of the last factor(): y_b = A_b^-1
+  /// r_b, the objects' x_o = S^-1 (r_o - sum V_b y_b), x_b = y_b - Z_b x_o. Allocates nothing.
+  void solve_factored(Eigen::Ref<VecX<T>> r) {
+    if (r.size() != size()) throw InputError(name_, "right-hand side size", r.size(), "== " + std::to_string(size()));
+    if (!factored_) throw InputError(name_, "factorisation", "none", "factor() after the last set_zero()");
+    for (std::size_t b = 0; b < shapes_.size(); ++b) {
+      const Index n = shapes_[b].size;
+      if (n == 0) continue;
+      auto rb = r.segment(offset_[b], n);
+      lu_[b].solve(rb);
+      // r_o -= V y on the coupled object DOFs.
+      const auto& cpl = shapes_[b].coupled;
+      for (std::size_t a = 0; a < cpl.size(); ++a) {
+        T ro = T(0);
+        for (Index k = 0; k < n; ++k) ro += V_[b](static_cast<Index>(a), k) * rb(k);
+        r(n_lines_ + cpl[a]) -= ro;
       }
     }
     if (n_obj_ > 0) {
       xo_ = r.segment(n_lines_, n_obj_);
-      dense_solve_in_place<T>(S_, xo_, piv_, name_);
+      dense_lu_solve<T>(S_, piv_, xo_);
       r.segment(n_lines_, n_obj_) = xo_;
       for (std::size_t b = 0; b < shapes_.size(); ++b) {
         const auto& cpl = shapes_[b].coupled;
@@ -220,6 +268,14 @@ class BorderedJacobian {
           r.segment(offset_[b], shapes_[b].size) -= Z_[b].col(static_cast<Index>(c)) * xo_(cpl[c]);
       }
     }
+  }
+
+  /// Solves J x = r in place (r in, x out): factor() then solve_factored(r). Throws
+  /// SolveError naming the block (line) whose band is singular, or the system when the
+  /// objects' Schur complement is.
+  void solve(Eigen::Ref<VecX<T>> r) {
+    factor();
+    solve_factored(r);
   }
 
   /// The assembled matrix as a dense one (tests).
@@ -258,6 +314,7 @@ class BorderedJacobian {
   MatX<T> D_, S_;
   VecX<T> xo_;
   std::vector<Index> piv_;
+  bool factored_ = false;
 };
 
 }  // namespace cabledyn

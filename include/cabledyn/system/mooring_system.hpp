@@ -170,11 +170,13 @@ class MooringSystem {
   }
   const Vec3<double>& current() const { return current_; }
   /// A steady current that varies in space, u(x) [m/s] (a depth profile; spec "Currents"),
-  /// for the statics: each line node takes it at its position in the iterate (live, as the
-  /// single-line statics take it; its change with position is left out of the tangent). In
-  /// the march the current comes with the held fluid (hold_fluid, from a field that carries
-  /// it). Lines only: the statics refuse a free point, body or rod with drag under it
-  /// (NotImplementedError), and a uniform current with it (InputError).
+  /// for the statics: each line node, free point, and free body's reference point and lumps
+  /// takes it at its position in the iterate (live, as the single-line statics take it; its
+  /// change with position is left out of the lines' and points' tangents, a body's central
+  /// differences include it). In the march the current comes with the held fluid
+  /// (hold_fluid, from a field that carries it). The statics refuse a free body with a rod
+  /// with drag under it (NotImplementedError: a rod's drag stations take the uniform current
+  /// only), and a uniform current with it (InputError).
   void set_current_field(std::function<Vec3<double>(const Vec3<double>&)> u) {
     if (u && !current_.isZero()) throw InputError(name_, "current field", "with a uniform current", "one of them");
     current_field_ = std::move(u);
@@ -243,6 +245,13 @@ class MooringSystem {
   std::size_t fluid_sites() const {
     require_numbered();
     return fluid_sites_;
+  }
+  /// The fluid velocity at node i of line l [m/s]: the held fluid's, or without one the
+  /// uniform current.
+  Vec3<double> line_node_fluid_velocity(int l, std::size_t i) const {
+    require_numbered();
+    if (fluid_u_.empty()) return current_;
+    return fluid_u_.at(fluid_line_site_.at(static_cast<std::size_t>(l)) + i);
   }
   /// The held fluid's velocity and local acceleration per site (empty: none held).
   const std::vector<Vec3<double>>& held_fluid_velocity() const { return fluid_u_; }
@@ -1487,8 +1496,11 @@ class MooringSystem {
       const Index d = point_dof_[p];
       if (d < 0) continue;
       R.template segment<3>(d) -= point_static_load(static_cast<int>(p));
-      if (U && points_[p].CdA > 0) {  // the current's drag on the point at rest, 1/2 rho CdA |U| U
-        const Vec3<T> f = (0.5 * env_.rho_w * points_[p].CdA * U->norm()) * U->template cast<T>();
+      if ((U || current_field_) && points_[p].CdA > 0) {
+        // The current's drag on the point at rest, 1/2 rho CdA |U| U: the uniform current, or
+        // the field at the point's position.
+        const Vec3<double> Up = U ? *U : current_field_(value3(Vec3<T>(s.q.template segment<3>(d))));
+        const Vec3<T> f = (0.5 * env_.rho_w * points_[p].CdA * Up.norm()) * Up.template cast<T>();
         R.template segment<3>(d) -= f;
       }
       const auto c = point_contact(static_cast<int>(p), s.q(d + 2), T(0));
@@ -1504,7 +1516,16 @@ class MooringSystem {
         pose_of(bi, q, s.R[b], rb, Rb);
         const Vec3<T> z3 = Vec3<T>::Zero();
         // With a current, the loads at rest include its drag (the dynamic loads at zero
-        // velocity: the seabed damper then acts on vz = 0, nothing).
+        // velocity: the seabed damper then acts on vz = 0, nothing). A current field is
+        // sampled at the reference point and the lumps at this pose, as a held fluid at rest.
+        if (current_field_) {
+          const auto& B = bodies_[b];
+          field_u_.assign(1 + B.lumps.size(), current_field_(value3(rb)));
+          field_a_.assign(1 + B.lumps.size(), Vec3<double>::Zero());
+          for (std::size_t k = 0; k < B.lumps.size(); ++k) field_u_[1 + k] = current_field_(value3(Vec3<T>(rb + Rb * B.lumps[k].p)));
+          return Vec6<T>(-body_external_load<T>(B, rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, true,
+                                                BodyFluid{field_u_.data(), field_a_.data()}));
+        }
         return Vec6<T>(
             -body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, U != nullptr));
       };
@@ -1985,19 +2006,15 @@ class MooringSystem {
   }
   // A current field acts on the lines only (set_current_field).
   void refuse_object_drag_in_current_field() const {
-    for (std::size_t p = 0; p < points_.size(); ++p)
-      if (point_dof_[p] >= 0 && points_[p].CdA > 0)
-        throw NotImplementedError(name_, "point " + std::to_string(p + 1) + " (" + points_[p].name + ") drag area",
-                                  points_[p].CdA, "no drag on a free point under a current field (a depth profile) yet");
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       if (body_dof_[b] < 0) continue;
       const auto& B = bodies_[b];
-      bool drag = !B.CdA.isZero();
+      bool drag = false;
       for (const auto& r : B.rods) drag = drag || r.Cd > 0 || r.CdEnd > 0;
-      for (const auto& k : B.lumps) drag = drag || k.CdA > 0;
       if (drag)
-        throw NotImplementedError(name_, "body " + std::to_string(b + 1) + " (" + B.name + ") drag", "nonzero",
-                                  "no drag on a free body or rod under a current field (a depth profile) yet");
+        throw NotImplementedError(name_, "body " + std::to_string(b + 1) + " (" + B.name + ") rod drag", "nonzero",
+                                  "no drag on a free rod or a rod on a free body under a current field (a depth "
+                                  "profile) yet (its drag stations take a uniform current only)");
     }
   }
 
@@ -2031,6 +2048,7 @@ class MooringSystem {
   int ei0_max_ = 16;
   double ei0_angle_ = 1.0;
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
+  mutable std::vector<Vec3<double>> field_u_, field_a_;  // a body's current-field samples (statics)
   std::vector<double> joint_k_, joint_m_;      // per body: a direction joint's roll scales [N m/rad], [kg m^2] (renumber())
 };
 

@@ -1,0 +1,153 @@
+// The marches' floating-point mode (core/fp_env.hpp): inside a step subnormal numbers are zero
+// (a motion settling toward rest otherwise runs on slow subnormal arithmetic); the caller's
+// mode is restored on return and when the scope is left by an exception; the single-line and
+// the system march flush a subnormal state to zero in their step and, asked not to, keep it.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "cabledyn/dynamics.hpp"
+#include "cabledyn/statics.hpp"
+#include "support/system_builders.hpp"
+
+using namespace cabledyn;
+
+namespace {
+
+// 1e-300 * 1e-10 is subnormal (the smallest normal double is 2.2e-308); volatile keeps the
+// compiler from folding it at compile time, in the caller's mode.
+double subnormal_product() {
+  volatile double a = 1e-300, b = 1e-10;
+  return a * b;
+}
+
+constexpr double kSub = 1e-310;  // a subnormal state value
+
+}  // namespace
+
+TEST_CASE("SubnormalFlush flushes subnormal results inside its scope and restores the mode",
+          "[core][fp_env]") {
+  if (!SubnormalFlush::supported()) {
+    WARN("skipped: no floating-point mode control on this architecture");
+    return;
+  }
+  REQUIRE(std::fpclassify(subnormal_product()) == FP_SUBNORMAL);
+  {
+    const SubnormalFlush flush;
+    CHECK(subnormal_product() == 0.0);
+    volatile double s = kSub;
+    CHECK(s + 0.0 == 0.0);  // DAZ: a subnormal operand reads as zero
+    {
+      const SubnormalFlush off(false);  // nested, not asked: keeps the enclosing mode
+      CHECK(subnormal_product() == 0.0);
+    }
+    CHECK(subnormal_product() == 0.0);
+  }
+  CHECK(std::fpclassify(subnormal_product()) == FP_SUBNORMAL);
+  try {
+    const SubnormalFlush flush;
+    throw std::runtime_error("leave the scope");
+  } catch (const std::runtime_error&) {
+  }
+  CHECK(std::fpclassify(subnormal_product()) == FP_SUBNORMAL);
+}
+
+TEST_CASE("The single-line march flushes a subnormal state in its step and restores the caller's mode",
+          "[dynamics][fp_env]") {
+  if (!SubnormalFlush::supported()) {
+    WARN("skipped: no floating-point mode control on this architecture");
+    return;
+  }
+  // A taut EI = 0 line in the x-z plane: its y coordinates are zero; seeded with subnormal y.
+  Environment env;
+  env.depth = 100;
+  LineType type;
+  type.name = "taut";
+  type.d = 0.1;
+  type.rho_A = 50;
+  type.EA = 1e8;
+  type.Cdn = 1.2;
+  LineEnd a, b;
+  a.position = Vec3<double>(0, 0, -100);
+  b.position = Vec3<double>(60, 0, -10);
+  for (bool flush : {true, false}) {
+    Line line("taut", {{type, 100, 8}}, a, b, env);
+    const auto st = TensionStatics(line, StaticProblem{}).solve();
+    VecX<double> q0 = st.q;
+    int seeded = 0;
+    for (Eigen::Index i = 1; i < q0.size(); i += 3)
+      if (q0(i) == 0.0) {
+        q0(i) = kSub;
+        ++seeded;
+      }
+    REQUIRE(seeded > 0);
+    DynamicOptions opt;
+    opt.flush_subnormals = flush;
+    LineDynamics dyn(line, opt);
+    EndMotions ends;
+    ends[0].x = a.position;
+    ends[1].x = b.position;
+    dyn.initialize(0, q0, ends);
+    dyn.step(0.05, ends);
+    int subnormal = 0;
+    for (const VecX<double>* v : {&dyn.state().q, &dyn.state().v, &dyn.state().a})
+      for (Eigen::Index i = 0; i < v->size(); ++i) subnormal += std::fpclassify((*v)(i)) == FP_SUBNORMAL;
+    INFO("flush " << flush << ": " << subnormal << " subnormal state values of " << seeded << " seeded");
+    if (flush)
+      CHECK(subnormal == 0);
+    else
+      CHECK(subnormal > 0);
+    CHECK(std::fpclassify(subnormal_product()) == FP_SUBNORMAL);  // the caller's mode, restored
+  }
+}
+
+TEST_CASE("The system march flushes a subnormal state in its step and restores the caller's mode",
+          "[system][dynamics][fp_env]") {
+  if (!SubnormalFlush::supported()) {
+    WARN("skipped: no floating-point mode control on this architecture");
+    return;
+  }
+  for (bool flush : {true, false}) {
+    Environment env;
+    env.depth = 100;
+    MooringSystem<double> sys(env, "taut system");
+    PointModel<double> pa, pb;
+    pa.kind = PointKind::fixed;
+    pa.r = Vec3<double>(0, 0, -100);
+    pb.kind = PointKind::fixed;
+    pb.r = Vec3<double>(60, 0, -10);
+    const int ia = sys.add_point(pa), ib = sys.add_point(pb);
+    test_support::SectionNumbers n;
+    n.length = 100;
+    n.segs = 8;
+    n.EA = 1e8;
+    n.rho_A = 50;
+    n.Cdn = 1.2;
+    sys.add_line(LineModel<double>("taut", {test_support::system_section<double>(n)}, env, SeabedModel{}), ia, ib);
+    sys.renumber();
+    auto s = sys.initial_state();
+    solve_statics(sys, s);
+    int seeded = 0;
+    for (Eigen::Index i = 0; i < s.q.size(); ++i)
+      if (s.q(i) == 0.0) {
+        s.q(i) = kSub;
+        ++seeded;
+      }
+    REQUIRE(seeded > 0);
+    SystemStepperOptions so;
+    so.flush_subnormals = flush;
+    SystemStepper<MooringSystem<double>> st(sys, so);
+    st.initialize(s);
+    st.step(0.05);
+    int subnormal = 0;
+    for (const VecX<double>* v : {&st.state().q, &st.state().v, &st.state().a})
+      for (Eigen::Index i = 0; i < v->size(); ++i) subnormal += std::fpclassify((*v)(i)) == FP_SUBNORMAL;
+    INFO("flush " << flush << ": " << subnormal << " subnormal state values of " << seeded << " seeded");
+    if (flush)
+      CHECK(subnormal == 0);
+    else
+      CHECK(subnormal > 0);
+    CHECK(std::fpclassify(subnormal_product()) == FP_SUBNORMAL);
+  }
+}
