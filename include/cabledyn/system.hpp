@@ -1,6 +1,6 @@
 // cabledyn module header: system (mooring systems of lines, points, rigid bodies and rods: the line load model
 // with parameters in the scalar type, the bordered Jacobian and its block solve, the system's
-// DOF numbering and state, system statics; SO(3) maps and the body model).
+// DOF numbering and state, system statics and modes; SO(3) maps and the body model).
 #pragma once
 
 #include "cabledyn/core/so3.hpp"
@@ -8,3 +8,4 @@
 #include "cabledyn/system/bordered_jacobian.hpp"
 #include "cabledyn/system/mooring_system.hpp"
 #include "cabledyn/system/system_statics.hpp"
+#include "cabledyn/system/system_modes.hpp"

@@ -123,7 +123,7 @@ TEST_CASE("A host's notes: the deck's ignored options and its prescribed motion,
   // A vessel carries both fairleads and heaves; the deck asks for RK4 and a configuration blend.
   deck.replace(deck.find(at), at.size(),
                at + "rk4          tScheme\n0 0 -10      vesselRef\nheave 1 10   fairleadMotion\n"
-                    "False        alpha_force_blend\n");
+                    "False        alpha_force_blend\n2            nModes\n");
   const std::string path = (dir / "noted.dat").string();
   std::ofstream(path) << deck;
   cabledyn_system* s = nullptr;
@@ -146,6 +146,7 @@ TEST_CASE("A host's notes: the deck's ignored options and its prescribed motion,
   CHECK(count("motionFile", "does not apply") == 0);  // the deck has none
   CHECK(count("tScheme", "ignored") == 1);
   CHECK(count("alpha_force_blend", "does not apply to the system route") == 1);
+  CHECK(count("nModes", "does not apply to a host's run") == 1);
   const char* t = nullptr;
   CHECK(cabledyn_note(s, n, &t) == CABLEDYN_INPUT_ERROR);
   CHECK_THAT(std::string(cabledyn_last_error(s)), Catch::Contains("cabledyn_note") && Catch::Contains("i = "));

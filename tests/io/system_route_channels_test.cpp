@@ -414,6 +414,48 @@ TEST_CASE("The system route writes MoorDyn's per-line files as the single-line r
   fs::remove_all(dir);
 }
 
+TEST_CASE("The system route's modal analysis (nModes) writes the single-line route's frequencies", "[io][system][modal]") {
+  // The surged chain's line between its anchor and its held fairlead: the system's modes are
+  // the line's, and both routes write <root>.modes.out in one format.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_modes";
+  fs::create_directories(dir);
+  std::string deck = surged_deck;
+  const std::string at = "0.05         dtM\n";
+  REQUIRE(deck.find(at) != std::string::npos);
+  deck.replace(deck.find(at), at.size(), at + "4            nModes\n");
+  io::DeckRunner single(io::parse_deck(deck, "surged.dat"), src_settings(dir / "single"));
+  single.run();
+  io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  io::SystemRunner sys(io::parse_deck(deck, "surged.dat", ro), src_settings(dir / "system"));
+  sys.run();
+  // The frequency table of a modes file: the rows after its "Mode Frequency" header.
+  auto frequencies = [](const fs::path& p) {
+    std::ifstream f(p);
+    std::string line;
+    std::vector<double> v;
+    while (std::getline(f, line) && line.rfind("Mode Frequency", 0) != 0) {
+    }
+    while (std::getline(f, line) && line.rfind("Shape", 0) != 0) {
+      std::istringstream r(line);
+      int j = 0;
+      double fr = 0;
+      if (r >> j >> fr) v.push_back(fr);
+    }
+    return v;
+  };
+  REQUIRE(fs::exists(dir / "system.modes.out"));
+  const auto fa = frequencies(dir / "single.modes.out"), fb = frequencies(dir / "system.modes.out");
+  REQUIRE(fa.size() == 4);
+  REQUIRE(fb.size() == 4);
+  for (std::size_t j = 0; j < 4; ++j) {
+    INFO("mode " << j + 1 << ": single-line " << fa[j] << " Hz, system " << fb[j] << " Hz");
+    CHECK(fb[j] == Approx(fa[j]).epsilon(1e-6));
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("Free points and bodies under a depth-profile current: the statics take the field at their positions",
           "[io][system][current]") {
   // A buoy with a drag area on a drag-free tether in a sheared current u(z) = 0.5 + 0.002 z:

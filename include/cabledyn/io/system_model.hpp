@@ -98,15 +98,10 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   // models; every other request is refused here.
   refuse_unmodelled(deck);
   const auto& o = deck.options;
-  auto refuse = [&](const std::string& option, const std::string& what) {
-    throw NotImplementedError(where(deck.file, o.line_of(option)), option, what,
-                              what + " in the system route (issue 20: the system route has no " + what + " yet)");
-  };
   if ((o.waves.kind != WaveKind::none || !o.wavetrains.empty()) && !deck.rods.empty())
     throw NotImplementedError(where(deck.file, o.line_of("waves")), "waves", "with RODS rows",
                               "no rods in waves in the system route (issue 20: a rod's wetted stations in waves "
                               "are not in the system route yet)");
-  if (o.nModes > 0) refuse("nModes", "modal analysis");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {

@@ -30,6 +30,8 @@
 #include "cabledyn/io/run_settings.hpp"
 #include "cabledyn/io/svg_plot.hpp"
 #include "cabledyn/io/system_simulation.hpp"
+#include "cabledyn/modal/modes_output.hpp"
+#include "cabledyn/system/system_modes.hpp"
 
 namespace cabledyn::io {
 
@@ -91,6 +93,7 @@ class SystemRunner {
       statics_done_ = true;
       for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
       write_static_out();
+      if (deck_.options.nModes > 0) solve_modes();
       if (set_.log)
         for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
       open_outputs();
@@ -228,6 +231,22 @@ class SystemRunner {
         if (first || T > x.hi[e]) x.hi[e] = T, x.t_hi[e] = t;
         if (first || T < x.lo[e]) x.lo[e] = T, x.t_lo[e] = t;
       }
+  }
+
+  // The modes of the whole system about its static state (nModes; system/system_modes.hpp),
+  // written to <root>.modes.out in the single-line route's format: one block per line, each
+  // with the system's frequencies and that line's node translations.
+  void solve_modes() {
+    const auto& sys = sim_->model().system;
+    modes_ = system_modal_analysis(sys, static_state_, static_cast<Eigen::Index>(deck_.options.nModes));
+    if (modes_->mechanism_dofs > 0)
+      notes_.push_back("modal analysis: " + std::to_string(modes_->mechanism_dofs) +
+                       " DOF(s) of slack nodes carry no stiffness (slack chain on the seabed, or a slack span): held, "
+                       "their zero-frequency modes left out");
+    if (modes_->asymmetry > 1e-6)
+      notes_.push_back("modal analysis: the static tangent is not symmetric (max |K - K^T| / max |K| = " +
+                       cabledyn::to_text(modes_->asymmetry) + "): its symmetric part is used");
+    files_.push_back(write_modes_file<double>(set_.root, std::span<const ModalResult<double>>(modes_->lines)));
   }
 
   // The second pass of the restart check (--restart-check): the simulation restored to its
@@ -843,6 +862,11 @@ class SystemRunner {
         f << "STOPPED before the march: " << stop_reason_ << "\n";
     }
     for (const auto& n : notes_) f << "note: " << n << "\n";
+    if (modes_) {
+      f << "modes: the " << modes_->n_modes() << " lowest of the system, frequencies:";
+      for (Eigen::Index j = 0; j < modes_->n_modes(); ++j) f << " " << modes_->frequency(j);
+      f << " Hz\n";
+    }
     if (sim_->initialized()) {
       const auto& st = sim_->statics();
       f << "statics: point balance " << st.point_iterations << " iterations, polish " << st.iterations
@@ -899,6 +923,7 @@ class SystemRunner {
   std::size_t node_values_ = 0;                          // the .nodes.out values per row
   FigureHistory history_;                                // the tension figure's FairTen of each line
   std::vector<Extremes> extremes_;                       // per deck line: FairTen, AnchTen extremes
+  std::optional<SystemModalResult> modes_;               // the modal analysis (nModes)
   std::vector<std::string> files_;
   SystemState<double> static_state_;
   bool statics_done_ = false;

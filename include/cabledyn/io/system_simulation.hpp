@@ -90,9 +90,9 @@ class SystemSimulation {
   /// What of the deck's solver options the system route does not apply: dynamic_solver's
   /// absolute tolerance, False alpha_force_blend (the driver's summary lists them).
   const std::vector<std::string>& solver_notes() const { return solver_notes_; }
-  /// The notes a host (the C API) gets: the deck's reading notes, the solver notes, and the
+  /// The notes a host (the C API) gets: the deck's reading notes, the solver notes, the
   /// deck's prescribed motion (motionFile, fairleadMotion, vesselRef), which a host replaces:
-  /// it moves the coupled objects itself.
+  /// it moves the coupled objects itself, and its nModes (the driver's).
   std::vector<std::string> host_notes() const {
     std::vector<std::string> n = deck_.notes;
     n.insert(n.end(), solver_notes_.begin(), solver_notes_.end());
@@ -104,6 +104,10 @@ class SystemSimulation {
       if (given)
         n.push_back(deck_.file + ":" + std::to_string(o.line_of(k)) + ": " + k +
                     " does not apply to a host's run: the host moves the coupled objects (cabledyn_step)");
+    if (o.nModes > 0)
+      n.push_back(deck_.file + ":" + std::to_string(o.line_of("nModes")) +
+                  ": nModes does not apply to a host's run (the driver's system route writes the modes; "
+                  "system_modal_analysis gives them to a C++ host)");
     return n;
   }
   /// Number of coupled DOFs, in MoorDyn's order: 6 per Coupled / Vessel / CoupledPinned body,

@@ -1,0 +1,112 @@
+// The modal analysis of a mooring system (system/system_modes.hpp): a line between two fixed
+// points has the single-line modal analysis' frequencies; a clump hung on a light line swings
+// as a pendulum (omega^2 = g / L) and bounces on the line's axial stiffness (omega^2 =
+// EA / (L m)); the shapes are M-orthonormal; bad requests are named errors.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "cabledyn/modal.hpp"
+#include "cabledyn/statics.hpp"
+#include "cabledyn/system.hpp"
+#include "support/system_builders.hpp"
+
+using namespace cabledyn;
+
+TEST_CASE("A line between two fixed points: the system's modes are the single-line modal analysis'",
+          "[system][modal]") {
+  Environment env;
+  env.depth = 200;
+  const test_support::SectionNumbers n{300, 20, 5e8, 0, 80, 0.1, 0, 1.2, 0.2, 1.0, 0.0};
+  const Vec3<double> a(-250, 0, -150), b(0, 0, -20);
+  // The single line, its statics and modes.
+  LineEnd ea, eb;
+  ea.position = a;
+  eb.position = b;
+  Line line("taut", {{test_support::line_type_of(n), n.length, n.segs}}, ea, eb, env);
+  StaticProblem prob;
+  const auto st = TensionStatics(line, prob).solve();
+  ModalOptions mo;
+  mo.n_modes = 6;
+  const auto single = modal_analysis<double>(line, prob, st, mo);
+  // The same line as a system.
+  MooringSystem<double> sys(env, "one line");
+  PointModel<double> pa, pb;
+  pa.kind = pb.kind = PointKind::fixed;
+  pa.r = a;
+  pb.r = b;
+  const int ia = sys.add_point(pa), ib = sys.add_point(pb);
+  sys.add_line(LineModel<double>("taut", {test_support::system_section<double>(n)}, env, SeabedModel{}), ia, ib);
+  sys.renumber();
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  const auto res = system_modal_analysis(sys, s, 6);
+  REQUIRE(res.n_modes() == 6);
+  for (Eigen::Index j = 0; j < 6; ++j) {
+    INFO("mode " << j + 1 << ": single-line " << single.frequency(j) << " Hz, system " << res.frequency(j) << " Hz");
+    CHECK(res.frequency(j) == Approx(single.frequency(j)).epsilon(1e-7));
+  }
+  CHECK(res.mechanism_dofs == 0);
+  CHECK(res.asymmetry < 1e-9);
+  // The line's view: its nodes' translations, the largest 1, as the single-line analysis
+  // scales them; mode 1's shape agrees up to its sign.
+  REQUIRE(res.lines.size() == 1);
+  const auto& v = res.lines[0];
+  CHECK(v.n_nodes() == 21);
+  double big = 0, diff = 0, diff_neg = 0;
+  for (Eigen::Index i = 0; i < 21; ++i) {
+    big = std::max(big, v.translation(0, i).norm());
+    diff = std::max(diff, (v.translation(0, i) - single.translation(0, i)).norm());
+    diff_neg = std::max(diff_neg, (v.translation(0, i) + single.translation(0, i)).norm());
+  }
+  CHECK(big == Approx(1.0).epsilon(1e-12));
+  CHECK(std::min(diff, diff_neg) <= 1e-5);
+  CHECK((v.positions.col(20) - b).norm() <= 1e-12);
+  // Bad requests.
+  CHECK_THROWS_AS(system_modal_analysis(sys, s, 0), InputError);
+  CHECK_THROWS_AS(system_modal_analysis(sys, s, sys.dofs() + 1), InputError);
+}
+
+TEST_CASE("A clump hung on a light line: a pendulum at omega^2 = g / L and a bounce at EA / (L m)",
+          "[system][modal]") {
+  Environment env;
+  env.depth = 200;
+  MooringSystem<double> sys(env, "pendulum");
+  PointModel<double> top, clump;
+  top.kind = PointKind::fixed;
+  top.r = Vec3<double>(0, 0, -10);
+  clump.kind = PointKind::free;
+  clump.r = Vec3<double>(0, 0, -60);
+  clump.mass = 5000;
+  const int it = sys.add_point(top), ic = sys.add_point(clump);
+  // 50 m, EA 1e7 N, 0.1 kg/m (0.1 % of the clump's mass), no added mass or drag.
+  const test_support::SectionNumbers n{50, 10, 1e7, 0, 0.1, 0.01, 0, 0, 0, 0, 0};
+  sys.add_line(LineModel<double>("hanger", {test_support::system_section<double>(n)}, env, SeabedModel{}), it, ic);
+  sys.renumber();
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  const double L = (sys.point_position(s, ic) - top.r).norm();
+  const auto res = system_modal_analysis(sys, s, 3);
+  const double pend = env.g / L, bounce = 1e7 / (50 * 5000.0);
+  INFO("omega^2: " << res.omega2.transpose() << "; pendulum " << pend << ", bounce " << bounce);
+  // Two pendulum modes (x and y) and the bounce; the line's own mass shifts them by 1e-3.
+  CHECK(res.omega2(0) == Approx(pend).epsilon(2e-3));
+  CHECK(res.omega2(1) == Approx(pend).epsilon(2e-3));
+  CHECK(res.omega2(2) == Approx(bounce).epsilon(2e-3));
+  CHECK(res.period(0) == Approx(2 * kPi / std::sqrt(res.omega2(0))).epsilon(1e-12));
+  // The clump moves horizontally in the pendulum modes, vertically in the bounce.
+  const auto& v = res.lines[0];
+  const Eigen::Index last = v.n_nodes() - 1;
+  CHECK(std::hypot(v.translation(0, last)(0), v.translation(0, last)(1)) == Approx(1.0).epsilon(1e-6));
+  CHECK(std::fabs(v.translation(2, last)(2)) == Approx(1.0).epsilon(1e-6));
+  // M-orthonormal shapes: phi_i^T M phi_j = delta_ij.
+  auto J = sys.make_jacobian();
+  VecX<double> Ma;
+  J.set_zero();
+  auto rest = s;
+  rest.a.setZero();
+  sys.inertia(rest, Ma, &J, 1.0, 0.0);
+  const MatX<double> M = J.to_dense();
+  const MatX<double> G = res.shapes.transpose() * M * res.shapes;
+  CHECK((G - MatX<double>::Identity(3, 3)).cwiseAbs().maxCoeff() <= 1e-9);
+}
