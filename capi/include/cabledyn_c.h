@@ -77,9 +77,9 @@ CABLEDYN_C_API int cabledyn_line_node_position(const cabledyn_system* s, int id,
 CABLEDYN_C_API int cabledyn_save(const cabledyn_system* s, const char* path);
 CABLEDYN_C_API int cabledyn_load(cabledyn_system* s, const char* path);
 /* Notes on the deck as a host runs it: the reader's (options accepted and ignored, MoorDyn's
- * defaults taken), the solver options the system route does not apply, and the deck's
+ * defaults taken), the solver options the system route does not apply, the deck's
  * prescribed motion (motionFile, fairleadMotion, vesselRef), which does not apply: the host
- * moves the coupled objects. *n receives their number; cabledyn_note gives note i (0-based)
+ * moves the coupled objects, and its nModes (the driver writes the modes). *n receives their number; cabledyn_note gives note i (0-based)
  * in *text, valid until cabledyn_close. */
 CABLEDYN_C_API int cabledyn_note_count(const cabledyn_system* s, int* n);
 CABLEDYN_C_API int cabledyn_note(const cabledyn_system* s, int i, const char** text);

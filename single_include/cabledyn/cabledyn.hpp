@@ -943,9 +943,10 @@ struct Environment {
 // assist). A long run at rest then slows by a tenth or more with no change in its results
 // above 1e-300. A step of the marches runs under SubnormalFlush: results below 2.2e-308 are
 // zero (FTZ) and subnormal inputs read as zero (DAZ) on x86 SSE, FZ on AArch64; on return,
-// or when the step throws, the caller's mode is restored, so a host code's own arithmetic
-// is untouched. Elsewhere (another architecture, x87 long double arithmetic) it does
-// nothing and supported() says so.
+// or when the step throws, the caller's flush bits are restored (the other bits, the sticky
+// exception flags a step raised among them, are left as they are), so a host code's own
+// arithmetic is untouched. On another architecture it does nothing and supported() says so;
+// x87 arithmetic (long double, or double under -mfpmath=387) is never flushed.
 
 #if defined(__SSE2__) || defined(_M_X64)
 #include <xmmintrin.h>
@@ -973,15 +974,17 @@ class SubnormalFlush {
   }
   ~SubnormalFlush() {
 #if defined(CABLEDYN_FP_ENV_X86)
-    _mm_setcsr(saved_);
+    _mm_setcsr((_mm_getcsr() & ~kFtzDaz) | (saved_ & kFtzDaz));
 #elif defined(CABLEDYN_FP_ENV_AARCH64)
-    set_fpcr(saved_);
+    unsigned long long now = 0;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(now));
+    set_fpcr((now & ~kFz) | (saved_ & kFz));
 #endif
   }
   SubnormalFlush(const SubnormalFlush&) = delete;
   SubnormalFlush& operator=(const SubnormalFlush&) = delete;
 
-  /// Whether this build can set the mode (x86 SSE or AArch64).
+  /// Whether this build can set the mode (x86 SSE or AArch64; SSE and NEON arithmetic only).
   static constexpr bool supported() {
 #if defined(CABLEDYN_FP_ENV_X86) || defined(CABLEDYN_FP_ENV_AARCH64)
     return true;
@@ -13195,7 +13198,7 @@ struct SystemStepperOptions {
 struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
   long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (a tangent re-evaluated at the same iterate for a fresh factorisation not counted)
-  long factorizations = 0;      ///< factorised tangents of the Newton iterations
+  long factorizations = 0;      ///< factorised tangents of the Newton iterations (and the initial acceleration's mass)
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
   long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)
@@ -17060,7 +17063,8 @@ class MooringSystem {
     L.node_current = u.data();
     m.static_residual(x, Rl, sink, L);
   }
-  // A current field acts on the lines only (set_current_field).
+  // A current field acts on the lines, free points and bodies, not yet on a rod's drag
+  // stations (set_current_field).
   void refuse_object_drag_in_current_field() const {
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       if (body_dof_[b] < 0) continue;
@@ -25519,8 +25523,9 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (o.current.model == CurrentModel::uniform)  // steady, not ramped (spec "Waves": rampTime)
     ds.system.set_current(Vec3<double>(o.current.velocity[0], o.current.velocity[1], o.current.velocity[2]));
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate) {
-    // A current that varies with depth: the statics take it at the line nodes
-    // (MooringSystem::set_current_field), the march from the deck's sea (SystemSimulation).
+    // A current that varies with depth: the statics take it at the line nodes, free points
+    // and bodies (MooringSystem::set_current_field), the march from the deck's sea
+    // (SystemSimulation).
     const Current c = deck_current(deck, deck.environment());
     ds.system.set_current_field([c](const Vec3<double>& x) { return c.template velocity<double>(x); });
   }
@@ -26371,6 +26376,18 @@ class SystemRunner {
     notes_ = deck_.notes;
     sim_ = std::make_unique<SystemSimulation>(deck_);
     for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
+    if (deck_.options.nModes > 0) {
+      // The modal analysis' limits, checked before anything is solved (a mode beyond the
+      // stiff DOFs, or an unstable equilibrium, can only be named after the statics).
+      const Eigen::Index n = sim_->model().system.dofs();
+      const std::string where = deck_.file + ":" + std::to_string(deck_.options.line_of("nModes"));
+      if (n > SystemModalResult::kMaxDofs)
+        throw NotImplementedError(where, "nModes of a system of free DOFs", n,
+                                  "<= " + std::to_string(SystemModalResult::kMaxDofs) +
+                                      " (the system's modal analysis is dense)");
+      if (deck_.options.nModes > n)
+        throw InputError(where, "nModes", deck_.options.nModes, "<= " + std::to_string(n) + " (the system's free DOFs)");
+    }
     if (dynamic_run() && deck_.options.motionFile) {
       const std::string path =
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
@@ -26564,8 +26581,8 @@ class SystemRunner {
     modes_ = system_modal_analysis(sys, static_state_, static_cast<Eigen::Index>(deck_.options.nModes));
     if (modes_->mechanism_dofs > 0)
       notes_.push_back("modal analysis: " + std::to_string(modes_->mechanism_dofs) +
-                       " DOF(s) of slack nodes carry no stiffness (slack chain on the seabed, or a slack span): held, "
-                       "their zero-frequency modes left out");
+                       " DOF(s) carry no stiffness (slack nodes: a slack chain on the seabed, a slack span; a free "
+                       "body's unrestrained turn): held, their zero-frequency modes left out");
     if (modes_->asymmetry > 1e-6)
       notes_.push_back("modal analysis: the static tangent is not symmetric (max |K - K^T| / max |K| = " +
                        cabledyn::to_text(modes_->asymmetry) + "): its symmetric part is used");

@@ -1,9 +1,11 @@
 // The marches' floating-point mode (core/fp_env.hpp): inside a step subnormal numbers are zero
 // (a motion settling toward rest otherwise runs on slow subnormal arithmetic); the caller's
-// mode is restored on return and when the scope is left by an exception; the single-line and
+// flush bits are restored on return and when the scope is left by an exception (an
+// exception flag raised inside survives); the single-line and
 // the system march flush a subnormal state to zero in their step and, asked not to, keep it.
 #include <catch2/catch.hpp>
 
+#include <cfenv>
 #include <cmath>
 #include <stdexcept>
 
@@ -45,6 +47,16 @@ TEST_CASE("SubnormalFlush flushes subnormal results inside its scope and restore
     CHECK(subnormal_product() == 0.0);
   }
   CHECK(std::fpclassify(subnormal_product()) == FP_SUBNORMAL);
+  // An exception flag raised inside the scope survives it (only the flush bits are restored).
+  std::feclearexcept(FE_ALL_EXCEPT);
+  {
+    const SubnormalFlush flush;
+    volatile double zero = 0.0;
+    volatile double nan = zero / zero;
+    (void)nan;
+  }
+  CHECK(std::fetestexcept(FE_INVALID) != 0);
+  std::feclearexcept(FE_ALL_EXCEPT);
   try {
     const SubnormalFlush flush;
     throw std::runtime_error("leave the scope");

@@ -453,6 +453,16 @@ TEST_CASE("The system route's modal analysis (nModes) writes the single-line rou
     INFO("mode " << j + 1 << ": single-line " << fa[j] << " Hz, system " << fb[j] << " Hz");
     CHECK(fb[j] == Approx(fa[j]).epsilon(1e-6));
   }
+  // More modes than the system's free DOFs: refused by name before anything is solved.
+  std::string many = deck;
+  many.replace(many.find("4            nModes"), 19, "500          nModes");
+  try {
+    io::SystemRunner bad(io::parse_deck(many, "surged.dat", ro), src_settings(dir / "bad"));
+    FAIL("500 modes of an 84-DOF system were accepted");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("nModes") && Catch::Contains("500") && Catch::Contains("free DOFs"));
+  }
+  CHECK_FALSE(fs::exists(dir / "bad.static.out"));
   fs::remove_all(dir);
 }
 

@@ -7,9 +7,10 @@
 // assist). A long run at rest then slows by a tenth or more with no change in its results
 // above 1e-300. A step of the marches runs under SubnormalFlush: results below 2.2e-308 are
 // zero (FTZ) and subnormal inputs read as zero (DAZ) on x86 SSE, FZ on AArch64; on return,
-// or when the step throws, the caller's mode is restored, so a host code's own arithmetic
-// is untouched. Elsewhere (another architecture, x87 long double arithmetic) it does
-// nothing and supported() says so.
+// or when the step throws, the caller's flush bits are restored (the other bits, the sticky
+// exception flags a step raised among them, are left as they are), so a host code's own
+// arithmetic is untouched. On another architecture it does nothing and supported() says so;
+// x87 arithmetic (long double, or double under -mfpmath=387) is never flushed.
 #pragma once
 
 #if defined(__SSE2__) || defined(_M_X64)
@@ -38,15 +39,17 @@ class SubnormalFlush {
   }
   ~SubnormalFlush() {
 #if defined(CABLEDYN_FP_ENV_X86)
-    _mm_setcsr(saved_);
+    _mm_setcsr((_mm_getcsr() & ~kFtzDaz) | (saved_ & kFtzDaz));
 #elif defined(CABLEDYN_FP_ENV_AARCH64)
-    set_fpcr(saved_);
+    unsigned long long now = 0;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(now));
+    set_fpcr((now & ~kFz) | (saved_ & kFz));
 #endif
   }
   SubnormalFlush(const SubnormalFlush&) = delete;
   SubnormalFlush& operator=(const SubnormalFlush&) = delete;
 
-  /// Whether this build can set the mode (x86 SSE or AArch64).
+  /// Whether this build can set the mode (x86 SSE or AArch64; SSE and NEON arithmetic only).
   static constexpr bool supported() {
 #if defined(CABLEDYN_FP_ENV_X86) || defined(CABLEDYN_FP_ENV_AARCH64)
     return true;

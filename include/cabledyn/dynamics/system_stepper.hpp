@@ -89,7 +89,7 @@ struct SystemStepperOptions {
 struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
   long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (a tangent re-evaluated at the same iterate for a fresh factorisation not counted)
-  long factorizations = 0;      ///< factorised tangents of the Newton iterations
+  long factorizations = 0;      ///< factorised tangents of the Newton iterations (and the initial acceleration's mass)
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
   long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)

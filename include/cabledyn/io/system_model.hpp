@@ -113,8 +113,9 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   if (o.current.model == CurrentModel::uniform)  // steady, not ramped (spec "Waves": rampTime)
     ds.system.set_current(Vec3<double>(o.current.velocity[0], o.current.velocity[1], o.current.velocity[2]));
   if (o.current.model == CurrentModel::profile || o.current.model == CurrentModel::seastate) {
-    // A current that varies with depth: the statics take it at the line nodes
-    // (MooringSystem::set_current_field), the march from the deck's sea (SystemSimulation).
+    // A current that varies with depth: the statics take it at the line nodes, free points
+    // and bodies (MooringSystem::set_current_field), the march from the deck's sea
+    // (SystemSimulation).
     const Current c = deck_current(deck, deck.environment());
     ds.system.set_current_field([c](const Vec3<double>& x) { return c.template velocity<double>(x); });
   }

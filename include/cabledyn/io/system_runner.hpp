@@ -48,6 +48,18 @@ class SystemRunner {
     notes_ = deck_.notes;
     sim_ = std::make_unique<SystemSimulation>(deck_);
     for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
+    if (deck_.options.nModes > 0) {
+      // The modal analysis' limits, checked before anything is solved (a mode beyond the
+      // stiff DOFs, or an unstable equilibrium, can only be named after the statics).
+      const Eigen::Index n = sim_->model().system.dofs();
+      const std::string where = deck_.file + ":" + std::to_string(deck_.options.line_of("nModes"));
+      if (n > SystemModalResult::kMaxDofs)
+        throw NotImplementedError(where, "nModes of a system of free DOFs", n,
+                                  "<= " + std::to_string(SystemModalResult::kMaxDofs) +
+                                      " (the system's modal analysis is dense)");
+      if (deck_.options.nModes > n)
+        throw InputError(where, "nModes", deck_.options.nModes, "<= " + std::to_string(n) + " (the system's free DOFs)");
+    }
     if (dynamic_run() && deck_.options.motionFile) {
       const std::string path =
           set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
@@ -241,8 +253,8 @@ class SystemRunner {
     modes_ = system_modal_analysis(sys, static_state_, static_cast<Eigen::Index>(deck_.options.nModes));
     if (modes_->mechanism_dofs > 0)
       notes_.push_back("modal analysis: " + std::to_string(modes_->mechanism_dofs) +
-                       " DOF(s) of slack nodes carry no stiffness (slack chain on the seabed, or a slack span): held, "
-                       "their zero-frequency modes left out");
+                       " DOF(s) carry no stiffness (slack nodes: a slack chain on the seabed, a slack span; a free "
+                       "body's unrestrained turn): held, their zero-frequency modes left out");
     if (modes_->asymmetry > 1e-6)
       notes_.push_back("modal analysis: the static tangent is not symmetric (max |K - K^T| / max |K| = " +
                        cabledyn::to_text(modes_->asymmetry) + "): its symmetric part is used");

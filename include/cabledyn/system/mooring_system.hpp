@@ -2004,7 +2004,8 @@ class MooringSystem {
     L.node_current = u.data();
     m.static_residual(x, Rl, sink, L);
   }
-  // A current field acts on the lines only (set_current_field).
+  // A current field acts on the lines, free points and bodies, not yet on a rod's drag
+  // stations (set_current_field).
   void refuse_object_drag_in_current_field() const {
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       if (body_dof_[b] < 0) continue;
