@@ -24525,27 +24525,15 @@ class BasicLineChannels {
       }
     if (has('V'))  // VIV lift: Cl = 0 on every line type the reader accepts
       for (std::size_t j = 0; j < nn; ++j) vec3(Vec3<double>::Zero());
+    // Segment tension, strain and strain rate: the line's load model's (LineModel::
+    // segment_output, as the system route writes them), segments as written.
     std::vector<double> ten(ne), strain(ne), rate(ne);
     if (has('t') || has('s') || has('d'))
       for (std::size_t w = 0; w < ne; ++w) {
-        const std::size_t e = elem(w);
-        if (!line.hermite()) {
-          const auto qe = line.element_dofs<double, 6>(q, e), ve = line.element_dofs<double, 6>(v, e);
-          const auto& el = line.tension_element(e);
-          const auto kin = el.kinematics<double>(qe);
-          ten[w] = el.tension_with_damping<double>(qe, ve);
-          strain[w] = kin.eps;
-          rate[w] = kin.e.dot(ve.segment<3>(3) - ve.segment<3>(0)) / line.L0(e);
-        } else {
-          const auto qe = line.element_dofs<double, 12>(q, e), ve = line.element_dofs<double, 12>(v, e);
-          const auto& el = line.hermite_element(e);
-          Vec3<double> a, b, ad, bd;
-          el.tangents<double>(qe, 0.5, a, b);
-          el.tangents<double>(ve, 0.5, ad, bd);
-          ten[w] = el.section<double>(qe, 0.5).N;
-          strain[w] = a.norm() - 1;
-          rate[w] = a.dot(ad) / a.norm();
-        }
+        const auto so = L.model->segment_output(q, v, elem(w));
+        ten[w] = so.tension;
+        strain[w] = so.strain;
+        rate[w] = so.rate;
       }
     if (has('t')) out.insert(out.end(), ten.begin(), ten.end());
     if (has('s')) out.insert(out.end(), strain.begin(), strain.end());
