@@ -13265,11 +13265,12 @@ class SystemStepper {
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
     scale_ = sys_.force_scale(s);
-    // M a0 = -r(q0, v0).
+    // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
+    // ends, a pin the host or a parent body moves) is part of the balance.
     J_.set_zero();
     sys_.inertia(x_, Ma_, &J_, T(1), T(0));
     sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
-    x_.a = -r0_;
+    x_.a = -(r0_ + Ma_);
     J_.solve(x_.a);
     ++stats_.factorizations;
     Ma0_ = -r0_;  // M a0 = -r0
@@ -14109,8 +14110,9 @@ enum class BodyKind {
   fixed,    ///< held at its deck pose: Fixed
   coupled,  ///< pose prescribed by the host or a motion: Coupled / Vessel
   free,     ///< six DOFs moved by its lines and loads: Free
-  pinned,   ///< three rotational DOFs about its reference point, held there (Pinned rod) or
-            ///< moved by the host (CoupledPinned body, BodyModel::host_pin)
+  pinned,   ///< three rotational DOFs about its reference point, held there (Pinned rod),
+            ///< moved by the host (CoupledPinned body, BodyModel::host_pin) or by a parent
+            ///< body (Body<N>Pinned rod, BodyModel::parent)
 };
 
 /// A rigid cylinder on a body (deck ROD TYPES and RODS): its ends in body axes from the
@@ -14142,6 +14144,13 @@ struct BodyModel {
   /// (spec "Attached objects and line ends"); it turns freely about the pin, and the host
   /// receives the pin reaction (MooringSystem::coupled_reaction).
   bool host_pin = false;
+  /// A pinned body on another body (MoorDyn's Body<N>Pinned rod; spec "Attached objects and
+  /// line ends", a rod pinned to a body): its pin, its reference point, is the point `pin`
+  /// (in the parent's body axes, from the parent's reference point) of body `parent`, which
+  /// moves it; the pin passes its force to the parent and no moment. -1: the pin is held at
+  /// r, or moved by the host (host_pin).
+  int parent = -1;
+  Vec3<T> pin = Vec3<T>::Zero();
   Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
   Mat3<T> R = Mat3<T>::Identity();  ///< orientation (body axes to world): held, or initial
   Vec3<T> v = Vec3<T>::Zero();      ///< held body: velocity of the reference point [m/s]
@@ -14208,6 +14217,9 @@ RigidMass<T> body_rigid_mass(const BodyModel<T>& B) {
     const T L = sqrt(ab.squaredNorm());
     if (!(value_of(L) > 0)) continue;
     const Vec3<T> q = ab / L, c = (rod.a + rod.b) / 2.0;
+    // Every product evaluated: with T a dual, a parameter's empty derivative part meets a
+    // state's only between evaluated values (Eigen resizes an evaluated empty part, not an
+    // expression's).
     const T mr = rod.rho_A * L;
     const T r2 = rod.d * rod.d / 4.0;
     const Mat3<T> qq = q * q.transpose();
@@ -14215,8 +14227,10 @@ RigidMass<T> body_rigid_mass(const BodyModel<T>& B) {
     out.h += mr * c;
     // A line mass from a to b: mr (|c|^2 I - c c^T) + mr L^2 / 12 (I - q q^T); the section:
     // mr r^2 / 4 (I - q q^T) + mr r^2 / 2 q q^T.
-    out.J += mr * (c.squaredNorm() * I - c * c.transpose()) + (mr * (L * L / 12.0 + r2 / 4.0)) * (I - qq) +
-             (mr * r2 / 2.0) * qq;
+    const T L2 = L * L / 12.0, s2 = r2 / 4.0, c2 = c.squaredNorm();
+    const T kt = mr * T(L2 + s2), ka = mr * r2 / 2.0;
+    const Mat3<T> cc = c2 * I - c * c.transpose();
+    out.J += mr * cc + kt * (I - qq) + ka * qq;
   }
   return out;
 }
@@ -14612,7 +14626,8 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     const RodAxis<T> ax = rod_axis(rod, r, R);
     if (ax.submerged) {
       const Vec3<T> c = (ax.pa + ax.pb) / 2.0;
-      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      const T A = rod.d * rod.d * (std::numbers::pi / 4);  // evaluated: a dual parameter meets a dual state
+      const T V = A * ax.L;
       const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
       F.template head<3>() += Fr;
       F.template tail<3>() += c.cross(Fr);
@@ -14726,7 +14741,8 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
     // -rho g times the integral of z over the wet volume (the still water at z = 0).
     const RodAxis<T> ax = rod_axis(rod, r, R);
     if (ax.submerged) {
-      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      const T A = rod.d * rod.d * (std::numbers::pi / 4);  // evaluated: a dual parameter meets a dual state
+      const T V = A * ax.L;
       const T zc = r(2) + (ax.pa(2) + ax.pb(2)) / 2.0;
       E -= V * zc * (env.rho_w * env.g);
       continue;
@@ -15412,6 +15428,22 @@ class MooringSystem {
         throw InputError(obj, "mass, volume, inertia, drag, load, rods or lumps of a direction joint", "nonzero",
                          "none (a joint is a zero-length rod: its inertia is its lines')");
     }
+    if (b.parent >= 0) {
+      // A body pinned on another (spec: a rod pinned to a body): on an earlier body that is
+      // free, held or coupled (not itself pinned: no chains), its pin placed on it.
+      if (b.kind != BodyKind::pinned || b.host_pin || b.joint)
+        throw InputError(obj, "attachment on a parent body", b.joint ? "a direction joint" : "not Pinned",
+                         "a pinned body (a Body<N>Pinned rod)");
+      if (b.parent >= static_cast<int>(bodies_.size()))
+        throw InputError(obj, "parent body", b.parent + 1, "an earlier body (1.." + std::to_string(bodies_.size()) + ")");
+      const auto& P = bodies_[static_cast<std::size_t>(b.parent)];
+      if (P.kind == BodyKind::pinned || P.joint)
+        throw InputError(obj, "parent body " + std::to_string(b.parent + 1) + " (" + P.name + ")",
+                         P.joint ? "a direction joint" : "pinned", "free, fixed or coupled (no chains of pins)");
+      for (int c = 0; c < 3; ++c)
+        if (!is_finite(b.pin(c))) throw InputError(obj, "pin on the parent body", "non-finite", "finite");
+      b.r = P.r + P.R * b.pin;  // the pin where the parent's deck pose puts it
+    }
     if ((b.kind == BodyKind::free || b.kind == BodyKind::pinned) && !b.joint) {
       // The rigid mass with its rods and points: a free body needs a mass and inertia about
       // every axis through its centre of gravity (its 6 x 6 mass matrix positive definite),
@@ -15475,10 +15507,10 @@ class MooringSystem {
 
   /// The pose of body b in state s: its reference point and orientation.
   void body_pose(const State& s, int b, Vec3<T>& r, Mat3<T>& R) const {
-    pose_of(b, s.q, s.R.empty() ? bodies_[static_cast<std::size_t>(b)].R : s.R[static_cast<std::size_t>(b)], r, R);
+    pose_of(b, s.q, s.R, r, R);
   }
   /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body b in state s.
-  Vec6<T> body_motion(const State& s, int b, int which) const { return motion_of(b, which == 1 ? s.v : s.a, which); }
+  Vec6<T> body_motion(const State& s, int b, int which) const { return motion_at(b, s.q, s.v, &s.a, s.R, which); }
   /// Folds every free or pinned body's rotation increment into its orientation and zeroes it
   /// (the state describes the same configuration). Steppers call it on each committed state.
   void commit(State& s) const {
@@ -15610,6 +15642,14 @@ class MooringSystem {
       const T o = own(k) + Ma(k);
       F(k) = F(k) - o;
     }
+    // The bodies pinned on it: each passes its net load less its inertia at its pin.
+    for (std::size_t c = 0; c < bodies_.size(); ++c)
+      if (on_parent(static_cast<int>(c)) && bodies_[c].parent == b) {
+        const Vec6<T> f = pinned_residual(s, static_cast<int>(c));
+        const Vec3<T> fp = -f.template head<3>();
+        F.template head<3>() += fp;
+        F.template tail<3>() += pin_arm(static_cast<int>(c), s.q, s.R).cross(fp);
+      }
     if (pin) {
       // The angular acceleration solved again for the current pin acceleration (spec: the
       // rotation solves M_rr alpha = M - M_rt a_p - omega x (I_p omega)): the moment left by
@@ -15637,6 +15677,22 @@ class MooringSystem {
       F.template tail<3>().setZero();
     }
     return F;
+  }
+
+  /// The residual six-vector (force, moment about its pin) of body b pinned on a parent in
+  /// state s: M a + its velocity terms - its external load (it carries no lines); its force
+  /// is what its pin exerts on it, its moment zero at a converged state.
+  Vec6<T> pinned_residual(const State& s, int b) const {
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, b, rb, Rb);
+    const Vec6<T> vel = body_motion(s, b, 1), acc = body_motion(s, b, 2);
+    const Vec3<T> w = vel.template tail<3>();
+    const Mat6<T> M = body_mass_at(b, rb, Rb);
+    return Vec6<T>(mul6<T>(M, acc) + body_velocity_terms<T>(B, Rb, w) -
+                   body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
+                                         current_, true, body_fluid(b)));
   }
 
   /// The force a Coupled point exerts on the host in state s [N] (spec "Tension and coupled
@@ -15850,6 +15906,18 @@ class MooringSystem {
       if (points_[p].kind == PointKind::body && (points_[p].body < 0 || points_[p].body >= static_cast<int>(bodies_.size())))
         throw InputError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")", "body", points_[p].body + 1,
                          "an existing body (1.." + std::to_string(bodies_.size()) + ")");
+    // A body pinned on a parent carries no lines yet (their end blocks would reach the
+    // parent's DOFs through the pin).
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& P = points_[static_cast<std::size_t>(lines_[l].point[e])];
+        if (P.kind == PointKind::body && P.body < static_cast<int>(bodies_.size()) && on_parent(P.body))
+          throw NotImplementedError("Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ")" +
+                                        (e == 0 ? " End A" : " End B"),
+                                    "attachment", "body " + std::to_string(P.body + 1) + " (" +
+                                                      bodies_[static_cast<std::size_t>(P.body)].name + ")",
+                                    "lines on a body pinned to another body (a Body<N>Pinned rod's ends)");
+      }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int nd = body_ndof(static_cast<int>(b));
       if (nd == 0) continue;
@@ -16430,14 +16498,17 @@ class MooringSystem {
       auto own = [&](const VecX<T>& q, const VecX<T>& v) {
         Vec3<T> rb;
         Mat3<T> Rb;
-        pose_of(bi, q, s.R[b], rb, Rb);
-        const Vec6<T> m = motion_of(bi, v, 1);
+        pose_of(bi, q, s.R, rb, Rb);
+        const Vec6<T> m = motion_at(bi, q, v, nullptr, s.R, 1);
         const Vec3<T> vb = m.template head<3>(), w = m.template tail<3>();
-        return Vec6<T>(body_velocity_terms<T>(bodies_[b], Rb, w) -
-                       body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true,
-                                             body_fluid(bi)));
+        Vec6<T> f = body_velocity_terms<T>(bodies_[b], Rb, w) -
+                    body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true,
+                                          body_fluid(bi));
+        // A body pinned on a parent: its pin's centripetal acceleration, a velocity term.
+        if (on_parent(bi)) f += pin_velocity_terms(bi, q, v, s.R, body_mass_at(bi, rb, Rb));
+        return f;
       };
-      add_body_rows(bi, own(s.q, s.v), R);
+      add_body_rows(bi, own(s.q, s.v), R, pin_arm(bi, s.q, s.R));
       if (J) body_own_tangent(s, bi, own, J, wq, wv);
     }
   }
@@ -16470,11 +16541,18 @@ class MooringSystem {
       auto mass = [&](const VecX<T>& q) {
         Vec3<T> rb;
         Mat3<T> Rb;
-        pose_of(bi, q, s.R[b], rb, Rb);
+        pose_of(bi, q, s.R, rb, Rb);
         return body_mass_at(bi, rb, Rb);
       };
       const Mat6<T> M = mass(s.q);
-      const Vec6<T> acc = motion_of(bi, s.a, 2);  // a pinned body: its pin's acceleration
+      // A pinned body: its pin's acceleration (on a parent: a_p + alpha_p x rho, the centripetal
+      // term among the velocity terms).
+      const Vec6<T> acc = motion_at(bi, s.q, s.v, &s.a, s.R, 2, false);
+      if (on_parent(bi)) {
+        add_body_rows(bi, mul6<T>(M, acc), Ma, pin_arm(bi, s.q, s.R));
+        if (J) pinned_inertia_tangent(s, bi, M, mass, J, wm, wq);
+        continue;
+      }
       add_body_rows(bi, mul6<T>(M, acc), Ma);
       if (J) {
         for (int i = 0; i < 6; ++i)
@@ -16515,7 +16593,7 @@ class MooringSystem {
       Vec3<T> rb;
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
-      const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
+      const Vec6<T> vb = body_motion(s, static_cast<int>(b), 1);
       E += T(0.5) * vb.dot(mul6<T>(body_mass_at(static_cast<int>(b), rb, Rb), vb));
     }
     return E + joint_roll_energy(s, s.v, true);  // a joint's roll inertia (add_joint_rolls)
@@ -16572,7 +16650,7 @@ class MooringSystem {
       auto own = [&](const VecX<T>& q, const VecX<T>&) {
         Vec3<T> rb;
         Mat3<T> Rb;
-        pose_of(bi, q, s.R[b], rb, Rb);
+        pose_of(bi, q, s.R, rb, Rb);
         const Vec3<T> z3 = Vec3<T>::Zero();
         // With a current, the loads at rest include its drag (the dynamic loads at zero
         // velocity: the seabed damper then acts on vz = 0, nothing). A current field is
@@ -16588,7 +16666,7 @@ class MooringSystem {
         return Vec6<T>(
             -body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, U != nullptr));
       };
-      add_body_rows(bi, own(s.q, s.v), R);
+      add_body_rows(bi, own(s.q, s.v), R, pin_arm(bi, s.q, s.R));
       if (J) body_own_tangent(s, bi, own, J, T(1), T(0));
     }
   }
@@ -16954,8 +17032,9 @@ class MooringSystem {
     }
   }
 
-  // The pose of body b from the DOF vector q and its reference orientation Rref.
-  void pose_of(int b, const VecX<T>& q, const Mat3<T>& Rref, Vec3<T>& r, Mat3<T>& R) const {
+  // The pose of body b from the DOF vector q and the reference orientations Rs (a state's R;
+  // empty: the bodies' own): a body pinned on a parent has its pin on the parent's pose.
+  void pose_of(int b, const VecX<T>& q, const std::vector<Mat3<T>>& Rs, Vec3<T>& r, Mat3<T>& R) const {
     const auto& B = bodies_[static_cast<std::size_t>(b)];
     const Index d = body_dof_[static_cast<std::size_t>(b)];
     if (d < 0) {
@@ -16964,8 +17043,94 @@ class MooringSystem {
       return;
     }
     const Index rd = body_row(b, 3);
-    r = body_ndof(b) == 6 ? Vec3<T>(q.template segment<3>(d)) : B.r;
-    R = so3_exp<T>(Vec3<T>(q.template segment<3>(rd))) * Rref;
+    R = so3_exp<T>(Vec3<T>(q.template segment<3>(rd))) * (Rs.empty() ? B.R : Rs[static_cast<std::size_t>(b)]);
+    if (body_ndof(b) == 6) {
+      r = q.template segment<3>(d);
+    } else if (on_parent(b)) {
+      Vec3<T> rp;
+      Mat3<T> Rp;
+      pose_of(B.parent, q, Rs, rp, Rp);
+      r = rp + Rp * B.pin;
+    } else {
+      r = B.r;
+    }
+  }
+  // True when body b is pinned on a parent body (BodyModel::parent).
+  bool on_parent(int b) const {
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    return B.kind == BodyKind::pinned && B.parent >= 0;
+  }
+  // The arm R_p p from the parent's reference point to the pin of body b (zero for a body not
+  // pinned on a parent), in the configuration q.
+  Vec3<T> pin_arm(int b, const VecX<T>& q, const std::vector<Mat3<T>>& Rs) const {
+    if (!on_parent(b)) return Vec3<T>::Zero();
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    Vec3<T> rp;
+    Mat3<T> Rp;
+    pose_of(B.parent, q, Rs, rp, Rp);
+    return Rp * B.pin;
+  }
+  // The velocity (which = 1) or acceleration (2) six-vector of body b in the configuration
+  // (q, v, a): motion_of, and for a body pinned on a parent its pin's motion on the parent
+  // (spec "Attached objects and line ends": v_p + w_p x rho, a_p + alpha_p x rho + w_p x
+  // (w_p x rho), rho = R_p p; centripetal = false leaves the last term out, for the velocity
+  // terms to take it). a may be null for which = 1.
+  Vec6<T> motion_at(int b, const VecX<T>& q, const VecX<T>& v, const VecX<T>* a, const std::vector<Mat3<T>>& Rs,
+                    int which, bool centripetal = true) const {
+    Vec6<T> m = motion_of(b, which == 1 ? v : *a, which);
+    if (!on_parent(b)) return m;
+    const int p = bodies_[static_cast<std::size_t>(b)].parent;
+    const Vec3<T> rho = pin_arm(b, q, Rs);
+    const Vec6<T> vp = motion_of(p, v, 1);
+    const Vec3<T> wp = vp.template tail<3>();
+    if (which == 1) {
+      m.template head<3>() = vp.template head<3>() + wp.cross(rho);
+      return m;
+    }
+    const Vec6<T> ap = motion_of(p, *a, 2);
+    m.template head<3>() = ap.template head<3>() + Vec3<T>(ap.template tail<3>()).cross(rho);
+    if (centripetal) m.template head<3>() += wp.cross(Vec3<T>(wp.cross(rho)));
+    return m;
+  }
+  // The velocity terms of a body pinned on a parent that its parent's turn gives it: its mass
+  // matrix times the pin's centripetal acceleration (w_p x (w_p x rho), 0) (zero for another
+  // body).
+  Vec6<T> pin_velocity_terms(int b, const VecX<T>& q, const VecX<T>& v, const std::vector<Mat3<T>>& Rs,
+                             const Mat6<T>& M) const {
+    if (!on_parent(b)) return Vec6<T>::Zero();
+    const Vec3<T> rho = pin_arm(b, q, Rs);
+    const Vec3<T> wp = motion_of(bodies_[static_cast<std::size_t>(b)].parent, v, 1).template tail<3>();
+    Vec6<T> c = Vec6<T>::Zero();
+    c.template head<3>() = wp.cross(Vec3<T>(wp.cross(rho)));
+    return mul6<T>(M, c);
+  }
+  // The rows body b's six equations (force, moment about its reference point) f reach: its
+  // own (body_row) and, for a body pinned on a parent, the parent's force and moment rows,
+  // which take its pin force with the arm rho (spec: G_b^T (M X - F)). Calls add(row, value)
+  // for each; a value of a row the system does not have is dropped.
+  template <class Add>
+  void spread_body_rows(int b, const Vec3<T>& rho, const Vec6<T>& f, Add&& add) const {
+    const Vec12<T> g = spread_vector(b, rho, f);
+    for (int i = 0; i < 12; ++i) {
+      const Index r = spread_row(b, i);
+      if (r >= 0) add(r, g(i));
+    }
+  }
+  template <class S>
+  using Vec12 = Eigen::Matrix<S, 12, 1>;
+  // (f, F, rho x F), F = f's force: body b's rows and those its pin passes to its parent.
+  static Vec12<T> spread_vector(int, const Vec3<T>& rho, const Vec6<T>& f) {
+    Vec12<T> g;
+    g.template head<6>() = f;
+    const Vec3<T> F = f.template head<3>();
+    g.template segment<3>(6) = F;
+    g.template tail<3>() = rho.cross(F);
+    return g;
+  }
+  // The row of entry i of spread_vector (-1: none): body b's rows, then its parent's.
+  Index spread_row(int b, int i) const {
+    if (i < 6) return body_row(b, i);
+    return on_parent(b) ? body_row(bodies_[static_cast<std::size_t>(b)].parent, i - 6) : Index(-1);
   }
   // The velocity (which = 1) or acceleration (2) six-vector of body b from the DOF vector x:
   // a held body's, or a pinned body's pin motion with its angular one.
@@ -16979,8 +17144,10 @@ class MooringSystem {
     else m.template tail<3>() = which == 1 ? B.w : B.alpha;
     return m;
   }
-  // Adds body b's six rows (force, moment) to the rows it has DOFs for.
-  void add_body_rows(int b, const Vec6<T>& f, VecX<T>& R) const {
+  // Adds body b's six rows (force, moment) to the rows it has DOFs for; a body pinned on a
+  // parent passes its force rows to its parent's (spread_body_rows; rho its pin arm).
+  void add_body_rows(int b, const Vec6<T>& f, VecX<T>& R, const Vec3<T>& rho = Vec3<T>::Zero()) const {
+    if (on_parent(b)) return spread_body_rows(b, rho, f, [&](Index r, const T& x) { R(r) += x; });
     for (int i = 0; i < 6; ++i) {
       const Index r = body_row(b, i);
       if (r >= 0) R(r) += f(i);
@@ -16998,6 +17165,7 @@ class MooringSystem {
     v = s.v;
     const Index d = body_dof_[static_cast<std::size_t>(b)];
     const int nd = body_ndof(b);
+    if (on_parent(b)) return pinned_own_tangent(s, b, own, J, wq, wv);
     for (int which = 0; which < 2; ++which) {
       const T& w = which == 0 ? wq : wv;
       if (value_of(w) == 0) continue;
@@ -17019,6 +17187,79 @@ class MooringSystem {
         }
       }
     }
+  }
+
+  // body_own_tangent of a body pinned on a parent: its rows and those its pin passes to the
+  // parent (spread_vector, the arm turning with the parent), by central differences over its
+  // rotation DOFs and its parent's DOFs (q = fdq_, v = fdv_ set to the state).
+  template <class F>
+  void pinned_own_tangent(const State& s, int b, F&& own, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
+    VecX<T>& q = fdq_;
+    VecX<T>& v = fdv_;
+    const int p = bodies_[static_cast<std::size_t>(b)].parent;
+    const Index cols[2] = {body_dof_[static_cast<std::size_t>(b)], body_dof_[static_cast<std::size_t>(p)]};
+    const int ncols[2] = {body_ndof(b), body_ndof(p)};
+    for (int which = 0; which < 2; ++which) {
+      const T& w = which == 0 ? wq : wv;
+      if (value_of(w) == 0) continue;
+      VecX<T>& x = which == 0 ? q : v;
+      for (int c = 0; c < 2; ++c) {
+        if (cols[c] < 0) continue;
+        for (int k = 0; k < ncols[c]; ++k) {
+          const Index j = cols[c] + k;
+          const bool position = which == 0 && ncols[c] == 6 && k < 3;
+          const double scale = position ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(j))))) : 1.0;
+          const double h = 1e-6 * scale;
+          const T keep = x(j);
+          x(j) = keep + T(h);
+          const Vec12<T> gp = spread_vector(b, pin_arm(b, q, s.R), own(q, v));
+          x(j) = keep - T(h);
+          const Vec12<T> gm = spread_vector(b, pin_arm(b, q, s.R), own(q, v));
+          x(j) = keep;
+          const Vec12<T> col = (gp - gm) / T(2 * h);
+          for (int i = 0; i < 12; ++i) {
+            const Index r = spread_row(b, i);
+            if (r >= 0 && (value_of(col(i)) != 0 || is_dual_v<T>)) J->add(r, j, w * col(i));
+          }
+        }
+      }
+    }
+  }
+
+  // The inertia tangent wm d(M a)/da + wq d(M a)/dq of a body pinned on a parent (M its mass
+  // matrix in state s, mass(q) the matrix at q): M a = M (a_p + alpha_p x rho, alpha) takes
+  // M[:, 3:6] on its rotation's accelerations, M[:, 0:3] on the parent's translation and
+  // -M[:, 0:3] [rho]_x on the parent's rotation; the whole spread to its rows and its parent's
+  // (spread_vector); the turn of M, rho and the pin acceleration with q by central differences.
+  template <class MassAt>
+  void pinned_inertia_tangent(const State& s, int b, const Mat6<T>& M, MassAt&& mass, BorderedJacobian<T>* J,
+                              const T& wm, const T& wq) const {
+    const int p = bodies_[static_cast<std::size_t>(b)].parent;
+    const Vec3<T> rho = pin_arm(b, s.q, s.R);
+    auto column = [&](Index j, const Vec6<T>& c) {
+      const Vec12<T> g = spread_vector(b, rho, c);
+      for (int i = 0; i < 12; ++i) {
+        const Index r = spread_row(b, i);
+        if (r >= 0) J->add(r, j, wm * g(i));
+      }
+    };
+    for (int k = 0; k < 3; ++k) column(body_row(b, 3 + k), Vec6<T>(M.col(3 + k)));
+    const Mat3<T> S = skew<T>(rho);
+    for (int k = 0; k < 3; ++k) {
+      const Index jt = body_row(p, k), jr = body_row(p, 3 + k);
+      if (jt >= 0) column(jt, Vec6<T>(M.col(k)));
+      if (jr >= 0) {
+        Vec6<T> c = Vec6<T>::Zero();  // -M[:, 0:3] [rho]_x e_k
+        for (int i = 0; i < 3; ++i) c -= M.col(i) * S(i, k);
+        column(jr, c);
+      }
+    }
+    auto Mq = [&](const VecX<T>& q, const VecX<T>&) {
+      return mul6<T>(mass(q), motion_at(b, q, s.v, &s.a, s.R, 2, false));
+    };
+    fdq_ = s.q;
+    fdv_ = s.v;
+    pinned_own_tangent(s, b, Mq, J, wq, T(0));
   }
 
   // The fluid of line l's dynamic loads: the held fluid at its nodes, or the uniform current.
@@ -17400,23 +17641,28 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
 }  // namespace detail
 
 /// Solves the statics of `sys` from state `s` (see detail::solve_statics_numbered for the
-/// stages). A free or pinned body that no line is attached to is not an unknown (spec
-/// "Rigid-body initial condition": it keeps its deck pose and starts at rest there): it is
-/// held where state s (or the deck) puts it while the rest is solved.
+/// stages). A free or pinned body that no line is attached to (nor, for a body pinned on a
+/// parent, to its parent) is not an unknown (spec "Rigid-body initial condition": it keeps its
+/// deck pose and starts at rest there): it is held where state s (or the deck) puts it while
+/// the rest is solved.
 template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
   sys.renumber();
   if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
   std::vector<int> loose;
-  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
-    const auto k = sys.body(static_cast<int>(b)).kind;
-    if (k != BodyKind::free && k != BodyKind::pinned) continue;
-    bool attached = false;
-    for (std::size_t l = 0; l < sys.n_lines() && !attached; ++l)
+  auto tied = [&](int b) {
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
       for (int e = 0; e < 2; ++e) {
         const auto& P = sys.point(sys.line(static_cast<int>(l)).point[e]);
-        attached = attached || (P.kind == PointKind::body && P.body == static_cast<int>(b));
+        if (P.kind == PointKind::body && P.body == b) return true;
       }
+    return false;
+  };
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    const auto& B = sys.body(static_cast<int>(b));
+    if (B.kind != BodyKind::free && B.kind != BodyKind::pinned) continue;
+    // A body pinned on a parent is tied when its parent is (spec: nor any line of its body).
+    const bool attached = tied(static_cast<int>(b)) || (B.kind == BodyKind::pinned && B.parent >= 0 && tied(B.parent));
     if (!attached) loose.push_back(static_cast<int>(b));
   }
   if (loose.empty()) return detail::solve_statics_numbered(sys, s, opt);
@@ -21325,7 +21571,7 @@ struct RodTypeRecord {
 };
 
 /// How a rod is held (RODS Attachment column).
-enum class RodAttachment { fixed, free, pinned, body, coupled, coupled_pinned };
+enum class RodAttachment { fixed, free, pinned, body, body_pinned, coupled, coupled_pinned };
 
 /// A RODS row `ID RodType Attachment Xa Ya Za Xb Yb Zb NumSegs [RodOutputs]` (MoorDyn v2); a
 /// rod on a body gives its ends in the body's axes from its reference point.
@@ -21333,7 +21579,7 @@ struct RodRecord {
   int id = 0;
   std::string type;
   RodAttachment attachment = RodAttachment::free;
-  int body = 0;  ///< Body<N>: N
+  int body = 0;  ///< Body<N>, Body<N>Pinned: N
   std::array<double, 3> a{}, b{};
   int segments = 0;
   int line = 0;
@@ -22261,7 +22507,7 @@ class DeckParser {
     else if (u == "PINNED" || u == "PIN") r.attachment = RodAttachment::pinned;
     else if (letters == "BODY" && number > 0 && rest.empty()) r.attachment = RodAttachment::body, r.body = number;
     else if (letters == "BODY" && number > 0 && (rest == "PINNED" || rest == "PIN"))
-      unsupported("rods pinned to bodies (Body<N>Pinned)", line, c(2), t[2].text);
+      r.attachment = RodAttachment::body_pinned, r.body = number;
     else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES") r.attachment = RodAttachment::coupled;
     else if (u == "COUPLEDPINNED" || u == "CPLDPIN" || u == "VESSELPINNED" || u == "VESPIN")
       r.attachment = RodAttachment::coupled_pinned;
@@ -25607,13 +25853,15 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         case RodAttachment::pinned: pm.kind = PointKind::fixed; break;  // a pinned rod's End A is held
         case RodAttachment::free: pm.kind = PointKind::free; break;
         case RodAttachment::body:
+        case RodAttachment::body_pinned:  // a point has no turn of its own: on the body
           pm.kind = PointKind::body;
           pm.body = r.body - 1;
           break;
         default:
           throw NotImplementedError(where(deck.file, r.line), "RODS Attachment", "Coupled", "coupled zero-length rods");
       }
-      if (r.attachment == RodAttachment::body && (r.body < 1 || r.body > static_cast<int>(deck.bodies.size())))
+      if ((r.attachment == RodAttachment::body || r.attachment == RodAttachment::body_pinned) &&
+          (r.body < 1 || r.body > static_cast<int>(deck.bodies.size())))
         throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body),
                          "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
       rod_ends[i].point = ds.system.add_point(pm);
@@ -25630,6 +25878,31 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       auto& carrier = bodies[static_cast<std::size_t>(r.body - 1)].rods;
       rod_ends[i] = {r.body - 1, a, b, static_cast<int>(carrier.size()), -1, r.segments};
       carrier.push_back(part);
+      continue;
+    }
+    if (r.attachment == RodAttachment::body_pinned) {
+      // A rod pinned to a body (spec: reduced coordinates): a pinned body of no mass of its own
+      // carrying the rod, its pin End A on Body<N> (ends in that body's axes), its z axis along
+      // the rod turned with the body's deck orientation.
+      if (r.body < 1 || r.body > static_cast<int>(bodies.size()))
+        throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body) + "Pinned",
+                         "a body of BODIES (1.." + std::to_string(bodies.size()) + ")");
+      for (const auto& rec : deck.lines)
+        if ((rec.node_a == 0 && rec.rod_a == r.id) || (rec.node_b == 0 && rec.rod_b == r.id))
+          throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
+                                    "R" + std::to_string(r.id) +
+                                        (rec.node_a == 0 && rec.rod_a == r.id ? rec.rod_end_a : rec.rod_end_b),
+                                    "lines on a rod pinned to a body (Body<N>Pinned)");
+      BodyModel<double> m;
+      m.name = "rod " + std::to_string(r.id);
+      m.kind = BodyKind::pinned;
+      m.parent = r.body - 1;
+      m.pin = a;
+      m.R = bodies[static_cast<std::size_t>(r.body - 1)].R * z_onto((b - a) / L);
+      part.a = Vec3<double>::Zero();
+      part.b = Vec3<double>(0, 0, L);
+      m.rods.push_back(part);
+      rod_bodies.emplace_back(i, std::move(m));
       continue;
     }
     BodyModel<double> m;

@@ -156,11 +156,12 @@ class SystemStepper {
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
     scale_ = sys_.force_scale(s);
-    // M a0 = -r(q0, v0).
+    // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
+    // ends, a pin the host or a parent body moves) is part of the balance.
     J_.set_zero();
     sys_.inertia(x_, Ma_, &J_, T(1), T(0));
     sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
-    x_.a = -r0_;
+    x_.a = -(r0_ + Ma_);
     J_.solve(x_.a);
     ++stats_.factorizations;
     Ma0_ = -r0_;  // M a0 = -r0

@@ -93,7 +93,7 @@ struct RodTypeRecord {
 };
 
 /// How a rod is held (RODS Attachment column).
-enum class RodAttachment { fixed, free, pinned, body, coupled, coupled_pinned };
+enum class RodAttachment { fixed, free, pinned, body, body_pinned, coupled, coupled_pinned };
 
 /// A RODS row `ID RodType Attachment Xa Ya Za Xb Yb Zb NumSegs [RodOutputs]` (MoorDyn v2); a
 /// rod on a body gives its ends in the body's axes from its reference point.
@@ -101,7 +101,7 @@ struct RodRecord {
   int id = 0;
   std::string type;
   RodAttachment attachment = RodAttachment::free;
-  int body = 0;  ///< Body<N>: N
+  int body = 0;  ///< Body<N>, Body<N>Pinned: N
   std::array<double, 3> a{}, b{};
   int segments = 0;
   int line = 0;
@@ -1029,7 +1029,7 @@ class DeckParser {
     else if (u == "PINNED" || u == "PIN") r.attachment = RodAttachment::pinned;
     else if (letters == "BODY" && number > 0 && rest.empty()) r.attachment = RodAttachment::body, r.body = number;
     else if (letters == "BODY" && number > 0 && (rest == "PINNED" || rest == "PIN"))
-      unsupported("rods pinned to bodies (Body<N>Pinned)", line, c(2), t[2].text);
+      r.attachment = RodAttachment::body_pinned, r.body = number;
     else if (u == "COUPLED" || u == "CPLD" || u == "VESSEL" || u == "VES") r.attachment = RodAttachment::coupled;
     else if (u == "COUPLEDPINNED" || u == "CPLDPIN" || u == "VESSELPINNED" || u == "VESPIN")
       r.attachment = RodAttachment::coupled_pinned;

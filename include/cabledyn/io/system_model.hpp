@@ -209,13 +209,15 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         case RodAttachment::pinned: pm.kind = PointKind::fixed; break;  // a pinned rod's End A is held
         case RodAttachment::free: pm.kind = PointKind::free; break;
         case RodAttachment::body:
+        case RodAttachment::body_pinned:  // a point has no turn of its own: on the body
           pm.kind = PointKind::body;
           pm.body = r.body - 1;
           break;
         default:
           throw NotImplementedError(where(deck.file, r.line), "RODS Attachment", "Coupled", "coupled zero-length rods");
       }
-      if (r.attachment == RodAttachment::body && (r.body < 1 || r.body > static_cast<int>(deck.bodies.size())))
+      if ((r.attachment == RodAttachment::body || r.attachment == RodAttachment::body_pinned) &&
+          (r.body < 1 || r.body > static_cast<int>(deck.bodies.size())))
         throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body),
                          "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
       rod_ends[i].point = ds.system.add_point(pm);
@@ -232,6 +234,31 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       auto& carrier = bodies[static_cast<std::size_t>(r.body - 1)].rods;
       rod_ends[i] = {r.body - 1, a, b, static_cast<int>(carrier.size()), -1, r.segments};
       carrier.push_back(part);
+      continue;
+    }
+    if (r.attachment == RodAttachment::body_pinned) {
+      // A rod pinned to a body (spec: reduced coordinates): a pinned body of no mass of its own
+      // carrying the rod, its pin End A on Body<N> (ends in that body's axes), its z axis along
+      // the rod turned with the body's deck orientation.
+      if (r.body < 1 || r.body > static_cast<int>(bodies.size()))
+        throw InputError(where(deck.file, r.line), "RODS Attachment", "Body" + std::to_string(r.body) + "Pinned",
+                         "a body of BODIES (1.." + std::to_string(bodies.size()) + ")");
+      for (const auto& rec : deck.lines)
+        if ((rec.node_a == 0 && rec.rod_a == r.id) || (rec.node_b == 0 && rec.rod_b == r.id))
+          throw NotImplementedError(where(deck.file, rec.line), "LINES line " + std::to_string(rec.id),
+                                    "R" + std::to_string(r.id) +
+                                        (rec.node_a == 0 && rec.rod_a == r.id ? rec.rod_end_a : rec.rod_end_b),
+                                    "lines on a rod pinned to a body (Body<N>Pinned)");
+      BodyModel<double> m;
+      m.name = "rod " + std::to_string(r.id);
+      m.kind = BodyKind::pinned;
+      m.parent = r.body - 1;
+      m.pin = a;
+      m.R = bodies[static_cast<std::size_t>(r.body - 1)].R * z_onto((b - a) / L);
+      part.a = Vec3<double>::Zero();
+      part.b = Vec3<double>(0, 0, L);
+      m.rods.push_back(part);
+      rod_bodies.emplace_back(i, std::move(m));
       continue;
     }
     BodyModel<double> m;

@@ -38,8 +38,9 @@ enum class BodyKind {
   fixed,    ///< held at its deck pose: Fixed
   coupled,  ///< pose prescribed by the host or a motion: Coupled / Vessel
   free,     ///< six DOFs moved by its lines and loads: Free
-  pinned,   ///< three rotational DOFs about its reference point, held there (Pinned rod) or
-            ///< moved by the host (CoupledPinned body, BodyModel::host_pin)
+  pinned,   ///< three rotational DOFs about its reference point, held there (Pinned rod),
+            ///< moved by the host (CoupledPinned body, BodyModel::host_pin) or by a parent
+            ///< body (Body<N>Pinned rod, BodyModel::parent)
 };
 
 /// A rigid cylinder on a body (deck ROD TYPES and RODS): its ends in body axes from the
@@ -71,6 +72,13 @@ struct BodyModel {
   /// (spec "Attached objects and line ends"); it turns freely about the pin, and the host
   /// receives the pin reaction (MooringSystem::coupled_reaction).
   bool host_pin = false;
+  /// A pinned body on another body (MoorDyn's Body<N>Pinned rod; spec "Attached objects and
+  /// line ends", a rod pinned to a body): its pin, its reference point, is the point `pin`
+  /// (in the parent's body axes, from the parent's reference point) of body `parent`, which
+  /// moves it; the pin passes its force to the parent and no moment. -1: the pin is held at
+  /// r, or moved by the host (host_pin).
+  int parent = -1;
+  Vec3<T> pin = Vec3<T>::Zero();
   Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
   Mat3<T> R = Mat3<T>::Identity();  ///< orientation (body axes to world): held, or initial
   Vec3<T> v = Vec3<T>::Zero();      ///< held body: velocity of the reference point [m/s]
@@ -137,6 +145,9 @@ RigidMass<T> body_rigid_mass(const BodyModel<T>& B) {
     const T L = sqrt(ab.squaredNorm());
     if (!(value_of(L) > 0)) continue;
     const Vec3<T> q = ab / L, c = (rod.a + rod.b) / 2.0;
+    // Every product evaluated: with T a dual, a parameter's empty derivative part meets a
+    // state's only between evaluated values (Eigen resizes an evaluated empty part, not an
+    // expression's).
     const T mr = rod.rho_A * L;
     const T r2 = rod.d * rod.d / 4.0;
     const Mat3<T> qq = q * q.transpose();
@@ -144,8 +155,10 @@ RigidMass<T> body_rigid_mass(const BodyModel<T>& B) {
     out.h += mr * c;
     // A line mass from a to b: mr (|c|^2 I - c c^T) + mr L^2 / 12 (I - q q^T); the section:
     // mr r^2 / 4 (I - q q^T) + mr r^2 / 2 q q^T.
-    out.J += mr * (c.squaredNorm() * I - c * c.transpose()) + (mr * (L * L / 12.0 + r2 / 4.0)) * (I - qq) +
-             (mr * r2 / 2.0) * qq;
+    const T L2 = L * L / 12.0, s2 = r2 / 4.0, c2 = c.squaredNorm();
+    const T kt = mr * T(L2 + s2), ka = mr * r2 / 2.0;
+    const Mat3<T> cc = c2 * I - c * c.transpose();
+    out.J += mr * cc + kt * (I - qq) + ka * qq;
   }
   return out;
 }
@@ -541,7 +554,8 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     const RodAxis<T> ax = rod_axis(rod, r, R);
     if (ax.submerged) {
       const Vec3<T> c = (ax.pa + ax.pb) / 2.0;
-      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      const T A = rod.d * rod.d * (std::numbers::pi / 4);  // evaluated: a dual parameter meets a dual state
+      const T V = A * ax.L;
       const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
       F.template head<3>() += Fr;
       F.template tail<3>() += c.cross(Fr);
@@ -655,7 +669,8 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
     // -rho g times the integral of z over the wet volume (the still water at z = 0).
     const RodAxis<T> ax = rod_axis(rod, r, R);
     if (ax.submerged) {
-      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      const T A = rod.d * rod.d * (std::numbers::pi / 4);  // evaluated: a dual parameter meets a dual state
+      const T V = A * ax.L;
       const T zc = r(2) + (ax.pa(2) + ax.pb(2)) / 2.0;
       E -= V * zc * (env.rho_w * env.g);
       continue;

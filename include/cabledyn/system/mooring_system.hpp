@@ -353,6 +353,22 @@ class MooringSystem {
         throw InputError(obj, "mass, volume, inertia, drag, load, rods or lumps of a direction joint", "nonzero",
                          "none (a joint is a zero-length rod: its inertia is its lines')");
     }
+    if (b.parent >= 0) {
+      // A body pinned on another (spec: a rod pinned to a body): on an earlier body that is
+      // free, held or coupled (not itself pinned: no chains), its pin placed on it.
+      if (b.kind != BodyKind::pinned || b.host_pin || b.joint)
+        throw InputError(obj, "attachment on a parent body", b.joint ? "a direction joint" : "not Pinned",
+                         "a pinned body (a Body<N>Pinned rod)");
+      if (b.parent >= static_cast<int>(bodies_.size()))
+        throw InputError(obj, "parent body", b.parent + 1, "an earlier body (1.." + std::to_string(bodies_.size()) + ")");
+      const auto& P = bodies_[static_cast<std::size_t>(b.parent)];
+      if (P.kind == BodyKind::pinned || P.joint)
+        throw InputError(obj, "parent body " + std::to_string(b.parent + 1) + " (" + P.name + ")",
+                         P.joint ? "a direction joint" : "pinned", "free, fixed or coupled (no chains of pins)");
+      for (int c = 0; c < 3; ++c)
+        if (!is_finite(b.pin(c))) throw InputError(obj, "pin on the parent body", "non-finite", "finite");
+      b.r = P.r + P.R * b.pin;  // the pin where the parent's deck pose puts it
+    }
     if ((b.kind == BodyKind::free || b.kind == BodyKind::pinned) && !b.joint) {
       // The rigid mass with its rods and points: a free body needs a mass and inertia about
       // every axis through its centre of gravity (its 6 x 6 mass matrix positive definite),
@@ -416,10 +432,10 @@ class MooringSystem {
 
   /// The pose of body b in state s: its reference point and orientation.
   void body_pose(const State& s, int b, Vec3<T>& r, Mat3<T>& R) const {
-    pose_of(b, s.q, s.R.empty() ? bodies_[static_cast<std::size_t>(b)].R : s.R[static_cast<std::size_t>(b)], r, R);
+    pose_of(b, s.q, s.R, r, R);
   }
   /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body b in state s.
-  Vec6<T> body_motion(const State& s, int b, int which) const { return motion_of(b, which == 1 ? s.v : s.a, which); }
+  Vec6<T> body_motion(const State& s, int b, int which) const { return motion_at(b, s.q, s.v, &s.a, s.R, which); }
   /// Folds every free or pinned body's rotation increment into its orientation and zeroes it
   /// (the state describes the same configuration). Steppers call it on each committed state.
   void commit(State& s) const {
@@ -551,6 +567,14 @@ class MooringSystem {
       const T o = own(k) + Ma(k);
       F(k) = F(k) - o;
     }
+    // The bodies pinned on it: each passes its net load less its inertia at its pin.
+    for (std::size_t c = 0; c < bodies_.size(); ++c)
+      if (on_parent(static_cast<int>(c)) && bodies_[c].parent == b) {
+        const Vec6<T> f = pinned_residual(s, static_cast<int>(c));
+        const Vec3<T> fp = -f.template head<3>();
+        F.template head<3>() += fp;
+        F.template tail<3>() += pin_arm(static_cast<int>(c), s.q, s.R).cross(fp);
+      }
     if (pin) {
       // The angular acceleration solved again for the current pin acceleration (spec: the
       // rotation solves M_rr alpha = M - M_rt a_p - omega x (I_p omega)): the moment left by
@@ -578,6 +602,22 @@ class MooringSystem {
       F.template tail<3>().setZero();
     }
     return F;
+  }
+
+  /// The residual six-vector (force, moment about its pin) of body b pinned on a parent in
+  /// state s: M a + its velocity terms - its external load (it carries no lines); its force
+  /// is what its pin exerts on it, its moment zero at a converged state.
+  Vec6<T> pinned_residual(const State& s, int b) const {
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    body_pose(s, b, rb, Rb);
+    const Vec6<T> vel = body_motion(s, b, 1), acc = body_motion(s, b, 2);
+    const Vec3<T> w = vel.template tail<3>();
+    const Mat6<T> M = body_mass_at(b, rb, Rb);
+    return Vec6<T>(mul6<T>(M, acc) + body_velocity_terms<T>(B, Rb, w) -
+                   body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()), w, env_, seabed_.z, seabed_.params,
+                                         current_, true, body_fluid(b)));
   }
 
   /// The force a Coupled point exerts on the host in state s [N] (spec "Tension and coupled
@@ -791,6 +831,18 @@ class MooringSystem {
       if (points_[p].kind == PointKind::body && (points_[p].body < 0 || points_[p].body >= static_cast<int>(bodies_.size())))
         throw InputError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")", "body", points_[p].body + 1,
                          "an existing body (1.." + std::to_string(bodies_.size()) + ")");
+    // A body pinned on a parent carries no lines yet (their end blocks would reach the
+    // parent's DOFs through the pin).
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto& P = points_[static_cast<std::size_t>(lines_[l].point[e])];
+        if (P.kind == PointKind::body && P.body < static_cast<int>(bodies_.size()) && on_parent(P.body))
+          throw NotImplementedError("Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ")" +
+                                        (e == 0 ? " End A" : " End B"),
+                                    "attachment", "body " + std::to_string(P.body + 1) + " (" +
+                                                      bodies_[static_cast<std::size_t>(P.body)].name + ")",
+                                    "lines on a body pinned to another body (a Body<N>Pinned rod's ends)");
+      }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int nd = body_ndof(static_cast<int>(b));
       if (nd == 0) continue;
@@ -1371,14 +1423,17 @@ class MooringSystem {
       auto own = [&](const VecX<T>& q, const VecX<T>& v) {
         Vec3<T> rb;
         Mat3<T> Rb;
-        pose_of(bi, q, s.R[b], rb, Rb);
-        const Vec6<T> m = motion_of(bi, v, 1);
+        pose_of(bi, q, s.R, rb, Rb);
+        const Vec6<T> m = motion_at(bi, q, v, nullptr, s.R, 1);
         const Vec3<T> vb = m.template head<3>(), w = m.template tail<3>();
-        return Vec6<T>(body_velocity_terms<T>(bodies_[b], Rb, w) -
-                       body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true,
-                                             body_fluid(bi)));
+        Vec6<T> f = body_velocity_terms<T>(bodies_[b], Rb, w) -
+                    body_external_load<T>(bodies_[b], rb, Rb, vb, w, env_, seabed_.z, seabed_.params, current_, true,
+                                          body_fluid(bi));
+        // A body pinned on a parent: its pin's centripetal acceleration, a velocity term.
+        if (on_parent(bi)) f += pin_velocity_terms(bi, q, v, s.R, body_mass_at(bi, rb, Rb));
+        return f;
       };
-      add_body_rows(bi, own(s.q, s.v), R);
+      add_body_rows(bi, own(s.q, s.v), R, pin_arm(bi, s.q, s.R));
       if (J) body_own_tangent(s, bi, own, J, wq, wv);
     }
   }
@@ -1411,11 +1466,18 @@ class MooringSystem {
       auto mass = [&](const VecX<T>& q) {
         Vec3<T> rb;
         Mat3<T> Rb;
-        pose_of(bi, q, s.R[b], rb, Rb);
+        pose_of(bi, q, s.R, rb, Rb);
         return body_mass_at(bi, rb, Rb);
       };
       const Mat6<T> M = mass(s.q);
-      const Vec6<T> acc = motion_of(bi, s.a, 2);  // a pinned body: its pin's acceleration
+      // A pinned body: its pin's acceleration (on a parent: a_p + alpha_p x rho, the centripetal
+      // term among the velocity terms).
+      const Vec6<T> acc = motion_at(bi, s.q, s.v, &s.a, s.R, 2, false);
+      if (on_parent(bi)) {
+        add_body_rows(bi, mul6<T>(M, acc), Ma, pin_arm(bi, s.q, s.R));
+        if (J) pinned_inertia_tangent(s, bi, M, mass, J, wm, wq);
+        continue;
+      }
       add_body_rows(bi, mul6<T>(M, acc), Ma);
       if (J) {
         for (int i = 0; i < 6; ++i)
@@ -1456,7 +1518,7 @@ class MooringSystem {
       Vec3<T> rb;
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
-      const Vec6<T> vb = motion_of(static_cast<int>(b), s.v, 1);
+      const Vec6<T> vb = body_motion(s, static_cast<int>(b), 1);
       E += T(0.5) * vb.dot(mul6<T>(body_mass_at(static_cast<int>(b), rb, Rb), vb));
     }
     return E + joint_roll_energy(s, s.v, true);  // a joint's roll inertia (add_joint_rolls)
@@ -1513,7 +1575,7 @@ class MooringSystem {
       auto own = [&](const VecX<T>& q, const VecX<T>&) {
         Vec3<T> rb;
         Mat3<T> Rb;
-        pose_of(bi, q, s.R[b], rb, Rb);
+        pose_of(bi, q, s.R, rb, Rb);
         const Vec3<T> z3 = Vec3<T>::Zero();
         // With a current, the loads at rest include its drag (the dynamic loads at zero
         // velocity: the seabed damper then acts on vz = 0, nothing). A current field is
@@ -1529,7 +1591,7 @@ class MooringSystem {
         return Vec6<T>(
             -body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, U != nullptr));
       };
-      add_body_rows(bi, own(s.q, s.v), R);
+      add_body_rows(bi, own(s.q, s.v), R, pin_arm(bi, s.q, s.R));
       if (J) body_own_tangent(s, bi, own, J, T(1), T(0));
     }
   }
@@ -1895,8 +1957,9 @@ class MooringSystem {
     }
   }
 
-  // The pose of body b from the DOF vector q and its reference orientation Rref.
-  void pose_of(int b, const VecX<T>& q, const Mat3<T>& Rref, Vec3<T>& r, Mat3<T>& R) const {
+  // The pose of body b from the DOF vector q and the reference orientations Rs (a state's R;
+  // empty: the bodies' own): a body pinned on a parent has its pin on the parent's pose.
+  void pose_of(int b, const VecX<T>& q, const std::vector<Mat3<T>>& Rs, Vec3<T>& r, Mat3<T>& R) const {
     const auto& B = bodies_[static_cast<std::size_t>(b)];
     const Index d = body_dof_[static_cast<std::size_t>(b)];
     if (d < 0) {
@@ -1905,8 +1968,94 @@ class MooringSystem {
       return;
     }
     const Index rd = body_row(b, 3);
-    r = body_ndof(b) == 6 ? Vec3<T>(q.template segment<3>(d)) : B.r;
-    R = so3_exp<T>(Vec3<T>(q.template segment<3>(rd))) * Rref;
+    R = so3_exp<T>(Vec3<T>(q.template segment<3>(rd))) * (Rs.empty() ? B.R : Rs[static_cast<std::size_t>(b)]);
+    if (body_ndof(b) == 6) {
+      r = q.template segment<3>(d);
+    } else if (on_parent(b)) {
+      Vec3<T> rp;
+      Mat3<T> Rp;
+      pose_of(B.parent, q, Rs, rp, Rp);
+      r = rp + Rp * B.pin;
+    } else {
+      r = B.r;
+    }
+  }
+  // True when body b is pinned on a parent body (BodyModel::parent).
+  bool on_parent(int b) const {
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    return B.kind == BodyKind::pinned && B.parent >= 0;
+  }
+  // The arm R_p p from the parent's reference point to the pin of body b (zero for a body not
+  // pinned on a parent), in the configuration q.
+  Vec3<T> pin_arm(int b, const VecX<T>& q, const std::vector<Mat3<T>>& Rs) const {
+    if (!on_parent(b)) return Vec3<T>::Zero();
+    const auto& B = bodies_[static_cast<std::size_t>(b)];
+    Vec3<T> rp;
+    Mat3<T> Rp;
+    pose_of(B.parent, q, Rs, rp, Rp);
+    return Rp * B.pin;
+  }
+  // The velocity (which = 1) or acceleration (2) six-vector of body b in the configuration
+  // (q, v, a): motion_of, and for a body pinned on a parent its pin's motion on the parent
+  // (spec "Attached objects and line ends": v_p + w_p x rho, a_p + alpha_p x rho + w_p x
+  // (w_p x rho), rho = R_p p; centripetal = false leaves the last term out, for the velocity
+  // terms to take it). a may be null for which = 1.
+  Vec6<T> motion_at(int b, const VecX<T>& q, const VecX<T>& v, const VecX<T>* a, const std::vector<Mat3<T>>& Rs,
+                    int which, bool centripetal = true) const {
+    Vec6<T> m = motion_of(b, which == 1 ? v : *a, which);
+    if (!on_parent(b)) return m;
+    const int p = bodies_[static_cast<std::size_t>(b)].parent;
+    const Vec3<T> rho = pin_arm(b, q, Rs);
+    const Vec6<T> vp = motion_of(p, v, 1);
+    const Vec3<T> wp = vp.template tail<3>();
+    if (which == 1) {
+      m.template head<3>() = vp.template head<3>() + wp.cross(rho);
+      return m;
+    }
+    const Vec6<T> ap = motion_of(p, *a, 2);
+    m.template head<3>() = ap.template head<3>() + Vec3<T>(ap.template tail<3>()).cross(rho);
+    if (centripetal) m.template head<3>() += wp.cross(Vec3<T>(wp.cross(rho)));
+    return m;
+  }
+  // The velocity terms of a body pinned on a parent that its parent's turn gives it: its mass
+  // matrix times the pin's centripetal acceleration (w_p x (w_p x rho), 0) (zero for another
+  // body).
+  Vec6<T> pin_velocity_terms(int b, const VecX<T>& q, const VecX<T>& v, const std::vector<Mat3<T>>& Rs,
+                             const Mat6<T>& M) const {
+    if (!on_parent(b)) return Vec6<T>::Zero();
+    const Vec3<T> rho = pin_arm(b, q, Rs);
+    const Vec3<T> wp = motion_of(bodies_[static_cast<std::size_t>(b)].parent, v, 1).template tail<3>();
+    Vec6<T> c = Vec6<T>::Zero();
+    c.template head<3>() = wp.cross(Vec3<T>(wp.cross(rho)));
+    return mul6<T>(M, c);
+  }
+  // The rows body b's six equations (force, moment about its reference point) f reach: its
+  // own (body_row) and, for a body pinned on a parent, the parent's force and moment rows,
+  // which take its pin force with the arm rho (spec: G_b^T (M X - F)). Calls add(row, value)
+  // for each; a value of a row the system does not have is dropped.
+  template <class Add>
+  void spread_body_rows(int b, const Vec3<T>& rho, const Vec6<T>& f, Add&& add) const {
+    const Vec12<T> g = spread_vector(b, rho, f);
+    for (int i = 0; i < 12; ++i) {
+      const Index r = spread_row(b, i);
+      if (r >= 0) add(r, g(i));
+    }
+  }
+  template <class S>
+  using Vec12 = Eigen::Matrix<S, 12, 1>;
+  // (f, F, rho x F), F = f's force: body b's rows and those its pin passes to its parent.
+  static Vec12<T> spread_vector(int, const Vec3<T>& rho, const Vec6<T>& f) {
+    Vec12<T> g;
+    g.template head<6>() = f;
+    const Vec3<T> F = f.template head<3>();
+    g.template segment<3>(6) = F;
+    g.template tail<3>() = rho.cross(F);
+    return g;
+  }
+  // The row of entry i of spread_vector (-1: none): body b's rows, then its parent's.
+  Index spread_row(int b, int i) const {
+    if (i < 6) return body_row(b, i);
+    return on_parent(b) ? body_row(bodies_[static_cast<std::size_t>(b)].parent, i - 6) : Index(-1);
   }
   // The velocity (which = 1) or acceleration (2) six-vector of body b from the DOF vector x:
   // a held body's, or a pinned body's pin motion with its angular one.
@@ -1920,8 +2069,10 @@ class MooringSystem {
     else m.template tail<3>() = which == 1 ? B.w : B.alpha;
     return m;
   }
-  // Adds body b's six rows (force, moment) to the rows it has DOFs for.
-  void add_body_rows(int b, const Vec6<T>& f, VecX<T>& R) const {
+  // Adds body b's six rows (force, moment) to the rows it has DOFs for; a body pinned on a
+  // parent passes its force rows to its parent's (spread_body_rows; rho its pin arm).
+  void add_body_rows(int b, const Vec6<T>& f, VecX<T>& R, const Vec3<T>& rho = Vec3<T>::Zero()) const {
+    if (on_parent(b)) return spread_body_rows(b, rho, f, [&](Index r, const T& x) { R(r) += x; });
     for (int i = 0; i < 6; ++i) {
       const Index r = body_row(b, i);
       if (r >= 0) R(r) += f(i);
@@ -1939,6 +2090,7 @@ class MooringSystem {
     v = s.v;
     const Index d = body_dof_[static_cast<std::size_t>(b)];
     const int nd = body_ndof(b);
+    if (on_parent(b)) return pinned_own_tangent(s, b, own, J, wq, wv);
     for (int which = 0; which < 2; ++which) {
       const T& w = which == 0 ? wq : wv;
       if (value_of(w) == 0) continue;
@@ -1960,6 +2112,79 @@ class MooringSystem {
         }
       }
     }
+  }
+
+  // body_own_tangent of a body pinned on a parent: its rows and those its pin passes to the
+  // parent (spread_vector, the arm turning with the parent), by central differences over its
+  // rotation DOFs and its parent's DOFs (q = fdq_, v = fdv_ set to the state).
+  template <class F>
+  void pinned_own_tangent(const State& s, int b, F&& own, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
+    VecX<T>& q = fdq_;
+    VecX<T>& v = fdv_;
+    const int p = bodies_[static_cast<std::size_t>(b)].parent;
+    const Index cols[2] = {body_dof_[static_cast<std::size_t>(b)], body_dof_[static_cast<std::size_t>(p)]};
+    const int ncols[2] = {body_ndof(b), body_ndof(p)};
+    for (int which = 0; which < 2; ++which) {
+      const T& w = which == 0 ? wq : wv;
+      if (value_of(w) == 0) continue;
+      VecX<T>& x = which == 0 ? q : v;
+      for (int c = 0; c < 2; ++c) {
+        if (cols[c] < 0) continue;
+        for (int k = 0; k < ncols[c]; ++k) {
+          const Index j = cols[c] + k;
+          const bool position = which == 0 && ncols[c] == 6 && k < 3;
+          const double scale = position ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(j))))) : 1.0;
+          const double h = 1e-6 * scale;
+          const T keep = x(j);
+          x(j) = keep + T(h);
+          const Vec12<T> gp = spread_vector(b, pin_arm(b, q, s.R), own(q, v));
+          x(j) = keep - T(h);
+          const Vec12<T> gm = spread_vector(b, pin_arm(b, q, s.R), own(q, v));
+          x(j) = keep;
+          const Vec12<T> col = (gp - gm) / T(2 * h);
+          for (int i = 0; i < 12; ++i) {
+            const Index r = spread_row(b, i);
+            if (r >= 0 && (value_of(col(i)) != 0 || is_dual_v<T>)) J->add(r, j, w * col(i));
+          }
+        }
+      }
+    }
+  }
+
+  // The inertia tangent wm d(M a)/da + wq d(M a)/dq of a body pinned on a parent (M its mass
+  // matrix in state s, mass(q) the matrix at q): M a = M (a_p + alpha_p x rho, alpha) takes
+  // M[:, 3:6] on its rotation's accelerations, M[:, 0:3] on the parent's translation and
+  // -M[:, 0:3] [rho]_x on the parent's rotation; the whole spread to its rows and its parent's
+  // (spread_vector); the turn of M, rho and the pin acceleration with q by central differences.
+  template <class MassAt>
+  void pinned_inertia_tangent(const State& s, int b, const Mat6<T>& M, MassAt&& mass, BorderedJacobian<T>* J,
+                              const T& wm, const T& wq) const {
+    const int p = bodies_[static_cast<std::size_t>(b)].parent;
+    const Vec3<T> rho = pin_arm(b, s.q, s.R);
+    auto column = [&](Index j, const Vec6<T>& c) {
+      const Vec12<T> g = spread_vector(b, rho, c);
+      for (int i = 0; i < 12; ++i) {
+        const Index r = spread_row(b, i);
+        if (r >= 0) J->add(r, j, wm * g(i));
+      }
+    };
+    for (int k = 0; k < 3; ++k) column(body_row(b, 3 + k), Vec6<T>(M.col(3 + k)));
+    const Mat3<T> S = skew<T>(rho);
+    for (int k = 0; k < 3; ++k) {
+      const Index jt = body_row(p, k), jr = body_row(p, 3 + k);
+      if (jt >= 0) column(jt, Vec6<T>(M.col(k)));
+      if (jr >= 0) {
+        Vec6<T> c = Vec6<T>::Zero();  // -M[:, 0:3] [rho]_x e_k
+        for (int i = 0; i < 3; ++i) c -= M.col(i) * S(i, k);
+        column(jr, c);
+      }
+    }
+    auto Mq = [&](const VecX<T>& q, const VecX<T>&) {
+      return mul6<T>(mass(q), motion_at(b, q, s.v, &s.a, s.R, 2, false));
+    };
+    fdq_ = s.q;
+    fdv_ = s.v;
+    pinned_own_tangent(s, b, Mq, J, wq, T(0));
   }
 
   // The fluid of line l's dynamic loads: the held fluid at its nodes, or the uniform current.

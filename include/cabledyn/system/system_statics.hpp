@@ -289,23 +289,28 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
 }  // namespace detail
 
 /// Solves the statics of `sys` from state `s` (see detail::solve_statics_numbered for the
-/// stages). A free or pinned body that no line is attached to is not an unknown (spec
-/// "Rigid-body initial condition": it keeps its deck pose and starts at rest there): it is
-/// held where state s (or the deck) puts it while the rest is solved.
+/// stages). A free or pinned body that no line is attached to (nor, for a body pinned on a
+/// parent, to its parent) is not an unknown (spec "Rigid-body initial condition": it keeps its
+/// deck pose and starts at rest there): it is held where state s (or the deck) puts it while
+/// the rest is solved.
 template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
   sys.renumber();
   if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
   std::vector<int> loose;
-  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
-    const auto k = sys.body(static_cast<int>(b)).kind;
-    if (k != BodyKind::free && k != BodyKind::pinned) continue;
-    bool attached = false;
-    for (std::size_t l = 0; l < sys.n_lines() && !attached; ++l)
+  auto tied = [&](int b) {
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
       for (int e = 0; e < 2; ++e) {
         const auto& P = sys.point(sys.line(static_cast<int>(l)).point[e]);
-        attached = attached || (P.kind == PointKind::body && P.body == static_cast<int>(b));
+        if (P.kind == PointKind::body && P.body == b) return true;
       }
+    return false;
+  };
+  for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+    const auto& B = sys.body(static_cast<int>(b));
+    if (B.kind != BodyKind::free && B.kind != BodyKind::pinned) continue;
+    // A body pinned on a parent is tied when its parent is (spec: nor any line of its body).
+    const bool attached = tied(static_cast<int>(b)) || (B.kind == BodyKind::pinned && B.parent >= 0 && tied(B.parent));
     if (!attached) loose.push_back(static_cast<int>(b));
   }
   if (loose.empty()) return detail::solve_statics_numbered(sys, s, opt);
