@@ -13239,7 +13239,8 @@ class SystemStepper {
   }
 
   /// Starts from state s (q, v given; the prescribed kinematics those the system holds): the
-  /// initial acceleration solves M a0 = -r(q0, v0). Sizes every workspace.
+  /// initial acceleration solves M a0 = -r(q0, v0) - (M a)(a = 0) (the inertia of the
+  /// prescribed accelerations in the balance). Sizes every workspace.
   void initialize(const State& s) {
     const Index n = sys_.dofs();
     if (s.q.size() != n || s.v.size() != n)
@@ -13273,7 +13274,7 @@ class SystemStepper {
     x_.a = -(r0_ + Ma_);
     J_.solve(x_.a);
     ++stats_.factorizations;
-    Ma0_ = -r0_;  // M a0 = -r0
+    Ma0_ = -r0_;  // the whole inertia force, (M a)(a0) = -r0
     initialized_ = true;
   }
 
@@ -15437,6 +15438,9 @@ class MooringSystem {
       if (b.parent >= static_cast<int>(bodies_.size()))
         throw InputError(obj, "parent body", b.parent + 1, "an earlier body (1.." + std::to_string(bodies_.size()) + ")");
       const auto& P = bodies_[static_cast<std::size_t>(b.parent)];
+      if (P.kind == BodyKind::pinned && P.host_pin)
+        throw NotImplementedError(obj, "parent body " + std::to_string(b.parent + 1) + " (" + P.name + ")",
+                                  "CoupledPinned", "rods pinned to a CoupledPinned body");
       if (P.kind == BodyKind::pinned || P.joint)
         throw InputError(obj, "parent body " + std::to_string(b.parent + 1) + " (" + P.name + ")",
                          P.joint ? "a direction joint" : "pinned", "free, fixed or coupled (no chains of pins)");
@@ -15642,11 +15646,20 @@ class MooringSystem {
       const T o = own(k) + Ma(k);
       F(k) = F(k) - o;
     }
-    // The bodies pinned on it: each passes its net load less its inertia at its pin.
+    // The bodies pinned on it: each passes its net load less its inertia at its pin, its
+    // angular acceleration solved again for the current pin acceleration (as a CoupledPinned
+    // body's: the moment residual f_M left by the committed alpha moves the force by
+    // -M_tr M_rr^-1 f_M).
     for (std::size_t c = 0; c < bodies_.size(); ++c)
       if (on_parent(static_cast<int>(c)) && bodies_[c].parent == b) {
         const Vec6<T> f = pinned_residual(s, static_cast<int>(c));
-        const Vec3<T> fp = -f.template head<3>();
+        Vec3<T> rc;
+        Mat3<T> Rc;
+        body_pose(s, static_cast<int>(c), rc, Rc);
+        const Mat6<T> Mc = body_mass_at(static_cast<int>(c), rc, Rc);
+        const Mat3<T> Mrr = Mc.template bottomRightCorner<3, 3>(), Mtr = Mc.template topRightCorner<3, 3>();
+        const Vec3<T> da = -(Mrr.inverse() * Vec3<T>(f.template tail<3>()));
+        const Vec3<T> fp = -(Vec3<T>(f.template head<3>()) + Mtr * da);
         F.template head<3>() += fp;
         F.template tail<3>() += pin_arm(static_cast<int>(c), s.q, s.R).cross(fp);
       }
@@ -16267,6 +16280,31 @@ class MooringSystem {
         K(3) += k * c(1) * c(1);
         K(4) += k * c(0) * c(0);
       }
+      // A rod pinned on it whose axis crosses the still water: its waterplane at the crossing
+      // (carried to this body's reference point through the pin), its mass in the
+      // translations (the pin passes both; its swing about the pin is not estimated).
+      Vec3<double> m_pinned = Vec3<double>::Zero();
+      for (std::size_t c = 0; c < bodies_.size(); ++c) {
+        if (!on_parent(static_cast<int>(c)) || bodies_[c].parent != bi) continue;
+        Vec3<T> rc;
+        Mat3<T> Rc;
+        body_pose(s, static_cast<int>(c), rc, Rc);
+        const Mat6<T> Mc = body_mass_at(static_cast<int>(c), rc, Rc);
+        for (int i = 0; i < 3; ++i) m_pinned(i) += static_cast<double>(value_of(Mc(i, i)));
+        for (const auto& rod : bodies_[c].rods) {
+          const RodAxis<T> ax = rod_axis<T>(rod, rc, Rc);
+          const double za = static_cast<double>(value_of(ax.za)), qz = static_cast<double>(value_of(ax.q(2))),
+                       L = static_cast<double>(value_of(ax.L));
+          const double zb = za + L * qz;
+          if ((za < 0) == (zb < 0) || za == zb) continue;
+          const Vec3<double> cc = value3(Vec3<T>(rc - rb)) + value3(ax.pa) + (-za / qz) * value3(ax.q);
+          const double r = static_cast<double>(value_of(ax.radius));
+          const double k = env_.rho_w * env_.g * kPi * r * r / std::fabs(qz);
+          K(2) += k;
+          K(3) += k * cc(1) * cc(1);
+          K(4) += k * cc(0) * cc(0);
+        }
+      }
       // The body's own seabed contact at its reference point (body_external_load: kBot over
       // 1 m^2): its local stiffness in heave.
       if (seabed_.z) {
@@ -16276,7 +16314,7 @@ class MooringSystem {
       }
       const Mat6<T> Mb = body_mass_at(bi, rb, Rb);
       for (int i = 0; i < 6; ++i) {
-        const double m = static_cast<double>(value_of(Mb(i, i)));
+        const double m = static_cast<double>(value_of(Mb(i, i))) + (i < 3 ? m_pinned(i) : 0.0);
         if (m > 0 && K(i) > 0) omega = std::max(omega, std::sqrt(K(i) / m));
       }
     }
@@ -17674,12 +17712,18 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   std::vector<BodyKind> kinds;
   std::vector<Vec3<T>> r0;
   std::vector<Mat3<T>> R0;
-  for (int b : loose) {
-    auto& B = sys.body(b);
+  // Every pose first, then the kinds (a body pinned on a loose parent takes its pin from the
+  // parent's pose in the full numbering).
+  std::vector<Vec3<T>> rl(loose.size());
+  std::vector<Mat3<T>> Rl(loose.size());
+  for (std::size_t i = 0; i < loose.size(); ++i) sys.body_pose(full, loose[i], rl[i], Rl[i]);
+  for (std::size_t i = 0; i < loose.size(); ++i) {
+    auto& B = sys.body(loose[i]);
     kinds.push_back(B.kind);
     r0.push_back(B.r);
     R0.push_back(B.R);
-    sys.body_pose(full, b, B.r, B.R);
+    B.r = rl[i];
+    B.R = Rl[i];
     B.kind = BodyKind::fixed;
   }
   auto restore = [&] {
@@ -25976,6 +26020,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       }
       const double L = m.rods[0].b(2);
       rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), 0, -1, r.segments};
+    } catch (const NotImplementedError& e) {
+      throw NotImplementedError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id), r.type, e.feature());
     } catch (const InputError& e) {
       throw InputError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id), e.what(), "a valid rod");
     }

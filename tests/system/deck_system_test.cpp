@@ -332,6 +332,13 @@ ID   RodType  Attachment   Xa   Ya   Za    Xb   Yb   Zb    NumSegs  RodOutputs
                         Catch::Contains("lines on a rod pinned to a body"));
   CHECK_THROWS_WITH(build_deck_system(parse_deck(deck_text("", "Body7Pinned"), "pinned.dat", ro)),
                     Catch::Contains("Body7Pinned") && Catch::Contains("a body of BODIES (1..1)"));
+  // On a CoupledPinned body: not implemented, named with the RODS row.
+  std::string cp = deck_text("", "Body1Pinned");
+  cp.replace(cp.find("1       Free      0      0    -20"), 17, "1       CoupledPinned");
+  CHECK_THROWS_AS(build_deck_system(parse_deck(cp, "pinned.dat", ro)), NotImplementedError);
+  CHECK_THROWS_WITH(build_deck_system(parse_deck(cp, "pinned.dat", ro)),
+                    Catch::Contains("pinned.dat:") && Catch::Contains("RODS rod 1") &&
+                        Catch::Contains("rods pinned to a CoupledPinned body"));
 }
 
 TEST_CASE("BODIES rows and Body points: malformed or unmodelled input is refused by name", "[system][io][bodies]") {

@@ -130,7 +130,8 @@ class SystemStepper {
   }
 
   /// Starts from state s (q, v given; the prescribed kinematics those the system holds): the
-  /// initial acceleration solves M a0 = -r(q0, v0). Sizes every workspace.
+  /// initial acceleration solves M a0 = -r(q0, v0) - (M a)(a = 0) (the inertia of the
+  /// prescribed accelerations in the balance). Sizes every workspace.
   void initialize(const State& s) {
     const Index n = sys_.dofs();
     if (s.q.size() != n || s.v.size() != n)
@@ -164,7 +165,7 @@ class SystemStepper {
     x_.a = -(r0_ + Ma_);
     J_.solve(x_.a);
     ++stats_.factorizations;
-    Ma0_ = -r0_;  // M a0 = -r0
+    Ma0_ = -r0_;  // the whole inertia force, (M a)(a0) = -r0
     initialized_ = true;
   }
 

@@ -332,6 +332,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       }
       const double L = m.rods[0].b(2);
       rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, L), 0, -1, r.segments};
+    } catch (const NotImplementedError& e) {
+      throw NotImplementedError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id), r.type, e.feature());
     } catch (const InputError& e) {
       throw InputError(where(deck.file, r.line), "RODS rod " + std::to_string(r.id), e.what(), "a valid rod");
     }

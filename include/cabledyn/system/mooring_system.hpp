@@ -362,6 +362,9 @@ class MooringSystem {
       if (b.parent >= static_cast<int>(bodies_.size()))
         throw InputError(obj, "parent body", b.parent + 1, "an earlier body (1.." + std::to_string(bodies_.size()) + ")");
       const auto& P = bodies_[static_cast<std::size_t>(b.parent)];
+      if (P.kind == BodyKind::pinned && P.host_pin)
+        throw NotImplementedError(obj, "parent body " + std::to_string(b.parent + 1) + " (" + P.name + ")",
+                                  "CoupledPinned", "rods pinned to a CoupledPinned body");
       if (P.kind == BodyKind::pinned || P.joint)
         throw InputError(obj, "parent body " + std::to_string(b.parent + 1) + " (" + P.name + ")",
                          P.joint ? "a direction joint" : "pinned", "free, fixed or coupled (no chains of pins)");
@@ -567,11 +570,20 @@ class MooringSystem {
       const T o = own(k) + Ma(k);
       F(k) = F(k) - o;
     }
-    // The bodies pinned on it: each passes its net load less its inertia at its pin.
+    // The bodies pinned on it: each passes its net load less its inertia at its pin, its
+    // angular acceleration solved again for the current pin acceleration (as a CoupledPinned
+    // body's: the moment residual f_M left by the committed alpha moves the force by
+    // -M_tr M_rr^-1 f_M).
     for (std::size_t c = 0; c < bodies_.size(); ++c)
       if (on_parent(static_cast<int>(c)) && bodies_[c].parent == b) {
         const Vec6<T> f = pinned_residual(s, static_cast<int>(c));
-        const Vec3<T> fp = -f.template head<3>();
+        Vec3<T> rc;
+        Mat3<T> Rc;
+        body_pose(s, static_cast<int>(c), rc, Rc);
+        const Mat6<T> Mc = body_mass_at(static_cast<int>(c), rc, Rc);
+        const Mat3<T> Mrr = Mc.template bottomRightCorner<3, 3>(), Mtr = Mc.template topRightCorner<3, 3>();
+        const Vec3<T> da = -(Mrr.inverse() * Vec3<T>(f.template tail<3>()));
+        const Vec3<T> fp = -(Vec3<T>(f.template head<3>()) + Mtr * da);
         F.template head<3>() += fp;
         F.template tail<3>() += pin_arm(static_cast<int>(c), s.q, s.R).cross(fp);
       }
@@ -1192,6 +1204,31 @@ class MooringSystem {
         K(3) += k * c(1) * c(1);
         K(4) += k * c(0) * c(0);
       }
+      // A rod pinned on it whose axis crosses the still water: its waterplane at the crossing
+      // (carried to this body's reference point through the pin), its mass in the
+      // translations (the pin passes both; its swing about the pin is not estimated).
+      Vec3<double> m_pinned = Vec3<double>::Zero();
+      for (std::size_t c = 0; c < bodies_.size(); ++c) {
+        if (!on_parent(static_cast<int>(c)) || bodies_[c].parent != bi) continue;
+        Vec3<T> rc;
+        Mat3<T> Rc;
+        body_pose(s, static_cast<int>(c), rc, Rc);
+        const Mat6<T> Mc = body_mass_at(static_cast<int>(c), rc, Rc);
+        for (int i = 0; i < 3; ++i) m_pinned(i) += static_cast<double>(value_of(Mc(i, i)));
+        for (const auto& rod : bodies_[c].rods) {
+          const RodAxis<T> ax = rod_axis<T>(rod, rc, Rc);
+          const double za = static_cast<double>(value_of(ax.za)), qz = static_cast<double>(value_of(ax.q(2))),
+                       L = static_cast<double>(value_of(ax.L));
+          const double zb = za + L * qz;
+          if ((za < 0) == (zb < 0) || za == zb) continue;
+          const Vec3<double> cc = value3(Vec3<T>(rc - rb)) + value3(ax.pa) + (-za / qz) * value3(ax.q);
+          const double r = static_cast<double>(value_of(ax.radius));
+          const double k = env_.rho_w * env_.g * kPi * r * r / std::fabs(qz);
+          K(2) += k;
+          K(3) += k * cc(1) * cc(1);
+          K(4) += k * cc(0) * cc(0);
+        }
+      }
       // The body's own seabed contact at its reference point (body_external_load: kBot over
       // 1 m^2): its local stiffness in heave.
       if (seabed_.z) {
@@ -1201,7 +1238,7 @@ class MooringSystem {
       }
       const Mat6<T> Mb = body_mass_at(bi, rb, Rb);
       for (int i = 0; i < 6; ++i) {
-        const double m = static_cast<double>(value_of(Mb(i, i)));
+        const double m = static_cast<double>(value_of(Mb(i, i))) + (i < 3 ? m_pinned(i) : 0.0);
         if (m > 0 && K(i) > 0) omega = std::max(omega, std::sqrt(K(i) / m));
       }
     }

@@ -322,12 +322,18 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
   std::vector<BodyKind> kinds;
   std::vector<Vec3<T>> r0;
   std::vector<Mat3<T>> R0;
-  for (int b : loose) {
-    auto& B = sys.body(b);
+  // Every pose first, then the kinds (a body pinned on a loose parent takes its pin from the
+  // parent's pose in the full numbering).
+  std::vector<Vec3<T>> rl(loose.size());
+  std::vector<Mat3<T>> Rl(loose.size());
+  for (std::size_t i = 0; i < loose.size(); ++i) sys.body_pose(full, loose[i], rl[i], Rl[i]);
+  for (std::size_t i = 0; i < loose.size(); ++i) {
+    auto& B = sys.body(loose[i]);
     kinds.push_back(B.kind);
     r0.push_back(B.r);
     R0.push_back(B.R);
-    sys.body_pose(full, b, B.r, B.R);
+    B.r = rl[i];
+    B.R = Rl[i];
     B.kind = BodyKind::fixed;
   }
   auto restore = [&] {
