@@ -14148,8 +14148,9 @@ struct BodyModel {
   /// A pinned body on another body (MoorDyn's Body<N>Pinned rod; spec "Attached objects and
   /// line ends", a rod pinned to a body): its pin, its reference point, is the point `pin`
   /// (in the parent's body axes, from the parent's reference point) of body `parent`, which
-  /// moves it; the pin passes its force to the parent and no moment. -1: the pin is held at
-  /// r, or moved by the host (host_pin).
+  /// moves it; the pin passes its force to the parent and no moment. MooringSystem::add_body
+  /// sets r to the pin on the parent's pose (a given r elsewhere is refused). -1: the pin is
+  /// held at r, or moved by the host (host_pin).
   int parent = -1;
   Vec3<T> pin = Vec3<T>::Zero();
   Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
@@ -15446,7 +15447,15 @@ class MooringSystem {
                          P.joint ? "a direction joint" : "pinned", "free, fixed or coupled (no chains of pins)");
       for (int c = 0; c < 3; ++c)
         if (!is_finite(b.pin(c))) throw InputError(obj, "pin on the parent body", "non-finite", "finite");
-      b.r = P.r + P.R * b.pin;  // the pin where the parent's deck pose puts it
+      // The pin where the parent's pose puts it: a reference point given otherwise is refused
+      // (zero: not given).
+      const Vec3<T> at = P.r + P.R * b.pin;
+      const double off = static_cast<double>(value_of(Vec3<T>(b.r - at).norm()));
+      if (value_of(b.r.squaredNorm()) != 0 && !(off <= 1e-9 * (1 + static_cast<double>(value_of(at.norm())))))
+        throw InputError(obj, "reference point of a body pinned on body " + std::to_string(b.parent + 1) +
+                                  " (off the pin on its pose by)",
+                         off, "0 (r is the pin: leave it zero or give the parent's r + R pin)");
+      b.r = at;
     }
     if ((b.kind == BodyKind::free || b.kind == BodyKind::pinned) && !b.joint) {
       // The rigid mass with its rods and points: a free body needs a mass and inertia about
@@ -15652,44 +15661,45 @@ class MooringSystem {
     // -M_tr M_rr^-1 f_M).
     for (std::size_t c = 0; c < bodies_.size(); ++c)
       if (on_parent(static_cast<int>(c)) && bodies_[c].parent == b) {
-        const Vec6<T> f = pinned_residual(s, static_cast<int>(c));
+        Vec6<T> f = -pinned_residual(s, static_cast<int>(c));
         Vec3<T> rc;
         Mat3<T> Rc;
         body_pose(s, static_cast<int>(c), rc, Rc);
-        const Mat6<T> Mc = body_mass_at(static_cast<int>(c), rc, Rc);
-        const Mat3<T> Mrr = Mc.template bottomRightCorner<3, 3>(), Mtr = Mc.template topRightCorner<3, 3>();
-        const Vec3<T> da = -(Mrr.inverse() * Vec3<T>(f.template tail<3>()));
-        const Vec3<T> fp = -(Vec3<T>(f.template head<3>()) + Mtr * da);
+        resolve_pin_moment(body_mass_at(static_cast<int>(c), rc, Rc), f);
+        const Vec3<T> fp = f.template head<3>();
         F.template head<3>() += fp;
         F.template tail<3>() += pin_arm(static_cast<int>(c), s.q, s.R).cross(fp);
       }
-    if (pin) {
-      // The angular acceleration solved again for the current pin acceleration (spec: the
-      // rotation solves M_rr alpha = M - M_rt a_p - omega x (I_p omega)): the moment left by
-      // the committed alpha is M_rr dalpha, and the force takes -M_tr dalpha. (M_rr is the
-      // body's, rods and added mass included; the attached lines' end-node inertia is not in
-      // it.)
-      Mat3<T> Mrr, Mtr;
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) Mrr(i, j) = M(3 + i, 3 + j), Mtr(i, j) = M(i, 3 + j);
-      const Mat3<T> Mi = Mrr.inverse();
-      Vec3<T> da;
-      for (int i = 0; i < 3; ++i) {
-        T x = Mi(i, 0) * F(3);
-        for (int j = 1; j < 3; ++j) {
-          const T p = Mi(i, j) * F(3 + j);
-          x = x + p;
-        }
-        da(i) = x;
-      }
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-          const T p = Mtr(i, j) * da(j);
-          F(i) = F(i) - p;
-        }
-      F.template tail<3>().setZero();
-    }
+    if (pin) resolve_pin_moment(M, F);
     return F;
+  }
+
+  // The load F (force, moment about the pin) a pinned body passes at its pin with its angular
+  // acceleration solved again for the current pin acceleration (spec: the rotation solves
+  // M_rr alpha = M - M_rt a_p - omega x (I_p omega)): the moment F_M left by the committed
+  // alpha is M_rr dalpha, the force takes -M_tr dalpha, the moment is zero (M the body's mass
+  // matrix, rods and added mass included; lines' end-node inertia is not in it). Scalar
+  // loops: a dual's parameters and state may carry derivative parts of different sizes.
+  static void resolve_pin_moment(const Mat6<T>& M, Vec6<T>& F) {
+    Mat3<T> Mrr, Mtr;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) Mrr(i, j) = M(3 + i, 3 + j), Mtr(i, j) = M(i, 3 + j);
+    const Mat3<T> Mi = Mrr.inverse();
+    Vec3<T> da;
+    for (int i = 0; i < 3; ++i) {
+      T x = Mi(i, 0) * F(3);
+      for (int j = 1; j < 3; ++j) {
+        const T p = Mi(i, j) * F(3 + j);
+        x = x + p;
+      }
+      da(i) = x;
+    }
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const T p = Mtr(i, j) * da(j);
+        F(i) = F(i) - p;
+      }
+    F.template tail<3>().setZero();
   }
 
   /// The residual six-vector (force, moment about its pin) of body b pinned on a parent in
@@ -16266,23 +16276,27 @@ class MooringSystem {
         }
       // A rod whose axis crosses the still water (z = 0): its waterplane, the spring
       // rho g pi d^2 / (4 |t_z|) at the crossing point c (heave; k c_y^2 and k c_x^2 in roll
-      // and pitch, c from the reference point).
-      for (const auto& rod : bodies_[b].rods) {
-        const RodAxis<T> ax = rod_axis<T>(rod, rb, Rb);  // End A (from rb), unit axis q, length L
-        const double za = static_cast<double>(value_of(ax.za)), qz = static_cast<double>(value_of(ax.q(2))),
-                     L = static_cast<double>(value_of(ax.L));
-        const double zb = za + L * qz;
-        if ((za < 0) == (zb < 0) || za == zb) continue;
-        const Vec3<double> c = value3(ax.pa) + (-za / qz) * value3(ax.q);  // the crossing, from rb
-        const double r = static_cast<double>(value_of(ax.radius));
-        const double k = env_.rho_w * env_.g * kPi * r * r / std::fabs(qz);
-        K(2) += k;
-        K(3) += k * c(1) * c(1);
-        K(4) += k * c(0) * c(0);
-      }
-      // A rod pinned on it whose axis crosses the still water: its waterplane at the crossing
-      // (carried to this body's reference point through the pin), its mass in the
-      // translations (the pin passes both; its swing about the pin is not estimated).
+      // and pitch, c from the reference point): the body's own rods (at rb, Rb), and those of
+      // a rod pinned on it (at its pose rc, Rc, carried here through the pin).
+      auto waterplanes = [&](const BodyModel<T>& B, const Vec3<T>& rc, const Mat3<T>& Rc) {
+        const Vec3<double> offset = value3(Vec3<T>(rc - rb));
+        for (const auto& rod : B.rods) {
+          const RodAxis<T> ax = rod_axis<T>(rod, rc, Rc);  // End A (from rc), unit axis q, length L
+          const double za = static_cast<double>(value_of(ax.za)), qz = static_cast<double>(value_of(ax.q(2))),
+                       L = static_cast<double>(value_of(ax.L));
+          const double zb = za + L * qz;
+          if ((za < 0) == (zb < 0) || za == zb) continue;
+          const Vec3<double> c = offset + value3(ax.pa) + (-za / qz) * value3(ax.q);  // the crossing, from rb
+          const double r = static_cast<double>(value_of(ax.radius));
+          const double k = env_.rho_w * env_.g * kPi * r * r / std::fabs(qz);
+          K(2) += k;
+          K(3) += k * c(1) * c(1);
+          K(4) += k * c(0) * c(0);
+        }
+      };
+      waterplanes(bodies_[b], rb, Rb);
+      // A rod pinned on it: its waterplane and its mass in the translations (the pin passes
+      // both; its swing about the pin is not estimated).
       Vec3<double> m_pinned = Vec3<double>::Zero();
       for (std::size_t c = 0; c < bodies_.size(); ++c) {
         if (!on_parent(static_cast<int>(c)) || bodies_[c].parent != bi) continue;
@@ -16291,19 +16305,7 @@ class MooringSystem {
         body_pose(s, static_cast<int>(c), rc, Rc);
         const Mat6<T> Mc = body_mass_at(static_cast<int>(c), rc, Rc);
         for (int i = 0; i < 3; ++i) m_pinned(i) += static_cast<double>(value_of(Mc(i, i)));
-        for (const auto& rod : bodies_[c].rods) {
-          const RodAxis<T> ax = rod_axis<T>(rod, rc, Rc);
-          const double za = static_cast<double>(value_of(ax.za)), qz = static_cast<double>(value_of(ax.q(2))),
-                       L = static_cast<double>(value_of(ax.L));
-          const double zb = za + L * qz;
-          if ((za < 0) == (zb < 0) || za == zb) continue;
-          const Vec3<double> cc = value3(Vec3<T>(rc - rb)) + value3(ax.pa) + (-za / qz) * value3(ax.q);
-          const double r = static_cast<double>(value_of(ax.radius));
-          const double k = env_.rho_w * env_.g * kPi * r * r / std::fabs(qz);
-          K(2) += k;
-          K(3) += k * cc(1) * cc(1);
-          K(4) += k * cc(0) * cc(0);
-        }
+        waterplanes(bodies_[c], rc, Rc);
       }
       // The body's own seabed contact at its reference point (body_external_load: kBot over
       // 1 m^2): its local stiffness in heave.
@@ -17142,22 +17144,10 @@ class MooringSystem {
     c.template head<3>() = wp.cross(Vec3<T>(wp.cross(rho)));
     return mul6<T>(M, c);
   }
-  // The rows body b's six equations (force, moment about its reference point) f reach: its
-  // own (body_row) and, for a body pinned on a parent, the parent's force and moment rows,
-  // which take its pin force with the arm rho (spec: G_b^T (M X - F)). Calls add(row, value)
-  // for each; a value of a row the system does not have is dropped.
-  template <class Add>
-  void spread_body_rows(int b, const Vec3<T>& rho, const Vec6<T>& f, Add&& add) const {
-    const Vec12<T> g = spread_vector(b, rho, f);
-    for (int i = 0; i < 12; ++i) {
-      const Index r = spread_row(b, i);
-      if (r >= 0) add(r, g(i));
-    }
-  }
   template <class S>
   using Vec12 = Eigen::Matrix<S, 12, 1>;
   // (f, F, rho x F), F = f's force: body b's rows and those its pin passes to its parent.
-  static Vec12<T> spread_vector(int, const Vec3<T>& rho, const Vec6<T>& f) {
+  static Vec12<T> spread_vector(const Vec3<T>& rho, const Vec6<T>& f) {
     Vec12<T> g;
     g.template head<6>() = f;
     const Vec3<T> F = f.template head<3>();
@@ -17183,9 +17173,17 @@ class MooringSystem {
     return m;
   }
   // Adds body b's six rows (force, moment) to the rows it has DOFs for; a body pinned on a
-  // parent passes its force rows to its parent's (spread_body_rows; rho its pin arm).
+  // parent passes its force rows to its parent's with the lever rho, its pin arm (spec:
+  // G_b^T (M X - F); spread_vector, spread_row).
   void add_body_rows(int b, const Vec6<T>& f, VecX<T>& R, const Vec3<T>& rho = Vec3<T>::Zero()) const {
-    if (on_parent(b)) return spread_body_rows(b, rho, f, [&](Index r, const T& x) { R(r) += x; });
+    if (on_parent(b)) {
+      const Vec12<T> g = spread_vector(rho, f);
+      for (int i = 0; i < 12; ++i) {
+        const Index r = spread_row(b, i);
+        if (r >= 0) R(r) += g(i);
+      }
+      return;
+    }
     for (int i = 0; i < 6; ++i) {
       const Index r = body_row(b, i);
       if (r >= 0) R(r) += f(i);
@@ -17201,39 +17199,34 @@ class MooringSystem {
     VecX<T>& v = fdv_;
     q = s.q;
     v = s.v;
-    const Index d = body_dof_[static_cast<std::size_t>(b)];
-    const int nd = body_ndof(b);
-    if (on_parent(b)) return pinned_own_tangent(s, b, own, J, wq, wv);
-    for (int which = 0; which < 2; ++which) {
-      const T& w = which == 0 ? wq : wv;
-      if (value_of(w) == 0) continue;
-      VecX<T>& x = which == 0 ? q : v;
-      for (int k = 0; k < nd; ++k) {
-        const bool position = which == 0 && nd == 6 && k < 3;
-        const double scale = position ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(d + k))))) : 1.0;
-        const double h = 1e-6 * scale;
-        const T keep = x(d + k);
-        x(d + k) = keep + T(h);
-        const Vec6<T> fp = own(q, v);
-        x(d + k) = keep - T(h);
-        const Vec6<T> fm = own(q, v);
-        x(d + k) = keep;
-        const Vec6<T> col = (fp - fm) / T(2 * h);
-        for (int i = 0; i < 6; ++i) {
-          const Index r = body_row(b, i);
-          if (r >= 0 && (value_of(col(i)) != 0 || is_dual_v<T>)) J->add(r, d + k, w * col(i));
+    if (!on_parent(b)) {
+      const Index d = body_dof_[static_cast<std::size_t>(b)];
+      const int nd = body_ndof(b);
+      for (int which = 0; which < 2; ++which) {
+        const T& w = which == 0 ? wq : wv;
+        if (value_of(w) == 0) continue;
+        VecX<T>& x = which == 0 ? q : v;
+        for (int k = 0; k < nd; ++k) {
+          const bool position = which == 0 && nd == 6 && k < 3;
+          const double scale = position ? std::max(1.0, std::fabs(static_cast<double>(value_of(x(d + k))))) : 1.0;
+          const double h = 1e-6 * scale;
+          const T keep = x(d + k);
+          x(d + k) = keep + T(h);
+          const Vec6<T> fp = own(q, v);
+          x(d + k) = keep - T(h);
+          const Vec6<T> fm = own(q, v);
+          x(d + k) = keep;
+          const Vec6<T> col = (fp - fm) / T(2 * h);
+          for (int i = 0; i < 6; ++i) {
+            const Index r = body_row(b, i);
+            if (r >= 0 && (value_of(col(i)) != 0 || is_dual_v<T>)) J->add(r, d + k, w * col(i));
+          }
         }
       }
+      return;
     }
-  }
-
-  // body_own_tangent of a body pinned on a parent: its rows and those its pin passes to the
-  // parent (spread_vector, the arm turning with the parent), by central differences over its
-  // rotation DOFs and its parent's DOFs (q = fdq_, v = fdv_ set to the state).
-  template <class F>
-  void pinned_own_tangent(const State& s, int b, F&& own, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
-    VecX<T>& q = fdq_;
-    VecX<T>& v = fdv_;
+    // A body pinned on a parent: the parent's DOFs' columns too, and the parent's rows its
+    // pin passes the force to (spread_vector, the arm turning with the parent).
     const int p = bodies_[static_cast<std::size_t>(b)].parent;
     const Index cols[2] = {body_dof_[static_cast<std::size_t>(b)], body_dof_[static_cast<std::size_t>(p)]};
     const int ncols[2] = {body_ndof(b), body_ndof(p)};
@@ -17250,9 +17243,9 @@ class MooringSystem {
           const double h = 1e-6 * scale;
           const T keep = x(j);
           x(j) = keep + T(h);
-          const Vec12<T> gp = spread_vector(b, pin_arm(b, q, s.R), own(q, v));
+          const Vec12<T> gp = spread_vector(pin_arm(b, q, s.R), own(q, v));
           x(j) = keep - T(h);
-          const Vec12<T> gm = spread_vector(b, pin_arm(b, q, s.R), own(q, v));
+          const Vec12<T> gm = spread_vector(pin_arm(b, q, s.R), own(q, v));
           x(j) = keep;
           const Vec12<T> col = (gp - gm) / T(2 * h);
           for (int i = 0; i < 12; ++i) {
@@ -17275,7 +17268,7 @@ class MooringSystem {
     const int p = bodies_[static_cast<std::size_t>(b)].parent;
     const Vec3<T> rho = pin_arm(b, s.q, s.R);
     auto column = [&](Index j, const Vec6<T>& c) {
-      const Vec12<T> g = spread_vector(b, rho, c);
+      const Vec12<T> g = spread_vector(rho, c);
       for (int i = 0; i < 12; ++i) {
         const Index r = spread_row(b, i);
         if (r >= 0) J->add(r, j, wm * g(i));
@@ -17295,9 +17288,7 @@ class MooringSystem {
     auto Mq = [&](const VecX<T>& q, const VecX<T>&) {
       return mul6<T>(mass(q), motion_at(b, q, s.v, &s.a, s.R, 2, false));
     };
-    fdq_ = s.q;
-    fdv_ = s.v;
-    pinned_own_tangent(s, b, Mq, J, wq, T(0));
+    body_own_tangent(s, b, Mq, J, wq, T(0));
   }
 
   // The fluid of line l's dynamic loads: the held fluid at its nodes, or the uniform current.

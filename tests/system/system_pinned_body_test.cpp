@@ -103,50 +103,22 @@ TEST_CASE("A rod pinned to a body: its tangents are the derivatives of its force
     s.a(i) = 0.3 * std::cos(1.3 * double(i));
   }
   auto sysd = pb_moored<D>(0.3, 1.1);
-  auto seed = [&](const SystemState<double>& x, int block) {
-    SystemState<D> y;
-    y.q.resize(n), y.v.resize(n), y.a.resize(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      y.q(i) = block == 0 ? D(x.q(i), VecX<double>::Unit(2 * n, i)) : D(x.q(i));
-      y.v(i) = block == 0 ? D(x.v(i), VecX<double>::Unit(2 * n, n + i)) : D(x.v(i));
-      y.a(i) = block == 1 ? D(x.a(i), VecX<double>::Unit(2 * n, i)) : D(x.a(i));
-    }
-    for (const auto& R : x.R) y.R.push_back(R.cast<D>());
-    return y;
-  };
-  auto part = [&](const VecX<D>& f, int block) {
-    MatX<double> J = MatX<double>::Zero(n, n);
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (f(i).derivatives().size()) J.row(i) = f(i).derivatives().segment(block * n, n).transpose();
-    return J;
-  };
+  using test_support::assembled_tangent;
+  using test_support::dual_block;
   auto close = [](const char* what, const MatX<double>& A, const MatX<double>& B, double tol) {
-    const double scale = std::max(B.cwiseAbs().maxCoeff(), 1e-300);
-    Eigen::Index i, j;
-    (A - B).cwiseAbs().maxCoeff(&i, &j);
-    INFO(what << ": max error " << (A - B).cwiseAbs().maxCoeff() << " of " << scale << " at (" << i << ", " << j << ")");
-    CHECK((A - B).cwiseAbs().maxCoeff() <= tol * scale);
+    const double e = test_support::relative_difference(A, B);
+    INFO(what << ": max error " << e << " of the largest entry");
+    CHECK(e <= tol);
   };
   {
     // Statics: the rod's moment about its pin, its force at the pin on the float.
-    auto J = sys.make_jacobian();
-    VecX<double> R;
     SystemState<double> s0 = s;
     s0.v.setZero();
-    sys.static_residual(s0, R, &J);
     VecX<D> Rd;
-    sysd.static_residual(seed(s0, 0), Rd, nullptr);
-    close("static dR/dq", J.to_dense(), part(Rd, 0), 1e-8);
+    sysd.static_residual(test_support::seeded_dual_state<D>(s0), Rd, nullptr);
+    close("static dR/dq", assembled_tangent(sys, s0, 0, 1, 0, 0), dual_block(Rd, n, 0), 1e-8);
   }
   sys.commit(s);
-  auto assembled = [&](const SystemState<double>& x, double wq, double wv, double wm, bool inertia) {
-    auto J = sys.make_jacobian();
-    J.set_zero();
-    VecX<double> r;
-    if (inertia) sys.inertia(x, r, &J, wm, wq);
-    else sys.dynamic_residual(x, r, &J, wq, wv);
-    return MatX<double>(J.to_dense());
-  };
   // The rod's rows and columns (its moment about the pin; the float's rows it reaches and
   // the float's columns its pin motion depends on), with everything moving.
   auto rod_part = [&](const MatX<double>& A) {
@@ -156,15 +128,17 @@ TEST_CASE("A rod pinned to a body: its tangents are the derivatives of its force
     return B;
   };
   {
-    const SystemState<D> sd = seed(s, 0);
-    VecX<D> rd, Mad, Ma;
+    VecX<D> rd, Ma;
+    const SystemState<D> sd = test_support::seeded_dual_state<D>(s);
     sysd.dynamic_residual(sd, rd, nullptr, D(0), D(0));
-    sysd.inertia(sd, Mad, nullptr, D(0), D(0));
-    close("rod's dr/dq", rod_part(assembled(s, 1, 0, 0, false)), rod_part(part(rd, 0)), 1e-6);
-    close("dr/dv", assembled(s, 0, 1, 0, false), part(rd, 1), 1e-7);
-    sysd.inertia(seed(s, 1), Ma, nullptr, D(0), D(0));
-    close("M", assembled(s, 0, 0, 1, true), part(Ma, 0), 1e-12);
-    close("rod's d(M a)/dq", rod_part(assembled(s, 1, 0, 0, true)), rod_part(part(Mad, 0)), 1e-6);
+    sysd.inertia(sd, Ma, nullptr, D(0), D(0));
+    close("rod's dr/dq", rod_part(assembled_tangent(sys, s, 1, 1, 0, 0)), rod_part(dual_block(rd, n, 0)), 1e-6);
+    close("dr/dv", assembled_tangent(sys, s, 1, 0, 1, 0), dual_block(rd, n, 1), 1e-7);
+    close("M", assembled_tangent(sys, s, 2, 0, 0, 1), dual_block(Ma, n, 2), 1e-12);
+    close("rod's d(M a)/dq", rod_part(assembled_tangent(sys, s, 2, 1, 0, 0)), rod_part(dual_block(Ma, n, 0)), 1e-6);
+    // The float's rows take the rod's pin force: d(force row)/d(rod alpha) is the rod's
+    // M[0:3, 3:6] (the float's mass matrix has no rod columns of its own).
+    CHECK(assembled_tangent(sys, s, 2, 0, 0, 1).block(d, dc, 3, 3).cwiseAbs().maxCoeff() > 1e3);
   }
   // The whole tangent with the float not turning (the lines' lever arms then do not turn
   // with its angular velocity, and their end accelerations not with its angular
@@ -173,18 +147,12 @@ TEST_CASE("A rod pinned to a body: its tangents are the derivatives of its force
     SystemState<double> x = s;
     x.v.segment<3>(d + 3).setZero();
     x.a.segment<3>(d + 3).setZero();
-    const SystemState<D> xd = seed(x, 0);
-    VecX<D> rd, Mad;
+    const SystemState<D> xd = test_support::seeded_dual_state<D>(x);
+    VecX<D> rd, Ma;
     sysd.dynamic_residual(xd, rd, nullptr, D(0), D(0));
-    sysd.inertia(xd, Mad, nullptr, D(0), D(0));
-    close("dr/dq, float not turning", assembled(x, 1, 0, 0, false), part(rd, 0), 1e-6);
-    close("d(M a)/dq, float not turning", assembled(x, 1, 0, 0, true), part(Mad, 0), 1e-6);
-  }
-  // The float's rows take the rod's pin force: d(force row)/d(rod alpha) is the rod's
-  // M[0:3, 3:6] (the float's mass matrix has no rod columns of its own).
-  {
-    const MatX<double> M = assembled(s, 0, 0, 1, true);
-    CHECK(M.block(d, dc, 3, 3).cwiseAbs().maxCoeff() > 1e3);
+    sysd.inertia(xd, Ma, nullptr, D(0), D(0));
+    close("dr/dq, float not turning", assembled_tangent(sys, x, 1, 1, 0, 0), dual_block(rd, n, 0), 1e-6);
+    close("d(M a)/dq, float not turning", assembled_tangent(sys, x, 2, 1, 0, 0), dual_block(Ma, n, 0), 1e-6);
   }
 }
 
@@ -201,24 +169,33 @@ TEST_CASE("A rod pinned to a held body swings as on a held pin; on a moving Coup
   o.tol = 1e-12;
   const double dt = 0.02;
   const int steps = 300;
-  // Held: a Fixed parent against a Pinned rod at the world pin.
-  {
-    MooringSystem<double> a(env, "on a held body");
+  // System a: a body of `kind` at (rp, Rp) with the rod pinned on it; system b: the same rod
+  // pinned at the world pin (held, or moved by the host: host_pin).
+  auto pair = [&](BodyKind kind, bool host_pin) {
+    std::pair<MooringSystem<double>, MooringSystem<double>> ab{MooringSystem<double>(env, "on a body"),
+                                                               MooringSystem<double>(env, "on a pin")};
     BodyModel<double> P;
-    P.name = "held";
-    P.kind = BodyKind::fixed;
+    P.name = "parent";
+    P.kind = kind;
     P.r = rp;
     P.R = Rp;
-    a.add_body(P);
-    a.add_body(pb_child<double>(0, pin, Rp, L, dd, mu, th0, 1.0, 1.2));
-    MooringSystem<double> b(env, "on a held pin");
+    ab.first.add_body(P);
+    ab.first.add_body(pb_child<double>(0, pin, Rp, L, dd, mu, th0, 1.0, 1.2));
     BodyModel<double> C = pb_child<double>(0, pin, Rp, L, dd, mu, th0, 1.0, 1.2);
     C.parent = -1;
+    C.host_pin = host_pin;
     C.r = rp + Rp * pin;
-    b.add_body(C);
-    a.renumber();
-    b.renumber();
-    CHECK(a.body(1).r == C.r);
+    ab.second.add_body(C);
+    ab.first.renumber();
+    ab.second.renumber();
+    return ab;
+  };
+  // Held: a Fixed parent against a Pinned rod at the world pin.
+  {
+    auto ab = pair(BodyKind::fixed, false);
+    auto& a = ab.first;
+    auto& b = ab.second;
+    CHECK(a.body(1).r == b.body(0).r);
     SystemStepper<MooringSystem<double>> sa(a, o), sb(b, o);
     sa.initialize(a.initial_state());
     sb.initialize(b.initial_state());
@@ -233,22 +210,9 @@ TEST_CASE("A rod pinned to a held body swings as on a held pin; on a moving Coup
   // Moving: a Coupled parent turning and translating against a CoupledPinned rod whose pin
   // the host moves along the same path (r_p + R_p p, its velocity and acceleration).
   {
-    MooringSystem<double> a(env, "on a coupled body");
-    BodyModel<double> P;
-    P.name = "vessel";
-    P.kind = BodyKind::coupled;
-    P.r = rp;
-    P.R = Rp;
-    a.add_body(P);
-    a.add_body(pb_child<double>(0, pin, Rp, L, dd, mu, th0, 1.0, 1.2));
-    MooringSystem<double> b(env, "on a moved pin");
-    BodyModel<double> C = pb_child<double>(0, pin, Rp, L, dd, mu, th0, 1.0, 1.2);
-    C.parent = -1;
-    C.host_pin = true;
-    C.r = rp + Rp * pin;
-    b.add_body(C);
-    a.renumber();
-    b.renumber();
+    auto ab = pair(BodyKind::coupled, true);
+    auto& a = ab.first;
+    auto& b = ab.second;
     // The parent's motion: surge and heave with a yaw and roll oscillation.
     auto motion = [&](double t, Vec3<double>& r, Mat3<double>& R, Vec6<double>& v, Vec6<double>& acc) {
       const double w1 = 0.9, w2 = 1.3, A1 = 1.2, A2 = 0.08;
@@ -557,6 +521,10 @@ TEST_CASE("Pins the system does not model are refused by name", "[system][rods][
     cp.add_body(H);
     CHECK_THROWS_AS(cp.add_body(C), NotImplementedError);
   }
+  // A reference point that is not the pin on the parent's pose.
+  BodyModel<double> C5 = C;
+  C5.r = Vec3<double>(5, 0, -20);
+  CHECK_THROWS_WITH(sys.add_body(C5), Catch::Contains("reference point of a body pinned on body 1"));
   // A parent not yet added; a child that is not pinned.
   BodyModel<double> C3 = C;
   C3.parent = 5;

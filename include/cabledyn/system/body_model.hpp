@@ -75,8 +75,9 @@ struct BodyModel {
   /// A pinned body on another body (MoorDyn's Body<N>Pinned rod; spec "Attached objects and
   /// line ends", a rod pinned to a body): its pin, its reference point, is the point `pin`
   /// (in the parent's body axes, from the parent's reference point) of body `parent`, which
-  /// moves it; the pin passes its force to the parent and no moment. -1: the pin is held at
-  /// r, or moved by the host (host_pin).
+  /// moves it; the pin passes its force to the parent and no moment. MooringSystem::add_body
+  /// sets r to the pin on the parent's pose (a given r elsewhere is refused). -1: the pin is
+  /// held at r, or moved by the host (host_pin).
   int parent = -1;
   Vec3<T> pin = Vec3<T>::Zero();
   Vec3<T> r = Vec3<T>::Zero();  ///< reference point: held position, or the initial one of a free body [m]
