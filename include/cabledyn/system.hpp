@@ -9,3 +9,4 @@
 #include "cabledyn/system/mooring_system.hpp"
 #include "cabledyn/system/system_statics.hpp"
 #include "cabledyn/system/system_modes.hpp"
+#include "cabledyn/dynamics/staggered_stepper.hpp"

@@ -13336,6 +13336,26 @@ class SystemStepper {
     h0_.assign(s.held);
     sys_.set_held(h0_);
   }
+  /// Copies everything committed into s (a snapshot of this stepper taken before, so of the
+  /// same sizes) without allocating: a partitioned scheme's rollback point within a step.
+  void save(SystemStepperSnapshot<System>& s) const {
+    s.state = x_;
+    s.r0 = r0_;
+    s.Ma0 = Ma0_;
+    s.held.assign(h0_);
+  }
+  /// Takes the prescribed kinematics the system now holds as those of the committed state
+  /// and evaluates its force r and inertia force M a of the force blend again with them: a
+  /// partitioned scheme that corrects, after a step, the motion of objects it prescribed for
+  /// the step (the staggered body scheme: spec "Rigid-body time integration", the
+  /// end-of-step acceleration of a body) continues from the corrected state. The free DOFs'
+  /// q, v and a are unchanged. Allocates nothing.
+  void recommit_held() {
+    if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() first");
+    sys_.get_held(h0_);
+    sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
+    sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
+  }
   const GeneralizedAlpha<T>& params() const { return ga_; }
   double force_scale() const { return scale_; }
 
@@ -14567,6 +14587,35 @@ Vec6<T> body_velocity_terms(const BodyModel<T>& B, const Mat3<T>& R, const Vec3<
   g.template head<3>() = w.cross(Vec3<T>(w.cross(h)));
   g.template tail<3>() = w.cross(Vec3<T>(J * w));
   return g;
+}
+
+/// The first moment P = sum_i f_i p_i of the vertical loads on body B at pose (r, R) about its
+/// reference point (world axes; f_i the upward force, p_i its point from the reference
+/// point): the weight -m g at the centre of gravity (rods and lumps included), the buoyancy
+/// of its submerged fraction at its centre of buoyancy, its lumps' and its rods' wet
+/// buoyancy (a submerged rod's at its centre, a rod at the surface at its wet stations'
+/// centroids). Spec "Rigid-body time integration": |P| = |W d_g - B d_b| is a pinned rod's
+/// swing stiffness about its pin (its reference point), whatever its pose.
+template <class T>
+Vec3<T> body_vertical_first_moment(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env) {
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Vec3<T> b = R * B.cb;
+  const auto imm = body_immersion<T>(B, T(r(2) + b(2)), env);
+  const T rg = T(env.rho_w * env.g);
+  Vec3<T> P = Vec3<T>(R * rm.h) * T(-env.g) + b * (imm.phi * B.volume * rg);
+  for (const auto& k : B.lumps) P += Vec3<T>(R * k.p) * (k.volume * rg);
+  for (const auto& rod : B.rods) {
+    const RodAxis<T> ax = rod_axis(rod, r, R);
+    if (ax.submerged) {
+      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      P += Vec3<T>((ax.pa + ax.pb) / 2.0) * (V * rg);
+      continue;
+    }
+    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+      P += Vec3<T>(ax.pa + st.s * ax.q + st.yc * ax.u) * (st.Aw * st.w * rg);
+    });
+  }
+  return P;
 }
 
 /// The fluid a body's loads see (MooringSystem::hold_fluid): the velocity u and local
@@ -16248,15 +16297,35 @@ class MooringSystem {
   /// spec bounds the crossings within the coming step; this takes the present ones). The
   /// body's own seabed contact adds its local stiffness in heave (a rod's seabed contact is not
   /// modelled). 0 without free bodies. Allocates nothing once the dynamic workspaces exist.
-  double body_frequency_estimate(const SystemState<T>& s) const {
+  /// With `bodies` (one flag per body), the flagged bodies are estimated whatever their kind
+  /// (the staggered scheme's, which it holds over each line step), and no other: flag 1 as
+  /// a free body, flag 2 as a rod pinned at its reference point (its rotations alone, with
+  /// its own swing about the pin). With a coming step dt > 0 (the staggered scheme, whose
+  /// position update is explicit), a flagged body's seabed contact and its rods' waterplanes
+  /// count when they can act within the step: the body's reference point within its reach
+  /// dt |v| + dt^2/2 (|a| + g) of the bed (then kBot over 1 m^2), a rod whose span of heights,
+  /// widened by its radius and that reach (its ends' reach, with the turn), takes in the still
+  /// water (then rho g min(pi r^2 / |t_z|, d L) at its end nearer the surface).
+  double body_frequency_estimate(const SystemState<T>& s, const std::vector<char>* bodies = nullptr,
+                                 double dt = 0) const {
     double omega = 0;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (bodies_[b].kind != BodyKind::free) continue;
+      if (bodies ? !(*bodies)[b] : bodies_[b].kind != BodyKind::free) continue;
       const int bi = static_cast<int>(b);
       Vec3<T> rb;
       Mat3<T> Rb;
       body_pose(s, bi, rb, Rb);
       Vec6<double> K = Vec6<double>::Zero();
+      // The reach of a flagged body's point at arm p within the coming step (0: none).
+      const bool ahead = bodies && dt > 0;
+      const Vec6<T> vel = body_motion(s, bi, 1), acc = body_motion(s, bi, 2);
+      auto reach = [&](const Vec3<double>& p) {
+        if (!ahead) return 0.0;
+        const Vec3<double> w = value3(Vec3<T>(vel.template tail<3>())), al = value3(Vec3<T>(acc.template tail<3>()));
+        const double vp = (value3(Vec3<T>(vel.template head<3>())) + w.cross(p)).norm();
+        const double ap = value3(Vec3<T>(acc.template head<3>())).norm() + al.cross(p).norm() + w.squaredNorm() * p.norm() + env_.g;
+        return dt * vp + 0.5 * dt * dt * ap;
+      };
       for (std::size_t l = 0; l < lines_.size(); ++l)
         for (int end = 0; end < 2; ++end) {
           const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
@@ -16285,9 +16354,22 @@ class MooringSystem {
           const double za = static_cast<double>(value_of(ax.za)), qz = static_cast<double>(value_of(ax.q(2))),
                        L = static_cast<double>(value_of(ax.L));
           const double zb = za + L * qz;
-          if ((za < 0) == (zb < 0) || za == zb) continue;
-          const Vec3<double> c = offset + value3(ax.pa) + (-za / qz) * value3(ax.q);  // the crossing, from rb
           const double r = static_cast<double>(value_of(ax.radius));
+          if ((za < 0) == (zb < 0) || za == zb) {
+            if (!ahead) continue;
+            // Not crossing now: within the step's reach of the surface?
+            const Vec3<double> pa = offset + value3(ax.pa), pb = pa + L * value3(ax.q);
+            const bool a_near = std::fabs(za) <= std::fabs(zb);
+            const Vec3<double> c = a_near ? pa : pb;
+            const double gap = std::min(std::fabs(za), std::fabs(zb)) - r;
+            if (gap > std::max(reach(pa), reach(pb))) continue;
+            const double k = env_.rho_w * env_.g * std::min(kPi * r * r / std::max(std::fabs(qz), 1e-300), 2 * r * L);
+            K(2) += k;
+            K(3) += k * c(1) * c(1);
+            K(4) += k * c(0) * c(0);
+            continue;
+          }
+          const Vec3<double> c = offset + value3(ax.pa) + (-za / qz) * value3(ax.q);  // the crossing, from rb
           const double k = env_.rho_w * env_.g * kPi * r * r / std::fabs(qz);
           K(2) += k;
           K(3) += k * c(1) * c(1);
@@ -16312,13 +16394,38 @@ class MooringSystem {
       if (seabed_.z) {
         const auto c = seabed_contact<double, double>(static_cast<double>(value_of(rb(2))), 0.0, *seabed_.z, 1.0, 1.0,
                                                       seabed_.params);
-        K(2) += std::fabs(c.df_dz);
+        const bool near = ahead && static_cast<double>(value_of(rb(2))) - *seabed_.z <= reach(Vec3<double>::Zero());
+        K(2) += near ? std::max(std::fabs(c.df_dz), seabed_.params.kBot) : std::fabs(c.df_dz);
       }
       const Mat6<T> Mb = body_mass_at(bi, rb, Rb);
-      for (int i = 0; i < 6; ++i) {
+      const bool swing = bodies && (*bodies)[b] == 2;
+      double w2 = 0;  // the largest K_ii / M_ii of the body
+      for (int i = swing ? 3 : 0; i < 6; ++i) {
         const double m = static_cast<double>(value_of(Mb(i, i))) + (i < 3 ? m_pinned(i) : 0.0);
-        if (m > 0 && K(i) > 0) omega = std::max(omega, std::sqrt(K(i) / m));
+        if (m > 0 && K(i) > 0) w2 = std::max(w2, K(i) / m);
       }
+      // A rod pinned at a held pin (flag 2, the staggered scheme's) turns about its reference
+      // point, the pin, alone; its own swing there adds to omega^2 (spec "Rigid-body time
+      // integration"): the stiffness |P| = |W d_g - B d_b|, the first moment of its weight and
+      // wet buoyancy about the pin (its value at the bottom of the swing, whatever the pose),
+      // over the smaller rotational inertia about the pin across its (first) rod's axis.
+      if (swing) {
+        const double P = value3(body_vertical_first_moment<T>(bodies_[b], rb, Rb, env_)).norm();
+        Mat3<double> J;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) J(i, j) = static_cast<double>(value_of(Mb(3 + i, 3 + j)));
+        double I = 0;
+        if (!bodies_[b].rods.empty()) {
+          const Vec3<double> q = value3(rod_axis<T>(bodies_[b].rods.front(), rb, Rb).q);
+          const Vec3<double> e1 = q.unitOrthogonal(), e2 = q.cross(e1);
+          const double a11 = e1.dot(J * e1), a22 = e2.dot(J * e2), a12 = e1.dot(J * e2);
+          I = 0.5 * (a11 + a22) - std::sqrt(0.25 * (a11 - a22) * (a11 - a22) + a12 * a12);
+        } else {
+          I = Eigen::SelfAdjointEigenSolver<Mat3<double>>(J, Eigen::EigenvaluesOnly).eigenvalues()(1);
+        }
+        if (I > 0) w2 += P / I;
+      }
+      omega = std::max(omega, std::sqrt(w2));
     }
     return omega;
   }
@@ -18348,6 +18455,353 @@ inline SystemModalResult system_modal_analysis(const MooringSystem<double>& sys,
 
 }  // namespace cabledyn
 // ---- end cabledyn/system/system_modes.hpp ----
+// ---- begin cabledyn/dynamics/staggered_stepper.hpp ----
+// cabledyn: the staggered body scheme (deck option bodyScheme staggered).
+// Spec "Rigid-body time integration": "bodyScheme staggered selects the staggered
+// central-difference predictor-corrector (Newmark gamma = 1/2, beta = 0)": each body is moved
+// to r_{n+1} = r_n + dt v_n + dt^2/2 a_n (the rotation likewise on SO(3)), the lines are
+// stepped to t_{n+1} with that end motion, the end-of-step acceleration a_{n+1} solves the
+// body's equation of motion with the resulting line loads and every body load at t_{n+1}
+// (the inertia of the attached line-end nodes and the velocity derivative of the body's
+// drag and seabed damping implicit), and v_{n+1} = v_n + dt/2 (a_n + a_{n+1}); each step is
+// divided into equal sub-steps with omega dt_sub <= 0.4 (omega the stiffest body-mooring
+// frequency estimate); both schemes start from the instantaneous acceleration of the
+// initial state; a pinned rod advances only its rotation (its end-of-step angular
+// acceleration solves the moment equation about its pin).
+//
+// The bodies of the scheme are held bodies of the system over the line step (kind coupled:
+// their pose, velocity and acceleration prescribed, stagger_bodies), so the line step is the
+// system stepper's generalised-alpha step with them prescribed, and a body's equation of
+// motion at t_{n+1} is its reaction MooringSystem::coupled_reaction = 0: its lines' dynamic
+// end loads (their end-node inertia at the body's acceleration, so that inertia is implicit)
+// and its own loads less its inertia.
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// The bodies of a staggered scheme: their indices and, per body of the system, 0 (not in
+/// it), 1 (a free body: six DOFs) or 2 (a rod pinned at a held pin: its rotation).
+struct StaggeredBodies {
+  std::vector<int> index;
+  std::vector<char> flag;
+};
+
+/// Holds the bodies of system `sys` that the staggered scheme steps (spec "Rigid-body time
+/// integration", bodyScheme staggered): every free body and every rod pinned at a held pin.
+/// Direction joints (massless), CoupledPinned bodies and rods pinned on a body stay in the
+/// line step, implicit, as the monolithic scheme steps them (a rod pinned on a staggered body
+/// then turns about a held pin, and its pin force enters its parent's equation of motion
+/// through MooringSystem::coupled_reaction). Each staggered body takes its pose and
+/// velocity in state s (acceleration zero: the stepper's initialisation solves it); the
+/// system is renumbered without their DOFs, and s is carried over to the new numbering (its
+/// line, point and remaining body DOFs unchanged).
+template <class T>
+StaggeredBodies stagger_bodies(MooringSystem<T>& sys, SystemState<T>& s) {
+  const int nb = static_cast<int>(sys.n_bodies());
+  StaggeredBodies out;
+  out.flag.assign(static_cast<std::size_t>(nb), 0);
+  for (int b = 0; b < nb; ++b) {
+    const auto& B = sys.body(b);
+    if (B.joint || B.kind == BodyKind::coupled || B.kind == BodyKind::fixed) continue;
+    if (B.kind == BodyKind::pinned && (B.host_pin || B.parent >= 0)) continue;
+    out.flag[static_cast<std::size_t>(b)] = B.kind == BodyKind::free ? 1 : 2;
+    out.index.push_back(b);
+  }
+  if (out.index.empty()) return out;
+  // The old numbering of every DOF block that stays.
+  const Eigen::Index npos = sys.position_dofs();
+  std::vector<Eigen::Index> old_dof(static_cast<std::size_t>(nb));
+  for (int b = 0; b < nb; ++b) old_dof[static_cast<std::size_t>(b)] = sys.body_dof(b);
+  for (int b : out.index) {
+    auto& B = sys.body(b);
+    Vec3<T> r;
+    Mat3<T> R;
+    sys.body_pose(s, b, r, R);
+    const Vec6<T> vel = sys.body_motion(s, b, 1);
+    B.r = r;
+    B.R = R;
+    B.v = vel.template head<3>();
+    B.w = vel.template tail<3>();
+    if (out.flag[static_cast<std::size_t>(b)] == 2) B.v.setZero();
+    B.a.setZero();
+    B.alpha.setZero();
+    B.kind = BodyKind::coupled;
+  }
+  sys.renumber();
+  SystemState<T> n;
+  n.t = s.t;
+  n.R = s.R;
+  const Eigen::Index nd = sys.dofs();
+  n.q.setZero(nd);
+  n.v.setZero(nd);
+  n.a.setZero(nd);
+  n.q.head(npos) = s.q.head(npos);
+  n.v.head(npos) = s.v.head(npos);
+  n.a.head(npos) = s.a.head(npos);
+  for (int b = 0; b < nb; ++b) {
+    const Eigen::Index d = sys.body_dof(b), d0 = old_dof[static_cast<std::size_t>(b)];
+    if (d < 0) continue;
+    const int k = sys.body_ndof(b);
+    n.q.segment(d, k) = s.q.segment(d0, k);
+    n.v.segment(d, k) = s.v.segment(d0, k);
+    n.a.segment(d, k) = s.a.segment(d0, k);
+  }
+  s = std::move(n);
+  return out;
+}
+
+/// Options of the staggered scheme.
+struct StaggeredOptions {
+  /// omega dt_sub of the sub-steps (spec: 0.4, the central difference's accuracy limit;
+  /// stability alone would allow about 1); 0: each step as given.
+  double substep = 0.4;
+  int max_iterations = 12;   ///< Newton iterations of a body's end-of-step acceleration
+  double tol = 1e-10;        ///< their test: the body's residual within tol of its force scale
+};
+
+/// The staggered body scheme over a MooringSystem whose staggered bodies stagger_bodies held:
+/// it steps the lines with `inner` (a SystemStepper of the same system) and the bodies by the
+/// central-difference predictor-corrector. Double or long double.
+template <class System>
+class StaggeredStepper {
+ public:
+  using T = typename System::Scalar;
+  using State = typename System::State;
+  using Held = typename System::Held;
+  using Inner = SystemStepper<System>;
+  static_assert(std::is_floating_point_v<T>, "the staggered scheme runs in double or long double");
+
+  StaggeredStepper(System& sys, Inner& inner, StaggeredBodies bodies, StaggeredOptions opt = {})
+      : sys_(sys), inner_(inner), bodies_(std::move(bodies)), opt_(opt) {
+    if (!(opt_.substep >= 0)) throw InputError("staggered stepper", "substep", opt_.substep, ">= 0");
+    if (opt_.max_iterations < 1) throw InputError("staggered stepper", "max_iterations", opt_.max_iterations, ">= 1");
+    for (int b : bodies_.index)
+      if (sys_.body(b).kind != BodyKind::coupled)
+        throw InputError("Body " + std::to_string(b + 1), "kind", "not held", "held by stagger_bodies");
+  }
+
+  /// Starts from state s (the staggered bodies at the pose and velocity the system holds):
+  /// the inner stepper's initial acceleration, then each body's instantaneous acceleration
+  /// from its equation of motion (spec: "Both schemes start from the instantaneous
+  /// acceleration of the initial state"), the lines' again with it, in turn until the bodies'
+  /// accelerations settle to 1e-13 of their size (the lines' consistent mass couples their end
+  /// nodes to their neighbours: each turn shrinks the difference by about the mass ratio of an
+  /// end element to its body). Throws SolveError naming the body that does not settle in 20.
+  void initialize(const State& s) {
+    inner_.initialize(s);
+    for (int pass = 0;; ++pass) {
+      sys_.get_held(c0_);
+      solve_bodies(T(0));
+      inner_.initialize(s);
+      T change = 0, size = 0;
+      int worst = bodies_.index.empty() ? -1 : bodies_.index.front();
+      for (int b : bodies_.index) {
+        const auto& B = sys_.body(b);
+        const auto i = static_cast<std::size_t>(b);
+        const T d = std::max((B.a - c0_.ba[i]).cwiseAbs().maxCoeff(), (B.alpha - c0_.balpha[i]).cwiseAbs().maxCoeff());
+        if (d > change) change = d, worst = b;
+        size = std::max({size, B.a.cwiseAbs().maxCoeff(), B.alpha.cwiseAbs().maxCoeff()});
+      }
+      if (change <= T(1e-13) * size) break;
+      if (pass == 20)
+        throw SolveError("Body " + std::to_string(worst + 1) + " (" + sys_.body(worst).name + ")",
+                         "initial acceleration of the staggered scheme (change " + to_text(static_cast<double>(change)) +
+                             " per turn)",
+                         20, "settled to 1e-13 of its size");
+    }
+    sys_.get_held(c0_);
+    c1_ = c0_;
+    hs_ = c0_;
+    snap_ = inner_.snapshot();
+    rate_.assign(sys_.n_bodies(), Vec6<T>::Zero());
+    rate0_ = rate_;
+  }
+
+  /// Advances by dt. The system must hold the prescribed kinematics of t + dt of its other
+  /// held objects (Coupled points and bodies) as for SystemStepper::step; the staggered
+  /// bodies' entries are the scheme's. Throws SolveError (the line step's, or a body's
+  /// acceleration that does not converge, naming the body); nothing is committed then.
+  void step(const T& dt) {
+    if (!(dt > 0) || !std::isfinite(static_cast<double>(dt))) throw InputError("staggered stepper", "dt", static_cast<double>(dt), "> 0");
+    sys_.get_held(c1_);  // the caller's t + dt kinematics of the other held objects
+    inner_.save(snap_);
+    for (std::size_t i = 0; i < rate_.size(); ++i) rate0_[i] = rate_[i];
+    int n = 1;
+    if (opt_.substep > 0) {
+      const double omega = sys_.body_frequency_estimate(inner_.state(), &bodies_.flag, static_cast<double>(dt));
+      n = std::max(1, static_cast<int>(std::ceil(omega * static_cast<double>(dt) / opt_.substep - 1e-12)));
+    }
+    last_substeps_ = n;
+    const T h = dt / T(n);
+    try {
+      for (int k = 0; k < n; ++k) {
+        const T tau = k + 1 == n ? T(1) : T(k + 1) / T(n);
+        hs_.interpolate(c0_, c1_, tau, dt);
+        // The predictor from the committed sub-step start (sys holds it: c0_ at k = 0).
+        for (int b : bodies_.index) {
+          const auto& B = sys_.body(b);
+          const auto i = static_cast<std::size_t>(b);
+          const Vec3<T> v0 = k == 0 ? c0_.bv[i] : B.v, w0 = k == 0 ? c0_.bw[i] : B.w;
+          const Vec3<T> a0 = k == 0 ? c0_.ba[i] : B.a, al0 = k == 0 ? c0_.balpha[i] : B.alpha;
+          const Vec3<T> r0 = k == 0 ? c0_.br[i] : B.r;
+          const Mat3<T> R0 = k == 0 ? c0_.bR[i] : B.R;
+          hs_.br[i] = r0 + h * v0 + (T(0.5) * h * h) * a0;
+          hs_.bR[i] = so3_exp<T>(Vec3<T>(h * w0 + (T(0.5) * h * h) * al0)) * R0;
+          // The end-of-step acceleration the line step sees: a0 extrapolated by the rate of
+          // the last step, and the trapezoidal velocity with it (second order for what the
+          // body's acceleration moves through inertia: a rod pinned on it, a consistent mass).
+          const Vec3<T> a1 = a0 + h * Vec3<T>(rate_[i].template head<3>()), al1 = al0 + h * Vec3<T>(rate_[i].template tail<3>());
+          hs_.bv[i] = v0 + (T(0.5) * h) * (a0 + a1);
+          hs_.bw[i] = w0 + (T(0.5) * h) * (al0 + al1);
+          hs_.ba[i] = a1;
+          hs_.balpha[i] = al1;
+          start_v_[i] = v0, start_w_[i] = w0, start_a_[i] = a0, start_al_[i] = al0;
+        }
+        sys_.set_held(hs_);
+        inner_.step(h);
+        solve_bodies(h);
+        inner_.recommit_held();
+        for (int b : bodies_.index) {
+          const auto i = static_cast<std::size_t>(b);
+          const auto& B = sys_.body(b);
+          rate_[i] << (B.a - start_a_[i]) / h, (B.alpha - start_al_[i]) / h;
+        }
+      }
+    } catch (...) {
+      inner_.restore(snap_);
+      for (std::size_t i = 0; i < rate_.size(); ++i) rate_[i] = rate0_[i];
+      throw;
+    }
+    sys_.get_held(c0_);
+  }
+
+  const State& state() const { return inner_.state(); }
+  /// The sub-steps of the last step.
+  int last_substeps() const { return last_substeps_; }
+  /// Newton iterations of the bodies' accelerations so far.
+  long body_iterations() const { return body_iterations_; }
+  const StaggeredBodies& bodies() const { return bodies_; }
+  /// The rate of change of each body's acceleration over the last step (a, alpha per body;
+  /// zero for the others and before the first step): committed with the state, part of a
+  /// restart.
+  const std::vector<Vec6<T>>& acceleration_rates() const { return rate_; }
+  /// Returns to a snapshot of the inner stepper (it carries the bodies' committed motion in
+  /// its held kinematics) with the acceleration rates committed with it. Throws InputError
+  /// for rates of another number of bodies.
+  void restore(const SystemStepperSnapshot<System>& s, const std::vector<Vec6<T>>& rates) {
+    if (rates.size() != rate_.size())
+      throw InputError("staggered stepper", "acceleration rates", static_cast<double>(rates.size()),
+                       std::to_string(rate_.size()) + " (one per body)");
+    inner_.restore(s);
+    sys_.get_held(c0_);
+    for (std::size_t i = 0; i < rate_.size(); ++i) rate_[i] = rates[i];
+  }
+
+ private:
+  // Solves every staggered body's end-of-step acceleration for the line state the inner
+  // stepper committed, its pose the system holds: Newton on the body's reaction
+  // coupled_reaction = 0 in the acceleration x (six components, or the angular three of a
+  // pinned rod), the velocity v0 + h/2 (a0 + a) with it (h = 0: the initial state's, held),
+  // the Jacobian by forward differences (the reaction is affine in x but for the drag's and
+  // the seabed damping's velocity terms). Bodies joined by a line are swept in turn until
+  // each converges at the start of a sweep; SolveError naming the last body moved after 8.
+  void solve_bodies(const T& h) {
+    const double scale = inner_.force_scale();
+    int last = -1;
+    for (int sweep = 0; sweep < 8; ++sweep) {
+      bool moved = false;  // a body's acceleration changed in this sweep
+      for (int b : bodies_.index) {
+        const auto i = static_cast<std::size_t>(b);
+        const bool pinned = bodies_.flag[i] == 2;
+        const int m = pinned ? 3 : 6;
+        if (h == T(0) && sweep == 0) {
+          const auto& B = sys_.body(b);
+          start_v_[i] = B.v, start_w_[i] = B.w, start_a_[i] = B.a, start_al_[i] = B.alpha;
+        }
+        const auto& B = sys_.body(b);
+        Vec6<T> x;
+        x << B.a, B.alpha;  // the predictor's (the sub-step start's), or the last sweep's
+        const double fscale = scale * std::max<double>(1, body_size(b));
+        auto residual = [&](const Vec6<T>& y) {
+          set_body(b, h, y);
+          const Vec6<T> F = sys_.coupled_reaction(inner_.state(), b);
+          Vec6<T> g = Vec6<T>::Zero();
+          for (int k = 0; k < m; ++k) g(k) = F(6 - m + k);
+          return g;
+        };
+        Vec6<T> g = residual(x);
+        int it = 0;
+        for (; g.cwiseAbs().maxCoeff() > opt_.tol * fscale; ++it) {
+          if (it == opt_.max_iterations || !g.allFinite())
+            throw SolveError("Body " + std::to_string(b + 1) + " (" + B.name + ")",
+                             "end-of-step acceleration of the staggered scheme (residual " +
+                                 to_text(static_cast<double>(g.cwiseAbs().maxCoeff())) + ")",
+                             opt_.max_iterations, "within " + to_text(opt_.tol) + " of the force scale");
+          Mat6<T> J = Mat6<T>::Identity();
+          for (int c = 0; c < m; ++c) {
+            Vec6<T> y = x;
+            const T d = T(1e-6) * std::max<T>(T(1), std::fabs(x(6 - m + c)));
+            y(6 - m + c) += d;
+            const Vec6<T> gy = residual(y);
+            for (int r = 0; r < m; ++r) J(r, c) = (gy(r) - g(r)) / d;
+          }
+          const Vec6<T> dx = -J.partialPivLu().solve(g);  // identity past the m unknowns: dx zero there
+          for (int c = 0; c < m; ++c) x(6 - m + c) += dx(c);
+          g = residual(x);
+          ++body_iterations_;
+        }
+        if (it > 0) moved = true, last = b;
+      }
+      if (!moved) return;
+    }
+    throw SolveError("Body " + std::to_string(last + 1) + " (" + sys_.body(last).name + ")",
+                     "end-of-step accelerations of the staggered scheme's bodies (swept in turn)", 8,
+                     "each body's equation met at the start of a sweep");
+  }
+
+  // Holds body b at its pose with the acceleration x (a, alpha) and the velocity of the
+  // trapezoidal rule over h from the sub-step start.
+  void set_body(int b, const T& h, const Vec6<T>& x) {
+    auto& B = sys_.body(b);
+    const auto i = static_cast<std::size_t>(b);
+    B.a = x.template head<3>();
+    B.alpha = x.template tail<3>();
+    B.v = start_v_[i] + (T(0.5) * h) * (start_a_[i] + B.a);
+    B.w = start_w_[i] + (T(0.5) * h) * (start_al_[i] + B.alpha);
+    if (bodies_.flag[i] == 2) B.v.setZero(), B.a.setZero();
+  }
+
+  // A length that turns the body's moments into forces: its largest rod or lump arm (1 m
+  // at least, by the caller).
+  double body_size(int b) const {
+    const auto& B = sys_.body(b);
+    double s = 0;
+    for (const auto& r : B.rods) s = std::max({s, static_cast<double>(r.a.norm()), static_cast<double>(r.b.norm())});
+    for (const auto& l : B.lumps) s = std::max(s, static_cast<double>(l.p.norm()));
+    return s;
+  }
+
+  System& sys_;
+  Inner& inner_;
+  StaggeredBodies bodies_;
+  StaggeredOptions opt_;
+  Held c0_, c1_, hs_;  // committed, the caller's t + dt, the sub-step's
+  SystemStepperSnapshot<System> snap_;
+  std::vector<Vec3<T>> start_v_ = std::vector<Vec3<T>>(sys_.n_bodies()), start_w_ = start_v_, start_a_ = start_v_,
+                       start_al_ = start_v_;
+  std::vector<Vec6<T>> rate_, rate0_;  // d(a, alpha)/dt of the last step per body; at the step start
+  int last_substeps_ = 1;
+  long body_iterations_ = 0;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/dynamics/staggered_stepper.hpp ----
 // ---- end cabledyn/system.hpp ----
 // ---- begin cabledyn/nodes.hpp ----
 // cabledyn module header: nodes (the spring-damper node of spring-damper-node.md, generic
@@ -20878,6 +21332,10 @@ struct Options {
   bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
   bool body_fluid_inertia = true;       ///< [bodyHydro] moordyn: no fluid inertia on bodies in waves (as MoorDyn)
   bool body_substep_accuracy = true;    ///< [bodySubstep] accuracy (default): free bodies' steps in sub-steps with omega dt <= 0.28; none: dtM as given
+  /// [bodyScheme] staggered: the free bodies and the rods pinned at a held pin stepped by the
+  /// staggered central-difference predictor-corrector (dynamics/staggered_stepper.hpp; its
+  /// sub-steps omega dt <= 0.4 always); monolithic (default): every DOF in one Newton.
+  bool body_scheme_staggered = false;
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
   bool alpha_force_blend = true;        ///< [alpha_force_blend]
@@ -21016,7 +21474,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"Echo", OptionRole::ignored, false, "", "input echo"},
   {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn's WaveKin grids (a WaveKin other than 0 is not implemented)"},
   {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn's wave/current grid merging (WaveKin and Currents other than 0 are not implemented)"},
-  {"bodyScheme", OptionRole::default_only, false, "monolithic", "the staggered body scheme (bodies are stepped monolithically)"},
+  {"bodyScheme", OptionRole::typed, false, "", ""},
   {"bodySubstep", OptionRole::typed, false, "", ""},
   {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
   {"bodyWetting", OptionRole::typed, false, "", ""},
@@ -21301,6 +21759,10 @@ class OptionsParser {
       if (iequals(x.text, "accuracy")) o_.body_substep_accuracy = true;
       else if (iequals(x.text, "none")) o_.body_substep_accuracy = false;
       else bad(name, x.text, "accuracy (sub-steps with omega dt <= 0.28, default) or none (dtM as given)");
+    } else if (name == "bodyScheme") {
+      if (iequals(x.text, "staggered")) o_.body_scheme_staggered = true;
+      else if (iequals(x.text, "monolithic")) o_.body_scheme_staggered = false;
+      else bad(name, x.text, "monolithic (every DOF in one Newton, default) or staggered (bodies by central differences)");
     } else if (name == "bodyWetting") {
       if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
       else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;
@@ -26247,6 +26709,12 @@ class SystemSimulation {
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
+    // The bodies' kinds and poses as built: the staggered scheme holds its bodies after the
+    // statics, and a second initialize starts from these again.
+    for (std::size_t b = 0; b < model_.system.n_bodies(); ++b) {
+      const auto& B = model_.system.body(static_cast<int>(b));
+      built_.push_back({B.kind, B.r, B.R});
+    }
     DeckSea sea = build_deck_sea(deck_, model_.system.environment());
     // A current field (a depth profile) comes with the deck's sea in the march too.
     if (sea.has_waves || model_.system.has_current_field()) field_ = std::move(sea.field);
@@ -26303,7 +26771,8 @@ class SystemSimulation {
   /// omega dt_sub of bodySubstep accuracy (spec "Rigid-body time integration").
   static constexpr double kBodySubstep = 0.28;
   /// The sub-steps of the last step (bodySubstep accuracy; 1 without free bodies or with
-  /// bodySubstep none) and the most of any step so far.
+  /// bodySubstep none; with bodyScheme staggered its sub-steps, omega dt <= 0.4) and the most
+  /// of any step so far.
   int last_substeps() const { return last_substeps_; }
   int max_substeps() const { return max_substeps_; }
   double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
@@ -26312,6 +26781,26 @@ class SystemSimulation {
     return stepper_->state();
   }
   const SystemStaticResult& statics() const { return statics_; }
+  /// The system as its statics solved it, and its static state (a copy taken at
+  /// initialisation, before the march moves the held objects and before the staggered scheme
+  /// holds its bodies): what the static outputs and the modes read. Before an initialisation
+  /// succeeds, the system as built (and no state).
+  const MooringSystem<double>& static_system() const { return static_system_ ? *static_system_ : model_.system; }
+  const SystemState<double>& static_state() const {
+    require_init("static_state");
+    return static_state_;
+  }
+  /// True when body b (system index) is stepped by the staggered scheme (bodyScheme
+  /// staggered: a free body or a rod pinned at a held pin, held by the system over each line
+  /// step).
+  bool staggered_body(int b) const {
+    return b >= 0 && static_cast<std::size_t>(b) < stag_.flag.size() && stag_.flag[static_cast<std::size_t>(b)] != 0;
+  }
+  /// True when the staggered scheme steps bodies of the run (bodyScheme staggered with a free
+  /// body or a rod pinned at a held pin).
+  bool staggered() const { return staggered_ != nullptr; }
+  /// The kind body b (system index) has in the model: a staggered body's free or pinned.
+  BodyKind body_kind(int b) const { return built_.at(static_cast<std::size_t>(b)).kind; }
   const SystemStepperStatistics& stepper_statistics() const {
     require_init("stepper_statistics");
     return stepper_->statistics();
@@ -26321,15 +26810,36 @@ class SystemSimulation {
   /// initial state. Throws InputError for a non-finite input, SolveError from the statics.
   void initialize(const double* x, const double* v) {
     // Nothing is kept unless every stage succeeds: a failed init leaves it uninitialised.
+    staggered_.reset();
     stepper_.reset();
+    unstagger();  // a second initialize: the staggered bodies free again
     set_coupled(x, v, nullptr);
     state_ = model_.system.initial_state();
     model_.system.release_fluid();
+    static_system_.reset();
     statics_ = solve_statics(model_.system, state_);
-    if (field_) model_.system.hold_fluid(*field_, state_, 0.0);  // the initial acceleration's
-    auto stepper = std::make_unique<Stepper>(model_.system, opt_);
-    stepper->initialize(state_);
-    stepper_ = std::move(stepper);
+    auto copy = std::make_unique<MooringSystem<double>>(model_.system);
+    static_state_ = state_;
+    try {
+      // bodyScheme staggered (spec "Rigid-body time integration"): its bodies held over each
+      // line step from here on.
+      if (deck_.options.body_scheme_staggered) stag_ = stagger_bodies(model_.system, state_);
+      if (field_) model_.system.hold_fluid(*field_, state_, 0.0);  // the initial acceleration's
+      auto stepper = std::make_unique<Stepper>(model_.system, opt_);
+      std::unique_ptr<Staggered> stag;
+      if (!stag_.index.empty()) {
+        stag = std::make_unique<Staggered>(model_.system, *stepper, stag_);
+        stag->initialize(state_);
+      } else {
+        stepper->initialize(state_);
+      }
+      stepper_ = std::move(stepper);
+      staggered_ = std::move(stag);
+    } catch (...) {
+      unstagger();
+      throw;
+    }
+    static_system_ = std::move(copy);
     last_v_.assign(v, v + coupled_dofs());
   }
 
@@ -26350,7 +26860,7 @@ class SystemSimulation {
     // bodySubstep accuracy (spec "Rigid-body time integration"): equal sub-steps with
     // omega dt_sub <= 0.28 for the stiffest body-mooring frequency of the committed state.
     int n = 1;
-    if (deck_.options.body_substep_accuracy) {
+    if (deck_.options.body_substep_accuracy && !staggered_) {
       const double omega = model_.system.body_frequency_estimate(stepper_->state());
       n = std::max(1, static_cast<int>(std::ceil(omega * dt / kBodySubstep - 1e-12)));
     }
@@ -26358,14 +26868,15 @@ class SystemSimulation {
       // The fluid of t + dt at the committed positions; the previous one back if the step fails.
       model_.system.hold_fluid(*field_, stepper_->state(), t + dt);
       try {
-        stepper_->step(dt, n);
+        advance(dt, n);
       } catch (...) {
         model_.system.revert_fluid();
         throw;
       }
     } else {
-      stepper_->step(dt, n);
+      advance(dt, n);
     }
+    if (staggered_) n = staggered_->last_substeps();
     last_substeps_ = n;
     max_substeps_ = std::max(max_substeps_, n);
     for (int i = 0; i < coupled_dofs(); ++i) last_v_[static_cast<std::size_t>(i)] = v[i];
@@ -26479,16 +26990,19 @@ class SystemSimulation {
     SystemStepperSnapshot<MooringSystem<double>> stepper;
     std::vector<double> last_v;
     std::vector<Vec3<double>> fluid_u, fluid_a;
+    std::vector<Vec6<double>> rates;  ///< the staggered scheme's acceleration rates (empty: monolithic)
   };
   /// A copy of everything committed: restore() continues from it bit for bit.
   Checkpoint checkpoint() const {
     require_init("checkpoint");
-    return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration()};
+    return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
+            staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
   }
   /// Returns to a checkpoint of this simulation.
   void restore(const Checkpoint& c) {
     require_init("restore");
-    stepper_->restore(c.stepper);
+    if (staggered_) staggered_->restore(c.stepper, c.rates);
+    else stepper_->restore(c.stepper);
     model_.system.set_held_fluid(c.fluid_u, c.fluid_a);
     last_v_ = c.last_v;
   }
@@ -26521,6 +27035,9 @@ class SystemSimulation {
     f.write(reinterpret_cast<const char*>(&nf), sizeof nf);
     for (const auto* h : {&fu, &fa})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    const std::uint64_t nr = c.rates.size();  // the staggered scheme's acceleration rates (0: none)
+    f.write(reinterpret_cast<const char*>(&nr), sizeof nr);
+    for (const auto& x : c.rates) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 6);
     if (!f) throw InputError(path, "state file", "write failed", "a complete write");
   }
 
@@ -26561,12 +27078,20 @@ class SystemSimulation {
     std::vector<Vec3<double>> fu(nf), fa(nf);
     for (auto* h : {&fu, &fa})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    std::uint64_t nr = 0;
+    f.read(reinterpret_cast<char*>(&nr), sizeof nr);
+    const std::uint64_t want_r = staggered_ ? staggered_->acceleration_rates().size() : 0;
+    if (f && nr != want_r)
+      throw InputError(path, "state file staggered bodies", static_cast<double>(nr),
+                       std::to_string(want_r) + " (this run's body scheme)");
+    std::vector<Vec6<double>> rates(nr);
+    for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa)});
+    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(rates)});
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS3";
+  static constexpr char kMagic[9] = "CDYNSYS4";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
@@ -26585,7 +27110,7 @@ class SystemSimulation {
   // lines' load.
   Vec6<double> coupled_body_load(int b) const {
     const auto& B = model_.system.body(b);
-    if (B.kind == BodyKind::coupled || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
+    if ((B.kind == BodyKind::coupled && !staggered_body(b)) || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
     return model_.system.body_line_load(stepper_->state(), b, true);
   }
   Vec3<double> point_force_index(int p) const {
@@ -26595,6 +27120,24 @@ class SystemSimulation {
       for (int e = 0; e < 2; ++e)
         if (sys.line(static_cast<int>(l)).point[e] == p) F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e);
     return F;
+  }
+  // Returns the staggered bodies to their kinds and poses as built (free or pinned; nothing to
+  // do without them).
+  void unstagger() {
+    if (stag_.index.empty()) return;
+    for (int b : stag_.index) {
+      auto& B = model_.system.body(b);
+      const auto& o = built_[static_cast<std::size_t>(b)];
+      B.kind = o.kind, B.r = o.r, B.R = o.R;
+      B.v.setZero(), B.w.setZero(), B.a.setZero(), B.alpha.setZero();
+    }
+    stag_ = {};
+    model_.system.renumber();
+  }
+  // One step of the scheme: the monolithic stepper's in n sub-steps, or the staggered one's.
+  void advance(double dt, int n) {
+    if (staggered_) staggered_->step(dt);
+    else stepper_->step(dt, n);
   }
   void set_coupled(const double* x, const double* v, const double* a) {
     acc_.resize(static_cast<std::size_t>(coupled_dofs()));
@@ -26626,6 +27169,17 @@ class SystemSimulation {
   SystemState<double> state_;
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
+  using Staggered = StaggeredStepper<MooringSystem<double>>;
+  std::unique_ptr<Staggered> staggered_;  // bodyScheme staggered: steps with stepper_
+  StaggeredBodies stag_;
+  std::unique_ptr<MooringSystem<double>> static_system_;  // the system as its statics solved it
+  SystemState<double> static_state_;
+  struct BuiltBody {
+    BodyKind kind;
+    Vec3<double> r;
+    Mat3<double> R;
+  };
+  std::vector<BuiltBody> built_;
   std::vector<double> last_v_, acc_;
   std::unique_ptr<FluidField> field_;  // the deck's waves (null: none)
   int last_substeps_ = 1, max_substeps_ = 1;
@@ -26727,7 +27281,7 @@ class SystemRunner {
     try {
       coupled_at(0.0);
       sim_->initialize(x_.data(), v_.data());
-      static_state_ = sim_->state();
+      static_state_ = sim_->static_state();  // in static_system()'s numbering
       statics_done_ = true;
       for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
       write_static_out();
@@ -26875,7 +27429,7 @@ class SystemRunner {
   // written to <root>.modes.out in the single-line route's format: one block per line, each
   // with the system's frequencies and that line's node translations.
   void solve_modes() {
-    const auto& sys = sim_->model().system;
+    const auto& sys = sim_->static_system();  // the system as its statics solved it
     modes_ = system_modal_analysis(sys, static_state_, static_cast<Eigen::Index>(deck_.options.nModes));
     if (modes_->mechanism_dofs > 0)
       notes_.push_back("modal analysis: " + std::to_string(modes_->mechanism_dofs) +
@@ -27287,7 +27841,7 @@ class SystemRunner {
     auto out = std::make_unique<OutputFile>(set_.root + ".static.out");
     files_.push_back(out->path());
     std::ostream& f = out->stream();
-    const auto& sys = sim_->model().system;
+    const auto& sys = sim_->static_system();  // the system as its statics solved it
     const int first = deck_.first_node_number();
     f << "LineID\tNode\tX(m)\tY(m)\tZ(m)\tTension(N)\n";
     VecX<double> x;
@@ -27338,7 +27892,7 @@ class SystemRunner {
         sys.body_pose(static_state_, bi, r, R);
         const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
         const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
-        const auto k = sys.body(bi).kind;
+        const auto k = sim_->body_kind(bi);  // a staggered body's as built (held over its steps)
         // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
         const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
         f << id << "\t"
@@ -27359,7 +27913,7 @@ class SystemRunner {
   /// <root>.profile.svg (elevation, x-z) and <root>.plan.svg (x-y) of the static system:
   /// every line, the free points and the held points, and the seabed.
   void write_plots() {
-    const auto& sys = sim_->model().system;
+    const auto& sys = sim_->static_system();  // the system as its statics solved it
     for (int view = 0; view < 2; ++view) {
       Plot p;
       p.title = view == 0 ? "Static system: elevation" : "Static system: plan";
@@ -27484,7 +28038,7 @@ class SystemRunner {
     files_.push_back(out->path());
     std::ostream& f = out->stream();
     f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
-    const auto& sys = sim_->model().system;
+    const auto& sys = sim_->static_system();  // the system as its statics solved it
     f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points, " << sys.n_bodies() << " bodies ("
       << sys.dofs() << " DOFs)\n";
     if (dynamic_run())
@@ -27514,7 +28068,10 @@ class SystemRunner {
           << " Newton iterations, " << sim_->stepper_statistics().factorizations << " factorisations"
           << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", " << sim_->stepper_statistics().subdivisions
           << " subdivided steps";
-        if (sim_->max_substeps() > 1)
+        if (sim_->staggered())
+          f << "; bodyScheme staggered: up to " << sim_->max_substeps() << " sub-steps per dtM"
+            << (sim_->max_substeps() > 256 ? " (warning: more than 256: the explicit body update needs short steps here)" : "");
+        else if (sim_->max_substeps() > 1)
           f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
         const auto& ss = sim_->stepper_statistics();
         if (ss.release_caps > 0) f << "; release cap: " << ss.release_caps << " capped element-steps";

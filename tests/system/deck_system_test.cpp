@@ -358,8 +358,10 @@ TEST_CASE("BODIES rows and Body points: malformed or unmodelled input is refused
   text.replace(text.find("%CDA%"), 5, "0");
   text.replace(text.find("%A1%"), 4, "100 0 -150 0 0 0 0");
   CHECK_THROWS_WITH(parse_deck(text, "x.dat"), Catch::Contains(kBodiesFeature));
-  // The staggered scheme is not there: refused, not ignored.
-  CHECK_THROWS_WITH(build_deck_system(ds_body("staggered bodyScheme")), Catch::Contains("bodyScheme"));
+  // bodyScheme takes monolithic or staggered (tests/system/system_staggered_test.cpp); another
+  // value is refused by name.
+  CHECK(ds_body("staggered bodyScheme").options.body_scheme_staggered);
+  CHECK_THROWS_WITH(ds_body("leapfrog bodyScheme"), Catch::Contains("bodyScheme") && Catch::Contains("leapfrog"));
 }
 
 TEST_CASE("RODS rows: pinned, free, fixed, on a body and zero-length rods become the system's bodies and points",

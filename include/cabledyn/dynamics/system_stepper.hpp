@@ -227,6 +227,26 @@ class SystemStepper {
     h0_.assign(s.held);
     sys_.set_held(h0_);
   }
+  /// Copies everything committed into s (a snapshot of this stepper taken before, so of the
+  /// same sizes) without allocating: a partitioned scheme's rollback point within a step.
+  void save(SystemStepperSnapshot<System>& s) const {
+    s.state = x_;
+    s.r0 = r0_;
+    s.Ma0 = Ma0_;
+    s.held.assign(h0_);
+  }
+  /// Takes the prescribed kinematics the system now holds as those of the committed state
+  /// and evaluates its force r and inertia force M a of the force blend again with them: a
+  /// partitioned scheme that corrects, after a step, the motion of objects it prescribed for
+  /// the step (the staggered body scheme: spec "Rigid-body time integration", the
+  /// end-of-step acceleration of a body) continues from the corrected state. The free DOFs'
+  /// q, v and a are unchanged. Allocates nothing.
+  void recommit_held() {
+    if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() first");
+    sys_.get_held(h0_);
+    sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
+    sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
+  }
   const GeneralizedAlpha<T>& params() const { return ga_; }
   double force_scale() const { return scale_; }
 

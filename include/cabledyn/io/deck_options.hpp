@@ -190,6 +190,10 @@ struct Options {
   bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
   bool body_fluid_inertia = true;       ///< [bodyHydro] moordyn: no fluid inertia on bodies in waves (as MoorDyn)
   bool body_substep_accuracy = true;    ///< [bodySubstep] accuracy (default): free bodies' steps in sub-steps with omega dt <= 0.28; none: dtM as given
+  /// [bodyScheme] staggered: the free bodies and the rods pinned at a held pin stepped by the
+  /// staggered central-difference predictor-corrector (dynamics/staggered_stepper.hpp; its
+  /// sub-steps omega dt <= 0.4 always); monolithic (default): every DOF in one Newton.
+  bool body_scheme_staggered = false;
   DynamicSolverSettings dynamic_solver; ///< [dynamic_solver]
   bool modified_newton = false;         ///< [modified_newton]
   bool alpha_force_blend = true;        ///< [alpha_force_blend]
@@ -328,7 +332,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"Echo", OptionRole::ignored, false, "", "input echo"},
   {"dtWave", OptionRole::ignored, false, "", "wave-grid step of MoorDyn's WaveKin grids (a WaveKin other than 0 is not implemented)"},
   {"UnifyCurrentGrid", OptionRole::ignored, false, "", "MoorDyn's wave/current grid merging (WaveKin and Currents other than 0 are not implemented)"},
-  {"bodyScheme", OptionRole::default_only, false, "monolithic", "the staggered body scheme (bodies are stepped monolithically)"},
+  {"bodyScheme", OptionRole::typed, false, "", ""},
   {"bodySubstep", OptionRole::typed, false, "", ""},
   {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
   {"bodyWetting", OptionRole::typed, false, "", ""},
@@ -613,6 +617,10 @@ class OptionsParser {
       if (iequals(x.text, "accuracy")) o_.body_substep_accuracy = true;
       else if (iequals(x.text, "none")) o_.body_substep_accuracy = false;
       else bad(name, x.text, "accuracy (sub-steps with omega dt <= 0.28, default) or none (dtM as given)");
+    } else if (name == "bodyScheme") {
+      if (iequals(x.text, "staggered")) o_.body_scheme_staggered = true;
+      else if (iequals(x.text, "monolithic")) o_.body_scheme_staggered = false;
+      else bad(name, x.text, "monolithic (every DOF in one Newton, default) or staggered (bodies by central differences)");
     } else if (name == "bodyWetting") {
       if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
       else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;

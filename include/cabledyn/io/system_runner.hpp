@@ -101,7 +101,7 @@ class SystemRunner {
     try {
       coupled_at(0.0);
       sim_->initialize(x_.data(), v_.data());
-      static_state_ = sim_->state();
+      static_state_ = sim_->static_state();  // in static_system()'s numbering
       statics_done_ = true;
       for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
       write_static_out();
@@ -249,7 +249,7 @@ class SystemRunner {
   // written to <root>.modes.out in the single-line route's format: one block per line, each
   // with the system's frequencies and that line's node translations.
   void solve_modes() {
-    const auto& sys = sim_->model().system;
+    const auto& sys = sim_->static_system();  // the system as its statics solved it
     modes_ = system_modal_analysis(sys, static_state_, static_cast<Eigen::Index>(deck_.options.nModes));
     if (modes_->mechanism_dofs > 0)
       notes_.push_back("modal analysis: " + std::to_string(modes_->mechanism_dofs) +
@@ -661,7 +661,7 @@ class SystemRunner {
     auto out = std::make_unique<OutputFile>(set_.root + ".static.out");
     files_.push_back(out->path());
     std::ostream& f = out->stream();
-    const auto& sys = sim_->model().system;
+    const auto& sys = sim_->static_system();  // the system as its statics solved it
     const int first = deck_.first_node_number();
     f << "LineID\tNode\tX(m)\tY(m)\tZ(m)\tTension(N)\n";
     VecX<double> x;
@@ -712,7 +712,7 @@ class SystemRunner {
         sys.body_pose(static_state_, bi, r, R);
         const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
         const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
-        const auto k = sys.body(bi).kind;
+        const auto k = sim_->body_kind(bi);  // a staggered body's as built (held over its steps)
         // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
         const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
         f << id << "\t"
@@ -733,7 +733,7 @@ class SystemRunner {
   /// <root>.profile.svg (elevation, x-z) and <root>.plan.svg (x-y) of the static system:
   /// every line, the free points and the held points, and the seabed.
   void write_plots() {
-    const auto& sys = sim_->model().system;
+    const auto& sys = sim_->static_system();  // the system as its statics solved it
     for (int view = 0; view < 2; ++view) {
       Plot p;
       p.title = view == 0 ? "Static system: elevation" : "Static system: plan";
@@ -858,7 +858,7 @@ class SystemRunner {
     files_.push_back(out->path());
     std::ostream& f = out->stream();
     f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
-    const auto& sys = sim_->model().system;
+    const auto& sys = sim_->static_system();  // the system as its statics solved it
     f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points, " << sys.n_bodies() << " bodies ("
       << sys.dofs() << " DOFs)\n";
     if (dynamic_run())
@@ -888,7 +888,10 @@ class SystemRunner {
           << " Newton iterations, " << sim_->stepper_statistics().factorizations << " factorisations"
           << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", " << sim_->stepper_statistics().subdivisions
           << " subdivided steps";
-        if (sim_->max_substeps() > 1)
+        if (sim_->staggered())
+          f << "; bodyScheme staggered: up to " << sim_->max_substeps() << " sub-steps per dtM"
+            << (sim_->max_substeps() > 256 ? " (warning: more than 256: the explicit body update needs short steps here)" : "");
+        else if (sim_->max_substeps() > 1)
           f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
         const auto& ss = sim_->stepper_statistics();
         if (ss.release_caps > 0) f << "; release cap: " << ss.release_caps << " capped element-steps";

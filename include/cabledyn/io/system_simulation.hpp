@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "cabledyn/dynamics/staggered_stepper.hpp"
 #include "cabledyn/dynamics/system_stepper.hpp"
 #include "cabledyn/io/deck_sea.hpp"
 #include "cabledyn/io/system_model.hpp"
@@ -73,6 +74,12 @@ class SystemSimulation {
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
+    // The bodies' kinds and poses as built: the staggered scheme holds its bodies after the
+    // statics, and a second initialize starts from these again.
+    for (std::size_t b = 0; b < model_.system.n_bodies(); ++b) {
+      const auto& B = model_.system.body(static_cast<int>(b));
+      built_.push_back({B.kind, B.r, B.R});
+    }
     DeckSea sea = build_deck_sea(deck_, model_.system.environment());
     // A current field (a depth profile) comes with the deck's sea in the march too.
     if (sea.has_waves || model_.system.has_current_field()) field_ = std::move(sea.field);
@@ -129,7 +136,8 @@ class SystemSimulation {
   /// omega dt_sub of bodySubstep accuracy (spec "Rigid-body time integration").
   static constexpr double kBodySubstep = 0.28;
   /// The sub-steps of the last step (bodySubstep accuracy; 1 without free bodies or with
-  /// bodySubstep none) and the most of any step so far.
+  /// bodySubstep none; with bodyScheme staggered its sub-steps, omega dt <= 0.4) and the most
+  /// of any step so far.
   int last_substeps() const { return last_substeps_; }
   int max_substeps() const { return max_substeps_; }
   double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
@@ -138,6 +146,26 @@ class SystemSimulation {
     return stepper_->state();
   }
   const SystemStaticResult& statics() const { return statics_; }
+  /// The system as its statics solved it, and its static state (a copy taken at
+  /// initialisation, before the march moves the held objects and before the staggered scheme
+  /// holds its bodies): what the static outputs and the modes read. Before an initialisation
+  /// succeeds, the system as built (and no state).
+  const MooringSystem<double>& static_system() const { return static_system_ ? *static_system_ : model_.system; }
+  const SystemState<double>& static_state() const {
+    require_init("static_state");
+    return static_state_;
+  }
+  /// True when body b (system index) is stepped by the staggered scheme (bodyScheme
+  /// staggered: a free body or a rod pinned at a held pin, held by the system over each line
+  /// step).
+  bool staggered_body(int b) const {
+    return b >= 0 && static_cast<std::size_t>(b) < stag_.flag.size() && stag_.flag[static_cast<std::size_t>(b)] != 0;
+  }
+  /// True when the staggered scheme steps bodies of the run (bodyScheme staggered with a free
+  /// body or a rod pinned at a held pin).
+  bool staggered() const { return staggered_ != nullptr; }
+  /// The kind body b (system index) has in the model: a staggered body's free or pinned.
+  BodyKind body_kind(int b) const { return built_.at(static_cast<std::size_t>(b)).kind; }
   const SystemStepperStatistics& stepper_statistics() const {
     require_init("stepper_statistics");
     return stepper_->statistics();
@@ -147,15 +175,36 @@ class SystemSimulation {
   /// initial state. Throws InputError for a non-finite input, SolveError from the statics.
   void initialize(const double* x, const double* v) {
     // Nothing is kept unless every stage succeeds: a failed init leaves it uninitialised.
+    staggered_.reset();
     stepper_.reset();
+    unstagger();  // a second initialize: the staggered bodies free again
     set_coupled(x, v, nullptr);
     state_ = model_.system.initial_state();
     model_.system.release_fluid();
+    static_system_.reset();
     statics_ = solve_statics(model_.system, state_);
-    if (field_) model_.system.hold_fluid(*field_, state_, 0.0);  // the initial acceleration's
-    auto stepper = std::make_unique<Stepper>(model_.system, opt_);
-    stepper->initialize(state_);
-    stepper_ = std::move(stepper);
+    auto copy = std::make_unique<MooringSystem<double>>(model_.system);
+    static_state_ = state_;
+    try {
+      // bodyScheme staggered (spec "Rigid-body time integration"): its bodies held over each
+      // line step from here on.
+      if (deck_.options.body_scheme_staggered) stag_ = stagger_bodies(model_.system, state_);
+      if (field_) model_.system.hold_fluid(*field_, state_, 0.0);  // the initial acceleration's
+      auto stepper = std::make_unique<Stepper>(model_.system, opt_);
+      std::unique_ptr<Staggered> stag;
+      if (!stag_.index.empty()) {
+        stag = std::make_unique<Staggered>(model_.system, *stepper, stag_);
+        stag->initialize(state_);
+      } else {
+        stepper->initialize(state_);
+      }
+      stepper_ = std::move(stepper);
+      staggered_ = std::move(stag);
+    } catch (...) {
+      unstagger();
+      throw;
+    }
+    static_system_ = std::move(copy);
     last_v_.assign(v, v + coupled_dofs());
   }
 
@@ -176,7 +225,7 @@ class SystemSimulation {
     // bodySubstep accuracy (spec "Rigid-body time integration"): equal sub-steps with
     // omega dt_sub <= 0.28 for the stiffest body-mooring frequency of the committed state.
     int n = 1;
-    if (deck_.options.body_substep_accuracy) {
+    if (deck_.options.body_substep_accuracy && !staggered_) {
       const double omega = model_.system.body_frequency_estimate(stepper_->state());
       n = std::max(1, static_cast<int>(std::ceil(omega * dt / kBodySubstep - 1e-12)));
     }
@@ -184,14 +233,15 @@ class SystemSimulation {
       // The fluid of t + dt at the committed positions; the previous one back if the step fails.
       model_.system.hold_fluid(*field_, stepper_->state(), t + dt);
       try {
-        stepper_->step(dt, n);
+        advance(dt, n);
       } catch (...) {
         model_.system.revert_fluid();
         throw;
       }
     } else {
-      stepper_->step(dt, n);
+      advance(dt, n);
     }
+    if (staggered_) n = staggered_->last_substeps();
     last_substeps_ = n;
     max_substeps_ = std::max(max_substeps_, n);
     for (int i = 0; i < coupled_dofs(); ++i) last_v_[static_cast<std::size_t>(i)] = v[i];
@@ -305,16 +355,19 @@ class SystemSimulation {
     SystemStepperSnapshot<MooringSystem<double>> stepper;
     std::vector<double> last_v;
     std::vector<Vec3<double>> fluid_u, fluid_a;
+    std::vector<Vec6<double>> rates;  ///< the staggered scheme's acceleration rates (empty: monolithic)
   };
   /// A copy of everything committed: restore() continues from it bit for bit.
   Checkpoint checkpoint() const {
     require_init("checkpoint");
-    return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration()};
+    return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
+            staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
   }
   /// Returns to a checkpoint of this simulation.
   void restore(const Checkpoint& c) {
     require_init("restore");
-    stepper_->restore(c.stepper);
+    if (staggered_) staggered_->restore(c.stepper, c.rates);
+    else stepper_->restore(c.stepper);
     model_.system.set_held_fluid(c.fluid_u, c.fluid_a);
     last_v_ = c.last_v;
   }
@@ -347,6 +400,9 @@ class SystemSimulation {
     f.write(reinterpret_cast<const char*>(&nf), sizeof nf);
     for (const auto* h : {&fu, &fa})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    const std::uint64_t nr = c.rates.size();  // the staggered scheme's acceleration rates (0: none)
+    f.write(reinterpret_cast<const char*>(&nr), sizeof nr);
+    for (const auto& x : c.rates) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 6);
     if (!f) throw InputError(path, "state file", "write failed", "a complete write");
   }
 
@@ -387,12 +443,20 @@ class SystemSimulation {
     std::vector<Vec3<double>> fu(nf), fa(nf);
     for (auto* h : {&fu, &fa})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    std::uint64_t nr = 0;
+    f.read(reinterpret_cast<char*>(&nr), sizeof nr);
+    const std::uint64_t want_r = staggered_ ? staggered_->acceleration_rates().size() : 0;
+    if (f && nr != want_r)
+      throw InputError(path, "state file staggered bodies", static_cast<double>(nr),
+                       std::to_string(want_r) + " (this run's body scheme)");
+    std::vector<Vec6<double>> rates(nr);
+    for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa)});
+    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(rates)});
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS3";
+  static constexpr char kMagic[9] = "CDYNSYS4";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
@@ -411,7 +475,7 @@ class SystemSimulation {
   // lines' load.
   Vec6<double> coupled_body_load(int b) const {
     const auto& B = model_.system.body(b);
-    if (B.kind == BodyKind::coupled || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
+    if ((B.kind == BodyKind::coupled && !staggered_body(b)) || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
     return model_.system.body_line_load(stepper_->state(), b, true);
   }
   Vec3<double> point_force_index(int p) const {
@@ -421,6 +485,24 @@ class SystemSimulation {
       for (int e = 0; e < 2; ++e)
         if (sys.line(static_cast<int>(l)).point[e] == p) F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e);
     return F;
+  }
+  // Returns the staggered bodies to their kinds and poses as built (free or pinned; nothing to
+  // do without them).
+  void unstagger() {
+    if (stag_.index.empty()) return;
+    for (int b : stag_.index) {
+      auto& B = model_.system.body(b);
+      const auto& o = built_[static_cast<std::size_t>(b)];
+      B.kind = o.kind, B.r = o.r, B.R = o.R;
+      B.v.setZero(), B.w.setZero(), B.a.setZero(), B.alpha.setZero();
+    }
+    stag_ = {};
+    model_.system.renumber();
+  }
+  // One step of the scheme: the monolithic stepper's in n sub-steps, or the staggered one's.
+  void advance(double dt, int n) {
+    if (staggered_) staggered_->step(dt);
+    else stepper_->step(dt, n);
   }
   void set_coupled(const double* x, const double* v, const double* a) {
     acc_.resize(static_cast<std::size_t>(coupled_dofs()));
@@ -452,6 +534,17 @@ class SystemSimulation {
   SystemState<double> state_;
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
+  using Staggered = StaggeredStepper<MooringSystem<double>>;
+  std::unique_ptr<Staggered> staggered_;  // bodyScheme staggered: steps with stepper_
+  StaggeredBodies stag_;
+  std::unique_ptr<MooringSystem<double>> static_system_;  // the system as its statics solved it
+  SystemState<double> static_state_;
+  struct BuiltBody {
+    BodyKind kind;
+    Vec3<double> r;
+    Mat3<double> R;
+  };
+  std::vector<BuiltBody> built_;
   std::vector<double> last_v_, acc_;
   std::unique_ptr<FluidField> field_;  // the deck's waves (null: none)
   int last_substeps_ = 1, max_substeps_ = 1;

@@ -496,6 +496,35 @@ Vec6<T> body_velocity_terms(const BodyModel<T>& B, const Mat3<T>& R, const Vec3<
   return g;
 }
 
+/// The first moment P = sum_i f_i p_i of the vertical loads on body B at pose (r, R) about its
+/// reference point (world axes; f_i the upward force, p_i its point from the reference
+/// point): the weight -m g at the centre of gravity (rods and lumps included), the buoyancy
+/// of its submerged fraction at its centre of buoyancy, its lumps' and its rods' wet
+/// buoyancy (a submerged rod's at its centre, a rod at the surface at its wet stations'
+/// centroids). Spec "Rigid-body time integration": |P| = |W d_g - B d_b| is a pinned rod's
+/// swing stiffness about its pin (its reference point), whatever its pose.
+template <class T>
+Vec3<T> body_vertical_first_moment(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env) {
+  const RigidMass<T> rm = body_rigid_mass(B);
+  const Vec3<T> b = R * B.cb;
+  const auto imm = body_immersion<T>(B, T(r(2) + b(2)), env);
+  const T rg = T(env.rho_w * env.g);
+  Vec3<T> P = Vec3<T>(R * rm.h) * T(-env.g) + b * (imm.phi * B.volume * rg);
+  for (const auto& k : B.lumps) P += Vec3<T>(R * k.p) * (k.volume * rg);
+  for (const auto& rod : B.rods) {
+    const RodAxis<T> ax = rod_axis(rod, r, R);
+    if (ax.submerged) {
+      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
+      P += Vec3<T>((ax.pa + ax.pb) / 2.0) * (V * rg);
+      continue;
+    }
+    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+      P += Vec3<T>(ax.pa + st.s * ax.q + st.yc * ax.u) * (st.Aw * st.w * rg);
+    });
+  }
+  return P;
+}
+
 /// The fluid a body's loads see (MooringSystem::hold_fluid): the velocity u and local
 /// acceleration a at its reference point ([0]) and at each lump ([1 + k]); u null: none held.
 struct BodyFluid {
