@@ -146,6 +146,12 @@ struct HeldKinematics {
 
 /// A mooring system of lines (EI = 0 or cubic Hermite), points, bodies and rods.
 template <class T>
+class MooringSystem;
+template <class T>
+double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>& s,
+                               const std::vector<char>* bodies = nullptr, double dt = 0);
+
+template <class T>
 class MooringSystem {
  public:
   using Index = Eigen::Index;
@@ -1159,149 +1165,11 @@ class MooringSystem {
                         static_cast<double>(value_of(v(2))));
   }
 
-  /// An estimate of the stiffest body-mooring frequency [rad/s] of the free bodies in state s
-  /// (spec "Rigid-body time integration": the accuracy sub-steps of bodySubstep). Each line
-  /// with an end on a free body acts there as the directional spring
-  /// k_a t t^T + (T/L)(I - t t^T) (t the chord direction from that end to the other, L the
-  /// chord length, k_a = 1 / sum l0/EA, T the end load's magnitude), carried to the
-  /// reference point (translation: its diagonal; rotation: the diagonal of [a]^T K [a], a the
-  /// arm); the estimate is the largest sqrt(K_ii / M_ii) over the six DOFs of every free body,
-  /// M the body's mass matrix (structural and added mass, rods included). A rod whose axis
-  /// crosses the still water adds its waterplane rho g pi d^2 / (4 |t_z|) at the crossing (the
-  /// spec bounds the crossings within the coming step; this takes the present ones). The
-  /// body's own seabed contact adds its local stiffness in heave (a rod's seabed contact is not
-  /// modelled). 0 without free bodies. Allocates nothing once the dynamic workspaces exist.
-  /// With `bodies` (one flag per body), the flagged bodies are estimated whatever their kind
-  /// (the staggered scheme's, which it holds over each line step), and no other: flag 1 as
-  /// a free body, flag 2 as a rod pinned at its reference point (its rotations alone, with
-  /// its own swing about the pin). With a coming step dt > 0 (the staggered scheme, whose
-  /// position update is explicit), a flagged body's seabed contact and its rods' waterplanes
-  /// count when they can act within the step: the body's reference point within its reach
-  /// dt |v| + dt^2/2 (|a| + g) of the bed (then kBot over 1 m^2), a rod whose span of heights,
-  /// widened by its radius and that reach (its ends' reach, with the turn), takes in the still
-  /// water (then rho g min(pi r^2 / |t_z|, d L) at its end nearer the surface).
+  /// The stiffest body-mooring frequency estimate [rad/s] of bodySubstep and of the staggered
+  /// scheme's sub-steps: cabledyn::body_frequency_estimate (system/body_substeps.hpp).
   double body_frequency_estimate(const SystemState<T>& s, const std::vector<char>* bodies = nullptr,
                                  double dt = 0) const {
-    double omega = 0;
-    for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (bodies ? !(*bodies)[b] : bodies_[b].kind != BodyKind::free) continue;
-      const int bi = static_cast<int>(b);
-      Vec3<T> rb;
-      Mat3<T> Rb;
-      body_pose(s, bi, rb, Rb);
-      Vec6<double> K = Vec6<double>::Zero();
-      // The reach of a flagged body's point at arm p within the coming step (0: none).
-      const bool ahead = bodies && dt > 0;
-      const Vec6<T> vel = body_motion(s, bi, 1), acc = body_motion(s, bi, 2);
-      auto reach = [&](const Vec3<double>& p) {
-        if (!ahead) return 0.0;
-        const Vec3<double> w = value3(Vec3<T>(vel.template tail<3>())), al = value3(Vec3<T>(acc.template tail<3>()));
-        const double vp = (value3(Vec3<T>(vel.template head<3>())) + w.cross(p)).norm();
-        const double ap = value3(Vec3<T>(acc.template head<3>())).norm() + al.cross(p).norm() + w.squaredNorm() * p.norm() + env_.g;
-        return dt * vp + 0.5 * dt * dt * ap;
-      };
-      for (std::size_t l = 0; l < lines_.size(); ++l)
-        for (int end = 0; end < 2; ++end) {
-          const auto& P = points_[static_cast<std::size_t>(lines_[l].point[end])];
-          if (P.kind != PointKind::body || P.body != bi) continue;
-          const Vec3<double> xe = value3(point_position(s, lines_[l].point[end]));
-          const Vec3<double> xo = value3(point_position(s, lines_[l].point[1 - end]));
-          const Vec3<double> chord = xo - xe;
-          const double L = chord.norm();
-          if (!(L > 0)) continue;
-          const Vec3<double> t = chord / L;
-          const double ka = 1.0 / static_cast<double>(value_of(lines_[l].model.axial_compliance()));
-          const double ten = value3(line_end_force_dynamic(s, static_cast<int>(l), end)).norm();
-          const Mat3<double> Ks = ka * t * t.transpose() + (ten / L) * (Mat3<double>::Identity() - t * t.transpose());
-          const Mat3<double> A = skew<double>(Vec3<double>(xe - value3(rb)));
-          const Mat3<double> Kr = A.transpose() * Ks * A;
-          for (int i = 0; i < 3; ++i) K(i) += Ks(i, i), K(3 + i) += Kr(i, i);
-        }
-      // A rod whose axis crosses the still water (z = 0): its waterplane, the spring
-      // rho g pi d^2 / (4 |t_z|) at the crossing point c (heave; k c_y^2 and k c_x^2 in roll
-      // and pitch, c from the reference point): the body's own rods (at rb, Rb), and those of
-      // a rod pinned on it (at its pose rc, Rc, carried here through the pin).
-      auto waterplanes = [&](const BodyModel<T>& B, const Vec3<T>& rc, const Mat3<T>& Rc) {
-        const Vec3<double> offset = value3(Vec3<T>(rc - rb));
-        for (const auto& rod : B.rods) {
-          const RodAxis<T> ax = rod_axis<T>(rod, rc, Rc);  // End A (from rc), unit axis q, length L
-          const double za = static_cast<double>(value_of(ax.za)), qz = static_cast<double>(value_of(ax.q(2))),
-                       L = static_cast<double>(value_of(ax.L));
-          const double zb = za + L * qz;
-          const double r = static_cast<double>(value_of(ax.radius));
-          if ((za < 0) == (zb < 0) || za == zb) {
-            if (!ahead) continue;
-            // Not crossing now: within the step's reach of the surface?
-            const Vec3<double> pa = offset + value3(ax.pa), pb = pa + L * value3(ax.q);
-            const bool a_near = std::fabs(za) <= std::fabs(zb);
-            const Vec3<double> c = a_near ? pa : pb;
-            const double gap = std::min(std::fabs(za), std::fabs(zb)) - r;
-            if (gap > std::max(reach(pa), reach(pb))) continue;
-            const double k = env_.rho_w * env_.g * std::min(kPi * r * r / std::max(std::fabs(qz), 1e-300), 2 * r * L);
-            K(2) += k;
-            K(3) += k * c(1) * c(1);
-            K(4) += k * c(0) * c(0);
-            continue;
-          }
-          const Vec3<double> c = offset + value3(ax.pa) + (-za / qz) * value3(ax.q);  // the crossing, from rb
-          const double k = env_.rho_w * env_.g * kPi * r * r / std::fabs(qz);
-          K(2) += k;
-          K(3) += k * c(1) * c(1);
-          K(4) += k * c(0) * c(0);
-        }
-      };
-      waterplanes(bodies_[b], rb, Rb);
-      // A rod pinned on it: its waterplane and its mass in the translations (the pin passes
-      // both; its swing about the pin is not estimated).
-      Vec3<double> m_pinned = Vec3<double>::Zero();
-      for (std::size_t c = 0; c < bodies_.size(); ++c) {
-        if (!on_parent(static_cast<int>(c)) || bodies_[c].parent != bi) continue;
-        Vec3<T> rc;
-        Mat3<T> Rc;
-        body_pose(s, static_cast<int>(c), rc, Rc);
-        const Mat6<T> Mc = body_mass_at(static_cast<int>(c), rc, Rc);
-        for (int i = 0; i < 3; ++i) m_pinned(i) += static_cast<double>(value_of(Mc(i, i)));
-        waterplanes(bodies_[c], rc, Rc);
-      }
-      // The body's own seabed contact at its reference point (body_external_load: kBot over
-      // 1 m^2): its local stiffness in heave.
-      if (seabed_.z) {
-        const auto c = seabed_contact<double, double>(static_cast<double>(value_of(rb(2))), 0.0, *seabed_.z, 1.0, 1.0,
-                                                      seabed_.params);
-        const bool near = ahead && static_cast<double>(value_of(rb(2))) - *seabed_.z <= reach(Vec3<double>::Zero());
-        K(2) += near ? std::max(std::fabs(c.df_dz), seabed_.params.kBot) : std::fabs(c.df_dz);
-      }
-      const Mat6<T> Mb = body_mass_at(bi, rb, Rb);
-      const bool swing = bodies && (*bodies)[b] == 2;
-      double w2 = 0;  // the largest K_ii / M_ii of the body
-      for (int i = swing ? 3 : 0; i < 6; ++i) {
-        const double m = static_cast<double>(value_of(Mb(i, i))) + (i < 3 ? m_pinned(i) : 0.0);
-        if (m > 0 && K(i) > 0) w2 = std::max(w2, K(i) / m);
-      }
-      // A rod pinned at a held pin (flag 2, the staggered scheme's) turns about its reference
-      // point, the pin, alone; its own swing there adds to omega^2 (spec "Rigid-body time
-      // integration"): the stiffness |P| = |W d_g - B d_b|, the first moment of its weight and
-      // wet buoyancy about the pin (its value at the bottom of the swing, whatever the pose),
-      // over the smaller rotational inertia about the pin across its (first) rod's axis.
-      if (swing) {
-        const double P = value3(body_vertical_first_moment<T>(bodies_[b], rb, Rb, env_)).norm();
-        Mat3<double> J;
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) J(i, j) = static_cast<double>(value_of(Mb(3 + i, 3 + j)));
-        double I = 0;
-        if (!bodies_[b].rods.empty()) {
-          const Vec3<double> q = value3(rod_axis<T>(bodies_[b].rods.front(), rb, Rb).q);
-          const Vec3<double> e1 = q.unitOrthogonal(), e2 = q.cross(e1);
-          const double a11 = e1.dot(J * e1), a22 = e2.dot(J * e2), a12 = e1.dot(J * e2);
-          I = 0.5 * (a11 + a22) - std::sqrt(0.25 * (a11 - a22) * (a11 - a22) + a12 * a12);
-        } else {
-          I = Eigen::SelfAdjointEigenSolver<Mat3<double>>(J, Eigen::EigenvaluesOnly).eigenvalues()(1);
-        }
-        if (I > 0) w2 += P / I;
-      }
-      omega = std::max(omega, std::sqrt(w2));
-    }
-    return omega;
+    return cabledyn::body_frequency_estimate(*this, s, bodies, dt);
   }
 
   /// The held points' kinematics (into h, whose vectors keep their storage once sized).
@@ -2364,3 +2232,5 @@ class MooringSystem {
 };
 
 }  // namespace cabledyn
+
+#include "cabledyn/system/body_substeps.hpp"  // the estimate the member forwards to
