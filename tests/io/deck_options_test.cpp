@@ -148,6 +148,7 @@ TEST_CASE("every typed keyword is parsed", "[deck][options]") {
       {"rhoInf", {"1 rhoInf", [](const Options& o) { return o.rhoInf == 1.0; }}},
       {"bodyWetting", {"moordyn bodyWetting", [](const Options& o) { return o.body_wetting_full; }}},
       {"bodySubstep", {"none bodySubstep", [](const Options& o) { return !o.body_substep_accuracy; }}},
+      {"bodyScheme", {"staggered bodyScheme", [](const Options& o) { return o.body_scheme_staggered; }}},
       {"bodyHydro", {"moordyn bodyHydro", [](const Options& o) { return !o.body_fluid_inertia; }}},
       {"dynamic_solver", {"dynamic_solver 1e-6 0 1 0", [](const Options& o) {
                             return o.dynamic_solver == DynamicSolverSettings{1e-6, 0.0, 1, 0};
