@@ -14618,12 +14618,30 @@ Vec3<T> body_vertical_first_moment(const BodyModel<T>& B, const Vec3<T>& r, cons
   return P;
 }
 
-/// The fluid a body's loads see (MooringSystem::hold_fluid): the velocity u and local
-/// acceleration a at its reference point ([0]) and at each lump ([1 + k]); u null: none held.
+/// The fluid a body's loads see (MooringSystem::hold_fluid): the velocity u, local
+/// acceleration a and dynamic pressure p (p + rho g z) at its reference point ([0]), at each
+/// lump ([1 + k]) and then, rod by rod, at the rod's drag stations (its NumSegs segment
+/// midpoints) and its two ends (rod_fluid_sites); u null: none held.
 struct BodyFluid {
   const Vec3<double>* u = nullptr;
   const Vec3<double>* a = nullptr;
+  const double* p = nullptr;
 };
+
+/// The held-fluid sites of a rod: its drag stations (the midpoints of its NumSegs segments)
+/// and its two ends.
+template <class T>
+int rod_fluid_sites(const RodPart<T>& rod) {
+  return std::max(1, rod.segments) + 2;
+}
+
+/// The held-fluid sites of body B: its reference point, its lumps, its rods' stations and ends.
+template <class T>
+std::size_t body_fluid_sites(const BodyModel<T>& B) {
+  std::size_t n = 1 + B.lumps.size();
+  for (const auto& rod : B.rods) n += static_cast<std::size_t>(rod_fluid_sites(rod));
+  return n;
+}
 
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
 /// in world axes: weight at the centre of gravity, buoyancy rho g phi V at the centre of
@@ -14633,8 +14651,13 @@ struct BodyFluid {
 /// not null) the drag is on the fluid's velocity at the reference point (a lump's at the
 /// lump) in place of the current U, and the fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt
 /// acts at the reference point (B.fluid_inertia) and rho V_k (1 + Ca_k) du/dt at each lump
-/// (spec "Attached objects and line ends": the lumped Morison terms). Bodies with rods take no
-/// held fluid (MooringSystem::hold_fluid refuses them).
+/// (spec "Attached objects and line ends": the lumped Morison terms). A rod's stations take the
+/// held fluid at their sites: the drag on the relative velocity there, the fluid inertia
+/// rho A f (1 + Ca)(I - q q^T) du/dt per metre (f the still-water wet fraction), and at each
+/// wet end the axial drag, the axial fluid inertia rho CaEnd V_end q q^T du/dt and the dynamic
+/// pressure -p_dyn A n_e on the end cap (n_e its outward normal; spec "Attached objects and
+/// line ends": the end terms that carry the axial Froude-Krylov force; the waterline of a
+/// surface-piercing rod is the still water, so eta* = 0).
 template <class T>
 Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Vec3<T>& v,
                            const Vec3<T>& w, const Environment& env, const std::optional<double>& seabed_z,
@@ -14732,46 +14755,70 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
   if (dynamic) {
     // Rods: side drag 1/2 rho d Cd |u_n| u_n per metre at the midpoints of their segments
     // and end-cap drag 1/2 rho CdEnd A |u_q| u_q q at each end, on the relative velocity of
-    // each station (v + w x p).
+    // each station (v + w x p): the current's, or the held fluid's at its site with the fluid
+    // inertia and the end caps' dynamic pressure.
+    std::size_t site = 1 + B.lumps.size();  // the first rod's first site
     for (const auto& rod : B.rods) {
-      if (rod.Cd == 0 && rod.CdEnd == 0) continue;
+      const std::size_t base = site;
+      const int n = std::max(1, rod.segments);
+      site += static_cast<std::size_t>(rod_fluid_sites(rod));
+      if (!fluid && rod.Cd == 0 && rod.CdEnd == 0) continue;
       const RodAxis<T> ax = rod_axis(rod, r, R);
       const Vec3<T> pa = ax.pa, pb = ax.pb;
       const T L = ax.L;
       if (!(value_of(L) > 0)) continue;
       const Vec3<T> q = ax.q;
-      const Vec3<double> U = current;
-      auto rel = [&](const Vec3<T>& p) { return Vec3<T>(U.template cast<T>() - v - w.cross(p)); };
-      if (rod.Cd != 0) {
-        const int n = std::max(1, rod.segments);
-        const T dl = L / double(n);
-        const T k = rod.d * dl * (0.5 * env.rho_w * rod.Cd);
-        for (int i = 0; i < n; ++i) {
-          const Vec3<T> p = pa + (pb - pa) * ((i + 0.5) / n);
-          const Vec3<T> u = rel(p);
+      // The relative velocity at the point p of site k.
+      auto rel = [&](const Vec3<T>& p, std::size_t k) {
+        const Vec3<double>& U = fluid ? fluid->u[k] : current;
+        return Vec3<T>(U.template cast<T>() - v - w.cross(p));
+      };
+      const T A = rod.d * rod.d * (std::numbers::pi / 4);
+      const T dl = L / double(n);
+      const T kd = rod.d * dl * (0.5 * env.rho_w * rod.Cd);
+      const T ki = A * dl * (env.rho_w * (1 + rod.Ca));  // the side's fluid inertia per station
+      for (int i = 0; i < n; ++i) {
+        const Vec3<T> p = pa + (pb - pa) * ((i + 0.5) / n);
+        const std::size_t k = base + static_cast<std::size_t>(i);
+        const T f = ax.submerged ? T(1) : rod_wet_fraction(ax, T(r(2) + p(2)));  // the wet part of the section
+        Vec3<T> force = Vec3<T>::Zero();
+        if (rod.Cd != 0) {
+          const Vec3<T> u = rel(p, k);
           const T uq = u.dot(q);
           const Vec3<T> un = u - uq * q;
           const T u2 = un.squaredNorm() + 1e-300;
           const T mag = sqrt(u2);
-          T km = k * mag;
-          if (!ax.submerged) km = km * rod_wet_fraction(ax, T(r(2) + p(2)));  // the wet part of the section
-          const Vec3<T> f = km * un;
-          F.template head<3>() += f;
-          F.template tail<3>() += p.cross(f);
+          force += (kd * mag * f) * un;
         }
+        if (fluid) {
+          const Vec3<T> da = fluid->a[k].template cast<T>();
+          force += (ki * f) * Vec3<T>(da - da.dot(q) * q);
+        }
+        F.template head<3>() += force;
+        F.template tail<3>() += p.cross(force);
       }
-      if (rod.CdEnd != 0) {
-        const T A = rod.d * rod.d * (std::numbers::pi / 4);
-        const T k = A * (0.5 * env.rho_w * rod.CdEnd);
-        for (const Vec3<T>* p : {&pa, &pb}) {
-          const T uq = rel(*p).dot(q);
+      const T kq0 = A * (0.5 * env.rho_w * rod.CdEnd);
+      const T Vend = ax.radius * ax.radius * ax.radius * (2.0 / 3.0 * std::numbers::pi);
+      for (int e = 0; e < 2; ++e) {
+        const Vec3<T>& p = e == 0 ? pa : pb;
+        const std::size_t k = base + static_cast<std::size_t>(n + e);
+        const T f = ax.submerged ? T(1) : rod_wet_fraction(ax, T(r(2) + p(2)));  // a wet end only
+        T fq = T(0);  // the axial force on the end
+        if (rod.CdEnd != 0) {
+          const T uq = rel(p, k).dot(q);
           const T au = uq * (value_of(uq) < 0 ? -1.0 : 1.0);
-          T kq = k * au;
-          if (!ax.submerged) kq = kq * rod_wet_fraction(ax, T(r(2) + (*p)(2)));  // a wet end only
-          const Vec3<T> f = (kq * uq) * q;
-          F.template head<3>() += f;
-          F.template tail<3>() += p->cross(f);
+          fq += ((kq0 * au) * f) * uq;  // the order of the still-water form
         }
+        if (fluid) {
+          const T aq = q.dot(fluid->a[k].template cast<T>());
+          fq += (Vend * (env.rho_w * rod.CaEnd)) * aq * f;
+          // The dynamic pressure on the cap, outward normal -q at End A and +q at End B.
+          const T pf = A * fluid->p[k] * f;
+          fq += e == 0 ? pf : T(-pf);
+        }
+        const Vec3<T> force = fq * q;
+        F.template head<3>() += force;
+        F.template tail<3>() += p.cross(force);
       }
     }
   }
@@ -15317,31 +15364,29 @@ class MooringSystem {
 
   /// Holds the fluid of `field` for the next step (spec "Time integration": the fields are
   /// sampled for the end of the step, t, at the committed positions of state s, and every
-  /// load evaluation of the step uses them): its velocity and local acceleration at every
-  /// line node, point, body reference point and lump on a body. From then on the dynamic
-  /// loads take the held fluid in place of the uniform current (the statics keep the
-  /// current: the field's steady current should equal it). Field: any type with
-  /// `sample(x, t)` returning `.u` and `.a` (sea/fluid_field.hpp's FluidField). Throws
-  /// NotImplementedError for a system with rods (their wetted stations in waves are not in
-  /// the system yet) and InputError for a non-finite sample; the held fluid is then unchanged.
+  /// load evaluation of the step uses them): its velocity, local acceleration and dynamic
+  /// pressure at every line node, point, body reference point, lump on a body and rod station
+  /// and end (BodyFluid). From then on the dynamic loads take the held fluid in place of the
+  /// uniform current (the statics keep the current: the field's steady current should equal
+  /// it). Field: any type with `sample(x, t)` returning `.u`, `.a` and `.p_dyn`
+  /// (sea/fluid_field.hpp's FluidField). Throws InputError for a non-finite sample; the held
+  /// fluid is then unchanged.
   template <class Field>
   void hold_fluid(const Field& field, const State& s, double t) {
     require_numbered();
-    for (std::size_t b = 0; b < bodies_.size(); ++b)
-      if (!bodies_[b].rods.empty())
-        throw NotImplementedError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ")", "rods in a held fluid (waves)",
-                                  bodies_[b].rods.size(), "none (a rod's wetted stations in waves are not in the system yet)");
     fluid_tmp_u_.resize(fluid_sites_);
     fluid_tmp_a_.resize(fluid_sites_);
+    fluid_tmp_p_.resize(fluid_sites_);
     auto put = [&](std::size_t site, const Vec3<T>& x) {
       Eigen::Vector3d xd;
       for (int c = 0; c < 3; ++c) xd(c) = static_cast<double>(value_of(x(c)));
       const auto smp = field.sample(xd, t);
-      if (!smp.u.allFinite() || !smp.a.allFinite())
+      if (!smp.u.allFinite() || !smp.a.allFinite() || !std::isfinite(smp.p_dyn))
         throw InputError(name_, "fluid sample at (" + to_text(xd(0)) + ", " + to_text(xd(1)) + ", " + to_text(xd(2)) + ")",
                          "non-finite", "finite");
       fluid_tmp_u_[site] = smp.u;
       fluid_tmp_a_[site] = smp.a;
+      fluid_tmp_p_[site] = smp.p_dyn;
     };
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const auto& m = lines_[l].model;
@@ -15354,22 +15399,33 @@ class MooringSystem {
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
       put(fluid_body_site_[b], rb);
-      for (std::size_t k = 0; k < bodies_[b].lumps.size(); ++k)
-        put(fluid_body_site_[b] + 1 + k, Vec3<T>(rb + Rb * bodies_[b].lumps[k].p));
+      std::size_t site = fluid_body_site_[b] + 1;
+      for (std::size_t k = 0; k < bodies_[b].lumps.size(); ++k) put(site++, Vec3<T>(rb + Rb * bodies_[b].lumps[k].p));
+      // A rod's stations (its segments' midpoints) and ends, as body_external_load takes them.
+      for (const auto& rod : bodies_[b].rods) {
+        const RodAxis<T> ax = rod_axis<T>(rod, rb, Rb);
+        const int n = std::max(1, rod.segments);
+        for (int i = 0; i < n; ++i) put(site++, Vec3<T>(rb + ax.pa + (ax.pb - ax.pa) * ((i + 0.5) / n)));
+        put(site++, Vec3<T>(rb + ax.pa));
+        put(site++, Vec3<T>(rb + ax.pb));
+      }
     }
     fluid_u_.swap(fluid_tmp_u_);
     fluid_a_.swap(fluid_tmp_a_);
+    fluid_p_.swap(fluid_tmp_p_);
   }
   /// Returns to the fluid held before the last hold_fluid (a failed step's rollback: the
   /// staging keeps it, so nothing is copied). Only right after a hold_fluid that returned.
   void revert_fluid() {
     fluid_u_.swap(fluid_tmp_u_);
     fluid_a_.swap(fluid_tmp_a_);
+    fluid_p_.swap(fluid_tmp_p_);
   }
   /// Drops the held fluid: the dynamic loads take the uniform current again.
   void release_fluid() {
     fluid_u_.clear();
     fluid_a_.clear();
+    fluid_p_.clear();
   }
   /// True while a fluid is held (hold_fluid).
   bool holds_fluid() const { return !fluid_u_.empty(); }
@@ -15385,19 +15441,24 @@ class MooringSystem {
     if (fluid_u_.empty()) return current_;
     return fluid_u_.at(fluid_line_site_.at(static_cast<std::size_t>(l)) + i);
   }
-  /// The held fluid's velocity and local acceleration per site (empty: none held).
+  /// The held fluid's velocity, local acceleration and dynamic pressure per site (empty: none
+  /// held).
   const std::vector<Vec3<double>>& held_fluid_velocity() const { return fluid_u_; }
   const std::vector<Vec3<double>>& held_fluid_acceleration() const { return fluid_a_; }
+  const std::vector<double>& held_fluid_pressure() const { return fluid_p_; }
   /// Restores a held fluid (a restart; empty vectors: none). Throws InputError for another
   /// number of sites or a non-finite value.
-  void set_held_fluid(const std::vector<Vec3<double>>& u, const std::vector<Vec3<double>>& a) {
+  void set_held_fluid(const std::vector<Vec3<double>>& u, const std::vector<Vec3<double>>& a,
+                      const std::vector<double>& p) {
     require_numbered();
-    if (u.size() != a.size() || (!u.empty() && u.size() != fluid_sites_))
+    if (u.size() != a.size() || u.size() != p.size() || (!u.empty() && u.size() != fluid_sites_))
       throw InputError(name_, "held fluid sites", u.size(), std::to_string(fluid_sites_) + " (or none)");
     for (std::size_t i = 0; i < u.size(); ++i)
-      if (!u[i].allFinite() || !a[i].allFinite()) throw InputError(name_, "held fluid", "non-finite", "finite");
+      if (!u[i].allFinite() || !a[i].allFinite() || !std::isfinite(p[i]))
+        throw InputError(name_, "held fluid", "non-finite", "finite");
     fluid_u_ = u;
     fluid_a_ = a;
+    fluid_p_ = p;
   }
   /// The seabed the points see (the lines carry their own, LineModel::seabed()).
   void set_seabed(const SeabedModel& bed) {
@@ -16042,10 +16103,11 @@ class MooringSystem {
     fluid_point_site_ = site;
     site += points_.size();
     fluid_body_site_.clear();
-    for (const auto& B : bodies_) fluid_body_site_.push_back(site), site += 1 + B.lumps.size();
+    for (const auto& B : bodies_) fluid_body_site_.push_back(site), site += body_fluid_sites(B);
     fluid_sites_ = site;
     fluid_u_.clear();
     fluid_a_.clear();
+    fluid_p_.clear();
     wx_.assign(lines_.size(), VecX<T>());
     wv_ = wx_;
     wr_ = wx_;
@@ -17285,7 +17347,7 @@ class MooringSystem {
   BodyFluid body_fluid(int b) const {
     if (fluid_u_.empty()) return BodyFluid{};
     const std::size_t o = fluid_body_site_[static_cast<std::size_t>(b)];
-    return BodyFluid{fluid_u_.data() + o, fluid_a_.data() + o};
+    return BodyFluid{fluid_u_.data() + o, fluid_a_.data() + o, fluid_p_.data() + o};
   }
 
   // The current of the statics (null: still water).
@@ -17345,6 +17407,7 @@ class MooringSystem {
   std::vector<std::size_t> fluid_line_site_, fluid_body_site_;
   std::size_t fluid_point_site_ = 0, fluid_sites_ = 0;
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
+  std::vector<double> fluid_p_, fluid_tmp_p_;             // the dynamic pressure per site, and its staging
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
@@ -26275,10 +26338,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   // models; every other request is refused here.
   refuse_unmodelled(deck);
   const auto& o = deck.options;
-  if ((o.waves.kind != WaveKind::none || !o.wavetrains.empty()) && !deck.rods.empty())
-    throw NotImplementedError(where(deck.file, o.line_of("waves")), "waves", "with RODS rows",
-                              "no rods in waves in the system route (issue 20: a rod's wetted stations in waves "
-                              "are not in the system route yet)");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {
@@ -27026,20 +27085,21 @@ class SystemSimulation {
     SystemStepperSnapshot<MooringSystem<double>> stepper;
     std::vector<double> last_v;
     std::vector<Vec3<double>> fluid_u, fluid_a;
+    std::vector<double> fluid_p;
     std::vector<Vec6<double>> rates;  ///< the staggered scheme's acceleration rates (empty: monolithic)
   };
   /// A copy of everything committed: restore() continues from it bit for bit.
   Checkpoint checkpoint() const {
     require_init("checkpoint");
     return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
-            staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
+            model_.system.held_fluid_pressure(), staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
   }
   /// Returns to a checkpoint of this simulation.
   void restore(const Checkpoint& c) {
     require_init("restore");
     if (staggered_) staggered_->restore(c.stepper, c.rates);
     else stepper_->restore(c.stepper);
-    model_.system.set_held_fluid(c.fluid_u, c.fluid_a);
+    model_.system.set_held_fluid(c.fluid_u, c.fluid_a, c.fluid_p);
     last_v_ = c.last_v;
   }
 
@@ -27071,6 +27131,7 @@ class SystemSimulation {
     f.write(reinterpret_cast<const char*>(&nf), sizeof nf);
     for (const auto* h : {&fu, &fa})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    f.write(reinterpret_cast<const char*>(c.fluid_p.data()), static_cast<std::streamsize>(sizeof(double) * c.fluid_p.size()));
     const std::uint64_t nr = c.rates.size();  // the staggered scheme's acceleration rates (0: none)
     f.write(reinterpret_cast<const char*>(&nr), sizeof nr);
     for (const auto& x : c.rates) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 6);
@@ -27114,6 +27175,8 @@ class SystemSimulation {
     std::vector<Vec3<double>> fu(nf), fa(nf);
     for (auto* h : {&fu, &fa})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    std::vector<double> fp(nf);
+    f.read(reinterpret_cast<char*>(fp.data()), static_cast<std::streamsize>(sizeof(double) * fp.size()));
     std::uint64_t nr = 0;
     f.read(reinterpret_cast<char*>(&nr), sizeof nr);
     const std::uint64_t want_r = staggered_ ? staggered_->acceleration_rates().size() : 0;
@@ -27123,7 +27186,7 @@ class SystemSimulation {
     std::vector<Vec6<double>> rates(nr);
     for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(rates)});
+    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(fp), std::move(rates)});
   }
 
  private:

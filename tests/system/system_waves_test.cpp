@@ -5,7 +5,8 @@
 // of the previous step, its fluid that of t_n); the tangents with a held fluid against duals;
 // a point's and a body's drag on the relative velocity and fluid inertia against their
 // formulas (bodyHydro moordyn without it); a deck with free points in waves through
-// SystemSimulation, restarted bit for bit; rods in waves refused by name.
+// SystemSimulation, restarted bit for bit; a rod's drag, fluid inertia and end pressure in a held flow
+// by hand, a neutrally buoyant rod following an accelerating flow, a deck's pinned rod in waves.
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
@@ -366,25 +367,152 @@ TEST_CASE("A deck with a free point in waves runs through SystemSimulation and r
   // bodyHydro takes moordyn or cabledyn; another value is named.
   CHECK_THROWS_WITH(io::parse_deck(sw_deck("airy waves 5 9 0\nhydro bodyHydro"), "bad_hydro.dat", ro),
                     Catch::Contains("bodyHydro") && Catch::Contains("hydro"));
-  // Rods in waves: refused by name (their wetted stations in waves are not in the system).
-  std::string rod = sw_deck("airy waves 5 9 0");
-  rod.replace(rod.find("--------------------- LINES"), 0,
-              "--------------------- ROD TYPES ------------------------------------\n"
-              "TypeName   Diam   Mass/m   Cd   Ca   CdEnd   CaEnd\n(-) (m) (kg/m) (-) (-) (-) (-)\n"
-              "can        1.0    100      1.0  1.0  0.5     0.5\n"
-              "--------------------- RODS ------------------------------------\n"
-              "ID   RodType   Attachment   Xa   Ya   Za   Xb   Yb   Zb   NumSegs  RodOutputs\n"
-              "(-) (-) (-) (m) (m) (m) (m) (m) (m) (-) (-)\n"
-              "1    can       Fixed        0    50   -150  0    50   -140  4        -\n");
-  try {
-    io::SystemSimulation sim(io::parse_deck(rod, "rod_waves.dat", ro));
-    FAIL("a rod in waves was accepted");
-  } catch (const NotImplementedError& err) {
-    const std::string m = err.what();
-    INFO(m);
-    CHECK(m.find("waves") != std::string::npos);
-    CHECK(m.find("rod") != std::string::npos);
+}
+
+TEST_CASE("A deck's pinned rod in waves runs through SystemSimulation, swings with the waves and restarts bit for bit",
+          "[system][waves][rods][io]") {
+  io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  // The bridle's deck with a buoyant rod pinned 30 m down, standing up to 20 m down.
+  auto with_rod = [](const std::string& waves) {
+    std::string rod = sw_deck(waves);
+    rod.replace(rod.find("--------------------- LINES"), 0,
+                "--------------------- ROD TYPES ------------------------------------\n"
+                "TypeName   Diam   Mass/m   Cd   Ca   CdEnd   CaEnd\n(-) (m) (kg/m) (-) (-) (-) (-)\n"
+                "can        1.0    100      1.0  1.0  0.5     0.5\n"
+                "--------------------- RODS ------------------------------------\n"
+                "ID   RodType   Attachment   Xa   Ya   Za   Xb   Yb   Zb   NumSegs  RodOutputs\n"
+                "(-) (-) (-) (m) (m) (m) (m) (m) (m) (-) (-)\n"
+                "1    can       Pinned       0    50   -30   0    50   -20  4        -\n");
+    return rod;
+  };
+  const std::vector<double> x0{40, 15, -10, 40, -15, -10}, v0(6, 0.0);
+  io::SystemSimulation wave(io::parse_deck(with_rod("airy waves 5 9 0"), "rod_waves.dat", ro));
+  io::SystemSimulation still(io::parse_deck(with_rod("none waves"), "rod_still.dat", ro));
+  wave.initialize(x0.data(), v0.data());
+  still.initialize(x0.data(), v0.data());
+  // The rod's tip over 4 s of waves: it swings (still water: it stays upright).
+  auto tip = [](const io::SystemSimulation& sim) {
+    Vec3<double> r;
+    Mat3<double> R;
+    sim.system().body_pose(sim.state(), 0, r, R);
+    return Vec3<double>(r + R * Vec3<double>(0, 0, 10));
+  };
+  const Vec3<double> t0 = tip(wave);
+  double swing = 0, still_swing = 0;
+  for (int k = 1; k <= 80; ++k) {
+    sw_run(wave, k, k, 0.05);
+    sw_run(still, k, k, 0.05);
+    swing = std::max(swing, (tip(wave) - t0).norm());
+    still_swing = std::max(still_swing, (tip(still) - t0).norm());
   }
+  INFO("the rod's tip moves " << swing << " m in the waves, " << still_swing << " m in still water");
+  CHECK(swing > 0.05);
+  CHECK(still_swing < 1e-6);
+  // Save, run on, load, run again: bit for bit (the held pressure at the rod's ends included).
+  const std::string path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/system/rod_waves.test_state";
+  wave.save(path);
+  std::vector<double> a, b;
+  for (int k = 81; k <= 100; ++k) {
+    sw_run(wave, k, k, 0.05);
+    const Vec3<double> p = tip(wave);
+    a.insert(a.end(), {p(0), p(1), p(2)});
+  }
+  wave.load(path);
+  for (int k = 81; k <= 100; ++k) {
+    sw_run(wave, k, k, 0.05);
+    const Vec3<double> p = tip(wave);
+    b.insert(b.end(), {p(0), p(1), p(2)});
+  }
+  std::remove(path.c_str());
+  CHECK(a == b);
+}
+
+namespace {
+
+constexpr double sw_pi = 3.14159265358979323846;
+
+// A uniform flow of velocity u and acceleration a with the dynamic pressure of that
+// acceleration, p = -rho a . x.
+struct SwAcceleratingFlow {
+  Vec3<double> u, a;
+  double rho;
+  FluidSample sample(const Eigen::Vector3d& x, double) const {
+    FluidSample s;
+    s.u = u;
+    s.a = a;
+    s.p_dyn = -rho * a.dot(x);
+    s.wet = true;
+    return s;
+  }
+};
+
+BodyModel<double> sw_rod_body(BodyKind kind, double mass_per_metre) {
+  BodyModel<double> B;
+  B.name = "rod";
+  B.kind = kind;
+  B.r = Vec3<double>(3, -2, -40);
+  B.R = so3_exp(Vec3<double>(0.5, -0.3, 0.2));
+  RodPart<double> rod;
+  rod.b = Vec3<double>(0, 0, 8);
+  rod.d = 0.5;
+  rod.rho_A = mass_per_metre;
+  rod.Cd = 1.2;
+  rod.Ca = 0.9;
+  rod.CdEnd = 0.6;
+  rod.CaEnd = 0.7;
+  rod.segments = 6;
+  B.rods.push_back(rod);
+  return B;
+}
+
+}  // namespace
+
+TEST_CASE("A submerged rod in a held flow: drag, fluid inertia and end pressure as written by hand; a neutrally "
+          "buoyant rod follows a uniformly accelerating flow",
+          "[system][waves][rods]") {
+  Environment env;
+  env.depth = 200;
+  const double rho = env.rho_w, d = 0.5, L = 8, A = sw_pi * d * d / 4, Vend = sw_pi * d * d * d / 12;
+  const Vec3<double> U(0.6, -0.3, 0.2), Acc(0.4, 0.25, -0.3);
+  // A held (Coupled) rod at rest: its reaction in the flow less its reaction in still water.
+  MooringSystem<double> sys(env, "held rod");
+  sys.add_body(sw_rod_body(BodyKind::coupled, 100));
+  sys.renumber();
+  auto s = sys.initial_state();
+  const Vec6<double> still = sys.coupled_reaction(s, 0);
+  sys.hold_fluid(SwAcceleratingFlow{U, Acc, rho}, s, 0.0);
+  const Vec6<double> flow = sys.coupled_reaction(s, 0) - still;
+  Vec3<double> rb;
+  Mat3<double> Rb;
+  sys.body_pose(s, 0, rb, Rb);
+  const Vec3<double> q = Rb.col(2), pa = Vec3<double>::Zero(), pb = L * q, c = 0.5 * (pa + pb);
+  const Vec3<double> Un = U - U.dot(q) * q, An = Acc - Acc.dot(q) * q;
+  const double Uq = U.dot(q), Aq = Acc.dot(q);
+  const double pA = -rho * Acc.dot(Vec3<double>(rb + pa)), pB = -rho * Acc.dot(Vec3<double>(rb + pb));
+  const Vec3<double> side = 0.5 * rho * d * 1.2 * L * Un.norm() * Un + rho * A * L * (1 + 0.9) * An;
+  const Vec3<double> end = (0.5 * rho * 0.6 * A * std::fabs(Uq) * Uq + rho * 0.7 * Vend * Aq) * q;
+  const Vec3<double> fA = end + pA * A * q, fB = end - pB * A * q;
+  Vec6<double> hand;
+  hand << side + fA + fB, c.cross(side) + pa.cross(fA) + pb.cross(fB);
+  INFO("flow load " << flow.transpose() << "\nby hand   " << hand.transpose());
+  CHECK((flow - hand).cwiseAbs().maxCoeff() <= 1e-11 * hand.cwiseAbs().maxCoeff());
+  // The end pressure carries the axial Froude-Krylov force rho V (a . q) q.
+  CHECK((pA - pB) * A == Approx(rho * A * L * Aq).epsilon(1e-12));
+
+  // A free rod as heavy as the water it displaces, at rest in a flow accelerating uniformly:
+  // its first acceleration is the flow's (its added mass and the fluid's inertia balance).
+  MooringSystem<double> fsys(env, "neutral rod");
+  fsys.add_body(sw_rod_body(BodyKind::free, rho * A));
+  fsys.renumber();
+  auto fs = fsys.initial_state();
+  fsys.hold_fluid(SwAcceleratingFlow{Vec3<double>::Zero(), Acc, rho}, fs, 0.0);
+  SystemStepper<MooringSystem<double>> st(fsys);
+  st.initialize(fs);
+  const Vec6<double> a0 = st.state().a.segment<6>(fsys.body_dof(0));
+  INFO("first acceleration " << a0.transpose() << " against the flow's " << Acc.transpose());
+  CHECK((a0.head<3>() - Acc).cwiseAbs().maxCoeff() <= 1e-12);
+  CHECK(a0.tail<3>().cwiseAbs().maxCoeff() <= 1e-12);
 }
 
 TEST_CASE("A line reaching above the still water loses its buoyancy there: the single-line statics' equilibrium, "

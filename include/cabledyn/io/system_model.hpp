@@ -98,10 +98,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
   // models; every other request is refused here.
   refuse_unmodelled(deck);
   const auto& o = deck.options;
-  if ((o.waves.kind != WaveKind::none || !o.wavetrains.empty()) && !deck.rods.empty())
-    throw NotImplementedError(where(deck.file, o.line_of("waves")), "waves", "with RODS rows",
-                              "no rods in waves in the system route (issue 20: a rod's wetted stations in waves "
-                              "are not in the system route yet)");
   DeckSystem ds{MooringSystem<double>(deck.environment(), deck.file), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   SeabedModel bed;
   if (const auto z = deck.environment().seabed_z()) {

@@ -355,20 +355,21 @@ class SystemSimulation {
     SystemStepperSnapshot<MooringSystem<double>> stepper;
     std::vector<double> last_v;
     std::vector<Vec3<double>> fluid_u, fluid_a;
+    std::vector<double> fluid_p;
     std::vector<Vec6<double>> rates;  ///< the staggered scheme's acceleration rates (empty: monolithic)
   };
   /// A copy of everything committed: restore() continues from it bit for bit.
   Checkpoint checkpoint() const {
     require_init("checkpoint");
     return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
-            staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
+            model_.system.held_fluid_pressure(), staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
   }
   /// Returns to a checkpoint of this simulation.
   void restore(const Checkpoint& c) {
     require_init("restore");
     if (staggered_) staggered_->restore(c.stepper, c.rates);
     else stepper_->restore(c.stepper);
-    model_.system.set_held_fluid(c.fluid_u, c.fluid_a);
+    model_.system.set_held_fluid(c.fluid_u, c.fluid_a, c.fluid_p);
     last_v_ = c.last_v;
   }
 
@@ -400,6 +401,7 @@ class SystemSimulation {
     f.write(reinterpret_cast<const char*>(&nf), sizeof nf);
     for (const auto* h : {&fu, &fa})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    f.write(reinterpret_cast<const char*>(c.fluid_p.data()), static_cast<std::streamsize>(sizeof(double) * c.fluid_p.size()));
     const std::uint64_t nr = c.rates.size();  // the staggered scheme's acceleration rates (0: none)
     f.write(reinterpret_cast<const char*>(&nr), sizeof nr);
     for (const auto& x : c.rates) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 6);
@@ -443,6 +445,8 @@ class SystemSimulation {
     std::vector<Vec3<double>> fu(nf), fa(nf);
     for (auto* h : {&fu, &fa})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    std::vector<double> fp(nf);
+    f.read(reinterpret_cast<char*>(fp.data()), static_cast<std::streamsize>(sizeof(double) * fp.size()));
     std::uint64_t nr = 0;
     f.read(reinterpret_cast<char*>(&nr), sizeof nr);
     const std::uint64_t want_r = staggered_ ? staggered_->acceleration_rates().size() : 0;
@@ -452,7 +456,7 @@ class SystemSimulation {
     std::vector<Vec6<double>> rates(nr);
     for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(rates)});
+    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(fp), std::move(rates)});
   }
 
  private:

@@ -525,12 +525,30 @@ Vec3<T> body_vertical_first_moment(const BodyModel<T>& B, const Vec3<T>& r, cons
   return P;
 }
 
-/// The fluid a body's loads see (MooringSystem::hold_fluid): the velocity u and local
-/// acceleration a at its reference point ([0]) and at each lump ([1 + k]); u null: none held.
+/// The fluid a body's loads see (MooringSystem::hold_fluid): the velocity u, local
+/// acceleration a and dynamic pressure p (p + rho g z) at its reference point ([0]), at each
+/// lump ([1 + k]) and then, rod by rod, at the rod's drag stations (its NumSegs segment
+/// midpoints) and its two ends (rod_fluid_sites); u null: none held.
 struct BodyFluid {
   const Vec3<double>* u = nullptr;
   const Vec3<double>* a = nullptr;
+  const double* p = nullptr;
 };
+
+/// The held-fluid sites of a rod: its drag stations (the midpoints of its NumSegs segments)
+/// and its two ends.
+template <class T>
+int rod_fluid_sites(const RodPart<T>& rod) {
+  return std::max(1, rod.segments) + 2;
+}
+
+/// The held-fluid sites of body B: its reference point, its lumps, its rods' stations and ends.
+template <class T>
+std::size_t body_fluid_sites(const BodyModel<T>& B) {
+  std::size_t n = 1 + B.lumps.size();
+  for (const auto& rod : B.rods) n += static_cast<std::size_t>(rod_fluid_sites(rod));
+  return n;
+}
 
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
 /// in world axes: weight at the centre of gravity, buoyancy rho g phi V at the centre of
@@ -540,8 +558,13 @@ struct BodyFluid {
 /// not null) the drag is on the fluid's velocity at the reference point (a lump's at the
 /// lump) in place of the current U, and the fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt
 /// acts at the reference point (B.fluid_inertia) and rho V_k (1 + Ca_k) du/dt at each lump
-/// (spec "Attached objects and line ends": the lumped Morison terms). Bodies with rods take no
-/// held fluid (MooringSystem::hold_fluid refuses them).
+/// (spec "Attached objects and line ends": the lumped Morison terms). A rod's stations take the
+/// held fluid at their sites: the drag on the relative velocity there, the fluid inertia
+/// rho A f (1 + Ca)(I - q q^T) du/dt per metre (f the still-water wet fraction), and at each
+/// wet end the axial drag, the axial fluid inertia rho CaEnd V_end q q^T du/dt and the dynamic
+/// pressure -p_dyn A n_e on the end cap (n_e its outward normal; spec "Attached objects and
+/// line ends": the end terms that carry the axial Froude-Krylov force; the waterline of a
+/// surface-piercing rod is the still water, so eta* = 0).
 template <class T>
 Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Vec3<T>& v,
                            const Vec3<T>& w, const Environment& env, const std::optional<double>& seabed_z,
@@ -639,46 +662,70 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
   if (dynamic) {
     // Rods: side drag 1/2 rho d Cd |u_n| u_n per metre at the midpoints of their segments
     // and end-cap drag 1/2 rho CdEnd A |u_q| u_q q at each end, on the relative velocity of
-    // each station (v + w x p).
+    // each station (v + w x p): the current's, or the held fluid's at its site with the fluid
+    // inertia and the end caps' dynamic pressure.
+    std::size_t site = 1 + B.lumps.size();  // the first rod's first site
     for (const auto& rod : B.rods) {
-      if (rod.Cd == 0 && rod.CdEnd == 0) continue;
+      const std::size_t base = site;
+      const int n = std::max(1, rod.segments);
+      site += static_cast<std::size_t>(rod_fluid_sites(rod));
+      if (!fluid && rod.Cd == 0 && rod.CdEnd == 0) continue;
       const RodAxis<T> ax = rod_axis(rod, r, R);
       const Vec3<T> pa = ax.pa, pb = ax.pb;
       const T L = ax.L;
       if (!(value_of(L) > 0)) continue;
       const Vec3<T> q = ax.q;
-      const Vec3<double> U = current;
-      auto rel = [&](const Vec3<T>& p) { return Vec3<T>(U.template cast<T>() - v - w.cross(p)); };
-      if (rod.Cd != 0) {
-        const int n = std::max(1, rod.segments);
-        const T dl = L / double(n);
-        const T k = rod.d * dl * (0.5 * env.rho_w * rod.Cd);
-        for (int i = 0; i < n; ++i) {
-          const Vec3<T> p = pa + (pb - pa) * ((i + 0.5) / n);
-          const Vec3<T> u = rel(p);
+      // The relative velocity at the point p of site k.
+      auto rel = [&](const Vec3<T>& p, std::size_t k) {
+        const Vec3<double>& U = fluid ? fluid->u[k] : current;
+        return Vec3<T>(U.template cast<T>() - v - w.cross(p));
+      };
+      const T A = rod.d * rod.d * (std::numbers::pi / 4);
+      const T dl = L / double(n);
+      const T kd = rod.d * dl * (0.5 * env.rho_w * rod.Cd);
+      const T ki = A * dl * (env.rho_w * (1 + rod.Ca));  // the side's fluid inertia per station
+      for (int i = 0; i < n; ++i) {
+        const Vec3<T> p = pa + (pb - pa) * ((i + 0.5) / n);
+        const std::size_t k = base + static_cast<std::size_t>(i);
+        const T f = ax.submerged ? T(1) : rod_wet_fraction(ax, T(r(2) + p(2)));  // the wet part of the section
+        Vec3<T> force = Vec3<T>::Zero();
+        if (rod.Cd != 0) {
+          const Vec3<T> u = rel(p, k);
           const T uq = u.dot(q);
           const Vec3<T> un = u - uq * q;
           const T u2 = un.squaredNorm() + 1e-300;
           const T mag = sqrt(u2);
-          T km = k * mag;
-          if (!ax.submerged) km = km * rod_wet_fraction(ax, T(r(2) + p(2)));  // the wet part of the section
-          const Vec3<T> f = km * un;
-          F.template head<3>() += f;
-          F.template tail<3>() += p.cross(f);
+          force += (kd * mag * f) * un;
         }
+        if (fluid) {
+          const Vec3<T> da = fluid->a[k].template cast<T>();
+          force += (ki * f) * Vec3<T>(da - da.dot(q) * q);
+        }
+        F.template head<3>() += force;
+        F.template tail<3>() += p.cross(force);
       }
-      if (rod.CdEnd != 0) {
-        const T A = rod.d * rod.d * (std::numbers::pi / 4);
-        const T k = A * (0.5 * env.rho_w * rod.CdEnd);
-        for (const Vec3<T>* p : {&pa, &pb}) {
-          const T uq = rel(*p).dot(q);
+      const T kq0 = A * (0.5 * env.rho_w * rod.CdEnd);
+      const T Vend = ax.radius * ax.radius * ax.radius * (2.0 / 3.0 * std::numbers::pi);
+      for (int e = 0; e < 2; ++e) {
+        const Vec3<T>& p = e == 0 ? pa : pb;
+        const std::size_t k = base + static_cast<std::size_t>(n + e);
+        const T f = ax.submerged ? T(1) : rod_wet_fraction(ax, T(r(2) + p(2)));  // a wet end only
+        T fq = T(0);  // the axial force on the end
+        if (rod.CdEnd != 0) {
+          const T uq = rel(p, k).dot(q);
           const T au = uq * (value_of(uq) < 0 ? -1.0 : 1.0);
-          T kq = k * au;
-          if (!ax.submerged) kq = kq * rod_wet_fraction(ax, T(r(2) + (*p)(2)));  // a wet end only
-          const Vec3<T> f = (kq * uq) * q;
-          F.template head<3>() += f;
-          F.template tail<3>() += p->cross(f);
+          fq += ((kq0 * au) * f) * uq;  // the order of the still-water form
         }
+        if (fluid) {
+          const T aq = q.dot(fluid->a[k].template cast<T>());
+          fq += (Vend * (env.rho_w * rod.CaEnd)) * aq * f;
+          // The dynamic pressure on the cap, outward normal -q at End A and +q at End B.
+          const T pf = A * fluid->p[k] * f;
+          fq += e == 0 ? pf : T(-pf);
+        }
+        const Vec3<T> force = fq * q;
+        F.template head<3>() += force;
+        F.template tail<3>() += p.cross(force);
       }
     }
   }

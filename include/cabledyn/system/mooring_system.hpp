@@ -191,31 +191,29 @@ class MooringSystem {
 
   /// Holds the fluid of `field` for the next step (spec "Time integration": the fields are
   /// sampled for the end of the step, t, at the committed positions of state s, and every
-  /// load evaluation of the step uses them): its velocity and local acceleration at every
-  /// line node, point, body reference point and lump on a body. From then on the dynamic
-  /// loads take the held fluid in place of the uniform current (the statics keep the
-  /// current: the field's steady current should equal it). Field: any type with
-  /// `sample(x, t)` returning `.u` and `.a` (sea/fluid_field.hpp's FluidField). Throws
-  /// NotImplementedError for a system with rods (their wetted stations in waves are not in
-  /// the system yet) and InputError for a non-finite sample; the held fluid is then unchanged.
+  /// load evaluation of the step uses them): its velocity, local acceleration and dynamic
+  /// pressure at every line node, point, body reference point, lump on a body and rod station
+  /// and end (BodyFluid). From then on the dynamic loads take the held fluid in place of the
+  /// uniform current (the statics keep the current: the field's steady current should equal
+  /// it). Field: any type with `sample(x, t)` returning `.u`, `.a` and `.p_dyn`
+  /// (sea/fluid_field.hpp's FluidField). Throws InputError for a non-finite sample; the held
+  /// fluid is then unchanged.
   template <class Field>
   void hold_fluid(const Field& field, const State& s, double t) {
     require_numbered();
-    for (std::size_t b = 0; b < bodies_.size(); ++b)
-      if (!bodies_[b].rods.empty())
-        throw NotImplementedError("Body " + std::to_string(b + 1) + " (" + bodies_[b].name + ")", "rods in a held fluid (waves)",
-                                  bodies_[b].rods.size(), "none (a rod's wetted stations in waves are not in the system yet)");
     fluid_tmp_u_.resize(fluid_sites_);
     fluid_tmp_a_.resize(fluid_sites_);
+    fluid_tmp_p_.resize(fluid_sites_);
     auto put = [&](std::size_t site, const Vec3<T>& x) {
       Eigen::Vector3d xd;
       for (int c = 0; c < 3; ++c) xd(c) = static_cast<double>(value_of(x(c)));
       const auto smp = field.sample(xd, t);
-      if (!smp.u.allFinite() || !smp.a.allFinite())
+      if (!smp.u.allFinite() || !smp.a.allFinite() || !std::isfinite(smp.p_dyn))
         throw InputError(name_, "fluid sample at (" + to_text(xd(0)) + ", " + to_text(xd(1)) + ", " + to_text(xd(2)) + ")",
                          "non-finite", "finite");
       fluid_tmp_u_[site] = smp.u;
       fluid_tmp_a_[site] = smp.a;
+      fluid_tmp_p_[site] = smp.p_dyn;
     };
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const auto& m = lines_[l].model;
@@ -228,22 +226,33 @@ class MooringSystem {
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
       put(fluid_body_site_[b], rb);
-      for (std::size_t k = 0; k < bodies_[b].lumps.size(); ++k)
-        put(fluid_body_site_[b] + 1 + k, Vec3<T>(rb + Rb * bodies_[b].lumps[k].p));
+      std::size_t site = fluid_body_site_[b] + 1;
+      for (std::size_t k = 0; k < bodies_[b].lumps.size(); ++k) put(site++, Vec3<T>(rb + Rb * bodies_[b].lumps[k].p));
+      // A rod's stations (its segments' midpoints) and ends, as body_external_load takes them.
+      for (const auto& rod : bodies_[b].rods) {
+        const RodAxis<T> ax = rod_axis<T>(rod, rb, Rb);
+        const int n = std::max(1, rod.segments);
+        for (int i = 0; i < n; ++i) put(site++, Vec3<T>(rb + ax.pa + (ax.pb - ax.pa) * ((i + 0.5) / n)));
+        put(site++, Vec3<T>(rb + ax.pa));
+        put(site++, Vec3<T>(rb + ax.pb));
+      }
     }
     fluid_u_.swap(fluid_tmp_u_);
     fluid_a_.swap(fluid_tmp_a_);
+    fluid_p_.swap(fluid_tmp_p_);
   }
   /// Returns to the fluid held before the last hold_fluid (a failed step's rollback: the
   /// staging keeps it, so nothing is copied). Only right after a hold_fluid that returned.
   void revert_fluid() {
     fluid_u_.swap(fluid_tmp_u_);
     fluid_a_.swap(fluid_tmp_a_);
+    fluid_p_.swap(fluid_tmp_p_);
   }
   /// Drops the held fluid: the dynamic loads take the uniform current again.
   void release_fluid() {
     fluid_u_.clear();
     fluid_a_.clear();
+    fluid_p_.clear();
   }
   /// True while a fluid is held (hold_fluid).
   bool holds_fluid() const { return !fluid_u_.empty(); }
@@ -259,19 +268,24 @@ class MooringSystem {
     if (fluid_u_.empty()) return current_;
     return fluid_u_.at(fluid_line_site_.at(static_cast<std::size_t>(l)) + i);
   }
-  /// The held fluid's velocity and local acceleration per site (empty: none held).
+  /// The held fluid's velocity, local acceleration and dynamic pressure per site (empty: none
+  /// held).
   const std::vector<Vec3<double>>& held_fluid_velocity() const { return fluid_u_; }
   const std::vector<Vec3<double>>& held_fluid_acceleration() const { return fluid_a_; }
+  const std::vector<double>& held_fluid_pressure() const { return fluid_p_; }
   /// Restores a held fluid (a restart; empty vectors: none). Throws InputError for another
   /// number of sites or a non-finite value.
-  void set_held_fluid(const std::vector<Vec3<double>>& u, const std::vector<Vec3<double>>& a) {
+  void set_held_fluid(const std::vector<Vec3<double>>& u, const std::vector<Vec3<double>>& a,
+                      const std::vector<double>& p) {
     require_numbered();
-    if (u.size() != a.size() || (!u.empty() && u.size() != fluid_sites_))
+    if (u.size() != a.size() || u.size() != p.size() || (!u.empty() && u.size() != fluid_sites_))
       throw InputError(name_, "held fluid sites", u.size(), std::to_string(fluid_sites_) + " (or none)");
     for (std::size_t i = 0; i < u.size(); ++i)
-      if (!u[i].allFinite() || !a[i].allFinite()) throw InputError(name_, "held fluid", "non-finite", "finite");
+      if (!u[i].allFinite() || !a[i].allFinite() || !std::isfinite(p[i]))
+        throw InputError(name_, "held fluid", "non-finite", "finite");
     fluid_u_ = u;
     fluid_a_ = a;
+    fluid_p_ = p;
   }
   /// The seabed the points see (the lines carry their own, LineModel::seabed()).
   void set_seabed(const SeabedModel& bed) {
@@ -916,10 +930,11 @@ class MooringSystem {
     fluid_point_site_ = site;
     site += points_.size();
     fluid_body_site_.clear();
-    for (const auto& B : bodies_) fluid_body_site_.push_back(site), site += 1 + B.lumps.size();
+    for (const auto& B : bodies_) fluid_body_site_.push_back(site), site += body_fluid_sites(B);
     fluid_sites_ = site;
     fluid_u_.clear();
     fluid_a_.clear();
+    fluid_p_.clear();
     wx_.assign(lines_.size(), VecX<T>());
     wv_ = wx_;
     wr_ = wx_;
@@ -2159,7 +2174,7 @@ class MooringSystem {
   BodyFluid body_fluid(int b) const {
     if (fluid_u_.empty()) return BodyFluid{};
     const std::size_t o = fluid_body_site_[static_cast<std::size_t>(b)];
-    return BodyFluid{fluid_u_.data() + o, fluid_a_.data() + o};
+    return BodyFluid{fluid_u_.data() + o, fluid_a_.data() + o, fluid_p_.data() + o};
   }
 
   // The current of the statics (null: still water).
@@ -2219,6 +2234,7 @@ class MooringSystem {
   std::vector<std::size_t> fluid_line_site_, fluid_body_site_;
   std::size_t fluid_point_site_ = 0, fluid_sites_ = 0;
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
+  std::vector<double> fluid_p_, fluid_tmp_p_;             // the dynamic pressure per site, and its staging
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
