@@ -15349,13 +15349,12 @@ class MooringSystem {
   }
   const Vec3<double>& current() const { return current_; }
   /// A steady current that varies in space, u(x) [m/s] (a depth profile; spec "Currents"),
-  /// for the statics: each line node, free point, and free body's reference point and lumps
-  /// takes it at its position in the iterate (live, as the single-line statics take it; its
-  /// change with position is left out of the lines' and points' tangents, a body's central
-  /// differences include it). In the march the current comes with the held fluid
-  /// (hold_fluid, from a field that carries it). The statics refuse a free body with a rod
-  /// with drag under it (NotImplementedError: a rod's drag stations take the uniform current
-  /// only), and a uniform current with it (InputError).
+  /// for the statics: each line node, free point, and free body's reference point, lumps and
+  /// rod stations and ends takes it at its position in the iterate (live, as the single-line
+  /// statics take it; its change with position is left out of the lines' and points'
+  /// tangents, a body's central differences include it). In the march the current comes with
+  /// the held fluid (hold_fluid, from a field that carries it). A uniform current with it is
+  /// refused (InputError).
   void set_current_field(std::function<Vec3<double>(const Vec3<double>&)> u) {
     if (u && !current_.isZero()) throw InputError(name_, "current field", "with a uniform current", "one of them");
     current_field_ = std::move(u);
@@ -16696,7 +16695,6 @@ class MooringSystem {
     if (J) J->set_zero();
     VecX<T> x, Rl;
     const Vec3<double>* U = static_current();
-    if (current_field_) refuse_object_drag_in_current_field();
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const int li = static_cast<int>(l);
       line_gather(s, li, 0, x);
@@ -16731,14 +16729,27 @@ class MooringSystem {
         const Vec3<T> z3 = Vec3<T>::Zero();
         // With a current, the loads at rest include its drag (the dynamic loads at zero
         // velocity: the seabed damper then acts on vz = 0, nothing). A current field is
-        // sampled at the reference point and the lumps at this pose, as a held fluid at rest.
+        // sampled at the reference point, the lumps and the rods' stations and ends at this
+        // pose (BodyFluid's sites), as a held fluid at rest: no acceleration, no pressure.
         if (current_field_) {
           const auto& B = bodies_[b];
-          field_u_.assign(1 + B.lumps.size(), current_field_(value3(rb)));
-          field_a_.assign(1 + B.lumps.size(), Vec3<double>::Zero());
-          for (std::size_t k = 0; k < B.lumps.size(); ++k) field_u_[1 + k] = current_field_(value3(Vec3<T>(rb + Rb * B.lumps[k].p)));
+          const std::size_t n = body_fluid_sites(B);
+          field_u_.resize(n);
+          field_a_.assign(n, Vec3<double>::Zero());
+          field_p_.assign(n, 0.0);
+          std::size_t site = 0;
+          field_u_[site++] = current_field_(value3(rb));
+          for (const auto& k : B.lumps) field_u_[site++] = current_field_(value3(Vec3<T>(rb + Rb * k.p)));
+          for (const auto& rod : B.rods) {
+            const RodAxis<T> ax = rod_axis<T>(rod, rb, Rb);
+            const int m = std::max(1, rod.segments);
+            for (int i = 0; i < m; ++i)
+              field_u_[site++] = current_field_(value3(Vec3<T>(rb + ax.pa + (ax.pb - ax.pa) * ((i + 0.5) / m))));
+            field_u_[site++] = current_field_(value3(Vec3<T>(rb + ax.pa)));
+            field_u_[site++] = current_field_(value3(Vec3<T>(rb + ax.pb)));
+          }
           return Vec6<T>(-body_external_load<T>(B, rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, true,
-                                                BodyFluid{field_u_.data(), field_a_.data()}));
+                                                BodyFluid{field_u_.data(), field_a_.data(), field_p_.data()}));
         }
         return Vec6<T>(
             -body_external_load<T>(bodies_[b], rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, U != nullptr));
@@ -17372,19 +17383,6 @@ class MooringSystem {
   }
   // A current field acts on the lines, free points and bodies, not yet on a rod's drag
   // stations (set_current_field).
-  void refuse_object_drag_in_current_field() const {
-    for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (body_dof_[b] < 0) continue;
-      const auto& B = bodies_[b];
-      bool drag = false;
-      for (const auto& r : B.rods) drag = drag || r.Cd > 0 || r.CdEnd > 0;
-      if (drag)
-        throw NotImplementedError(name_, "body " + std::to_string(b + 1) + " (" + B.name + ") rod drag", "nonzero",
-                                  "no drag on a free rod or a rod on a free body under a current field (a depth "
-                                  "profile) yet (its drag stations take a uniform current only)");
-    }
-  }
-
   void require_numbered() const {
     if (!numbered_) throw InputError(name_, "DOF numbering", "stale", "renumber() after adding points or lines");
   }
@@ -17417,6 +17415,7 @@ class MooringSystem {
   double ei0_angle_ = 1.0;
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
   mutable std::vector<Vec3<double>> field_u_, field_a_;  // a body's current-field samples (statics)
+  mutable std::vector<double> field_p_;                  // their (zero) dynamic pressure
   std::vector<double> joint_k_, joint_m_;      // per body: a direction joint's roll scales [N m/rad], [kg m^2] (renumber())
 };
 
@@ -26318,8 +26317,8 @@ struct DeckSystem {
 /// coupled points, Free with its mass, volume, CdA, Ca and force), every line as written (End
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
-/// (waves with rods, profile and SeaState currents (a uniform current is modelled; waves are
-/// held by SystemSimulation), a finite-EI line on a zero-length rod,
+/// (a finite-EI line on a zero-length rod on a body or coupled, lines on a rod pinned to a
+/// body, zero-length coupled rods,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 ///
@@ -27190,7 +27189,7 @@ class SystemSimulation {
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS4";
+  static constexpr char kMagic[9] = "CDYNSYS5";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");

@@ -466,13 +466,13 @@ TEST_CASE("The system route's modal analysis (nModes) writes the single-line rou
   fs::remove_all(dir);
 }
 
-TEST_CASE("Free points and bodies under a depth-profile current: the statics take the field at their positions",
+TEST_CASE("Free points, bodies and rods under a depth-profile current: the statics take the field at their positions",
           "[io][system][current]") {
   // A buoy with a drag area on a drag-free tether in a sheared current u(z) = 0.5 + 0.002 z:
   // at the equilibrium its drag is the field's at its own position, and it balances the
   // tether's pull with its net buoyancy; a constant field gives the uniform current's
-  // equilibrium; a body's drag area and lumps take the field too; a rod's drag stations do
-  // not yet (refused, named).
+  // equilibrium; a body's drag area, lumps and a rod's drag stations and ends take the field
+  // too.
   Environment env;
   env.depth = 100;
   auto make = [&](bool body) {
@@ -575,27 +575,42 @@ TEST_CASE("Free points and bodies under a depth-profile current: the statics tak
     CHECK(r3(0) > 0.2);
     CHECK(r3(0) < r1(0));
     CHECK(std::fabs(r3(1)) <= 1e-9);
-    // A rod with drag on the body: refused by name under the field.
-    auto sr = make(true);
-    RodPart<double> rod;
-    rod.name = "spar";
-    rod.a = Vec3<double>(0, 0, 0);
-    rod.b = Vec3<double>(0, 0, 2);
-    rod.d = 0.5;
-    rod.rho_A = 10;
-    rod.Cd = 1.0;
-    rod.segments = 4;
-    sr.body(0).rods.push_back(rod);
-    sr.renumber();
-    sr.set_current_field(shear);
-    auto s4 = sr.initial_state();
-    VecX<double> R;
-    try {
-      sr.static_residual(s4, R, nullptr);
-      FAIL("a rod with drag under a current field was accepted");
-    } catch (const NotImplementedError& e) {
-      CHECK_THAT(e.what(), Catch::Contains("can") && Catch::Contains("rod drag"));
-    }
+    // A rod with drag on the body: its stations and ends take the field at their positions;
+    // a constant field gives the uniform current's equilibrium, and the shear carries the
+    // body further than without the rod's drag.
+    auto with_rod = [&] {
+      auto sr = make(true);
+      RodPart<double> rod;
+      rod.name = "spar";
+      rod.a = Vec3<double>(0, 0, 0);
+      rod.b = Vec3<double>(0, 0, 2);
+      rod.d = 0.5;
+      rod.rho_A = 10;
+      rod.Cd = 1.0;
+      rod.CdEnd = 0.8;
+      rod.segments = 4;
+      sr.body(0).rods.push_back(rod);
+      sr.renumber();
+      return sr;
+    };
+    auto fa = with_rod(), ua = with_rod(), fs = with_rod();
+    fa.set_current_field([](const Vec3<double>&) { return Vec3<double>(0.4, 0.1, 0.05); });
+    ua.set_current(Vec3<double>(0.4, 0.1, 0.05));
+    fs.set_current_field(shear);
+    auto s4 = fa.initial_state(), s5 = ua.initial_state(), s6 = fs.initial_state();
+    solve_statics(fa, s4);
+    solve_statics(ua, s5);
+    solve_statics(fs, s6);
+    Vec3<double> r4, r5, r6;
+    Mat3<double> R4, R5, R6;
+    fa.body_pose(s4, 0, r4, R4);
+    ua.body_pose(s5, 0, r5, R5);
+    fs.body_pose(s6, 0, r6, R6);
+    INFO("body with its rod at " << r4.transpose() << " (constant field), " << r5.transpose() << " (uniform), "
+                                 << r6.transpose() << " (shear; without the rod " << r3.transpose() << ")");
+    CHECK((r4 - r5).norm() <= 1e-7);
+    CHECK((R4 - R5).cwiseAbs().maxCoeff() <= 1e-7);
+    CHECK(r6(0) > r3(0) + 1e-3);
   }
 }
 

@@ -330,8 +330,7 @@ std::vector<double> sw_run(io::SystemSimulation& sim, int from, int to, double d
 
 }  // namespace
 
-TEST_CASE("A deck with a free point in waves runs through SystemSimulation and restarts bit for bit; rods in waves "
-          "are refused by name",
+TEST_CASE("A deck with a free point in waves runs through SystemSimulation and restarts bit for bit",
           "[system][waves][io]") {
   io::ReadOptions ro;
   ro.accept_unsupported = true;
@@ -412,6 +411,8 @@ TEST_CASE("A deck's pinned rod in waves runs through SystemSimulation, swings wi
   // Save, run on, load, run again: bit for bit (the held pressure at the rod's ends included).
   const std::string path = std::string(CABLEDYN_SOURCE_DIR) + "/tests/system/rod_waves.test_state";
   wave.save(path);
+  const std::vector<double> held_p = wave.system().held_fluid_pressure();
+  REQUIRE(!held_p.empty());
   std::vector<double> a, b;
   for (int k = 81; k <= 100; ++k) {
     sw_run(wave, k, k, 0.05);
@@ -419,6 +420,7 @@ TEST_CASE("A deck's pinned rod in waves runs through SystemSimulation, swings wi
     a.insert(a.end(), {p(0), p(1), p(2)});
   }
   wave.load(path);
+  CHECK(wave.system().held_fluid_pressure() == held_p);
   for (int k = 81; k <= 100; ++k) {
     sw_run(wave, k, k, 0.05);
     const Vec3<double> p = tip(wave);
@@ -497,8 +499,58 @@ TEST_CASE("A submerged rod in a held flow: drag, fluid inertia and end pressure 
   hand << side + fA + fB, c.cross(side) + pa.cross(fA) + pb.cross(fB);
   INFO("flow load " << flow.transpose() << "\nby hand   " << hand.transpose());
   CHECK((flow - hand).cwiseAbs().maxCoeff() <= 1e-11 * hand.cwiseAbs().maxCoeff());
-  // The end pressure carries the axial Froude-Krylov force rho V (a . q) q.
-  CHECK((pA - pB) * A == Approx(rho * A * L * Aq).epsilon(1e-12));
+  // The held pressure at the rod's ends (sites 7 and 8: the reference point, six stations,
+  // End A, End B) is the field's there.
+  REQUIRE(sys.held_fluid_pressure().size() == 9);
+  CHECK(sys.held_fluid_pressure()[7] == pA);
+  CHECK(sys.held_fluid_pressure()[8] == pB);
+
+  // The sites of a body with a lump and two rods: the field sampled at the reference point,
+  // the lump, each rod's segment midpoints and its ends, in that order.
+  {
+    MooringSystem<double> ls(env, "layout");
+    BodyModel<double> B = sw_rod_body(BodyKind::coupled, 100);
+    BodyModel<double>::Lump lump;
+    lump.p = Vec3<double>(1, 2, 3);
+    lump.volume = 0.1;
+    B.lumps.push_back(lump);
+    RodPart<double> r2 = B.rods.front();
+    r2.a = Vec3<double>(1, 0, 0);
+    r2.b = Vec3<double>(1, 4, 1);
+    r2.segments = 3;
+    B.rods.push_back(r2);
+    ls.add_body(B);
+    ls.renumber();
+    auto s2 = ls.initial_state();
+    struct Shear {
+      FluidSample sample(const Eigen::Vector3d& x, double) const {
+        FluidSample f;
+        f.u = Vec3<double>(0.1 * x(2), 0.2 * x(0), 0.3 * x(1));
+        f.a = Vec3<double>(x(1), x(2), x(0));
+        f.p_dyn = x(0) + 10 * x(1) + 100 * x(2);
+        return f;
+      }
+    };
+    ls.hold_fluid(Shear{}, s2, 0.0);
+    std::vector<Vec3<double>> want{B.r, B.r + B.R * lump.p};
+    for (const auto& rod : B.rods) {
+      const Vec3<double> pa = B.R * rod.a, pb = B.R * rod.b;
+      for (int i = 0; i < rod.segments; ++i) want.push_back(B.r + pa + (pb - pa) * ((i + 0.5) / rod.segments));
+      want.push_back(B.r + pa);
+      want.push_back(B.r + pb);
+    }
+    REQUIRE(ls.fluid_sites() == want.size());
+    double du = 0, da = 0, dp = 0;
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      const FluidSample f = Shear{}.sample(want[k], 0.0);
+      du = std::max(du, (ls.held_fluid_velocity()[k] - f.u).norm());
+      da = std::max(da, (ls.held_fluid_acceleration()[k] - f.a).norm());
+      dp = std::max(dp, std::fabs(ls.held_fluid_pressure()[k] - f.p_dyn));
+    }
+    CHECK(du <= 1e-13);
+    CHECK(da <= 1e-12);
+    CHECK(dp <= 1e-11);
+  }
 
   // A free rod as heavy as the water it displaces, at rest in a flow accelerating uniformly:
   // its first acceleration is the flow's (its added mass and the fluid's inertia balance).

@@ -78,8 +78,8 @@ struct DeckSystem {
 /// coupled points, Free with its mass, volume, CdA, Ca and force), every line as written (End
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
-/// (waves with rods, profile and SeaState currents (a uniform current is modelled; waves are
-/// held by SystemSimulation), a finite-EI line on a zero-length rod,
+/// (a finite-EI line on a zero-length rod on a body or coupled, lines on a rod pinned to a
+/// body, zero-length coupled rods,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 ///

@@ -460,7 +460,7 @@ class SystemSimulation {
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS4";
+  static constexpr char kMagic[9] = "CDYNSYS5";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
