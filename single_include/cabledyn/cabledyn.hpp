@@ -14596,6 +14596,23 @@ Vec6<T> body_velocity_terms(const BodyModel<T>& B, const Mat3<T>& R, const Vec3<
 /// buoyancy (a submerged rod's at its centre, a rod at the surface at its wet stations'
 /// centroids). Spec "Rigid-body time integration": |P| = |W d_g - B d_b| is a pinned rod's
 /// swing stiffness about its pin (its reference point), whatever its pose.
+/// Visits the buoyancy of a rod at axis ax (spec "Attached objects and line ends": the
+/// wetted-segment buoyancy): visit(p, fz), the upward force fz [N] at its point p (from the
+/// body's reference point): a submerged rod's rho g A L at its centre; a rod at the surface
+/// rho g A_w per metre at each wet station's centroid (rod_wet_stations, still water).
+template <class T, class F>
+void rod_buoyancy(const RodPart<T>& rod, const RodAxis<T>& ax, const Environment& env, F&& visit) {
+  if (ax.submerged) {
+    const T A = rod.d * rod.d * (std::numbers::pi / 4);  // evaluated: a dual parameter meets a dual state
+    const T V = A * ax.L;
+    visit(Vec3<T>((ax.pa + ax.pb) / 2.0), T(V * (env.rho_w * env.g)));
+    return;
+  }
+  rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+    visit(Vec3<T>(ax.pa + st.s * ax.q + st.yc * ax.u), T(st.Aw * st.w * (env.rho_w * env.g)));
+  });
+}
+
 template <class T>
 Vec3<T> body_vertical_first_moment(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env) {
   const RigidMass<T> rm = body_rigid_mass(B);
@@ -14604,17 +14621,8 @@ Vec3<T> body_vertical_first_moment(const BodyModel<T>& B, const Vec3<T>& r, cons
   const T rg = T(env.rho_w * env.g);
   Vec3<T> P = Vec3<T>(R * rm.h) * T(-env.g) + b * (imm.phi * B.volume * rg);
   for (const auto& k : B.lumps) P += Vec3<T>(R * k.p) * (k.volume * rg);
-  for (const auto& rod : B.rods) {
-    const RodAxis<T> ax = rod_axis(rod, r, R);
-    if (ax.submerged) {
-      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
-      P += Vec3<T>((ax.pa + ax.pb) / 2.0) * (V * rg);
-      continue;
-    }
-    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
-      P += Vec3<T>(ax.pa + st.s * ax.q + st.yc * ax.u) * (st.Aw * st.w * rg);
-    });
-  }
+  for (const auto& rod : B.rods)
+    rod_buoyancy<T>(rod, rod_axis(rod, r, R), env, [&](const Vec3<T>& p, const T& fz) { P += p * fz; });
   return P;
 }
 
@@ -14641,6 +14649,30 @@ std::size_t body_fluid_sites(const BodyModel<T>& B) {
   std::size_t n = 1 + B.lumps.size();
   for (const auto& rod : B.rods) n += static_cast<std::size_t>(rod_fluid_sites(rod));
   return n;
+}
+
+/// The arm (from the body's reference point) of drag station i of a rod of n segments at axis
+/// ax: the segment's midpoint.
+template <class T>
+Vec3<T> rod_station(const RodAxis<T>& ax, int i, int n) {
+  return Vec3<T>(ax.pa + (ax.pb - ax.pa) * ((i + 0.5) / n));
+}
+
+/// Visits body B's held-fluid sites at pose (r, R) in BodyFluid's order, visit(arm) with each
+/// site's arm from the reference point: the reference point, the lumps, then rod by rod its
+/// drag stations and its ends (what MooringSystem::hold_fluid samples and the statics'
+/// current field takes).
+template <class T, class F>
+void for_each_body_fluid_site(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, F&& visit) {
+  visit(Vec3<T>(Vec3<T>::Zero()));
+  for (const auto& k : B.lumps) visit(Vec3<T>(R * k.p));
+  for (const auto& rod : B.rods) {
+    const RodAxis<T> ax = rod_axis<T>(rod, r, R);
+    const int n = std::max(1, rod.segments);
+    for (int i = 0; i < n; ++i) visit(rod_station(ax, i, n));
+    visit(Vec3<T>(ax.pa));
+    visit(Vec3<T>(ax.pb));
+  }
 }
 
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
@@ -14695,18 +14727,9 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     F.template tail<3>() += p.cross(f);
   }
   for (const auto& rod : B.rods) {
-    // Buoyancy: of a submerged cylinder rho g A L at its centre; of a rod at the surface
-    // rho g A_w per metre at each wet station's centroid (spec: the wetted-segment buoyancy).
+    // Buoyancy (rod_buoyancy): of a submerged cylinder at its centre, of a rod at the surface
+    // at each wet station's centroid.
     const RodAxis<T> ax = rod_axis(rod, r, R);
-    if (ax.submerged) {
-      const Vec3<T> c = (ax.pa + ax.pb) / 2.0;
-      const T A = rod.d * rod.d * (std::numbers::pi / 4);  // evaluated: a dual parameter meets a dual state
-      const T V = A * ax.L;
-      const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
-      F.template head<3>() += Fr;
-      F.template tail<3>() += c.cross(Fr);
-      continue;
-    }
     // A vertical rod through the surface: its sections are wet or dry, so the restoring of its
     // waterplane (second moment pi r^4 / 4) at a dual's tilt is added as the couple
     // rho g (pi r^4 / 4) q_up x e_z, q_up the axis upwards (zero at the vertical, its
@@ -14717,9 +14740,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
       const Vec3<T> up = value_of(ax.q(2)) > 0 ? Vec3<T>(ax.q) : Vec3<T>(-ax.q);  // the axis line, upwards
       F.template tail<3>() += Vec3<T>(Iwp * (env.rho_w * env.g) * up.cross(ez));
     }
-    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
-      const T fz = st.Aw * st.w * (env.rho_w * env.g);
-      const Vec3<T> p = ax.pa + st.s * ax.q + st.yc * ax.u;
+    rod_buoyancy<T>(rod, ax, env, [&](const Vec3<T>& p, const T& fz) {
       const Vec3<T> Fr(T(0), T(0), fz);
       F.template head<3>() += Fr;
       F.template tail<3>() += p.cross(Fr);
@@ -14778,7 +14799,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
       const T kd = rod.d * dl * (0.5 * env.rho_w * rod.Cd);
       const T ki = A * dl * (env.rho_w * (1 + rod.Ca));  // the side's fluid inertia per station
       for (int i = 0; i < n; ++i) {
-        const Vec3<T> p = pa + (pb - pa) * ((i + 0.5) / n);
+        const Vec3<T> p = rod_station(ax, i, n);
         const std::size_t k = base + static_cast<std::size_t>(i);
         const T f = ax.submerged ? T(1) : rod_wet_fraction(ax, T(r(2) + p(2)));  // the wet part of the section
         Vec3<T> force = Vec3<T>::Zero();
@@ -15397,17 +15418,8 @@ class MooringSystem {
       Vec3<T> rb;
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
-      put(fluid_body_site_[b], rb);
-      std::size_t site = fluid_body_site_[b] + 1;
-      for (std::size_t k = 0; k < bodies_[b].lumps.size(); ++k) put(site++, Vec3<T>(rb + Rb * bodies_[b].lumps[k].p));
-      // A rod's stations (its segments' midpoints) and ends, as body_external_load takes them.
-      for (const auto& rod : bodies_[b].rods) {
-        const RodAxis<T> ax = rod_axis<T>(rod, rb, Rb);
-        const int n = std::max(1, rod.segments);
-        for (int i = 0; i < n; ++i) put(site++, Vec3<T>(rb + ax.pa + (ax.pb - ax.pa) * ((i + 0.5) / n)));
-        put(site++, Vec3<T>(rb + ax.pa));
-        put(site++, Vec3<T>(rb + ax.pb));
-      }
+      std::size_t site = fluid_body_site_[b];
+      for_each_body_fluid_site<T>(bodies_[b], rb, Rb, [&](const Vec3<T>& arm) { put(site++, Vec3<T>(rb + arm)); });
     }
     fluid_u_.swap(fluid_tmp_u_);
     fluid_a_.swap(fluid_tmp_a_);
@@ -16738,16 +16750,7 @@ class MooringSystem {
           field_a_.assign(n, Vec3<double>::Zero());
           field_p_.assign(n, 0.0);
           std::size_t site = 0;
-          field_u_[site++] = current_field_(value3(rb));
-          for (const auto& k : B.lumps) field_u_[site++] = current_field_(value3(Vec3<T>(rb + Rb * k.p)));
-          for (const auto& rod : B.rods) {
-            const RodAxis<T> ax = rod_axis<T>(rod, rb, Rb);
-            const int m = std::max(1, rod.segments);
-            for (int i = 0; i < m; ++i)
-              field_u_[site++] = current_field_(value3(Vec3<T>(rb + ax.pa + (ax.pb - ax.pa) * ((i + 0.5) / m))));
-            field_u_[site++] = current_field_(value3(Vec3<T>(rb + ax.pa)));
-            field_u_[site++] = current_field_(value3(Vec3<T>(rb + ax.pb)));
-          }
+          for_each_body_fluid_site<T>(B, rb, Rb, [&](const Vec3<T>& arm) { field_u_[site++] = current_field_(value3(Vec3<T>(rb + arm))); });
           return Vec6<T>(-body_external_load<T>(B, rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, true,
                                                 BodyFluid{field_u_.data(), field_a_.data(), field_p_.data()}));
         }
@@ -17474,7 +17477,8 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
     Vec6<double> K = Vec6<double>::Zero();
     // The reach of a flagged body's point at arm p within the coming step (0: none).
     const bool ahead = bodies && dt > 0;
-    const Vec6<T> vel = sys.body_motion(s, bi, 1), acc = sys.body_motion(s, bi, 2);
+    const Vec6<T> vel = ahead ? sys.body_motion(s, bi, 1) : Vec6<T>(Vec6<T>::Zero()),
+                  acc = ahead ? sys.body_motion(s, bi, 2) : Vec6<T>(Vec6<T>::Zero());
     auto reach = [&](const Vec3<double>& p) {
       if (!ahead) return 0.0;
       const Vec3<double> w = V3(Vec3<T>(vel.template tail<3>())), al = V3(Vec3<T>(acc.template tail<3>()));
@@ -17503,6 +17507,12 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
     // rho g pi d^2 / (4 |t_z|) at the crossing point c (heave; k c_y^2 and k c_x^2 in roll
     // and pitch, c from the reference point): the body's own rods (at rb, Rb), and those of
     // a rod pinned on it (at its pose rc, Rc, carried here through the pin).
+    // A waterplane spring k at arm c: heave, and k c_y^2, k c_x^2 in roll and pitch.
+    auto waterplane = [&](double k, const Vec3<double>& c) {
+      K(2) += k;
+      K(3) += k * c(1) * c(1);
+      K(4) += k * c(0) * c(0);
+    };
     auto waterplanes = [&](const BodyModel<T>& B, const Vec3<T>& rc, const Mat3<T>& Rc) {
       const Vec3<double> offset = V3(Vec3<T>(rc - rb));
       for (const auto& rod : B.rods) {
@@ -17519,17 +17529,11 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
           const Vec3<double> c = a_near ? pa : pb;
           const double gap = std::min(std::fabs(za), std::fabs(zb)) - r;
           if (gap > std::max(reach(pa), reach(pb))) continue;
-          const double k = env.rho_w * env.g * std::min(kPi * r * r / std::max(std::fabs(qz), 1e-300), 2 * r * L);
-          K(2) += k;
-          K(3) += k * c(1) * c(1);
-          K(4) += k * c(0) * c(0);
+          waterplane(env.rho_w * env.g * std::min(kPi * r * r / std::max(std::fabs(qz), 1e-300), 2 * r * L), c);
           continue;
         }
         const Vec3<double> c = offset + V3(ax.pa) + (-za / qz) * V3(ax.q);  // the crossing, from rb
-        const double k = env.rho_w * env.g * kPi * r * r / std::fabs(qz);
-        K(2) += k;
-        K(3) += k * c(1) * c(1);
-        K(4) += k * c(0) * c(0);
+        waterplane(env.rho_w * env.g * kPi * r * r / std::fabs(qz), c);
       }
     };
     waterplanes(sys.body(bi), rb, Rb);
@@ -18590,6 +18594,16 @@ struct StaggeredBodies {
   std::vector<char> flag;
 };
 
+/// The staggered scheme's flag of body B (StaggeredBodies::flag): 1 a free body, 2 a rod
+/// pinned at a held pin, 0 a body it leaves to the line step (held, fixed, a direction joint,
+/// a CoupledPinned body, a rod pinned on a body).
+template <class T>
+char staggered_flag(const BodyModel<T>& B) {
+  if (B.joint || B.kind == BodyKind::coupled || B.kind == BodyKind::fixed) return 0;
+  if (B.kind == BodyKind::pinned && (B.host_pin || B.parent >= 0)) return 0;
+  return B.kind == BodyKind::free ? 1 : 2;
+}
+
 /// Holds the bodies of system `sys` that the staggered scheme steps (spec "Rigid-body time
 /// integration", bodyScheme staggered): every free body and every rod pinned at a held pin.
 /// Direction joints (massless), CoupledPinned bodies and rods pinned on a body stay in the
@@ -18605,11 +18619,8 @@ StaggeredBodies stagger_bodies(MooringSystem<T>& sys, SystemState<T>& s) {
   StaggeredBodies out;
   out.flag.assign(static_cast<std::size_t>(nb), 0);
   for (int b = 0; b < nb; ++b) {
-    const auto& B = sys.body(b);
-    if (B.joint || B.kind == BodyKind::coupled || B.kind == BodyKind::fixed) continue;
-    if (B.kind == BodyKind::pinned && (B.host_pin || B.parent >= 0)) continue;
-    out.flag[static_cast<std::size_t>(b)] = B.kind == BodyKind::free ? 1 : 2;
-    out.index.push_back(b);
+    out.flag[static_cast<std::size_t>(b)] = staggered_flag(sys.body(b));
+    if (out.flag[static_cast<std::size_t>(b)] != 0) out.index.push_back(b);
   }
   if (out.index.empty()) return out;
   // The old numbering of every DOF block that stays.
@@ -26803,12 +26814,18 @@ class SystemSimulation {
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
-    // The bodies' kinds and poses as built: the staggered scheme holds its bodies after the
-    // statics, and a second initialize starts from these again.
+    // The bodies' poses as built: the staggered scheme holds its bodies after the statics, and
+    // a second initialize starts from these again.
+    bool staggerable = false;
     for (std::size_t b = 0; b < model_.system.n_bodies(); ++b) {
       const auto& B = model_.system.body(static_cast<int>(b));
-      built_.push_back({B.kind, B.r, B.R});
+      built_.push_back({B.r, B.R});
+      staggerable = staggerable || staggered_flag(B) != 0;
     }
+    if (deck_.options.body_scheme_staggered && !staggerable)
+      solver_notes_.push_back(deck_.file + ":" + std::to_string(deck_.options.line_of("bodyScheme")) +
+                              ": bodyScheme staggered has no body to step (no free body or rod pinned at a "
+                              "held pin): the run is monolithic");
     DeckSea sea = build_deck_sea(deck_, model_.system.environment());
     // A current field (a depth profile) comes with the deck's sea in the march too.
     if (sea.has_waves || model_.system.has_current_field()) field_ = std::move(sea.field);
@@ -26893,8 +26910,6 @@ class SystemSimulation {
   /// True when the staggered scheme steps bodies of the run (bodyScheme staggered with a free
   /// body or a rod pinned at a held pin).
   bool staggered() const { return staggered_ != nullptr; }
-  /// The kind body b (system index) has in the model: a staggered body's free or pinned.
-  BodyKind body_kind(int b) const { return built_.at(static_cast<std::size_t>(b)).kind; }
   const SystemStepperStatistics& stepper_statistics() const {
     require_init("stepper_statistics");
     return stepper_->statistics();
@@ -27226,7 +27241,8 @@ class SystemSimulation {
     for (int b : stag_.index) {
       auto& B = model_.system.body(b);
       const auto& o = built_[static_cast<std::size_t>(b)];
-      B.kind = o.kind, B.r = o.r, B.R = o.R;
+      B.kind = stag_.flag[static_cast<std::size_t>(b)] == 1 ? BodyKind::free : BodyKind::pinned;
+      B.r = o.r, B.R = o.R;
       B.v.setZero(), B.w.setZero(), B.a.setZero(), B.alpha.setZero();
     }
     stag_ = {};
@@ -27273,7 +27289,6 @@ class SystemSimulation {
   std::unique_ptr<MooringSystem<double>> static_system_;  // the system as its statics solved it
   SystemState<double> static_state_;
   struct BuiltBody {
-    BodyKind kind;
     Vec3<double> r;
     Mat3<double> R;
   };
@@ -27990,7 +28005,7 @@ class SystemRunner {
         sys.body_pose(static_state_, bi, r, R);
         const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
         const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
-        const auto k = sim_->body_kind(bi);  // a staggered body's as built (held over its steps)
+        const auto k = sys.body(bi).kind;
         // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
         const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
         f << id << "\t"

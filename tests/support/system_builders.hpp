@@ -94,6 +94,39 @@ BodyModel<T> float_body() {
   return B;
 }
 
+/// A rod of length L hanging from a pin held 20 m down (the compound pendulum of the rods
+/// tests): diameter d, mass per metre mu, side added-mass coefficient Ca (CaEnd 0.6, 8 drag
+/// stations, no drag), tilted th0 about y; its inertia about the pin across its axis I_pin =
+/// mu (L^3/3 + d^2 L/16) + rho A Ca L^3/3 and its small-angle swing stiffness
+/// k = (mu - rho A) g L^2 / 2.
+struct PinnedPendulum {
+  BodyModel<double> body;
+  double I_pin = 0, k = 0;
+  double period() const { return 2 * kPi * std::sqrt(I_pin / k); }
+};
+inline PinnedPendulum pinned_pendulum(double L, double d, double mu, double Ca, double th0, const Environment& env) {
+  PinnedPendulum p;
+  BodyModel<double>& B = p.body;
+  B.name = "pinned rod";
+  B.kind = BodyKind::pinned;
+  B.r = Vec3<double>(0, 0, -20);
+  // Hanging down (the rod's z axis turned to -z), tilted th0 about y.
+  B.R = so3_exp(Vec3<double>(0, th0, 0)) * rotation_xyz(kPi, 0.0, 0.0);
+  RodPart<double> rod;
+  rod.name = "rod";
+  rod.b = Vec3<double>(0, 0, L);
+  rod.d = d;
+  rod.rho_A = mu;
+  rod.Ca = Ca;
+  rod.CaEnd = 0.6;
+  rod.segments = 8;
+  B.rods.push_back(rod);
+  const double rA = env.rho_w * kPi * d * d / 4;
+  p.I_pin = mu * (L * L * L / 3 + d * d / 4 * L / 4) + rA * Ca * L * L * L / 3;
+  p.k = (mu - rA) * env.g * L * L / 2;
+  return p;
+}
+
 /// Moors `sys`'s body 0 (a float_body) by three lines of 158, 30 and 158 m from body points 3 m
 /// out at 120 degree spacing to fixed anchors 100, 25 and 100 m out (40, 150 and 150 m deep):
 /// EI, elements, axial damping BA and Morison Cd, Cdt, Ca per the arguments (EA 5e8, 80 kg/m,

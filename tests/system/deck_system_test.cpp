@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cabledyn/io/system_model.hpp"
+#include "support/system_decks.hpp"
 
 using namespace cabledyn;
 using namespace cabledyn::io;
@@ -168,45 +169,10 @@ TEST_CASE("The system route refuses by name what it does not model", "[system][i
 
 namespace {
 
-const char* ds_body_deck = R"(--------------------- MoorDyn Input File ------------------------------------
-A submerged buoyant body moored by three lines (tests/system)
---------------------- LINE TYPES ---------------------------------------
-TypeName   Diam     Mass/m     EA          BA/-zeta   EI       Cd    Ca    CdAx  CaAx
-(-)        (m)      (kg/m)     (N)         (N-s/-)    (N-m^2)  (-)   (-)   (-)   (-)
-wire       0.1      80         5e8         0          0.0      1.2   1.0   0.2   0.0
----------------------------- BODIES -----------------------------------------------------
-ID   Attachment  X0     Y0    Z0     r0      p0     y0     Mass  CG*      I*               Volume   CdA*   Ca
-(#)     (-)      (m)    (m)   (m)   (deg)   (deg)  (deg)   (kg)  (m)      (kg-m^2)         (m^3)    (m^2)  (-)
-1       Free      0      0    -20    0       0      30      2e5   0.3|0|-5 2e6|2.2e6|8e5    250      %CDA%  0.8
---------------------- POINTS -------------------------------------------
-ID    Type      X          Y          Z         Mass    Vol     CdA    Ca
-(-)   (-)       (m)        (m)        (m)       (kg)    (m^3)   (m^2)  (-)
-1     Body1     3          0          -2        0       0       0      0
-2     Body1     -1.5       2.598      -2        0       0       0      0
-3     Body1     -1.5       -2.598     -2        0       0       0      0
-4     Fixed     %A1%
-5     Fixed     -50        86.6       -150      0       0       0      0
-6     Fixed     -50        -86.6      -150      0       0       0      0
---------------------- LINES --------------------------------------------
-ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
-(-)  (-)        (-)      (-)      (m)       (-)      (-)
-1    wire       1        4        158       12       -
-2    wire       2        5        158       12       -
-3    wire       3        6        158       12       -
---------------------- OPTIONS ------------------------------------------
-%EXTRA%
---------------------- OUTPUTS ------------------------------------------
-Body1Px
-Body1Rz
-Body1Fz
---------------------- need this line ------------------------------------
-)";
+
 
 Deck ds_body(const std::string& extra = "", const std::string& cda = "0", const std::string& a1 = "100 0 -150 0 0 0 0") {
-  std::string text = ds_body_deck;
-  text.replace(text.find("%EXTRA%"), 7, extra);
-  text.replace(text.find("%CDA%"), 5, cda);
-  text.replace(text.find("%A1%"), 4, a1);
+  const std::string text = test_support::moored_float_deck(extra, cda, a1);
   ReadOptions ro;
   ro.accept_unsupported = true;
   return parse_deck(text, "body.dat", ro);
@@ -268,10 +234,7 @@ ID   RodType  Attachment   Xa   Ya   Za    Xb   Yb   Zb    NumSegs  RodOutputs
 2    can      Body1Pinned  0    1    -3    0    1    -3    0        -
 )";
   auto deck_text = [&](const std::string& lines_extra, const std::string& attach) {
-    std::string text = ds_body_deck;
-    text.replace(text.find("%EXTRA%"), 7, "");
-    text.replace(text.find("%CDA%"), 5, "0");
-    text.replace(text.find("%A1%"), 4, "100 0 -150 0 0 0 0");
+    std::string text = test_support::moored_float_deck();
     std::string r = rods;
     r.replace(r.find("Body1Pinned  2"), 11, attach);
     text.replace(text.find("--------------------- POINTS"), 0, r);
@@ -353,11 +316,7 @@ TEST_CASE("BODIES rows and Body points: malformed or unmodelled input is refused
   CHECK(lumped.system.body(0).lumps.size() == 1);
   CHECK(body_rigid_mass(lumped.system.body(0)).m == Approx(2e5 + 50));
   // The single-line driver's reader refuses bodies by name.
-  std::string text = ds_body_deck;
-  text.replace(text.find("%EXTRA%"), 7, "");
-  text.replace(text.find("%CDA%"), 5, "0");
-  text.replace(text.find("%A1%"), 4, "100 0 -150 0 0 0 0");
-  CHECK_THROWS_WITH(parse_deck(text, "x.dat"), Catch::Contains(kBodiesFeature));
+  CHECK_THROWS_WITH(parse_deck(test_support::moored_float_deck(), "x.dat"), Catch::Contains(kBodiesFeature));
   // bodyScheme takes monolithic or staggered (tests/system/system_staggered_test.cpp); another
   // value is refused by name.
   CHECK(ds_body("staggered bodyScheme").options.body_scheme_staggered);

@@ -11,10 +11,12 @@
 
 #include <cmath>
 
+#include "cabledyn/autodiff.hpp"
 #include "cabledyn/core/so3.hpp"
 #include "cabledyn/dynamics/system_stepper.hpp"
 #include "cabledyn/statics/tension_statics.hpp"
 #include "cabledyn/system.hpp"
+#include "support/system_builders.hpp"
 
 using namespace cabledyn;
 
@@ -54,19 +56,12 @@ TEST_CASE("A pinned rod: its mass matrix about the pin, and its swing with the c
   const double L = 10, d = 0.2, mu = 100, Ca = 1.0, th0 = 0.02;
   Environment env;
   MooringSystem<double> sys(env, "pendulum");
-  BodyModel<double> B;
-  B.name = "pinned rod";
-  B.kind = BodyKind::pinned;
-  B.r = Vec3<double>(0, 0, -20);
-  // Hanging down (the rod's z axis turned to -z), tilted th0 about y.
-  B.R = so3_exp(Vec3<double>(0, th0, 0)) * rotation_xyz(sr_pi, 0.0, 0.0);
-  B.rods.push_back(sr_rod(L, d, mu, Ca));
+  const test_support::PinnedPendulum pp = test_support::pinned_pendulum(L, d, mu, Ca, th0, env);
+  const BodyModel<double>& B = pp.body;
   sys.add_body(B);
   sys.renumber();
   REQUIRE(sys.dofs() == 3);
-  const double A = sr_pi * d * d / 4, rA = env.rho_w * A;
-  const double I_pin = mu * (L * L * L / 3 + d * d / 4 * L / 4) + rA * Ca * L * L * L / 3;
-  const double k = (mu - rA) * env.g * L * L / 2;
+  const double I_pin = pp.I_pin;
   // The mass matrix about the pin, upright: the rotational block across the axis.
   {
     MooringSystem<double> up(env, "upright");
@@ -84,7 +79,7 @@ TEST_CASE("A pinned rod: its mass matrix about the pin, and its swing with the c
     CHECK(std::fabs(Ma(1)) < 1e-9 * I_pin);
     CHECK(std::fabs(Ma(2)) < 1e-9 * I_pin);
   }
-  const double T_exact = 2 * sr_pi * std::sqrt(I_pin / k);
+  const double T_exact = pp.period();
   auto s = sys.initial_state();
   SystemStepperOptions o;
   o.rho_inf = 1.0;

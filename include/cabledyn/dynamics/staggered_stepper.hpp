@@ -39,6 +39,16 @@ struct StaggeredBodies {
   std::vector<char> flag;
 };
 
+/// The staggered scheme's flag of body B (StaggeredBodies::flag): 1 a free body, 2 a rod
+/// pinned at a held pin, 0 a body it leaves to the line step (held, fixed, a direction joint,
+/// a CoupledPinned body, a rod pinned on a body).
+template <class T>
+char staggered_flag(const BodyModel<T>& B) {
+  if (B.joint || B.kind == BodyKind::coupled || B.kind == BodyKind::fixed) return 0;
+  if (B.kind == BodyKind::pinned && (B.host_pin || B.parent >= 0)) return 0;
+  return B.kind == BodyKind::free ? 1 : 2;
+}
+
 /// Holds the bodies of system `sys` that the staggered scheme steps (spec "Rigid-body time
 /// integration", bodyScheme staggered): every free body and every rod pinned at a held pin.
 /// Direction joints (massless), CoupledPinned bodies and rods pinned on a body stay in the
@@ -54,11 +64,8 @@ StaggeredBodies stagger_bodies(MooringSystem<T>& sys, SystemState<T>& s) {
   StaggeredBodies out;
   out.flag.assign(static_cast<std::size_t>(nb), 0);
   for (int b = 0; b < nb; ++b) {
-    const auto& B = sys.body(b);
-    if (B.joint || B.kind == BodyKind::coupled || B.kind == BodyKind::fixed) continue;
-    if (B.kind == BodyKind::pinned && (B.host_pin || B.parent >= 0)) continue;
-    out.flag[static_cast<std::size_t>(b)] = B.kind == BodyKind::free ? 1 : 2;
-    out.index.push_back(b);
+    out.flag[static_cast<std::size_t>(b)] = staggered_flag(sys.body(b));
+    if (out.flag[static_cast<std::size_t>(b)] != 0) out.index.push_back(b);
   }
   if (out.index.empty()) return out;
   // The old numbering of every DOF block that stays.

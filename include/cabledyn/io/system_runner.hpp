@@ -712,7 +712,7 @@ class SystemRunner {
         sys.body_pose(static_state_, bi, r, R);
         const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
         const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
-        const auto k = sim_->body_kind(bi);  // a staggered body's as built (held over its steps)
+        const auto k = sys.body(bi).kind;
         // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
         const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
         f << id << "\t"

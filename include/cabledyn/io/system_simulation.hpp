@@ -74,12 +74,18 @@ class SystemSimulation {
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.
-    // The bodies' kinds and poses as built: the staggered scheme holds its bodies after the
-    // statics, and a second initialize starts from these again.
+    // The bodies' poses as built: the staggered scheme holds its bodies after the statics, and
+    // a second initialize starts from these again.
+    bool staggerable = false;
     for (std::size_t b = 0; b < model_.system.n_bodies(); ++b) {
       const auto& B = model_.system.body(static_cast<int>(b));
-      built_.push_back({B.kind, B.r, B.R});
+      built_.push_back({B.r, B.R});
+      staggerable = staggerable || staggered_flag(B) != 0;
     }
+    if (deck_.options.body_scheme_staggered && !staggerable)
+      solver_notes_.push_back(deck_.file + ":" + std::to_string(deck_.options.line_of("bodyScheme")) +
+                              ": bodyScheme staggered has no body to step (no free body or rod pinned at a "
+                              "held pin): the run is monolithic");
     DeckSea sea = build_deck_sea(deck_, model_.system.environment());
     // A current field (a depth profile) comes with the deck's sea in the march too.
     if (sea.has_waves || model_.system.has_current_field()) field_ = std::move(sea.field);
@@ -164,8 +170,6 @@ class SystemSimulation {
   /// True when the staggered scheme steps bodies of the run (bodyScheme staggered with a free
   /// body or a rod pinned at a held pin).
   bool staggered() const { return staggered_ != nullptr; }
-  /// The kind body b (system index) has in the model: a staggered body's free or pinned.
-  BodyKind body_kind(int b) const { return built_.at(static_cast<std::size_t>(b)).kind; }
   const SystemStepperStatistics& stepper_statistics() const {
     require_init("stepper_statistics");
     return stepper_->statistics();
@@ -497,7 +501,8 @@ class SystemSimulation {
     for (int b : stag_.index) {
       auto& B = model_.system.body(b);
       const auto& o = built_[static_cast<std::size_t>(b)];
-      B.kind = o.kind, B.r = o.r, B.R = o.R;
+      B.kind = stag_.flag[static_cast<std::size_t>(b)] == 1 ? BodyKind::free : BodyKind::pinned;
+      B.r = o.r, B.R = o.R;
       B.v.setZero(), B.w.setZero(), B.a.setZero(), B.alpha.setZero();
     }
     stag_ = {};
@@ -544,7 +549,6 @@ class SystemSimulation {
   std::unique_ptr<MooringSystem<double>> static_system_;  // the system as its statics solved it
   SystemState<double> static_state_;
   struct BuiltBody {
-    BodyKind kind;
     Vec3<double> r;
     Mat3<double> R;
   };

@@ -503,6 +503,23 @@ Vec6<T> body_velocity_terms(const BodyModel<T>& B, const Mat3<T>& R, const Vec3<
 /// buoyancy (a submerged rod's at its centre, a rod at the surface at its wet stations'
 /// centroids). Spec "Rigid-body time integration": |P| = |W d_g - B d_b| is a pinned rod's
 /// swing stiffness about its pin (its reference point), whatever its pose.
+/// Visits the buoyancy of a rod at axis ax (spec "Attached objects and line ends": the
+/// wetted-segment buoyancy): visit(p, fz), the upward force fz [N] at its point p (from the
+/// body's reference point): a submerged rod's rho g A L at its centre; a rod at the surface
+/// rho g A_w per metre at each wet station's centroid (rod_wet_stations, still water).
+template <class T, class F>
+void rod_buoyancy(const RodPart<T>& rod, const RodAxis<T>& ax, const Environment& env, F&& visit) {
+  if (ax.submerged) {
+    const T A = rod.d * rod.d * (std::numbers::pi / 4);  // evaluated: a dual parameter meets a dual state
+    const T V = A * ax.L;
+    visit(Vec3<T>((ax.pa + ax.pb) / 2.0), T(V * (env.rho_w * env.g)));
+    return;
+  }
+  rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
+    visit(Vec3<T>(ax.pa + st.s * ax.q + st.yc * ax.u), T(st.Aw * st.w * (env.rho_w * env.g)));
+  });
+}
+
 template <class T>
 Vec3<T> body_vertical_first_moment(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env) {
   const RigidMass<T> rm = body_rigid_mass(B);
@@ -511,17 +528,8 @@ Vec3<T> body_vertical_first_moment(const BodyModel<T>& B, const Vec3<T>& r, cons
   const T rg = T(env.rho_w * env.g);
   Vec3<T> P = Vec3<T>(R * rm.h) * T(-env.g) + b * (imm.phi * B.volume * rg);
   for (const auto& k : B.lumps) P += Vec3<T>(R * k.p) * (k.volume * rg);
-  for (const auto& rod : B.rods) {
-    const RodAxis<T> ax = rod_axis(rod, r, R);
-    if (ax.submerged) {
-      const T V = rod.d * rod.d * (std::numbers::pi / 4) * ax.L;
-      P += Vec3<T>((ax.pa + ax.pb) / 2.0) * (V * rg);
-      continue;
-    }
-    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
-      P += Vec3<T>(ax.pa + st.s * ax.q + st.yc * ax.u) * (st.Aw * st.w * rg);
-    });
-  }
+  for (const auto& rod : B.rods)
+    rod_buoyancy<T>(rod, rod_axis(rod, r, R), env, [&](const Vec3<T>& p, const T& fz) { P += p * fz; });
   return P;
 }
 
@@ -548,6 +556,30 @@ std::size_t body_fluid_sites(const BodyModel<T>& B) {
   std::size_t n = 1 + B.lumps.size();
   for (const auto& rod : B.rods) n += static_cast<std::size_t>(rod_fluid_sites(rod));
   return n;
+}
+
+/// The arm (from the body's reference point) of drag station i of a rod of n segments at axis
+/// ax: the segment's midpoint.
+template <class T>
+Vec3<T> rod_station(const RodAxis<T>& ax, int i, int n) {
+  return Vec3<T>(ax.pa + (ax.pb - ax.pa) * ((i + 0.5) / n));
+}
+
+/// Visits body B's held-fluid sites at pose (r, R) in BodyFluid's order, visit(arm) with each
+/// site's arm from the reference point: the reference point, the lumps, then rod by rod its
+/// drag stations and its ends (what MooringSystem::hold_fluid samples and the statics'
+/// current field takes).
+template <class T, class F>
+void for_each_body_fluid_site(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, F&& visit) {
+  visit(Vec3<T>(Vec3<T>::Zero()));
+  for (const auto& k : B.lumps) visit(Vec3<T>(R * k.p));
+  for (const auto& rod : B.rods) {
+    const RodAxis<T> ax = rod_axis<T>(rod, r, R);
+    const int n = std::max(1, rod.segments);
+    for (int i = 0; i < n; ++i) visit(rod_station(ax, i, n));
+    visit(Vec3<T>(ax.pa));
+    visit(Vec3<T>(ax.pb));
+  }
 }
 
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
@@ -602,18 +634,9 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     F.template tail<3>() += p.cross(f);
   }
   for (const auto& rod : B.rods) {
-    // Buoyancy: of a submerged cylinder rho g A L at its centre; of a rod at the surface
-    // rho g A_w per metre at each wet station's centroid (spec: the wetted-segment buoyancy).
+    // Buoyancy (rod_buoyancy): of a submerged cylinder at its centre, of a rod at the surface
+    // at each wet station's centroid.
     const RodAxis<T> ax = rod_axis(rod, r, R);
-    if (ax.submerged) {
-      const Vec3<T> c = (ax.pa + ax.pb) / 2.0;
-      const T A = rod.d * rod.d * (std::numbers::pi / 4);  // evaluated: a dual parameter meets a dual state
-      const T V = A * ax.L;
-      const Vec3<T> Fr(T(0), T(0), V * (env.rho_w * env.g));
-      F.template head<3>() += Fr;
-      F.template tail<3>() += c.cross(Fr);
-      continue;
-    }
     // A vertical rod through the surface: its sections are wet or dry, so the restoring of its
     // waterplane (second moment pi r^4 / 4) at a dual's tilt is added as the couple
     // rho g (pi r^4 / 4) q_up x e_z, q_up the axis upwards (zero at the vertical, its
@@ -624,9 +647,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
       const Vec3<T> up = value_of(ax.q(2)) > 0 ? Vec3<T>(ax.q) : Vec3<T>(-ax.q);  // the axis line, upwards
       F.template tail<3>() += Vec3<T>(Iwp * (env.rho_w * env.g) * up.cross(ez));
     }
-    rod_wet_stations<T>(ax.za, ax.q, ax.L, ax.radius, 0.0, [&](const RodWetStation<T>& st) {
-      const T fz = st.Aw * st.w * (env.rho_w * env.g);
-      const Vec3<T> p = ax.pa + st.s * ax.q + st.yc * ax.u;
+    rod_buoyancy<T>(rod, ax, env, [&](const Vec3<T>& p, const T& fz) {
       const Vec3<T> Fr(T(0), T(0), fz);
       F.template head<3>() += Fr;
       F.template tail<3>() += p.cross(Fr);
@@ -685,7 +706,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
       const T kd = rod.d * dl * (0.5 * env.rho_w * rod.Cd);
       const T ki = A * dl * (env.rho_w * (1 + rod.Ca));  // the side's fluid inertia per station
       for (int i = 0; i < n; ++i) {
-        const Vec3<T> p = pa + (pb - pa) * ((i + 0.5) / n);
+        const Vec3<T> p = rod_station(ax, i, n);
         const std::size_t k = base + static_cast<std::size_t>(i);
         const T f = ax.submerged ? T(1) : rod_wet_fraction(ax, T(r(2) + p(2)));  // the wet part of the section
         Vec3<T> force = Vec3<T>::Zero();

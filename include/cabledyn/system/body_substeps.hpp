@@ -52,7 +52,8 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
     Vec6<double> K = Vec6<double>::Zero();
     // The reach of a flagged body's point at arm p within the coming step (0: none).
     const bool ahead = bodies && dt > 0;
-    const Vec6<T> vel = sys.body_motion(s, bi, 1), acc = sys.body_motion(s, bi, 2);
+    const Vec6<T> vel = ahead ? sys.body_motion(s, bi, 1) : Vec6<T>(Vec6<T>::Zero()),
+                  acc = ahead ? sys.body_motion(s, bi, 2) : Vec6<T>(Vec6<T>::Zero());
     auto reach = [&](const Vec3<double>& p) {
       if (!ahead) return 0.0;
       const Vec3<double> w = V3(Vec3<T>(vel.template tail<3>())), al = V3(Vec3<T>(acc.template tail<3>()));
@@ -81,6 +82,12 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
     // rho g pi d^2 / (4 |t_z|) at the crossing point c (heave; k c_y^2 and k c_x^2 in roll
     // and pitch, c from the reference point): the body's own rods (at rb, Rb), and those of
     // a rod pinned on it (at its pose rc, Rc, carried here through the pin).
+    // A waterplane spring k at arm c: heave, and k c_y^2, k c_x^2 in roll and pitch.
+    auto waterplane = [&](double k, const Vec3<double>& c) {
+      K(2) += k;
+      K(3) += k * c(1) * c(1);
+      K(4) += k * c(0) * c(0);
+    };
     auto waterplanes = [&](const BodyModel<T>& B, const Vec3<T>& rc, const Mat3<T>& Rc) {
       const Vec3<double> offset = V3(Vec3<T>(rc - rb));
       for (const auto& rod : B.rods) {
@@ -97,17 +104,11 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
           const Vec3<double> c = a_near ? pa : pb;
           const double gap = std::min(std::fabs(za), std::fabs(zb)) - r;
           if (gap > std::max(reach(pa), reach(pb))) continue;
-          const double k = env.rho_w * env.g * std::min(kPi * r * r / std::max(std::fabs(qz), 1e-300), 2 * r * L);
-          K(2) += k;
-          K(3) += k * c(1) * c(1);
-          K(4) += k * c(0) * c(0);
+          waterplane(env.rho_w * env.g * std::min(kPi * r * r / std::max(std::fabs(qz), 1e-300), 2 * r * L), c);
           continue;
         }
         const Vec3<double> c = offset + V3(ax.pa) + (-za / qz) * V3(ax.q);  // the crossing, from rb
-        const double k = env.rho_w * env.g * kPi * r * r / std::fabs(qz);
-        K(2) += k;
-        K(3) += k * c(1) * c(1);
-        K(4) += k * c(0) * c(0);
+        waterplane(env.rho_w * env.g * kPi * r * r / std::fabs(qz), c);
       }
     };
     waterplanes(sys.body(bi), rb, Rb);

@@ -224,17 +224,8 @@ class MooringSystem {
       Vec3<T> rb;
       Mat3<T> Rb;
       body_pose(s, static_cast<int>(b), rb, Rb);
-      put(fluid_body_site_[b], rb);
-      std::size_t site = fluid_body_site_[b] + 1;
-      for (std::size_t k = 0; k < bodies_[b].lumps.size(); ++k) put(site++, Vec3<T>(rb + Rb * bodies_[b].lumps[k].p));
-      // A rod's stations (its segments' midpoints) and ends, as body_external_load takes them.
-      for (const auto& rod : bodies_[b].rods) {
-        const RodAxis<T> ax = rod_axis<T>(rod, rb, Rb);
-        const int n = std::max(1, rod.segments);
-        for (int i = 0; i < n; ++i) put(site++, Vec3<T>(rb + ax.pa + (ax.pb - ax.pa) * ((i + 0.5) / n)));
-        put(site++, Vec3<T>(rb + ax.pa));
-        put(site++, Vec3<T>(rb + ax.pb));
-      }
+      std::size_t site = fluid_body_site_[b];
+      for_each_body_fluid_site<T>(bodies_[b], rb, Rb, [&](const Vec3<T>& arm) { put(site++, Vec3<T>(rb + arm)); });
     }
     fluid_u_.swap(fluid_tmp_u_);
     fluid_a_.swap(fluid_tmp_a_);
@@ -1565,16 +1556,7 @@ class MooringSystem {
           field_a_.assign(n, Vec3<double>::Zero());
           field_p_.assign(n, 0.0);
           std::size_t site = 0;
-          field_u_[site++] = current_field_(value3(rb));
-          for (const auto& k : B.lumps) field_u_[site++] = current_field_(value3(Vec3<T>(rb + Rb * k.p)));
-          for (const auto& rod : B.rods) {
-            const RodAxis<T> ax = rod_axis<T>(rod, rb, Rb);
-            const int m = std::max(1, rod.segments);
-            for (int i = 0; i < m; ++i)
-              field_u_[site++] = current_field_(value3(Vec3<T>(rb + ax.pa + (ax.pb - ax.pa) * ((i + 0.5) / m))));
-            field_u_[site++] = current_field_(value3(Vec3<T>(rb + ax.pa)));
-            field_u_[site++] = current_field_(value3(Vec3<T>(rb + ax.pb)));
-          }
+          for_each_body_fluid_site<T>(B, rb, Rb, [&](const Vec3<T>& arm) { field_u_[site++] = current_field_(value3(Vec3<T>(rb + arm))); });
           return Vec6<T>(-body_external_load<T>(B, rb, Rb, z3, z3, env_, seabed_.z, seabed_.params, current_, true,
                                                 BodyFluid{field_u_.data(), field_a_.data(), field_p_.data()}));
         }
