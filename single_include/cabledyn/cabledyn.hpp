@@ -15036,6 +15036,12 @@ class BorderedJacobian {
   /// First global index of block b.
   Index block_offset(std::size_t b) const { return offset_[b]; }
   std::size_t n_blocks() const { return shapes_.size(); }
+  /// DOFs of block b.
+  Index block_size(std::size_t b) const { return shapes_[b].size; }
+  /// The assembled band of block b (block-local indices; meaningful before factor()).
+  const BandMatrix<T>& block(std::size_t b) const { return band_[b]; }
+  /// The name of block b (its line's).
+  const std::string& block_name(std::size_t b) const { return shapes_[b].name; }
 
   void set_zero() {
     factored_ = false;
@@ -18407,8 +18413,12 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
 // is held and counted, not reported as a zero-frequency mode. K is the tangent of the static
 // residual, symmetric for the conservative loads of the statics; a body's central-difference
 // rows and a line's follower loads make it symmetric to round-off only, and its symmetric part
-// is used (the asymmetry is reported). The problem is solved dense (Eigen's generalised
-// self-adjoint solver), so systems are limited to kMaxDofs free DOFs.
+// is used (the asymmetry is reported). A system whose free DOFs are all lines' (lines between
+// fixed, coupled and held points: no free point, body or rod) has block-diagonal K and M, one
+// band per line: each line's band is solved by the banded generalised eigensolver of the
+// single-line analysis (linalg/band_eigen.hpp) and the lowest modes of all lines are merged,
+// so a long cable's thousands of DOFs are no limit. A system with object DOFs is solved dense
+// (Eigen's generalised self-adjoint solver), limited to kMaxDofs free DOFs.
 
 #include <algorithm>
 #include <cmath>
@@ -18421,7 +18431,8 @@ namespace cabledyn {
 
 /// The modes of a mooring system.
 struct SystemModalResult {
-  static constexpr Eigen::Index kMaxDofs = 4000;  ///< the dense solver's limit of free DOFs
+  /// The dense solver's limit of free DOFs (a system with object DOFs).
+  static constexpr Eigen::Index kMaxDofs = 4000;
   VecX<double> omega2;     ///< omega^2 [rad^2/s^2], ascending
   VecX<double> frequency;  ///< f = omega / (2 pi) [Hz]
   VecX<double> period;     ///< 1 / f [s]
@@ -18433,37 +18444,120 @@ struct SystemModalResult {
   std::vector<ModalResult<double>> lines;
   Eigen::Index mechanism_dofs = 0;  ///< free DOFs without stiffness, held
   double asymmetry = 0;             ///< max |K - K^T| / max |K| of the static tangent
+  bool banded = false;              ///< solved line by line in band storage (no object DOFs)
 
   Eigen::Index n_modes() const { return omega2.size(); }
 };
 
-/// The n_modes lowest modes of `sys` about its static state s (solve_statics's). Throws
-/// InputError for n_modes outside [1, free DOFs] or a state of another size,
-/// NotImplementedError above SystemModalResult::kMaxDofs free DOFs, SolveError when the
-/// mass matrix is not positive definite, DomainError when an omega^2 is negative beyond
-/// round-off (an unstable equilibrium).
-inline SystemModalResult system_modal_analysis(const MooringSystem<double>& sys, const SystemState<double>& s,
-                                               Eigen::Index n_modes) {
+namespace detail {
+
+// omega^2 of mode j (0-based; named 1-based) checked: negative beyond round-off of the
+// largest |omega^2| computed is an unstable equilibrium (DomainError), within it zero.
+inline double checked_omega2(double w2, double top, Eigen::Index j, const std::string& obj) {
+  if (w2 < 0) {
+    if (-w2 > 1e-8 * top + std::numeric_limits<double>::min())
+      throw DomainError(obj, "omega^2 of mode " + std::to_string(j + 1) + " [rad^2/s^2]", w2,
+                        ">= 0 (negative: the state is not a stable equilibrium)");
+    w2 = 0;
+  }
+  return w2;
+}
+
+// The banded path: K and M block diagonal, one band per line (no object DOFs). Each band's
+// mechanism rows (zero to round-off against the largest diagonal of all lines, as on the
+// dense path) are held; the symmetric part of the rest goes into band storage of the line's
+// half-bandwidth (removing rows and columns keeps the band) and its lowest min(n_modes, free)
+// modes are solved by the banded eigensolver; the lowest n_modes of all lines are kept,
+// ascending (ties in line order).
+inline void banded_system_modes(const BorderedJacobian<double>& JK, const BorderedJacobian<double>& JM,
+                                Eigen::Index n_modes, const std::string& obj, SystemModalResult& res) {
   using Index = Eigen::Index;
-  const std::string obj = sys.name() + " modal analysis";
-  const Index n = sys.dofs();
-  if (s.q.size() != n) throw InputError(obj, "state size", s.q.size(), "== " + std::to_string(n) + " DOFs");
-  if (n > SystemModalResult::kMaxDofs)
-    throw NotImplementedError(obj, "free DOFs", n,
-                              "<= " + std::to_string(SystemModalResult::kMaxDofs) + " (a dense eigensolver)");
-  // K: the static tangent with the tension-only law; M: the mass (inertia's wm = 1 share).
-  auto J = sys.make_jacobian();
-  VecX<double> R;
-  sys.static_residual(s, R, &J, 0.0);
-  MatX<double> K = J.to_dense();
-  SystemState<double> rest = s;
-  rest.v.setZero(n);
-  rest.a.setZero(n);
-  J.set_zero();
-  VecX<double> Ma;
-  sys.inertia(rest, Ma, &J, 1.0, 0.0);
-  const MatX<double> M = J.to_dense();
-  SystemModalResult res;
+  const std::size_t nb = JK.n_blocks();
+  double dmax = 0, kmax = 0, asym = 0;
+  for (std::size_t b = 0; b < nb; ++b) {
+    const auto& K = JK.block(b);
+    const Index nbk = JK.block_size(b), kd = std::max(K.kl(), K.ku());
+    for (Index i = 0; i < nbk; ++i) {
+      dmax = std::max(dmax, std::fabs(K(i, i)));
+      for (Index j = std::max<Index>(0, i - kd); j <= std::min(nbk - 1, i + kd); ++j) {
+        kmax = std::max(kmax, std::fabs(K(i, j)));
+        asym = std::max(asym, std::fabs(K(i, j) - K(j, i)));
+      }
+    }
+  }
+  res.asymmetry = kmax > 0 ? asym / kmax : 0.0;
+  struct Mode {
+    double w2;
+    std::size_t block;
+    Index k;
+  };
+  std::vector<Mode> modes;
+  std::vector<std::vector<Index>> keep(nb);
+  std::vector<BandEigenResult<double>> eig(nb);
+  Index free_total = 0;
+  for (std::size_t b = 0; b < nb; ++b) {
+    const auto& K = JK.block(b);
+    const auto& M = JM.block(b);
+    const Index nbk = JK.block_size(b), kd = std::max(K.kl(), K.ku());
+    for (Index i = 0; i < nbk; ++i) {
+      double row = 0;
+      for (Index j = std::max<Index>(0, i - kd); j <= std::min(nbk - 1, i + kd); ++j)
+        row = std::max(row, std::fabs(0.5 * (K(i, j) + K(j, i))));
+      if (row <= 1e-13 * dmax)
+        ++res.mechanism_dofs;
+      else
+        keep[b].push_back(i);
+    }
+    const Index m = static_cast<Index>(keep[b].size());
+    free_total += m;
+    if (m == 0) continue;
+    SymmetricBandMatrix<double> Kb(m, kd), Mb(m, kd);
+    for (Index a = 0; a < m; ++a)
+      for (Index c = std::max<Index>(0, a - kd); c <= a; ++c) {
+        const Index i = keep[b][static_cast<std::size_t>(a)], j = keep[b][static_cast<std::size_t>(c)];
+        if (i - j > kd) continue;  // outside the line's band: zero
+        Kb.at(a, c) = 0.5 * (K(i, j) + K(j, i));
+        Mb.at(a, c) = 0.5 * (M(i, j) + M(j, i));
+      }
+    const Index want = std::min(n_modes, m);
+    if (want < 1) continue;
+    try {
+      eig[b] = band_generalized_eigen<double>(Kb, Mb, want);
+    } catch (const SolveError& e) {
+      throw SolveError(obj, "banded generalised eigenproblem K phi = omega^2 M phi of " + JK.block_name(b),
+                       static_cast<double>(m), std::string("a positive definite mass matrix (") + e.what() + ")");
+    }
+    for (Index k = 0; k < want; ++k) modes.push_back({eig[b].eigenvalues(k), b, k});
+  }
+  if (!(n_modes >= 1 && n_modes <= free_total))
+    throw InputError(obj, "nModes", n_modes,
+                     "in [1, " + std::to_string(free_total) + "] (the free DOFs with stiffness)");
+  std::stable_sort(modes.begin(), modes.end(), [](const Mode& x, const Mode& y) { return x.w2 < y.w2; });
+  double top = 0;
+  for (const auto& md : modes) top = std::max(top, std::fabs(md.w2));
+  res.omega2.resize(n_modes);
+  res.frequency.resize(n_modes);
+  res.period.resize(n_modes);
+  res.shapes = MatX<double>::Zero(JK.size(), n_modes);
+  for (Index j = 0; j < n_modes; ++j) {
+    const Mode& md = modes[static_cast<std::size_t>(j)];
+    const double w2 = checked_omega2(md.w2, top, j, obj);
+    res.omega2(j) = w2;
+    res.frequency(j) = std::sqrt(w2) / (2 * kPi);
+    res.period(j) = res.frequency(j) > 0 ? 1 / res.frequency(j) : std::numeric_limits<double>::infinity();
+    const Index o = JK.block_offset(md.block);
+    const auto& kb = keep[md.block];
+    for (std::size_t a = 0; a < kb.size(); ++a)
+      res.shapes(o + kb[a], j) = eig[md.block].vectors(static_cast<Index>(a), md.k);
+  }
+  res.banded = true;
+}
+
+// The dense path (a system with object DOFs): K and M whole, mechanism rows held.
+inline void dense_system_modes(MatX<double> K, const MatX<double>& M, Eigen::Index n_modes, const std::string& obj,
+                               SystemModalResult& res) {
+  using Index = Eigen::Index;
+  const Index n = K.rows();
   const double kmax = K.cwiseAbs().maxCoeff();
   res.asymmetry = kmax > 0 ? (K - K.transpose()).cwiseAbs().maxCoeff() / kmax : 0.0;
   K = (0.5 * (K + K.transpose())).eval();
@@ -18497,18 +18591,46 @@ inline SystemModalResult system_modal_analysis(const MooringSystem<double>& sys,
   res.period.resize(n_modes);
   res.shapes = MatX<double>::Zero(n, n_modes);
   for (Index j = 0; j < n_modes; ++j) {
-    double w2 = eig.eigenvalues()(j);
-    if (w2 < 0) {
-      if (-w2 > 1e-8 * top + std::numeric_limits<double>::min())
-        throw DomainError(obj, "omega^2 of mode " + std::to_string(j + 1) + " [rad^2/s^2]", w2,
-                          ">= 0 (negative: the state is not a stable equilibrium)");
-      w2 = 0;
-    }
+    const double w2 = checked_omega2(eig.eigenvalues()(j), top, j, obj);
     res.omega2(j) = w2;
     res.frequency(j) = std::sqrt(w2) / (2 * kPi);
     res.period(j) = res.frequency(j) > 0 ? 1 / res.frequency(j) : std::numeric_limits<double>::infinity();
     for (Index a = 0; a < m; ++a) res.shapes(keep[static_cast<std::size_t>(a)], j) = eig.eigenvectors()(a, j);
   }
+}
+
+}  // namespace detail
+
+/// The n_modes lowest modes of `sys` about its static state s (solve_statics's). Throws
+/// InputError for n_modes outside [1, free DOFs] or a state of another size,
+/// NotImplementedError above SystemModalResult::kMaxDofs free DOFs for a system with object
+/// DOFs (one without is solved line by line in band storage), SolveError when the mass
+/// matrix is not positive definite, DomainError when an omega^2 is negative beyond round-off
+/// (an unstable equilibrium).
+inline SystemModalResult system_modal_analysis(const MooringSystem<double>& sys, const SystemState<double>& s,
+                                               Eigen::Index n_modes) {
+  using Index = Eigen::Index;
+  const std::string obj = sys.name() + " modal analysis";
+  const Index n = sys.dofs();
+  if (s.q.size() != n) throw InputError(obj, "state size", s.q.size(), "== " + std::to_string(n) + " DOFs");
+  const bool banded = sys.line_dofs() == n;  // no object DOFs: K and M block diagonal
+  if (!banded && n > SystemModalResult::kMaxDofs)
+    throw NotImplementedError(obj, "free DOFs of a system with free points, bodies or rods", n,
+                              "<= " + std::to_string(SystemModalResult::kMaxDofs) + " (a dense eigensolver)");
+  // K: the static tangent with the tension-only law; M: the mass (inertia's wm = 1 share).
+  auto JK = sys.make_jacobian(), JM = sys.make_jacobian();
+  VecX<double> R, Ma;
+  sys.static_residual(s, R, &JK, 0.0);
+  SystemState<double> rest = s;
+  rest.v.setZero(n);
+  rest.a.setZero(n);
+  JM.set_zero();
+  sys.inertia(rest, Ma, &JM, 1.0, 0.0);
+  SystemModalResult res;
+  if (banded)
+    detail::banded_system_modes(JK, JM, n_modes, obj, res);
+  else
+    detail::dense_system_modes(JK.to_dense(), JM.to_dense(), n_modes, obj, res);
   // The lines' nodal translations of each mode: the linearised map from the system DOFs to
   // the node positions (line_gather: ends on points and bodies included) by central
   // differences of size h along the mode.
@@ -27355,10 +27477,11 @@ class SystemRunner {
       // stiff DOFs, or an unstable equilibrium, can only be named after the statics).
       const Eigen::Index n = sim_->model().system.dofs();
       const std::string where = deck_.file + ":" + std::to_string(deck_.options.line_of("nModes"));
-      if (n > SystemModalResult::kMaxDofs)
-        throw NotImplementedError(where, "nModes of a system of free DOFs", n,
+      if (n > SystemModalResult::kMaxDofs && sim_->model().system.line_dofs() < n)
+        throw NotImplementedError(where, "nModes of a system with free points, bodies or rods of free DOFs", n,
                                   "<= " + std::to_string(SystemModalResult::kMaxDofs) +
-                                      " (the system's modal analysis is dense)");
+                                      " (the modal analysis of a system with object DOFs is dense; lines between held "
+                                      "points alone are solved in band storage)");
       if (deck_.options.nModes > n)
         throw InputError(where, "nModes", deck_.options.nModes, "<= " + std::to_string(n) + " (the system's free DOFs)");
     }

@@ -1,10 +1,15 @@
 // The modal analysis of a mooring system (system/system_modes.hpp): a line between two fixed
 // points has the single-line modal analysis' frequencies; a clump hung on a light line swings
 // as a pendulum (omega^2 = g / L) and bounces on the line's axial stiffness (omega^2 =
-// EA / (L m)); the shapes are M-orthonormal; bad requests are named errors.
+// EA / (L m)); the shapes are M-orthonormal; bad requests are named errors; a system of lines
+// between held points is solved line by line in band storage: its modes are the lines' own
+// merged in order, a cable of more DOFs than the dense limit runs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "cabledyn/modal.hpp"
 #include "cabledyn/statics.hpp"
@@ -109,4 +114,113 @@ TEST_CASE("A clump hung on a light line: a pendulum at omega^2 = g / L and a bou
   const MatX<double> M = J.to_dense();
   const MatX<double> G = res.shapes.transpose() * M * res.shapes;
   CHECK((G - MatX<double>::Identity(3, 3)).cwiseAbs().maxCoeff() <= 1e-9);
+}
+
+namespace {
+
+// A line of section n between two fixed points, as a single line (its statics and modes) and
+// added to `sys`.
+ModalResult<double> add_held_line(MooringSystem<double>& sys, const test_support::SectionNumbers& n, const Vec3<double>& a,
+                                  const Vec3<double>& b, const std::string& name, Eigen::Index modes) {
+  LineEnd ea, eb;
+  ea.position = a;
+  eb.position = b;
+  Line line(name, {{test_support::line_type_of(n), n.length, n.segs}}, ea, eb, sys.environment());
+  StaticProblem prob;
+  const auto st = TensionStatics(line, prob).solve();
+  ModalOptions mo;
+  mo.n_modes = modes;
+  PointModel<double> pa, pb;
+  pa.kind = pb.kind = PointKind::fixed;
+  pa.r = a;
+  pb.r = b;
+  sys.add_line(LineModel<double>(name, {test_support::system_section<double>(n)}, sys.environment(), SeabedModel{}),
+               sys.add_point(pa), sys.add_point(pb));
+  return modal_analysis<double>(line, prob, st, mo);
+}
+
+}  // namespace
+
+TEST_CASE("Lines between held points: the system's modes, solved line by line in band storage, are the lines' own "
+          "merged in order; a cable beyond the dense limit runs",
+          "[system][modal]") {
+  Environment env;
+  env.depth = 300;
+  MooringSystem<double> sys(env, "two held lines");
+  // A taut polyester line and a heavier chain catenary: their frequencies interleave.
+  const auto one = add_held_line(sys, {300, 20, 5e8, 0, 80, 0.1, 0, 1.2, 0.2, 1.0, 0.0}, Vec3<double>(-250, 0, -150),
+                                 Vec3<double>(0, 0, -20), "taut", 8);
+  const auto two = add_held_line(sys, {700, 24, 7e8, 0, 110, 0.08, 0, 1.2, 0.2, 1.0, 0.0}, Vec3<double>(0, 600, -250),
+                                 Vec3<double>(0, 10, -15), "catenary", 8);
+  sys.renumber();
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  const auto res = system_modal_analysis(sys, s, 8);
+  CHECK(res.banded);
+  // The lowest 8 of the 16 single-line frequencies, ascending.
+  std::vector<double> merged;
+  for (Eigen::Index j = 0; j < 8; ++j) merged.push_back(one.frequency(j)), merged.push_back(two.frequency(j));
+  std::sort(merged.begin(), merged.end());
+  bool interleaved_one = false, interleaved_two = false;
+  for (Eigen::Index j = 0; j < 8; ++j) {
+    INFO("mode " << j + 1 << ": merged single-line " << merged[static_cast<std::size_t>(j)] << " Hz, system " << res.frequency(j));
+    CHECK(res.frequency(j) == Approx(merged[static_cast<std::size_t>(j)]).epsilon(1e-7));
+    // Each mode moves one line only.
+    const double m1 = res.lines[0].translations.col(j).cwiseAbs().maxCoeff(), m2 = res.lines[1].translations.col(j).cwiseAbs().maxCoeff();
+    CHECK(std::min(m1, m2) <= 1e-9);
+    interleaved_one = interleaved_one || m1 > 0.5;
+    interleaved_two = interleaved_two || m2 > 0.5;
+  }
+  INFO("taut " << one.frequency.transpose() << "; catenary " << two.frequency.transpose());
+  CHECK(interleaved_one);  // both lines among the 8 lowest: the merge is tested, not one line's order
+  CHECK(interleaved_two);
+  // M-orthonormal over the whole system.
+  auto J = sys.make_jacobian();
+  VecX<double> Ma;
+  J.set_zero();
+  auto rest = s;
+  rest.a.setZero();
+  sys.inertia(rest, Ma, &J, 1.0, 0.0);
+  const MatX<double> M = J.to_dense();
+  const MatX<double> G = res.shapes.transpose() * M * res.shapes;
+  CHECK((G - MatX<double>::Identity(8, 8)).cwiseAbs().maxCoeff() <= 1e-9);
+  CHECK_THROWS_AS(system_modal_analysis(sys, s, 0), InputError);
+
+  // A cable of 1500 elements (4497 free DOFs, over the dense limit of 4000): solved banded, its
+  // fundamental the single-line analysis'.
+  MooringSystem<double> big(env, "long cable");
+  const auto single = add_held_line(big, {1500, 1500, 5e8, 0, 80, 0.1, 0, 1.2, 0.2, 1.0, 0.0}, Vec3<double>(-1300, 0, -250),
+                                    Vec3<double>(0, 0, -20), "long", 3);
+  big.renumber();
+  REQUIRE(big.dofs() > SystemModalResult::kMaxDofs);
+  auto sb = big.initial_state();
+  solve_statics(big, sb);
+  const auto rb = system_modal_analysis(big, sb, 3);
+  CHECK(rb.banded);
+  for (Eigen::Index j = 0; j < 3; ++j) CHECK(rb.frequency(j) == Approx(single.frequency(j)).epsilon(1e-7));
+}
+
+TEST_CASE("A system with object DOFs beyond the dense limit is refused by name", "[system][modal]") {
+  Environment env;
+  env.depth = 300;
+  MooringSystem<double> sys(env, "long clump line");
+  PointModel<double> top, clump;
+  top.kind = PointKind::fixed;
+  top.r = Vec3<double>(0, 0, -10);
+  clump.kind = PointKind::free;
+  clump.r = Vec3<double>(0, 0, -210);
+  clump.mass = 5000;
+  const int it = sys.add_point(top), ic = sys.add_point(clump);
+  const test_support::SectionNumbers n{200, 1400, 1e7, 0, 0.1, 0.01, 0, 0, 0, 0, 0};
+  sys.add_line(LineModel<double>("hanger", {test_support::system_section<double>(n)}, env, SeabedModel{}), it, ic);
+  sys.renumber();
+  const auto s = sys.initial_state();
+  REQUIRE(sys.dofs() > SystemModalResult::kMaxDofs);
+  try {
+    system_modal_analysis(sys, s, 3);
+    FAIL("no error");
+  } catch (const NotImplementedError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("free points, bodies or rods"));
+    CHECK_THAT(e.what(), Catch::Contains("4000"));
+  }
 }

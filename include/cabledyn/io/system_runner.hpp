@@ -53,10 +53,11 @@ class SystemRunner {
       // stiff DOFs, or an unstable equilibrium, can only be named after the statics).
       const Eigen::Index n = sim_->model().system.dofs();
       const std::string where = deck_.file + ":" + std::to_string(deck_.options.line_of("nModes"));
-      if (n > SystemModalResult::kMaxDofs)
-        throw NotImplementedError(where, "nModes of a system of free DOFs", n,
+      if (n > SystemModalResult::kMaxDofs && sim_->model().system.line_dofs() < n)
+        throw NotImplementedError(where, "nModes of a system with free points, bodies or rods of free DOFs", n,
                                   "<= " + std::to_string(SystemModalResult::kMaxDofs) +
-                                      " (the system's modal analysis is dense)");
+                                      " (the modal analysis of a system with object DOFs is dense; lines between held "
+                                      "points alone are solved in band storage)");
       if (deck_.options.nModes > n)
         throw InputError(where, "nModes", deck_.options.nModes, "<= " + std::to_string(n) + " (the system's free DOFs)");
     }

@@ -141,6 +141,12 @@ class BorderedJacobian {
   /// First global index of block b.
   Index block_offset(std::size_t b) const { return offset_[b]; }
   std::size_t n_blocks() const { return shapes_.size(); }
+  /// DOFs of block b.
+  Index block_size(std::size_t b) const { return shapes_[b].size; }
+  /// The assembled band of block b (block-local indices; meaningful before factor()).
+  const BandMatrix<T>& block(std::size_t b) const { return band_[b]; }
+  /// The name of block b (its line's).
+  const std::string& block_name(std::size_t b) const { return shapes_[b].name; }
 
   void set_zero() {
     factored_ = false;
