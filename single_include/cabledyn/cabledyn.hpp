@@ -28079,34 +28079,36 @@ class SystemRunner {
   }
 
   /// <root>.static.out: every node of every line at the static equilibrium (node numbers as
-  /// the deck counts them, from End A as written) with its tension, the mean of the elastic
-  /// tensions of its two elements (an end node: its element's), and every point's position
-  /// and the net force of its lines.
+  /// the deck counts them, from End A as written) in the single-line route's columns: its
+  /// unstretched arc length from End A, position, and the node recovery's tension (an end
+  /// node's: the line-end force, FairTen / AnchTen), curvature and bend moment
+  /// (io/node_recovery.hpp); then every point's position and the net force of its lines, and
+  /// every body's pose and line load.
   void write_static_out() {
     auto out = std::make_unique<OutputFile>(set_.root + ".static.out");
     files_.push_back(out->path());
     std::ostream& f = out->stream();
     const auto& sys = sim_->static_system();  // the system as its statics solved it
     const int first = deck_.first_node_number();
-    f << "LineID\tNode\tX(m)\tY(m)\tZ(m)\tTension(N)\n";
+    f << "LineID\tNode\tArcLength(m)\tX(m)\tY(m)\tZ(m)\tTension(N)\tCurvature(1/m)\tBendMoment(Nm)\n";
     VecX<double> x;
     for (std::size_t l = 0; l < sys.n_lines(); ++l) {
       const int li = static_cast<int>(l);
       sys.line_gather(static_state_, li, 0, x);
       const auto& m = sys.line(li).model;
+      const NodeRecovery rec = recover_nodes_at(m, x, nullptr, sys.line_end_force(static_state_, li, 0),
+                                                sys.line_end_force(static_state_, li, 1));
+      double arc = 0;
       for (std::size_t i = 0; i < m.n_nodes(); ++i) {
-        double T = 0;
-        int k = 0;
-        if (i > 0) T += m.tension(x, i - 1), ++k;
-        if (i + 1 < m.n_nodes()) T += m.tension(x, i), ++k;
-        T /= k;
+        if (i > 0) arc += m.L0(i - 1);
         const Vec3<double> r = m.node(x, i);
-        for (double v : {r(0), r(1), r(2), T})
+        for (double v : {r(0), r(1), r(2), rec.tension[i], rec.curvature[i], rec.moment[i]})
           if (!std::isfinite(v))
             throw SolveError(deck_.file + ": line " + std::to_string(sim_->model().line_id[l]) + " statics",
                              "node " + std::to_string(i + 1) + " result", v, "a finite number");
-        f << sim_->model().line_id[l] << "\t" << static_cast<long long>(i) + first << "\t" << r(0) << "\t"
-          << r(1) << "\t" << r(2) << "\t" << T << "\n";
+        f << sim_->model().line_id[l] << "\t" << static_cast<long long>(i) + first << "\t" << arc << "\t" << r(0)
+          << "\t" << r(1) << "\t" << r(2) << "\t" << rec.tension[i] << "\t" << rec.curvature[i] << "\t"
+          << rec.moment[i] << "\n";
       }
       out->row_done();
     }

@@ -102,6 +102,40 @@ TEST_CASE("The system route's node tension, curvature and bend moment channels a
   CHECK(fs::exists(dir / "single.curvature.svg"));
   CHECK(fs::exists(dir / "system.curvature.svg"));
   CHECK_FALSE(fs::exists(dir / "system.tension.svg"));
+  // Both routes write <root>.static.out's node table in the same columns, rows and values:
+  // arc length, position, the node recovery's tension (the end nodes' the line-end forces),
+  // curvature and bend moment.
+  auto node_table = [](const fs::path& p, std::string& header) {
+    std::ifstream f(p);
+    std::getline(f, header);
+    std::vector<std::vector<double>> rows;
+    std::string line;
+    while (std::getline(f, line) && !line.empty()) {
+      std::istringstream r(line);
+      std::vector<double> v;
+      double x = 0;
+      while (r >> x) v.push_back(x);
+      rows.push_back(v);
+    }
+    return rows;
+  };
+  std::string ha, hb;
+  const auto ta = node_table(dir / "single.static.out", ha), tb = node_table(dir / "system.static.out", hb);
+  CHECK(hb == ha);
+  REQUIRE(ta.size() == 61 + 31);
+  REQUIRE(tb.size() == ta.size());
+  double kmax = 0, mmax = 0;
+  for (const auto& r : ta) kmax = std::max(kmax, r[7]), mmax = std::max(mmax, std::fabs(r[8]));
+  for (std::size_t i = 0; i < ta.size(); ++i) {
+    REQUIRE(tb[i].size() == 9);
+    INFO("static.out row " << i + 2);
+    CHECK(tb[i][0] == ta[i][0]);
+    CHECK(tb[i][1] == ta[i][1]);
+    for (int c = 2; c <= 5; ++c) CHECK(tb[i][c] == Approx(ta[i][c]).margin(1e-5));  // m
+    CHECK(tb[i][6] == Approx(ta[i][6]).epsilon(1e-7));                               // N
+    CHECK(tb[i][7] == Approx(ta[i][7]).margin(1e-5 * kmax));
+    CHECK(tb[i][8] == Approx(ta[i][8]).margin(1e-5 * mmax));
+  }
   fs::remove_all(dir);
 }
 
