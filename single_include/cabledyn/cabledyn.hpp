@@ -9066,8 +9066,10 @@ class LineModel {
   /// and the end node's contact, so it costs one element, not the line (spec "Tension and
   /// coupled loads"; a Hermite end on a point is pinned: no moment). With `tangent`, a Hermite
   /// line's load on the end tangent, minus its rows of r + M a (zero on an EI = 0 line).
+  /// Without `inertia` the M a share is left out (ax unread): the line-end force of FairTen and
+  /// AnchTen, minus the end node's rows of r(x, v) alone (DECK_FORMAT.md, "Outputs").
   Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end,
-                   Vec3<T>* tangent = nullptr) const {
+                   Vec3<T>* tangent = nullptr, bool inertia = true) const {
     const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
     Vec3<T> r, Ma;
     if (b_.hermite) {
@@ -9077,7 +9079,8 @@ class LineModel {
       hermite_force<NoSink>(e, b_.hloads[e], qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe,
                             nullptr, 0.0, 0.0);
       r = fe.template segment<3>(k);
-      const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
+      Vec<T, 12> M = Vec<T, 12>::Zero();
+      if (inertia) M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
       Ma = M.template segment<3>(k);
       // The load on the end tangent (a clamped end's, MooringSystem::line_end_moment).
       if (tangent) *tangent = -fe.template segment<3>(k + 3) - M.template segment<3>(k + 3);
@@ -9087,8 +9090,8 @@ class LineModel {
       const Vec<T, 6> qe = x.template segment<6>(o);
       r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, at_rest_), nullptr, T(0), T(0))
               .template segment<3>(k);
-      const Vec<T, 6> M = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
-      Ma = M.template segment<3>(k);
+      Ma.setZero();
+      if (inertia) Ma = (element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o))).template segment<3>(k);
     }
     if (seabed_.z) {
       const auto iz = static_cast<Eigen::Index>(3 * position_slot(i) + 2);
@@ -16826,20 +16829,23 @@ class MooringSystem {
   /// The dynamic force line l exerts on the object at its end in state s [N]: minus the line's
   /// dynamic residual and inertia at its end node, -(f_int + f_damp - f_ext + (M a))_end, the
   /// held ends' kinematics those the system holds (spec "Tension and coupled loads": the
-  /// coupled load of a line end).
-  Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end) const {
+  /// coupled load of a line end). Without `inertia`, -(f_int + f_damp - f_ext)_end: the
+  /// line-end force that FairTen and AnchTen report (the end element and the end node's share
+  /// of weight, contact and fluid loads; DECK_FORMAT.md, "Outputs"), as the single-line march's.
+  Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end, bool inertia = true) const {
     const auto li = static_cast<std::size_t>(l);
     line_gather(s, l, 0, wx_[li]);
     line_gather(s, l, 1, wv_[li]);
-    line_gather(s, l, 2, wr_[li]);
-    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end);
+    if (inertia) line_gather(s, l, 2, wr_[li]);
+    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end, nullptr, inertia);
   }
 
   /// The net non-inertial force on every node of line l in state s, -r(q, v) in the line's
   /// node-vector layout (f of its node vector's slots: internal and damping forces, weight and
   /// buoyancy, seabed contact, Morison drag and Froude-Krylov with the held fluid), its end
-  /// nodes' rows the forces the line exerts on its end objects (line_end_force_dynamic), as
-  /// the single-line route's node force channels (spec "Tension and coupled loads").
+  /// nodes' rows the line-end forces (line_end_force_dynamic without inertia: what the end
+  /// element and the end node's loads exert on the end object), as the single-line route's node
+  /// force channels (spec "Tension and coupled loads").
   void line_node_forces(const SystemState<T>& s, int l, VecX<T>& f) const {
     const auto li = static_cast<std::size_t>(l);
     const auto& m = lines_.at(li).model;
@@ -16849,7 +16855,7 @@ class MooringSystem {
     f = -f;
     for (int e = 0; e < 2; ++e)
       f.template segment<3>(3 * static_cast<Index>(m.position_slot(e == 0 ? 0 : m.n_nodes() - 1))) =
-          line_end_force_dynamic(s, l, e);
+          line_end_force_dynamic(s, l, e, false);
   }
 
   /// Elastic tension of element e of line l in state s [N].
@@ -27180,11 +27186,14 @@ class SystemSimulation {
     return point_force_index(point_index(id));
   }
   /// The force line `id` (deck ID) exerts on the point at its End A (end 0: the point written
-  /// first in LINES) or End B (end 1) [N].
+  /// first in LINES) or End B (end 1) [N]: the line-end force of FairTen / AnchTen, the end
+  /// element and the end node's share of weight, contact and fluid loads, without the end
+  /// node's inertia (DECK_FORMAT.md, "Outputs"; the coupled forces step() returns include it:
+  /// spec "Tension and coupled loads").
   Vec3<double> line_end_force(int id, int end) const {
     require_init("line_end_force");
     if (end != 0 && end != 1) throw InputError("line_end_force", "end", end, "0 (End A) or 1 (End B)");
-    return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end);
+    return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end, false);
   }
 
   /// Number of nodes of line `id` (deck ID): its elements + 1.
@@ -27357,12 +27366,15 @@ class SystemSimulation {
     if ((B.kind == BodyKind::coupled && !staggered_body(b)) || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
     return model_.system.body_line_load(stepper_->state(), b, true);
   }
+  // The net line-end force of the lines on system point p (without their end nodes' inertia:
+  // MoorDyn's point force, the single-line route's Point channels).
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();
     const auto& sys = model_.system;
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       for (int e = 0; e < 2; ++e)
-        if (sys.line(static_cast<int>(l)).point[e] == p) F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e);
+        if (sys.line(static_cast<int>(l)).point[e] == p)
+          F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e, false);
     return F;
   }
   // Returns the staggered bodies to their kinds and poses as built (free or pinned; nothing to
@@ -27772,8 +27784,8 @@ class SystemRunner {
     VecX<double> x, v;
     sys.line_gather(st, l, 0, x);
     sys.line_gather(st, l, 1, v);
-    return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0),
-                                           sys.line_end_force_dynamic(st, l, 1));
+    return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0, false),
+                                           sys.line_end_force_dynamic(st, l, 1, false));
   }
 
   // The net force on every node of system line l at the current state

@@ -348,8 +348,8 @@ class SystemRunner {
     VecX<double> x, v;
     sys.line_gather(st, l, 0, x);
     sys.line_gather(st, l, 1, v);
-    return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0),
-                                           sys.line_end_force_dynamic(st, l, 1));
+    return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0, false),
+                                           sys.line_end_force_dynamic(st, l, 1, false));
   }
 
   // The net force on every node of system line l at the current state

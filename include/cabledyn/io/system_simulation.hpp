@@ -309,11 +309,14 @@ class SystemSimulation {
     return point_force_index(point_index(id));
   }
   /// The force line `id` (deck ID) exerts on the point at its End A (end 0: the point written
-  /// first in LINES) or End B (end 1) [N].
+  /// first in LINES) or End B (end 1) [N]: the line-end force of FairTen / AnchTen, the end
+  /// element and the end node's share of weight, contact and fluid loads, without the end
+  /// node's inertia (DECK_FORMAT.md, "Outputs"; the coupled forces step() returns include it:
+  /// spec "Tension and coupled loads").
   Vec3<double> line_end_force(int id, int end) const {
     require_init("line_end_force");
     if (end != 0 && end != 1) throw InputError("line_end_force", "end", end, "0 (End A) or 1 (End B)");
-    return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end);
+    return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end, false);
   }
 
   /// Number of nodes of line `id` (deck ID): its elements + 1.
@@ -486,12 +489,15 @@ class SystemSimulation {
     if ((B.kind == BodyKind::coupled && !staggered_body(b)) || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
     return model_.system.body_line_load(stepper_->state(), b, true);
   }
+  // The net line-end force of the lines on system point p (without their end nodes' inertia:
+  // MoorDyn's point force, the single-line route's Point channels).
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();
     const auto& sys = model_.system;
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       for (int e = 0; e < 2; ++e)
-        if (sys.line(static_cast<int>(l)).point[e] == p) F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e);
+        if (sys.line(static_cast<int>(l)).point[e] == p)
+          F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e, false);
     return F;
   }
   // Returns the staggered bodies to their kinds and poses as built (free or pinned; nothing to

@@ -673,8 +673,10 @@ class LineModel {
   /// and the end node's contact, so it costs one element, not the line (spec "Tension and
   /// coupled loads"; a Hermite end on a point is pinned: no moment). With `tangent`, a Hermite
   /// line's load on the end tangent, minus its rows of r + M a (zero on an EI = 0 line).
+  /// Without `inertia` the M a share is left out (ax unread): the line-end force of FairTen and
+  /// AnchTen, minus the end node's rows of r(x, v) alone (DECK_FORMAT.md, "Outputs").
   Vec3<T> end_load(const VecX<T>& x, const VecX<T>& vx, const VecX<T>& ax, const LineFluid& fluid, int end,
-                   Vec3<T>* tangent = nullptr) const {
+                   Vec3<T>* tangent = nullptr, bool inertia = true) const {
     const std::size_t e = end == 0 ? 0 : n_elements() - 1, i = end == 0 ? 0 : n_nodes() - 1;
     Vec3<T> r, Ma;
     if (b_.hermite) {
@@ -684,7 +686,8 @@ class LineModel {
       hermite_force<NoSink>(e, b_.hloads[e], qe, vx.template segment<12>(o), element_sea(e, fluid, at_rest_), fe,
                             nullptr, 0.0, 0.0);
       r = fe.template segment<3>(k);
-      const Vec<T, 12> M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
+      Vec<T, 12> M = Vec<T, 12>::Zero();
+      if (inertia) M = hermite_mass(e, qe) * Vec<T, 12>(ax.template segment<12>(o));
       Ma = M.template segment<3>(k);
       // The load on the end tangent (a clamped end's, MooringSystem::line_end_moment).
       if (tangent) *tangent = -fe.template segment<3>(k + 3) - M.template segment<3>(k + 3);
@@ -694,8 +697,8 @@ class LineModel {
       const Vec<T, 6> qe = x.template segment<6>(o);
       r = element_force(e, qe, vx.template segment<6>(o), element_sea(e, fluid, at_rest_), nullptr, T(0), T(0))
               .template segment<3>(k);
-      const Vec<T, 6> M = element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o));
-      Ma = M.template segment<3>(k);
+      Ma.setZero();
+      if (inertia) Ma = (element_mass(e, qe) * Vec<T, 6>(ax.template segment<6>(o))).template segment<3>(k);
     }
     if (seabed_.z) {
       const auto iz = static_cast<Eigen::Index>(3 * position_slot(i) + 2);

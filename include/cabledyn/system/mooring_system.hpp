@@ -1617,20 +1617,23 @@ class MooringSystem {
   /// The dynamic force line l exerts on the object at its end in state s [N]: minus the line's
   /// dynamic residual and inertia at its end node, -(f_int + f_damp - f_ext + (M a))_end, the
   /// held ends' kinematics those the system holds (spec "Tension and coupled loads": the
-  /// coupled load of a line end).
-  Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end) const {
+  /// coupled load of a line end). Without `inertia`, -(f_int + f_damp - f_ext)_end: the
+  /// line-end force that FairTen and AnchTen report (the end element and the end node's share
+  /// of weight, contact and fluid loads; DECK_FORMAT.md, "Outputs"), as the single-line march's.
+  Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end, bool inertia = true) const {
     const auto li = static_cast<std::size_t>(l);
     line_gather(s, l, 0, wx_[li]);
     line_gather(s, l, 1, wv_[li]);
-    line_gather(s, l, 2, wr_[li]);
-    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end);
+    if (inertia) line_gather(s, l, 2, wr_[li]);
+    return lines_[li].model.end_load(wx_[li], wv_[li], wr_[li], line_fluid(li), end, nullptr, inertia);
   }
 
   /// The net non-inertial force on every node of line l in state s, -r(q, v) in the line's
   /// node-vector layout (f of its node vector's slots: internal and damping forces, weight and
   /// buoyancy, seabed contact, Morison drag and Froude-Krylov with the held fluid), its end
-  /// nodes' rows the forces the line exerts on its end objects (line_end_force_dynamic), as
-  /// the single-line route's node force channels (spec "Tension and coupled loads").
+  /// nodes' rows the line-end forces (line_end_force_dynamic without inertia: what the end
+  /// element and the end node's loads exert on the end object), as the single-line route's node
+  /// force channels (spec "Tension and coupled loads").
   void line_node_forces(const SystemState<T>& s, int l, VecX<T>& f) const {
     const auto li = static_cast<std::size_t>(l);
     const auto& m = lines_.at(li).model;
@@ -1640,7 +1643,7 @@ class MooringSystem {
     f = -f;
     for (int e = 0; e < 2; ++e)
       f.template segment<3>(3 * static_cast<Index>(m.position_slot(e == 0 ? 0 : m.n_nodes() - 1))) =
-          line_end_force_dynamic(s, l, e);
+          line_end_force_dynamic(s, l, e, false);
   }
 
   /// Elastic tension of element e of line l in state s [N].
