@@ -11158,38 +11158,25 @@ struct TensileEvent {
   double threshold = 0;     ///< the band it fell below [N] (positive)
 };
 
-/// Tensile audit of a Hermite line at state q: the worst three-element mean below its band,
-/// or none. `static_band` also caps the band at a thousandth of the peak tension.
-/// `work` (optional) is scratch storage the caller keeps, so that a march audits without
-/// allocating.
-inline std::optional<TensileEvent> tensile_audit(const Line& line, const VecX<double>& q, double eps_tol = 2e-6,
-                                                 bool static_band = false, std::vector<double>* work = nullptr) {
-  if (!line.hermite()) return std::nullopt;
-  const std::size_t ne = line.n_elements();
-  const auto rule = gauss_legendre<double>(3);
-  std::vector<double> local;
-  std::vector<double>& mean = work ? *work : local;
+namespace detail {
+
+// The audit of ne elements: mean_peak(e, peak) returns element e's three-point Gauss mean of the
+// axial resultant and raises peak to its largest pointwise value; L0(e) and EA(e) its
+// unstretched length and axial stiffness.
+template <class MeanPeak, class Len, class Stiff>
+std::optional<TensileEvent> tensile_audit_elements(std::size_t ne, MeanPeak&& mean_peak, Len&& L0, Stiff&& EA,
+                                                   double eps_tol, bool static_band, std::vector<double>& mean) {
   mean.resize(ne);
   double peak = 0;
-  for (std::size_t e = 0; e < ne; ++e) {
-    const auto qe = line.element_dofs<double, 12>(q, e);
-    const auto& el = line.hermite_element(e);
-    double m = 0;
-    for (int g = 0; g < 3; ++g) {
-      const double N = el.axial_resultant_at(qe, rule.xi[g]);
-      m += rule.w[g] * N;
-      peak = std::max(peak, N);
-    }
-    mean[e] = m;
-  }
+  for (std::size_t e = 0; e < ne; ++e) mean[e] = mean_peak(e, peak);
   std::optional<TensileEvent> worst;
   for (std::size_t e = 0; e < ne; ++e) {
     const std::size_t a = e > 0 ? e - 1 : e, b = std::min(e + 1, ne - 1);
     double sum = 0, len = 0, ea = 0;
     for (std::size_t k = a; k <= b; ++k) {
-      sum += mean[k] * line.L0(k);
-      ea += line.type(k).EA * line.L0(k);
-      len += line.L0(k);
+      sum += mean[k] * L0(k);
+      ea += EA(k) * L0(k);
+      len += L0(k);
     }
     const double m3 = sum / len;
     double band = eps_tol * ea / len;
@@ -11197,6 +11184,57 @@ inline std::optional<TensileEvent> tensile_audit(const Line& line, const VecX<do
     if (m3 < -band && (!worst || m3 + band < worst->force + worst->threshold)) worst = TensileEvent{e, m3, band};
   }
   return worst;
+}
+
+// Element e's three-point Gauss mean of the axial resultant of a Hermite element at its DOFs
+// qe, raising peak to the largest pointwise value.
+template <class Element, class Dofs>
+double tensile_mean(const Element& el, const Dofs& qe, double& peak) {
+  const auto rule = gauss_legendre<double>(3);
+  double m = 0;
+  for (int g = 0; g < 3; ++g) {
+    const double N = el.axial_resultant_at(qe, rule.xi[g]);
+    m += rule.w[g] * N;
+    peak = std::max(peak, N);
+  }
+  return m;
+}
+
+}  // namespace detail
+
+/// Tensile audit of a Hermite line at state q: the worst three-element mean below its band,
+/// or none. `static_band` also caps the band at a thousandth of the peak tension.
+/// `work` (optional) is scratch storage the caller keeps, so that a march audits without
+/// allocating.
+inline std::optional<TensileEvent> tensile_audit(const Line& line, const VecX<double>& q, double eps_tol = 2e-6,
+                                                 bool static_band = false, std::vector<double>* work = nullptr) {
+  if (!line.hermite()) return std::nullopt;
+  std::vector<double> local;
+  return detail::tensile_audit_elements(
+      line.n_elements(),
+      [&](std::size_t e, double& peak) {
+        return detail::tensile_mean(line.hermite_element(e), line.element_dofs<double, 12>(q, e), peak);
+      },
+      [&](std::size_t e) { return line.L0(e); }, [&](std::size_t e) { return line.type(e).EA; }, eps_tol, static_band,
+      work ? *work : local);
+}
+
+/// The same audit of a system line (LineModel in double) at its node vector x (the Hermite
+/// layout: 6 DOFs per node, element e's 12 from 6 e): what the system route audits with
+/// tensile_safety (MooringSystem::set_tensile_safety).
+inline std::optional<TensileEvent> tensile_audit(const LineModel<double>& model, const VecX<double>& x,
+                                                 double eps_tol = 2e-6, bool static_band = false,
+                                                 std::vector<double>* work = nullptr) {
+  if (!model.hermite()) return std::nullopt;
+  std::vector<double> local;
+  return detail::tensile_audit_elements(
+      model.n_elements(),
+      [&](std::size_t e, double& peak) {
+        const Vec<double, 12> qe = x.segment<12>(static_cast<Eigen::Index>(6 * e));
+        return detail::tensile_mean(model.hermite_element(e), qe, peak);
+      },
+      [&](std::size_t e) { return model.L0(e); }, [&](std::size_t e) { return model.hermite_element(e).params().EA; },
+      eps_tol, static_band, work ? *work : local);
 }
 
 }  // namespace cabledyn
@@ -13163,6 +13201,7 @@ using LineDynamics = BasicLineDynamics<>;
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 
@@ -13182,7 +13221,7 @@ struct SystemStepperOptions {
   /// 30 iterations, 12 backtracks; with 25 and 8 a snap of the OC4 chain at N = 20 failed
   /// after 6 halvings of its step).
   int max_iterations = 30;
-  int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
+  int max_subdivisions = 10;  ///< halvings of a failed step (2^10 sub-steps at most: recovery_max_substeps 1024, the deck default)
   LineSearch line_search = LineSearch::automatic;
   int max_backtracks = 12;
   /// [modified_newton] Reuse the factorised tangent within an attempt while each iterate
@@ -13269,6 +13308,7 @@ class SystemStepper {
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
     scale_ = sys_.force_scale(s);
+    rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
     // ends, a pin the host or a parent body moves) is part of the balance.
     J_.set_zero();
@@ -13412,11 +13452,20 @@ class SystemStepper {
   // Steps from the committed state (at fraction tau0 of the whole step) by dt, subdividing
   // on failure.
   void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
+    rejected_.clear();
     if (attempt(dt, tau0, tau1)) return;
-    if (depth >= opt_.max_subdivisions)
+    if (depth >= opt_.max_subdivisions) {
+      // A converged iterate the system rejected (check_state: a tensile audit, a point above
+      // the surface) is named: it, not the Newton iterations, stopped the step.
+      if (!rejected_.empty())
+        throw SolveError(sys_.name(), "the converged state of the step at t = " +
+                                          to_text(static_cast<double>(value_of(x_.t))) + " s with dt = " +
+                                          to_text(static_cast<double>(value_of(dt))) + " s",
+                         "rejected (" + rejected_ + ")", "a state check_state accepts (after " + std::to_string(depth) + " halvings)");
       throw SolveError(sys_.name(), "Newton iterations of the step at t = " + to_text(static_cast<double>(value_of(x_.t))) +
                                         " s with dt = " + to_text(static_cast<double>(value_of(dt))) + " s",
                        opt_.max_iterations, "convergence (after " + std::to_string(depth) + " halvings)");
+    }
     ++stats_.subdivisions;
     const T half = T(0.5) * dt, mid = T(0.5) * (tau0 + tau1);
     advance(half, depth + 1, tau0, mid);
@@ -13490,7 +13539,8 @@ class SystemStepper {
       if (gn <= target_ && it > 0) {
         try {
           sys_.check_state(trial_);
-        } catch (const SolveError&) {
+        } catch (const SolveError& e) {
+          rejected_.assign(e.what(), std::min<std::size_t>(std::strlen(e.what()), rejected_.capacity()));
           return false;
         }
         x_ = trial_;  // whole-value commit (no allocation: equal sizes)
@@ -13557,6 +13607,7 @@ class SystemStepper {
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
+  std::string rejected_;  // why check_state rejected the last attempt's converged iterate (empty: it did not)
   bool initialized_ = false;
   bool line_search_ = false;
   SystemStepperStatistics stats_;
@@ -16436,6 +16487,7 @@ class MooringSystem {
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
+    tensile_check(s, false);
     // A point with a volume above the still water: its buoyancy rho V g is taken whole, so its
     // partial immersion is not modelled (lines lose their buoyancy above it: LineModel).
     for (std::size_t p = 0; p < points_.size(); ++p) {
@@ -16445,6 +16497,46 @@ class MooringSystem {
         throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
                                   "height above the still water", z,
                                   "<= 0 for a point with a volume (its buoyancy at the surface is not modelled yet)");
+    }
+  }
+
+  /// The tensile audit of the finite-EI lines (deck tensile_safety; spec "Constitutive laws",
+  /// Tensile audit, statics/tensile_audit.hpp): with it on, check_state (so a converged step of
+  /// the stepper: the step is then subdivided, and fails by name at the finest level) and
+  /// solve_statics (with the static band, capped at a thousandth of the peak tension) reject a
+  /// state in which a line's three-element mean axial force falls below -eps EA_bar. Double
+  /// only (NotImplementedError in another scalar type); eps > 0 (InputError).
+  void set_tensile_safety(bool on, double eps = 2e-6) {
+    if (!(eps > 0 && std::isfinite(eps))) throw InputError(name_, "tensile_strain_tolerance", eps, "> 0");
+    if constexpr (!std::is_same_v<T, double>) {
+      if (on) throw NotImplementedError(name_, "tensile_safety", "True", "in double (the audit is double only)");
+    }
+    tensile_ = on;
+    tensile_eps_ = eps;
+    std::size_t ne = 0;
+    for (const auto& L : lines_) ne = std::max(ne, L.model.n_elements());
+    audit_work_.reserve(ne);
+  }
+  bool tensile_safety() const { return tensile_; }
+  double tensile_strain_tolerance() const { return tensile_eps_; }
+  /// Throws SolveError naming the line and element whose three-element mean axial force is
+  /// below its band (static_band: the statics' band) when tensile_safety is on; returns
+  /// otherwise. Allocates nothing after set_tensile_safety (the lines as then).
+  void tensile_check(const State& s, bool static_band) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!tensile_) return;
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        const auto& m = lines_[l].model;
+        if (!m.hermite()) continue;
+        line_gather(s, static_cast<int>(l), 0, wx_[l]);
+        if (const auto ev = tensile_audit(m, wx_[l], tensile_eps_, static_band, &audit_work_))
+          throw SolveError("Line " + std::to_string(l + 1) + " (" + m.name() + ") element " + std::to_string(ev->element + 1),
+                           "tensile_safety: three-element mean axial force [N]", ev->force,
+                           ">= -" + to_text(ev->threshold) + " N");
+      }
+    } else {
+      (void)s;
+      (void)static_band;
     }
   }
 
@@ -17431,6 +17523,9 @@ class MooringSystem {
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   std::vector<double> fluid_p_, fluid_tmp_p_;             // the dynamic pressure per site, and its staging
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
+  bool tensile_ = false;                        // tensile_safety: check_state audits the finite-EI lines
+  double tensile_eps_ = 2e-6;                   // its strain tolerance
+  mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
   // The EI = 0 march policies (set_march_policies): on in double.
@@ -17897,15 +17992,42 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
 namespace detail {
 template <class T>
 SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt);
+template <class T>
+SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt);
 }  // namespace detail
 
 /// Solves the statics of `sys` from state `s` (see detail::solve_statics_numbered for the
 /// stages). A free or pinned body that no line is attached to (nor, for a body pinned on a
 /// parent, to its parent) is not an unknown (spec "Rigid-body initial condition": it keeps its
 /// deck pose and starts at rest there): it is held where state s (or the deck) puts it while
-/// the rest is solved.
+/// the rest is solved. With tensile_safety on (MooringSystem::set_tensile_safety) the
+/// equilibrium is audited with the statics' band (SolveError naming the line and element).
 template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
+  // tensile_safety (MooringSystem::set_tensile_safety): the equilibrium audited once, with the
+  // statics' band, as the single-line Hermite statics (not the stages' intermediate states,
+  // which check_state would audit with the march's band).
+  const bool audit = sys.tensile_safety();
+  const double eps = sys.tensile_strain_tolerance();
+  if (audit) sys.set_tensile_safety(false, eps);
+  SystemStaticResult out;
+  try {
+    out = detail::solve_statics_loose(sys, s, opt);
+  } catch (...) {
+    if (audit) sys.set_tensile_safety(true, eps);
+    throw;
+  }
+  if (audit) {
+    sys.set_tensile_safety(true, eps);
+    sys.tensile_check(s, true);
+  }
+  return out;
+}
+
+namespace detail {
+// The statics with the loose bodies (no line holds them) held at their pose.
+template <class T>
+SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt) {
   sys.renumber();
   if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
   std::vector<int> loose;
@@ -17991,6 +18113,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
                       " free or pinned bodies without lines kept their pose (not unknowns of the statics)");
   return out;
 }
+}  // namespace detail
 
 namespace detail {
 /// Pseudo-transient continuation of the static residual from s (as the spec's attachment
@@ -26948,6 +27071,12 @@ class SystemSimulation {
     // deck sets them; the system route keeps the force blend, and its sub-steps.)
     model_.system.set_march_policies(true, deck_.options.ei0_substeps, deck_.options.ei0_substep_max,
                                      deck_.options.ei0_substep_angle);
+    // tensile_safety: the finite-EI lines audited in the statics and at each converged step
+    // (MooringSystem::set_tensile_safety), as in the single-line route.
+    model_.system.set_tensile_safety(o.tensile_safety, o.tensile_strain_tolerance);
+    // recovery_max_substeps: a failed step is halved while its pieces are at least 1 /
+    // recovery_max_substeps of it (the single-line march divides in 4, 16, ... up to it).
+    opt_.max_subdivisions = static_cast<int>(std::floor(std::log2(static_cast<double>(o.recovery_max_substeps))));
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.

@@ -153,14 +153,20 @@ TEST_CASE("The system route applies the deck's EI = 0 sub-step and Newton option
     return std::make_tuple(m.release_cap(), m.ei0_substeps(), m.ei0_substep_max(), m.ei0_substep_angle());
   };
   // The defaults: the release cap and the sub-steps on, 16 at most, above 1 degree.
-  CHECK(policies(io::SystemRunner(io::parse_deck(src_deck, "src.dat", ro), src_settings(dir / "default"))) ==
-        std::make_tuple(true, true, 16, 1.0));
+  {
+    const io::SystemRunner d(io::parse_deck(src_deck, "src.dat", ro), src_settings(dir / "default"));
+    CHECK(policies(d) == std::make_tuple(true, true, 16, 1.0));
+    // recovery_max_substeps 1024: a failed step halved down to 1/1024 of it; no tensile audit.
+    CHECK(d.simulation().stepper_options().max_subdivisions == 10);
+    CHECK_FALSE(d.simulation().system().tensile_safety());
+  }
   std::string src = src_deck;
   const std::string at = "0.1          dtM\n";
   src.replace(src.find(at), at.size(),
               at + "32           ei0_substep_max\n2.5          ei0_substep_angle\noff          ei0_substeps\n"
                    "True         modified_newton\n"
-                   "dynamic_solver 1e-9 1e-12 40 8\nFalse alpha_force_blend\n");
+                   "dynamic_solver 1e-9 1e-12 40 8\nFalse alpha_force_blend\n20 recovery_max_substeps\n"
+                   "True tensile_safety\n3e-6 tensile_strain_tolerance\n");
   io::SystemRunner sys(io::parse_deck(src, "src.dat", ro), src_settings(dir / "system"));
   CHECK(policies(sys) == std::make_tuple(true, false, 32, 2.5));
   const SystemStepperOptions& so = sys.simulation().stepper_options();
@@ -168,6 +174,9 @@ TEST_CASE("The system route applies the deck's EI = 0 sub-step and Newton option
   CHECK(so.tol == 1e-9);
   CHECK(so.max_iterations == 40);
   CHECK(so.max_backtracks == 8);
+  CHECK(so.max_subdivisions == 4);  // 16 <= 20 < 32: pieces of 1/16 of a step at the finest
+  CHECK(sys.simulation().system().tensile_safety());
+  CHECK(sys.simulation().system().tensile_strain_tolerance() == 3e-6);
   int ei0 = 0, newton = 0, abs_tol = 0, blend = 0;
   for (const auto& n : sys.notes()) {
     if (n.find("does not apply to the system route") == std::string::npos) continue;

@@ -438,3 +438,74 @@ TEST_CASE("A step of a system with a finite-EI line allocates nothing", "[system
   CHECK(count.allocations() == 0);
   CHECK(st.state().t == Approx(2.0));
 }
+
+TEST_CASE("tensile_safety in a system: a compressed finite-EI line is rejected by name in the statics' check and "
+          "the march, the audit the single-line one",
+          "[system][hermite][tensile]") {
+  const ShLine cable{340, 34, 5e8, 1e5, 100, 0.1, 0, 0, 0, 0, 0, 0, 1};
+  const Vec3<double> a(-300, 0, -100), f0(0, 0, -20);
+  const std::vector<ShPoint> pts{{"anchor", PointKind::fixed, a(0), a(1), a(2), 0, 0, 0, 0},
+                                 {"fairlead", PointKind::coupled, f0(0), f0(1), f0(2), 0, 0, 0, 0}};
+  auto sys = sh_build<double>(pts, {cable}, -100.0);
+  CHECK_THROWS_AS(sys.set_tensile_safety(true, 0.0), InputError);
+  CHECK_FALSE(sys.tensile_safety());
+  sys.set_tensile_safety(true);
+  auto s = sys.initial_state();
+  REQUIRE_NOTHROW(solve_statics(sys, s));  // a hanging cable in tension passes (the statics' band)
+  CHECK(sys.tensile_safety());
+  CHECK_NOTHROW(sys.check_state(s));
+  // The fairlead held 1 % of the chord nearer the anchor, the interior as it was: its elements
+  // end in compression (the static strain is 2e-4).
+  const Vec3<double> f1 = a + 0.99 * (f0 - a);
+  sys.set_coupled(1, f1, Vec3<double>::Zero());
+  try {
+    sys.check_state(s);
+    FAIL("a compressed cable passed the audit");
+  } catch (const SolveError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("Line 1") && Catch::Contains("element") &&
+                             Catch::Contains("tensile_safety: three-element mean axial force"));
+  }
+  // The audit of the system's line model is the single-line audit of the same node vector.
+  VecX<double> x;
+  sys.line_gather(s, 0, 0, x);
+  Environment env;
+  env.depth = 100;
+  Line line("single", {{sh_type(cable), cable.length, cable.segs}}, sh_at(a), sh_at(f1), env);
+  REQUIRE(line.dof(1, 0) == 6);
+  REQUIRE(static_cast<Eigen::Index>(line.dofs()) == x.size());
+  const auto e1 = tensile_audit(line, x, 2e-6, false), e2 = tensile_audit(sys.line(0).model, x, 2e-6, false);
+  REQUIRE(e1.has_value());
+  REQUIRE(e2.has_value());
+  CHECK(e2->element == e1->element);
+  CHECK(e2->force == e1->force);
+  CHECK(e2->threshold == e1->threshold);
+  CHECK(e1->force < -1e5);  // about 1 % of EA 5e8
+  sys.set_tensile_safety(false);
+  CHECK_NOTHROW(sys.check_state(s));
+  // The march: the fairlead driven 4 m toward the anchor in 0.2 s compresses the cable; with
+  // the audit each converged step is rejected down to the finest subdivision, and the error
+  // names the audit; without it the step runs.
+  sys.set_coupled(1, f0, Vec3<double>::Zero());
+  auto march = [&](bool audit) {
+    sys.set_tensile_safety(audit);
+    sys.set_coupled(1, f0, Vec3<double>::Zero());
+    SystemStepperOptions so;
+    so.max_subdivisions = 3;
+    SystemStepper<MooringSystem<double>> st(sys, so);
+    st.initialize(s);
+    const Vec3<double> u = (a - f0).normalized();
+    sys.set_coupled(1, f0 + 4.0 * u, 20.0 * u);
+    st.step(0.2);
+  };
+  CHECK_NOTHROW(march(false));
+  try {
+    march(true);
+    FAIL("the compressed step was accepted");
+  } catch (const SolveError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("rejected") && Catch::Contains("tensile_safety") &&
+                             Catch::Contains("after 3 halvings"));
+  }
+  // In long double the audit is refused by name.
+  auto sl = sh_build<long double>(pts, {cable}, -100.0);
+  CHECK_THROWS_AS(sl.set_tensile_safety(true), NotImplementedError);
+}

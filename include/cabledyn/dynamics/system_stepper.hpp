@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "cabledyn/core/eigen.hpp"
@@ -70,7 +71,7 @@ struct SystemStepperOptions {
   /// 30 iterations, 12 backtracks; with 25 and 8 a snap of the OC4 chain at N = 20 failed
   /// after 6 halvings of its step).
   int max_iterations = 30;
-  int max_subdivisions = 6;  ///< halvings of a failed step (2^6 sub-steps at most)
+  int max_subdivisions = 10;  ///< halvings of a failed step (2^10 sub-steps at most: recovery_max_substeps 1024, the deck default)
   LineSearch line_search = LineSearch::automatic;
   int max_backtracks = 12;
   /// [modified_newton] Reuse the factorised tangent within an attempt while each iterate
@@ -157,6 +158,7 @@ class SystemStepper {
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
     scale_ = sys_.force_scale(s);
+    rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
     // ends, a pin the host or a parent body moves) is part of the balance.
     J_.set_zero();
@@ -300,11 +302,20 @@ class SystemStepper {
   // Steps from the committed state (at fraction tau0 of the whole step) by dt, subdividing
   // on failure.
   void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
+    rejected_.clear();
     if (attempt(dt, tau0, tau1)) return;
-    if (depth >= opt_.max_subdivisions)
+    if (depth >= opt_.max_subdivisions) {
+      // A converged iterate the system rejected (check_state: a tensile audit, a point above
+      // the surface) is named: it, not the Newton iterations, stopped the step.
+      if (!rejected_.empty())
+        throw SolveError(sys_.name(), "the converged state of the step at t = " +
+                                          to_text(static_cast<double>(value_of(x_.t))) + " s with dt = " +
+                                          to_text(static_cast<double>(value_of(dt))) + " s",
+                         "rejected (" + rejected_ + ")", "a state check_state accepts (after " + std::to_string(depth) + " halvings)");
       throw SolveError(sys_.name(), "Newton iterations of the step at t = " + to_text(static_cast<double>(value_of(x_.t))) +
                                         " s with dt = " + to_text(static_cast<double>(value_of(dt))) + " s",
                        opt_.max_iterations, "convergence (after " + std::to_string(depth) + " halvings)");
+    }
     ++stats_.subdivisions;
     const T half = T(0.5) * dt, mid = T(0.5) * (tau0 + tau1);
     advance(half, depth + 1, tau0, mid);
@@ -378,7 +389,8 @@ class SystemStepper {
       if (gn <= target_ && it > 0) {
         try {
           sys_.check_state(trial_);
-        } catch (const SolveError&) {
+        } catch (const SolveError& e) {
+          rejected_.assign(e.what(), std::min<std::size_t>(std::strlen(e.what()), rejected_.capacity()));
           return false;
         }
         x_ = trial_;  // whole-value commit (no allocation: equal sizes)
@@ -445,6 +457,7 @@ class SystemStepper {
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
+  std::string rejected_;  // why check_state rejected the last attempt's converged iterate (empty: it did not)
   bool initialized_ = false;
   bool line_search_ = false;
   SystemStepperStatistics stats_;

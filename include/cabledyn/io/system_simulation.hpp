@@ -71,6 +71,12 @@ class SystemSimulation {
     // deck sets them; the system route keeps the force blend, and its sub-steps.)
     model_.system.set_march_policies(true, deck_.options.ei0_substeps, deck_.options.ei0_substep_max,
                                      deck_.options.ei0_substep_angle);
+    // tensile_safety: the finite-EI lines audited in the statics and at each converged step
+    // (MooringSystem::set_tensile_safety), as in the single-line route.
+    model_.system.set_tensile_safety(o.tensile_safety, o.tensile_strain_tolerance);
+    // recovery_max_substeps: a failed step is halved while its pieces are at least 1 /
+    // recovery_max_substeps of it (the single-line march divides in 4, 16, ... up to it).
+    opt_.max_subdivisions = static_cast<int>(std::floor(std::log2(static_cast<double>(o.recovery_max_substeps))));
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
     // one. Without waves the system's uniform current is the whole sea.

@@ -38,6 +38,7 @@
 #include "cabledyn/dynamics/generalized_alpha.hpp"
 #include "cabledyn/dynamics/release_cap.hpp"
 #include "cabledyn/line/line_model.hpp"
+#include "cabledyn/statics/tensile_audit.hpp"
 
 namespace cabledyn {
 
@@ -1224,6 +1225,7 @@ class MooringSystem {
     for (Index i = 0; i < s.q.size(); ++i)
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
+    tensile_check(s, false);
     // A point with a volume above the still water: its buoyancy rho V g is taken whole, so its
     // partial immersion is not modelled (lines lose their buoyancy above it: LineModel).
     for (std::size_t p = 0; p < points_.size(); ++p) {
@@ -1233,6 +1235,46 @@ class MooringSystem {
         throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
                                   "height above the still water", z,
                                   "<= 0 for a point with a volume (its buoyancy at the surface is not modelled yet)");
+    }
+  }
+
+  /// The tensile audit of the finite-EI lines (deck tensile_safety; spec "Constitutive laws",
+  /// Tensile audit, statics/tensile_audit.hpp): with it on, check_state (so a converged step of
+  /// the stepper: the step is then subdivided, and fails by name at the finest level) and
+  /// solve_statics (with the static band, capped at a thousandth of the peak tension) reject a
+  /// state in which a line's three-element mean axial force falls below -eps EA_bar. Double
+  /// only (NotImplementedError in another scalar type); eps > 0 (InputError).
+  void set_tensile_safety(bool on, double eps = 2e-6) {
+    if (!(eps > 0 && std::isfinite(eps))) throw InputError(name_, "tensile_strain_tolerance", eps, "> 0");
+    if constexpr (!std::is_same_v<T, double>) {
+      if (on) throw NotImplementedError(name_, "tensile_safety", "True", "in double (the audit is double only)");
+    }
+    tensile_ = on;
+    tensile_eps_ = eps;
+    std::size_t ne = 0;
+    for (const auto& L : lines_) ne = std::max(ne, L.model.n_elements());
+    audit_work_.reserve(ne);
+  }
+  bool tensile_safety() const { return tensile_; }
+  double tensile_strain_tolerance() const { return tensile_eps_; }
+  /// Throws SolveError naming the line and element whose three-element mean axial force is
+  /// below its band (static_band: the statics' band) when tensile_safety is on; returns
+  /// otherwise. Allocates nothing after set_tensile_safety (the lines as then).
+  void tensile_check(const State& s, bool static_band) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!tensile_) return;
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        const auto& m = lines_[l].model;
+        if (!m.hermite()) continue;
+        line_gather(s, static_cast<int>(l), 0, wx_[l]);
+        if (const auto ev = tensile_audit(m, wx_[l], tensile_eps_, static_band, &audit_work_))
+          throw SolveError("Line " + std::to_string(l + 1) + " (" + m.name() + ") element " + std::to_string(ev->element + 1),
+                           "tensile_safety: three-element mean axial force [N]", ev->force,
+                           ">= -" + to_text(ev->threshold) + " N");
+      }
+    } else {
+      (void)s;
+      (void)static_band;
     }
   }
 
@@ -2219,6 +2261,9 @@ class MooringSystem {
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   std::vector<double> fluid_p_, fluid_tmp_p_;             // the dynamic pressure per site, and its staging
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
+  bool tensile_ = false;                        // tensile_safety: check_state audits the finite-EI lines
+  double tensile_eps_ = 2e-6;                   // its strain tolerance
+  mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
   // The EI = 0 march policies (set_march_policies): on in double.

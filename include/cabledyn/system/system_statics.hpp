@@ -286,15 +286,42 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
 namespace detail {
 template <class T>
 SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt);
+template <class T>
+SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt);
 }  // namespace detail
 
 /// Solves the statics of `sys` from state `s` (see detail::solve_statics_numbered for the
 /// stages). A free or pinned body that no line is attached to (nor, for a body pinned on a
 /// parent, to its parent) is not an unknown (spec "Rigid-body initial condition": it keeps its
 /// deck pose and starts at rest there): it is held where state s (or the deck) puts it while
-/// the rest is solved.
+/// the rest is solved. With tensile_safety on (MooringSystem::set_tensile_safety) the
+/// equilibrium is audited with the statics' band (SolveError naming the line and element).
 template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
+  // tensile_safety (MooringSystem::set_tensile_safety): the equilibrium audited once, with the
+  // statics' band, as the single-line Hermite statics (not the stages' intermediate states,
+  // which check_state would audit with the march's band).
+  const bool audit = sys.tensile_safety();
+  const double eps = sys.tensile_strain_tolerance();
+  if (audit) sys.set_tensile_safety(false, eps);
+  SystemStaticResult out;
+  try {
+    out = detail::solve_statics_loose(sys, s, opt);
+  } catch (...) {
+    if (audit) sys.set_tensile_safety(true, eps);
+    throw;
+  }
+  if (audit) {
+    sys.set_tensile_safety(true, eps);
+    sys.tensile_check(s, true);
+  }
+  return out;
+}
+
+namespace detail {
+// The statics with the loose bodies (no line holds them) held at their pose.
+template <class T>
+SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt) {
   sys.renumber();
   if (s.q.size() != sys.dofs() || s.R.size() != sys.n_bodies()) s = sys.initial_state();
   std::vector<int> loose;
@@ -380,6 +407,7 @@ SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const
                       " free or pinned bodies without lines kept their pose (not unknowns of the statics)");
   return out;
 }
+}  // namespace detail
 
 namespace detail {
 /// Pseudo-transient continuation of the static residual from s (as the spec's attachment
