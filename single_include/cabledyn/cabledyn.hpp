@@ -13507,14 +13507,15 @@ class SystemStepper {
     // The round-off floor of G: its inertia differences positions of size |q| through
     // a = (q - q*) / (beta dt^2), and its forces difference them through the stiffness, so each
     // row carries about eps |q| |S_ii| (large coordinates, a small dt, a light body). Measured
-    // at every tangent of the attempt, not only the predictor's: the stiffness of an iterate
-    // can be orders above it (a node entering the seabed's contact blend, whose damping force
-    // turns over 1e-6 m: at 1880 m depth one ulp of z then moves the residual by 1e-2 N),
-    // and the test keeps the largest floor seen.
-    auto raise_floor = [&] {
+    // at the tangent of the iterate being tested (the last fresh one on a kept factor), not
+    // the predictor's alone: the stiffness of an iterate can be orders above it (a node entering
+    // the seabed's contact blend, whose damping force turns over 1e-6 m: at 1880 m depth one
+    // ulp of z then moves the residual by 1e-2 N). A non-finite evaluation sets no floor.
+    auto set_floor = [&] {
       double qmax = 1;
       for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
-      target_ = std::max(target_, 8 * static_cast<double>(epsilon<T>()) * qmax * J_.max_abs_diagonal());
+      const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * J_.max_abs_diagonal();
+      target_ = std::isfinite(floor) ? std::max(opt_.tol * scale_, floor) : opt_.tol * scale_;
     };
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
@@ -13535,8 +13536,8 @@ class SystemStepper {
       if (!finite && !(line_search_ && it > 0 && backtracks < opt_.max_backtracks)) return false;
       if (!finite) gn = std::numeric_limits<double>::infinity();
       if (it == 0) target_ = opt_.tol * scale_;
-      if (!reuse) raise_floor();
-      if (gn <= target_ && it > 0) {
+      if (!reuse && finite) set_floor();
+      if (finite && gn <= target_ && it > 0) {
         try {
           sys_.check_state(trial_);
         } catch (const SolveError& e) {
@@ -13570,7 +13571,7 @@ class SystemStepper {
         if (!keep) {
           if (reuse) {
             evaluate(true);  // the same iterate, its tangent now
-            raise_floor();
+            set_floor();
           }
           J_.factor();
           ++stats_.factorizations;
@@ -16189,6 +16190,7 @@ class MooringSystem {
     fluid_a_.clear();
     fluid_p_.clear();
     wx_.assign(lines_.size(), VecX<T>());
+    if (tensile_) set_tensile_safety(true, tensile_eps_);  // the audit's scratch for the lines as now
     wv_ = wx_;
     wr_ = wx_;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
@@ -18624,6 +18626,7 @@ inline void banded_system_modes(const BorderedJacobian<double>& JK, const Border
   std::vector<std::vector<Index>> keep(nb);
   std::vector<BandEigenResult<double>> eig(nb);
   Index free_total = 0;
+  double spectrum = 0;  // max K_ii / M_ii over the kept DOFs: the scale of the whole spectrum
   for (std::size_t b = 0; b < nb; ++b) {
     const auto& K = JK.block(b);
     const auto& M = JM.block(b);
@@ -18648,6 +18651,8 @@ inline void banded_system_modes(const BorderedJacobian<double>& JK, const Border
         Kb.at(a, c) = 0.5 * (K(i, j) + K(j, i));
         Mb.at(a, c) = 0.5 * (M(i, j) + M(j, i));
       }
+    for (Index a = 0; a < m; ++a)
+      if (Mb(a, a) > 0) spectrum = std::max(spectrum, std::fabs(Kb(a, a)) / Mb(a, a));
     const Index want = std::min(n_modes, m);
     if (want < 1) continue;
     try {
@@ -18662,7 +18667,9 @@ inline void banded_system_modes(const BorderedJacobian<double>& JK, const Border
     throw InputError(obj, "nModes", n_modes,
                      "in [1, " + std::to_string(free_total) + "] (the free DOFs with stiffness)");
   std::stable_sort(modes.begin(), modes.end(), [](const Mode& x, const Mode& y) { return x.w2 < y.w2; });
-  double top = 0;
+  // The round-off scale of a negative omega^2: the whole spectrum's (as the dense path's largest
+  // eigenvalue), bounded by max K_ii / M_ii, not the few modes computed.
+  double top = spectrum;
   for (const auto& md : modes) top = std::max(top, std::fabs(md.w2));
   res.omega2.resize(n_modes);
   res.frequency.resize(n_modes);
@@ -26589,7 +26596,7 @@ struct DeckSystem {
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
 /// (a finite-EI line on a zero-length rod on a body or coupled, lines on a rod pinned to a
-/// body, zero-length coupled rods,
+/// body,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 ///
@@ -26669,6 +26676,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     return false;
   };
   std::vector<std::size_t> joints;  // RODS rows that are direction joints
+  std::vector<int> zero_coupled(deck.rods.size(), 0);  // a zero-length coupled rod's coupled entries (6 or 3)
   for (std::size_t i = 0; i < deck.rods.size(); ++i) {
     const auto& r = deck.rods[i];
     const RodTypeRecord* type = nullptr;
@@ -26704,6 +26712,21 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       joints.push_back(i);
       continue;
     }
+    if ((r.segments == 0 || !(L > 0)) &&
+        (r.attachment == RodAttachment::coupled || r.attachment == RodAttachment::coupled_pinned)) {
+      // A zero-length Coupled or CoupledPinned rod (spec: a massless point at End A, here moved
+      // by the host): a coupled body of nothing but its one point at its reference point, End A,
+      // which takes the rod's coupled entries in MoorDyn's order (6 for Coupled: x y z and roll
+      // pitch yaw, whose turn moves nothing at the point; 3 for CoupledPinned: End A) and
+      // returns its lines' load there (its moment zero: they act at the reference point).
+      BodyModel<double> m;
+      m.name = "rod " + std::to_string(r.id);
+      m.kind = BodyKind::coupled;
+      m.r = a;
+      rod_bodies.emplace_back(i, std::move(m));
+      zero_coupled[i] = r.attachment == RodAttachment::coupled_pinned ? 3 : 6;
+      continue;
+    }
     if (r.segments == 0 || !(L > 0)) {
       // A zero-length rod: a massless point at End A: free (Free), held (Fixed, Pinned: its End A
       // is the pin) or on a body.
@@ -26720,7 +26743,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
           pm.body = r.body - 1;
           break;
         default:
-          throw NotImplementedError(where(deck.file, r.line), "RODS Attachment", "Coupled", "coupled zero-length rods");
+          break;  // coupled: above
       }
       if ((r.attachment == RodAttachment::body || r.attachment == RodAttachment::body_pinned) &&
           (r.body < 1 || r.body > static_cast<int>(deck.bodies.size())))
@@ -26817,6 +26840,22 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     try {
       const int idx = ds.system.add_body(m);
       rod_own_body.push_back(idx);
+      if (zero_coupled[i] > 0) {
+        // A zero-length coupled rod: its point at its reference point takes the lines of both ends.
+        PointModel<double> pm;
+        pm.name = "rod " + std::to_string(r.id);
+        pm.kind = PointKind::body;
+        pm.body = idx;
+        const int pt = ds.system.add_point(pm);
+        ds.point_id.push_back(0);  // not a POINTS row
+        rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>::Zero(), -1, pt, r.segments};
+        ds.coupled_bodies.push_back(idx);
+        ds.coupled_width.push_back(zero_coupled[i]);
+        Vec6<double> pose = Vec6<double>::Zero();
+        pose.head<3>() = m.r;
+        ds.coupled_deck_pose.push_back(pose);
+        continue;
+      }
       if (m.joint) {
         // Its one point, at its reference point, takes the lines of both ends.
         PointModel<double> pm;
@@ -27619,7 +27658,7 @@ class SystemRunner {
       const Eigen::Index n = sim_->model().system.dofs();
       const std::string where = deck_.file + ":" + std::to_string(deck_.options.line_of("nModes"));
       if (n > SystemModalResult::kMaxDofs && sim_->model().system.line_dofs() < n)
-        throw NotImplementedError(where, "nModes of a system with free points, bodies or rods of free DOFs", n,
+        throw NotImplementedError(where, "nModes: free DOFs of a system with free points, bodies or rods", n,
                                   "<= " + std::to_string(SystemModalResult::kMaxDofs) +
                                       " (the modal analysis of a system with object DOFs is dense; lines between held "
                                       "points alone are solved in band storage)");
@@ -27946,7 +27985,7 @@ class SystemRunner {
         for (int e = 0; e < 2; ++e)
           if ((e == 0 ? rec.node_a : rec.node_b) == 0 && (e == 0 ? rec.rod_a : rec.rod_b) == c.object &&
               (e == 0 ? rec.rod_end_a : rec.rod_end_b) == end)
-            F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e);
+            F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e, false);  // line-end forces, as FairTen
       return F.norm();
     }
     Vec3<double> rb;

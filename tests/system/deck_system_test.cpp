@@ -3,10 +3,13 @@
 // point; what the system route does not model is refused by name.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "cabledyn/io/system_model.hpp"
+#include "cabledyn/io/system_simulation.hpp"
 #include "support/system_decks.hpp"
 
 using namespace cabledyn;
@@ -532,4 +535,89 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
   INFO("tip " << tip.transpose() << "; beam theory " << delta << " m down");
   CHECK(std::fabs((10 - tip(2)) / delta - 1) < 1e-5);
   CHECK(std::fabs(tip(1)) < 1e-12);
+}
+
+TEST_CASE("A zero-length Coupled or CoupledPinned rod is a coupled point: its 6 or 3 entries move it, its load is the "
+          "lines' load there",
+          "[system][io][rods]") {
+  // The same line from an anchor to (40, 0, -10): on a Coupled point, on a zero-length Coupled
+  // rod (6 coupled entries, the angles turning nothing) and on a zero-length CoupledPinned rod
+  // (3 entries), all surged alike: the same forces, the rod's moment zero.
+  const std::string head = R"(--------------------- MoorDyn Input File ------------------------------------
+A chain to a host-driven end (tests/system)
+--------------------- LINE TYPES ---------------------------------------
+TypeName   Diam     Mass/m     EA          BA/-zeta   EI       Cd    Ca    CdAx  CaAx
+chain      0.1      150        5e8         -0.8       0.0      1.2   1.0   0.2   0.0
+---------------------- ROD TYPES ------------------------------------
+TypeName      Diam     Mass/m    Cd     Ca      CdEnd    CaEnd
+conn          0.1      25        1.1    1.0     1.1      1.0
+)";
+  const std::string tail = R"(--------------------- OPTIONS ------------------------------------------
+200          WtrDpth
+0.6          rhoInf
+--------------------- need this line ------------------------------------
+)";
+  const std::string on_point = head + R"(--------------------- POINTS -------------------------------------------
+ID    Type      X          Y          Z         Mass    Vol     CdA    Ca
+1     Fixed     -400       0          -200      0       0       0      0
+2     Coupled   40         0          -10       0       0       0      0
+--------------------- LINES --------------------------------------------
+ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+1    chain      1        2        470       30       -
+)" + tail;
+  auto on_rod = [&](const std::string& kind) {
+    return head + R"(---------------------- RODS ----------------------------------------
+ID   RodType  Attachment  Xa    Ya    Za    Xb    Yb    Zb   NumSegs  RodOutputs
+1    conn     )" + kind + R"(     40    0     -10   40    0     -10  0        -
+--------------------- POINTS -------------------------------------------
+ID    Type      X          Y          Z         Mass    Vol     CdA    Ca
+1     Fixed     -400       0          -200      0       0       0      0
+--------------------- LINES --------------------------------------------
+ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+1    chain      1        R1A      470       30       -
+)" + tail;
+  };
+  ReadOptions ro;
+  ro.accept_unsupported = true;
+  SystemSimulation pt(parse_deck(on_point, "point.dat", ro)), rod(parse_deck(on_rod("Coupled"), "rod.dat", ro)),
+      pin(parse_deck(on_rod("CoupledPinned"), "pin.dat", ro));
+  REQUIRE(pt.coupled_dofs() == 3);
+  REQUIRE(rod.coupled_dofs() == 6);
+  REQUIRE(pin.coupled_dofs() == 3);
+  REQUIRE(rod.model().coupled_width == std::vector<int>{6});
+  REQUIRE(pin.model().coupled_width == std::vector<int>{3});
+  CHECK(rod.model().coupled_deck_pose.at(0) == (Vec6<double>() << 40, 0, -10, 0, 0, 0).finished());
+  const std::vector<double> xr{40, 0, -10, 0, 0, 0}, xp{40, 0, -10};
+  std::vector<double> v6(6, 0.0), v3(3, 0.0);
+  pt.initialize(xp.data(), v3.data());
+  rod.initialize(xr.data(), v6.data());
+  pin.initialize(xp.data(), v3.data());
+  std::vector<double> fp(3), fr(6), fq(3);
+  double worst = 0, moment = 0, peak = 0;
+  const double dt = 0.1;
+  for (int k = 1; k <= 40; ++k) {
+    const double t = k * dt, w = 2 * kPi / 8;
+    const double x = 40 + 2 * std::sin(w * t), u = 2 * w * std::cos(w * t);
+    std::vector<double> x3{x, 0, -10}, u3{u, 0, 0}, x6{x, 0, -10, 0.1, -0.2, 0.3}, u6{u, 0, 0, 0, 0, 0};
+    pt.step(x3.data(), u3.data(), pt.time(), dt, fp.data());
+    rod.step(x6.data(), u6.data(), rod.time(), dt, fr.data());
+    pin.step(x3.data(), u3.data(), pin.time(), dt, fq.data());
+    for (int c = 0; c < 3; ++c) {
+      worst = std::max({worst, std::fabs(fr[static_cast<std::size_t>(c)] - fp[static_cast<std::size_t>(c)]),
+                        std::fabs(fq[static_cast<std::size_t>(c)] - fp[static_cast<std::size_t>(c)])});
+      moment = std::max(moment, std::fabs(fr[3 + static_cast<std::size_t>(c)]));
+      peak = std::max(peak, std::fabs(fp[static_cast<std::size_t>(c)]));
+    }
+  }
+  INFO("largest force difference " << worst << " N of " << peak << " N; largest moment " << moment << " N m");
+  CHECK(peak > 1e5);
+  CHECK(worst <= 1e-9 * peak);
+  CHECK(moment <= 1e-9 * peak);
+  // The rod's point is where the host put it; its line-end force is the point deck's.
+  CHECK(rod.line_end_force(1, 1).norm() == Approx(pt.line_end_force(1, 1).norm()).epsilon(1e-12));
+  // A finite-EI line on a zero-length coupled rod stays refused by name.
+  std::string herm = on_rod("Coupled");
+  const std::string ei0 = "chain      0.1      150        5e8         -0.8       0.0";
+  herm.replace(herm.find(ei0), ei0.size(), "chain      0.1      150        5e8         -0.8       1e4");
+  CHECK_THROWS_AS(build_deck_system(parse_deck(herm, "herm.dat", ro)), NotImplementedError);
 }

@@ -357,14 +357,15 @@ class SystemStepper {
     // The round-off floor of G: its inertia differences positions of size |q| through
     // a = (q - q*) / (beta dt^2), and its forces difference them through the stiffness, so each
     // row carries about eps |q| |S_ii| (large coordinates, a small dt, a light body). Measured
-    // at every tangent of the attempt, not only the predictor's: the stiffness of an iterate
-    // can be orders above it (a node entering the seabed's contact blend, whose damping force
-    // turns over 1e-6 m: at 1880 m depth one ulp of z then moves the residual by 1e-2 N),
-    // and the test keeps the largest floor seen.
-    auto raise_floor = [&] {
+    // at the tangent of the iterate being tested (the last fresh one on a kept factor), not
+    // the predictor's alone: the stiffness of an iterate can be orders above it (a node entering
+    // the seabed's contact blend, whose damping force turns over 1e-6 m: at 1880 m depth one
+    // ulp of z then moves the residual by 1e-2 N). A non-finite evaluation sets no floor.
+    auto set_floor = [&] {
       double qmax = 1;
       for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
-      target_ = std::max(target_, 8 * static_cast<double>(epsilon<T>()) * qmax * J_.max_abs_diagonal());
+      const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * J_.max_abs_diagonal();
+      target_ = std::isfinite(floor) ? std::max(opt_.tol * scale_, floor) : opt_.tol * scale_;
     };
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
@@ -385,8 +386,8 @@ class SystemStepper {
       if (!finite && !(line_search_ && it > 0 && backtracks < opt_.max_backtracks)) return false;
       if (!finite) gn = std::numeric_limits<double>::infinity();
       if (it == 0) target_ = opt_.tol * scale_;
-      if (!reuse) raise_floor();
-      if (gn <= target_ && it > 0) {
+      if (!reuse && finite) set_floor();
+      if (finite && gn <= target_ && it > 0) {
         try {
           sys_.check_state(trial_);
         } catch (const SolveError& e) {
@@ -420,7 +421,7 @@ class SystemStepper {
         if (!keep) {
           if (reuse) {
             evaluate(true);  // the same iterate, its tangent now
-            raise_floor();
+            set_floor();
           }
           J_.factor();
           ++stats_.factorizations;

@@ -79,7 +79,7 @@ struct DeckSystem {
 /// A at AttachA, its sections in the order of SECTIONS) with the deck's seabed. Throws
 /// NotImplementedError naming the deck line for what the system route does not model yet
 /// (a finite-EI line on a zero-length rod on a body or coupled, lines on a rod pinned to a
-/// body, zero-length coupled rods,
+/// body,
 /// unsupported requests of the reader),
 /// and the InputErrors of the system (a free point no line holds, a line between one point).
 ///
@@ -159,6 +159,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     return false;
   };
   std::vector<std::size_t> joints;  // RODS rows that are direction joints
+  std::vector<int> zero_coupled(deck.rods.size(), 0);  // a zero-length coupled rod's coupled entries (6 or 3)
   for (std::size_t i = 0; i < deck.rods.size(); ++i) {
     const auto& r = deck.rods[i];
     const RodTypeRecord* type = nullptr;
@@ -194,6 +195,21 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       joints.push_back(i);
       continue;
     }
+    if ((r.segments == 0 || !(L > 0)) &&
+        (r.attachment == RodAttachment::coupled || r.attachment == RodAttachment::coupled_pinned)) {
+      // A zero-length Coupled or CoupledPinned rod (spec: a massless point at End A, here moved
+      // by the host): a coupled body of nothing but its one point at its reference point, End A,
+      // which takes the rod's coupled entries in MoorDyn's order (6 for Coupled: x y z and roll
+      // pitch yaw, whose turn moves nothing at the point; 3 for CoupledPinned: End A) and
+      // returns its lines' load there (its moment zero: they act at the reference point).
+      BodyModel<double> m;
+      m.name = "rod " + std::to_string(r.id);
+      m.kind = BodyKind::coupled;
+      m.r = a;
+      rod_bodies.emplace_back(i, std::move(m));
+      zero_coupled[i] = r.attachment == RodAttachment::coupled_pinned ? 3 : 6;
+      continue;
+    }
     if (r.segments == 0 || !(L > 0)) {
       // A zero-length rod: a massless point at End A: free (Free), held (Fixed, Pinned: its End A
       // is the pin) or on a body.
@@ -210,7 +226,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
           pm.body = r.body - 1;
           break;
         default:
-          throw NotImplementedError(where(deck.file, r.line), "RODS Attachment", "Coupled", "coupled zero-length rods");
+          break;  // coupled: above
       }
       if ((r.attachment == RodAttachment::body || r.attachment == RodAttachment::body_pinned) &&
           (r.body < 1 || r.body > static_cast<int>(deck.bodies.size())))
@@ -307,6 +323,22 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     try {
       const int idx = ds.system.add_body(m);
       rod_own_body.push_back(idx);
+      if (zero_coupled[i] > 0) {
+        // A zero-length coupled rod: its point at its reference point takes the lines of both ends.
+        PointModel<double> pm;
+        pm.name = "rod " + std::to_string(r.id);
+        pm.kind = PointKind::body;
+        pm.body = idx;
+        const int pt = ds.system.add_point(pm);
+        ds.point_id.push_back(0);  // not a POINTS row
+        rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>::Zero(), -1, pt, r.segments};
+        ds.coupled_bodies.push_back(idx);
+        ds.coupled_width.push_back(zero_coupled[i]);
+        Vec6<double> pose = Vec6<double>::Zero();
+        pose.head<3>() = m.r;
+        ds.coupled_deck_pose.push_back(pose);
+        continue;
+      }
       if (m.joint) {
         // Its one point, at its reference point, takes the lines of both ends.
         PointModel<double> pm;

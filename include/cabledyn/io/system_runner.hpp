@@ -54,7 +54,7 @@ class SystemRunner {
       const Eigen::Index n = sim_->model().system.dofs();
       const std::string where = deck_.file + ":" + std::to_string(deck_.options.line_of("nModes"));
       if (n > SystemModalResult::kMaxDofs && sim_->model().system.line_dofs() < n)
-        throw NotImplementedError(where, "nModes of a system with free points, bodies or rods of free DOFs", n,
+        throw NotImplementedError(where, "nModes: free DOFs of a system with free points, bodies or rods", n,
                                   "<= " + std::to_string(SystemModalResult::kMaxDofs) +
                                       " (the modal analysis of a system with object DOFs is dense; lines between held "
                                       "points alone are solved in band storage)");
@@ -381,7 +381,7 @@ class SystemRunner {
         for (int e = 0; e < 2; ++e)
           if ((e == 0 ? rec.node_a : rec.node_b) == 0 && (e == 0 ? rec.rod_a : rec.rod_b) == c.object &&
               (e == 0 ? rec.rod_end_a : rec.rod_end_b) == end)
-            F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e);
+            F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e, false);  // line-end forces, as FairTen
       return F.norm();
     }
     Vec3<double> rb;

@@ -927,6 +927,7 @@ class MooringSystem {
     fluid_a_.clear();
     fluid_p_.clear();
     wx_.assign(lines_.size(), VecX<T>());
+    if (tensile_) set_tensile_safety(true, tensile_eps_);  // the audit's scratch for the lines as now
     wv_ = wx_;
     wr_ = wx_;
     for (std::size_t l = 0; l < lines_.size(); ++l) {

@@ -102,6 +102,7 @@ inline void banded_system_modes(const BorderedJacobian<double>& JK, const Border
   std::vector<std::vector<Index>> keep(nb);
   std::vector<BandEigenResult<double>> eig(nb);
   Index free_total = 0;
+  double spectrum = 0;  // max K_ii / M_ii over the kept DOFs: the scale of the whole spectrum
   for (std::size_t b = 0; b < nb; ++b) {
     const auto& K = JK.block(b);
     const auto& M = JM.block(b);
@@ -126,6 +127,8 @@ inline void banded_system_modes(const BorderedJacobian<double>& JK, const Border
         Kb.at(a, c) = 0.5 * (K(i, j) + K(j, i));
         Mb.at(a, c) = 0.5 * (M(i, j) + M(j, i));
       }
+    for (Index a = 0; a < m; ++a)
+      if (Mb(a, a) > 0) spectrum = std::max(spectrum, std::fabs(Kb(a, a)) / Mb(a, a));
     const Index want = std::min(n_modes, m);
     if (want < 1) continue;
     try {
@@ -140,7 +143,9 @@ inline void banded_system_modes(const BorderedJacobian<double>& JK, const Border
     throw InputError(obj, "nModes", n_modes,
                      "in [1, " + std::to_string(free_total) + "] (the free DOFs with stiffness)");
   std::stable_sort(modes.begin(), modes.end(), [](const Mode& x, const Mode& y) { return x.w2 < y.w2; });
-  double top = 0;
+  // The round-off scale of a negative omega^2: the whole spectrum's (as the dense path's largest
+  // eigenvalue), bounded by max K_ii / M_ii, not the few modes computed.
+  double top = spectrum;
   for (const auto& md : modes) top = std::max(top, std::fabs(md.w2));
   res.omega2.resize(n_modes);
   res.frequency.resize(n_modes);
