@@ -26840,31 +26840,24 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     try {
       const int idx = ds.system.add_body(m);
       rod_own_body.push_back(idx);
-      if (zero_coupled[i] > 0) {
-        // A zero-length coupled rod: its point at its reference point takes the lines of both ends.
+      if (zero_coupled[i] > 0 || m.joint) {
+        // A direction joint or a zero-length coupled rod: its one point, at its reference point,
+        // takes the lines of both ends (a joint's axis is its body z axis).
         PointModel<double> pm;
         pm.name = "rod " + std::to_string(r.id);
         pm.kind = PointKind::body;
         pm.body = idx;
         const int pt = ds.system.add_point(pm);
         ds.point_id.push_back(0);  // not a POINTS row
-        rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>::Zero(), -1, pt, r.segments};
-        ds.coupled_bodies.push_back(idx);
-        ds.coupled_width.push_back(zero_coupled[i]);
-        Vec6<double> pose = Vec6<double>::Zero();
-        pose.head<3>() = m.r;
-        ds.coupled_deck_pose.push_back(pose);
-        continue;
-      }
-      if (m.joint) {
-        // Its one point, at its reference point, takes the lines of both ends.
-        PointModel<double> pm;
-        pm.name = "rod " + std::to_string(r.id);
-        pm.kind = PointKind::body;
-        pm.body = idx;
-        const int pt = ds.system.add_point(pm);
-        ds.point_id.push_back(0);  // not a POINTS row
-        rod_ends[i] = {idx, Vec3<double>::Zero(), Vec3<double>(0, 0, 1), -1, pt, r.segments};
+        rod_ends[i] = {idx, Vec3<double>::Zero(), m.joint ? Vec3<double>(0, 0, 1) : Vec3<double>::Zero(), -1, pt,
+                       r.segments};
+        if (zero_coupled[i] > 0) {  // the host moves it with the rod's 6 or 3 coupled entries
+          ds.coupled_bodies.push_back(idx);
+          ds.coupled_width.push_back(zero_coupled[i]);
+          Vec6<double> pose = Vec6<double>::Zero();
+          pose.head<3>() = m.r;
+          ds.coupled_deck_pose.push_back(pose);
+        }
         continue;
       }
       if (m.kind == BodyKind::coupled || m.host_pin) {

@@ -72,25 +72,51 @@ TEST_CASE("A line between two fixed points: the system's modes are the single-li
   CHECK_THROWS_AS(system_modal_analysis(sys, s, sys.dofs() + 1), InputError);
 }
 
-TEST_CASE("A clump hung on a light line: a pendulum at omega^2 = g / L and a bounce at EA / (L m)",
-          "[system][modal]") {
-  Environment env;
-  env.depth = 200;
-  MooringSystem<double> sys(env, "pendulum");
+namespace {
+
+// A 5 t clump hung from a fixed point at (0, 0, -10) on a light line of `segs` elements and
+// `length` m (EA 1e7 N, 0.1 kg/m, no added mass or drag), the clump first placed `length` m
+// below; *clump: its point index.
+MooringSystem<double> hung_clump(const Environment& env, const std::string& name, double length, int segs, int* clump_index) {
+  MooringSystem<double> sys(env, name);
   PointModel<double> top, clump;
   top.kind = PointKind::fixed;
   top.r = Vec3<double>(0, 0, -10);
   clump.kind = PointKind::free;
-  clump.r = Vec3<double>(0, 0, -60);
+  clump.r = Vec3<double>(0, 0, -10 - length);
   clump.mass = 5000;
   const int it = sys.add_point(top), ic = sys.add_point(clump);
-  // 50 m, EA 1e7 N, 0.1 kg/m (0.1 % of the clump's mass), no added mass or drag.
-  const test_support::SectionNumbers n{50, 10, 1e7, 0, 0.1, 0.01, 0, 0, 0, 0, 0};
+  const test_support::SectionNumbers n{length, segs, 1e7, 0, 0.1, 0.01, 0, 0, 0, 0, 0};
   sys.add_line(LineModel<double>("hanger", {test_support::system_section<double>(n)}, env, SeabedModel{}), it, ic);
   sys.renumber();
+  if (clump_index) *clump_index = ic;
+  return sys;
+}
+
+// The system's mass matrix at state s, dense (inertia's wm = 1 share at rest).
+MatX<double> dense_mass(const MooringSystem<double>& sys, const SystemState<double>& s) {
+  auto J = sys.make_jacobian();
+  VecX<double> Ma;
+  J.set_zero();
+  auto rest = s;
+  rest.a.setZero();
+  sys.inertia(rest, Ma, &J, 1.0, 0.0);
+  return J.to_dense();
+}
+
+}  // namespace
+
+TEST_CASE("A clump hung on a light line: a pendulum at omega^2 = g / L and a bounce at EA / (L m)",
+          "[system][modal]") {
+  Environment env;
+  env.depth = 200;
+  // 50 m, 10 elements, 0.1 kg/m (0.1 % of the clump's mass).
+  int ic = 0;
+  auto sys = hung_clump(env, "pendulum", 50, 10, &ic);
+  const Vec3<double> top(0, 0, -10);
   auto s = sys.initial_state();
   solve_statics(sys, s);
-  const double L = (sys.point_position(s, ic) - top.r).norm();
+  const double L = (sys.point_position(s, ic) - top).norm();
   const auto res = system_modal_analysis(sys, s, 3);
   const double pend = env.g / L, bounce = 1e7 / (50 * 5000.0);
   INFO("omega^2: " << res.omega2.transpose() << "; pendulum " << pend << ", bounce " << bounce);
@@ -105,14 +131,7 @@ TEST_CASE("A clump hung on a light line: a pendulum at omega^2 = g / L and a bou
   CHECK(std::hypot(v.translation(0, last)(0), v.translation(0, last)(1)) == Approx(1.0).epsilon(1e-6));
   CHECK(std::fabs(v.translation(2, last)(2)) == Approx(1.0).epsilon(1e-6));
   // M-orthonormal shapes: phi_i^T M phi_j = delta_ij.
-  auto J = sys.make_jacobian();
-  VecX<double> Ma;
-  J.set_zero();
-  auto rest = s;
-  rest.a.setZero();
-  sys.inertia(rest, Ma, &J, 1.0, 0.0);
-  const MatX<double> M = J.to_dense();
-  const MatX<double> G = res.shapes.transpose() * M * res.shapes;
+  const MatX<double> G = res.shapes.transpose() * dense_mass(sys, s) * res.shapes;
   CHECK((G - MatX<double>::Identity(3, 3)).cwiseAbs().maxCoeff() <= 1e-9);
 }
 
@@ -175,14 +194,7 @@ TEST_CASE("Lines between held points: the system's modes, solved line by line in
   CHECK(interleaved_one);  // both lines among the 8 lowest: the merge is tested, not one line's order
   CHECK(interleaved_two);
   // M-orthonormal over the whole system.
-  auto J = sys.make_jacobian();
-  VecX<double> Ma;
-  J.set_zero();
-  auto rest = s;
-  rest.a.setZero();
-  sys.inertia(rest, Ma, &J, 1.0, 0.0);
-  const MatX<double> M = J.to_dense();
-  const MatX<double> G = res.shapes.transpose() * M * res.shapes;
+  const MatX<double> G = res.shapes.transpose() * dense_mass(sys, s) * res.shapes;
   CHECK((G - MatX<double>::Identity(8, 8)).cwiseAbs().maxCoeff() <= 1e-9);
   CHECK_THROWS_AS(system_modal_analysis(sys, s, 0), InputError);
 
@@ -203,17 +215,7 @@ TEST_CASE("Lines between held points: the system's modes, solved line by line in
 TEST_CASE("A system with object DOFs beyond the dense limit is refused by name", "[system][modal]") {
   Environment env;
   env.depth = 300;
-  MooringSystem<double> sys(env, "long clump line");
-  PointModel<double> top, clump;
-  top.kind = PointKind::fixed;
-  top.r = Vec3<double>(0, 0, -10);
-  clump.kind = PointKind::free;
-  clump.r = Vec3<double>(0, 0, -210);
-  clump.mass = 5000;
-  const int it = sys.add_point(top), ic = sys.add_point(clump);
-  const test_support::SectionNumbers n{200, 1400, 1e7, 0, 0.1, 0.01, 0, 0, 0, 0, 0};
-  sys.add_line(LineModel<double>("hanger", {test_support::system_section<double>(n)}, env, SeabedModel{}), it, ic);
-  sys.renumber();
+  auto sys = hung_clump(env, "long clump line", 200, 1400, nullptr);
   const auto s = sys.initial_state();
   REQUIRE(sys.dofs() > SystemModalResult::kMaxDofs);
   try {
