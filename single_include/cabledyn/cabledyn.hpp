@@ -8758,6 +8758,8 @@ class LineModel {
   const T& EA(std::size_t e) const { return b_.EA[e]; }
   /// Submerged weight per unstretched metre of element e [N/m].
   const T& w(std::size_t e) const { return b_.w[e]; }
+  /// Outer diameter of element e [m] (its section's d).
+  const T& diameter(std::size_t e) const { return b_.d[e]; }
   /// EI = 0 element e (an EI = 0 line).
   const BasicTensionElement<T>& element(std::size_t e) const { return b_.elems.at(e); }
   /// Hermite element e (a Hermite line).
@@ -11132,6 +11134,95 @@ using TensionStatics = BasicTensionStatics<>;
 #include <string>
 #include <vector>
 
+// ---- begin cabledyn/statics/branch_audit.hpp ----
+// cabledyn: the geometric part of the physical-branch audit of a finite-EI line's static
+// state: no fold, no self-contact.
+// Spec "Hermite path", Physical-branch audit: the converged state must be clear of
+// self-contact (no two non-adjacent elements closer than their diameters) and unfolded
+// (an element with max(L0 kappa) > 0.7 is an unresolved fold). The stability part (the
+// inertia of the static tangent) is the caller's: the single-line statics factor their
+// band (statics/hermite_statics.hpp), the system statics the bordered tangent
+// (system/system_audit.hpp).
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// The shortest distance between the segments p1-q1 and p2-q2 [m] (the closest points'
+/// parameters clamped to the segments; a degenerate segment is its point).
+inline double segment_distance(const Vec3<double>& p1, const Vec3<double>& q1, const Vec3<double>& p2,
+                               const Vec3<double>& q2) {
+  const Vec3<double> d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+  const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
+  double s, t;
+  if (a <= 1e-300 && e <= 1e-300) return r.norm();
+  if (a <= 1e-300) {
+    s = 0;
+    t = std::clamp(f / e, 0.0, 1.0);
+  } else {
+    const double c = d1.dot(r);
+    if (e <= 1e-300) {
+      t = 0;
+      s = std::clamp(-c / a, 0.0, 1.0);
+    } else {
+      const double b = d1.dot(d2), den = a * e - b * b;
+      s = den > 0 ? std::clamp((b * f - c * e) / den, 0.0, 1.0) : 0.0;
+      t = (b * s + f) / e;
+      if (t < 0) {
+        t = 0;
+        s = std::clamp(-c / a, 0.0, 1.0);
+      } else if (t > 1) {
+        t = 1;
+        s = std::clamp((b - c) / a, 0.0, 1.0);
+      }
+    }
+  }
+  return (p1 + s * d1 - (p2 + t * d2)).norm();
+}
+
+/// The fold limit of the audit: max(L0 kappa) of an element (spec "Hermite path").
+inline constexpr double kFoldLimit = 0.7;
+
+/// Audits the static state x (the model's node vector) of a finite-EI line (spec "Hermite
+/// path", Physical-branch audit): every element's max(L0 kappa) <= kFoldLimit, and no two
+/// non-adjacent element chords closer than their mean diameter (elements closer along the
+/// line than half a turn of that radius, pi (d_i + d_j) / 2, cannot touch without a fold,
+/// which the fold test catches, and are not compared). Throws SolveError naming `name`, the
+/// element(s), the value and the limit. An EI = 0 line (no bending, no fold) is not audited.
+template <class T>
+void audit_fold_and_contact(const LineModel<T>& m, const VecX<T>& x, const std::string& name) {
+  if (!m.hermite()) return;
+  const std::size_t ne = m.n_elements();
+  VecX<double> xv(x.size());
+  for (Eigen::Index i = 0; i < x.size(); ++i) xv(i) = static_cast<double>(value_of(x(i)));
+  for (std::size_t e = 0; e < ne; ++e) {
+    const Vec<double, 12> qe = xv.segment<12>(static_cast<Eigen::Index>(6 * e));
+    const double fold = static_cast<double>(value_of(m.L0(e))) * m.hermite_element(e).peak_curvature(qe).value;
+    if (fold > kFoldLimit)
+      throw SolveError(name + " element " + std::to_string(e + 1), "L0 kappa (unresolved fold)", fold,
+                       "<= 0.7 (adaptive refinement: later issue)");
+  }
+  std::vector<double> s(ne + 1, 0.0);  // unstretched arc length of each node
+  for (std::size_t e = 0; e < ne; ++e) s[e + 1] = s[e] + static_cast<double>(value_of(m.L0(e)));
+  auto r = [&](std::size_t i) { return Vec3<double>(xv.segment<3>(static_cast<Eigen::Index>(3 * m.position_slot(i)))); };
+  for (std::size_t i = 0; i < ne; ++i)
+    for (std::size_t j = i + 2; j < ne; ++j) {
+      const double clear =
+          0.5 * (static_cast<double>(value_of(m.diameter(i))) + static_cast<double>(value_of(m.diameter(j))));
+      if (s[j] - s[i + 1] < kPi * clear) continue;
+      const double dist = segment_distance(r(i), r(i + 1), r(j), r(j + 1));
+      if (dist < clear)
+        throw SolveError(name + " elements " + std::to_string(i + 1) + " and " + std::to_string(j + 1),
+                         "distance (self-contact)", dist, ">= " + to_text(clear) + " m");
+    }
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/statics/branch_audit.hpp ----
 // ---- begin cabledyn/statics/tensile_audit.hpp ----
 // cabledyn: the tensile audit of a cubic-Hermite cable (option tensile_safety).
 // Spec "Constitutive laws", Tensile audit (Hermite path): the audited force is the one that
@@ -11343,12 +11434,33 @@ class BasicHermiteStatics {
     if (!polish(q, lc, it, floor_note))
       throw SolveError(line_.name(), "full Newton polish from " + seed_name, "no convergence",
                        "scaled residual <= " + to_text(opt_.tol));
+    // The physical-branch audit. Energy descent approaches stable equilibria only, but a
+    // symmetric state is a saddle it cannot leave by itself (a cable compressed in the
+    // vertical plane of its ends, which nothing loads across it): an unstable equilibrium is
+    // left along its lowest mode (escape_along), minimised and polished again, at most twice.
+    audit_fold_and_contact(model_, q, line_.name());
+    for (int escape = 0;; ++escape) {
+      VecX<double> phi;
+      const auto neg = unstable_modes(q, lc, escape < 2 ? &phi : nullptr);
+      if (neg == 0) break;
+      const std::string side = phi.size() ? escape_along(q, phi) : "";
+      if (side.empty())
+        throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
+                         static_cast<long>(neg), "0");
+      StaticLoadCase lm = frozen(q);
+      if (!minimize(q, lm, it, 1e-6) || !polish(q, lc, it, floor_note))
+        throw SolveError(line_.name(), "statics from the unstable equilibrium left along its lowest mode",
+                         "no convergence", "a stable equilibrium");
+      audit_fold_and_contact(model_, q, line_.name());
+      notes.push_back("the equilibrium first reached was unstable (" + std::to_string(neg) +
+                      " negative eigenvalue(s) of the static tangent); the statics left it along its lowest mode, " +
+                      side + ", to a stable one");
+    }
     if (floor_note > 0) {
       std::ostringstream os;
       os << "static residual floor " << floor_note << " above the tolerance " << opt_.tol << " accepted";
       notes.push_back(os.str());
     }
-    audit(q, lc);
     if (opt_.tensile_safety) {
       // Spec "Tensile audit": element-mean compression beyond the band is rejected (the
       // refinement the spec tries before rejecting is not implemented here).
@@ -11588,26 +11700,20 @@ class BasicHermiteStatics {
   // Physical-branch audit (spec "Hermite path"): no fold beyond L0 kappa = 0.7, no
   // self-contact, a stable (positive definite) tangent.
   void audit(const VecX<double>& q, const StaticLoadCase& lc) {
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto qe = line_.element_dofs<double, 12>(q, e);
-      const double fold = line_.L0(e) * line_.hermite_element(e).peak_curvature(qe).value;
-      if (fold > 0.7)
-        throw SolveError(line_.name() + " element " + std::to_string(e + 1), "L0 kappa (unresolved fold)", fold,
-                         "<= 0.7 (adaptive refinement: later issue)");
-    }
-    // Self-contact: non-adjacent element chords closer than their mean diameter.
-    for (std::size_t i = 0; i < line_.n_elements(); ++i) {
-      for (std::size_t j = i + 2; j < line_.n_elements(); ++j) {
-        const double dist = segment_distance(line_.r(q, i), line_.r(q, i + 1), line_.r(q, j), line_.r(q, j + 1));
-        const double clear = 0.5 * (line_.type(i).d + line_.type(j).d);
-        // Elements closer along the line than half a turn of radius d cannot touch without a
-        // fold (which the fold audit catches): short elements of a thick cable stay clear.
-        if (line_.s_node(j) - line_.s_node(i + 1) < kPi * clear) continue;
-        if (dist < clear)
-          throw SolveError(line_.name() + " elements " + std::to_string(i + 1) + " and " + std::to_string(j + 1),
-                           "distance (self-contact)", dist, ">= " + to_text(clear) + " m");
-      }
-    }
+    audit_fold_and_contact(model_, q, line_.name());  // the same audit as the system statics'
+    if (const auto neg = unstable_modes(q, lc, nullptr); neg > 0)
+      throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
+                       static_cast<long>(neg), "0");
+  }
+
+  // The number of negative eigenvalues of the static tangent at q, the drag held (eigenvalues
+  // within 1e-10 of the tangent's scale count as zero: a null mode, such as the bow of a
+  // weightless line turning about its chord, is neutral, not unstable). With phi and a
+  // negative count, phi is the mode of the lowest eigenvalue (global coordinates, largest
+  // |entry| 1): the lowest eigenvalue bracketed by bisection on the inertia (the LDL^T sign
+  // count of K - mu I), then inverse iteration with the Cholesky factors of K - mu I, mu
+  // below it (a ratio (lambda_1 - mu) / (lambda_2 - mu) per iteration).
+  Eigen::Index unstable_modes(const VecX<double>& q, const StaticLoadCase& lc, VecX<double>* phi) {
     Ks_.set_zero();
     VecX<double> R;
     StaticLoadCase lcs = lc;
@@ -11619,13 +11725,60 @@ class BasicHermiteStatics {
     }
     line_static_residual<double, SymmetricBandMatrix<double>>(model_, line_, lcs, q, R, &Ks_);
     cons_.reduce_matrix(Ks_);
-    // Eigenvalues within 1e-10 of the tangent's scale count as zero: a null mode (the bow of a
-    // weightless line turning about its chord) is neutral, not unstable.
-    ldlt_.factor(Ks_, 1e-10 * Ks_.norm_inf());
+    const double knorm = Ks_.norm_inf(), tau = 1e-10 * knorm;
+    ldlt_.factor(Ks_, tau);
     const auto neg = ldlt_.negative_count();
-    if (neg > 0)
-      throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
-                       static_cast<long>(neg), "0");
+    if (neg == 0 || !phi) return neg;
+    // lambda_min in (lo, hi]: Gershgorin below, the count above.
+    double lo = -1.01 * knorm - tau, hi = -tau;
+    for (int k = 0; k < 200 && hi - lo > 1e-6 * std::fabs(hi); ++k) {
+      const double mid = 0.5 * (lo + hi);
+      const auto r = ldlt_.factor(Ks_, -mid);
+      if (!r.ok() || ldlt_.negative_count() > 0)
+        hi = mid;
+      else
+        lo = mid;
+    }
+    for (int k = 0; !chol_.factor(Ks_, -lo).ok(); ++k) {
+      if (k == 20) return neg;  // no mode: phi left empty
+      lo -= hi - lo;
+    }
+    MatX<double> x(n_, 1);
+    for (Eigen::Index i = 0; i < n_; ++i) x(i, 0) = 1 + 0.5 * std::sin(1.7 * static_cast<double>(i));
+    for (int k = 0; k < 30; ++k) {
+      chol_.solve(x);
+      x /= x.cwiseAbs().maxCoeff();
+    }
+    *phi = x.col(0);
+    cons_.expand(*phi);
+    *phi /= phi->cwiseAbs().maxCoeff();
+    return neg;
+  }
+
+  // Leaves the unstable equilibrium q along its lowest mode phi (unstable_modes): q moves by
+  // 1 % of the line length at the node that moves most, to the side of the mode where its
+  // node translations have a positive sum along n = e_z x (r_B - r_A) (left of the chord
+  // from End A to End B, seen from above: the same side of a rotated deck), or, for a mode
+  // in the vertical plane of the chord (or a vertical chord, along e_x), up. Returns that
+  // side's description for the note.
+  std::string escape_along(VecX<double>& q, const VecX<double>& phi) const {
+    const Vec3<double> c = line_.r(q, line_.end_node(1)) - line_.r(q, line_.end_node(0));
+    Vec3<double> n(-c(1), c(0), 0);
+    const bool plane = n.norm() > 1e-9 * line_.length();
+    n = plane ? Vec3<double>(n.normalized()) : Vec3<double>::UnitX();
+    double across = 0, up = 0, peak = 0;
+    for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
+      const Vec3<double> d = line_.r(phi, i);
+      across += d.dot(n);
+      up += d(2);
+      peak = std::max(peak, d.norm());
+    }
+    if (!(peak > 0)) return "";
+    const bool side = std::fabs(across) > 1e-6 * peak * static_cast<double>(line_.n_nodes());
+    const double sign = side ? (across > 0 ? 1.0 : -1.0) : (up >= 0 ? 1.0 : -1.0);
+    q += (sign * 0.01 * line_.length() / peak) * phi;
+    cons_.apply_to_state(line_, q);
+    return side ? (plane ? "to the left of the chord from End A to End B" : "along +x") : "upward";
   }
 
   void compression_note(const VecX<double>& q, StaticResult& res) const {
@@ -11647,36 +11800,6 @@ class BasicHermiteStatics {
       os << "element-mean axial compression " << worst << " N at element " << at + 1;
       res.notes.push_back(os.str());
     }
-  }
-
-  static double segment_distance(const Vec3<double>& p1, const Vec3<double>& q1, const Vec3<double>& p2,
-                                 const Vec3<double>& q2) {
-    const Vec3<double> d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
-    const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
-    double s, t;
-    if (a <= 1e-300 && e <= 1e-300) return r.norm();
-    if (a <= 1e-300) {
-      s = 0;
-      t = std::clamp(f / e, 0.0, 1.0);
-    } else {
-      const double c = d1.dot(r);
-      if (e <= 1e-300) {
-        t = 0;
-        s = std::clamp(-c / a, 0.0, 1.0);
-      } else {
-        const double b = d1.dot(d2), den = a * e - b * b;
-        s = den > 0 ? std::clamp((b * f - c * e) / den, 0.0, 1.0) : 0.0;
-        t = (b * s + f) / e;
-        if (t < 0) {
-          t = 0;
-          s = std::clamp(-c / a, 0.0, 1.0);
-        } else if (t > 1) {
-          t = 1;
-          s = std::clamp((b - c) / a, 0.0, 1.0);
-        }
-      }
-    }
-    return (p1 + s * d1 - (p2 + t * d2)).norm();
   }
 
   // The EI scale of the line and of its load model (continuation in EI).
@@ -15097,6 +15220,15 @@ class BorderedJacobian {
   const BandMatrix<T>& block(std::size_t b) const { return band_[b]; }
   /// The name of block b (its line's).
   const std::string& block_name(std::size_t b) const { return shapes_[b].name; }
+  /// The object DOFs block b couples to (0-based among the object DOFs).
+  const std::vector<Index>& block_coupled(std::size_t b) const { return shapes_[b].coupled; }
+  /// Block b's border columns U_b (its rows x block_coupled(b)) and rows V_b (block_coupled(b)
+  /// x its columns), as assembled.
+  const MatX<T>& block_columns(std::size_t b) const { return U_[b]; }
+  const MatX<T>& block_rows(std::size_t b) const { return V_[b]; }
+  /// The number of object DOFs and their dense block D, as assembled.
+  Index n_objects() const { return n_obj_; }
+  const MatX<T>& object_block() const { return D_; }
 
   void set_zero() {
     factored_ = false;
@@ -15451,6 +15583,8 @@ class MooringSystem {
     current_field_ = std::move(u);
   }
   bool has_current_field() const { return static_cast<bool>(current_field_); }
+  /// The current field of set_current_field (empty: none).
+  const std::function<Vec3<double>(const Vec3<double>&)>& current_field() const { return current_field_; }
 
   /// Holds the fluid of `field` for the next step (spec "Time integration": the fields are
   /// sampled for the end of the step, t, at the committed positions of state s, and every
@@ -17733,6 +17867,178 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
 #include <string>
 #include <vector>
 
+// ---- begin cabledyn/system/system_audit.hpp ----
+// cabledyn: the physical-branch audit of a mooring system's static equilibrium.
+// Spec "Hermite path", Physical-branch audit: the converged state must be clear of
+// self-contact, unfolded, and stable (a positive definite tangent); the spec's "Static
+// equilibrium" and "Attached objects and line ends" make the system's equilibrium the
+// lines' with their objects, so the audit is the single-line one over every finite-EI line
+// plus the stability of the whole system: lines, free points, bodies and rods together.
+//
+// Stability is the inertia of the symmetric part of the static tangent K (the tangent of
+// MooringSystem::static_residual with the tension-only law of the EI = 0 elements, as the
+// modal analysis takes it; a steady current's drag held at its equilibrium value, as the
+// single-line audit holds it). K is bordered (bordered_jacobian.hpp): line bands A_b, their
+// couplings W_b to the object DOFs and the objects' block D. By Haynsworth's inertia
+// additivity, In(K) = sum_b In(A_b) + In(S), S = D - sum_b W_b^T A_b^-1 W_b the objects'
+// Schur complement, so each band is factored by the banded LDL^T (its negative pivots
+// counted, linalg/band_ldlt.hpp) and only S (the objects' few DOFs) is dense. Eigenvalues
+// within tau = 1e-10 ||K||_inf of zero count as zero (K + tau I is factored: neutral
+// directions, such as a slack grounded node, a weightless line's turn about its chord or a
+// body that turns freely, are not instabilities), as in the single-line audit.
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// What the stability audit of a system found: the negative eigenvalues of its static
+/// tangent (beyond the zero band tau), per line band and in the objects' Schur complement.
+struct SystemStability {
+  Eigen::Index negative = 0;                 ///< total negative eigenvalues of K
+  std::vector<Eigen::Index> line_negative;   ///< of each line's band A_b
+  std::vector<std::string> block_name;       ///< the line of each band
+  Eigen::Index object_negative = 0;          ///< of the objects' Schur complement S
+  double tau = 0;                            ///< the zero band [K's units]
+};
+
+/// The inertia of the static tangent of `sys` at state s (see the file comment): the number
+/// of its eigenvalues below -tau, tau = 1e-10 ||K||_inf, counted per line band and in the
+/// objects' Schur complement. A current (uniform or a field) is held for the tangent: its
+/// drag is the equilibrium's constant load (its change with the lines' and bodies' positions
+/// and orientation is left out). Any scalar T: the values are taken. Throws SolveError
+/// naming the line whose shifted band has an exactly zero pivot (K with an eigenvalue at
+/// exactly -tau).
+template <class T>
+SystemStability system_stability(MooringSystem<T>& sys, const SystemState<T>& s) {
+  using Index = Eigen::Index;
+  // The drag held: the tangent without the current, the current restored on every path.
+  const Vec3<double> U = sys.current();
+  auto field = sys.current_field();
+  struct Restore {
+    MooringSystem<T>& sys;
+    const Vec3<double>& U;
+    std::function<Vec3<double>(const Vec3<double>&)>& field;
+    ~Restore() {
+      if (field)
+        sys.set_current_field(std::move(field));
+      else
+        sys.set_current(U);
+    }
+  } restore{sys, U, field};
+  sys.set_current_field(nullptr);
+  sys.set_current(Vec3<double>::Zero());
+  auto J = sys.make_jacobian();
+  VecX<T> R;
+  sys.static_residual(s, R, &J, 0.0);
+
+  const std::size_t nb = J.n_blocks();
+  const Index no = J.n_objects();
+  auto v = [](const T& x) { return static_cast<double>(value_of(x)); };
+  // ||K||_inf of the symmetric part: row sums of the bands with their borders, and of the objects.
+  double norm = 0;
+  VecX<double> orow = VecX<double>::Zero(no);
+  for (std::size_t b = 0; b < nb; ++b) {
+    const auto& A = J.block(b);
+    const Index n = J.block_size(b), kd = std::max(A.kl(), A.ku());
+    const auto& Ub = J.block_columns(b);
+    const auto& Vb = J.block_rows(b);
+    const auto& cpl = J.block_coupled(b);
+    for (Index i = 0; i < n; ++i) {
+      double row = 0;
+      for (Index j = std::max<Index>(0, i - kd); j <= std::min(n - 1, i + kd); ++j) row += std::fabs(0.5 * (v(A(i, j)) + v(A(j, i))));
+      for (std::size_t c = 0; c < cpl.size(); ++c) {
+        const double w = std::fabs(0.5 * (v(Ub(i, static_cast<Index>(c))) + v(Vb(static_cast<Index>(c), i))));
+        row += w;
+        orow(cpl[c]) += w;
+      }
+      norm = std::max(norm, row);
+    }
+  }
+  const auto& D = J.object_block();
+  for (Index i = 0; i < no; ++i) {
+    for (Index j = 0; j < no; ++j) orow(i) += std::fabs(0.5 * (v(D(i, j)) + v(D(j, i))));
+    norm = std::max(norm, orow(i));
+  }
+  SystemStability out;
+  out.tau = 1e-10 * norm;
+  out.line_negative.assign(nb, 0);
+  for (std::size_t b = 0; b < nb; ++b) out.block_name.push_back(J.block_name(b));
+  MatX<double> S = MatX<double>::Zero(no, no);
+  for (Index i = 0; i < no; ++i)
+    for (Index j = 0; j < no; ++j) S(i, j) = 0.5 * (v(D(i, j)) + v(D(j, i))) + (i == j ? out.tau : 0.0);
+  for (std::size_t b = 0; b < nb; ++b) {
+    const Index n = J.block_size(b);
+    if (n == 0) continue;
+    const auto& A = J.block(b);
+    const Index kd = std::max<Index>(0, std::min(std::max(A.kl(), A.ku()), n - 1));
+    SymmetricBandMatrix<double> As(n, kd);
+    for (Index j = 0; j < n; ++j)
+      for (Index i = j; i <= std::min(n - 1, j + kd); ++i) As.at(i, j) = 0.5 * (v(A(i, j)) + v(A(j, i)));
+    BandLDLT<double> ldlt(n, kd);
+    const auto res = ldlt.factor(As, out.tau);
+    if (!res.ok()) throw res.error(J.block_name(b) + " static tangent (stability audit)");
+    out.line_negative[b] = ldlt.negative_count();
+    out.negative += out.line_negative[b];
+    const auto& cpl = J.block_coupled(b);
+    if (cpl.empty()) continue;
+    // S -= W^T (A + tau I)^-1 W, W the symmetric part of the border.
+    const Index k = static_cast<Index>(cpl.size());
+    MatX<double> W(n, k);
+    const auto& Ub = J.block_columns(b);
+    const auto& Vb = J.block_rows(b);
+    for (Index i = 0; i < n; ++i)
+      for (Index c = 0; c < k; ++c) W(i, c) = 0.5 * (v(Ub(i, c)) + v(Vb(c, i)));
+    MatX<double> Z = W;
+    ldlt.solve(Z);
+    const MatX<double> WZ = W.transpose() * Z;
+    for (Index a = 0; a < k; ++a)
+      for (Index c = 0; c < k; ++c) S(cpl[static_cast<std::size_t>(a)], cpl[static_cast<std::size_t>(c)]) -= WZ(a, c);
+  }
+  if (no > 0) {
+    S = (0.5 * (S + S.transpose())).eval();
+    Eigen::SelfAdjointEigenSolver<MatX<double>> eig(S, Eigen::EigenvaluesOnly);
+    const double top = eig.eigenvalues().cwiseAbs().maxCoeff();
+    for (Index i = 0; i < no; ++i)
+      if (eig.eigenvalues()(i) < -1e-13 * top) ++out.object_negative;
+    out.negative += out.object_negative;
+  }
+  return out;
+}
+
+/// The physical-branch audit of the static state s of `sys` (spec "Hermite path", applied to
+/// the system; see the file comment): every finite-EI line unfolded and clear of
+/// self-contact (audit_fold_and_contact), and the system stable (system_stability: no
+/// eigenvalue of its static tangent below -tau). Throws SolveError naming the line and
+/// element(s) of a fold or self-contact, or the system, the lines and the objects with
+/// negative eigenvalues for an unstable equilibrium.
+template <class T>
+void audit_static_branch(MooringSystem<T>& sys, const SystemState<T>& s) {
+  VecX<T> x;
+  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+    const auto& m = sys.line(static_cast<int>(l)).model;
+    if (!m.hermite()) continue;
+    sys.line_gather(s, static_cast<int>(l), 0, x);
+    audit_fold_and_contact(m, x, m.name());
+  }
+  const SystemStability st = system_stability(sys, s);
+  if (st.negative == 0) return;
+  std::string where;
+  for (std::size_t b = 0; b < st.line_negative.size(); ++b)
+    if (st.line_negative[b] > 0)
+      where += (where.empty() ? "" : ", ") + st.block_name[b] + " " + std::to_string(st.line_negative[b]);
+  if (st.object_negative > 0)
+    where += (where.empty() ? "" : ", ") + std::string("points, bodies and rods ") + std::to_string(st.object_negative);
+  throw SolveError(sys.name(), "negative eigenvalues of the static tangent (unstable equilibrium: " + where + ")",
+                   static_cast<long>(st.negative), "0");
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/system/system_audit.hpp ----
 
 namespace cabledyn {
 
@@ -17750,6 +18056,10 @@ struct SystemStaticOptions {
   /// of 1/sqrt(w)).
   int ptc_iterations = 2000;
   double ptc_weight = 100;
+  /// The physical-branch audit of the equilibrium (system/system_audit.hpp: every finite-EI
+  /// line unfolded and clear of self-contact, the system stable); false returns an unstable
+  /// equilibrium unaudited (a study that traces one on purpose).
+  bool audit = true;
 };
 
 /// Outcome of a system static solve.
@@ -17844,9 +18154,10 @@ void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::ve
 /// the point balance must not jump between them), from the line statics' own seeds when that
 /// fails. A line clamped to a direction joint is solved pinned there first, the joint turned to
 /// its lines (orient_joints), and the line solved again with its clamp (joint_pass 1).
+/// With `notes`, the Hermite line statics' notes are appended to it, each naming its line.
 template <class T>
 void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr,
-                      bool warm = false, int joint_pass = 0) {
+                      bool warm = false, int joint_pass = 0, std::vector<std::string>* notes = nullptr) {
   std::vector<std::array<Vec3<T>, 2>> joint_m(sys.n_lines(), {Vec3<T>::Zero(), Vec3<T>::Zero()});
   bool joints = false;
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
@@ -17932,6 +18243,8 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
           r.q.segment<3>(static_cast<Eigen::Index>(6 * i + 3)) = d / (flat.s_node(i1) - flat.s_node(i0));
         }
       }
+      if (notes)
+        for (const auto& note : r.notes) notes->push_back(L.model.name() + " (line statics): " + note);
       if (r.q.size() != static_cast<Eigen::Index>(6 * n))
         throw SolveError(L.model.name(), "Hermite statics seed size", static_cast<double>(r.q.size()),
                          std::to_string(6 * n) + " (the line's own mesh)");
@@ -17961,7 +18274,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
   // statics with the clamps along them then takes the ends' bending in (from the turned
   // configuration, then cold; a line whose statics fails keeps the turned one).
   orient_joints(sys, s, joint_m);
-  solve_lines_held(sys, s, only_points, warm, 1);
+  solve_lines_held(sys, s, only_points, warm, 1, notes);
 }
 
 }  // namespace detail
@@ -18002,27 +18315,34 @@ SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s,
 /// stages). A free or pinned body that no line is attached to (nor, for a body pinned on a
 /// parent, to its parent) is not an unknown (spec "Rigid-body initial condition": it keeps its
 /// deck pose and starts at rest there): it is held where state s (or the deck) puts it while
-/// the rest is solved. With tensile_safety on (MooringSystem::set_tensile_safety) the
-/// equilibrium is audited with the statics' band (SolveError naming the line and element).
+/// the rest is solved. The equilibrium is audited (SystemStaticOptions::audit,
+/// audit_static_branch: SolveError naming the line and element of a fold or self-contact, or
+/// the lines and objects with negative eigenvalues of an unstable equilibrium) and, with
+/// tensile_safety on (MooringSystem::set_tensile_safety), its tension with the statics' band
+/// (SolveError naming the line and element). s is left as it was when a solve or an audit
+/// throws.
 template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
   // tensile_safety (MooringSystem::set_tensile_safety): the equilibrium audited once, with the
   // statics' band, as the single-line Hermite statics (not the stages' intermediate states,
   // which check_state would audit with the march's band).
+  // The solve works on a copy of s: an equilibrium the audits refuse is not committed.
   const bool audit = sys.tensile_safety();
   const double eps = sys.tensile_strain_tolerance();
   if (audit) sys.set_tensile_safety(false, eps);
   SystemStaticResult out;
+  SystemState<T> w = s;
   try {
-    out = detail::solve_statics_loose(sys, s, opt);
+    out = detail::solve_statics_loose(sys, w, opt);
   } catch (...) {
     if (audit) sys.set_tensile_safety(true, eps);
     throw;
   }
   if (audit) {
     sys.set_tensile_safety(true, eps);
-    sys.tensile_check(s, true);
+    sys.tensile_check(w, true);
   }
+  s = std::move(w);
   return out;
 }
 
@@ -18048,7 +18368,14 @@ SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s,
     const bool attached = tied(static_cast<int>(b)) || (B.kind == BodyKind::pinned && B.parent >= 0 && tied(B.parent));
     if (!attached) loose.push_back(static_cast<int>(b));
   }
-  if (loose.empty()) return detail::solve_statics_numbered(sys, s, opt);
+  // The physical-branch audit, in the numbering the equilibrium was solved in (a loose body
+  // held: it is at rest where the deck puts it, not in equilibrium).
+  auto solve = [&](SystemState<T>& st) {
+    SystemStaticResult r = detail::solve_statics_numbered(sys, st, opt);
+    if (opt.audit) audit_static_branch(sys, st);
+    return r;
+  };
+  if (loose.empty()) return solve(s);
   // Hold the loose bodies at their pose in s, solve the rest, then restore them as DOFs.
   const SystemState<T> full = s;
   const Eigen::Index npos = sys.position_dofs();  // line and point DOFs: the same in both numberings
@@ -18092,7 +18419,7 @@ SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s,
   }
   SystemStaticResult out;
   try {
-    out = detail::solve_statics_numbered(sys, reduced, opt);
+    out = solve(reduced);
   } catch (...) {
     restore();
     throw;
@@ -18231,7 +18558,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
     surrogate = true;
   }
   // Stage 1: each line alone, its end points held where they are.
-  if (opt.seed_lines) detail::solve_lines_held(sys, s);
+  if (opt.seed_lines) detail::solve_lines_held(sys, s, nullptr, false, 0, &out.notes);
   // Force scale: the largest weight, buoyancy, point load and end force in the system.
   const double scale = sys.force_scale(s);
   out.scale = scale;
@@ -26356,11 +26683,18 @@ class BasicDeckRunner {
     double dev = 0;
     for (std::size_t i = 0; i < ln.n_nodes(); ++i) dev = std::max(dev, std::fabs((ln.r(L.statics.q, i) - a).dot(nrm)));
     if (!(dev > 1e-4 * ln.length() + 1e-3)) return;
+    // The statics left the unstable in-plane equilibrium along its lowest mode, to a side set
+    // by the line's own geometry (HermiteStatics::escape_along), or
+    // the descent left the plane by round-off, to a side the deck does not set.
+    bool escaped = false;
+    for (const auto& n : L.statics.notes) escaped = escaped || n.find("along its lowest mode") != std::string::npos;
     std::ostringstream os;
     os << "the static shape leaves the vertical plane of the line's ends by " << dev
        << " m with no load across it: a buckled equilibrium (compression held by bending), whose mirror image "
-          "is an equilibrium too; which of the two the statics reach is not set by the deck (a rotated deck may "
-          "reach the other)";
+          "is an equilibrium too; "
+       << (escaped ? "the statics left the unstable in-plane state along its lowest mode to the side the line's "
+                     "geometry sets, not the deck's frame"
+                   : "which of the two the statics reach is not set by the deck (a rotated deck may reach the other)");
     L.statics.notes.push_back(os.str());
     say("note: line " + std::to_string(L.id) + ": " + os.str());
   }

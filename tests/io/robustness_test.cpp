@@ -357,12 +357,19 @@ TEST_CASE("campaign: a current along a grounded run on a frictionless seabed is 
   }
 }
 
-TEST_CASE("campaign: a buckled cable's mirror equilibrium and an unresolved snap are noted", "[io][robustness]") {
+TEST_CASE("campaign: buckled cables' equilibria are stable, the twin's equal, noted; an unresolved snap is noted",
+          "[io][robustness]") {
   const std::string dir = (fs::path(CABLEDYN_SOURCE_DIR) / "tests" / "io" / "decks" / "campaign").string();
   const fs::path d = rb_dir("explained");
-  // Case 411: cables 1 and 4 buckle out of the vertical plane of their ends with no load
-  // across it (4.4 and 5.4 m). The twin (rotated by 2.13 rad) reaches the mirror images: the
-  // same static tensions, a different response to the same (rotated) motion. Both are noted.
+  // Case 411: four cables compressed in the vertical plane of their ends with no load across
+  // it. They have several stable equilibria (in the plane, and buckled out of it by 2.6, 4.4
+  // and 5.4 m), and which one the descent reaches depends on round-off: a Release build left
+  // all four in an unstable in-plane state, which the statics now leave along its lowest mode
+  // (to 2.6 m, the side set by the line's geometry), while this build buckles cables 1 and 4
+  // by round-off during the descent. On any build: every static state passed the stability
+  // audit (the run succeeded), the twin (rotated by 2.13 rad) has the same static tensions and
+  // the same distance from the plane (the same shape or its mirror image), some cable leaves
+  // the plane, and each that does is noted.
   RunSettings s = rb_settings(d / "a");
   s.tmax = 0;
   DeckRunner a(read_deck(dir + "/case_0411.dat"), s);
@@ -372,16 +379,34 @@ TEST_CASE("campaign: a buckled cable's mirror equilibrium and an unresolved snap
   DeckRunner b(read_deck(dir + "/case_0411_twin.dat"), st);
   b.run();
   REQUIRE(a.lines().size() == 4);
+  // The signed largest distance of a line's static shape from the vertical plane of its ends,
+  // positive to the left of the chord from its first to its last node seen from above.
+  auto off_plane = [](const LineRun& L) {
+    const Line& ln = *L.line;
+    const Vec3<double> p0 = ln.r(L.statics.q, 0), c = ln.r(L.statics.q, ln.n_nodes() - 1) - p0;
+    const Vec3<double> n = Vec3<double>(-c(1), c(0), 0).normalized();
+    double dev = 0;
+    for (std::size_t i = 0; i < ln.n_nodes(); ++i) {
+      const double d = (ln.r(L.statics.q, i) - p0).dot(n);
+      if (std::fabs(d) > std::fabs(dev)) dev = d;
+    }
+    return dev;
+  };
+  int buckled = 0;
   for (std::size_t k = 0; k < 4; ++k) {
     const auto& la = a.lines()[k];
     const auto& lb = b.lines()[k];
+    INFO("line " << la.id);
     for (int e = 0; e < 2; ++e)
       CHECK(la.statics.end_force[e].norm() == Approx(lb.statics.end_force[e].norm()).epsilon(1e-6));
+    const double dev = std::fabs(off_plane(la));
+    CHECK(std::fabs(off_plane(lb)) == Approx(dev).epsilon(1e-6).margin(1e-9));
     bool noted = false;
     for (const auto& n : la.statics.notes) noted = noted || n.find("leaves the vertical plane") != std::string::npos;
-    INFO("line " << la.id);
-    CHECK(noted == (la.id == 1 || la.id == 4));
+    CHECK(noted == (dev > 1e-4 * la.line->length() + 1e-3));
+    buckled += dev > 1.0;
   }
+  CHECK(buckled >= 2);
   // Case 322: a polyester line snaps. Steps whose sub-steps do not converge keep the plain
   // step, where a one-step jump of FairTen1 is not resolved, and the summary says so. Until
   // the seabed update limit (docs/dynamics.md, "Seabed landings") 3 steps here kept the plain

@@ -261,3 +261,69 @@ TEST_CASE("System statics: named errors on bad input", "[system][statics]") {
   sys.add_line(m, a, b);
   CHECK_THROWS_WITH(sys.renumber(), Catch::Contains("Point 3 (lonely)") && Catch::Contains("lines attached = 0"));
 }
+
+namespace {
+// A submerged buoy body (10 t, 20 m^3: 103 kN net lift) tethered by two vertical lines from
+// body points at x = +-1 m to anchors 45.05 m below them; its centre of gravity zg above
+// (zg > 0) or below its reference point, its centre of buoyancy at it. Upright is an
+// equilibrium either way (by symmetry), with roll stiffness -m g zg from the weight: stable
+// for zg < 0, unstable for zg > 0 (the tethers, at the reference height on the roll axis,
+// give the roll nothing).
+MooringSystem<double> ss_tethered_buoy(double zg) {
+  Environment env;
+  MooringSystem<double> sys(env, "tethered buoy");
+  BodyModel<double> B;
+  B.name = "buoy";
+  B.kind = BodyKind::free;
+  B.r = Vec3<double>(0, 0, -50);
+  B.mass = 1e4;
+  B.cg = Vec3<double>(0, 0, zg);
+  B.inertia = Vec3<double>(1e5, 1e5, 1e5);
+  B.volume = 20;
+  sys.add_body(B);
+  for (double x : {-1.0, 1.0}) {
+    PointModel<double> f = ss_point<double>("tether top", PointKind::body, x, 0, 0);
+    f.body = 0;
+    const int pf = sys.add_point(f);
+    const int pa = sys.add_point(ss_point<double>("anchor", PointKind::fixed, x, 0, -95.05));
+    sys.add_line(LineModel<double>("tether", {ss_section<double>(45, 6, 1e8, 50, 0.1)}, env), pf, pa);
+  }
+  sys.renumber();
+  return sys;
+}
+}  // namespace
+
+TEST_CASE("System statics audits the equilibrium: an unstable one is refused by name, s untouched",
+          "[system][statics][audit]") {
+  // Stable (CG below the reference point): solved, audited, no negative eigenvalue; the
+  // tethers' tension is the net lift.
+  {
+    auto sys = ss_tethered_buoy(-2);
+    auto s = sys.initial_state();
+    solve_statics(sys, s);
+    const SystemStability st = system_stability(sys, s);
+    CHECK(st.negative == 0);
+    const double lift = (20 * sys.environment().rho_w - 1e4) * sys.environment().g;
+    CHECK(sys.line_end_force(s, 0, 0).norm() + sys.line_end_force(s, 1, 0).norm() == Approx(lift).epsilon(1e-8));
+  }
+  // Unstable (CG 2 m above): the same upright equilibrium, one negative eigenvalue per tilt
+  // axis the tethers do not hold (roll about x) in the objects' Schur complement; the solve
+  // refuses it and leaves s as it was.
+  auto sys = ss_tethered_buoy(2);
+  auto s = sys.initial_state();
+  const auto s0 = s;
+  CHECK_THROWS_WITH(solve_statics(sys, s), Catch::Contains("tethered buoy") && Catch::Contains("unstable equilibrium") &&
+                                              Catch::Contains("points, bodies and rods 1") && Catch::Contains("= 1"));
+  CHECK(s.q == s0.q);
+  SystemStaticOptions opt;
+  opt.audit = false;  // the equilibrium itself, unaudited
+  solve_statics(sys, s, opt);
+  const SystemStability st = system_stability(sys, s);
+  CHECK(st.object_negative == 1);
+  CHECK(st.negative == 1);
+  for (auto n : st.line_negative) CHECK(n == 0);
+  // The uniform current held for the tangent is restored.
+  sys.set_current(Vec3<double>(0.5, 0, 0));
+  (void)system_stability(sys, s);
+  CHECK(sys.current()(0) == 0.5);
+}

@@ -365,6 +365,8 @@ class LineModel {
   const T& EA(std::size_t e) const { return b_.EA[e]; }
   /// Submerged weight per unstretched metre of element e [N/m].
   const T& w(std::size_t e) const { return b_.w[e]; }
+  /// Outer diameter of element e [m] (its section's d).
+  const T& diameter(std::size_t e) const { return b_.d[e]; }
   /// EI = 0 element e (an EI = 0 line).
   const BasicTensionElement<T>& element(std::size_t e) const { return b_.elems.at(e); }
   /// Hermite element e (a Hermite line).

@@ -22,6 +22,7 @@
 
 #include "cabledyn/linalg/band_cholesky.hpp"
 #include "cabledyn/linalg/band_ldlt.hpp"
+#include "cabledyn/statics/branch_audit.hpp"
 #include "cabledyn/statics/static_common.hpp"
 #include "cabledyn/statics/tensile_audit.hpp"
 
@@ -128,12 +129,33 @@ class BasicHermiteStatics {
     if (!polish(q, lc, it, floor_note))
       throw SolveError(line_.name(), "full Newton polish from " + seed_name, "no convergence",
                        "scaled residual <= " + to_text(opt_.tol));
+    // The physical-branch audit. Energy descent approaches stable equilibria only, but a
+    // symmetric state is a saddle it cannot leave by itself (a cable compressed in the
+    // vertical plane of its ends, which nothing loads across it): an unstable equilibrium is
+    // left along its lowest mode (escape_along), minimised and polished again, at most twice.
+    audit_fold_and_contact(model_, q, line_.name());
+    for (int escape = 0;; ++escape) {
+      VecX<double> phi;
+      const auto neg = unstable_modes(q, lc, escape < 2 ? &phi : nullptr);
+      if (neg == 0) break;
+      const std::string side = phi.size() ? escape_along(q, phi) : "";
+      if (side.empty())
+        throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
+                         static_cast<long>(neg), "0");
+      StaticLoadCase lm = frozen(q);
+      if (!minimize(q, lm, it, 1e-6) || !polish(q, lc, it, floor_note))
+        throw SolveError(line_.name(), "statics from the unstable equilibrium left along its lowest mode",
+                         "no convergence", "a stable equilibrium");
+      audit_fold_and_contact(model_, q, line_.name());
+      notes.push_back("the equilibrium first reached was unstable (" + std::to_string(neg) +
+                      " negative eigenvalue(s) of the static tangent); the statics left it along its lowest mode, " +
+                      side + ", to a stable one");
+    }
     if (floor_note > 0) {
       std::ostringstream os;
       os << "static residual floor " << floor_note << " above the tolerance " << opt_.tol << " accepted";
       notes.push_back(os.str());
     }
-    audit(q, lc);
     if (opt_.tensile_safety) {
       // Spec "Tensile audit": element-mean compression beyond the band is rejected (the
       // refinement the spec tries before rejecting is not implemented here).
@@ -373,26 +395,20 @@ class BasicHermiteStatics {
   // Physical-branch audit (spec "Hermite path"): no fold beyond L0 kappa = 0.7, no
   // self-contact, a stable (positive definite) tangent.
   void audit(const VecX<double>& q, const StaticLoadCase& lc) {
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const auto qe = line_.element_dofs<double, 12>(q, e);
-      const double fold = line_.L0(e) * line_.hermite_element(e).peak_curvature(qe).value;
-      if (fold > 0.7)
-        throw SolveError(line_.name() + " element " + std::to_string(e + 1), "L0 kappa (unresolved fold)", fold,
-                         "<= 0.7 (adaptive refinement: later issue)");
-    }
-    // Self-contact: non-adjacent element chords closer than their mean diameter.
-    for (std::size_t i = 0; i < line_.n_elements(); ++i) {
-      for (std::size_t j = i + 2; j < line_.n_elements(); ++j) {
-        const double dist = segment_distance(line_.r(q, i), line_.r(q, i + 1), line_.r(q, j), line_.r(q, j + 1));
-        const double clear = 0.5 * (line_.type(i).d + line_.type(j).d);
-        // Elements closer along the line than half a turn of radius d cannot touch without a
-        // fold (which the fold audit catches): short elements of a thick cable stay clear.
-        if (line_.s_node(j) - line_.s_node(i + 1) < kPi * clear) continue;
-        if (dist < clear)
-          throw SolveError(line_.name() + " elements " + std::to_string(i + 1) + " and " + std::to_string(j + 1),
-                           "distance (self-contact)", dist, ">= " + to_text(clear) + " m");
-      }
-    }
+    audit_fold_and_contact(model_, q, line_.name());  // the same audit as the system statics'
+    if (const auto neg = unstable_modes(q, lc, nullptr); neg > 0)
+      throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
+                       static_cast<long>(neg), "0");
+  }
+
+  // The number of negative eigenvalues of the static tangent at q, the drag held (eigenvalues
+  // within 1e-10 of the tangent's scale count as zero: a null mode, such as the bow of a
+  // weightless line turning about its chord, is neutral, not unstable). With phi and a
+  // negative count, phi is the mode of the lowest eigenvalue (global coordinates, largest
+  // |entry| 1): the lowest eigenvalue bracketed by bisection on the inertia (the LDL^T sign
+  // count of K - mu I), then inverse iteration with the Cholesky factors of K - mu I, mu
+  // below it (a ratio (lambda_1 - mu) / (lambda_2 - mu) per iteration).
+  Eigen::Index unstable_modes(const VecX<double>& q, const StaticLoadCase& lc, VecX<double>* phi) {
     Ks_.set_zero();
     VecX<double> R;
     StaticLoadCase lcs = lc;
@@ -404,13 +420,60 @@ class BasicHermiteStatics {
     }
     line_static_residual<double, SymmetricBandMatrix<double>>(model_, line_, lcs, q, R, &Ks_);
     cons_.reduce_matrix(Ks_);
-    // Eigenvalues within 1e-10 of the tangent's scale count as zero: a null mode (the bow of a
-    // weightless line turning about its chord) is neutral, not unstable.
-    ldlt_.factor(Ks_, 1e-10 * Ks_.norm_inf());
+    const double knorm = Ks_.norm_inf(), tau = 1e-10 * knorm;
+    ldlt_.factor(Ks_, tau);
     const auto neg = ldlt_.negative_count();
-    if (neg > 0)
-      throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
-                       static_cast<long>(neg), "0");
+    if (neg == 0 || !phi) return neg;
+    // lambda_min in (lo, hi]: Gershgorin below, the count above.
+    double lo = -1.01 * knorm - tau, hi = -tau;
+    for (int k = 0; k < 200 && hi - lo > 1e-6 * std::fabs(hi); ++k) {
+      const double mid = 0.5 * (lo + hi);
+      const auto r = ldlt_.factor(Ks_, -mid);
+      if (!r.ok() || ldlt_.negative_count() > 0)
+        hi = mid;
+      else
+        lo = mid;
+    }
+    for (int k = 0; !chol_.factor(Ks_, -lo).ok(); ++k) {
+      if (k == 20) return neg;  // no mode: phi left empty
+      lo -= hi - lo;
+    }
+    MatX<double> x(n_, 1);
+    for (Eigen::Index i = 0; i < n_; ++i) x(i, 0) = 1 + 0.5 * std::sin(1.7 * static_cast<double>(i));
+    for (int k = 0; k < 30; ++k) {
+      chol_.solve(x);
+      x /= x.cwiseAbs().maxCoeff();
+    }
+    *phi = x.col(0);
+    cons_.expand(*phi);
+    *phi /= phi->cwiseAbs().maxCoeff();
+    return neg;
+  }
+
+  // Leaves the unstable equilibrium q along its lowest mode phi (unstable_modes): q moves by
+  // 1 % of the line length at the node that moves most, to the side of the mode where its
+  // node translations have a positive sum along n = e_z x (r_B - r_A) (left of the chord
+  // from End A to End B, seen from above: the same side of a rotated deck), or, for a mode
+  // in the vertical plane of the chord (or a vertical chord, along e_x), up. Returns that
+  // side's description for the note.
+  std::string escape_along(VecX<double>& q, const VecX<double>& phi) const {
+    const Vec3<double> c = line_.r(q, line_.end_node(1)) - line_.r(q, line_.end_node(0));
+    Vec3<double> n(-c(1), c(0), 0);
+    const bool plane = n.norm() > 1e-9 * line_.length();
+    n = plane ? Vec3<double>(n.normalized()) : Vec3<double>::UnitX();
+    double across = 0, up = 0, peak = 0;
+    for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
+      const Vec3<double> d = line_.r(phi, i);
+      across += d.dot(n);
+      up += d(2);
+      peak = std::max(peak, d.norm());
+    }
+    if (!(peak > 0)) return "";
+    const bool side = std::fabs(across) > 1e-6 * peak * static_cast<double>(line_.n_nodes());
+    const double sign = side ? (across > 0 ? 1.0 : -1.0) : (up >= 0 ? 1.0 : -1.0);
+    q += (sign * 0.01 * line_.length() / peak) * phi;
+    cons_.apply_to_state(line_, q);
+    return side ? (plane ? "to the left of the chord from End A to End B" : "along +x") : "upward";
   }
 
   void compression_note(const VecX<double>& q, StaticResult& res) const {
@@ -432,36 +495,6 @@ class BasicHermiteStatics {
       os << "element-mean axial compression " << worst << " N at element " << at + 1;
       res.notes.push_back(os.str());
     }
-  }
-
-  static double segment_distance(const Vec3<double>& p1, const Vec3<double>& q1, const Vec3<double>& p2,
-                                 const Vec3<double>& q2) {
-    const Vec3<double> d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
-    const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
-    double s, t;
-    if (a <= 1e-300 && e <= 1e-300) return r.norm();
-    if (a <= 1e-300) {
-      s = 0;
-      t = std::clamp(f / e, 0.0, 1.0);
-    } else {
-      const double c = d1.dot(r);
-      if (e <= 1e-300) {
-        t = 0;
-        s = std::clamp(-c / a, 0.0, 1.0);
-      } else {
-        const double b = d1.dot(d2), den = a * e - b * b;
-        s = den > 0 ? std::clamp((b * f - c * e) / den, 0.0, 1.0) : 0.0;
-        t = (b * s + f) / e;
-        if (t < 0) {
-          t = 0;
-          s = std::clamp(-c / a, 0.0, 1.0);
-        } else if (t > 1) {
-          t = 1;
-          s = std::clamp((b - c) / a, 0.0, 1.0);
-        }
-      }
-    }
-    return (p1 + s * d1 - (p2 + t * d2)).norm();
   }
 
   // The EI scale of the line and of its load model (continuation in EI).

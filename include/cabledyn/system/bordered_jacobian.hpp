@@ -147,6 +147,15 @@ class BorderedJacobian {
   const BandMatrix<T>& block(std::size_t b) const { return band_[b]; }
   /// The name of block b (its line's).
   const std::string& block_name(std::size_t b) const { return shapes_[b].name; }
+  /// The object DOFs block b couples to (0-based among the object DOFs).
+  const std::vector<Index>& block_coupled(std::size_t b) const { return shapes_[b].coupled; }
+  /// Block b's border columns U_b (its rows x block_coupled(b)) and rows V_b (block_coupled(b)
+  /// x its columns), as assembled.
+  const MatX<T>& block_columns(std::size_t b) const { return U_[b]; }
+  const MatX<T>& block_rows(std::size_t b) const { return V_[b]; }
+  /// The number of object DOFs and their dense block D, as assembled.
+  Index n_objects() const { return n_obj_; }
+  const MatX<T>& object_block() const { return D_; }
 
   void set_zero() {
     factored_ = false;

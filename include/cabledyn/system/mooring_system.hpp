@@ -188,6 +188,8 @@ class MooringSystem {
     current_field_ = std::move(u);
   }
   bool has_current_field() const { return static_cast<bool>(current_field_); }
+  /// The current field of set_current_field (empty: none).
+  const std::function<Vec3<double>(const Vec3<double>&)>& current_field() const { return current_field_; }
 
   /// Holds the fluid of `field` for the next step (spec "Time integration": the fields are
   /// sampled for the end of the step, t, at the committed positions of state s, and every

@@ -25,6 +25,7 @@
 #include "cabledyn/statics/hermite_statics.hpp"
 #include "cabledyn/statics/tension_statics.hpp"
 #include "cabledyn/system/mooring_system.hpp"
+#include "cabledyn/system/system_audit.hpp"
 
 namespace cabledyn {
 
@@ -42,6 +43,10 @@ struct SystemStaticOptions {
   /// of 1/sqrt(w)).
   int ptc_iterations = 2000;
   double ptc_weight = 100;
+  /// The physical-branch audit of the equilibrium (system/system_audit.hpp: every finite-EI
+  /// line unfolded and clear of self-contact, the system stable); false returns an unstable
+  /// equilibrium unaudited (a study that traces one on purpose).
+  bool audit = true;
 };
 
 /// Outcome of a system static solve.
@@ -136,9 +141,10 @@ void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::ve
 /// the point balance must not jump between them), from the line statics' own seeds when that
 /// fails. A line clamped to a direction joint is solved pinned there first, the joint turned to
 /// its lines (orient_joints), and the line solved again with its clamp (joint_pass 1).
+/// With `notes`, the Hermite line statics' notes are appended to it, each naming its line.
 template <class T>
 void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr,
-                      bool warm = false, int joint_pass = 0) {
+                      bool warm = false, int joint_pass = 0, std::vector<std::string>* notes = nullptr) {
   std::vector<std::array<Vec3<T>, 2>> joint_m(sys.n_lines(), {Vec3<T>::Zero(), Vec3<T>::Zero()});
   bool joints = false;
   for (std::size_t l = 0; l < sys.n_lines(); ++l) {
@@ -224,6 +230,8 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
           r.q.segment<3>(static_cast<Eigen::Index>(6 * i + 3)) = d / (flat.s_node(i1) - flat.s_node(i0));
         }
       }
+      if (notes)
+        for (const auto& note : r.notes) notes->push_back(L.model.name() + " (line statics): " + note);
       if (r.q.size() != static_cast<Eigen::Index>(6 * n))
         throw SolveError(L.model.name(), "Hermite statics seed size", static_cast<double>(r.q.size()),
                          std::to_string(6 * n) + " (the line's own mesh)");
@@ -253,7 +261,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
   // statics with the clamps along them then takes the ends' bending in (from the turned
   // configuration, then cold; a line whose statics fails keeps the turned one).
   orient_joints(sys, s, joint_m);
-  solve_lines_held(sys, s, only_points, warm, 1);
+  solve_lines_held(sys, s, only_points, warm, 1, notes);
 }
 
 }  // namespace detail
@@ -294,27 +302,34 @@ SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s,
 /// stages). A free or pinned body that no line is attached to (nor, for a body pinned on a
 /// parent, to its parent) is not an unknown (spec "Rigid-body initial condition": it keeps its
 /// deck pose and starts at rest there): it is held where state s (or the deck) puts it while
-/// the rest is solved. With tensile_safety on (MooringSystem::set_tensile_safety) the
-/// equilibrium is audited with the statics' band (SolveError naming the line and element).
+/// the rest is solved. The equilibrium is audited (SystemStaticOptions::audit,
+/// audit_static_branch: SolveError naming the line and element of a fold or self-contact, or
+/// the lines and objects with negative eigenvalues of an unstable equilibrium) and, with
+/// tensile_safety on (MooringSystem::set_tensile_safety), its tension with the statics' band
+/// (SolveError naming the line and element). s is left as it was when a solve or an audit
+/// throws.
 template <class T>
 SystemStaticResult solve_statics(MooringSystem<T>& sys, SystemState<T>& s, const SystemStaticOptions& opt = {}) {
   // tensile_safety (MooringSystem::set_tensile_safety): the equilibrium audited once, with the
   // statics' band, as the single-line Hermite statics (not the stages' intermediate states,
   // which check_state would audit with the march's band).
+  // The solve works on a copy of s: an equilibrium the audits refuse is not committed.
   const bool audit = sys.tensile_safety();
   const double eps = sys.tensile_strain_tolerance();
   if (audit) sys.set_tensile_safety(false, eps);
   SystemStaticResult out;
+  SystemState<T> w = s;
   try {
-    out = detail::solve_statics_loose(sys, s, opt);
+    out = detail::solve_statics_loose(sys, w, opt);
   } catch (...) {
     if (audit) sys.set_tensile_safety(true, eps);
     throw;
   }
   if (audit) {
     sys.set_tensile_safety(true, eps);
-    sys.tensile_check(s, true);
+    sys.tensile_check(w, true);
   }
+  s = std::move(w);
   return out;
 }
 
@@ -340,7 +355,14 @@ SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s,
     const bool attached = tied(static_cast<int>(b)) || (B.kind == BodyKind::pinned && B.parent >= 0 && tied(B.parent));
     if (!attached) loose.push_back(static_cast<int>(b));
   }
-  if (loose.empty()) return detail::solve_statics_numbered(sys, s, opt);
+  // The physical-branch audit, in the numbering the equilibrium was solved in (a loose body
+  // held: it is at rest where the deck puts it, not in equilibrium).
+  auto solve = [&](SystemState<T>& st) {
+    SystemStaticResult r = detail::solve_statics_numbered(sys, st, opt);
+    if (opt.audit) audit_static_branch(sys, st);
+    return r;
+  };
+  if (loose.empty()) return solve(s);
   // Hold the loose bodies at their pose in s, solve the rest, then restore them as DOFs.
   const SystemState<T> full = s;
   const Eigen::Index npos = sys.position_dofs();  // line and point DOFs: the same in both numberings
@@ -384,7 +406,7 @@ SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s,
   }
   SystemStaticResult out;
   try {
-    out = detail::solve_statics_numbered(sys, reduced, opt);
+    out = solve(reduced);
   } catch (...) {
     restore();
     throw;
@@ -523,7 +545,7 @@ SystemStaticResult solve_statics_numbered(MooringSystem<T>& sys, SystemState<T>&
     surrogate = true;
   }
   // Stage 1: each line alone, its end points held where they are.
-  if (opt.seed_lines) detail::solve_lines_held(sys, s);
+  if (opt.seed_lines) detail::solve_lines_held(sys, s, nullptr, false, 0, &out.notes);
   // Force scale: the largest weight, buoyancy, point load and end force in the system.
   const double scale = sys.force_scale(s);
   out.scale = scale;
