@@ -143,13 +143,14 @@ class BasicHermiteStatics {
         throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
                          static_cast<long>(neg), "0");
       StaticLoadCase lm = frozen(q);
+      floor_note = 0;  // the state left behind is no longer the result
       if (!minimize(q, lm, it, 1e-6) || !polish(q, lc, it, floor_note))
         throw SolveError(line_.name(), "statics from the unstable equilibrium left along its lowest mode",
                          "no convergence", "a stable equilibrium");
       audit_fold_and_contact(model_, q, line_.name());
       notes.push_back("the equilibrium first reached was unstable (" + std::to_string(neg) +
                       " negative eigenvalue(s) of the static tangent); the statics left it along its lowest mode, " +
-                      side + ", to a stable one");
+                      side + ", and solved again");
     }
     if (floor_note > 0) {
       std::ostringstream os;
@@ -393,14 +394,7 @@ class BasicHermiteStatics {
   }
 
   // Physical-branch audit (spec "Hermite path"): no fold beyond L0 kappa = 0.7, no
-  // self-contact, a stable (positive definite) tangent.
-  void audit(const VecX<double>& q, const StaticLoadCase& lc) {
-    audit_fold_and_contact(model_, q, line_.name());  // the same audit as the system statics'
-    if (const auto neg = unstable_modes(q, lc, nullptr); neg > 0)
-      throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
-                       static_cast<long>(neg), "0");
-  }
-
+  // self-contact (audit_fold_and_contact), a stable (positive definite) tangent:
   // The number of negative eigenvalues of the static tangent at q, the drag held (eigenvalues
   // within 1e-10 of the tangent's scale count as zero: a null mode, such as the bow of a
   // weightless line turning about its chord, is neutral, not unstable). With phi and a
@@ -421,7 +415,7 @@ class BasicHermiteStatics {
     line_static_residual<double, SymmetricBandMatrix<double>>(model_, line_, lcs, q, R, &Ks_);
     cons_.reduce_matrix(Ks_);
     const double knorm = Ks_.norm_inf(), tau = 1e-10 * knorm;
-    ldlt_.factor(Ks_, tau);
+    if (const auto r = ldlt_.factor(Ks_, tau); !r.ok()) throw r.error(line_.name() + " static tangent (stability audit)");
     const auto neg = ldlt_.negative_count();
     if (neg == 0 || !phi) return neg;
     // lambda_min in (lo, hi]: Gershgorin below, the count above.
@@ -453,27 +447,43 @@ class BasicHermiteStatics {
   // Leaves the unstable equilibrium q along its lowest mode phi (unstable_modes): q moves by
   // 1 % of the line length at the node that moves most, to the side of the mode where its
   // node translations have a positive sum along n = e_z x (r_B - r_A) (left of the chord
-  // from End A to End B, seen from above: the same side of a rotated deck), or, for a mode
-  // in the vertical plane of the chord (or a vertical chord, along e_x), up. Returns that
-  // side's description for the note.
+  // from End A to End B, seen from above: the same side of a rotated deck); where that sum
+  // vanishes (a mode antisymmetric about the middle), its first moment about the middle of
+  // the line, sum (s_i - L/2) d_i . n; for a mode in the vertical plane of the chord, the
+  // same two sums of the vertical translations (up). A vertical chord has no plane: e_x
+  // stands for n there (the deck's frame decides the side). Returns that side's
+  // description for the note.
   std::string escape_along(VecX<double>& q, const VecX<double>& phi) const {
     const Vec3<double> c = line_.r(q, line_.end_node(1)) - line_.r(q, line_.end_node(0));
     Vec3<double> n(-c(1), c(0), 0);
     const bool plane = n.norm() > 1e-9 * line_.length();
     n = plane ? Vec3<double>(n.normalized()) : Vec3<double>::UnitX();
-    double across = 0, up = 0, peak = 0;
+    double across = 0, up = 0, across1 = 0, up1 = 0, peak = 0;
+    const double half = 0.5 * line_.length();
     for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
       const Vec3<double> d = line_.r(phi, i);
+      const double w = (line_.s_node(i) - half) / half;
       across += d.dot(n);
       up += d(2);
+      across1 += w * d.dot(n);
+      up1 += w * d(2);
       peak = std::max(peak, d.norm());
     }
     if (!(peak > 0)) return "";
-    const bool side = std::fabs(across) > 1e-6 * peak * static_cast<double>(line_.n_nodes());
-    const double sign = side ? (across > 0 ? 1.0 : -1.0) : (up >= 0 ? 1.0 : -1.0);
+    const double zero = 1e-6 * peak * static_cast<double>(line_.n_nodes());
+    double across_peak = 0;
+    for (std::size_t i = 0; i < line_.n_nodes(); ++i) across_peak = std::max(across_peak, std::fabs(line_.r(phi, i).dot(n)));
+    const bool side = across_peak > 1e-3 * peak;  // the mode leaves the vertical plane
+    const double keys[2] = {side ? across : up, side ? across1 : up1};
+    double key = 0;
+    for (const double k : keys)
+      if (key == 0 && std::fabs(k) > zero) key = k;
+    const double sign = key < 0 ? -1.0 : 1.0;
     q += (sign * 0.01 * line_.length() / peak) * phi;
     cons_.apply_to_state(line_, q);
-    return side ? (plane ? "to the left of the chord from End A to End B" : "along +x") : "upward";
+    return side ? (plane ? "out of the vertical plane of its chord, to the side its geometry sets"
+                         : "off its vertical chord, to the side the deck's x axis sets")
+                : "in the vertical plane of its chord";
   }
 
   void compression_note(const VecX<double>& q, StaticResult& res) const {

@@ -6,16 +6,18 @@
 // plus the stability of the whole system: lines, free points, bodies and rods together.
 //
 // Stability is the inertia of the symmetric part of the static tangent K (the tangent of
-// MooringSystem::static_residual with the tension-only law of the EI = 0 elements, as the
-// modal analysis takes it; a steady current's drag held at its equilibrium value, as the
-// single-line audit holds it). K is bordered (bordered_jacobian.hpp): line bands A_b, their
+// MooringSystem::static_residual with each element's own law, that of the equilibrium; a
+// steady current's drag held at its equilibrium value, as the single-line audit holds it). K is bordered (bordered_jacobian.hpp): line bands A_b, their
 // couplings W_b to the object DOFs and the objects' block D. By Haynsworth's inertia
 // additivity, In(K) = sum_b In(A_b) + In(S), S = D - sum_b W_b^T A_b^-1 W_b the objects'
 // Schur complement, so each band is factored by the banded LDL^T (its negative pivots
 // counted, linalg/band_ldlt.hpp) and only S (the objects' few DOFs) is dense. Eigenvalues
 // within tau = 1e-10 ||K||_inf of zero count as zero (K + tau I is factored: neutral
-// directions, such as a slack grounded node, a weightless line's turn about its chord or a
-// body that turns freely, are not instabilities), as in the single-line audit.
+// directions, such as a slack grounded node or a weightless line's turn about its chord, are
+// not instabilities), as in the single-line audit; in the objects' Schur complement the zero
+// band is max(tau, 1e-7 max|S|), as a body's own-load rows are central differences (their
+// round-off, about 1e-10 of its gross load, is of the order of tau: a body that turns freely
+// is neutral, not unstable).
 #pragma once
 
 #include <algorithm>
@@ -23,6 +25,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include <Eigen/Eigenvalues>
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/errors.hpp"
@@ -42,16 +46,22 @@ struct SystemStability {
   std::vector<Eigen::Index> line_negative;   ///< of each line's band A_b
   std::vector<std::string> block_name;       ///< the line of each band
   Eigen::Index object_negative = 0;          ///< of the objects' Schur complement S
+  bool objects_judged = true;                ///< false in a current: S not judged (see system_stability)
   double tau = 0;                            ///< the zero band [K's units]
 };
 
 /// The inertia of the static tangent of `sys` at state s (see the file comment): the number
 /// of its eigenvalues below -tau, tau = 1e-10 ||K||_inf, counted per line band and in the
 /// objects' Schur complement. A current (uniform or a field) is held for the tangent: its
-/// drag is the equilibrium's constant load (its change with the lines' and bodies' positions
-/// and orientation is left out). Any scalar T: the values are taken. Throws SolveError
-/// naming the line whose shifted band has an exactly zero pivot (K with an eigenvalue at
-/// exactly -tau).
+/// drag is the equilibrium's constant load on the line nodes (its change with their
+/// positions left out, as in the single-line audit). The objects' Schur complement is then
+/// not judged (objects_judged false): a body's drag is a load at arms that turn with it,
+/// whose load stiffness holding it would need, and a tangent without it misjudges a body
+/// tilted by the current (observed: a tethered can). The lines' bands are still counted: a
+/// band is a principal submatrix of K, so by interlacing its negative eigenvalues are K's. Any scalar T: the values are taken. Throws SolveError
+/// naming the line whose shifted band has a zero or non-finite pivot (a singular leading
+/// minor of K + tau I, or a non-finite tangent), or the system when the objects' Schur
+/// complement is not finite.
 template <class T>
 SystemStability system_stability(MooringSystem<T>& sys, const SystemState<T>& s) {
   using Index = Eigen::Index;
@@ -63,17 +73,20 @@ SystemStability system_stability(MooringSystem<T>& sys, const SystemState<T>& s)
     const Vec3<double>& U;
     std::function<Vec3<double>(const Vec3<double>&)>& field;
     ~Restore() {
-      if (field)
-        sys.set_current_field(std::move(field));
-      else
-        sys.set_current(U);
+      try {  // the values were accepted before: restoring them does not throw
+        if (field)
+          sys.set_current_field(std::move(field));
+        else
+          sys.set_current(U);
+      } catch (...) {
+      }
     }
   } restore{sys, U, field};
   sys.set_current_field(nullptr);
   sys.set_current(Vec3<double>::Zero());
   auto J = sys.make_jacobian();
   VecX<T> R;
-  sys.static_residual(s, R, &J, 0.0);
+  sys.static_residual(s, R, &J);
 
   const std::size_t nb = J.n_blocks();
   const Index no = J.n_objects();
@@ -138,12 +151,19 @@ SystemStability system_stability(MooringSystem<T>& sys, const SystemState<T>& s)
     for (Index a = 0; a < k; ++a)
       for (Index c = 0; c < k; ++c) S(cpl[static_cast<std::size_t>(a)], cpl[static_cast<std::size_t>(c)]) -= WZ(a, c);
   }
-  if (no > 0) {
+  out.objects_judged = U.isZero() && !field;
+  if (no > 0 && out.objects_judged) {
     S = (0.5 * (S + S.transpose())).eval();
+    if (!S.allFinite())
+      throw SolveError(sys.name(), "Schur complement of the objects' static tangent (stability audit)", "not finite",
+                       "finite entries");
     Eigen::SelfAdjointEigenSolver<MatX<double>> eig(S, Eigen::EigenvaluesOnly);
-    const double top = eig.eigenvalues().cwiseAbs().maxCoeff();
+    if (eig.info() != Eigen::Success)
+      throw SolveError(sys.name(), "eigenvalues of the objects' Schur complement (stability audit)", "no convergence",
+                       "converged");
+    const double band = std::max(out.tau, 1e-7 * S.cwiseAbs().maxCoeff());
     for (Index i = 0; i < no; ++i)
-      if (eig.eigenvalues()(i) < -1e-13 * top) ++out.object_negative;
+      if (eig.eigenvalues()(i) < -band) ++out.object_negative;
     out.negative += out.object_negative;
   }
   return out;

@@ -230,7 +230,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
           r.q.segment<3>(static_cast<Eigen::Index>(6 * i + 3)) = d / (flat.s_node(i1) - flat.s_node(i0));
         }
       }
-      if (notes)
+      if (notes && !(joint_pass == 0 && on_joint))  // a line on a joint: its second pass's notes
         for (const auto& note : r.notes) notes->push_back(L.model.name() + " (line statics): " + note);
       if (r.q.size() != static_cast<Eigen::Index>(6 * n))
         throw SolveError(L.model.name(), "Hermite statics seed size", static_cast<double>(r.q.size()),
