@@ -1,9 +1,14 @@
 // Systems: one generalised-alpha step of the OC3 chain (100 EI = 0 elements, 902.2 m, 320 m
 // depth) under a 2 m / 10 s fairlead surge (dt = 0.05 s) as a one-line MooringSystem through
-// the SystemStepper (full Newton on the bordered Jacobian, no factor reuse yet), beside the
-// same step of the single-line march LineDynamics (the baseline, measured in the same run).
+// the SystemStepper (full Newton on the bordered Jacobian), beside the same step of the
+// single-line march LineDynamics (the baseline, measured in the same run). The same line
+// with bending (EI 1e5 N m^2, 50 cubic-Hermite elements) through the SystemStepper with the
+// previous step's factor reused (SystemStepperOptions::reuse_factor, automatic on a
+// finite-EI line) and without (the baseline), and through LineDynamics.
 //   BM_system_step_oc3/100 vs BM_line_step_oc3/100: time per step; counters: Newton
 //   iterations per step.
+//   BM_system_step_cable/1 (reuse) vs BM_system_step_cable/0 (fresh) vs BM_line_step_cable:
+//   time per step; counters: Newton iterations and factorisations per step.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -110,6 +115,76 @@ void BM_system_step_oc3(benchmark::State& state) {
   state.counters["newton_per_step"] = double(st.statistics().newton_iterations) / double(k);
 }
 BENCHMARK(BM_system_step_oc3)->Arg(100)->Unit(benchmark::kMicrosecond);
+
+// The OC3 line with bending: EI 1e5 N m^2, 50 cubic-Hermite elements.
+LineType oc3_cable() {
+  LineType t = oc3();
+  t.EI = 1e5;
+  return t;
+}
+
+void BM_line_step_cable(benchmark::State& state) {
+  Line line("cable", {{oc3_cable(), 902.2, 50}}, LineEnd{kFair, EndRotation::free, 0, {}},
+            LineEnd{kAnchor, EndRotation::free, 0, {}}, env320());
+  StaticProblem p;
+  p.seabed_z = -320;
+  p.seabed.kBot = 1e5;
+  const VecX<double> q0 = HermiteStatics(line, p).solve().q;
+  DynamicOptions o;
+  o.seabed_z = -320;
+  o.seabed.kBot = 1e5;
+  o.seabed.cBot = 1e4;
+  o.rho_inf = 0.8;
+  LineDynamics dyn(line, o);
+  EndMotions e;
+  e[0].x = kFair;
+  e[1].x = kAnchor;
+  dyn.initialize(0, q0, e);
+  long k = 0;
+  for (auto _ : state) {
+    e[0] = surge(++k, 0.05);
+    dyn.step(0.05, e);
+    benchmark::DoNotOptimize(dyn.state().q.data());
+  }
+  state.counters["newton_per_step"] = double(dyn.statistics().newton_iterations) / double(k);
+  state.counters["factor_per_step"] = double(dyn.statistics().factorizations) / double(k);
+}
+BENCHMARK(BM_line_step_cable)->Unit(benchmark::kMicrosecond);
+
+void BM_system_step_cable(benchmark::State& state) {
+  const Environment env = env320();
+  SeabedModel bed;
+  bed.z = -320;
+  bed.params.kBot = 1e5;
+  bed.params.cBot = 1e4;
+  MooringSystem<double> sys(env, "cable");
+  PointModel<double> f, a;
+  f.kind = PointKind::coupled;
+  f.r = kFair;
+  a.kind = PointKind::fixed;
+  a.r = kAnchor;
+  const int pf = sys.add_point(f), pa = sys.add_point(a);
+  sys.add_line(LineModel<double>::from_line(Line("cable", {{oc3_cable(), 902.2, 50}}, LineEnd{kFair}, LineEnd{kAnchor}, env), bed),
+               pf, pa);
+  sys.renumber();
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  SystemStepperOptions o;
+  o.rho_inf = 0.8;
+  o.reuse_factor = state.range(0) ? SystemStepperOptions::FactorReuse::automatic : SystemStepperOptions::FactorReuse::off;
+  SystemStepper<MooringSystem<double>> st(sys, o);
+  st.initialize(s);
+  long k = 0;
+  for (auto _ : state) {
+    const EndMotion m = surge(++k, 0.05);
+    sys.set_coupled(pf, m.x, m.v, m.a);
+    st.step(0.05);
+    benchmark::DoNotOptimize(st.state().q.data());
+  }
+  state.counters["newton_per_step"] = double(st.statistics().newton_iterations) / double(k);
+  state.counters["factor_per_step"] = double(st.statistics().factorizations) / double(k);
+}
+BENCHMARK(BM_system_step_cable)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

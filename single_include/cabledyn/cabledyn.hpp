@@ -11448,13 +11448,14 @@ class BasicHermiteStatics {
         throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
                          static_cast<long>(neg), "0");
       StaticLoadCase lm = frozen(q);
+      floor_note = 0;  // the state left behind is no longer the result
       if (!minimize(q, lm, it, 1e-6) || !polish(q, lc, it, floor_note))
         throw SolveError(line_.name(), "statics from the unstable equilibrium left along its lowest mode",
                          "no convergence", "a stable equilibrium");
       audit_fold_and_contact(model_, q, line_.name());
       notes.push_back("the equilibrium first reached was unstable (" + std::to_string(neg) +
                       " negative eigenvalue(s) of the static tangent); the statics left it along its lowest mode, " +
-                      side + ", to a stable one");
+                      side + ", and solved again");
     }
     if (floor_note > 0) {
       std::ostringstream os;
@@ -11698,14 +11699,7 @@ class BasicHermiteStatics {
   }
 
   // Physical-branch audit (spec "Hermite path"): no fold beyond L0 kappa = 0.7, no
-  // self-contact, a stable (positive definite) tangent.
-  void audit(const VecX<double>& q, const StaticLoadCase& lc) {
-    audit_fold_and_contact(model_, q, line_.name());  // the same audit as the system statics'
-    if (const auto neg = unstable_modes(q, lc, nullptr); neg > 0)
-      throw SolveError(line_.name(), "negative eigenvalues of the static tangent (unstable equilibrium)",
-                       static_cast<long>(neg), "0");
-  }
-
+  // self-contact (audit_fold_and_contact), a stable (positive definite) tangent:
   // The number of negative eigenvalues of the static tangent at q, the drag held (eigenvalues
   // within 1e-10 of the tangent's scale count as zero: a null mode, such as the bow of a
   // weightless line turning about its chord, is neutral, not unstable). With phi and a
@@ -11726,7 +11720,7 @@ class BasicHermiteStatics {
     line_static_residual<double, SymmetricBandMatrix<double>>(model_, line_, lcs, q, R, &Ks_);
     cons_.reduce_matrix(Ks_);
     const double knorm = Ks_.norm_inf(), tau = 1e-10 * knorm;
-    ldlt_.factor(Ks_, tau);
+    if (const auto r = ldlt_.factor(Ks_, tau); !r.ok()) throw r.error(line_.name() + " static tangent (stability audit)");
     const auto neg = ldlt_.negative_count();
     if (neg == 0 || !phi) return neg;
     // lambda_min in (lo, hi]: Gershgorin below, the count above.
@@ -11758,27 +11752,43 @@ class BasicHermiteStatics {
   // Leaves the unstable equilibrium q along its lowest mode phi (unstable_modes): q moves by
   // 1 % of the line length at the node that moves most, to the side of the mode where its
   // node translations have a positive sum along n = e_z x (r_B - r_A) (left of the chord
-  // from End A to End B, seen from above: the same side of a rotated deck), or, for a mode
-  // in the vertical plane of the chord (or a vertical chord, along e_x), up. Returns that
-  // side's description for the note.
+  // from End A to End B, seen from above: the same side of a rotated deck); where that sum
+  // vanishes (a mode antisymmetric about the middle), its first moment about the middle of
+  // the line, sum (s_i - L/2) d_i . n; for a mode in the vertical plane of the chord, the
+  // same two sums of the vertical translations (up). A vertical chord has no plane: e_x
+  // stands for n there (the deck's frame decides the side). Returns that side's
+  // description for the note.
   std::string escape_along(VecX<double>& q, const VecX<double>& phi) const {
     const Vec3<double> c = line_.r(q, line_.end_node(1)) - line_.r(q, line_.end_node(0));
     Vec3<double> n(-c(1), c(0), 0);
     const bool plane = n.norm() > 1e-9 * line_.length();
     n = plane ? Vec3<double>(n.normalized()) : Vec3<double>::UnitX();
-    double across = 0, up = 0, peak = 0;
+    double across = 0, up = 0, across1 = 0, up1 = 0, peak = 0;
+    const double half = 0.5 * line_.length();
     for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
       const Vec3<double> d = line_.r(phi, i);
+      const double w = (line_.s_node(i) - half) / half;
       across += d.dot(n);
       up += d(2);
+      across1 += w * d.dot(n);
+      up1 += w * d(2);
       peak = std::max(peak, d.norm());
     }
     if (!(peak > 0)) return "";
-    const bool side = std::fabs(across) > 1e-6 * peak * static_cast<double>(line_.n_nodes());
-    const double sign = side ? (across > 0 ? 1.0 : -1.0) : (up >= 0 ? 1.0 : -1.0);
+    const double zero = 1e-6 * peak * static_cast<double>(line_.n_nodes());
+    double across_peak = 0;
+    for (std::size_t i = 0; i < line_.n_nodes(); ++i) across_peak = std::max(across_peak, std::fabs(line_.r(phi, i).dot(n)));
+    const bool side = across_peak > 1e-3 * peak;  // the mode leaves the vertical plane
+    const double keys[2] = {side ? across : up, side ? across1 : up1};
+    double key = 0;
+    for (const double k : keys)
+      if (key == 0 && std::fabs(k) > zero) key = k;
+    const double sign = key < 0 ? -1.0 : 1.0;
     q += (sign * 0.01 * line_.length() / peak) * phi;
     cons_.apply_to_state(line_, q);
-    return side ? (plane ? "to the left of the chord from End A to End B" : "along +x") : "upward";
+    return side ? (plane ? "out of the vertical plane of its chord, to the side its geometry sets"
+                         : "off its vertical chord, to the side the deck's x axis sets")
+                : "in the vertical plane of its chord";
   }
 
   void compression_note(const VecX<double>& q, StaticResult& res) const {
@@ -13323,6 +13333,7 @@ using LineDynamics = BasicLineDynamics<>;
 #include <limits>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -13353,6 +13364,16 @@ struct SystemStepperOptions {
   /// reused factor evaluates the residual alone (no tangent), so a step's converged iterate
   /// costs no tangent either.
   bool modified_newton = false;
+  /// Cross-step factor reuse (spec "Newton iteration": a Hermite step starts from the
+  /// previous step's factorised tangent): a step of the same dt as the last factorisation
+  /// starts on that factor, for at most three iterations while each reduces ||G||_inf fourfold,
+  /// and converges on it only to 0.3 of the Newton test; otherwise the tangent at the iterate
+  /// is factorised and the step goes on as usual. A step that tried it and needed as many
+  /// factorisations as the last fresh step did backs off for 1, 2, 4 ... 32 steps. automatic
+  /// asks the system (System::wants_factor_reuse(): a MooringSystem with a finite-EI line, as
+  /// the single-line march reuses on Hermite lines), off when the system does not say.
+  enum class FactorReuse { automatic, on, off };
+  FactorReuse reuse_factor = FactorReuse::automatic;
   /// A step runs with subnormal results flushed to zero (core/fp_env.hpp: a motion settling
   /// toward rest otherwise runs on slow subnormal arithmetic); the caller's mode is restored
   /// on return.
@@ -13364,6 +13385,7 @@ struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
   long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (a tangent re-evaluated at the same iterate for a fresh factorisation not counted)
   long factorizations = 0;      ///< factorised tangents of the Newton iterations (and the initial acceleration's mass)
+  long reused_steps = 0;        ///< committed steps that started on the previous step's factor (FactorReuse)
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
   long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)
@@ -13380,6 +13402,12 @@ struct SystemStepperSnapshot {
   VecX<typename System::Scalar> r0;
   typename System::Held held;
   VecX<typename System::Scalar> Ma0;  ///< the inertia force M a at the state
+  /// The cross-step factor reuse's back-off (SystemStepperOptions::reuse_factor): steps left
+  /// to skip, the present streak, the factorisations of the last fresh step. The factor
+  /// itself is not part of a snapshot: taking a snapshot and restoring one both drop it, so
+  /// the run that goes on and a restored one continue alike. save() (a partitioned scheme's
+  /// rollback point within a run) keeps it.
+  std::array<int, 3> reuse{0, 0, 0};
 };
 
 /// The generalised-alpha stepper of a system.
@@ -13393,7 +13421,8 @@ class SystemStepper {
   using Jacobian = typename System::Jacobian;
 
   SystemStepper(System& sys, SystemStepperOptions opt = {})
-      : sys_(sys), opt_(opt), ga_(GeneralizedAlpha<T>::from_rho_inf(T(opt.rho_inf))), J_(sys.make_jacobian()) {
+      : sys_(sys), opt_(opt), ga_(GeneralizedAlpha<T>::from_rho_inf(T(opt.rho_inf))),
+        J_{sys.make_jacobian(), sys.make_jacobian()} {
     if (!(opt_.tol > 0)) throw InputError("stepper", "tol", opt_.tol, "> 0");
     if (opt_.max_iterations < 1) throw InputError("stepper", "max_iterations", opt_.max_iterations, ">= 1");
     if (opt_.max_subdivisions < 0) throw InputError("stepper", "max_subdivisions", opt_.max_subdivisions, ">= 0");
@@ -13401,6 +13430,9 @@ class SystemStepper {
     line_search_ = opt_.line_search == SystemStepperOptions::LineSearch::on;
     if constexpr (requires { sys.wants_line_search(); })
       if (opt_.line_search == SystemStepperOptions::LineSearch::automatic) line_search_ = sys.wants_line_search();
+    reuse_ = opt_.reuse_factor == SystemStepperOptions::FactorReuse::on;
+    if constexpr (requires { sys.wants_factor_reuse(); })
+      if (opt_.reuse_factor == SystemStepperOptions::FactorReuse::automatic) reuse_ = sys.wants_factor_reuse();
   }
 
   /// Starts from state s (q, v given; the prescribed kinematics those the system holds): the
@@ -13434,11 +13466,14 @@ class SystemStepper {
     rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
     // ends, a pin the host or a parent body moves) is part of the balance.
-    J_.set_zero();
-    sys_.inertia(x_, Ma_, &J_, T(1), T(0));
+    work().set_zero();
+    sys_.inertia(x_, Ma_, &work(), T(1), T(0));
     sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
     x_.a = -(r0_ + Ma_);
-    J_.solve(x_.a);
+    work().solve(x_.a);
+    have_factor_ = false;  // the mass's factors, not a tangent's
+    ahead_ = 1;
+    reuse_state_ = {0, 0, 0};
     ++stats_.factorizations;
     Ma0_ = -r0_;  // the whole inertia force, (M a)(a0) = -r0
     initialized_ = true;
@@ -13487,7 +13522,14 @@ class SystemStepper {
   const SystemStepperStatistics& statistics() const { return stats_; }
 
   /// A copy of everything committed (a restart point).
-  SystemStepperSnapshot<System> snapshot() const { return {x_, r0_, h0_, Ma0_}; }
+  /// Taking it drops the factor the next step would start from (SystemStepperOptions::
+  /// reuse_factor): the next step factorises fresh, as a stepper restored from the snapshot
+  /// does, so the run that goes on and a restored one take the same steps bit for bit.
+  SystemStepperSnapshot<System> snapshot() const {
+    have_factor_ = false;
+    ahead_ = 1;
+    return {x_, r0_, h0_, Ma0_, reuse_state_};
+  }
   /// Returns to a snapshot of this stepper (or of one built on an equal system): the next
   /// steps repeat those that followed it bit for bit. The system's prescribed kinematics are
   /// set to the snapshot's. Throws InputError for a snapshot of another size.
@@ -13501,6 +13543,9 @@ class SystemStepper {
     Ma0_ = s.Ma0;
     h0_.assign(s.held);
     sys_.set_held(h0_);
+    reuse_state_ = s.reuse;
+    have_factor_ = false;  // the next step factorises fresh
+    ahead_ = 1;            // and evaluates its tangents with the residual
   }
   /// Copies everything committed into s (a snapshot of this stepper taken before, so of the
   /// same sizes) without allocating: a partitioned scheme's rollback point within a step.
@@ -13509,6 +13554,7 @@ class SystemStepper {
     s.r0 = r0_;
     s.Ma0 = Ma0_;
     s.held.assign(h0_);
+    s.reuse = reuse_state_;
   }
   /// Takes the prescribed kinematics the system now holds as those of the committed state
   /// and evaluates its force r and inertia force M a of the force blend again with them: a
@@ -13616,11 +13662,17 @@ class SystemStepper {
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
     bool limited = false;  // the last update stopped a node in the seabed blend: taken whole
-    bool factored = false;  // J_ holds a factorisation of this attempt (modified Newton)
-    // The blended residual G at trial_ (with the tangent into J_ when `tangent`).
+    // The factor of the last factorisation lives in fac(), the tangent is assembled into
+    // work(): a new tangent does not overwrite the factor until it is factorised itself.
+    // Cross-step reuse: a step of the dt of the last factorisation starts on its factor.
+    const bool try_reuse = reuse_ && have_factor_ && reuse_state_[0] == 0 && value_of(dt) == value_of(factor_dt_);
+    bool factored = try_reuse;  // fac() holds a factorisation usable in this attempt
+    bool reusing = try_reuse;   // still on the previous step's factor
+    int reuse_iters = 0, factorizations = 0;
+    // The blended residual G at trial_ (with the tangent into work() when `tangent`).
     auto evaluate = [&](bool tangent) {
-      Jacobian* J = tangent ? &J_ : nullptr;
-      if (tangent) J_.set_zero();
+      Jacobian* J = tangent ? &work() : nullptr;
+      if (tangent) work().set_zero();
       sys_.set_held(hs1_);
       sys_.inertia(trial_, Ma_, J, wm, T(1) - g.alpha_m);
       sys_.dynamic_residual(trial_, r_, J, wq, wv);
@@ -13637,30 +13689,53 @@ class SystemStepper {
     auto set_floor = [&] {
       double qmax = 1;
       for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
-      const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * J_.max_abs_diagonal();
+      const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * work().max_abs_diagonal();
       target_ = std::isfinite(floor) ? std::max(opt_.tol * scale_, floor) : opt_.tol * scale_;
     };
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
       // Inertia force and forces at q1, v1, a1; on a reused factor the residual alone.
-      const bool reuse = opt_.modified_newton && factored;
-      evaluate(!reuse);
+      const bool reuse = factored && (reusing || opt_.modified_newton);
+      // After a fresh update the iterate usually passes the test when the steps converge in one
+      // or two updates (a cable moving smoothly): its tangent, evaluated with the residual,
+      // would go unused. Where the tangent was needed at such iterates less than half the time
+      // lately (ahead_), the residual comes alone first and the tangent only when the iterate
+      // fails the test without the round-off floor (then both again: one residual more). An
+      // iterate is accepted alike either way (the lone residual passes only below tol s).
+      const bool lazy = !reuse && it > 0 && ahead_ < 0.5;
+      evaluate(!reuse && !lazy);
       ++stats_.newton_iterations;
       double gn = 0;
       bool finite = true;
-      for (Index i = 0; i < G_.size(); ++i) {
-        const double v = std::fabs(static_cast<double>(value_of(G_(i))));
-        finite = finite && std::isfinite(v);
-        gn = std::max(gn, v);
+      auto measure = [&] {
+        gn = 0;
+        finite = true;
+        for (Index i = 0; i < G_.size(); ++i) {
+          const double v = std::fabs(static_cast<double>(value_of(G_(i))));
+          finite = finite && std::isfinite(v);
+          gn = std::max(gn, v);
+        }
+      };
+      measure();
+      if (!reuse && it > 0) {
+        const bool passed = finite && gn <= opt_.tol * scale_;
+        ahead_ = 0.8 * ahead_ + (passed ? 0.0 : 0.2);
+        if (lazy && !passed) {
+          evaluate(true);
+          measure();
+        }
       }
+      const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * scale_);
       // A non-finite residual after an update (a collapsed element) is an increase for the
       // line search; otherwise the attempt fails.
-      if (!finite && !(line_search_ && it > 0 && backtracks < opt_.max_backtracks)) return false;
+      if (!finite && !((line_search_ || reusing) && it > 0 && backtracks < opt_.max_backtracks)) return false;
       if (!finite) gn = std::numeric_limits<double>::infinity();
       if (it == 0) target_ = opt_.tol * scale_;
-      if (!reuse && finite) set_floor();
-      if (finite && gn <= target_ && it > 0) {
+      if (tangent_here && finite) set_floor();
+      // On the previous step's factor the iterate must reach 0.3 of the test (its updates
+      // contract about tenfold: the next one would have been below the test anyway).
+      if (finite && gn <= (reusing ? 0.3 : 1.0) * target_ && it > 0) {
         try {
           sys_.check_state(trial_);
         } catch (const SolveError& e) {
@@ -13673,7 +13748,18 @@ class SystemStepper {
         Ma0_ = Ma_;
         ++stats_.steps;
         stats_.release_caps += caps;
+        reuse_bookkeeping(try_reuse, factorizations);
         return true;
+      }
+      // An update on the previous step's factor that did not lower the residual is undone,
+      // and the step goes on from the iterate before it with a fresh tangent.
+      if (reusing && it > 0 && !(gn < gprev)) {
+        trial_.q -= dq_;
+        reusing = false;
+        factored = false;
+        limited = false;
+        gprev = std::numeric_limits<double>::infinity();
+        continue;
       }
       // Line search: an update that raised the residual is halved (a node cycling on and off
       // the seabed's penalty, a snap of a finite-EI line), up to max_backtracks times.
@@ -13686,7 +13772,15 @@ class SystemStepper {
       }
       // Modified Newton: the factor of an earlier iterate while the residual falls to a
       // quarter or less at each iterate; otherwise the tangent at this iterate, factorised.
-      const bool keep = reuse && gn <= 0.25 * gprev;
+      // The previous step's factor: at most three iterations, each contracting fourfold.
+      bool keep;
+      if (reusing) {
+        keep = reuse_iters < 3 && (it == 0 || gn <= 0.25 * gprev);
+        if (keep) ++reuse_iters;
+        else reusing = false;
+      } else {
+        keep = reuse && gn <= 0.25 * gprev;
+      }
       gprev = gn;
       backtracks = 0;
       limited = false;
@@ -13696,12 +13790,16 @@ class SystemStepper {
             evaluate(true);  // the same iterate, its tangent now
             set_floor();
           }
-          J_.factor();
+          work().factor();
+          w_ = 1 - w_;  // the new factor is fac() now
           ++stats_.factorizations;
+          ++factorizations;
           factored = true;
+          have_factor_ = true;
+          factor_dt_ = dt;
         }
         dq_ = -G_;
-        J_.solve_factored(dq_);
+        fac().solve_factored(dq_);
       } catch (const SolveError&) {
         return false;
       }
@@ -13723,7 +13821,38 @@ class SystemStepper {
   System& sys_;
   SystemStepperOptions opt_;
   GeneralizedAlpha<T> ga_;
-  typename System::Jacobian J_;
+  // The cross-step reuse's back-off after a committed step (SystemStepperOptions::reuse_factor):
+  // a step that tried the previous factor and needed as many factorisations as the last fresh
+  // step saved nothing, so the following steps factorise fresh for 1, 2, 4 ... 32 steps.
+  void reuse_bookkeeping(bool tried, int factorizations) {
+    if (!reuse_) return;
+    auto& [skip, streak, last_fresh] = reuse_state_;
+    if (skip > 0) --skip;
+    if (tried) {
+      ++stats_.reused_steps;
+      if (factorizations >= std::max(1, last_fresh)) {
+        streak = std::min(streak == 0 ? 1 : 2 * streak, 32);
+        skip = streak;
+      } else {
+        streak = 0;
+      }
+    } else if (factorizations > 0) {
+      last_fresh = factorizations;
+    }
+  }
+  Jacobian& work() { return J_[w_]; }
+  Jacobian& fac() { return J_[1 - w_]; }
+
+  typename System::Jacobian J_[2];  // the tangent being assembled (work) and the last factor (fac)
+  int w_ = 0;
+  bool reuse_ = false;        // cross-step factor reuse on (SystemStepperOptions::reuse_factor)
+  mutable bool have_factor_ = false;  // fac() holds the factor of a tangent of dt factor_dt_ (snapshot() drops it)
+  T factor_dt_ = T(0);
+  std::array<int, 3> reuse_state_{0, 0, 0};  // skip, streak, last fresh step's factorisations
+  // How often lately the tangent was needed at an iterate after a fresh update (a running mean
+  // of 0 / 1, weight 0.2): below 0.5 the residual is evaluated alone first there. Taking or
+  // restoring a snapshot resets it to 1, so a restored run evaluates as the one that goes on.
+  mutable double ahead_ = 1;
   State x_, trial_, base_, plain_;
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
@@ -16178,6 +16307,11 @@ class MooringSystem {
   /// line search, as the single-line march does; an update that lowers the residual is not
   /// touched).
   bool wants_line_search() const { return !lines_.empty(); }
+  /// True when the system has a finite-EI line: the stepper then starts a step on the previous
+  /// step's factorised tangent (SystemStepperOptions::FactorReuse::automatic), as the
+  /// single-line march does on a Hermite line. An EI = 0 system factorises fresh (measured on
+  /// the OC4 chain at N = 160: reuse there saved factorisations, not time).
+  bool wants_factor_reuse() const { return has_finite_ei_lines(); }
   /// SystemStepper hook on each Newton update dq from state s: the largest fraction in (0, 1]
   /// of it that takes no line node or free point from outside the seabed beyond its contact
   /// blend (contact_entry_fraction: it stops in the blend, where the tangent sees the contact;
@@ -17876,22 +18010,26 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
 // plus the stability of the whole system: lines, free points, bodies and rods together.
 //
 // Stability is the inertia of the symmetric part of the static tangent K (the tangent of
-// MooringSystem::static_residual with the tension-only law of the EI = 0 elements, as the
-// modal analysis takes it; a steady current's drag held at its equilibrium value, as the
-// single-line audit holds it). K is bordered (bordered_jacobian.hpp): line bands A_b, their
+// MooringSystem::static_residual with each element's own law, that of the equilibrium; a
+// steady current's drag held at its equilibrium value, as the single-line audit holds it). K is bordered (bordered_jacobian.hpp): line bands A_b, their
 // couplings W_b to the object DOFs and the objects' block D. By Haynsworth's inertia
 // additivity, In(K) = sum_b In(A_b) + In(S), S = D - sum_b W_b^T A_b^-1 W_b the objects'
 // Schur complement, so each band is factored by the banded LDL^T (its negative pivots
 // counted, linalg/band_ldlt.hpp) and only S (the objects' few DOFs) is dense. Eigenvalues
 // within tau = 1e-10 ||K||_inf of zero count as zero (K + tau I is factored: neutral
-// directions, such as a slack grounded node, a weightless line's turn about its chord or a
-// body that turns freely, are not instabilities), as in the single-line audit.
+// directions, such as a slack grounded node or a weightless line's turn about its chord, are
+// not instabilities), as in the single-line audit; in the objects' Schur complement the zero
+// band is max(tau, 1e-7 max|S|), as a body's own-load rows are central differences (their
+// round-off, about 1e-10 of its gross load, is of the order of tau: a body that turns freely
+// is neutral, not unstable).
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include <Eigen/Eigenvalues>
 
 
 namespace cabledyn {
@@ -17903,16 +18041,22 @@ struct SystemStability {
   std::vector<Eigen::Index> line_negative;   ///< of each line's band A_b
   std::vector<std::string> block_name;       ///< the line of each band
   Eigen::Index object_negative = 0;          ///< of the objects' Schur complement S
+  bool objects_judged = true;                ///< false in a current: S not judged (see system_stability)
   double tau = 0;                            ///< the zero band [K's units]
 };
 
 /// The inertia of the static tangent of `sys` at state s (see the file comment): the number
 /// of its eigenvalues below -tau, tau = 1e-10 ||K||_inf, counted per line band and in the
 /// objects' Schur complement. A current (uniform or a field) is held for the tangent: its
-/// drag is the equilibrium's constant load (its change with the lines' and bodies' positions
-/// and orientation is left out). Any scalar T: the values are taken. Throws SolveError
-/// naming the line whose shifted band has an exactly zero pivot (K with an eigenvalue at
-/// exactly -tau).
+/// drag is the equilibrium's constant load on the line nodes (its change with their
+/// positions left out, as in the single-line audit). The objects' Schur complement is then
+/// not judged (objects_judged false): a body's drag is a load at arms that turn with it,
+/// whose load stiffness holding it would need, and a tangent without it misjudges a body
+/// tilted by the current (observed: a tethered can). The lines' bands are still counted: a
+/// band is a principal submatrix of K, so by interlacing its negative eigenvalues are K's. Any scalar T: the values are taken. Throws SolveError
+/// naming the line whose shifted band has a zero or non-finite pivot (a singular leading
+/// minor of K + tau I, or a non-finite tangent), or the system when the objects' Schur
+/// complement is not finite.
 template <class T>
 SystemStability system_stability(MooringSystem<T>& sys, const SystemState<T>& s) {
   using Index = Eigen::Index;
@@ -17924,17 +18068,20 @@ SystemStability system_stability(MooringSystem<T>& sys, const SystemState<T>& s)
     const Vec3<double>& U;
     std::function<Vec3<double>(const Vec3<double>&)>& field;
     ~Restore() {
-      if (field)
-        sys.set_current_field(std::move(field));
-      else
-        sys.set_current(U);
+      try {  // the values were accepted before: restoring them does not throw
+        if (field)
+          sys.set_current_field(std::move(field));
+        else
+          sys.set_current(U);
+      } catch (...) {
+      }
     }
   } restore{sys, U, field};
   sys.set_current_field(nullptr);
   sys.set_current(Vec3<double>::Zero());
   auto J = sys.make_jacobian();
   VecX<T> R;
-  sys.static_residual(s, R, &J, 0.0);
+  sys.static_residual(s, R, &J);
 
   const std::size_t nb = J.n_blocks();
   const Index no = J.n_objects();
@@ -17999,12 +18146,19 @@ SystemStability system_stability(MooringSystem<T>& sys, const SystemState<T>& s)
     for (Index a = 0; a < k; ++a)
       for (Index c = 0; c < k; ++c) S(cpl[static_cast<std::size_t>(a)], cpl[static_cast<std::size_t>(c)]) -= WZ(a, c);
   }
-  if (no > 0) {
+  out.objects_judged = U.isZero() && !field;
+  if (no > 0 && out.objects_judged) {
     S = (0.5 * (S + S.transpose())).eval();
+    if (!S.allFinite())
+      throw SolveError(sys.name(), "Schur complement of the objects' static tangent (stability audit)", "not finite",
+                       "finite entries");
     Eigen::SelfAdjointEigenSolver<MatX<double>> eig(S, Eigen::EigenvaluesOnly);
-    const double top = eig.eigenvalues().cwiseAbs().maxCoeff();
+    if (eig.info() != Eigen::Success)
+      throw SolveError(sys.name(), "eigenvalues of the objects' Schur complement (stability audit)", "no convergence",
+                       "converged");
+    const double band = std::max(out.tau, 1e-7 * S.cwiseAbs().maxCoeff());
     for (Index i = 0; i < no; ++i)
-      if (eig.eigenvalues()(i) < -1e-13 * top) ++out.object_negative;
+      if (eig.eigenvalues()(i) < -band) ++out.object_negative;
     out.negative += out.object_negative;
   }
   return out;
@@ -18243,7 +18397,7 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
           r.q.segment<3>(static_cast<Eigen::Index>(6 * i + 3)) = d / (flat.s_node(i1) - flat.s_node(i0));
         }
       }
-      if (notes)
+      if (notes && !(joint_pass == 0 && on_joint))  // a line on a joint: its second pass's notes
         for (const auto& note : r.notes) notes->push_back(L.model.name() + " (line statics): " + note);
       if (r.q.size() != static_cast<Eigen::Index>(6 * n))
         throw SolveError(L.model.name(), "Hermite statics seed size", static_cast<double>(r.q.size()),
@@ -27737,7 +27891,8 @@ class SystemSimulation {
     std::vector<double> fluid_p;
     std::vector<Vec6<double>> rates;  ///< the staggered scheme's acceleration rates (empty: monolithic)
   };
-  /// A copy of everything committed: restore() continues from it bit for bit.
+  /// A copy of everything committed: restore() continues from it bit for bit (the stepper's
+  /// snapshot drops the factor its next step would reuse, as a restored stepper has none).
   Checkpoint checkpoint() const {
     require_init("checkpoint");
     return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
@@ -27768,6 +27923,7 @@ class SystemSimulation {
     f.write(reinterpret_cast<const char*>(&t), sizeof t);
     for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
+    f.write(reinterpret_cast<const char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
     for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                           &snap.held.ba, &snap.held.balpha})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
@@ -27809,6 +27965,7 @@ class SystemSimulation {
     snap.state.t = t;
     for (VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.read(reinterpret_cast<char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
+    f.read(reinterpret_cast<char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
     for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                     &snap.held.ba, &snap.held.balpha})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
@@ -27839,7 +27996,7 @@ class SystemSimulation {
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS5";
+  static constexpr char kMagic[9] = "CDYNSYS6";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");

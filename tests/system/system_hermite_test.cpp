@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
 
 #include "cabledyn/autodiff.hpp"
 #include "cabledyn/dynamics.hpp"
@@ -254,7 +255,8 @@ TEST_CASE("A point hung on two finite-EI lines conserves energy at rho_inf = 1",
   CHECK(dissipated > 10 * conserved);
 }
 
-TEST_CASE("The system march of a finite-EI line follows the single-line march", "[system][hermite][dynamics]") {
+TEST_CASE("The system march of a finite-EI line follows the single-line march, on reused factors too",
+          "[system][hermite][dynamics]") {
   // A cable from a surging fairlead to an anchor on the seabed, drag on, no added mass (the
   // single-line march holds a Hermite line's added mass over a step, the system takes it at
   // the current configuration) and no seabed damping (it switches on at contact, and the two
@@ -290,23 +292,56 @@ TEST_CASE("The system march of a finite-EI line follows the single-line march", 
   solve_statics(sys, s);
   SystemStepperOptions so;
   so.rho_inf = 0.6;
-  SystemStepper<MooringSystem<double>> st(sys, so);
+  SystemStepper<MooringSystem<double>> st(sys, so);  // the previous step's factor reused (automatic)
   st.initialize(s);
-  double worst = 0, Tmax = 0;
+  // The same system stepped with a fresh factorisation every step (a copy of the system: its
+  // own coupled kinematics).
+  auto sys_fresh = sys;
+  SystemStepperOptions sf = so;
+  sf.reuse_factor = SystemStepperOptions::FactorReuse::off;
+  SystemStepper<MooringSystem<double>> fresh(sys_fresh, sf);
+  fresh.initialize(s);
+  double worst = 0, Tmax = 0, reuse_gap = 0;
+  std::vector<double> second_half;
+  std::optional<SystemStepperSnapshot<MooringSystem<double>>> snap;
   for (int k = 1; k <= steps; ++k) {
     const EndMotion m = motion(k * dt);
     e[0] = m;
     dyn.step(dt, e);
     sys.set_coupled(0, m.x, m.v, m.a);
     st.step(dt);
+    sys_fresh.set_coupled(0, m.x, m.v, m.a);
+    fresh.step(dt);
     const double T1 = dyn.coupled_reaction(0).force.norm(), T2 = sys.line_end_force_dynamic(st.state(), 0, 0).norm();
     worst = std::max(worst, std::fabs(T1 - T2));
+    reuse_gap = std::max(reuse_gap, std::fabs(T2 - sys_fresh.line_end_force_dynamic(fresh.state(), 0, 0).norm()));
     Tmax = std::max(Tmax, T1);
+    if (snap) second_half.push_back(T2);
+    if (k == steps / 2) snap = st.snapshot();  // drops the factor the next step would reuse
   }
   // Observed: 0.013 N of 245 kN (5e-8): the same scheme on the same element model.
-  INFO("largest fairlead tension difference " << worst << " N of " << Tmax << " N");
+  INFO("largest fairlead tension difference " << worst << " N of " << Tmax << " N; reuse against fresh "
+                                                 << reuse_gap << " N");
   CHECK(worst <= 1e-6 * Tmax);
   CHECK(st.statistics().subdivisions == 0);
+  // Cross-step factor reuse: the same march within the Newton test, on fewer factorisations.
+  const auto& sr = st.statistics();
+  const auto& sn = fresh.statistics();
+  INFO("factorisations " << sr.factorizations << " (reused " << sr.reused_steps << " of " << sr.steps
+                         << " steps) against " << sn.factorizations << "; Newton iterations " << sr.newton_iterations
+                         << " against " << sn.newton_iterations);
+  CHECK(reuse_gap <= 1e-6 * Tmax);
+  CHECK(sn.reused_steps == 0);
+  CHECK(sr.reused_steps >= sr.steps / 2);
+  CHECK(sr.factorizations <= 0.8 * static_cast<double>(sn.factorizations));
+  // A restart from the snapshot repeats the second half bit for bit.
+  st.restore(*snap);
+  for (int k = steps / 2 + 1; k <= steps; ++k) {
+    const EndMotion m = motion(k * dt);
+    sys.set_coupled(0, m.x, m.v, m.a);
+    st.step(dt);
+    CHECK(sys.line_end_force_dynamic(st.state(), 0, 0).norm() == second_half[static_cast<std::size_t>(k - steps / 2 - 1)]);
+  }
 }
 
 TEST_CASE("Finite-EI lines in a system: named refusals", "[system][hermite]") {

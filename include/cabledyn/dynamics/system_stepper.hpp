@@ -45,6 +45,7 @@
 #include <limits>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -80,6 +81,16 @@ struct SystemStepperOptions {
   /// reused factor evaluates the residual alone (no tangent), so a step's converged iterate
   /// costs no tangent either.
   bool modified_newton = false;
+  /// Cross-step factor reuse (spec "Newton iteration": a Hermite step starts from the
+  /// previous step's factorised tangent): a step of the same dt as the last factorisation
+  /// starts on that factor, for at most three iterations while each reduces ||G||_inf fourfold,
+  /// and converges on it only to 0.3 of the Newton test; otherwise the tangent at the iterate
+  /// is factorised and the step goes on as usual. A step that tried it and needed as many
+  /// factorisations as the last fresh step did backs off for 1, 2, 4 ... 32 steps. automatic
+  /// asks the system (System::wants_factor_reuse(): a MooringSystem with a finite-EI line, as
+  /// the single-line march reuses on Hermite lines), off when the system does not say.
+  enum class FactorReuse { automatic, on, off };
+  FactorReuse reuse_factor = FactorReuse::automatic;
   /// A step runs with subnormal results flushed to zero (core/fp_env.hpp: a motion settling
   /// toward rest otherwise runs on slow subnormal arithmetic); the caller's mode is restored
   /// on return.
@@ -91,6 +102,7 @@ struct SystemStepperStatistics {
   long steps = 0;               ///< committed steps (sub-steps included)
   long newton_iterations = 0;   ///< residual evaluations of the Newton iterations (a tangent re-evaluated at the same iterate for a fresh factorisation not counted)
   long factorizations = 0;      ///< factorised tangents of the Newton iterations (and the initial acceleration's mass)
+  long reused_steps = 0;        ///< committed steps that started on the previous step's factor (FactorReuse)
   long subdivisions = 0;        ///< failed attempts that were halved
   long backtracks = 0;          ///< Newton updates halved by the line search
   long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)
@@ -107,6 +119,12 @@ struct SystemStepperSnapshot {
   VecX<typename System::Scalar> r0;
   typename System::Held held;
   VecX<typename System::Scalar> Ma0;  ///< the inertia force M a at the state
+  /// The cross-step factor reuse's back-off (SystemStepperOptions::reuse_factor): steps left
+  /// to skip, the present streak, the factorisations of the last fresh step. The factor
+  /// itself is not part of a snapshot: taking a snapshot and restoring one both drop it, so
+  /// the run that goes on and a restored one continue alike. save() (a partitioned scheme's
+  /// rollback point within a run) keeps it.
+  std::array<int, 3> reuse{0, 0, 0};
 };
 
 /// The generalised-alpha stepper of a system.
@@ -120,7 +138,8 @@ class SystemStepper {
   using Jacobian = typename System::Jacobian;
 
   SystemStepper(System& sys, SystemStepperOptions opt = {})
-      : sys_(sys), opt_(opt), ga_(GeneralizedAlpha<T>::from_rho_inf(T(opt.rho_inf))), J_(sys.make_jacobian()) {
+      : sys_(sys), opt_(opt), ga_(GeneralizedAlpha<T>::from_rho_inf(T(opt.rho_inf))),
+        J_{sys.make_jacobian(), sys.make_jacobian()} {
     if (!(opt_.tol > 0)) throw InputError("stepper", "tol", opt_.tol, "> 0");
     if (opt_.max_iterations < 1) throw InputError("stepper", "max_iterations", opt_.max_iterations, ">= 1");
     if (opt_.max_subdivisions < 0) throw InputError("stepper", "max_subdivisions", opt_.max_subdivisions, ">= 0");
@@ -128,6 +147,9 @@ class SystemStepper {
     line_search_ = opt_.line_search == SystemStepperOptions::LineSearch::on;
     if constexpr (requires { sys.wants_line_search(); })
       if (opt_.line_search == SystemStepperOptions::LineSearch::automatic) line_search_ = sys.wants_line_search();
+    reuse_ = opt_.reuse_factor == SystemStepperOptions::FactorReuse::on;
+    if constexpr (requires { sys.wants_factor_reuse(); })
+      if (opt_.reuse_factor == SystemStepperOptions::FactorReuse::automatic) reuse_ = sys.wants_factor_reuse();
   }
 
   /// Starts from state s (q, v given; the prescribed kinematics those the system holds): the
@@ -161,11 +183,14 @@ class SystemStepper {
     rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
     // ends, a pin the host or a parent body moves) is part of the balance.
-    J_.set_zero();
-    sys_.inertia(x_, Ma_, &J_, T(1), T(0));
+    work().set_zero();
+    sys_.inertia(x_, Ma_, &work(), T(1), T(0));
     sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
     x_.a = -(r0_ + Ma_);
-    J_.solve(x_.a);
+    work().solve(x_.a);
+    have_factor_ = false;  // the mass's factors, not a tangent's
+    ahead_ = 1;
+    reuse_state_ = {0, 0, 0};
     ++stats_.factorizations;
     Ma0_ = -r0_;  // the whole inertia force, (M a)(a0) = -r0
     initialized_ = true;
@@ -214,7 +239,14 @@ class SystemStepper {
   const SystemStepperStatistics& statistics() const { return stats_; }
 
   /// A copy of everything committed (a restart point).
-  SystemStepperSnapshot<System> snapshot() const { return {x_, r0_, h0_, Ma0_}; }
+  /// Taking it drops the factor the next step would start from (SystemStepperOptions::
+  /// reuse_factor): the next step factorises fresh, as a stepper restored from the snapshot
+  /// does, so the run that goes on and a restored one take the same steps bit for bit.
+  SystemStepperSnapshot<System> snapshot() const {
+    have_factor_ = false;
+    ahead_ = 1;
+    return {x_, r0_, h0_, Ma0_, reuse_state_};
+  }
   /// Returns to a snapshot of this stepper (or of one built on an equal system): the next
   /// steps repeat those that followed it bit for bit. The system's prescribed kinematics are
   /// set to the snapshot's. Throws InputError for a snapshot of another size.
@@ -228,6 +260,9 @@ class SystemStepper {
     Ma0_ = s.Ma0;
     h0_.assign(s.held);
     sys_.set_held(h0_);
+    reuse_state_ = s.reuse;
+    have_factor_ = false;  // the next step factorises fresh
+    ahead_ = 1;            // and evaluates its tangents with the residual
   }
   /// Copies everything committed into s (a snapshot of this stepper taken before, so of the
   /// same sizes) without allocating: a partitioned scheme's rollback point within a step.
@@ -236,6 +271,7 @@ class SystemStepper {
     s.r0 = r0_;
     s.Ma0 = Ma0_;
     s.held.assign(h0_);
+    s.reuse = reuse_state_;
   }
   /// Takes the prescribed kinematics the system now holds as those of the committed state
   /// and evaluates its force r and inertia force M a of the force blend again with them: a
@@ -343,11 +379,17 @@ class SystemStepper {
     double gprev = std::numeric_limits<double>::infinity();
     int backtracks = 0;
     bool limited = false;  // the last update stopped a node in the seabed blend: taken whole
-    bool factored = false;  // J_ holds a factorisation of this attempt (modified Newton)
-    // The blended residual G at trial_ (with the tangent into J_ when `tangent`).
+    // The factor of the last factorisation lives in fac(), the tangent is assembled into
+    // work(): a new tangent does not overwrite the factor until it is factorised itself.
+    // Cross-step reuse: a step of the dt of the last factorisation starts on its factor.
+    const bool try_reuse = reuse_ && have_factor_ && reuse_state_[0] == 0 && value_of(dt) == value_of(factor_dt_);
+    bool factored = try_reuse;  // fac() holds a factorisation usable in this attempt
+    bool reusing = try_reuse;   // still on the previous step's factor
+    int reuse_iters = 0, factorizations = 0;
+    // The blended residual G at trial_ (with the tangent into work() when `tangent`).
     auto evaluate = [&](bool tangent) {
-      Jacobian* J = tangent ? &J_ : nullptr;
-      if (tangent) J_.set_zero();
+      Jacobian* J = tangent ? &work() : nullptr;
+      if (tangent) work().set_zero();
       sys_.set_held(hs1_);
       sys_.inertia(trial_, Ma_, J, wm, T(1) - g.alpha_m);
       sys_.dynamic_residual(trial_, r_, J, wq, wv);
@@ -364,30 +406,53 @@ class SystemStepper {
     auto set_floor = [&] {
       double qmax = 1;
       for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
-      const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * J_.max_abs_diagonal();
+      const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * work().max_abs_diagonal();
       target_ = std::isfinite(floor) ? std::max(opt_.tol * scale_, floor) : opt_.tol * scale_;
     };
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
       trial_.v = g.velocity(trial_.a, x_.v, x_.a, dt);
       // Inertia force and forces at q1, v1, a1; on a reused factor the residual alone.
-      const bool reuse = opt_.modified_newton && factored;
-      evaluate(!reuse);
+      const bool reuse = factored && (reusing || opt_.modified_newton);
+      // After a fresh update the iterate usually passes the test when the steps converge in one
+      // or two updates (a cable moving smoothly): its tangent, evaluated with the residual,
+      // would go unused. Where the tangent was needed at such iterates less than half the time
+      // lately (ahead_), the residual comes alone first and the tangent only when the iterate
+      // fails the test without the round-off floor (then both again: one residual more). An
+      // iterate is accepted alike either way (the lone residual passes only below tol s).
+      const bool lazy = !reuse && it > 0 && ahead_ < 0.5;
+      evaluate(!reuse && !lazy);
       ++stats_.newton_iterations;
       double gn = 0;
       bool finite = true;
-      for (Index i = 0; i < G_.size(); ++i) {
-        const double v = std::fabs(static_cast<double>(value_of(G_(i))));
-        finite = finite && std::isfinite(v);
-        gn = std::max(gn, v);
+      auto measure = [&] {
+        gn = 0;
+        finite = true;
+        for (Index i = 0; i < G_.size(); ++i) {
+          const double v = std::fabs(static_cast<double>(value_of(G_(i))));
+          finite = finite && std::isfinite(v);
+          gn = std::max(gn, v);
+        }
+      };
+      measure();
+      if (!reuse && it > 0) {
+        const bool passed = finite && gn <= opt_.tol * scale_;
+        ahead_ = 0.8 * ahead_ + (passed ? 0.0 : 0.2);
+        if (lazy && !passed) {
+          evaluate(true);
+          measure();
+        }
       }
+      const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * scale_);
       // A non-finite residual after an update (a collapsed element) is an increase for the
       // line search; otherwise the attempt fails.
-      if (!finite && !(line_search_ && it > 0 && backtracks < opt_.max_backtracks)) return false;
+      if (!finite && !((line_search_ || reusing) && it > 0 && backtracks < opt_.max_backtracks)) return false;
       if (!finite) gn = std::numeric_limits<double>::infinity();
       if (it == 0) target_ = opt_.tol * scale_;
-      if (!reuse && finite) set_floor();
-      if (finite && gn <= target_ && it > 0) {
+      if (tangent_here && finite) set_floor();
+      // On the previous step's factor the iterate must reach 0.3 of the test (its updates
+      // contract about tenfold: the next one would have been below the test anyway).
+      if (finite && gn <= (reusing ? 0.3 : 1.0) * target_ && it > 0) {
         try {
           sys_.check_state(trial_);
         } catch (const SolveError& e) {
@@ -400,7 +465,18 @@ class SystemStepper {
         Ma0_ = Ma_;
         ++stats_.steps;
         stats_.release_caps += caps;
+        reuse_bookkeeping(try_reuse, factorizations);
         return true;
+      }
+      // An update on the previous step's factor that did not lower the residual is undone,
+      // and the step goes on from the iterate before it with a fresh tangent.
+      if (reusing && it > 0 && !(gn < gprev)) {
+        trial_.q -= dq_;
+        reusing = false;
+        factored = false;
+        limited = false;
+        gprev = std::numeric_limits<double>::infinity();
+        continue;
       }
       // Line search: an update that raised the residual is halved (a node cycling on and off
       // the seabed's penalty, a snap of a finite-EI line), up to max_backtracks times.
@@ -413,7 +489,15 @@ class SystemStepper {
       }
       // Modified Newton: the factor of an earlier iterate while the residual falls to a
       // quarter or less at each iterate; otherwise the tangent at this iterate, factorised.
-      const bool keep = reuse && gn <= 0.25 * gprev;
+      // The previous step's factor: at most three iterations, each contracting fourfold.
+      bool keep;
+      if (reusing) {
+        keep = reuse_iters < 3 && (it == 0 || gn <= 0.25 * gprev);
+        if (keep) ++reuse_iters;
+        else reusing = false;
+      } else {
+        keep = reuse && gn <= 0.25 * gprev;
+      }
       gprev = gn;
       backtracks = 0;
       limited = false;
@@ -423,12 +507,16 @@ class SystemStepper {
             evaluate(true);  // the same iterate, its tangent now
             set_floor();
           }
-          J_.factor();
+          work().factor();
+          w_ = 1 - w_;  // the new factor is fac() now
           ++stats_.factorizations;
+          ++factorizations;
           factored = true;
+          have_factor_ = true;
+          factor_dt_ = dt;
         }
         dq_ = -G_;
-        J_.solve_factored(dq_);
+        fac().solve_factored(dq_);
       } catch (const SolveError&) {
         return false;
       }
@@ -450,7 +538,38 @@ class SystemStepper {
   System& sys_;
   SystemStepperOptions opt_;
   GeneralizedAlpha<T> ga_;
-  typename System::Jacobian J_;
+  // The cross-step reuse's back-off after a committed step (SystemStepperOptions::reuse_factor):
+  // a step that tried the previous factor and needed as many factorisations as the last fresh
+  // step saved nothing, so the following steps factorise fresh for 1, 2, 4 ... 32 steps.
+  void reuse_bookkeeping(bool tried, int factorizations) {
+    if (!reuse_) return;
+    auto& [skip, streak, last_fresh] = reuse_state_;
+    if (skip > 0) --skip;
+    if (tried) {
+      ++stats_.reused_steps;
+      if (factorizations >= std::max(1, last_fresh)) {
+        streak = std::min(streak == 0 ? 1 : 2 * streak, 32);
+        skip = streak;
+      } else {
+        streak = 0;
+      }
+    } else if (factorizations > 0) {
+      last_fresh = factorizations;
+    }
+  }
+  Jacobian& work() { return J_[w_]; }
+  Jacobian& fac() { return J_[1 - w_]; }
+
+  typename System::Jacobian J_[2];  // the tangent being assembled (work) and the last factor (fac)
+  int w_ = 0;
+  bool reuse_ = false;        // cross-step factor reuse on (SystemStepperOptions::reuse_factor)
+  mutable bool have_factor_ = false;  // fac() holds the factor of a tangent of dt factor_dt_ (snapshot() drops it)
+  T factor_dt_ = T(0);
+  std::array<int, 3> reuse_state_{0, 0, 0};  // skip, streak, last fresh step's factorisations
+  // How often lately the tangent was needed at an iterate after a fresh update (a running mean
+  // of 0 / 1, weight 0.2): below 0.5 the residual is evaluated alone first there. Taking or
+  // restoring a snapshot resets it to 1, so a restored run evaluates as the one that goes on.
+  mutable double ahead_ = 1;
   State x_, trial_, base_, plain_;
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)

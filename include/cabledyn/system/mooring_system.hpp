@@ -783,6 +783,11 @@ class MooringSystem {
   /// line search, as the single-line march does; an update that lowers the residual is not
   /// touched).
   bool wants_line_search() const { return !lines_.empty(); }
+  /// True when the system has a finite-EI line: the stepper then starts a step on the previous
+  /// step's factorised tangent (SystemStepperOptions::FactorReuse::automatic), as the
+  /// single-line march does on a Hermite line. An EI = 0 system factorises fresh (measured on
+  /// the OC4 chain at N = 160: reuse there saved factorisations, not time).
+  bool wants_factor_reuse() const { return has_finite_ei_lines(); }
   /// SystemStepper hook on each Newton update dq from state s: the largest fraction in (0, 1]
   /// of it that takes no line node or free point from outside the seabed beyond its contact
   /// blend (contact_entry_fraction: it stops in the blend, where the tangent sees the contact;
