@@ -3,7 +3,7 @@
 // the SystemStepper (full Newton on the bordered Jacobian), beside the same step of the
 // single-line march LineDynamics (the baseline, measured in the same run). The same line
 // with bending (EI 1e5 N m^2, 50 cubic-Hermite elements) through the SystemStepper with the
-// previous step's factor reused (SystemStepperOptions::reuse_factor, automatic on a
+// previous step's factor reused (SystemStepperOptions::reuse_factor automatic, opt-in: on for a
 // finite-EI line) and without (the baseline), and through LineDynamics.
 //   BM_system_step_oc3/100 vs BM_line_step_oc3/100: time per step; counters: Newton
 //   iterations per step.

@@ -13369,11 +13369,16 @@ struct SystemStepperOptions {
   /// starts on that factor, for at most three iterations while each reduces ||G||_inf fourfold,
   /// and converges on it only to 0.3 of the Newton test; otherwise the tangent at the iterate
   /// is factorised and the step goes on as usual. A step that tried it and needed as many
-  /// factorisations as the last fresh step did backs off for 1, 2, 4 ... 32 steps. automatic
-  /// asks the system (System::wants_factor_reuse(): a MooringSystem with a finite-EI line, as
-  /// the single-line march reuses on Hermite lines), off when the system does not say.
+  /// factorisations as the last fresh step did backs off for 1, 2, 4 ... 32 steps; an
+  /// attempt that tried it and failed is tried once more at the same dt on fresh factors
+  /// before it is halved. automatic asks the system (System::wants_factor_reuse(): a
+  /// MooringSystem with a finite-EI line, as the single-line march reuses on Hermite lines),
+  /// off when the system does not say. Off by default: the factor is not part of a snapshot,
+  /// so with reuse on, taking a snapshot drops it (the next step factorises fresh, as a
+  /// restored stepper's does): a run that takes snapshots (a restart check, a host's save)
+  /// then steps differently, within the Newton test, from one that does not.
   enum class FactorReuse { automatic, on, off };
-  FactorReuse reuse_factor = FactorReuse::automatic;
+  FactorReuse reuse_factor = FactorReuse::off;
   /// A step runs with subnormal results flushed to zero (core/fp_env.hpp: a motion settling
   /// toward rest otherwise runs on slow subnormal arithmetic); the caller's mode is restored
   /// on return.
@@ -13408,6 +13413,9 @@ struct SystemStepperSnapshot {
   /// the run that goes on and a restored one continue alike. save() (a partitioned scheme's
   /// rollback point within a run) keeps it.
   std::array<int, 3> reuse{0, 0, 0};
+  /// How often lately the tangent was needed after a fresh update (SystemStepper's
+  /// residual-first evaluation): part of the committed state, so a restart evaluates alike.
+  double ahead = 1;
 };
 
 /// The generalised-alpha stepper of a system.
@@ -13497,6 +13505,8 @@ class SystemStepper {
     base_ = x_;
     base_r0_ = r0_;
     base_Ma0_ = Ma0_;
+    base_reuse_ = reuse_state_;
+    base_ahead_ = ahead_;
     caps_before_ = stats_.release_caps;
     try {
       if (substeps == 1) {
@@ -13511,6 +13521,9 @@ class SystemStepper {
       x_ = base_;
       r0_ = base_r0_;
       Ma0_ = base_Ma0_;
+      reuse_state_ = base_reuse_;
+      ahead_ = base_ahead_;
+      have_factor_ = false;
       sys_.set_held(h0_);
       throw;
     }
@@ -13523,12 +13536,11 @@ class SystemStepper {
 
   /// A copy of everything committed (a restart point).
   /// Taking it drops the factor the next step would start from (SystemStepperOptions::
-  /// reuse_factor): the next step factorises fresh, as a stepper restored from the snapshot
-  /// does, so the run that goes on and a restored one take the same steps bit for bit.
+  /// reuse_factor, when on): the next step factorises fresh, as a stepper restored from the
+  /// snapshot does, so the run that goes on and a restored one take the same steps bit for bit.
   SystemStepperSnapshot<System> snapshot() const {
     have_factor_ = false;
-    ahead_ = 1;
-    return {x_, r0_, h0_, Ma0_, reuse_state_};
+    return {x_, r0_, h0_, Ma0_, reuse_state_, ahead_};
   }
   /// Returns to a snapshot of this stepper (or of one built on an equal system): the next
   /// steps repeat those that followed it bit for bit. The system's prescribed kinematics are
@@ -13543,9 +13555,10 @@ class SystemStepper {
     Ma0_ = s.Ma0;
     h0_.assign(s.held);
     sys_.set_held(h0_);
-    reuse_state_ = s.reuse;
+    // The back-off as saved (clamped: a state file's values are not trusted to be sane).
+    reuse_state_ = {std::clamp(s.reuse[0], 0, 32), std::clamp(s.reuse[1], 0, 32), std::max(s.reuse[2], 0)};
     have_factor_ = false;  // the next step factorises fresh
-    ahead_ = 1;            // and evaluates its tangents with the residual
+    ahead_ = std::isfinite(s.ahead) ? std::clamp(s.ahead, 0.0, 1.0) : 1.0;
   }
   /// Copies everything committed into s (a snapshot of this stepper taken before, so of the
   /// same sizes) without allocating: a partitioned scheme's rollback point within a step.
@@ -13555,6 +13568,7 @@ class SystemStepper {
     s.Ma0 = Ma0_;
     s.held.assign(h0_);
     s.reuse = reuse_state_;
+    s.ahead = ahead_;
   }
   /// Takes the prescribed kinematics the system now holds as those of the committed state
   /// and evaluates its force r and inertia force M a of the force blend again with them: a
@@ -13586,11 +13600,15 @@ class SystemStepper {
     plain_ = x_;
     plain_r0_ = r0_;
     plain_Ma0_ = Ma0_;
+    const auto plain_reuse = reuse_state_;
+    const double plain_ahead = ahead_;
     const long caps_plain = stats_.release_caps;
     auto solve = [&](int k) {
       x_ = base_;
       r0_ = base_r0_;
       Ma0_ = base_Ma0_;
+      reuse_state_ = base_reuse_;
+      ahead_ = base_ahead_;
       stats_.release_caps = caps_before_;
       try {
         const T h = dt / T(k);
@@ -13611,6 +13629,9 @@ class SystemStepper {
       x_ = plain_;
       r0_ = plain_r0_;
       Ma0_ = plain_Ma0_;
+      reuse_state_ = plain_reuse;
+      ahead_ = plain_ahead;
+      have_factor_ = false;  // the sub-steps' factor is of another dt anyway
       stats_.release_caps = caps_plain;
       ++stats_.kept_plain;
       return;
@@ -13623,6 +13644,12 @@ class SystemStepper {
   void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
     rejected_.clear();
     if (attempt(dt, tau0, tau1)) return;
+    // An attempt that started on the previous step's factor is tried once more on fresh ones.
+    if (tried_reuse_) {
+      have_factor_ = false;
+      rejected_.clear();
+      if (attempt(dt, tau0, tau1)) return;
+    }
     if (depth >= opt_.max_subdivisions) {
       // A converged iterate the system rejected (check_state: a tensile audit, a point above
       // the surface) is named: it, not the Newton iterations, stopped the step.
@@ -13666,6 +13693,7 @@ class SystemStepper {
     // work(): a new tangent does not overwrite the factor until it is factorised itself.
     // Cross-step reuse: a step of the dt of the last factorisation starts on its factor.
     const bool try_reuse = reuse_ && have_factor_ && reuse_state_[0] == 0 && value_of(dt) == value_of(factor_dt_);
+    tried_reuse_ = try_reuse;
     bool factored = try_reuse;  // fac() holds a factorisation usable in this attempt
     bool reusing = try_reuse;   // still on the previous step's factor
     int reuse_iters = 0, factorizations = 0;
@@ -13691,6 +13719,7 @@ class SystemStepper {
       for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
       const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * work().max_abs_diagonal();
       target_ = std::isfinite(floor) ? std::max(opt_.tol * scale_, floor) : opt_.tol * scale_;
+      work_floor_ = target_;
     };
     for (int it = 0; it < opt_.max_iterations; ++it) {
       trial_.a = g.acceleration(trial_.q, x_.q, x_.v, x_.a, dt);
@@ -13729,9 +13758,10 @@ class SystemStepper {
       const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * scale_);
       // A non-finite residual after an update (a collapsed element) is an increase for the
       // line search; otherwise the attempt fails.
-      if (!finite && !((line_search_ || reusing) && it > 0 && backtracks < opt_.max_backtracks)) return false;
+      if (!finite && !((reusing && it > 0) || (line_search_ && it > 0 && backtracks < opt_.max_backtracks))) return false;
       if (!finite) gn = std::numeric_limits<double>::infinity();
-      if (it == 0) target_ = opt_.tol * scale_;
+      // On the previous step's factor the test takes the floor of that factor's tangent.
+      if (it == 0) target_ = reusing ? std::max(opt_.tol * scale_, fac_floor_) : opt_.tol * scale_;
       if (tangent_here && finite) set_floor();
       // On the previous step's factor the iterate must reach 0.3 of the test (its updates
       // contract about tenfold: the next one would have been below the test anyway).
@@ -13792,6 +13822,7 @@ class SystemStepper {
           }
           work().factor();
           w_ = 1 - w_;  // the new factor is fac() now
+          fac_floor_ = work_floor_;
           ++stats_.factorizations;
           ++factorizations;
           factored = true;
@@ -13850,9 +13881,14 @@ class SystemStepper {
   T factor_dt_ = T(0);
   std::array<int, 3> reuse_state_{0, 0, 0};  // skip, streak, last fresh step's factorisations
   // How often lately the tangent was needed at an iterate after a fresh update (a running mean
-  // of 0 / 1, weight 0.2): below 0.5 the residual is evaluated alone first there. Taking or
-  // restoring a snapshot resets it to 1, so a restored run evaluates as the one that goes on.
+  // of 0 / 1, weight 0.2): below 0.5 the residual is evaluated alone first there. Part of the
+  // snapshot, so a restored run evaluates as the one that goes on.
   mutable double ahead_ = 1;
+  bool tried_reuse_ = false;   // the last attempt started on the previous step's factor
+  double fac_floor_ = 0;       // the Newton test with the floor of fac()'s tangent
+  double work_floor_ = 0;      // the same of the tangent in work()
+  std::array<int, 3> base_reuse_{0, 0, 0};  // the back-off at the step start (a failed step restores it)
+  double base_ahead_ = 1;
   State x_, trial_, base_, plain_;
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
@@ -15334,6 +15370,7 @@ class BorderedJacobian {
     D_ = MatX<T>::Zero(n_obj_, n_obj_);
     S_ = MatX<T>::Zero(n_obj_, n_obj_);
     xo_ = VecX<T>::Zero(n_obj_);
+    piv_.resize(static_cast<std::size_t>(n_obj_));  // sized here: factor() allocates nothing
   }
 
   /// Total DOFs (block DOFs then object DOFs).
@@ -27891,8 +27928,9 @@ class SystemSimulation {
     std::vector<double> fluid_p;
     std::vector<Vec6<double>> rates;  ///< the staggered scheme's acceleration rates (empty: monolithic)
   };
-  /// A copy of everything committed: restore() continues from it bit for bit (the stepper's
-  /// snapshot drops the factor its next step would reuse, as a restored stepper has none).
+  /// A copy of everything committed: restore() continues from it bit for bit (with the
+  /// stepper's factor reuse on, its snapshot drops the factor its next step would reuse, as a
+  /// restored stepper has none; the deck route leaves reuse off).
   Checkpoint checkpoint() const {
     require_init("checkpoint");
     return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
@@ -27924,6 +27962,7 @@ class SystemSimulation {
     for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
     f.write(reinterpret_cast<const char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
+    f.write(reinterpret_cast<const char*>(&snap.ahead), sizeof snap.ahead);
     for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                           &snap.held.ba, &snap.held.balpha})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
@@ -27966,6 +28005,7 @@ class SystemSimulation {
     for (VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.read(reinterpret_cast<char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
     f.read(reinterpret_cast<char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
+    f.read(reinterpret_cast<char*>(&snap.ahead), sizeof snap.ahead);
     for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                     &snap.held.ba, &snap.held.balpha})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);

@@ -292,13 +292,15 @@ TEST_CASE("The system march of a finite-EI line follows the single-line march, o
   solve_statics(sys, s);
   SystemStepperOptions so;
   so.rho_inf = 0.6;
-  SystemStepper<MooringSystem<double>> st(sys, so);  // the previous step's factor reused (automatic)
+  // The previous step's factor reused (automatic: on, the system has a finite-EI line).
+  SystemStepperOptions so_reuse = so;
+  so_reuse.reuse_factor = SystemStepperOptions::FactorReuse::automatic;
+  SystemStepper<MooringSystem<double>> st(sys, so_reuse);
   st.initialize(s);
-  // The same system stepped with a fresh factorisation every step (a copy of the system: its
-  // own coupled kinematics).
+  // The same system stepped with a fresh factorisation every step (the default; a copy of the
+  // system: its own coupled kinematics).
   auto sys_fresh = sys;
   SystemStepperOptions sf = so;
-  sf.reuse_factor = SystemStepperOptions::FactorReuse::off;
   SystemStepper<MooringSystem<double>> fresh(sys_fresh, sf);
   fresh.initialize(s);
   double worst = 0, Tmax = 0, reuse_gap = 0;

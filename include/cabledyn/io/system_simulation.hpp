@@ -371,8 +371,9 @@ class SystemSimulation {
     std::vector<double> fluid_p;
     std::vector<Vec6<double>> rates;  ///< the staggered scheme's acceleration rates (empty: monolithic)
   };
-  /// A copy of everything committed: restore() continues from it bit for bit (the stepper's
-  /// snapshot drops the factor its next step would reuse, as a restored stepper has none).
+  /// A copy of everything committed: restore() continues from it bit for bit (with the
+  /// stepper's factor reuse on, its snapshot drops the factor its next step would reuse, as a
+  /// restored stepper has none; the deck route leaves reuse off).
   Checkpoint checkpoint() const {
     require_init("checkpoint");
     return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
@@ -404,6 +405,7 @@ class SystemSimulation {
     for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
     f.write(reinterpret_cast<const char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
+    f.write(reinterpret_cast<const char*>(&snap.ahead), sizeof snap.ahead);
     for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                           &snap.held.ba, &snap.held.balpha})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
@@ -446,6 +448,7 @@ class SystemSimulation {
     for (VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
       f.read(reinterpret_cast<char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
     f.read(reinterpret_cast<char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
+    f.read(reinterpret_cast<char*>(&snap.ahead), sizeof snap.ahead);
     for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                     &snap.held.ba, &snap.held.balpha})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);

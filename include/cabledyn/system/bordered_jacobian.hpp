@@ -132,6 +132,7 @@ class BorderedJacobian {
     D_ = MatX<T>::Zero(n_obj_, n_obj_);
     S_ = MatX<T>::Zero(n_obj_, n_obj_);
     xo_ = VecX<T>::Zero(n_obj_);
+    piv_.resize(static_cast<std::size_t>(n_obj_));  // sized here: factor() allocates nothing
   }
 
   /// Total DOFs (block DOFs then object DOFs).
