@@ -538,7 +538,7 @@ class SystemStepper {
             set_floor();
           }
           work().factor();
-          w_ = 1 - w_;  // the new factor is fac() now
+          if (reuse_) w_ = 1 - w_;  // the new factor is fac() now (one Jacobian without reuse)
           fac_floor_ = work_floor_;
           ++stats_.factorizations;
           ++factorizations;
@@ -589,9 +589,13 @@ class SystemStepper {
     }
   }
   Jacobian& work() { return J_[w_]; }
-  Jacobian& fac() { return J_[1 - w_]; }
+  Jacobian& fac() { return J_[reuse_ ? 1 - w_ : w_]; }
 
-  typename System::Jacobian J_[2];  // the tangent being assembled (work) and the last factor (fac)
+  // The tangent being assembled (work) and the last factor (fac): two Jacobians with the
+  // cross-step reuse (a new tangent must not overwrite the factor a next step may start
+  // from), one without (J_[1] unused: the factor stays where the tangent was assembled, as
+  // before the reuse, and no second matrix shares the cache).
+  typename System::Jacobian J_[2];
   int w_ = 0;
   bool reuse_ = false;        // cross-step factor reuse on (SystemStepperOptions::reuse_factor)
   mutable bool have_factor_ = false;  // fac() holds the factor of a tangent of dt factor_dt_ (snapshot() drops it)
