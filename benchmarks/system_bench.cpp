@@ -55,81 +55,15 @@ EndMotion surge(long k, double dt) {
   return m;
 }
 
-void BM_line_step_oc3(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  Line line("OC3", {{oc3(), 902.2, n}}, LineEnd{kFair, EndRotation::free, 0, {}}, LineEnd{kAnchor, EndRotation::free, 0, {}},
+// The single-line march of a line of type t in n elements (EI = 0: the tension statics'
+// equilibrium, else the Hermite statics') under the surge, time per step.
+void line_steps(benchmark::State& state, const LineType& t, int n) {
+  Line line(t.name, {{t, 902.2, n}}, LineEnd{kFair, EndRotation::free, 0, {}}, LineEnd{kAnchor, EndRotation::free, 0, {}},
             env320());
   StaticProblem p;
   p.seabed_z = -320;
   p.seabed.kBot = 1e5;
-  const VecX<double> q0 = TensionStatics(line, p).solve().q;
-  DynamicOptions o;
-  o.seabed_z = -320;
-  o.seabed.kBot = 1e5;
-  o.seabed.cBot = 1e4;
-  o.rho_inf = 0.8;
-  LineDynamics dyn(line, o);
-  EndMotions e;
-  e[0].x = kFair;
-  e[1].x = kAnchor;
-  dyn.initialize(0, q0, e);
-  long k = 0;
-  for (auto _ : state) {
-    e[0] = surge(++k, 0.05);
-    dyn.step(0.05, e);
-    benchmark::DoNotOptimize(dyn.state().q.data());
-  }
-  state.counters["newton_per_step"] = double(dyn.statistics().newton_iterations) / double(k);
-}
-BENCHMARK(BM_line_step_oc3)->Arg(100)->Unit(benchmark::kMicrosecond);
-
-void BM_system_step_oc3(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  const Environment env = env320();
-  SeabedModel bed;
-  bed.z = -320;
-  bed.params.kBot = 1e5;
-  bed.params.cBot = 1e4;
-  MooringSystem<double> sys(env, "oc3");
-  PointModel<double> f, a;
-  f.kind = PointKind::coupled;
-  f.r = kFair;
-  a.kind = PointKind::fixed;
-  a.r = kAnchor;
-  const int pf = sys.add_point(f), pa = sys.add_point(a);
-  sys.add_line(LineModel<double>::from_line(Line("OC3", {{oc3(), 902.2, n}}, LineEnd{kFair}, LineEnd{kAnchor}, env), bed), pf, pa);
-  sys.renumber();
-  auto s = sys.initial_state();
-  solve_statics(sys, s);
-  SystemStepperOptions o;
-  o.rho_inf = 0.8;
-  SystemStepper<MooringSystem<double>> st(sys, o);
-  st.initialize(s);
-  long k = 0;
-  for (auto _ : state) {
-    const EndMotion m = surge(++k, 0.05);
-    sys.set_coupled(pf, m.x, m.v, m.a);
-    st.step(0.05);
-    benchmark::DoNotOptimize(st.state().q.data());
-  }
-  state.counters["newton_per_step"] = double(st.statistics().newton_iterations) / double(k);
-}
-BENCHMARK(BM_system_step_oc3)->Arg(100)->Unit(benchmark::kMicrosecond);
-
-// The OC3 line with bending: EI 1e5 N m^2, 50 cubic-Hermite elements.
-LineType oc3_cable() {
-  LineType t = oc3();
-  t.EI = 1e5;
-  return t;
-}
-
-void BM_line_step_cable(benchmark::State& state) {
-  Line line("cable", {{oc3_cable(), 902.2, 50}}, LineEnd{kFair, EndRotation::free, 0, {}},
-            LineEnd{kAnchor, EndRotation::free, 0, {}}, env320());
-  StaticProblem p;
-  p.seabed_z = -320;
-  p.seabed.kBot = 1e5;
-  const VecX<double> q0 = HermiteStatics(line, p).solve().q;
+  const VecX<double> q0 = t.EI > 0 ? HermiteStatics(line, p).solve().q : TensionStatics(line, p).solve().q;
   DynamicOptions o;
   o.seabed_z = -320;
   o.seabed.kBot = 1e5;
@@ -149,29 +83,29 @@ void BM_line_step_cable(benchmark::State& state) {
   state.counters["newton_per_step"] = double(dyn.statistics().newton_iterations) / double(k);
   state.counters["factor_per_step"] = double(dyn.statistics().factorizations) / double(k);
 }
-BENCHMARK(BM_line_step_cable)->Unit(benchmark::kMicrosecond);
 
-void BM_system_step_cable(benchmark::State& state) {
+// The same line as a one-line MooringSystem stepped by the SystemStepper (factor reuse as
+// asked), time per step.
+void system_steps(benchmark::State& state, const LineType& t, int n, SystemStepperOptions::FactorReuse reuse) {
   const Environment env = env320();
   SeabedModel bed;
   bed.z = -320;
   bed.params.kBot = 1e5;
   bed.params.cBot = 1e4;
-  MooringSystem<double> sys(env, "cable");
+  MooringSystem<double> sys(env, t.name);
   PointModel<double> f, a;
   f.kind = PointKind::coupled;
   f.r = kFair;
   a.kind = PointKind::fixed;
   a.r = kAnchor;
   const int pf = sys.add_point(f), pa = sys.add_point(a);
-  sys.add_line(LineModel<double>::from_line(Line("cable", {{oc3_cable(), 902.2, 50}}, LineEnd{kFair}, LineEnd{kAnchor}, env), bed),
-               pf, pa);
+  sys.add_line(LineModel<double>::from_line(Line(t.name, {{t, 902.2, n}}, LineEnd{kFair}, LineEnd{kAnchor}, env), bed), pf, pa);
   sys.renumber();
   auto s = sys.initial_state();
   solve_statics(sys, s);
   SystemStepperOptions o;
   o.rho_inf = 0.8;
-  o.reuse_factor = state.range(0) ? SystemStepperOptions::FactorReuse::automatic : SystemStepperOptions::FactorReuse::off;
+  o.reuse_factor = reuse;
   SystemStepper<MooringSystem<double>> st(sys, o);
   st.initialize(s);
   long k = 0;
@@ -183,6 +117,30 @@ void BM_system_step_cable(benchmark::State& state) {
   }
   state.counters["newton_per_step"] = double(st.statistics().newton_iterations) / double(k);
   state.counters["factor_per_step"] = double(st.statistics().factorizations) / double(k);
+}
+
+// The OC3 line with bending: EI 1e5 N m^2.
+LineType oc3_cable() {
+  LineType t = oc3();
+  t.name = "cable";
+  t.EI = 1e5;
+  return t;
+}
+
+void BM_line_step_oc3(benchmark::State& state) { line_steps(state, oc3(), static_cast<int>(state.range(0))); }
+BENCHMARK(BM_line_step_oc3)->Arg(100)->Unit(benchmark::kMicrosecond);
+
+void BM_system_step_oc3(benchmark::State& state) {
+  system_steps(state, oc3(), static_cast<int>(state.range(0)), SystemStepperOptions::FactorReuse::off);
+}
+BENCHMARK(BM_system_step_oc3)->Arg(100)->Unit(benchmark::kMicrosecond);
+
+void BM_line_step_cable(benchmark::State& state) { line_steps(state, oc3_cable(), 50); }
+BENCHMARK(BM_line_step_cable)->Unit(benchmark::kMicrosecond);
+
+void BM_system_step_cable(benchmark::State& state) {
+  system_steps(state, oc3_cable(), 50,
+               state.range(0) ? SystemStepperOptions::FactorReuse::automatic : SystemStepperOptions::FactorReuse::off);
 }
 BENCHMARK(BM_system_step_cable)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 

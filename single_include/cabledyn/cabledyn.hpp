@@ -11763,7 +11763,7 @@ class BasicHermiteStatics {
     Vec3<double> n(-c(1), c(0), 0);
     const bool plane = n.norm() > 1e-9 * line_.length();
     n = plane ? Vec3<double>(n.normalized()) : Vec3<double>::UnitX();
-    double across = 0, up = 0, across1 = 0, up1 = 0, peak = 0;
+    double across = 0, up = 0, across1 = 0, up1 = 0, peak = 0, across_peak = 0;
     const double half = 0.5 * line_.length();
     for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
       const Vec3<double> d = line_.r(phi, i);
@@ -11773,11 +11773,10 @@ class BasicHermiteStatics {
       across1 += w * d.dot(n);
       up1 += w * d(2);
       peak = std::max(peak, d.norm());
+      across_peak = std::max(across_peak, std::fabs(d.dot(n)));
     }
     if (!(peak > 0)) return "";
     const double zero = 1e-6 * peak * static_cast<double>(line_.n_nodes());
-    double across_peak = 0;
-    for (std::size_t i = 0; i < line_.n_nodes(); ++i) across_peak = std::max(across_peak, std::fabs(line_.r(phi, i).dot(n)));
     const bool side = across_peak > 1e-3 * peak;  // the mode leaves the vertical plane
     const double keys[2] = {side ? across : up, side ? across1 : up1};
     double key = 0;
