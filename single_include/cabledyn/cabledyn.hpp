@@ -8973,6 +8973,12 @@ class LineModel {
     Ma.setZero(size());
     if (b_.hermite) {
       for (std::size_t e = 0; e < n_elements(); ++e) {
+        if constexpr (std::is_same_v<T, double>) {
+          if (pack_elements_ && b_.pack_run[e] && hermite_inertia_pack(e, x, ax, Ma, sink, wm)) {
+            e += kLanes - 1;
+            continue;
+          }
+        }
         const auto o = static_cast<Eigen::Index>(6 * e);
         const Mat<T, 12> Me = hermite_mass(e, x.template segment<12>(o));
         Ma.template segment<12>(o) += Me * Vec<T, 12>(ax.template segment<12>(o));
@@ -9060,7 +9066,7 @@ class LineModel {
     at_rest_ = still_sea(z);
   }
   /// Runs of kPackLanes equal, wholly submerged Hermite elements evaluated on SIMD packs
-  /// (double; default on; off: one element at a time, the same numbers).
+  /// (double; default on; off: one element at a time, the same values to round-off).
   void set_pack_elements(bool on) { pack_elements_ = on; }
 
   /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
@@ -9392,6 +9398,29 @@ class LineModel {
       for (int j = 0; j < 12; ++j)
         for (int i = 0; i < 12; ++i) Ml(i, j) = lane(Ma(i, j), l);
       add_element_blocks<4>(sink, 2 * (e0 + static_cast<std::size_t>(l)), Ml);
+    }
+    return true;
+  }
+
+  // inertia() on a run of kLanes equal, wholly submerged Hermite elements from e0: their
+  // added masses on one SIMD pack, each lane's element mass (structural plus added) times its
+  // accelerations into Ma and, with a sink, wm times it into the sink (false: the run is not
+  // wholly submerged at x; nothing added).
+  template <class Sink>
+  bool hermite_inertia_pack(std::size_t e0, const VecX<double>& x, const VecX<double>& ax, VecX<double>& Ma, Sink* sink,
+                            double wm) const {
+    std::array<Eigen::Index, kLanes> i0{};
+    Vec<Pk, 12> qe;
+    if (!gather_submerged(e0, x, i0, qe)) return false;
+    const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
+    for (int l = 0; l < kLanes; ++l) {
+      const std::size_t e = e0 + static_cast<std::size_t>(l);
+      Mat<double, 12> Me = b_.hmass[e];
+      for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i) Me(i, j) += lane(Mp(i, j), l);
+      const auto o = static_cast<Eigen::Index>(6 * e);
+      Ma.template segment<12>(o) += Me * Vec<double, 12>(ax.template segment<12>(o));
+      if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<double, 12>(wm * Me));
     }
     return true;
   }
@@ -13335,6 +13364,7 @@ using LineDynamics = BasicLineDynamics<>;
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
 
@@ -13372,12 +13402,11 @@ struct SystemStepperOptions {
   /// attempt that tried it and failed is tried once more at the same dt on fresh factors
   /// before it is halved. automatic asks the system (System::wants_factor_reuse(): a
   /// MooringSystem with a finite-EI line, as the single-line march reuses on Hermite lines),
-  /// off when the system does not say. Off by default: the factor is not part of a snapshot,
-  /// so with reuse on, taking a snapshot drops it (the next step factorises fresh, as a
-  /// restored stepper's does): a run that takes snapshots (a restart check, a host's save)
-  /// then steps differently, within the Newton test, from one that does not.
+  /// off when the system does not say (the default). The factor is part of a snapshot (and
+  /// of a SystemSimulation's state file), so a restored run reuses it as the run that goes on
+  /// does: restarts repeat the run bit for bit.
   enum class FactorReuse { automatic, on, off };
-  FactorReuse reuse_factor = FactorReuse::off;
+  FactorReuse reuse_factor = FactorReuse::automatic;
   /// A step runs with subnormal results flushed to zero (core/fp_env.hpp: a motion settling
   /// toward rest otherwise runs on slow subnormal arithmetic); the caller's mode is restored
   /// on return.
@@ -13407,14 +13436,21 @@ struct SystemStepperSnapshot {
   typename System::Held held;
   VecX<typename System::Scalar> Ma0;  ///< the inertia force M a at the state
   /// The cross-step factor reuse's back-off (SystemStepperOptions::reuse_factor): steps left
-  /// to skip, the present streak, the factorisations of the last fresh step. The factor
-  /// itself is not part of a snapshot: taking a snapshot and restoring one both drop it, so
-  /// the run that goes on and a restored one continue alike. save() (a partitioned scheme's
-  /// rollback point within a run) keeps it.
+  /// to skip, the present streak, the factorisations of the last fresh step.
   std::array<int, 3> reuse{0, 0, 0};
   /// How often lately the tangent was needed after a fresh update (SystemStepper's
   /// residual-first evaluation): part of the committed state, so a restart evaluates alike.
   double ahead = 1;
+  /// The factorised tangent the next step would start from (reuse_factor on), with the dt it
+  /// was formed for and the round-off floor of its Newton test: a restored stepper starts on
+  /// it as the run that goes on does. has_factor false: none (save(), a partitioned scheme's
+  /// rollback point within a step, leaves it out; the restored stepper factorises fresh).
+  /// A factor whose matrix is assembled but not factorised (a state file's) is factorised
+  /// again on restore: the factorisation is deterministic, the same factors bit for bit.
+  std::shared_ptr<typename System::Jacobian> factor;
+  bool has_factor = false;
+  typename System::Scalar factor_dt{};
+  double factor_floor = 0;
 };
 
 /// The generalised-alpha stepper of a system.
@@ -13533,14 +13569,22 @@ class SystemStepper {
   const State& state() const { return x_; }
   const SystemStepperStatistics& statistics() const { return stats_; }
 
-  /// A copy of everything committed (a restart point).
-  /// Taking it drops the factor the next step would start from (SystemStepperOptions::
-  /// reuse_factor, when on): the next step factorises fresh, as a stepper restored from the
-  /// snapshot does, so the run that goes on and a restored one take the same steps bit for bit.
+  /// A copy of everything committed (a restart point), with the factor the next step would
+  /// start from (SystemStepperOptions::reuse_factor, when on): a stepper restored from it
+  /// takes the steps the run that goes on takes, bit for bit. Allocates (a restart point, not
+  /// a step's).
   SystemStepperSnapshot<System> snapshot() const {
-    have_factor_ = false;
-    return {x_, r0_, h0_, Ma0_, reuse_state_, ahead_};
+    SystemStepperSnapshot<System> s{x_, r0_, h0_, Ma0_, reuse_state_, ahead_, nullptr, false, T(0), 0.0};
+    if (reuse_ && have_factor_) {
+      s.factor = std::make_shared<Jacobian>(fac());
+      s.has_factor = true;
+      s.factor_dt = factor_dt_;
+      s.factor_floor = fac_floor_;
+    }
+    return s;
   }
+  /// A Jacobian shaped as this stepper's (a state file reads a saved factor's matrix into it).
+  std::shared_ptr<Jacobian> make_factor_storage() const { return std::make_shared<Jacobian>(J_[0]); }
   /// Returns to a snapshot of this stepper (or of one built on an equal system): the next
   /// steps repeat those that followed it bit for bit. The system's prescribed kinematics are
   /// set to the snapshot's. Throws InputError for a snapshot of another size.
@@ -13556,8 +13600,20 @@ class SystemStepper {
     sys_.set_held(h0_);
     // The back-off as saved (clamped: a state file's values are not trusted to be sane).
     reuse_state_ = {std::clamp(s.reuse[0], 0, 32), std::clamp(s.reuse[1], 0, 32), std::max(s.reuse[2], 0)};
-    have_factor_ = false;  // the next step factorises fresh
     ahead_ = std::isfinite(s.ahead) ? std::clamp(s.ahead, 0.0, 1.0) : 1.0;
+    have_factor_ = false;  // without a factor in the snapshot the next step factorises fresh
+    if (reuse_ && s.has_factor && s.factor) {
+      Jacobian& F = fac();
+      if constexpr (requires { F.size(); })
+        if (s.factor->size() != F.size())
+          throw InputError("stepper", "snapshot factor size", s.factor->size(), "== " + std::to_string(F.size()) + " DOFs");
+      F = *s.factor;
+      if constexpr (requires { F.factored(); })
+        if (!F.factored()) F.factor();  // throws SolveError as the original factorisation would have
+      factor_dt_ = s.factor_dt;
+      fac_floor_ = s.factor_floor;
+      have_factor_ = true;
+    }
   }
   /// Copies everything committed into s (a snapshot of this stepper taken before, so of the
   /// same sizes) without allocating: a partitioned scheme's rollback point within a step.
@@ -13568,6 +13624,7 @@ class SystemStepper {
     s.held.assign(h0_);
     s.reuse = reuse_state_;
     s.ahead = ahead_;
+    s.has_factor = false;  // the stepper keeps its own; a restore from s factorises fresh
   }
   /// Takes the prescribed kinematics the system now holds as those of the committed state
   /// and evaluates its force r and inertia force M a of the force blend again with them: a
@@ -13872,6 +13929,7 @@ class SystemStepper {
   }
   Jacobian& work() { return J_[w_]; }
   Jacobian& fac() { return J_[reuse_ ? 1 - w_ : w_]; }
+  const Jacobian& fac() const { return J_[reuse_ ? 1 - w_ : w_]; }
 
   // The tangent being assembled (work) and the last factor (fac): two Jacobians with the
   // cross-step reuse (a new tangent must not overwrite the factor a next step may start
@@ -13880,7 +13938,7 @@ class SystemStepper {
   typename System::Jacobian J_[2];
   int w_ = 0;
   bool reuse_ = false;        // cross-step factor reuse on (SystemStepperOptions::reuse_factor)
-  mutable bool have_factor_ = false;  // fac() holds the factor of a tangent of dt factor_dt_ (snapshot() drops it)
+  bool have_factor_ = false;  // fac() holds the factor of a tangent of dt factor_dt_
   T factor_dt_ = T(0);
   std::array<int, 3> reuse_state_{0, 0, 0};  // skip, streak, last fresh step's factorisations
   // How often lately the tangent was needed at an iterate after a fresh update (a running mean
@@ -15496,6 +15554,26 @@ class BorderedJacobian {
 
   /// Whether factor() has run since the last set_zero().
   bool factored() const { return factored_; }
+
+  /// The assembled matrix's storage (each line block's band, its borders, the object block)
+  /// as contiguous arrays f(pointer, count): a state file writes them and reads them back
+  /// (the non-const form, which marks the matrix not factorised: factor() then gives the
+  /// factors of the saved run bit for bit, the factorisation being deterministic).
+  template <class F>
+  void visit_assembled(F&& f) const {
+    for (const auto& B : band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
+    for (const auto* M : {&U_, &V_})
+      for (const auto& X : *M) f(X.data(), static_cast<std::size_t>(X.size()));
+    f(D_.data(), static_cast<std::size_t>(D_.size()));
+  }
+  template <class F>
+  void visit_assembled(F&& f) {
+    factored_ = false;
+    for (auto& B : band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
+    for (auto* M : {&U_, &V_})
+      for (auto& X : *M) f(X.data(), static_cast<std::size_t>(X.size()));
+    f(D_.data(), static_cast<std::size_t>(D_.size()));
+  }
 
   /// Solves J x = r in place (r in, x out) with the factors of the last factor(): y_b = A_b^-1
   /// r_b, the objects' x_o = S^-1 (r_o - sum V_b y_b), x_b = y_b - Z_b x_o. Allocates nothing.
@@ -27931,9 +28009,8 @@ class SystemSimulation {
     std::vector<double> fluid_p;
     std::vector<Vec6<double>> rates;  ///< the staggered scheme's acceleration rates (empty: monolithic)
   };
-  /// A copy of everything committed: restore() continues from it bit for bit (with the
-  /// stepper's factor reuse on, its snapshot drops the factor its next step would reuse, as a
-  /// restored stepper has none; the deck route leaves reuse off).
+  /// A copy of everything committed: restore() continues from it bit for bit (the stepper's
+  /// snapshot carries the factor its next step would reuse).
   Checkpoint checkpoint() const {
     require_init("checkpoint");
     return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
@@ -27966,6 +28043,16 @@ class SystemSimulation {
       f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
     f.write(reinterpret_cast<const char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
     f.write(reinterpret_cast<const char*>(&snap.ahead), sizeof snap.ahead);
+    // The factor the next step would reuse: its assembled matrix (factorised again on load).
+    const std::uint8_t has_factor = snap.has_factor && snap.factor ? 1 : 0;
+    f.write(reinterpret_cast<const char*>(&has_factor), sizeof has_factor);
+    if (has_factor) {
+      f.write(reinterpret_cast<const char*>(&snap.factor_dt), sizeof snap.factor_dt);
+      f.write(reinterpret_cast<const char*>(&snap.factor_floor), sizeof snap.factor_floor);
+      snap.factor->visit_assembled([&](const double* p, std::size_t k) {
+        f.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
+      });
+    }
     for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                           &snap.held.ba, &snap.held.balpha})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
@@ -28009,6 +28096,20 @@ class SystemSimulation {
       f.read(reinterpret_cast<char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
     f.read(reinterpret_cast<char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
     f.read(reinterpret_cast<char*>(&snap.ahead), sizeof snap.ahead);
+    std::uint8_t has_factor = 0;
+    f.read(reinterpret_cast<char*>(&has_factor), sizeof has_factor);
+    if (f && has_factor > 1) throw InputError(path, "state file factor flag", has_factor, "0 or 1");
+    snap.has_factor = has_factor == 1;
+    if (snap.has_factor) {
+      f.read(reinterpret_cast<char*>(&snap.factor_dt), sizeof snap.factor_dt);
+      f.read(reinterpret_cast<char*>(&snap.factor_floor), sizeof snap.factor_floor);
+      snap.factor = stepper_->make_factor_storage();
+      snap.factor->visit_assembled([&](double* p, std::size_t k) {
+        f.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
+      });
+    } else {
+      snap.factor.reset();
+    }
     for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                     &snap.held.ba, &snap.held.balpha})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
@@ -28039,7 +28140,7 @@ class SystemSimulation {
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS6";
+  static constexpr char kMagic[9] = "CDYNSYS7";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");

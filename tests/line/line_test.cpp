@@ -396,3 +396,44 @@ TEST_CASE("Line bad input gives named errors", "[line][errors]") {
                     "InputError: line 9 End A: connection direction |d0| = 0 (limit: > 0)");
   CHECK_THROWS_AS(Line("line 10", {}, end_at(0, 0, 0), end_at(1, 0, 0)), InputError);
 }
+
+TEST_CASE("A Hermite line's SIMD packs give the element-at-a-time values: residual, tangent and inertia",
+          "[line][line_model][dynamics]") {
+  // Nine equal, wholly submerged elements: two packs of four and one element alone.
+  const Line l("cable", {{cable(), 75.0, 9}}, end_at(0, 0, -80), end_at(60, 0, -40));
+  auto packed = LineModel<double>::elements_of(l);
+  auto single = packed;
+  single.set_pack_elements(false);
+  const VecX<double> q = perturbed_state(l, 5, 4.0);
+  REQUIRE_FALSE(packed.reaches_surface(q));
+  const Eigen::Index n = q.size();
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  VecX<double> v(n), a(n);
+  for (Eigen::Index i = 0; i < n; ++i) v(i) = 0.2 * u(rng), a(i) = 0.5 * u(rng);
+  LineFluid fluid;
+  fluid.U = Vec3<double>(0.5, -0.2, 0.0);
+  auto relative = [](const auto& x, const auto& y) { return (x - y).cwiseAbs().maxCoeff() / y.cwiseAbs().maxCoeff(); };
+  MatX<double> Kp = MatX<double>::Zero(n, n), Ks = Kp;
+  DenseSlotSink sp{Kp}, ss{Ks};
+  VecX<double> rp, rs;
+  packed.dynamic_residual(q, v, fluid, rp, &sp, 0.7, 0.3);
+  single.dynamic_residual(q, v, fluid, rs, &ss, 0.7, 0.3);
+  CHECK(relative(rp, rs) <= 1e-13);
+  CHECK(relative(Kp, Ks) <= 1e-13);
+  // The inertia M(q) a and its blocks w M: the structural mass plus the added mass on packs.
+  MatX<double> Mp = MatX<double>::Zero(n, n), Ms = Mp;
+  DenseSlotSink mp{Mp}, ms{Ms};
+  VecX<double> Map, Mas;
+  packed.inertia(q, a, Map, &mp, 2.5, 0.0);
+  single.inertia(q, a, Mas, &ms, 2.5, 0.0);
+  INFO("inertia " << relative(Map, Mas) << ", blocks " << relative(Mp, Ms));
+  CHECK(relative(Map, Mas) <= 1e-13);
+  CHECK(relative(Mp, Ms) <= 1e-13);
+  // ... and equal to 2.5 times the mass matrix of mass(), whose added mass runs on packs too.
+  MatX<double> M = MatX<double>::Zero(n, n);
+  DenseSlotSink m{M};
+  single.mass(q, m);
+  CHECK(relative(Ms, MatX<double>(2.5 * M)) <= 1e-13);
+  CHECK(relative(Mas, VecX<double>(M * a)) <= 1e-13);
+}

@@ -48,6 +48,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "cabledyn/core/eigen.hpp"
@@ -90,12 +91,11 @@ struct SystemStepperOptions {
   /// attempt that tried it and failed is tried once more at the same dt on fresh factors
   /// before it is halved. automatic asks the system (System::wants_factor_reuse(): a
   /// MooringSystem with a finite-EI line, as the single-line march reuses on Hermite lines),
-  /// off when the system does not say. Off by default: the factor is not part of a snapshot,
-  /// so with reuse on, taking a snapshot drops it (the next step factorises fresh, as a
-  /// restored stepper's does): a run that takes snapshots (a restart check, a host's save)
-  /// then steps differently, within the Newton test, from one that does not.
+  /// off when the system does not say (the default). The factor is part of a snapshot (and
+  /// of a SystemSimulation's state file), so a restored run reuses it as the run that goes on
+  /// does: restarts repeat the run bit for bit.
   enum class FactorReuse { automatic, on, off };
-  FactorReuse reuse_factor = FactorReuse::off;
+  FactorReuse reuse_factor = FactorReuse::automatic;
   /// A step runs with subnormal results flushed to zero (core/fp_env.hpp: a motion settling
   /// toward rest otherwise runs on slow subnormal arithmetic); the caller's mode is restored
   /// on return.
@@ -125,14 +125,21 @@ struct SystemStepperSnapshot {
   typename System::Held held;
   VecX<typename System::Scalar> Ma0;  ///< the inertia force M a at the state
   /// The cross-step factor reuse's back-off (SystemStepperOptions::reuse_factor): steps left
-  /// to skip, the present streak, the factorisations of the last fresh step. The factor
-  /// itself is not part of a snapshot: taking a snapshot and restoring one both drop it, so
-  /// the run that goes on and a restored one continue alike. save() (a partitioned scheme's
-  /// rollback point within a run) keeps it.
+  /// to skip, the present streak, the factorisations of the last fresh step.
   std::array<int, 3> reuse{0, 0, 0};
   /// How often lately the tangent was needed after a fresh update (SystemStepper's
   /// residual-first evaluation): part of the committed state, so a restart evaluates alike.
   double ahead = 1;
+  /// The factorised tangent the next step would start from (reuse_factor on), with the dt it
+  /// was formed for and the round-off floor of its Newton test: a restored stepper starts on
+  /// it as the run that goes on does. has_factor false: none (save(), a partitioned scheme's
+  /// rollback point within a step, leaves it out; the restored stepper factorises fresh).
+  /// A factor whose matrix is assembled but not factorised (a state file's) is factorised
+  /// again on restore: the factorisation is deterministic, the same factors bit for bit.
+  std::shared_ptr<typename System::Jacobian> factor;
+  bool has_factor = false;
+  typename System::Scalar factor_dt{};
+  double factor_floor = 0;
 };
 
 /// The generalised-alpha stepper of a system.
@@ -251,14 +258,22 @@ class SystemStepper {
   const State& state() const { return x_; }
   const SystemStepperStatistics& statistics() const { return stats_; }
 
-  /// A copy of everything committed (a restart point).
-  /// Taking it drops the factor the next step would start from (SystemStepperOptions::
-  /// reuse_factor, when on): the next step factorises fresh, as a stepper restored from the
-  /// snapshot does, so the run that goes on and a restored one take the same steps bit for bit.
+  /// A copy of everything committed (a restart point), with the factor the next step would
+  /// start from (SystemStepperOptions::reuse_factor, when on): a stepper restored from it
+  /// takes the steps the run that goes on takes, bit for bit. Allocates (a restart point, not
+  /// a step's).
   SystemStepperSnapshot<System> snapshot() const {
-    have_factor_ = false;
-    return {x_, r0_, h0_, Ma0_, reuse_state_, ahead_};
+    SystemStepperSnapshot<System> s{x_, r0_, h0_, Ma0_, reuse_state_, ahead_, nullptr, false, T(0), 0.0};
+    if (reuse_ && have_factor_) {
+      s.factor = std::make_shared<Jacobian>(fac());
+      s.has_factor = true;
+      s.factor_dt = factor_dt_;
+      s.factor_floor = fac_floor_;
+    }
+    return s;
   }
+  /// A Jacobian shaped as this stepper's (a state file reads a saved factor's matrix into it).
+  std::shared_ptr<Jacobian> make_factor_storage() const { return std::make_shared<Jacobian>(J_[0]); }
   /// Returns to a snapshot of this stepper (or of one built on an equal system): the next
   /// steps repeat those that followed it bit for bit. The system's prescribed kinematics are
   /// set to the snapshot's. Throws InputError for a snapshot of another size.
@@ -274,8 +289,20 @@ class SystemStepper {
     sys_.set_held(h0_);
     // The back-off as saved (clamped: a state file's values are not trusted to be sane).
     reuse_state_ = {std::clamp(s.reuse[0], 0, 32), std::clamp(s.reuse[1], 0, 32), std::max(s.reuse[2], 0)};
-    have_factor_ = false;  // the next step factorises fresh
     ahead_ = std::isfinite(s.ahead) ? std::clamp(s.ahead, 0.0, 1.0) : 1.0;
+    have_factor_ = false;  // without a factor in the snapshot the next step factorises fresh
+    if (reuse_ && s.has_factor && s.factor) {
+      Jacobian& F = fac();
+      if constexpr (requires { F.size(); })
+        if (s.factor->size() != F.size())
+          throw InputError("stepper", "snapshot factor size", s.factor->size(), "== " + std::to_string(F.size()) + " DOFs");
+      F = *s.factor;
+      if constexpr (requires { F.factored(); })
+        if (!F.factored()) F.factor();  // throws SolveError as the original factorisation would have
+      factor_dt_ = s.factor_dt;
+      fac_floor_ = s.factor_floor;
+      have_factor_ = true;
+    }
   }
   /// Copies everything committed into s (a snapshot of this stepper taken before, so of the
   /// same sizes) without allocating: a partitioned scheme's rollback point within a step.
@@ -286,6 +313,7 @@ class SystemStepper {
     s.held.assign(h0_);
     s.reuse = reuse_state_;
     s.ahead = ahead_;
+    s.has_factor = false;  // the stepper keeps its own; a restore from s factorises fresh
   }
   /// Takes the prescribed kinematics the system now holds as those of the committed state
   /// and evaluates its force r and inertia force M a of the force blend again with them: a
@@ -590,6 +618,7 @@ class SystemStepper {
   }
   Jacobian& work() { return J_[w_]; }
   Jacobian& fac() { return J_[reuse_ ? 1 - w_ : w_]; }
+  const Jacobian& fac() const { return J_[reuse_ ? 1 - w_ : w_]; }
 
   // The tangent being assembled (work) and the last factor (fac): two Jacobians with the
   // cross-step reuse (a new tangent must not overwrite the factor a next step may start
@@ -598,7 +627,7 @@ class SystemStepper {
   typename System::Jacobian J_[2];
   int w_ = 0;
   bool reuse_ = false;        // cross-step factor reuse on (SystemStepperOptions::reuse_factor)
-  mutable bool have_factor_ = false;  // fac() holds the factor of a tangent of dt factor_dt_ (snapshot() drops it)
+  bool have_factor_ = false;  // fac() holds the factor of a tangent of dt factor_dt_
   T factor_dt_ = T(0);
   std::array<int, 3> reuse_state_{0, 0, 0};  // skip, streak, last fresh step's factorisations
   // How often lately the tangent was needed at an iterate after a fresh update (a running mean

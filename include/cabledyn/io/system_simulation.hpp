@@ -371,9 +371,8 @@ class SystemSimulation {
     std::vector<double> fluid_p;
     std::vector<Vec6<double>> rates;  ///< the staggered scheme's acceleration rates (empty: monolithic)
   };
-  /// A copy of everything committed: restore() continues from it bit for bit (with the
-  /// stepper's factor reuse on, its snapshot drops the factor its next step would reuse, as a
-  /// restored stepper has none; the deck route leaves reuse off).
+  /// A copy of everything committed: restore() continues from it bit for bit (the stepper's
+  /// snapshot carries the factor its next step would reuse).
   Checkpoint checkpoint() const {
     require_init("checkpoint");
     return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
@@ -406,6 +405,16 @@ class SystemSimulation {
       f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
     f.write(reinterpret_cast<const char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
     f.write(reinterpret_cast<const char*>(&snap.ahead), sizeof snap.ahead);
+    // The factor the next step would reuse: its assembled matrix (factorised again on load).
+    const std::uint8_t has_factor = snap.has_factor && snap.factor ? 1 : 0;
+    f.write(reinterpret_cast<const char*>(&has_factor), sizeof has_factor);
+    if (has_factor) {
+      f.write(reinterpret_cast<const char*>(&snap.factor_dt), sizeof snap.factor_dt);
+      f.write(reinterpret_cast<const char*>(&snap.factor_floor), sizeof snap.factor_floor);
+      snap.factor->visit_assembled([&](const double* p, std::size_t k) {
+        f.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
+      });
+    }
     for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                           &snap.held.ba, &snap.held.balpha})
       for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
@@ -449,6 +458,20 @@ class SystemSimulation {
       f.read(reinterpret_cast<char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
     f.read(reinterpret_cast<char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
     f.read(reinterpret_cast<char*>(&snap.ahead), sizeof snap.ahead);
+    std::uint8_t has_factor = 0;
+    f.read(reinterpret_cast<char*>(&has_factor), sizeof has_factor);
+    if (f && has_factor > 1) throw InputError(path, "state file factor flag", has_factor, "0 or 1");
+    snap.has_factor = has_factor == 1;
+    if (snap.has_factor) {
+      f.read(reinterpret_cast<char*>(&snap.factor_dt), sizeof snap.factor_dt);
+      f.read(reinterpret_cast<char*>(&snap.factor_floor), sizeof snap.factor_floor);
+      snap.factor = stepper_->make_factor_storage();
+      snap.factor->visit_assembled([&](double* p, std::size_t k) {
+        f.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
+      });
+    } else {
+      snap.factor.reset();
+    }
     for (auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
                     &snap.held.ba, &snap.held.balpha})
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
@@ -479,7 +502,7 @@ class SystemSimulation {
   }
 
  private:
-  static constexpr char kMagic[9] = "CDYNSYS6";
+  static constexpr char kMagic[9] = "CDYNSYS7";
 
   void require_init(const char* what) const {
     if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");

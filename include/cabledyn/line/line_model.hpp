@@ -580,6 +580,12 @@ class LineModel {
     Ma.setZero(size());
     if (b_.hermite) {
       for (std::size_t e = 0; e < n_elements(); ++e) {
+        if constexpr (std::is_same_v<T, double>) {
+          if (pack_elements_ && b_.pack_run[e] && hermite_inertia_pack(e, x, ax, Ma, sink, wm)) {
+            e += kLanes - 1;
+            continue;
+          }
+        }
         const auto o = static_cast<Eigen::Index>(6 * e);
         const Mat<T, 12> Me = hermite_mass(e, x.template segment<12>(o));
         Ma.template segment<12>(o) += Me * Vec<T, 12>(ax.template segment<12>(o));
@@ -667,7 +673,7 @@ class LineModel {
     at_rest_ = still_sea(z);
   }
   /// Runs of kPackLanes equal, wholly submerged Hermite elements evaluated on SIMD packs
-  /// (double; default on; off: one element at a time, the same numbers).
+  /// (double; default on; off: one element at a time, the same values to round-off).
   void set_pack_elements(bool on) { pack_elements_ = on; }
 
   /// The dynamic load the line exerts on the object at its end (0: End A, 1: End B) [N]:
@@ -999,6 +1005,29 @@ class LineModel {
       for (int j = 0; j < 12; ++j)
         for (int i = 0; i < 12; ++i) Ml(i, j) = lane(Ma(i, j), l);
       add_element_blocks<4>(sink, 2 * (e0 + static_cast<std::size_t>(l)), Ml);
+    }
+    return true;
+  }
+
+  // inertia() on a run of kLanes equal, wholly submerged Hermite elements from e0: their
+  // added masses on one SIMD pack, each lane's element mass (structural plus added) times its
+  // accelerations into Ma and, with a sink, wm times it into the sink (false: the run is not
+  // wholly submerged at x; nothing added).
+  template <class Sink>
+  bool hermite_inertia_pack(std::size_t e0, const VecX<double>& x, const VecX<double>& ax, VecX<double>& Ma, Sink* sink,
+                            double wm) const {
+    std::array<Eigen::Index, kLanes> i0{};
+    Vec<Pk, 12> qe;
+    if (!gather_submerged(e0, x, i0, qe)) return false;
+    const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
+    for (int l = 0; l < kLanes; ++l) {
+      const std::size_t e = e0 + static_cast<std::size_t>(l);
+      Mat<double, 12> Me = b_.hmass[e];
+      for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i) Me(i, j) += lane(Mp(i, j), l);
+      const auto o = static_cast<Eigen::Index>(6 * e);
+      Ma.template segment<12>(o) += Me * Vec<double, 12>(ax.template segment<12>(o));
+      if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<double, 12>(wm * Me));
     }
     return true;
   }

@@ -256,6 +256,26 @@ class BorderedJacobian {
   /// Whether factor() has run since the last set_zero().
   bool factored() const { return factored_; }
 
+  /// The assembled matrix's storage (each line block's band, its borders, the object block)
+  /// as contiguous arrays f(pointer, count): a state file writes them and reads them back
+  /// (the non-const form, which marks the matrix not factorised: factor() then gives the
+  /// factors of the saved run bit for bit, the factorisation being deterministic).
+  template <class F>
+  void visit_assembled(F&& f) const {
+    for (const auto& B : band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
+    for (const auto* M : {&U_, &V_})
+      for (const auto& X : *M) f(X.data(), static_cast<std::size_t>(X.size()));
+    f(D_.data(), static_cast<std::size_t>(D_.size()));
+  }
+  template <class F>
+  void visit_assembled(F&& f) {
+    factored_ = false;
+    for (auto& B : band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
+    for (auto* M : {&U_, &V_})
+      for (auto& X : *M) f(X.data(), static_cast<std::size_t>(X.size()));
+    f(D_.data(), static_cast<std::size_t>(D_.size()));
+  }
+
   /// Solves J x = r in place (r in, x out) with the factors of the last factor(): y_b = A_b^-1
   /// r_b, the objects' x_o = S^-1 (r_o - sum V_b y_b), x_b = y_b - Z_b x_o. Allocates nothing.
   void solve_factored(Eigen::Ref<VecX<T>> r) {
