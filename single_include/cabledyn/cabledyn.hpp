@@ -13357,6 +13357,14 @@ using LineDynamics = BasicLineDynamics<>;
 // kinematics interpolated by the system, MooringSystem on the quintic trajectory of spec
 // "Adaptive step subdivision") up to max_subdivisions levels; the committed State is one
 // value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
+// With force_blend false (the configuration blend, spec "Time integration": False
+// alpha_force_blend) the forces are evaluated at the blended state instead,
+//   (1 - alpha_m) M(q1) a1 + alpha_m (M a)0 + r(q_alpha, v_alpha) = 0,
+// q_alpha = (1 - alpha_f) q1 + alpha_f q0 and v_alpha alike (a body's rotation increment
+// blended, so its orientation lies on the geodesic), with the prescribed kinematics blended
+// linearly (System::Held::blend, orientations on their geodesic); the tangent takes the same
+// weights. The release cap (prepare_blend, correct_blend) is a policy of the force blend and
+// is not applied.
 
 #include <limits>
 
@@ -13393,6 +13401,10 @@ struct SystemStepperOptions {
   /// reused factor evaluates the residual alone (no tangent), so a step's converged iterate
   /// costs no tangent either.
   bool modified_newton = false;
+  /// [alpha_force_blend] The force blend (true, the default) or the configuration blend
+  /// (false: the forces at q_alpha, v_alpha; see the header). The inertia force is blended
+  /// alike in both.
+  bool force_blend = true;
   /// Cross-step factor reuse (spec "Newton iteration": a Hermite step starts from the
   /// previous step's factorised tangent): a step of the same dt as the last factorisation
   /// starts on that factor, for at most three iterations while each reduces ||G||_inf fourfold,
@@ -13473,6 +13485,9 @@ class SystemStepper {
     line_search_ = opt_.line_search == SystemStepperOptions::LineSearch::on;
     if constexpr (requires { sys.wants_line_search(); })
       if (opt_.line_search == SystemStepperOptions::LineSearch::automatic) line_search_ = sys.wants_line_search();
+    if constexpr (!requires(Held& h) { h.blend(h, h, T(0)); })
+      if (!opt_.force_blend)
+        throw InputError("stepper", "force_blend", "false", "true (the system's prescribed kinematics have no blend())");
     reuse_ = opt_.reuse_factor == SystemStepperOptions::FactorReuse::on;
     if constexpr (requires { sys.wants_factor_reuse(); })
       if (opt_.reuse_factor == SystemStepperOptions::FactorReuse::automatic) reuse_ = sys.wants_factor_reuse();
@@ -13505,6 +13520,8 @@ class SystemStepper {
     sys_.get_held(h1_);
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
+    sys_.get_held(ha_);
+    xa_ = x_;
     scale_ = sys_.force_scale(s);
     rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
@@ -13738,8 +13755,17 @@ class SystemStepper {
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
     if constexpr (requires { sys_.prepare_blend(x_); }) {
-      sys_.set_held(hs0_);  // the committed state's own prescribed kinematics
-      sys_.prepare_blend(x_);
+      if (opt_.force_blend) {
+        sys_.set_held(hs0_);  // the committed state's own prescribed kinematics
+        sys_.prepare_blend(x_);
+      }
+    }
+    // The configuration blend: the blended state starts as the committed one (its body
+    // orientations), the prescribed kinematics at alpha blended between the (sub-)step's ends.
+    if (!opt_.force_blend) {
+      xa_ = x_;
+      xa_.t = x_.t + (T(1) - g.alpha_f) * dt;
+      if constexpr (requires { ha_.blend(hs0_, hs1_, T(0)); }) ha_.blend(hs0_, hs1_, T(1) - g.alpha_f);
     }
     long caps = 0;
     double gprev = std::numeric_limits<double>::infinity();
@@ -13759,6 +13785,17 @@ class SystemStepper {
       if (tangent) work().set_zero();
       sys_.set_held(hs1_);
       sys_.inertia(trial_, Ma_, J, wm, T(1) - g.alpha_m);
+      if (!opt_.force_blend) {
+        // The configuration blend: r at (q_alpha, v_alpha), d/dq1 of it with the same weights.
+        xa_.q = (T(1) - g.alpha_f) * trial_.q + g.alpha_f * x_.q;
+        xa_.v = (T(1) - g.alpha_f) * trial_.v + g.alpha_f * x_.v;
+        xa_.a = (T(1) - g.alpha_m) * trial_.a + g.alpha_m * x_.a;
+        sys_.set_held(ha_);
+        sys_.dynamic_residual(xa_, r_, J, wq, wv);
+        sys_.set_held(hs1_);
+        G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + r_;
+        return;
+      }
       sys_.dynamic_residual(trial_, r_, J, wq, wv);
       G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
       if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, J); }) caps = sys_.correct_blend(trial_, dt, g, G_, J);
@@ -13830,7 +13867,7 @@ class SystemStepper {
         }
         x_ = trial_;  // whole-value commit (no allocation: equal sizes)
         sys_.commit(x_);
-        r0_ = r_;
+        r0_ = r_;  // the configuration blend's is the force at alpha (it reads no r0)
         Ma0_ = Ma_;
         ++stats_.steps;
         stats_.release_caps += caps;
@@ -13953,7 +13990,8 @@ class SystemStepper {
   State x_, trial_, base_, plain_;
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
-  Held h0_, h1_, hs0_, hs1_;
+  Held h0_, h1_, hs0_, hs1_, ha_;  // ha_: the configuration blend's prescribed kinematics at alpha
+  State xa_;                        // the configuration blend's state at alpha
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
@@ -15750,6 +15788,20 @@ struct HeldKinematics {
     for (std::size_t b = 0; b < br.size(); ++b) {
       br[b] = o.br[b], bv[b] = o.bv[b], bw[b] = o.bw[b], ba[b] = o.ba[b], balpha[b] = o.balpha[b];
       bR[b] = o.bR[b];
+    }
+  }
+  /// The linear blend (1 - w) x + w y into this one, orientations on their geodesic (the
+  /// prescribed configuration of the generalised-alpha configuration blend: spec "Time
+  /// integration", q_alpha with w = 1 - alpha_f). Allocates nothing.
+  void blend(const HeldKinematics& x, const HeldKinematics& y, const T& w) {
+    const T s = T(1) - w;
+    // A value the same at both ends (an anchor) stays exactly what it is.
+    auto lerp = [&](const Vec3<T>& u0, const Vec3<T>& u1) -> Vec3<T> { return u0 == u1 ? u0 : Vec3<T>(s * u0 + w * u1); };
+    for (std::size_t p = 0; p < r.size(); ++p) r[p] = lerp(x.r[p], y.r[p]), v[p] = lerp(x.v[p], y.v[p]), a[p] = lerp(x.a[p], y.a[p]);
+    for (std::size_t b = 0; b < br.size(); ++b) {
+      br[b] = lerp(x.br[b], y.br[b]), bv[b] = lerp(x.bv[b], y.bv[b]), bw[b] = lerp(x.bw[b], y.bw[b]);
+      ba[b] = lerp(x.ba[b], y.ba[b]), balpha[b] = lerp(x.balpha[b], y.balpha[b]);
+      bR[b] = x.bR[b] == y.bR[b] ? x.bR[b] : so3_interpolate<T>(x.bR[b], y.bR[b], w);
     }
   }
   /// The kinematics a fraction tau of a step of dt from x (at its start) to y (at its end)
@@ -27697,18 +27749,14 @@ class SystemSimulation {
                               ": dynamic_solver's absolute tolerance does not apply to the system route (its Newton "
                               "test is the relative tolerance of the system's force scale, or the round-off floor of "
                               "the residual above it); its relative tolerance, iterations and backtracks do");
-    if (o.line_of("alpha_force_blend") > 0 && !o.alpha_force_blend)
-      solver_notes_.push_back(deck_.file + ":" + std::to_string(o.line_of("alpha_force_blend")) +
-                              ": False alpha_force_blend does not apply to the system route (the generalised-alpha "
-                              "force blend with the EI = 0 release cap; the configuration blend is the single-line "
-                              "march's)");
+    // alpha_force_blend: the force blend (default) or the configuration blend.
+    opt_.force_blend = o.alpha_force_blend;
     // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
     // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
-    // ei0_substep_max, ei0_substep_angle), as in the single-line route.
-    // (The single-line route turns the sub-steps off with False alpha_force_blend unless the
-    // deck sets them; the system route keeps the force blend, and its sub-steps.)
-    model_.system.set_march_policies(true, deck_.options.ei0_substeps, deck_.options.ei0_substep_max,
-                                     deck_.options.ei0_substep_angle);
+    // ei0_substep_max, ei0_substep_angle), as in the single-line route: False
+    // alpha_force_blend turns the sub-steps off unless the deck sets them.
+    model_.system.set_march_policies(o.alpha_force_blend, o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0),
+                                     o.ei0_substep_max, o.ei0_substep_angle);
     // tensile_safety: the finite-EI lines audited in the statics and at each converged step
     // (MooringSystem::set_tensile_safety), as in the single-line route.
     model_.system.set_tensile_safety(o.tensile_safety, o.tensile_strain_tolerance);
@@ -27742,10 +27790,10 @@ class SystemSimulation {
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
   const MooringSystem<double>& system() const { return model_.system; }
-  /// The stepper's options (the deck's rhoInf, dynamic_solver and modified_newton).
+  /// The stepper's options (the deck's rhoInf, dynamic_solver, modified_newton and alpha_force_blend).
   const SystemStepperOptions& stepper_options() const { return opt_; }
   /// What of the deck's solver options the system route does not apply: dynamic_solver's
-  /// absolute tolerance, False alpha_force_blend (the driver's summary lists them).
+  /// absolute tolerance (the driver's summary lists them).
   const std::vector<std::string>& solver_notes() const { return solver_notes_; }
   /// The notes a host (the C API) gets: the deck's reading notes, the solver notes, the
   /// deck's prescribed motion (motionFile, fairleadMotion, vesselRef), which a host replaces:

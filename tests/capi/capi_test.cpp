@@ -153,7 +153,7 @@ TEST_CASE("A host's notes: the deck's ignored options and its prescribed motion,
   CHECK(count("fairleadMotion", "does not apply to a host's run") == 1);
   CHECK(count("motionFile", "does not apply") == 0);  // the deck has none
   CHECK(count("tScheme", "ignored") == 1);
-  CHECK(count("alpha_force_blend", "does not apply to the system route") == 1);
+  CHECK(count("alpha_force_blend", "does not apply") == 0);  // the configuration blend applies
   CHECK(count("nModes", "does not apply to a host's run") == 1);
   const char* t = nullptr;
   CHECK(cabledyn_note(s, n, &t) == CABLEDYN_INPUT_ERROR);

@@ -5,7 +5,8 @@
 // Newton needs more iterations and halvings (a system with lines asks for it), and a step it
 // cannot take is named; the march with the policies restarts bit for bit; a catenary carried rigidly by its two coupled
 // ends is neither capped nor sub-stepped (the policies read each state's held ends at its own
-// time); bad settings are named errors.
+// time); bad settings are named errors; the configuration blend (False alpha_force_blend) is second
+// order, converges to the force blend and follows the single-line march's configuration blend.
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
@@ -371,4 +372,110 @@ TEST_CASE("The held kinematics of a step are interpolated on the quintic traject
     CHECK((m.br[0] - e.br[0]).norm() <= 2e-7);
     CHECK((m.bR[0] - e.bR[0]).norm() <= 1e-14);  // a steady turn: its geodesic
   }
+}
+
+namespace {
+
+// The OC4 chain hung clear of the seabed (its anchor at 100 m depth, the seabed at 400 m: the
+// penalty contact's kink would cut the observed orders), its fairlead a coupled point.
+const Vec3<double> kHungAnchor(-820, 0, -100);
+MooringSystem<double> hung_system() {
+  Environment env;
+  env.depth = 400;
+  SeabedModel bed;
+  bed.z = -400;
+  MooringSystem<double> sys(env, "hung chain");
+  PointModel<double> f, a;
+  f.kind = PointKind::coupled;
+  f.r = kFair;
+  a.kind = PointKind::fixed;
+  a.r = kHungAnchor;
+  const int pf = sys.add_point(f), pa = sys.add_point(a);
+  sys.add_line(LineModel<double>("chain", {test_support::system_section<double>(kChain)}, env, bed), pf, pa);
+  sys.renumber();
+  return sys;
+}
+
+// The fairlead tension every 0.1 s over 20 s of a 1.5 m surge (period 10 s, ramped over the
+// first period: the chain stays taut) of the system march with the force blend or the
+// configuration blend, the EI = 0 policies off (the configuration blend takes no release cap).
+std::vector<double> blend_march(bool force_blend, double dt) {
+  auto sys = hung_system();
+  sys.set_march_policies(false, false);
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  SystemStepperOptions so;
+  so.force_blend = force_blend;
+  so.tol = 1e-10;
+  SystemStepper<MooringSystem<double>> st(sys, so);
+  st.initialize(s);
+  const int steps = static_cast<int>(std::lround(20 / dt)), every = static_cast<int>(std::lround(0.1 / dt));
+  std::vector<double> T;
+  for (int k = 1; k <= steps; ++k) {
+    const EndMotion m = test_support::ramped_surge(k * dt, kFair, 1.5, 10, 10);
+    sys.set_coupled(0, m.x, m.v, m.a);
+    st.step(dt);
+    if (k % every == 0) T.push_back(sys.line_end_force_dynamic(st.state(), 0, 0).norm());
+  }
+  REQUIRE(st.statistics().subdivisions == 0);
+  return T;
+}
+
+double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::fabs(a[i] - b[i]));
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("The configuration blend (False alpha_force_blend) in the system stepper: second order, the force blend's "
+          "limit, and the single-line march's configuration blend",
+          "[system][dynamics][blend]") {
+  // Observed order of accuracy against a 16x finer march of the same blend.
+  const std::vector<double> ref = blend_march(false, 0.1 / 16);
+  double Tmax = 0;
+  for (double t : ref) Tmax = std::max(Tmax, t);
+  const double e1 = largest_difference(blend_march(false, 0.1), ref), e2 = largest_difference(blend_march(false, 0.05), ref),
+               e3 = largest_difference(blend_march(false, 0.025), ref);
+  const double p1 = std::log2(e1 / e2), p2 = std::log2(e2 / e3);
+  // The force blend converges to the same march.
+  const double fb = largest_difference(blend_march(true, 0.1 / 16), ref);
+  INFO("configuration blend: errors " << e1 << ", " << e2 << ", " << e3 << " N of " << Tmax << " N (orders " << p1
+                                      << ", " << p2 << "); force blend at dt / 16: " << fb << " N from it");
+  // Observed: errors 186, 49, 12 N of 0.91 MN (orders 1.93, 2.07); the force blend 0.40 N
+  // from it at dt / 16; the single-line march 143 N from it at dt = 0.1.
+  CHECK(Tmax > 8e5);
+  CHECK(p1 >= 1.8);
+  CHECK(p2 >= 1.8);
+  CHECK(fb <= 2 * e3 / 16);  // both second order: their gap at dt / 16 within the error there
+  // The single-line march's configuration blend on the same line: the same scheme but for the
+  // inertia blend (the single-line march takes the added mass at q_alpha times a_alpha_m).
+  Environment env;
+  env.depth = 400;
+  LineEnd ea, eb;
+  ea.position = kFair;
+  eb.position = kHungAnchor;
+  Line line("chain", {{test_support::line_type_of(kChain), kChain.length, kChain.segs}}, ea, eb, env);
+  StaticProblem prob;
+  prob.seabed_z = -400;
+  const auto st0 = TensionStatics(line, prob).solve();
+  DynamicOptions dopt;
+  dopt.seabed_z = -400;
+  dopt.force_blend = false;
+  dopt.ei0_substeps = false;
+  LineDynamics dyn(line, dopt);
+  EndMotions e;
+  e[0].x = kFair;
+  e[1].x = kHungAnchor;
+  dyn.initialize(0, st0.q, e);
+  std::vector<double> T1;
+  for (int k = 1; k <= 200; ++k) {
+    e[0] = test_support::ramped_surge(k * 0.1, kFair, 1.5, 10, 10);
+    dyn.step(0.1, e);
+    T1.push_back(dyn.coupled_reaction(0).force.norm());
+  }
+  const double d = largest_difference(T1, blend_march(false, 0.1));
+  INFO("single-line configuration blend against the system's at dt = 0.1: " << d << " N");
+  CHECK(d <= e1);  // the two inertia blends differ within the scheme's error
 }

@@ -370,8 +370,10 @@ TEST_CASE("A rod pinned to a free cart swings with the period of the pendulum on
   auto big = cart(1.0, Vec3<double>(1.0, 0.5, -0.5), 2e4);
   const auto s0 = big.initial_state();
   const double E0 = big.kinetic_energy(s0) + big.potential_energy(s0);
-  auto run = [&](double h, double& dE, double& dP) {
-    SystemStepper<MooringSystem<double>> sb(big, o);
+  auto run = [&](double h, double& dE, double& dP, bool force_blend = true) {
+    SystemStepperOptions ob = o;
+    ob.force_blend = force_blend;
+    SystemStepper<MooringSystem<double>> sb(big, ob);
     sb.initialize(s0);
     dE = dP = 0;
     double K = 0;
@@ -394,6 +396,16 @@ TEST_CASE("A rod pinned to a free cart swings with the period of the pendulum on
   CHECK(dE1 / dE2 > 3.5);
   CHECK(dP1 < 1e-4);
   CHECK(dP1 / dP2 > 3.5);
+  // The configuration blend (False alpha_force_blend): the forces at the blended state, the
+  // bodies' orientations on the geodesic between the step's ends; second order too.
+  double cE1, cP1, cE2, cP2;
+  run(0.01, cE1, cP1, false);
+  run(0.005, cE2, cP2, false);
+  INFO("configuration blend: energy drift " << cE1 << " / " << cE2 << ", momentum " << cP1 << " / " << cP2);
+  CHECK(cE1 < 2e-3);
+  CHECK(cE1 / cE2 > 3.5);
+  CHECK(cP1 < 1e-4);
+  CHECK(cP1 / cP2 > 3.5);
 }
 
 TEST_CASE("A moored body's statics hang its pinned rod and balance it as a rod fixed there; a step allocates nothing",

@@ -40,6 +40,14 @@
 // kinematics interpolated by the system, MooringSystem on the quintic trajectory of spec
 // "Adaptive step subdivision") up to max_subdivisions levels; the committed State is one
 // value, copied whole, so a failed attempt leaves nothing behind. A step allocates nothing.
+// With force_blend false (the configuration blend, spec "Time integration": False
+// alpha_force_blend) the forces are evaluated at the blended state instead,
+//   (1 - alpha_m) M(q1) a1 + alpha_m (M a)0 + r(q_alpha, v_alpha) = 0,
+// q_alpha = (1 - alpha_f) q1 + alpha_f q0 and v_alpha alike (a body's rotation increment
+// blended, so its orientation lies on the geodesic), with the prescribed kinematics blended
+// linearly (System::Held::blend, orientations on their geodesic); the tangent takes the same
+// weights. The release cap (prepare_blend, correct_blend) is a policy of the force blend and
+// is not applied.
 #pragma once
 
 #include <limits>
@@ -82,6 +90,10 @@ struct SystemStepperOptions {
   /// reused factor evaluates the residual alone (no tangent), so a step's converged iterate
   /// costs no tangent either.
   bool modified_newton = false;
+  /// [alpha_force_blend] The force blend (true, the default) or the configuration blend
+  /// (false: the forces at q_alpha, v_alpha; see the header). The inertia force is blended
+  /// alike in both.
+  bool force_blend = true;
   /// Cross-step factor reuse (spec "Newton iteration": a Hermite step starts from the
   /// previous step's factorised tangent): a step of the same dt as the last factorisation
   /// starts on that factor, for at most three iterations while each reduces ||G||_inf fourfold,
@@ -162,6 +174,9 @@ class SystemStepper {
     line_search_ = opt_.line_search == SystemStepperOptions::LineSearch::on;
     if constexpr (requires { sys.wants_line_search(); })
       if (opt_.line_search == SystemStepperOptions::LineSearch::automatic) line_search_ = sys.wants_line_search();
+    if constexpr (!requires(Held& h) { h.blend(h, h, T(0)); })
+      if (!opt_.force_blend)
+        throw InputError("stepper", "force_blend", "false", "true (the system's prescribed kinematics have no blend())");
     reuse_ = opt_.reuse_factor == SystemStepperOptions::FactorReuse::on;
     if constexpr (requires { sys.wants_factor_reuse(); })
       if (opt_.reuse_factor == SystemStepperOptions::FactorReuse::automatic) reuse_ = sys.wants_factor_reuse();
@@ -194,6 +209,8 @@ class SystemStepper {
     sys_.get_held(h1_);
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
+    sys_.get_held(ha_);
+    xa_ = x_;
     scale_ = sys_.force_scale(s);
     rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
@@ -427,8 +444,17 @@ class SystemStepper {
     trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
     if constexpr (requires { sys_.prepare_blend(x_); }) {
-      sys_.set_held(hs0_);  // the committed state's own prescribed kinematics
-      sys_.prepare_blend(x_);
+      if (opt_.force_blend) {
+        sys_.set_held(hs0_);  // the committed state's own prescribed kinematics
+        sys_.prepare_blend(x_);
+      }
+    }
+    // The configuration blend: the blended state starts as the committed one (its body
+    // orientations), the prescribed kinematics at alpha blended between the (sub-)step's ends.
+    if (!opt_.force_blend) {
+      xa_ = x_;
+      xa_.t = x_.t + (T(1) - g.alpha_f) * dt;
+      if constexpr (requires { ha_.blend(hs0_, hs1_, T(0)); }) ha_.blend(hs0_, hs1_, T(1) - g.alpha_f);
     }
     long caps = 0;
     double gprev = std::numeric_limits<double>::infinity();
@@ -448,6 +474,17 @@ class SystemStepper {
       if (tangent) work().set_zero();
       sys_.set_held(hs1_);
       sys_.inertia(trial_, Ma_, J, wm, T(1) - g.alpha_m);
+      if (!opt_.force_blend) {
+        // The configuration blend: r at (q_alpha, v_alpha), d/dq1 of it with the same weights.
+        xa_.q = (T(1) - g.alpha_f) * trial_.q + g.alpha_f * x_.q;
+        xa_.v = (T(1) - g.alpha_f) * trial_.v + g.alpha_f * x_.v;
+        xa_.a = (T(1) - g.alpha_m) * trial_.a + g.alpha_m * x_.a;
+        sys_.set_held(ha_);
+        sys_.dynamic_residual(xa_, r_, J, wq, wv);
+        sys_.set_held(hs1_);
+        G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + r_;
+        return;
+      }
       sys_.dynamic_residual(trial_, r_, J, wq, wv);
       G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
       if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, J); }) caps = sys_.correct_blend(trial_, dt, g, G_, J);
@@ -519,7 +556,7 @@ class SystemStepper {
         }
         x_ = trial_;  // whole-value commit (no allocation: equal sizes)
         sys_.commit(x_);
-        r0_ = r_;
+        r0_ = r_;  // the configuration blend's is the force at alpha (it reads no r0)
         Ma0_ = Ma_;
         ++stats_.steps;
         stats_.release_caps += caps;
@@ -642,7 +679,8 @@ class SystemStepper {
   State x_, trial_, base_, plain_;
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
-  Held h0_, h1_, hs0_, hs1_;
+  Held h0_, h1_, hs0_, hs1_, ha_;  // ha_: the configuration blend's prescribed kinematics at alpha
+  State xa_;                        // the configuration blend's state at alpha
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it

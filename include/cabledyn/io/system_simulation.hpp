@@ -59,18 +59,14 @@ class SystemSimulation {
                               ": dynamic_solver's absolute tolerance does not apply to the system route (its Newton "
                               "test is the relative tolerance of the system's force scale, or the round-off floor of "
                               "the residual above it); its relative tolerance, iterations and backtracks do");
-    if (o.line_of("alpha_force_blend") > 0 && !o.alpha_force_blend)
-      solver_notes_.push_back(deck_.file + ":" + std::to_string(o.line_of("alpha_force_blend")) +
-                              ": False alpha_force_blend does not apply to the system route (the generalised-alpha "
-                              "force blend with the EI = 0 release cap; the configuration blend is the single-line "
-                              "march's)");
+    // alpha_force_blend: the force blend (default) or the configuration blend.
+    opt_.force_blend = o.alpha_force_blend;
     // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
     // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
-    // ei0_substep_max, ei0_substep_angle), as in the single-line route.
-    // (The single-line route turns the sub-steps off with False alpha_force_blend unless the
-    // deck sets them; the system route keeps the force blend, and its sub-steps.)
-    model_.system.set_march_policies(true, deck_.options.ei0_substeps, deck_.options.ei0_substep_max,
-                                     deck_.options.ei0_substep_angle);
+    // ei0_substep_max, ei0_substep_angle), as in the single-line route: False
+    // alpha_force_blend turns the sub-steps off unless the deck sets them.
+    model_.system.set_march_policies(o.alpha_force_blend, o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0),
+                                     o.ei0_substep_max, o.ei0_substep_angle);
     // tensile_safety: the finite-EI lines audited in the statics and at each converged step
     // (MooringSystem::set_tensile_safety), as in the single-line route.
     model_.system.set_tensile_safety(o.tensile_safety, o.tensile_strain_tolerance);
@@ -104,10 +100,10 @@ class SystemSimulation {
   const DeckSystem& model() const { return model_; }
   MooringSystem<double>& system() { return model_.system; }
   const MooringSystem<double>& system() const { return model_.system; }
-  /// The stepper's options (the deck's rhoInf, dynamic_solver and modified_newton).
+  /// The stepper's options (the deck's rhoInf, dynamic_solver, modified_newton and alpha_force_blend).
   const SystemStepperOptions& stepper_options() const { return opt_; }
   /// What of the deck's solver options the system route does not apply: dynamic_solver's
-  /// absolute tolerance, False alpha_force_blend (the driver's summary lists them).
+  /// absolute tolerance (the driver's summary lists them).
   const std::vector<std::string>& solver_notes() const { return solver_notes_; }
   /// The notes a host (the C API) gets: the deck's reading notes, the solver notes, the
   /// deck's prescribed motion (motionFile, fairleadMotion, vesselRef), which a host replaces:

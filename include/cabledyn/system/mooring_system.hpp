@@ -110,6 +110,20 @@ struct HeldKinematics {
       bR[b] = o.bR[b];
     }
   }
+  /// The linear blend (1 - w) x + w y into this one, orientations on their geodesic (the
+  /// prescribed configuration of the generalised-alpha configuration blend: spec "Time
+  /// integration", q_alpha with w = 1 - alpha_f). Allocates nothing.
+  void blend(const HeldKinematics& x, const HeldKinematics& y, const T& w) {
+    const T s = T(1) - w;
+    // A value the same at both ends (an anchor) stays exactly what it is.
+    auto lerp = [&](const Vec3<T>& u0, const Vec3<T>& u1) -> Vec3<T> { return u0 == u1 ? u0 : Vec3<T>(s * u0 + w * u1); };
+    for (std::size_t p = 0; p < r.size(); ++p) r[p] = lerp(x.r[p], y.r[p]), v[p] = lerp(x.v[p], y.v[p]), a[p] = lerp(x.a[p], y.a[p]);
+    for (std::size_t b = 0; b < br.size(); ++b) {
+      br[b] = lerp(x.br[b], y.br[b]), bv[b] = lerp(x.bv[b], y.bv[b]), bw[b] = lerp(x.bw[b], y.bw[b]);
+      ba[b] = lerp(x.ba[b], y.ba[b]), balpha[b] = lerp(x.balpha[b], y.balpha[b]);
+      bR[b] = x.bR[b] == y.bR[b] ? x.bR[b] : so3_interpolate<T>(x.bR[b], y.bR[b], w);
+    }
+  }
   /// The kinematics a fraction tau of a step of dt from x (at its start) to y (at its end)
   /// into this one (spec "Adaptive step subdivision": the quintic end trajectory): positions,
   /// velocities and accelerations of points and body origins on the quintic Hermite
