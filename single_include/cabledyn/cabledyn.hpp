@@ -13373,6 +13373,7 @@ using LineDynamics = BasicLineDynamics<>;
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 
 
@@ -13403,7 +13404,8 @@ struct SystemStepperOptions {
   bool modified_newton = false;
   /// [alpha_force_blend] The force blend (true, the default) or the configuration blend
   /// (false: the forces at q_alpha, v_alpha; see the header). The inertia force is blended
-  /// alike in both.
+  /// alike in both. The committed state is the same in both (r0 the force at the state), so a
+  /// snapshot of one restores into the other.
   bool force_blend = true;
   /// Cross-step factor reuse (spec "Newton iteration": a Hermite step starts from the
   /// previous step's factorised tangent): a step of the same dt as the last factorisation
@@ -13414,7 +13416,7 @@ struct SystemStepperOptions {
   /// attempt that tried it and failed is tried once more at the same dt on fresh factors
   /// before it is halved. automatic asks the system (System::wants_factor_reuse(): a
   /// MooringSystem with a finite-EI line, as the single-line march reuses on Hermite lines),
-  /// off when the system does not say (the default). The factor is part of a snapshot (and
+  /// off when the system does not say; automatic is the default. The factor is part of a snapshot (and
   /// of a SystemSimulation's state file), so a restored run reuses it as the run that goes on
   /// does: restarts repeat the run bit for bit.
   enum class FactorReuse { automatic, on, off };
@@ -13610,6 +13612,31 @@ class SystemStepper {
     if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.Ma0.size() != Ma0_.size() ||
         s.held.r.size() != h0_.r.size())
       throw InputError("stepper", "snapshot size", s.state.q.size(), "== " + std::to_string(x_.q.size()) + " DOFs");
+    // The factor first, checked and factorised on a copy: a snapshot whose factor is of another
+    // system's shape, whose dt or floor is not sane or whose matrix cannot be factorised (a
+    // corrupt state file) is refused with nothing changed. (A partitioned scheme's rollback,
+    // save() then restore(), carries none: nothing is copied there.)
+    std::optional<Jacobian> F;
+    if (reuse_ && s.has_factor && s.factor) {
+      const double fdt = static_cast<double>(value_of(s.factor_dt));
+      if (!(std::isfinite(fdt) && fdt > 0)) throw InputError("stepper", "snapshot factor dt", fdt, "finite and > 0");
+      if (!(std::isfinite(s.factor_floor) && s.factor_floor >= 0))
+        throw InputError("stepper", "snapshot factor floor", s.factor_floor, "finite and >= 0");
+      if constexpr (requires(const Jacobian& a) { a.same_shape(a); })
+        if (!fac().same_shape(*s.factor))
+          throw InputError("stepper", "snapshot factor", "of another system's shape", "a factor of this stepper's system");
+      F.emplace(*s.factor);
+      if constexpr (requires { F->factored(); }) {
+        if (!F->factored()) {
+          const SubnormalFlush flush(opt_.flush_subnormals);  // as the step that formed it
+          try {
+            F->factor();
+          } catch (const SolveError& e) {
+            throw InputError("stepper", "snapshot factor", e.what(), "a factorisable matrix (the saved run's)");
+          }
+        }
+      }
+    }
     x_ = s.state;
     r0_ = s.r0;
     Ma0_ = s.Ma0;
@@ -13619,14 +13646,8 @@ class SystemStepper {
     reuse_state_ = {std::clamp(s.reuse[0], 0, 32), std::clamp(s.reuse[1], 0, 32), std::max(s.reuse[2], 0)};
     ahead_ = std::isfinite(s.ahead) ? std::clamp(s.ahead, 0.0, 1.0) : 1.0;
     have_factor_ = false;  // without a factor in the snapshot the next step factorises fresh
-    if (reuse_ && s.has_factor && s.factor) {
-      Jacobian& F = fac();
-      if constexpr (requires { F.size(); })
-        if (s.factor->size() != F.size())
-          throw InputError("stepper", "snapshot factor size", s.factor->size(), "== " + std::to_string(F.size()) + " DOFs");
-      F = *s.factor;
-      if constexpr (requires { F.factored(); })
-        if (!F.factored()) F.factor();  // throws SolveError as the original factorisation would have
+    if (F) {
+      fac() = std::move(*F);
       factor_dt_ = s.factor_dt;
       fac_floor_ = s.factor_floor;
       have_factor_ = true;
@@ -13867,7 +13888,14 @@ class SystemStepper {
         }
         x_ = trial_;  // whole-value commit (no allocation: equal sizes)
         sys_.commit(x_);
-        r0_ = r_;  // the configuration blend's is the force at alpha (it reads no r0)
+        if (opt_.force_blend) {
+          r0_ = r_;
+        } else {
+          // The configuration blend reads no r0, but the committed state carries it as the
+          // force blend does (a snapshot restored into a force-blend stepper, recommit_held):
+          // the force at the committed state, with its prescribed kinematics (hs1_, held now).
+          sys_.dynamic_residual(x_, r0_, nullptr, T(0), T(0));
+        }
         Ma0_ = Ma_;
         ++stats_.steps;
         stats_.release_caps += caps;
@@ -15592,6 +15620,17 @@ class BorderedJacobian {
 
   /// Whether factor() has run since the last set_zero().
   bool factored() const { return factored_; }
+
+  /// Whether o has this matrix's structure: the same blocks (sizes, band widths, coupled
+  /// object DOFs) and object DOFs (a factor restored from a snapshot must fit this system).
+  bool same_shape(const BorderedJacobian& o) const {
+    if (n_obj_ != o.n_obj_ || shapes_.size() != o.shapes_.size()) return false;
+    for (std::size_t b = 0; b < shapes_.size(); ++b)
+      if (shapes_[b].size != o.shapes_[b].size || shapes_[b].half_bandwidth != o.shapes_[b].half_bandwidth ||
+          shapes_[b].coupled != o.shapes_[b].coupled)
+        return false;
+    return true;
+  }
 
   /// The assembled matrix's storage (each line block's band, its borders, the object block)
   /// as contiguous arrays f(pointer, count): a state file writes them and reads them back
@@ -18520,7 +18559,10 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
+    // The system's current: uniform, or a field (a depth profile) sampled at the line's nodes
+    // as the system's static residual samples it, so the line solved here is the system's.
     if (!sys.current().isZero()) prob.current = SteadyCurrent::uniform(sys.current());
+    if (sys.has_current_field()) prob.current = SteadyCurrent{sys.current_field()};
     const std::size_t n = L.model.n_nodes();
     if (L.model.hermite()) {
       // A finite-EI line: the Hermite statics (its ends pinned in bending or clamped, on the line's own
@@ -28151,6 +28193,10 @@ class SystemSimulation {
     if (snap.has_factor) {
       f.read(reinterpret_cast<char*>(&snap.factor_dt), sizeof snap.factor_dt);
       f.read(reinterpret_cast<char*>(&snap.factor_floor), sizeof snap.factor_floor);
+      if (f && !(std::isfinite(snap.factor_dt) && snap.factor_dt > 0))
+        throw InputError(path, "state file factor dt", snap.factor_dt, "finite and > 0");
+      if (f && !(std::isfinite(snap.factor_floor) && snap.factor_floor >= 0))
+        throw InputError(path, "state file factor floor", snap.factor_floor, "finite and >= 0");
       snap.factor = stepper_->make_factor_storage();
       snap.factor->visit_assembled([&](double* p, std::size_t k) {
         f.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
@@ -28184,7 +28230,13 @@ class SystemSimulation {
     std::vector<Vec6<double>> rates(nr);
     for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(fp), std::move(rates)});
+    // A factor that cannot be factorised again (a corrupt file) is refused by the stepper's
+    // restore before anything changes; named here with the file.
+    try {
+      restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(fp), std::move(rates)});
+    } catch (const InputError& e) {
+      throw InputError(path, "state file", e.what(), "a state of this deck's run");
+    }
   }
 
  private:

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -827,6 +829,37 @@ TEST_CASE("A deck of finite-EI lines: the driver's system route and the C API gi
   CHECK(std::sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]) == saved[1]);
   CHECK(n14[0] == saved[2]);
   CHECK(f[0] == saved[3]);
+  // The state file carries the factor the next step reuses (the reuse is on for finite-EI
+  // lines): a corrupt factor is refused by name and nothing changes.
+  std::string bytes;
+  {
+    std::ifstream in(state, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::uint64_t ndof = 0;
+  std::memcpy(&ndof, bytes.data() + 8, sizeof ndof);
+  // magic, n, np, t, q v a r0 Ma0, the back-off (3 int), the residual-first mean, the flag
+  const std::size_t flag_at = 8 + 8 + 8 + 8 + 40 * ndof + 12 + 8, dt_at = flag_at + 1, matrix_at = dt_at + 16;
+  REQUIRE(bytes.size() > matrix_at + 8 * 400);
+  REQUIRE(bytes[flag_at] == 1);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto corrupt = [&](std::size_t at, int count, const char* name) {
+    std::string b = bytes;
+    for (int i = 0; i < count; ++i) std::memcpy(b.data() + at + 8 * static_cast<std::size_t>(i), &nan, sizeof nan);
+    const fs::path bad = dir / name;
+    std::ofstream(bad, std::ios::binary) << b;
+    return bad.string();
+  };
+  double before[3];
+  cabledyn_line_end_force(s, 1, fair1, before);
+  CHECK(cabledyn_load(s, corrupt(dt_at, 1, "bad_dt.bin").c_str()) == CABLEDYN_INPUT_ERROR);
+  CHECK_THAT(std::string(cabledyn_last_error(s)), Catch::Contains("factor dt"));
+  CHECK(cabledyn_load(s, corrupt(matrix_at, 400, "bad_matrix.bin").c_str()) == CABLEDYN_INPUT_ERROR);
+  CHECK_THAT(std::string(cabledyn_last_error(s)), Catch::Contains("snapshot factor") && Catch::Contains("bad_matrix.bin"));
+  double after[3];
+  cabledyn_line_end_force(s, 1, fair1, after);
+  for (int i = 0; i < 3; ++i) CHECK(after[i] == before[i]);
+  REQUIRE(cabledyn_load(s, state.string().c_str()) == CABLEDYN_OK);  // the good file still loads
   cabledyn_close(s);
   fs::remove_all(dir);
 }

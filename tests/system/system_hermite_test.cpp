@@ -7,7 +7,9 @@
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "cabledyn/autodiff.hpp"
@@ -359,6 +361,18 @@ TEST_CASE("The system march of a finite-EI line follows the single-line march, o
     st.step(dt);
     CHECK(sys.line_end_force_dynamic(st.state(), 0, 0).norm() == second_half[static_cast<std::size_t>(k - steps / 2 - 1)]);
   }
+  // A snapshot whose factor is not sane is refused by name, with nothing changed.
+  auto bad = st.snapshot();
+  REQUIRE(bad.has_factor);
+  bad.factor_dt = std::numeric_limits<double>::quiet_NaN();
+  const VecX<double> q_end = st.state().q;
+  const double t_end = st.state().t;
+  CHECK_THROWS_WITH(st.restore(bad), Catch::Contains("snapshot factor dt"));
+  bad = st.snapshot();
+  bad.factor->visit_assembled([](double* p, std::size_t k) { std::fill(p, p + k, std::numeric_limits<double>::quiet_NaN()); });
+  CHECK_THROWS_WITH(st.restore(bad), Catch::Contains("snapshot factor") && Catch::Contains("a factorisable matrix"));
+  CHECK(st.state().q == q_end);
+  CHECK(st.state().t == t_end);
 }
 
 TEST_CASE("Finite-EI lines in a system: named refusals", "[system][hermite]") {

@@ -251,6 +251,10 @@ TEST_CASE("A finite-EI line in waves: the system march follows the single-line m
   sys.hold_fluid(field, s, 0.0);
   SystemStepperOptions so;
   so.rho_inf = 0.6;
+  // The schemes compared with fresh factors every step: the cross-step reuse (the default)
+  // moves the march within its Newton test, 2.6e-3 N here, above this comparison's 1e-6 of
+  // the range (the reuse's own agreement: system_hermite_test.cpp).
+  so.reuse_factor = SystemStepperOptions::FactorReuse::off;
   SystemStepper<MooringSystem<double>> st(sys, so);
   st.initialize(s);
   double worst = 0, Tmax = 0, Tmin = 1e300;

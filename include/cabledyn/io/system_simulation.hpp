@@ -461,6 +461,10 @@ class SystemSimulation {
     if (snap.has_factor) {
       f.read(reinterpret_cast<char*>(&snap.factor_dt), sizeof snap.factor_dt);
       f.read(reinterpret_cast<char*>(&snap.factor_floor), sizeof snap.factor_floor);
+      if (f && !(std::isfinite(snap.factor_dt) && snap.factor_dt > 0))
+        throw InputError(path, "state file factor dt", snap.factor_dt, "finite and > 0");
+      if (f && !(std::isfinite(snap.factor_floor) && snap.factor_floor >= 0))
+        throw InputError(path, "state file factor floor", snap.factor_floor, "finite and >= 0");
       snap.factor = stepper_->make_factor_storage();
       snap.factor->visit_assembled([&](double* p, std::size_t k) {
         f.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
@@ -494,7 +498,13 @@ class SystemSimulation {
     std::vector<Vec6<double>> rates(nr);
     for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
     if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(fp), std::move(rates)});
+    // A factor that cannot be factorised again (a corrupt file) is refused by the stepper's
+    // restore before anything changes; named here with the file.
+    try {
+      restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(fp), std::move(rates)});
+    } catch (const InputError& e) {
+      throw InputError(path, "state file", e.what(), "a state of this deck's run");
+    }
   }
 
  private:

@@ -256,6 +256,17 @@ class BorderedJacobian {
   /// Whether factor() has run since the last set_zero().
   bool factored() const { return factored_; }
 
+  /// Whether o has this matrix's structure: the same blocks (sizes, band widths, coupled
+  /// object DOFs) and object DOFs (a factor restored from a snapshot must fit this system).
+  bool same_shape(const BorderedJacobian& o) const {
+    if (n_obj_ != o.n_obj_ || shapes_.size() != o.shapes_.size()) return false;
+    for (std::size_t b = 0; b < shapes_.size(); ++b)
+      if (shapes_[b].size != o.shapes_[b].size || shapes_[b].half_bandwidth != o.shapes_[b].half_bandwidth ||
+          shapes_[b].coupled != o.shapes_[b].coupled)
+        return false;
+    return true;
+  }
+
   /// The assembled matrix's storage (each line block's band, its borders, the object block)
   /// as contiguous arrays f(pointer, count): a state file writes them and reads them back
   /// (the non-const form, which marks the matrix not factorised: factor() then gives the

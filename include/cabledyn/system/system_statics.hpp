@@ -183,7 +183,10 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
     StaticProblem prob;
     prob.seabed_z = L.model.seabed().z;
     prob.seabed = L.model.seabed().params;
+    // The system's current: uniform, or a field (a depth profile) sampled at the line's nodes
+    // as the system's static residual samples it, so the line solved here is the system's.
     if (!sys.current().isZero()) prob.current = SteadyCurrent::uniform(sys.current());
+    if (sys.has_current_field()) prob.current = SteadyCurrent{sys.current_field()};
     const std::size_t n = L.model.n_nodes();
     if (L.model.hermite()) {
       // A finite-EI line: the Hermite statics (its ends pinned in bending or clamped, on the line's own
