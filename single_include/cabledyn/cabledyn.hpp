@@ -14687,7 +14687,28 @@ struct BodyModel {
   /// clamped along it turn it, and its turn about the axis, which moves nothing, carries no
   /// equation (MooringSystem holds it at zero). Free (its position a DOF) or pinned.
   bool joint = false;
+  /// The seabed contact over 1 m^2 at the reference point (spec "Attached objects and line
+  /// ends"). A rod's carrier body (a free, fixed, coupled or pinned rod) has none: its rod's
+  /// stations bear on the bed (rod_seabed_stations).
+  bool point_contact = true;
 };
+
+/// Visits the seabed contact stations of a rod (spec "Attached objects and line ends": max(20,
+/// NumSegs) + 1 stations along the axis, each bearing kBot d dl on the bed, dl the station's
+/// share of the length, half at the ends): visit(p, dl) with p the station's arm from the
+/// body's reference point in world axes. A zero-length rod has none.
+template <class T, class F>
+void rod_seabed_stations(const RodPart<T>& rod, const Vec3<T>& pa, const Vec3<T>& pb, F&& visit) {
+  using std::sqrt;
+  const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+  if (!(value_of(L) > 0)) return;
+  const int n = std::max(20, rod.segments);
+  for (int j = 0; j <= n; ++j) {
+    const T f = T(static_cast<double>(j) / n);
+    const Vec3<T> p = pa + f * (pb - pa);
+    visit(p, T(L * ((j == 0 || j == n) ? 0.5 / n : 1.0 / n)));
+  }
+}
 
 /// The rigid mass of a body with its rods, in body axes about the reference point: the mass,
 /// its first moment h = m c and the inertia tensor J (spec: the rod's mass enters the body
@@ -15157,7 +15178,8 @@ void for_each_body_fluid_site(const BodyModel<T>& B, const Vec3<T>& r, const Mat
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
 /// in world axes: weight at the centre of gravity, buoyancy rho g phi V at the centre of
 /// buoyancy, the constant load, seabed contact over 1 m^2 at the reference point (kBot, cBot
-/// per m^2), and (dynamic = true) the drag 1/2 rho phi R diag(CdA) R^T |u| u on the relative
+/// per m^2; not on a rod's carrier, BodyModel::point_contact) and at each rod's stations
+/// (rod_seabed_stations: kBot d dl, cBot d dl), and (dynamic = true) the drag 1/2 rho phi R diag(CdA) R^T |u| u on the relative
 /// velocity u = U - v and -w (MoorDyn's rotational drag). With a held fluid (dynamic, held.u
 /// not null) the drag is on the fluid's velocity at the reference point (a lump's at the
 /// lump) in place of the current U, and the fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt
@@ -15225,9 +15247,20 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
       F.template tail<3>() += p.cross(Fr);
     });
   }
-  if (seabed_z && !B.joint) {
+  if (seabed_z && !B.joint && B.point_contact) {
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
     F(2) += k.f;
+  }
+  if (seabed_z && !B.joint) {
+    // The rods' stations on the bed, each moving with v + w x p.
+    for (const auto& rod : B.rods)
+      rod_seabed_stations<T>(rod, Vec3<T>(R * rod.a), Vec3<T>(R * rod.b), [&](const Vec3<T>& p, const T& dl) {
+        const T vz = dynamic ? T(v(2) + w.cross(p)(2)) : T(0);
+        const auto k = seabed_contact<T, T>(T(r(2) + p(2)), vz, *seabed_z, rod.d, dl, bed);
+        const Vec3<T> f(T(0), T(0), k.f);
+        F.template head<3>() += f;
+        F.template tail<3>() += p.cross(f);
+      });
   }
   if (fluid && B.fluid_inertia) {
     // phi rho V (I + R diag(Ca) R^T) du/dt at the reference point.
@@ -15326,7 +15359,8 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
 }
 
 /// The potential energy of body B at pose (r, R) [J]: weight m g z_G, the buoyancy potential
-/// of body_immersion, the constant force's -F . r and the seabed penalty's.
+/// of body_immersion, the constant force's -F . r and the seabed penalty's (at the reference
+/// point and at the rods' stations).
 template <class T>
 T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env,
                         const std::optional<double>& seabed_z, const SeabedParams& bed) {
@@ -15362,7 +15396,12 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   E -= B.force.dot(r);
-  if (seabed_z && !B.joint) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
+  if (seabed_z && !B.joint && B.point_contact) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
+  if (seabed_z && !B.joint)
+    for (const auto& rod : B.rods)
+      rod_seabed_stations<T>(rod, Vec3<T>(R * rod.a), Vec3<T>(R * rod.b), [&](const Vec3<T>& p, const T& dl) {
+        E += seabed_contact<T, T>(T(r(2) + p(2)), T(0), *seabed_z, rod.d, dl, bed).energy;
+      });
   return E;
 }
 
@@ -18145,12 +18184,25 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
       waterplanes(sys.body(static_cast<int>(c)), rc, Rc);
     }
     // The body's own seabed contact at its reference point (body_external_load: kBot over
-    // 1 m^2): its local stiffness in heave.
+    // 1 m^2) and at its rods' stations (kBot d dl each): their local stiffness in heave, and
+    // the stations' k p_y^2, k p_x^2 in roll and pitch.
     if (bed.z) {
-      const auto c = seabed_contact<double, double>(static_cast<double>(value_of(rb(2))), 0.0, *bed.z, 1.0, 1.0,
-                                                    bed.params);
-      const bool near = ahead && static_cast<double>(value_of(rb(2))) - *bed.z <= reach(Vec3<double>::Zero());
-      K(2) += near ? std::max(std::fabs(c.df_dz), bed.params.kBot) : std::fabs(c.df_dz);
+      auto contact = [&](const Vec3<double>& p, double width_length) {
+        const double z = static_cast<double>(value_of(rb(2))) + p(2);
+        const auto c = seabed_contact<double, double>(z, 0.0, *bed.z, 1.0, width_length, bed.params);
+        const bool near = ahead && z - *bed.z <= reach(p);
+        const double k = near ? std::max(std::fabs(c.df_dz), bed.params.kBot * width_length) : std::fabs(c.df_dz);
+        K(2) += k;
+        K(3) += k * p(1) * p(1);
+        K(4) += k * p(0) * p(0);
+      };
+      const auto& B = sys.body(bi);
+      if (B.point_contact && !B.joint) contact(Vec3<double>::Zero(), 1.0);
+      if (!B.joint)
+        for (const auto& rod : B.rods)
+          rod_seabed_stations<T>(rod, Vec3<T>(Rb * rod.a), Vec3<T>(Rb * rod.b), [&](const Vec3<T>& p, const T& dl) {
+            contact(V3(p), static_cast<double>(value_of(rod.d * dl)));
+          });
     }
     const Mat6<T> Mb = sys.body_mass_at(bi, rb, Rb);
     const bool swing = bodies && (*bodies)[b] == 2;
@@ -27481,6 +27533,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       BodyModel<double> m;
       m.name = "rod " + std::to_string(r.id);
       m.kind = BodyKind::pinned;
+      m.point_contact = false;  // the rod's stations bear on the bed
       m.parent = r.body - 1;
       m.pin = a;
       m.R = bodies[static_cast<std::size_t>(r.body - 1)].R * z_onto((b - a) / L);
@@ -27497,6 +27550,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
              : r.attachment == RodAttachment::pinned || r.attachment == RodAttachment::coupled_pinned ? BodyKind::pinned
                                                                                                    : BodyKind::free;
     m.host_pin = r.attachment == RodAttachment::coupled_pinned;  // the host moves End A
+    m.point_contact = false;  // the rod's stations bear on the bed
     m.r = a;
     m.R = z_onto((b - a) / L);  // the z axis along the rod
     part.a = Vec3<double>::Zero();

@@ -3,7 +3,7 @@
 // period of a compound pendulum in water (weight less buoyancy, structural and added mass);
 // a rod on a body moves with it and carries its lines; a free body carrying a rod balances
 // the rod's weight and buoyancy; a free rod moored at its two ends conserves energy at
-// rho_inf = 1.
+// rho_inf = 1; a free rod on the seabed bears its weight evenly on its stations and settles there.
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
@@ -544,4 +544,62 @@ TEST_CASE("A surface-piercing rod seen from its other end, and the tilt derivati
   const Vec6<double> Fm = sr_hydrostatic(B, Vec3<double>::Zero(), so3_exp<double>(Vec3<double>(0, -e, 0)));
   for (int k = 0; k < 6; ++k)
     CHECK(Fd(k).derivatives()(0) == Approx((Fp(k) - Fm(k)) / (2 * e)).epsilon(1e-5).margin(1e-6 * rg * L));
+}
+
+TEST_CASE("A free rod on the seabed: its stations bear its submerged weight evenly, and it settles there",
+          "[system][rods][seabed]") {
+  // A 10 m rod of 0.4 m diameter and 300 kg/m lying flat on a flat bed 50 m down (spec
+  // "Attached objects and line ends": max(20, NumSegs) + 1 stations of kBot d dl). Each
+  // station carries the submerged weight of its share dl, so the axis sinks to
+  // g = w / (kBot d) + delta / 2 below the bed (the C1 penalty law beyond its blend), w the
+  // submerged weight per metre; its carrier body has no contact of its own.
+  Environment env;
+  env.depth = 50;
+  SeabedModel bed;
+  bed.z = -50;
+  bed.params.kBot = 3e5;
+  bed.params.cBot = 3e4;
+  const double L = 10, d = 0.4, mu = 300;
+  const double w = (mu - env.rho_w * sr_pi * d * d / 4) * env.g;
+  const double g = w / (bed.params.kBot * d) + bed.params.delta / 2;
+  BodyModel<double> B;
+  B.name = "grounded rod";
+  B.kind = BodyKind::free;
+  B.point_contact = false;  // as the deck builds a rod's carrier
+  B.R = rotation_xyz(0.0, sr_pi / 2, 0.0);  // the rod's z axis along +x
+  RodPart<double> rod = sr_rod(L, d, mu, 1.0);
+  rod.CaEnd = 0;
+  B.rods.push_back(rod);
+  // At the analytic rest pose the rod's loads balance: weight, buoyancy and the stations'.
+  const Vec3<double> rest(-L / 2, 0, -50 - g);
+  const Vec6<double> F = body_external_load<double>(B, rest, B.R, Vec3<double>::Zero(), Vec3<double>::Zero(), env,
+                                                    bed.z, bed.params, Vec3<double>::Zero(), false);
+  INFO("load at the rest pose " << F.transpose() << " (weight " << w * L << " N)");
+  CHECK(F.norm() <= 1e-9 * w * L);
+  // Tilted, the stations under the lower end push it up: the contact's moment levels it.
+  const Mat3<double> tilt = rotation_xyz(0.0, sr_pi / 2 + 1e-3, 0.0);
+  const Vec6<double> Ft = body_external_load<double>(B, rest, tilt, Vec3<double>::Zero(), Vec3<double>::Zero(), env,
+                                                     bed.z, bed.params, Vec3<double>::Zero(), false);
+  // The rod turned about y by +1e-3 from +x: End B (x = +L/2 from the centre) dips; the
+  // restoring moment about the centre turns it back (-y), about End A it is positive.
+  const Vec3<double> centre_arm = tilt * Vec3<double>(0, 0, L / 2);
+  const double My_centre = Ft(4) - centre_arm.cross(Vec3<double>(Ft.head<3>()))(1);
+  CHECK(My_centre < 0);
+  // Released 0.2 m above its rest, it falls and settles at it, level.
+  B.r = rest + Vec3<double>(0, 0, 0.2);
+  MooringSystem<double> sys(env, "grounded rod");
+  sys.set_seabed(bed);
+  sys.add_body(B);
+  sys.renumber();
+  SystemStepperOptions o;
+  o.rho_inf = 0.5;
+  SystemStepper<MooringSystem<double>> st(sys, o);
+  st.initialize(sys.initial_state());
+  for (int k = 0; k < 600; ++k) st.step(0.05);
+  Vec3<double> r;
+  Mat3<double> R;
+  sys.body_pose(st.state(), 0, r, R);
+  INFO("settled at " << r.transpose() << " (rest z " << rest(2) << "), axis " << (R * Vec3<double>(0, 0, 1)).transpose());
+  CHECK(std::fabs(r(2) - rest(2)) < 1e-6);
+  CHECK((R * Vec3<double>(0, 0, 1) - Vec3<double>(1, 0, 0)).norm() < 1e-6);
 }

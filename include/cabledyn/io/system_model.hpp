@@ -264,6 +264,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       BodyModel<double> m;
       m.name = "rod " + std::to_string(r.id);
       m.kind = BodyKind::pinned;
+      m.point_contact = false;  // the rod's stations bear on the bed
       m.parent = r.body - 1;
       m.pin = a;
       m.R = bodies[static_cast<std::size_t>(r.body - 1)].R * z_onto((b - a) / L);
@@ -280,6 +281,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
              : r.attachment == RodAttachment::pinned || r.attachment == RodAttachment::coupled_pinned ? BodyKind::pinned
                                                                                                    : BodyKind::free;
     m.host_pin = r.attachment == RodAttachment::coupled_pinned;  // the host moves End A
+    m.point_contact = false;  // the rod's stations bear on the bed
     m.r = a;
     m.R = z_onto((b - a) / L);  // the z axis along the rod
     part.a = Vec3<double>::Zero();

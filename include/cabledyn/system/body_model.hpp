@@ -115,7 +115,28 @@ struct BodyModel {
   /// clamped along it turn it, and its turn about the axis, which moves nothing, carries no
   /// equation (MooringSystem holds it at zero). Free (its position a DOF) or pinned.
   bool joint = false;
+  /// The seabed contact over 1 m^2 at the reference point (spec "Attached objects and line
+  /// ends"). A rod's carrier body (a free, fixed, coupled or pinned rod) has none: its rod's
+  /// stations bear on the bed (rod_seabed_stations).
+  bool point_contact = true;
 };
+
+/// Visits the seabed contact stations of a rod (spec "Attached objects and line ends": max(20,
+/// NumSegs) + 1 stations along the axis, each bearing kBot d dl on the bed, dl the station's
+/// share of the length, half at the ends): visit(p, dl) with p the station's arm from the
+/// body's reference point in world axes. A zero-length rod has none.
+template <class T, class F>
+void rod_seabed_stations(const RodPart<T>& rod, const Vec3<T>& pa, const Vec3<T>& pb, F&& visit) {
+  using std::sqrt;
+  const T L = sqrt(Vec3<T>(pb - pa).squaredNorm());
+  if (!(value_of(L) > 0)) return;
+  const int n = std::max(20, rod.segments);
+  for (int j = 0; j <= n; ++j) {
+    const T f = T(static_cast<double>(j) / n);
+    const Vec3<T> p = pa + f * (pb - pa);
+    visit(p, T(L * ((j == 0 || j == n) ? 0.5 / n : 1.0 / n)));
+  }
+}
 
 /// The rigid mass of a body with its rods, in body axes about the reference point: the mass,
 /// its first moment h = m c and the inertia tensor J (spec: the rod's mass enters the body
@@ -585,7 +606,8 @@ void for_each_body_fluid_site(const BodyModel<T>& B, const Vec3<T>& r, const Mat
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
 /// in world axes: weight at the centre of gravity, buoyancy rho g phi V at the centre of
 /// buoyancy, the constant load, seabed contact over 1 m^2 at the reference point (kBot, cBot
-/// per m^2), and (dynamic = true) the drag 1/2 rho phi R diag(CdA) R^T |u| u on the relative
+/// per m^2; not on a rod's carrier, BodyModel::point_contact) and at each rod's stations
+/// (rod_seabed_stations: kBot d dl, cBot d dl), and (dynamic = true) the drag 1/2 rho phi R diag(CdA) R^T |u| u on the relative
 /// velocity u = U - v and -w (MoorDyn's rotational drag). With a held fluid (dynamic, held.u
 /// not null) the drag is on the fluid's velocity at the reference point (a lump's at the
 /// lump) in place of the current U, and the fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt
@@ -653,9 +675,20 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
       F.template tail<3>() += p.cross(Fr);
     });
   }
-  if (seabed_z && !B.joint) {
+  if (seabed_z && !B.joint && B.point_contact) {
     const auto k = seabed_contact<T, T>(r(2), dynamic ? v(2) : T(0), *seabed_z, T(1), T(1), bed);
     F(2) += k.f;
+  }
+  if (seabed_z && !B.joint) {
+    // The rods' stations on the bed, each moving with v + w x p.
+    for (const auto& rod : B.rods)
+      rod_seabed_stations<T>(rod, Vec3<T>(R * rod.a), Vec3<T>(R * rod.b), [&](const Vec3<T>& p, const T& dl) {
+        const T vz = dynamic ? T(v(2) + w.cross(p)(2)) : T(0);
+        const auto k = seabed_contact<T, T>(T(r(2) + p(2)), vz, *seabed_z, rod.d, dl, bed);
+        const Vec3<T> f(T(0), T(0), k.f);
+        F.template head<3>() += f;
+        F.template tail<3>() += p.cross(f);
+      });
   }
   if (fluid && B.fluid_inertia) {
     // phi rho V (I + R diag(Ca) R^T) du/dt at the reference point.
@@ -754,7 +787,8 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
 }
 
 /// The potential energy of body B at pose (r, R) [J]: weight m g z_G, the buoyancy potential
-/// of body_immersion, the constant force's -F . r and the seabed penalty's.
+/// of body_immersion, the constant force's -F . r and the seabed penalty's (at the reference
+/// point and at the rods' stations).
 template <class T>
 T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env,
                         const std::optional<double>& seabed_z, const SeabedParams& bed) {
@@ -790,7 +824,12 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   E -= B.force.dot(r);
-  if (seabed_z && !B.joint) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
+  if (seabed_z && !B.joint && B.point_contact) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
+  if (seabed_z && !B.joint)
+    for (const auto& rod : B.rods)
+      rod_seabed_stations<T>(rod, Vec3<T>(R * rod.a), Vec3<T>(R * rod.b), [&](const Vec3<T>& p, const T& dl) {
+        E += seabed_contact<T, T>(T(r(2) + p(2)), T(0), *seabed_z, rod.d, dl, bed).energy;
+      });
   return E;
 }
 

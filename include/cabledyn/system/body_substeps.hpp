@@ -125,12 +125,25 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
       waterplanes(sys.body(static_cast<int>(c)), rc, Rc);
     }
     // The body's own seabed contact at its reference point (body_external_load: kBot over
-    // 1 m^2): its local stiffness in heave.
+    // 1 m^2) and at its rods' stations (kBot d dl each): their local stiffness in heave, and
+    // the stations' k p_y^2, k p_x^2 in roll and pitch.
     if (bed.z) {
-      const auto c = seabed_contact<double, double>(static_cast<double>(value_of(rb(2))), 0.0, *bed.z, 1.0, 1.0,
-                                                    bed.params);
-      const bool near = ahead && static_cast<double>(value_of(rb(2))) - *bed.z <= reach(Vec3<double>::Zero());
-      K(2) += near ? std::max(std::fabs(c.df_dz), bed.params.kBot) : std::fabs(c.df_dz);
+      auto contact = [&](const Vec3<double>& p, double width_length) {
+        const double z = static_cast<double>(value_of(rb(2))) + p(2);
+        const auto c = seabed_contact<double, double>(z, 0.0, *bed.z, 1.0, width_length, bed.params);
+        const bool near = ahead && z - *bed.z <= reach(p);
+        const double k = near ? std::max(std::fabs(c.df_dz), bed.params.kBot * width_length) : std::fabs(c.df_dz);
+        K(2) += k;
+        K(3) += k * p(1) * p(1);
+        K(4) += k * p(0) * p(0);
+      };
+      const auto& B = sys.body(bi);
+      if (B.point_contact && !B.joint) contact(Vec3<double>::Zero(), 1.0);
+      if (!B.joint)
+        for (const auto& rod : B.rods)
+          rod_seabed_stations<T>(rod, Vec3<T>(Rb * rod.a), Vec3<T>(Rb * rod.b), [&](const Vec3<T>& p, const T& dl) {
+            contact(V3(p), static_cast<double>(value_of(rod.d * dl)));
+          });
     }
     const Mat6<T> Mb = sys.body_mass_at(bi, rb, Rb);
     const bool swing = bodies && (*bodies)[b] == 2;
