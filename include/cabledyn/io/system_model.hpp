@@ -205,6 +205,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       BodyModel<double> m;
       m.name = "rod " + std::to_string(r.id);
       m.kind = BodyKind::coupled;
+      m.point_contact = false;  // a massless point: no footprint on the bed
       m.r = a;
       rod_bodies.emplace_back(i, std::move(m));
       zero_coupled[i] = r.attachment == RodAttachment::coupled_pinned ? 3 : 6;

@@ -25,8 +25,9 @@ namespace cabledyn {
 /// M the body's mass matrix (structural and added mass, rods included). A rod whose axis
 /// crosses the still water adds its waterplane rho g pi d^2 / (4 |t_z|) at the crossing (the
 /// spec bounds the crossings within the coming step; this takes the present ones). The
-/// body's own seabed contact adds its local stiffness in heave (a rod's seabed contact is not
-/// modelled). 0 without free bodies. Allocates nothing once the dynamic workspaces exist.
+/// body's own seabed contact (1 m^2 at its reference point) and its rods' seabed stations
+/// (kBot d dl, those of a rod pinned on it included) add their local stiffness in heave, and
+/// at their arms in roll and pitch. 0 without free bodies. Allocates nothing once the dynamic workspaces exist.
 /// With `bodies` (one flag per body), the flagged bodies are estimated whatever their kind
 /// (the staggered scheme's, which it holds over each line step), and no other: flag 1 as
 /// a free body, flag 2 as a rod pinned at its reference point (its rotations alone, with
@@ -112,8 +113,30 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
       }
     };
     waterplanes(sys.body(bi), rb, Rb);
-    // A rod pinned on it: its waterplane and its mass in the translations (the pin passes
-    // both; its swing about the pin is not estimated).
+    // Seabed contact of stiffness kBot * width_length at the arm p from the reference point,
+    // of a station of half-height `radius` (0 for the reference point's 1 m^2): its local
+    // stiffness in heave, and k p_y^2, k p_x^2 in roll and pitch; counted at kBot * width_length
+    // when within the step's reach (plus the radius) of the bed.
+    auto contact = [&](const Vec3<double>& p, double width_length, double radius) {
+      const double z = static_cast<double>(value_of(rb(2))) + p(2);
+      const auto c = seabed_contact<double, double>(z, 0.0, *bed.z, 1.0, width_length, bed.params);
+      const bool near = ahead && z - *bed.z <= reach(p) + radius;
+      const double k = near ? std::max(std::fabs(c.df_dz), bed.params.kBot * width_length) : std::fabs(c.df_dz);
+      K(2) += k;
+      K(3) += k * p(1) * p(1);
+      K(4) += k * p(0) * p(0);
+    };
+    // The seabed stations of the rods of body B at pose (rc, Rc) (kBot d dl each).
+    auto rod_stations = [&](const BodyModel<T>& B, const Vec3<T>& rc, const Mat3<T>& Rc) {
+      if (!bed.z || B.joint) return;
+      const Vec3<double> offset = V3(Vec3<T>(rc - rb));
+      for (const auto& rod : B.rods)
+        rod_seabed_stations<T>(rod, Vec3<T>(Rc * rod.a), Vec3<T>(Rc * rod.b), [&](const Vec3<T>& p, const T& dl) {
+          contact(offset + V3(p), static_cast<double>(value_of(rod.d * dl)), 0.5 * static_cast<double>(value_of(rod.d)));
+        });
+    };
+    // A rod pinned on it: its waterplane, its seabed stations and its mass in the translations
+    // (the pin passes them; its swing about the pin is not estimated).
     Vec3<double> m_pinned = Vec3<double>::Zero();
     for (std::size_t c = 0; c < sys.n_bodies(); ++c) {
       if (!(sys.body(static_cast<int>(c)).kind == BodyKind::pinned && sys.body(static_cast<int>(c)).parent == bi)) continue;
@@ -123,28 +146,12 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
       const Mat6<T> Mc = sys.body_mass_at(static_cast<int>(c), rc, Rc);
       for (int i = 0; i < 3; ++i) m_pinned(i) += static_cast<double>(value_of(Mc(i, i)));
       waterplanes(sys.body(static_cast<int>(c)), rc, Rc);
+      rod_stations(sys.body(static_cast<int>(c)), rc, Rc);
     }
     // The body's own seabed contact at its reference point (body_external_load: kBot over
-    // 1 m^2) and at its rods' stations (kBot d dl each): their local stiffness in heave, and
-    // the stations' k p_y^2, k p_x^2 in roll and pitch.
-    if (bed.z) {
-      auto contact = [&](const Vec3<double>& p, double width_length) {
-        const double z = static_cast<double>(value_of(rb(2))) + p(2);
-        const auto c = seabed_contact<double, double>(z, 0.0, *bed.z, 1.0, width_length, bed.params);
-        const bool near = ahead && z - *bed.z <= reach(p);
-        const double k = near ? std::max(std::fabs(c.df_dz), bed.params.kBot * width_length) : std::fabs(c.df_dz);
-        K(2) += k;
-        K(3) += k * p(1) * p(1);
-        K(4) += k * p(0) * p(0);
-      };
-      const auto& B = sys.body(bi);
-      if (B.point_contact && !B.joint) contact(Vec3<double>::Zero(), 1.0);
-      if (!B.joint)
-        for (const auto& rod : B.rods)
-          rod_seabed_stations<T>(rod, Vec3<T>(Rb * rod.a), Vec3<T>(Rb * rod.b), [&](const Vec3<T>& p, const T& dl) {
-            contact(V3(p), static_cast<double>(value_of(rod.d * dl)));
-          });
-    }
+    // 1 m^2) and at its rods' stations.
+    if (bed.z && sys.body(bi).point_contact && !sys.body(bi).joint) contact(Vec3<double>::Zero(), 1.0, 0.0);
+    rod_stations(sys.body(bi), rb, Rb);
     const Mat6<T> Mb = sys.body_mass_at(bi, rb, Rb);
     const bool swing = bodies && (*bodies)[b] == 2;
     double w2 = 0;  // the largest K_ii / M_ii of the body

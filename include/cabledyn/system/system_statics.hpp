@@ -214,6 +214,18 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
         } catch (const SolveError&) {
         }
       }
+      // A line whose statics fail in the current field is solved in still water: the system
+      // polish brings the current in (the stage before the field reached it).
+      if (!solved && sys.has_current_field()) {
+        try {
+          r = HermiteStatics(line, prob).solve();
+          solved = true;
+        } catch (const SolveError& e) {
+          prob.current.reset();
+          if (notes) notes->push_back(L.model.name() + " (line statics): not solved in the current field (" + e.what() +
+                                      "); solved in still water, the system polish brings the current in");
+        }
+      }
       if (!solved) try {
         r = HermiteStatics(line, prob).solve();
       } catch (const SolveError&) {
@@ -252,7 +264,16 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       }
       continue;
     }
-    const StaticResult r = TensionStatics(line, prob).solve();
+    StaticResult r;
+    try {
+      r = TensionStatics(line, prob).solve();
+    } catch (const SolveError& e) {
+      if (!sys.has_current_field()) throw;
+      prob.current.reset();  // as a finite-EI line's, above
+      if (notes) notes->push_back(L.model.name() + " (line statics): not solved in the current field (" + e.what() +
+                                  "); solved in still water, the system polish brings the current in");
+      r = TensionStatics(line, prob).solve();
+    }
     for (std::size_t i = 1; i + 1 < n; ++i) {
       const Eigen::Index d = sys.node_dof(li, i);
       const auto j = static_cast<Eigen::Index>(3 * (reversed ? n - 1 - i : i));
