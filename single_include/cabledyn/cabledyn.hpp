@@ -9317,6 +9317,14 @@ class LineModel {
   template <class Sink, class B>
   static constexpr bool has_hermite_hook = requires(Sink& s, B& b) { s.add_hermite_blocks(std::size_t{}, b, 0); };
 
+  // Lane l of a 12 x 12 matrix of packs (one element's matrix).
+  static Mat<double, 12> lane_of(const Mat<Pk, 12>& M, int l) {
+    Mat<double, 12> Ml;
+    for (int j = 0; j < 12; ++j)
+      for (int i = 0; i < 12; ++i) Ml(i, j) = lane(M(i, j), l);
+    return Ml;
+  }
+
   // Lane l of a pack's element blocks into the sink (element first_slot / 2).
   template <class Sink>
   void add_hermite_lane(Sink& sink, std::size_t first_slot, HermiteBlockSum<Pk>& blocks, int l) const {
@@ -9325,10 +9333,7 @@ class LineModel {
     } else {
       Mat<Pk, 12> K = Mat<Pk, 12>::Zero();
       blocks.template add_to<LayoutRM>(K);
-      Mat<double, 12> Kl;
-      for (int j = 0; j < 12; ++j)
-        for (int i = 0; i < 12; ++i) Kl(i, j) = lane(K(i, j), l);
-      add_element_blocks<4>(sink, first_slot, Kl);
+      add_element_blocks<4>(sink, first_slot, lane_of(K, l));
     }
   }
 
@@ -9393,12 +9398,7 @@ class LineModel {
     Vec<Pk, 12> qe;
     if (!gather_submerged(e0, x, i0, qe)) return false;
     const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
-    for (int l = 0; l < kLanes; ++l) {
-      Mat<double, 12> Ml;
-      for (int j = 0; j < 12; ++j)
-        for (int i = 0; i < 12; ++i) Ml(i, j) = lane(Ma(i, j), l);
-      add_element_blocks<4>(sink, 2 * (e0 + static_cast<std::size_t>(l)), Ml);
-    }
+    for (int l = 0; l < kLanes; ++l) add_element_blocks<4>(sink, 2 * (e0 + static_cast<std::size_t>(l)), lane_of(Ma, l));
     return true;
   }
 
@@ -9415,9 +9415,7 @@ class LineModel {
     const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
     for (int l = 0; l < kLanes; ++l) {
       const std::size_t e = e0 + static_cast<std::size_t>(l);
-      Mat<double, 12> Me = b_.hmass[e];
-      for (int j = 0; j < 12; ++j)
-        for (int i = 0; i < 12; ++i) Me(i, j) += lane(Mp(i, j), l);
+      const Mat<double, 12> Me = b_.hmass[e] + lane_of(Mp, l);  // hermite_mass's sum
       const auto o = static_cast<Eigen::Index>(6 * e);
       Ma.template segment<12>(o) += Me * Vec<double, 12>(ax.template segment<12>(o));
       if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<double, 12>(wm * Me));
@@ -15677,18 +15675,12 @@ class BorderedJacobian {
   /// factors of the saved run bit for bit, the factorisation being deterministic).
   template <class F>
   void visit_assembled(F&& f) const {
-    for (const auto& B : band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
-    for (const auto* M : {&U_, &V_})
-      for (const auto& X : *M) f(X.data(), static_cast<std::size_t>(X.size()));
-    f(D_.data(), static_cast<std::size_t>(D_.size()));
+    visit_arrays(*this, f);
   }
   template <class F>
   void visit_assembled(F&& f) {
     factored_ = false;
-    for (auto& B : band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
-    for (auto* M : {&U_, &V_})
-      for (auto& X : *M) f(X.data(), static_cast<std::size_t>(X.size()));
-    f(D_.data(), static_cast<std::size_t>(D_.size()));
+    visit_arrays(*this, f);
   }
 
   /// Solves J x = r in place (r in, x out) with the factors of the last factor(): y_b = A_b^-1
@@ -15752,6 +15744,15 @@ class BorderedJacobian {
     for (std::size_t k = 0; k < c.size(); ++k)
       if (c[k] == obj) return static_cast<Index>(k);
     throw InputError(name_, shapes_[b].name + " coupling to object DOF", obj, "declared at setup");
+  }
+
+  // visit_assembled's arrays, of a const or a non-const matrix.
+  template <class Self, class F>
+  static void visit_arrays(Self& J, F& f) {
+    for (auto& B : J.band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
+    for (auto& X : J.U_) f(X.data(), static_cast<std::size_t>(X.size()));
+    for (auto& X : J.V_) f(X.data(), static_cast<std::size_t>(X.size()));
+    f(J.D_.data(), static_cast<std::size_t>(J.D_.size()));
   }
 
   std::vector<BorderedBlockShape> shapes_;
@@ -28280,7 +28281,7 @@ class SystemSimulation {
         throw InputError(path, "state file factor dt", snap.factor_dt, "finite and > 0");
       if (f && !(std::isfinite(snap.factor_floor) && snap.factor_floor >= 0))
         throw InputError(path, "state file factor floor", snap.factor_floor, "finite and >= 0");
-      snap.factor = stepper_->make_factor_storage();
+      if (!snap.factor) snap.factor = stepper_->make_factor_storage();  // the snapshot's own copy otherwise
       snap.factor->visit_assembled([&](double* p, std::size_t k) {
         f.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
       });

@@ -28,11 +28,13 @@ const Vec3<double> kFair(-40.868, 0, -14), kAnchor(-837.6, 0, -200);
 // The fairlead's surge: 5 m at a 10 s period, brought in over the first period.
 EndMotion surge(double t) { return test_support::ramped_surge(t, kFair, 5, 10, 10); }
 
-MooringSystem<double> chain_system() {
+// The chain from its coupled fairlead to a fixed anchor on a seabed `depth` down (the OC4
+// line on its 200 m seabed by default).
+MooringSystem<double> chain_system(const Vec3<double>& anchor = kAnchor, double depth = 200) {
   Environment env;
-  env.depth = 200;
+  env.depth = depth;
   SeabedModel bed;
-  bed.z = -200;
+  bed.z = -depth;
   bed.params.kBot = 3e6;
   bed.params.cBot = 3e5;
   MooringSystem<double> sys(env, "surged chain");
@@ -40,7 +42,7 @@ MooringSystem<double> chain_system() {
   f.kind = PointKind::coupled;
   f.r = kFair;
   a.kind = PointKind::fixed;
-  a.r = kAnchor;
+  a.r = anchor;
   const int pf = sys.add_point(f), pa = sys.add_point(a);
   sys.add_line(LineModel<double>("chain", {test_support::system_section<double>(kChain)}, env, bed), pf, pa);
   sys.renumber();
@@ -379,22 +381,7 @@ namespace {
 // The OC4 chain hung clear of the seabed (its anchor at 100 m depth, the seabed at 400 m: the
 // penalty contact's kink would cut the observed orders), its fairlead a coupled point.
 const Vec3<double> kHungAnchor(-820, 0, -100);
-MooringSystem<double> hung_system() {
-  Environment env;
-  env.depth = 400;
-  SeabedModel bed;
-  bed.z = -400;
-  MooringSystem<double> sys(env, "hung chain");
-  PointModel<double> f, a;
-  f.kind = PointKind::coupled;
-  f.r = kFair;
-  a.kind = PointKind::fixed;
-  a.r = kHungAnchor;
-  const int pf = sys.add_point(f), pa = sys.add_point(a);
-  sys.add_line(LineModel<double>("chain", {test_support::system_section<double>(kChain)}, env, bed), pf, pa);
-  sys.renumber();
-  return sys;
-}
+MooringSystem<double> hung_system() { return chain_system(kHungAnchor, 400); }
 
 // The fairlead tension every 0.1 s over 20 s of a 1.5 m surge (period 10 s, ramped over the
 // first period: the chain stays taut) of the system march with the force blend or the

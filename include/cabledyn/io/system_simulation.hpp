@@ -465,7 +465,7 @@ class SystemSimulation {
         throw InputError(path, "state file factor dt", snap.factor_dt, "finite and > 0");
       if (f && !(std::isfinite(snap.factor_floor) && snap.factor_floor >= 0))
         throw InputError(path, "state file factor floor", snap.factor_floor, "finite and >= 0");
-      snap.factor = stepper_->make_factor_storage();
+      if (!snap.factor) snap.factor = stepper_->make_factor_storage();  // the snapshot's own copy otherwise
       snap.factor->visit_assembled([&](double* p, std::size_t k) {
         f.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
       });

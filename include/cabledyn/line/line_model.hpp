@@ -924,6 +924,14 @@ class LineModel {
   template <class Sink, class B>
   static constexpr bool has_hermite_hook = requires(Sink& s, B& b) { s.add_hermite_blocks(std::size_t{}, b, 0); };
 
+  // Lane l of a 12 x 12 matrix of packs (one element's matrix).
+  static Mat<double, 12> lane_of(const Mat<Pk, 12>& M, int l) {
+    Mat<double, 12> Ml;
+    for (int j = 0; j < 12; ++j)
+      for (int i = 0; i < 12; ++i) Ml(i, j) = lane(M(i, j), l);
+    return Ml;
+  }
+
   // Lane l of a pack's element blocks into the sink (element first_slot / 2).
   template <class Sink>
   void add_hermite_lane(Sink& sink, std::size_t first_slot, HermiteBlockSum<Pk>& blocks, int l) const {
@@ -932,10 +940,7 @@ class LineModel {
     } else {
       Mat<Pk, 12> K = Mat<Pk, 12>::Zero();
       blocks.template add_to<LayoutRM>(K);
-      Mat<double, 12> Kl;
-      for (int j = 0; j < 12; ++j)
-        for (int i = 0; i < 12; ++i) Kl(i, j) = lane(K(i, j), l);
-      add_element_blocks<4>(sink, first_slot, Kl);
+      add_element_blocks<4>(sink, first_slot, lane_of(K, l));
     }
   }
 
@@ -1000,12 +1005,7 @@ class LineModel {
     Vec<Pk, 12> qe;
     if (!gather_submerged(e0, x, i0, qe)) return false;
     const Mat<Pk, 12> Ma = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
-    for (int l = 0; l < kLanes; ++l) {
-      Mat<double, 12> Ml;
-      for (int j = 0; j < 12; ++j)
-        for (int i = 0; i < 12; ++i) Ml(i, j) = lane(Ma(i, j), l);
-      add_element_blocks<4>(sink, 2 * (e0 + static_cast<std::size_t>(l)), Ml);
-    }
+    for (int l = 0; l < kLanes; ++l) add_element_blocks<4>(sink, 2 * (e0 + static_cast<std::size_t>(l)), lane_of(Ma, l));
     return true;
   }
 
@@ -1022,9 +1022,7 @@ class LineModel {
     const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
     for (int l = 0; l < kLanes; ++l) {
       const std::size_t e = e0 + static_cast<std::size_t>(l);
-      Mat<double, 12> Me = b_.hmass[e];
-      for (int j = 0; j < 12; ++j)
-        for (int i = 0; i < 12; ++i) Me(i, j) += lane(Mp(i, j), l);
+      const Mat<double, 12> Me = b_.hmass[e] + lane_of(Mp, l);  // hermite_mass's sum
       const auto o = static_cast<Eigen::Index>(6 * e);
       Ma.template segment<12>(o) += Me * Vec<double, 12>(ax.template segment<12>(o));
       if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<double, 12>(wm * Me));

@@ -273,18 +273,12 @@ class BorderedJacobian {
   /// factors of the saved run bit for bit, the factorisation being deterministic).
   template <class F>
   void visit_assembled(F&& f) const {
-    for (const auto& B : band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
-    for (const auto* M : {&U_, &V_})
-      for (const auto& X : *M) f(X.data(), static_cast<std::size_t>(X.size()));
-    f(D_.data(), static_cast<std::size_t>(D_.size()));
+    visit_arrays(*this, f);
   }
   template <class F>
   void visit_assembled(F&& f) {
     factored_ = false;
-    for (auto& B : band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
-    for (auto* M : {&U_, &V_})
-      for (auto& X : *M) f(X.data(), static_cast<std::size_t>(X.size()));
-    f(D_.data(), static_cast<std::size_t>(D_.size()));
+    visit_arrays(*this, f);
   }
 
   /// Solves J x = r in place (r in, x out) with the factors of the last factor(): y_b = A_b^-1
@@ -348,6 +342,15 @@ class BorderedJacobian {
     for (std::size_t k = 0; k < c.size(); ++k)
       if (c[k] == obj) return static_cast<Index>(k);
     throw InputError(name_, shapes_[b].name + " coupling to object DOF", obj, "declared at setup");
+  }
+
+  // visit_assembled's arrays, of a const or a non-const matrix.
+  template <class Self, class F>
+  static void visit_arrays(Self& J, F& f) {
+    for (auto& B : J.band_) f(B.data(), static_cast<std::size_t>(B.ldab() * B.rows()));
+    for (auto& X : J.U_) f(X.data(), static_cast<std::size_t>(X.size()));
+    for (auto& X : J.V_) f(X.data(), static_cast<std::size_t>(X.size()));
+    f(J.D_.data(), static_cast<std::size_t>(J.D_.size()));
   }
 
   std::vector<BorderedBlockShape> shapes_;
