@@ -8965,7 +8965,9 @@ class LineModel {
   /// the added mass at the current configuration with its configuration derivative in the
   /// tangent). A Hermite line's consistent added mass is evaluated at the current
   /// configuration too; its configuration derivative is left out of the tangent (the residual
-  /// is exact: the converged state is not affected). The added mass is that of the wetted
+  /// is exact: the converged state is not affected). The system stepper holds a Hermite
+  /// line's mass over a step instead, as the spec's Hermite path does (hermite_masses,
+  /// held_inertia). The added mass is that of the wetted
   /// part below the still water (the EI = 0 tangent holds the wetted fraction, as the
   /// single-line march does).
   template <class Sink>
@@ -8994,6 +8996,41 @@ class LineModel {
       if (sink)
         add_element_blocks<2>(*sink, e,
                               Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, b_.morison[e], l0_value(e), surface_z_)));
+    }
+  }
+
+  /// A Hermite line's consistent element masses (structural plus added, 12 x 12 per element)
+  /// at the configuration x into `held` (sized n_elements() by the caller): spec "Added mass
+  /// and fluid inertia", the Hermite path evaluates the consistent added mass at the start of
+  /// each step and holds it over the step (held_inertia()).
+  void hermite_masses(const VecX<T>& x, std::vector<Mat<T, 12>>& held) const {
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      if constexpr (std::is_same_v<T, double>) {
+        if (pack_elements_ && b_.pack_run[e]) {
+          std::array<Eigen::Index, kLanes> i0{};
+          Vec<Pk, 12> qe;
+          if (gather_submerged(e, x, i0, qe)) {
+            const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e], l0_value(e), surface_z_);
+            for (int l = 0; l < kLanes; ++l) held[e + static_cast<std::size_t>(l)] = b_.hmass[e + static_cast<std::size_t>(l)] + lane_of(Mp, l);
+            e += kLanes - 1;
+            continue;
+          }
+        }
+      }
+      held[e] = hermite_mass(e, x.template segment<12>(static_cast<Eigen::Index>(6 * e)));
+    }
+  }
+
+  /// inertia() of a Hermite line on its held element masses (hermite_masses at the step
+  /// start): Ma = M_held a on every slot (overwritten) and, with a sink, the blocks wm M_held
+  /// (the held mass has no configuration derivative: the tangent is exact).
+  template <class Sink>
+  void held_inertia(const std::vector<Mat<T, 12>>& held, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm) const {
+    Ma.setZero(size());
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const auto o = static_cast<Eigen::Index>(6 * e);
+      Ma.template segment<12>(o) += held[e] * Vec<T, 12>(ax.template segment<12>(o));
+      if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<T, 12>(wm * held[e]));
     }
   }
 
@@ -13339,7 +13376,11 @@ using LineDynamics = BasicLineDynamics<>;
 //   substeps_start(State0), then substeps_wanted(State1, dt): after a converged step, the
 //       number of equal sub-steps the interval from State0 to State1 should be solved in again
 //       (1: none; spec "Rotation- and snap-resolved sub-steps"); the stepper re-solves it,
-//       measures again once, and keeps the plain step when a sub-step fails.
+//       measures again once, and keeps the plain step when a sub-step fails;
+//   hold_inertia(State) -> bool, release_inertia(): masses held over an attempt (MooringSystem:
+//       a Hermite line's consistent mass, spec "Added mass and fluid inertia"), held at the
+//       committed state at the start of each attempt and released at its end; true: the
+//       committed inertia force (M a)0 is evaluated again with the held mass.
 // A state's held DOFs are the system's prescribed kinematics: when the stepper calls a hook
 // with a state, the system holds the kinematics of that state's time.
 // The equation of motion M a + r = 0 is stepped with the force blend, inertia forces and
@@ -13778,6 +13819,22 @@ class SystemStepper {
         sys_.set_held(hs0_);  // the committed state's own prescribed kinematics
         sys_.prepare_blend(x_);
       }
+    }
+    // A system that holds masses over a step (MooringSystem: a Hermite line's consistent mass,
+    // spec "Added mass and fluid inertia") holds them at the committed state for this attempt,
+    // and the committed inertia force of the blend is that mass's: M(q0) a0.
+    struct ReleaseInertia {
+      System& s;
+      bool on;
+      ~ReleaseInertia() {
+        if constexpr (requires { s.release_inertia(); })
+          if (on) s.release_inertia();
+      }
+    } release{sys_, false};
+    if constexpr (requires { sys_.hold_inertia(x_); }) {
+      sys_.set_held(hs0_);
+      release.on = true;
+      if (sys_.hold_inertia(x_)) sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
     }
     // The configuration blend: the blended state starts as the committed one (its body
     // orientations), the prescribed kinematics at alpha blended between the (sub-)step's ends.
@@ -16718,6 +16775,10 @@ class MooringSystem {
     }
     caps_.clear();
     for (const auto& L : lines_) caps_.emplace_back(L.model.hermite() ? 0 : L.model.n_elements());
+    held_mass_.assign(lines_.size(), {});
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      if (lines_[l].model.hermite()) held_mass_[l].resize(lines_[l].model.n_elements());
+    mass_held_ = false;
     wx0_ = wx_;
     numbered_ = true;
   }
@@ -16749,6 +16810,27 @@ class MooringSystem {
   bool ei0_substeps() const { return ei0_substeps_; }
   int ei0_substep_max() const { return ei0_max_; }
   double ei0_substep_angle() const { return ei0_angle_; }
+
+  /// SystemStepper hook, at the start of each attempt: every Hermite line's consistent mass
+  /// (structural plus added) evaluated at the committed state s and held for inertia() until
+  /// release_inertia() (spec "Added mass and fluid inertia": the Hermite path evaluates the
+  /// consistent added mass at the start of each step and holds it over the step; the EI = 0
+  /// path assembles it at the current configuration, as without a hold). Returns whether a
+  /// line holds one (the stepper then evaluates the committed inertia force with it).
+  bool hold_inertia(const State& s) const {
+    require_numbered();
+    bool any = false;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!lines_[l].model.hermite()) continue;
+      line_gather(s, static_cast<int>(l), 0, wx_[l]);
+      lines_[l].model.hermite_masses(wx_[l], held_mass_[l]);
+      any = true;
+    }
+    mass_held_ = any;
+    return any;
+  }
+  /// Ends a hold_inertia(): inertia() evaluates every line's mass at the configuration again.
+  void release_inertia() const { mass_held_ = false; }
 
   /// SystemStepper hook, at the start of each attempt: the release cap's step-start
   /// quantities of every EI = 0 line, from the committed state s (the system holding the
@@ -17241,7 +17323,10 @@ class MooringSystem {
       line_gather(s, li, 0, wx_[l]);
       line_gather(s, li, 2, wv_[l]);
       Router route = router(s, li, J, wq);
-      lines_[l].model.inertia(wx_[l], wv_[l], wr_[l], J ? &route : nullptr, wm, wq);
+      if (mass_held_ && lines_[l].model.hermite())
+        lines_[l].model.held_inertia(held_mass_[l], wv_[l], wr_[l], J ? &route : nullptr, wm);
+      else
+        lines_[l].model.inertia(wx_[l], wv_[l], wr_[l], J ? &route : nullptr, wm, wq);
       scatter(route, wr_[l], Ma);
     }
     add_joint_rolls(s, s.a, Ma, J, wm, true);  // the roll's inertia
@@ -18042,6 +18127,10 @@ class MooringSystem {
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   std::vector<double> fluid_p_, fluid_tmp_p_;             // the dynamic pressure per site, and its staging
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
+  // Each Hermite line's element masses held over a step's attempt (hold_inertia), sized by
+  // renumber(); mass_held_: inertia() reads them.
+  mutable std::vector<std::vector<Mat<T, 12>>> held_mass_;
+  mutable bool mass_held_ = false;
   bool tensile_ = false;                        // tensile_safety: check_state audits the finite-EI lines
   double tensile_eps_ = 2e-6;                   // its strain tolerance
   mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety

@@ -24,7 +24,11 @@
 //   substeps_start(State0), then substeps_wanted(State1, dt): after a converged step, the
 //       number of equal sub-steps the interval from State0 to State1 should be solved in again
 //       (1: none; spec "Rotation- and snap-resolved sub-steps"); the stepper re-solves it,
-//       measures again once, and keeps the plain step when a sub-step fails.
+//       measures again once, and keeps the plain step when a sub-step fails;
+//   hold_inertia(State) -> bool, release_inertia(): masses held over an attempt (MooringSystem:
+//       a Hermite line's consistent mass, spec "Added mass and fluid inertia"), held at the
+//       committed state at the start of each attempt and released at its end; true: the
+//       committed inertia force (M a)0 is evaluated again with the held mass.
 // A state's held DOFs are the system's prescribed kinematics: when the stepper calls a hook
 // with a state, the system holds the kinematics of that state's time.
 // The equation of motion M a + r = 0 is stepped with the force blend, inertia forces and
@@ -469,6 +473,22 @@ class SystemStepper {
         sys_.set_held(hs0_);  // the committed state's own prescribed kinematics
         sys_.prepare_blend(x_);
       }
+    }
+    // A system that holds masses over a step (MooringSystem: a Hermite line's consistent mass,
+    // spec "Added mass and fluid inertia") holds them at the committed state for this attempt,
+    // and the committed inertia force of the blend is that mass's: M(q0) a0.
+    struct ReleaseInertia {
+      System& s;
+      bool on;
+      ~ReleaseInertia() {
+        if constexpr (requires { s.release_inertia(); })
+          if (on) s.release_inertia();
+      }
+    } release{sys_, false};
+    if constexpr (requires { sys_.hold_inertia(x_); }) {
+      sys_.set_held(hs0_);
+      release.on = true;
+      if (sys_.hold_inertia(x_)) sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
     }
     // The configuration blend: the blended state starts as the committed one (its body
     // orientations), the prescribed kinematics at alpha blended between the (sub-)step's ends.

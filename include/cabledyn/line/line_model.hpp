@@ -572,7 +572,9 @@ class LineModel {
   /// the added mass at the current configuration with its configuration derivative in the
   /// tangent). A Hermite line's consistent added mass is evaluated at the current
   /// configuration too; its configuration derivative is left out of the tangent (the residual
-  /// is exact: the converged state is not affected). The added mass is that of the wetted
+  /// is exact: the converged state is not affected). The system stepper holds a Hermite
+  /// line's mass over a step instead, as the spec's Hermite path does (hermite_masses,
+  /// held_inertia). The added mass is that of the wetted
   /// part below the still water (the EI = 0 tangent holds the wetted fraction, as the
   /// single-line march does).
   template <class Sink>
@@ -601,6 +603,41 @@ class LineModel {
       if (sink)
         add_element_blocks<2>(*sink, e,
                               Mat<T, 6>(wm * Me + wq * tension_added_mass_jacobian<T>(qe, ae, b_.morison[e], l0_value(e), surface_z_)));
+    }
+  }
+
+  /// A Hermite line's consistent element masses (structural plus added, 12 x 12 per element)
+  /// at the configuration x into `held` (sized n_elements() by the caller): spec "Added mass
+  /// and fluid inertia", the Hermite path evaluates the consistent added mass at the start of
+  /// each step and holds it over the step (held_inertia()).
+  void hermite_masses(const VecX<T>& x, std::vector<Mat<T, 12>>& held) const {
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      if constexpr (std::is_same_v<T, double>) {
+        if (pack_elements_ && b_.pack_run[e]) {
+          std::array<Eigen::Index, kLanes> i0{};
+          Vec<Pk, 12> qe;
+          if (gather_submerged(e, x, i0, qe)) {
+            const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e], l0_value(e), surface_z_);
+            for (int l = 0; l < kLanes; ++l) held[e + static_cast<std::size_t>(l)] = b_.hmass[e + static_cast<std::size_t>(l)] + lane_of(Mp, l);
+            e += kLanes - 1;
+            continue;
+          }
+        }
+      }
+      held[e] = hermite_mass(e, x.template segment<12>(static_cast<Eigen::Index>(6 * e)));
+    }
+  }
+
+  /// inertia() of a Hermite line on its held element masses (hermite_masses at the step
+  /// start): Ma = M_held a on every slot (overwritten) and, with a sink, the blocks wm M_held
+  /// (the held mass has no configuration derivative: the tangent is exact).
+  template <class Sink>
+  void held_inertia(const std::vector<Mat<T, 12>>& held, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm) const {
+    Ma.setZero(size());
+    for (std::size_t e = 0; e < n_elements(); ++e) {
+      const auto o = static_cast<Eigen::Index>(6 * e);
+      Ma.template segment<12>(o) += held[e] * Vec<T, 12>(ax.template segment<12>(o));
+      if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<T, 12>(wm * held[e]));
     }
   }
 

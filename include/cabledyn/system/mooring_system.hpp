@@ -959,6 +959,10 @@ class MooringSystem {
     }
     caps_.clear();
     for (const auto& L : lines_) caps_.emplace_back(L.model.hermite() ? 0 : L.model.n_elements());
+    held_mass_.assign(lines_.size(), {});
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      if (lines_[l].model.hermite()) held_mass_[l].resize(lines_[l].model.n_elements());
+    mass_held_ = false;
     wx0_ = wx_;
     numbered_ = true;
   }
@@ -990,6 +994,27 @@ class MooringSystem {
   bool ei0_substeps() const { return ei0_substeps_; }
   int ei0_substep_max() const { return ei0_max_; }
   double ei0_substep_angle() const { return ei0_angle_; }
+
+  /// SystemStepper hook, at the start of each attempt: every Hermite line's consistent mass
+  /// (structural plus added) evaluated at the committed state s and held for inertia() until
+  /// release_inertia() (spec "Added mass and fluid inertia": the Hermite path evaluates the
+  /// consistent added mass at the start of each step and holds it over the step; the EI = 0
+  /// path assembles it at the current configuration, as without a hold). Returns whether a
+  /// line holds one (the stepper then evaluates the committed inertia force with it).
+  bool hold_inertia(const State& s) const {
+    require_numbered();
+    bool any = false;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!lines_[l].model.hermite()) continue;
+      line_gather(s, static_cast<int>(l), 0, wx_[l]);
+      lines_[l].model.hermite_masses(wx_[l], held_mass_[l]);
+      any = true;
+    }
+    mass_held_ = any;
+    return any;
+  }
+  /// Ends a hold_inertia(): inertia() evaluates every line's mass at the configuration again.
+  void release_inertia() const { mass_held_ = false; }
 
   /// SystemStepper hook, at the start of each attempt: the release cap's step-start
   /// quantities of every EI = 0 line, from the committed state s (the system holding the
@@ -1482,7 +1507,10 @@ class MooringSystem {
       line_gather(s, li, 0, wx_[l]);
       line_gather(s, li, 2, wv_[l]);
       Router route = router(s, li, J, wq);
-      lines_[l].model.inertia(wx_[l], wv_[l], wr_[l], J ? &route : nullptr, wm, wq);
+      if (mass_held_ && lines_[l].model.hermite())
+        lines_[l].model.held_inertia(held_mass_[l], wv_[l], wr_[l], J ? &route : nullptr, wm);
+      else
+        lines_[l].model.inertia(wx_[l], wv_[l], wr_[l], J ? &route : nullptr, wm, wq);
       scatter(route, wr_[l], Ma);
     }
     add_joint_rolls(s, s.a, Ma, J, wm, true);  // the roll's inertia
@@ -2283,6 +2311,10 @@ class MooringSystem {
   std::vector<Vec3<double>> fluid_tmp_u_, fluid_tmp_a_;  // hold_fluid's staging; after it, the previous fluid
   std::vector<double> fluid_p_, fluid_tmp_p_;             // the dynamic pressure per site, and its staging
   mutable std::vector<VecX<T>> wx_, wv_, wr_;  // per-line workspaces, sized by renumber()
+  // Each Hermite line's element masses held over a step's attempt (hold_inertia), sized by
+  // renumber(); mass_held_: inertia() reads them.
+  mutable std::vector<std::vector<Mat<T, 12>>> held_mass_;
+  mutable bool mass_held_ = false;
   bool tensile_ = false;                        // tensile_safety: check_state audits the finite-EI lines
   double tensile_eps_ = 2e-6;                   // its strain tolerance
   mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
