@@ -18666,7 +18666,11 @@ void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::ve
 /// the point balance must not jump between them), from the line statics' own seeds when that
 /// fails. A line clamped to a direction joint is solved pinned there first, the joint turned to
 /// its lines (orient_joints), and the line solved again with its clamp (joint_pass 1).
-/// With `notes`, the Hermite line statics' notes are appended to it, each naming its line.
+/// With `notes`, the Hermite line statics' notes are appended to it, each naming its line
+/// (and a failed Hermite statics' error, the line then seeded without bending, ending with
+/// kSeededWithoutBending).
+inline constexpr const char* kSeededWithoutBending =
+    "seeded by its equilibrium without bending, the system polish brings the bending in";
 template <class T>
 void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr,
                       bool warm = false, int joint_pass = 0, std::vector<std::string>* notes = nullptr) {
@@ -18753,9 +18757,11 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       }
       if (!solved) try {
         r = HermiteStatics(line, prob).solve();
-      } catch (const SolveError&) {
+      } catch (const SolveError& e) {
         if (joint_pass == 1) continue;  // keeps the pinned solution turned onto the joint's axis
         if (warm) throw;  // the line without bending is no equilibrium to balance on
+        if (notes)
+          notes->push_back(L.model.name() + " (line statics): " + e.what() + "; " + std::string(kSeededWithoutBending));
         std::vector<LineSection> secs = line.sections();
         for (auto& sec : secs) sec.type.EI = 0;
         LineEnd fa = line.end(0), fb = line.end(1);
@@ -18906,9 +18912,20 @@ SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s,
   }
   // The physical-branch audit, in the numbering the equilibrium was solved in (a loose body
   // held: it is at rest where the deck puts it, not in equilibrium).
+  // A branch the audit refuses on a finite-EI line whose own statics had failed (the line
+  // then seeded without bending: a bow the Hermite statics do not walk, a mesh too coarse)
+  // names that failure too: it, not the polish, says why.
   auto solve = [&](SystemState<T>& st) {
     SystemStaticResult r = detail::solve_statics_numbered(sys, st, opt);
-    if (opt.audit) audit_static_branch(sys, st);
+    if (opt.audit) try {
+      audit_static_branch(sys, st);
+    } catch (const SolveError& e) {
+      std::string before;
+      for (const auto& n : r.notes)
+        if (n.find(kSeededWithoutBending) != std::string::npos) before += (before.empty() ? "" : "; ") + n;
+      if (before.empty()) throw;
+      throw SolveError(e.object(), e.quantity(), e.value(), e.limit() + "; the line statics before: " + before);
+    }
     return r;
   };
   if (loose.empty()) return solve(s);
@@ -25635,6 +25652,8 @@ inline std::vector<std::string> line_file_header(const std::string& flags, std::
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25873,6 +25892,18 @@ inline std::string line_context(const Deck& deck, int id) {
   return detail::where(deck.file, r ? r->line : 0) + " (line " + std::to_string(id) + ")";
 }
 
+namespace detail {
+/// Throws e again, of the same kind, its object prefixed with the deck line of line `id`
+/// (as is when it names the deck already).
+[[noreturn]] inline void rethrow_in_line_context(const Deck& deck, int id, const Error& e) {
+  if (e.object().rfind(deck.file + ":", 0) == 0) throw;  // already names the deck
+  const std::string obj = line_context(deck, id) + ": " + e.object();
+  if (dynamic_cast<const SolveError*>(&e)) throw SolveError(obj, e.quantity(), e.value(), e.limit());
+  if (dynamic_cast<const DomainError*>(&e)) throw DomainError(obj, e.quantity(), e.value(), e.limit());
+  throw InputError(obj, e.quantity(), e.value(), e.limit());
+}
+}  // namespace detail
+
 /// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
 /// the deck line of line `id` (the solvers name their own objects, the user needs the deck's).
 template <class F>
@@ -25884,13 +25915,58 @@ void in_line_context(const Deck& deck, int id, F&& f) {
   } catch (const InterruptedError&) {
     throw;
   } catch (const Error& e) {
-    const std::string ctx = line_context(deck, id);
-    if (e.object().rfind(deck.file + ":", 0) == 0) throw;  // already names the deck
-    const std::string obj = ctx + ": " + e.object();
-    if (dynamic_cast<const SolveError*>(&e)) throw SolveError(obj, e.quantity(), e.value(), e.limit());
-    if (dynamic_cast<const DomainError*>(&e)) throw DomainError(obj, e.quantity(), e.value(), e.limit());
-    throw InputError(obj, e.quantity(), e.value(), e.limit());
+    detail::rethrow_in_line_context(deck, id, e);
   }
+}
+
+/// Runs f; an error whose object names a line of the deck as a mooring system names its
+/// lines ("line 2", "line 2 statics ...") is thrown again as in_line_context throws it, with
+/// the deck line of that line in front; any other error as it is.
+template <class F>
+void in_named_line_context(const Deck& deck, F&& f) {
+  try {
+    f();
+  } catch (const NotImplementedError&) {
+    throw;
+  } catch (const InterruptedError&) {
+    throw;
+  } catch (const Error& e) {
+    const std::string& o = e.object();
+    if (o.rfind("line ", 0) != 0) throw;
+    std::size_t i = 5;
+    int id = 0;
+    while (i < o.size() && i < 14 && o[i] >= '0' && o[i] <= '9') id = 10 * id + (o[i++] - '0');
+    if (i == 5 || (i < o.size() && o[i] != ':' && o[i] != ' ') || !deck.find_line(id)) throw;
+    detail::rethrow_in_line_context(deck, id, e);
+  }
+}
+
+/// The note on a static line shape that leaves the vertical plane of its ends with no load
+/// across it (no current: weight, buoyancy and a flat seabed act in the plane): it has buckled
+/// out of the plane (compression held by bending), and its mirror image in the plane is an
+/// equilibrium too, so which of the two the statics reach is not set by the deck. None where
+/// the largest distance from the plane is within 1e-4 of the line length plus 1 mm, or the
+/// chord is vertical (no plane). node(i) gives the position of node i of n; `escaped`: the
+/// statics left the unstable in-plane state along its lowest mode (HermiteStatics'
+/// escape_along note).
+template <class Node>
+std::optional<std::string> out_of_plane_note(std::size_t n, const Node& node, double length, bool escaped) {
+  if (n < 2) return std::nullopt;
+  const Vec3<double> a = node(0), b = node(n - 1);
+  Vec3<double> nrm(-(b(1) - a(1)), b(0) - a(0), 0.0);
+  if (!(nrm.norm() > 1e-9 * length)) return std::nullopt;  // a vertical chord: no plane
+  nrm.normalize();
+  double dev = 0;
+  for (std::size_t i = 0; i < n; ++i) dev = std::max(dev, std::fabs((node(i) - a).dot(nrm)));
+  if (!(dev > 1e-4 * length + 1e-3)) return std::nullopt;
+  std::ostringstream os;
+  os << "the static shape leaves the vertical plane of the line's ends by " << dev
+     << " m with no load across it: a buckled equilibrium (compression held by bending), whose mirror image "
+        "is an equilibrium too; "
+     << (escaped ? "the statics left the unstable in-plane state along its lowest mode to the side the line's "
+                   "geometry sets, not the deck's frame"
+                 : "which of the two the statics reach is not set by the deck (a rotated deck may reach the other)");
+  return os.str();
 }
 
 /// What can be checked before solving (spec "Static equilibrium": a line must reach between
@@ -27212,27 +27288,13 @@ class BasicDeckRunner {
   void note_out_of_plane(LineRun& L) {
     if (sea_.has_current || !L.statics.q.size()) return;
     const Line& ln = *L.line;
-    const Vec3<double> a = ln.r(L.statics.q, ln.end_node(0)), b = ln.r(L.statics.q, ln.end_node(1));
-    Vec3<double> nrm(-(b(1) - a(1)), b(0) - a(0), 0.0);
-    if (!(nrm.norm() > 1e-9 * ln.length())) return;  // a vertical chord: no plane
-    nrm.normalize();
-    double dev = 0;
-    for (std::size_t i = 0; i < ln.n_nodes(); ++i) dev = std::max(dev, std::fabs((ln.r(L.statics.q, i) - a).dot(nrm)));
-    if (!(dev > 1e-4 * ln.length() + 1e-3)) return;
-    // The statics left the unstable in-plane equilibrium along its lowest mode, to a side set
-    // by the line's own geometry (HermiteStatics::escape_along), or
-    // the descent left the plane by round-off, to a side the deck does not set.
     bool escaped = false;
     for (const auto& n : L.statics.notes) escaped = escaped || n.find("along its lowest mode") != std::string::npos;
-    std::ostringstream os;
-    os << "the static shape leaves the vertical plane of the line's ends by " << dev
-       << " m with no load across it: a buckled equilibrium (compression held by bending), whose mirror image "
-          "is an equilibrium too; "
-       << (escaped ? "the statics left the unstable in-plane state along its lowest mode to the side the line's "
-                     "geometry sets, not the deck's frame"
-                   : "which of the two the statics reach is not set by the deck (a rotated deck may reach the other)");
-    L.statics.notes.push_back(os.str());
-    say("note: line " + std::to_string(L.id) + ": " + os.str());
+    const auto note = out_of_plane_note(
+        ln.n_nodes(), [&](std::size_t i) { return ln.r(L.statics.q, i); }, ln.length(), escaped);
+    if (!note) return;
+    L.statics.notes.push_back(*note);
+    say("note: line " + std::to_string(L.id) + ": " + *note);
   }
 
   void solve_modes() {
@@ -28606,10 +28668,11 @@ class SystemRunner {
     std::exception_ptr failure;
     try {
       coupled_at(0.0);
-      sim_->initialize(x_.data(), v_.data());
+      in_named_line_context(deck_, [&] { sim_->initialize(x_.data(), v_.data()); });  // a line's error names its deck row
       static_state_ = sim_->static_state();  // in static_system()'s numbering
       statics_done_ = true;
       for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
+      note_out_of_plane();
       write_static_out();
       if (deck_.options.nModes > 0) solve_modes();
       if (set_.log)
@@ -28749,6 +28812,27 @@ class SystemRunner {
         if (first || T > x.hi[e]) x.hi[e] = T, x.t_hi[e] = t;
         if (first || T < x.lo[e]) x.lo[e] = T, x.t_lo[e] = t;
       }
+  }
+
+  // Each line whose static shape leaves the vertical plane of its ends with no current is
+  // noted (io/line_run.hpp, out_of_plane_note: a buckled equilibrium whose mirror image is one
+  // too), as the single-line route notes it.
+  void note_out_of_plane() {
+    const auto& sys = sim_->static_system();
+    if (sys.has_current_field()) return;
+    VecX<double> x;
+    for (std::size_t k = 0; k < sys.n_lines(); ++k) {
+      const int l = static_cast<int>(k);
+      const auto& m = sys.line(l).model;
+      sys.line_gather(static_state_, l, 0, x);
+      const std::string name = m.name() + " (line statics): ";
+      bool escaped = false;
+      for (const auto& n : sim_->statics().notes)
+        escaped = escaped || (n.rfind(name, 0) == 0 && n.find("along its lowest mode") != std::string::npos);
+      const auto note = out_of_plane_note(
+          m.n_nodes(), [&](std::size_t i) { return Vec3<double>(m.node(x, i)); }, m.length(), escaped);
+      if (note) notes_.push_back("statics: " + m.name() + ": " + *note);
+    }
   }
 
   // The modes of the whole system about its static state (nModes; system/system_modes.hpp),
@@ -29407,6 +29491,9 @@ class SystemRunner {
           f << "; EI = 0 sub-steps: " << ss.substepped << " steps solved again (up to " << ss.largest_substeps
             << " sub-steps), " << ss.kept_plain << " kept plain";
         f << "\n";
+        if (ss.kept_plain > 0)
+          f << "note: " << ss.kept_plain << " step(s) kept the plain step (a sub-step did not converge): snap peaks "
+            << "there are not resolved and a tension may jump in one step; confirm at a smaller dtM\n";
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         const int id = sim_->model().line_id[l];

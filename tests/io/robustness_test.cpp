@@ -20,6 +20,7 @@
 #include <string>
 
 #include "cabledyn/io/driver.hpp"
+#include "cabledyn/io/system_runner.hpp"
 #include "deck_fixtures.hpp"
 
 using namespace cabledyn;
@@ -216,6 +217,11 @@ TEST_CASE("finding 7: an error inside a line's solver names the deck line", "[io
                                         "1 Chain 1 2 520 20 -", "1 Chain 1 2 700 70 -");
   rb_expect<SolveError>([&] { DeckRunner(parse_deck(cable, "bow.dat"), rb_settings(rb_dir("bow") / "b")).run(); },
                         "bow.dat:10 (line 1)", "line length", "bow walking");
+  // The deck run as one mooring system: the line seeded without bending, the polish reaches
+  // the folded bow, which the audit refuses; its error names the LINES row and the line
+  // statics' failure before it.
+  rb_expect<SolveError>([&] { SystemRunner(parse_deck(cable, "bow.dat"), rb_settings(rb_dir("bow") / "s")).run(); },
+                        "bow.dat:10 (line 1)", "unresolved fold", "bow walking");
 }
 
 TEST_CASE("finding 8: memory does not grow with the run", "[io][robustness]") {
@@ -339,21 +345,30 @@ TEST_CASE("campaign: a current along a grounded run on a frictionless seabed is 
   const std::string dir = (fs::path(CABLEDYN_SOURCE_DIR) / "tests" / "io" / "decks" / "campaign").string();
   RunSettings s = rb_settings(rb_dir("current") / "c");
   s.static_only = true;
-  try {
-    DeckRunner(read_deck(dir + "/current_along_grounded_run_case_0102.dat"), s).run();
-    FAIL("no error");
-  } catch (const SolveError& e) {
-    const std::string q = e.quantity();
-    INFO(q);
-    CHECK(e.object().find("current_along_grounded_run_case_0102.dat:12 (line 2)") != std::string::npos);
-    CHECK(q.find("piles up against it") != std::string::npos);
-    const auto at = q.find("tension at its grounded end ");
-    REQUIRE(at != std::string::npos);
-    const double anchor = std::stod(q.substr(at + 28));
-    CHECK(anchor == Approx(10029).epsilon(1e-3));
-    const auto p = q.find(" nodes) pushes ");
-    REQUIRE(p != std::string::npos);
-    CHECK(std::stod(q.substr(p + 15)) == Approx(12029).epsilon(2e-3));
+  // Alike on both routes: the lines one by one, and the deck as one mooring system (its first
+  // stage solves each line alone in the current).
+  for (const bool system : {false, true}) {
+    INFO((system ? "system route" : "single-line route"));
+    try {
+      const Deck deck = read_deck(dir + "/current_along_grounded_run_case_0102.dat");
+      if (system)
+        SystemRunner(deck, s).run();
+      else
+        DeckRunner(deck, s).run();
+      FAIL("no error");
+    } catch (const SolveError& e) {
+      const std::string q = e.quantity();
+      INFO(q);
+      CHECK(e.object().find("current_along_grounded_run_case_0102.dat:12 (line 2)") != std::string::npos);
+      CHECK(q.find("piles up against it") != std::string::npos);
+      const auto at = q.find("tension at its grounded end ");
+      REQUIRE(at != std::string::npos);
+      const double anchor = std::stod(q.substr(at + 28));
+      CHECK(anchor == Approx(10029).epsilon(1e-3));
+      const auto p = q.find(" nodes) pushes ");
+      REQUIRE(p != std::string::npos);
+      CHECK(std::stod(q.substr(p + 15)) == Approx(12029).epsilon(2e-3));
+    }
   }
 }
 
@@ -407,6 +422,20 @@ TEST_CASE("campaign: buckled cables' equilibria are stable, the twin's equal, no
     buckled += dev > 1.0;
   }
   CHECK(buckled >= 2);
+  // The deck run as one mooring system (its first stage is the same line statics, and the
+  // polish leaves it) notes the same lines.
+  RunSettings ss = rb_settings(d / "s");
+  ss.tmax = 0;
+  SystemRunner sa(read_deck(dir + "/case_0411.dat"), ss);
+  sa.run();
+  for (const auto& la : a.lines()) {
+    INFO("line " << la.id << " through the system route");
+    bool noted = false, noted_sys = false;
+    for (const auto& n : la.statics.notes) noted = noted || n.find("leaves the vertical plane") != std::string::npos;
+    const std::string head = "statics: line " + std::to_string(la.id) + ": the static shape leaves the vertical plane";
+    for (const auto& n : sa.notes()) noted_sys = noted_sys || n.rfind(head, 0) == 0;
+    CHECK(noted_sys == noted);
+  }
   // Case 322: a polyester line snaps. Steps whose sub-steps do not converge keep the plain
   // step, where a one-step jump of FairTen1 is not resolved, and the summary says so. Until
   // the seabed update limit (docs/dynamics.md, "Seabed landings") 3 steps here kept the plain

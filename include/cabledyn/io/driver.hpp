@@ -215,27 +215,13 @@ class BasicDeckRunner {
   void note_out_of_plane(LineRun& L) {
     if (sea_.has_current || !L.statics.q.size()) return;
     const Line& ln = *L.line;
-    const Vec3<double> a = ln.r(L.statics.q, ln.end_node(0)), b = ln.r(L.statics.q, ln.end_node(1));
-    Vec3<double> nrm(-(b(1) - a(1)), b(0) - a(0), 0.0);
-    if (!(nrm.norm() > 1e-9 * ln.length())) return;  // a vertical chord: no plane
-    nrm.normalize();
-    double dev = 0;
-    for (std::size_t i = 0; i < ln.n_nodes(); ++i) dev = std::max(dev, std::fabs((ln.r(L.statics.q, i) - a).dot(nrm)));
-    if (!(dev > 1e-4 * ln.length() + 1e-3)) return;
-    // The statics left the unstable in-plane equilibrium along its lowest mode, to a side set
-    // by the line's own geometry (HermiteStatics::escape_along), or
-    // the descent left the plane by round-off, to a side the deck does not set.
     bool escaped = false;
     for (const auto& n : L.statics.notes) escaped = escaped || n.find("along its lowest mode") != std::string::npos;
-    std::ostringstream os;
-    os << "the static shape leaves the vertical plane of the line's ends by " << dev
-       << " m with no load across it: a buckled equilibrium (compression held by bending), whose mirror image "
-          "is an equilibrium too; "
-       << (escaped ? "the statics left the unstable in-plane state along its lowest mode to the side the line's "
-                     "geometry sets, not the deck's frame"
-                   : "which of the two the statics reach is not set by the deck (a rotated deck may reach the other)");
-    L.statics.notes.push_back(os.str());
-    say("note: line " + std::to_string(L.id) + ": " + os.str());
+    const auto note = out_of_plane_note(
+        ln.n_nodes(), [&](std::size_t i) { return ln.r(L.statics.q, i); }, ln.length(), escaped);
+    if (!note) return;
+    L.statics.notes.push_back(*note);
+    say("note: line " + std::to_string(L.id) + ": " + *note);
   }
 
   void solve_modes() {

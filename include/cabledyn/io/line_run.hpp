@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +64,18 @@ inline std::string line_context(const Deck& deck, int id) {
   return detail::where(deck.file, r ? r->line : 0) + " (line " + std::to_string(id) + ")";
 }
 
+namespace detail {
+/// Throws e again, of the same kind, its object prefixed with the deck line of line `id`
+/// (as is when it names the deck already).
+[[noreturn]] inline void rethrow_in_line_context(const Deck& deck, int id, const Error& e) {
+  if (e.object().rfind(deck.file + ":", 0) == 0) throw;  // already names the deck
+  const std::string obj = line_context(deck, id) + ": " + e.object();
+  if (dynamic_cast<const SolveError*>(&e)) throw SolveError(obj, e.quantity(), e.value(), e.limit());
+  if (dynamic_cast<const DomainError*>(&e)) throw DomainError(obj, e.quantity(), e.value(), e.limit());
+  throw InputError(obj, e.quantity(), e.value(), e.limit());
+}
+}  // namespace detail
+
 /// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
 /// the deck line of line `id` (the solvers name their own objects, the user needs the deck's).
 template <class F>
@@ -73,13 +87,58 @@ void in_line_context(const Deck& deck, int id, F&& f) {
   } catch (const InterruptedError&) {
     throw;
   } catch (const Error& e) {
-    const std::string ctx = line_context(deck, id);
-    if (e.object().rfind(deck.file + ":", 0) == 0) throw;  // already names the deck
-    const std::string obj = ctx + ": " + e.object();
-    if (dynamic_cast<const SolveError*>(&e)) throw SolveError(obj, e.quantity(), e.value(), e.limit());
-    if (dynamic_cast<const DomainError*>(&e)) throw DomainError(obj, e.quantity(), e.value(), e.limit());
-    throw InputError(obj, e.quantity(), e.value(), e.limit());
+    detail::rethrow_in_line_context(deck, id, e);
   }
+}
+
+/// Runs f; an error whose object names a line of the deck as a mooring system names its
+/// lines ("line 2", "line 2 statics ...") is thrown again as in_line_context throws it, with
+/// the deck line of that line in front; any other error as it is.
+template <class F>
+void in_named_line_context(const Deck& deck, F&& f) {
+  try {
+    f();
+  } catch (const NotImplementedError&) {
+    throw;
+  } catch (const InterruptedError&) {
+    throw;
+  } catch (const Error& e) {
+    const std::string& o = e.object();
+    if (o.rfind("line ", 0) != 0) throw;
+    std::size_t i = 5;
+    int id = 0;
+    while (i < o.size() && i < 14 && o[i] >= '0' && o[i] <= '9') id = 10 * id + (o[i++] - '0');
+    if (i == 5 || (i < o.size() && o[i] != ':' && o[i] != ' ') || !deck.find_line(id)) throw;
+    detail::rethrow_in_line_context(deck, id, e);
+  }
+}
+
+/// The note on a static line shape that leaves the vertical plane of its ends with no load
+/// across it (no current: weight, buoyancy and a flat seabed act in the plane): it has buckled
+/// out of the plane (compression held by bending), and its mirror image in the plane is an
+/// equilibrium too, so which of the two the statics reach is not set by the deck. None where
+/// the largest distance from the plane is within 1e-4 of the line length plus 1 mm, or the
+/// chord is vertical (no plane). node(i) gives the position of node i of n; `escaped`: the
+/// statics left the unstable in-plane state along its lowest mode (HermiteStatics'
+/// escape_along note).
+template <class Node>
+std::optional<std::string> out_of_plane_note(std::size_t n, const Node& node, double length, bool escaped) {
+  if (n < 2) return std::nullopt;
+  const Vec3<double> a = node(0), b = node(n - 1);
+  Vec3<double> nrm(-(b(1) - a(1)), b(0) - a(0), 0.0);
+  if (!(nrm.norm() > 1e-9 * length)) return std::nullopt;  // a vertical chord: no plane
+  nrm.normalize();
+  double dev = 0;
+  for (std::size_t i = 0; i < n; ++i) dev = std::max(dev, std::fabs((node(i) - a).dot(nrm)));
+  if (!(dev > 1e-4 * length + 1e-3)) return std::nullopt;
+  std::ostringstream os;
+  os << "the static shape leaves the vertical plane of the line's ends by " << dev
+     << " m with no load across it: a buckled equilibrium (compression held by bending), whose mirror image "
+        "is an equilibrium too; "
+     << (escaped ? "the statics left the unstable in-plane state along its lowest mode to the side the line's "
+                   "geometry sets, not the deck's frame"
+                 : "which of the two the statics reach is not set by the deck (a rotated deck may reach the other)");
+  return os.str();
 }
 
 /// What can be checked before solving (spec "Static equilibrium": a line must reach between

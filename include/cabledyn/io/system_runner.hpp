@@ -25,6 +25,7 @@
 
 #include "cabledyn/core/version.hpp"
 #include "cabledyn/io/line_output_file.hpp"
+#include "cabledyn/io/line_run.hpp"
 #include "cabledyn/io/node_recovery.hpp"
 #include "cabledyn/io/output_file.hpp"
 #include "cabledyn/io/run_settings.hpp"
@@ -101,10 +102,11 @@ class SystemRunner {
     std::exception_ptr failure;
     try {
       coupled_at(0.0);
-      sim_->initialize(x_.data(), v_.data());
+      in_named_line_context(deck_, [&] { sim_->initialize(x_.data(), v_.data()); });  // a line's error names its deck row
       static_state_ = sim_->static_state();  // in static_system()'s numbering
       statics_done_ = true;
       for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
+      note_out_of_plane();
       write_static_out();
       if (deck_.options.nModes > 0) solve_modes();
       if (set_.log)
@@ -244,6 +246,27 @@ class SystemRunner {
         if (first || T > x.hi[e]) x.hi[e] = T, x.t_hi[e] = t;
         if (first || T < x.lo[e]) x.lo[e] = T, x.t_lo[e] = t;
       }
+  }
+
+  // Each line whose static shape leaves the vertical plane of its ends with no current is
+  // noted (io/line_run.hpp, out_of_plane_note: a buckled equilibrium whose mirror image is one
+  // too), as the single-line route notes it.
+  void note_out_of_plane() {
+    const auto& sys = sim_->static_system();
+    if (sys.has_current_field()) return;
+    VecX<double> x;
+    for (std::size_t k = 0; k < sys.n_lines(); ++k) {
+      const int l = static_cast<int>(k);
+      const auto& m = sys.line(l).model;
+      sys.line_gather(static_state_, l, 0, x);
+      const std::string name = m.name() + " (line statics): ";
+      bool escaped = false;
+      for (const auto& n : sim_->statics().notes)
+        escaped = escaped || (n.rfind(name, 0) == 0 && n.find("along its lowest mode") != std::string::npos);
+      const auto note = out_of_plane_note(
+          m.n_nodes(), [&](std::size_t i) { return Vec3<double>(m.node(x, i)); }, m.length(), escaped);
+      if (note) notes_.push_back("statics: " + m.name() + ": " + *note);
+    }
   }
 
   // The modes of the whole system about its static state (nModes; system/system_modes.hpp),
@@ -902,6 +925,9 @@ class SystemRunner {
           f << "; EI = 0 sub-steps: " << ss.substepped << " steps solved again (up to " << ss.largest_substeps
             << " sub-steps), " << ss.kept_plain << " kept plain";
         f << "\n";
+        if (ss.kept_plain > 0)
+          f << "note: " << ss.kept_plain << " step(s) kept the plain step (a sub-step did not converge): snap peaks "
+            << "there are not resolved and a tension may jump in one step; confirm at a smaller dtM\n";
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         const int id = sim_->model().line_id[l];

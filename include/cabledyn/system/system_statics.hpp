@@ -141,7 +141,11 @@ void orient_joints(const MooringSystem<T>& sys, SystemState<T>& s, const std::ve
 /// the point balance must not jump between them), from the line statics' own seeds when that
 /// fails. A line clamped to a direction joint is solved pinned there first, the joint turned to
 /// its lines (orient_joints), and the line solved again with its clamp (joint_pass 1).
-/// With `notes`, the Hermite line statics' notes are appended to it, each naming its line.
+/// With `notes`, the Hermite line statics' notes are appended to it, each naming its line
+/// (and a failed Hermite statics' error, the line then seeded without bending, ending with
+/// kSeededWithoutBending).
+inline constexpr const char* kSeededWithoutBending =
+    "seeded by its equilibrium without bending, the system polish brings the bending in";
 template <class T>
 void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std::vector<int>* only_points = nullptr,
                       bool warm = false, int joint_pass = 0, std::vector<std::string>* notes = nullptr) {
@@ -228,9 +232,11 @@ void solve_lines_held(const MooringSystem<T>& sys, SystemState<T>& s, const std:
       }
       if (!solved) try {
         r = HermiteStatics(line, prob).solve();
-      } catch (const SolveError&) {
+      } catch (const SolveError& e) {
         if (joint_pass == 1) continue;  // keeps the pinned solution turned onto the joint's axis
         if (warm) throw;  // the line without bending is no equilibrium to balance on
+        if (notes)
+          notes->push_back(L.model.name() + " (line statics): " + e.what() + "; " + std::string(kSeededWithoutBending));
         std::vector<LineSection> secs = line.sections();
         for (auto& sec : secs) sec.type.EI = 0;
         LineEnd fa = line.end(0), fb = line.end(1);
@@ -381,9 +387,20 @@ SystemStaticResult solve_statics_loose(MooringSystem<T>& sys, SystemState<T>& s,
   }
   // The physical-branch audit, in the numbering the equilibrium was solved in (a loose body
   // held: it is at rest where the deck puts it, not in equilibrium).
+  // A branch the audit refuses on a finite-EI line whose own statics had failed (the line
+  // then seeded without bending: a bow the Hermite statics do not walk, a mesh too coarse)
+  // names that failure too: it, not the polish, says why.
   auto solve = [&](SystemState<T>& st) {
     SystemStaticResult r = detail::solve_statics_numbered(sys, st, opt);
-    if (opt.audit) audit_static_branch(sys, st);
+    if (opt.audit) try {
+      audit_static_branch(sys, st);
+    } catch (const SolveError& e) {
+      std::string before;
+      for (const auto& n : r.notes)
+        if (n.find(kSeededWithoutBending) != std::string::npos) before += (before.empty() ? "" : "; ") + n;
+      if (before.empty()) throw;
+      throw SolveError(e.object(), e.quantity(), e.value(), e.limit() + "; the line statics before: " + before);
+    }
     return r;
   };
   if (loose.empty()) return solve(s);
