@@ -603,3 +603,42 @@ TEST_CASE("A free rod on the seabed: its stations bear its submerged weight even
   CHECK(std::fabs(r(2) - rest(2)) < 1e-6);
   CHECK((R * Vec3<double>(0, 0, 1) - Vec3<double>(1, 0, 0)).norm() < 1e-6);
 }
+
+TEST_CASE("A Newton update that would carry a rod's seabed station beyond the contact blend stops it in the blend",
+          "[system][rods][seabed]") {
+  // The rod of the test above, level 0.3 m above the bed (spec "Seabed contact": the update
+  // limit of contact_entry_fraction, which the line nodes and points had): an update that
+  // lowers it by 1 m is cut to the fraction that brings its stations to the middle of the
+  // blend, (delta / 2 + 0.3) / 1; one that turns it about y by 0.1 rad, so that End B (10 m
+  // from End A, the reference point) dips by 10 sin 0.1, is cut by that station, at its exact
+  // turned position. An update that keeps every station above the bed is whole.
+  Environment env;
+  env.depth = 50;
+  SeabedModel bed;
+  bed.z = -50;
+  bed.params.kBot = 3e5;
+  bed.params.cBot = 3e4;
+  const double L = 10, d = 0.4, mu = 300, h = 0.3, delta = bed.params.delta;
+  BodyModel<double> B;
+  B.name = "rod above the bed";
+  B.kind = BodyKind::free;
+  B.point_contact = false;
+  B.R = rotation_xyz(0.0, sr_pi / 2, 0.0);  // the rod's z axis along +x
+  RodPart<double> rod = sr_rod(L, d, mu, 1.0);
+  B.rods.push_back(rod);
+  B.r = Vec3<double>(-L / 2, 0, -50 + h);
+  MooringSystem<double> sys(env, "rod above the bed");
+  sys.set_seabed(bed);
+  sys.add_body(B);
+  sys.renumber();
+  const auto s = sys.initial_state();
+  VecX<double> dq = VecX<double>::Zero(sys.dofs());
+  dq(sys.body_row(0, 2)) = -1.0;
+  CHECK(sys.update_limit(s, dq) == Approx((0.5 * delta + h) / 1.0).epsilon(1e-12));
+  dq.setZero();
+  dq(sys.body_row(0, 4)) = 0.1;  // about world y: +x turns toward -z
+  CHECK(sys.update_limit(s, dq) == Approx((0.5 * delta + h) / (L * std::sin(0.1))).epsilon(1e-9));
+  dq.setZero();
+  dq(sys.body_row(0, 2)) = -0.2;
+  CHECK(sys.update_limit(s, dq) == 1.0);
+}

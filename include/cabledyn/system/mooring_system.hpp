@@ -803,9 +803,9 @@ class MooringSystem {
   /// the OC4 chain at N = 160: reuse there saved factorisations, not time).
   bool wants_factor_reuse() const { return has_finite_ei_lines(); }
   /// SystemStepper hook on each Newton update dq from state s: the largest fraction in (0, 1]
-  /// of it that takes no line node or free point from outside the seabed beyond its contact
-  /// blend (contact_entry_fraction: it stops in the blend, where the tangent sees the contact;
-  /// spec "Seabed contact").
+  /// of it that takes no line node, free point, body contact point or rod seabed station
+  /// from outside the seabed beyond its contact blend (contact_entry_fraction: it stops in the
+  /// blend, where the tangent sees the contact; spec "Seabed contact").
   double update_limit(const State& s, const VecX<T>& dq) const {
     double a = 1;
     if (!seabed_.z) return a;
@@ -822,6 +822,34 @@ class MooringSystem {
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
       if (d >= 0 && value_of(point_footprint(static_cast<int>(p))) > 0) limit(d);
+    }
+    // A body's contact point (BodyModel::point_contact) and its rods' seabed stations
+    // (rod_seabed_stations), each carried by the update of its body's pose: the poses at q and
+    // at q + dq (pose_of: a pinned body's about its pin, on its parent's), a station fixed in
+    // the body turning with it.
+    bool bodies = false;
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      bodies = bodies || (body_dof_[b] >= 0 && !bodies_[b].joint && (bodies_[b].point_contact || !bodies_[b].rods.empty()));
+    if (!bodies) return a;
+    wlim_ = s.q;  // sized by renumber(): no allocation
+    wlim_ += dq;
+    auto limit_z = [&](const T& z0, const T& z1) {
+      const double z = static_cast<double>(value_of(z0));
+      a = std::min(a, contact_entry_fraction(z, static_cast<double>(value_of(z1)) - z, zf, delta));
+    };
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const auto& B = bodies_[b];
+      if (body_dof_[b] < 0 || B.joint) continue;
+      Vec3<T> r0, r1;
+      Mat3<T> R0, R1;
+      pose_of(static_cast<int>(b), s.q, s.R, r0, R0);
+      pose_of(static_cast<int>(b), wlim_, s.R, r1, R1);
+      if (B.point_contact) limit_z(r0(2), r1(2));
+      const Mat3<T> turn = R1 * R0.transpose();
+      for (const auto& rod : B.rods)
+        rod_seabed_stations<T>(rod, Vec3<T>(R0 * rod.a), Vec3<T>(R0 * rod.b), [&](const Vec3<T>& p, const T&) {
+          limit_z(T(r0(2) + p(2)), T(r1(2) + (turn * p)(2)));
+        });
     }
     return a;
   }
@@ -959,6 +987,7 @@ class MooringSystem {
     }
     caps_.clear();
     for (const auto& L : lines_) caps_.emplace_back(L.model.hermite() ? 0 : L.model.n_elements());
+    wlim_.setZero(n_dofs_);
     held_mass_.assign(lines_.size(), {});
     for (std::size_t l = 0; l < lines_.size(); ++l)
       if (lines_[l].model.hermite()) held_mass_[l].resize(lines_[l].model.n_elements());
@@ -2314,6 +2343,7 @@ class MooringSystem {
   // Each Hermite line's element masses held over a step's attempt (hold_inertia), sized by
   // renumber(); mass_held_: inertia() reads them.
   mutable std::vector<std::vector<Mat<T, 12>>> held_mass_;
+  mutable VecX<T> wlim_;  // update_limit's q + dq, sized by renumber()
   mutable bool mass_held_ = false;
   bool tensile_ = false;                        // tensile_safety: check_state audits the finite-EI lines
   double tensile_eps_ = 2e-6;                   // its strain tolerance
