@@ -9006,15 +9006,9 @@ class LineModel {
   void hermite_masses(const VecX<T>& x, std::vector<Mat<T, 12>>& held) const {
     for (std::size_t e = 0; e < n_elements(); ++e) {
       if constexpr (std::is_same_v<T, double>) {
-        if (pack_elements_ && b_.pack_run[e]) {
-          std::array<Eigen::Index, kLanes> i0{};
-          Vec<Pk, 12> qe;
-          if (gather_submerged(e, x, i0, qe)) {
-            const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e], l0_value(e), surface_z_);
-            for (int l = 0; l < kLanes; ++l) held[e + static_cast<std::size_t>(l)] = b_.hmass[e + static_cast<std::size_t>(l)] + lane_of(Mp, l);
-            e += kLanes - 1;
-            continue;
-          }
+        if (pack_elements_ && b_.pack_run[e] && hermite_mass_pack(e, x, &held[e])) {
+          e += kLanes - 1;
+          continue;
         }
       }
       held[e] = hermite_mass(e, x.template segment<12>(static_cast<Eigen::Index>(6 * e)));
@@ -9446,17 +9440,26 @@ class LineModel {
   template <class Sink>
   bool hermite_inertia_pack(std::size_t e0, const VecX<double>& x, const VecX<double>& ax, VecX<double>& Ma, Sink* sink,
                             double wm) const {
+    std::array<Mat<double, 12>, kLanes> Me;
+    if (!hermite_mass_pack(e0, x, Me.data())) return false;
+    for (int l = 0; l < kLanes; ++l) {
+      const std::size_t e = e0 + static_cast<std::size_t>(l);
+      const auto o = static_cast<Eigen::Index>(6 * e);
+      Ma.template segment<12>(o) += Me[l] * Vec<double, 12>(ax.template segment<12>(o));
+      if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<double, 12>(wm * Me[l]));
+    }
+    return true;
+  }
+
+  // hermite_mass() of a run of kLanes equal, wholly submerged Hermite elements from e0, their
+  // added masses on one SIMD pack: lane l's element mass (structural plus added) into Me[l]
+  // (false: the run is not wholly submerged at x; nothing written).
+  bool hermite_mass_pack(std::size_t e0, const VecX<double>& x, Mat<double, 12>* Me) const {
     std::array<Eigen::Index, kLanes> i0{};
     Vec<Pk, 12> qe;
     if (!gather_submerged(e0, x, i0, qe)) return false;
     const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
-    for (int l = 0; l < kLanes; ++l) {
-      const std::size_t e = e0 + static_cast<std::size_t>(l);
-      const Mat<double, 12> Me = b_.hmass[e] + lane_of(Mp, l);  // hermite_mass's sum
-      const auto o = static_cast<Eigen::Index>(6 * e);
-      Ma.template segment<12>(o) += Me * Vec<double, 12>(ax.template segment<12>(o));
-      if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<double, 12>(wm * Me));
-    }
+    for (int l = 0; l < kLanes; ++l) Me[l] = b_.hmass[e0 + static_cast<std::size_t>(l)] + lane_of(Mp, l);
     return true;
   }
 
@@ -13845,6 +13848,7 @@ class SystemStepper {
     }
     long caps = 0;
     double gprev = std::numeric_limits<double>::infinity();
+    double g2prev = std::numeric_limits<double>::infinity();  // ||G||_2 of the iterate before, for the line search
     int backtracks = 0;
     bool limited = false;  // the last update stopped a node in the seabed blend: taken whole
     // The factor of the last factorisation lives in fac(), the tangent is assembled into
@@ -13904,15 +13908,16 @@ class SystemStepper {
       const bool lazy = !reuse && it > 0 && ahead_ < 0.5;
       evaluate(!reuse && !lazy);
       ++stats_.newton_iterations;
-      double gn = 0;
+      double gn = 0, g2 = 0;  // ||G||_inf (the Newton test), ||G||_2^2 (the line search)
       bool finite = true;
       auto measure = [&] {
-        gn = 0;
+        gn = g2 = 0;
         finite = true;
         for (Index i = 0; i < G_.size(); ++i) {
           const double v = std::fabs(static_cast<double>(value_of(G_(i))));
           finite = finite && std::isfinite(v);
           gn = std::max(gn, v);
+          g2 += v * v;
         }
       };
       measure();
@@ -13928,7 +13933,7 @@ class SystemStepper {
       // A non-finite residual after an update (a collapsed element) is an increase for the
       // line search; otherwise the attempt fails.
       if (!finite && !((reusing && it > 0) || (line_search_ && it > 0 && backtracks < opt_.max_backtracks))) return false;
-      if (!finite) gn = std::numeric_limits<double>::infinity();
+      if (!finite) gn = g2 = std::numeric_limits<double>::infinity();
       // On the previous step's factor the test takes the floor of that factor's tangent.
       if (it == 0) target_ = reusing ? std::max(opt_.tol * scale_, fac_floor_) : opt_.tol * scale_;
       if (tangent_here && finite) set_floor();
@@ -13964,12 +13969,15 @@ class SystemStepper {
         reusing = false;
         factored = false;
         limited = false;
-        gprev = std::numeric_limits<double>::infinity();
+        gprev = g2prev = std::numeric_limits<double>::infinity();
         continue;
       }
       // Line search: an update that raised the residual is halved (a node cycling on and off
-      // the seabed's penalty, a snap of a finite-EI line), up to max_backtracks times.
-      if (line_search_ && gn > gprev && backtracks < opt_.max_backtracks && !limited) {
+      // the seabed's penalty, a snap of a finite-EI line), up to max_backtracks times. The
+      // residual is measured by its 2-norm here, which a turn of the frame leaves as it is (the
+      // rows of a node or a body turn with it); the largest row would decide for a turned twin
+      // of the system otherwise than for the system (docs/robustness.md, case 311's twin).
+      if (line_search_ && g2 > g2prev && backtracks < opt_.max_backtracks && !limited) {
         dq_ *= T(0.5);
         trial_.q -= dq_;
         ++backtracks;
@@ -13988,6 +13996,7 @@ class SystemStepper {
         keep = reuse && gn <= 0.25 * gprev;
       }
       gprev = gn;
+      g2prev = g2;
       backtracks = 0;
       limited = false;
       try {
@@ -25934,10 +25943,12 @@ namespace detail {
 }
 }  // namespace detail
 
-/// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
-/// the deck line of line `id` (the solvers name their own objects, the user needs the deck's).
-template <class F>
-void in_line_context(const Deck& deck, int id, F&& f) {
+namespace detail {
+/// Runs f; an error it throws (other than NotImplementedError and InterruptedError) is thrown
+/// again by rethrow_in_line_context for the line id_of(e) names, or as it is where id_of
+/// names none (nullopt).
+template <class F, class IdOf>
+void with_line_context(const Deck& deck, F&& f, IdOf&& id_of) {
   try {
     f();
   } catch (const NotImplementedError&) {
@@ -25945,8 +25956,18 @@ void in_line_context(const Deck& deck, int id, F&& f) {
   } catch (const InterruptedError&) {
     throw;
   } catch (const Error& e) {
-    detail::rethrow_in_line_context(deck, id, e);
+    const std::optional<int> id = id_of(e);
+    if (!id) throw;
+    rethrow_in_line_context(deck, *id, e);
   }
+}
+}  // namespace detail
+
+/// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
+/// the deck line of line `id` (the solvers name their own objects, the user needs the deck's).
+template <class F>
+void in_line_context(const Deck& deck, int id, F&& f) {
+  detail::with_line_context(deck, std::forward<F>(f), [id](const Error&) { return std::optional<int>(id); });
 }
 
 /// Runs f; an error whose object names a line of the deck as a mooring system names its
@@ -25954,21 +25975,15 @@ void in_line_context(const Deck& deck, int id, F&& f) {
 /// the deck line of that line in front; any other error as it is.
 template <class F>
 void in_named_line_context(const Deck& deck, F&& f) {
-  try {
-    f();
-  } catch (const NotImplementedError&) {
-    throw;
-  } catch (const InterruptedError&) {
-    throw;
-  } catch (const Error& e) {
+  detail::with_line_context(deck, std::forward<F>(f), [&deck](const Error& e) -> std::optional<int> {
     const std::string& o = e.object();
-    if (o.rfind("line ", 0) != 0) throw;
+    if (o.rfind("line ", 0) != 0) return std::nullopt;
     std::size_t i = 5;
     int id = 0;
     while (i < o.size() && i < 14 && o[i] >= '0' && o[i] <= '9') id = 10 * id + (o[i++] - '0');
-    if (i == 5 || (i < o.size() && o[i] != ':' && o[i] != ' ') || !deck.find_line(id)) throw;
-    detail::rethrow_in_line_context(deck, id, e);
-  }
+    if (i == 5 || (i < o.size() && o[i] != ':' && o[i] != ' ') || !deck.find_line(id)) return std::nullopt;
+    return id;
+  });
 }
 
 /// The note on a static line shape that leaves the vertical plane of its ends with no load
@@ -28844,12 +28859,12 @@ class SystemRunner {
       }
   }
 
-  // Each line whose static shape leaves the vertical plane of its ends with no current is
-  // noted (io/line_run.hpp, out_of_plane_note: a buckled equilibrium whose mirror image is one
+  // Each line whose static shape leaves the vertical plane of its ends with no current (no
+  // uniform current and no current field) is noted (io/line_run.hpp, out_of_plane_note: a buckled equilibrium whose mirror image is one
   // too), as the single-line route notes it.
   void note_out_of_plane() {
     const auto& sys = sim_->static_system();
-    if (sys.has_current_field()) return;
+    if (sys.has_current_field() || !sys.current().isZero()) return;
     VecX<double> x;
     for (std::size_t k = 0; k < sys.n_lines(); ++k) {
       const int l = static_cast<int>(k);

@@ -436,6 +436,21 @@ TEST_CASE("campaign: buckled cables' equilibria are stable, the twin's equal, no
     for (const auto& n : sa.notes()) noted_sys = noted_sys || n.rfind(head, 0) == 0;
     CHECK(noted_sys == noted);
   }
+  // With a uniform current (0.05 m/s along y) the current loads the lines across their planes:
+  // leaving the plane is then no sign of a buckle, and the system route notes none (before it
+  // checked only for a current field and wrote 4 such notes here).
+  {
+    Deck dc = read_deck(dir + "/case_0411.dat");
+    dc.options.current.model = CurrentModel::uniform;
+    dc.options.current.velocity = {0.0, 0.05, 0.0};
+    RunSettings sc = rb_settings(d / "sc");
+    sc.tmax = 0;
+    SystemRunner sysc(dc, sc);
+    sysc.run();
+    int wrong = 0;
+    for (const auto& n : sysc.notes()) wrong += n.find("leaves the vertical plane") != std::string::npos;
+    CHECK(wrong == 0);
+  }
   // Case 322: a polyester line snaps. Steps whose sub-steps do not converge keep the plain
   // step, where a one-step jump of FairTen1 is not resolved, and the summary says so. Until
   // the seabed update limit (docs/dynamics.md, "Seabed landings") 3 steps here kept the plain

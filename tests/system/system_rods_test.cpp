@@ -546,6 +546,18 @@ TEST_CASE("A surface-piercing rod seen from its other end, and the tilt derivati
     CHECK(Fd(k).derivatives()(0) == Approx((Fp(k) - Fm(k)) / (2 * e)).epsilon(1e-5).margin(1e-6 * rg * L));
 }
 
+// A free body carrying one level rod of length L, diameter d and mass mu per metre, its z
+// axis along +x, as the deck builds a rod's carrier (no contact point of its own).
+BodyModel<double> sr_bed_rod(const std::string& name, double L, double d, double mu) {
+  BodyModel<double> B;
+  B.name = name;
+  B.kind = BodyKind::free;
+  B.point_contact = false;
+  B.R = rotation_xyz(0.0, sr_pi / 2, 0.0);  // the rod's z axis along +x
+  B.rods.push_back(sr_rod(L, d, mu, 1.0));
+  return B;
+}
+
 TEST_CASE("A free rod on the seabed: its stations bear its submerged weight evenly, and it settles there",
           "[system][rods][seabed]") {
   // A 10 m rod of 0.4 m diameter and 300 kg/m lying flat on a flat bed 50 m down (spec
@@ -562,14 +574,8 @@ TEST_CASE("A free rod on the seabed: its stations bear its submerged weight even
   const double L = 10, d = 0.4, mu = 300;
   const double w = (mu - env.rho_w * sr_pi * d * d / 4) * env.g;
   const double g = w / (bed.params.kBot * d) + bed.params.delta / 2;
-  BodyModel<double> B;
-  B.name = "grounded rod";
-  B.kind = BodyKind::free;
-  B.point_contact = false;  // as the deck builds a rod's carrier
-  B.R = rotation_xyz(0.0, sr_pi / 2, 0.0);  // the rod's z axis along +x
-  RodPart<double> rod = sr_rod(L, d, mu, 1.0);
-  rod.CaEnd = 0;
-  B.rods.push_back(rod);
+  BodyModel<double> B = sr_bed_rod("grounded rod", L, d, mu);
+  B.rods[0].CaEnd = 0;
   // At the analytic rest pose the rod's loads balance: weight, buoyancy and the stations'.
   const Vec3<double> rest(-L / 2, 0, -50 - g);
   const Vec6<double> F = body_external_load<double>(B, rest, B.R, Vec3<double>::Zero(), Vec3<double>::Zero(), env,
@@ -619,13 +625,7 @@ TEST_CASE("A Newton update that would carry a rod's seabed station beyond the co
   bed.params.kBot = 3e5;
   bed.params.cBot = 3e4;
   const double L = 10, d = 0.4, mu = 300, h = 0.3, delta = bed.params.delta;
-  BodyModel<double> B;
-  B.name = "rod above the bed";
-  B.kind = BodyKind::free;
-  B.point_contact = false;
-  B.R = rotation_xyz(0.0, sr_pi / 2, 0.0);  // the rod's z axis along +x
-  RodPart<double> rod = sr_rod(L, d, mu, 1.0);
-  B.rods.push_back(rod);
+  BodyModel<double> B = sr_bed_rod("rod above the bed", L, d, mu);
   B.r = Vec3<double>(-L / 2, 0, -50 + h);
   MooringSystem<double> sys(env, "rod above the bed");
   sys.set_seabed(bed);

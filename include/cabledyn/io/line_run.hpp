@@ -76,10 +76,12 @@ namespace detail {
 }
 }  // namespace detail
 
-/// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
-/// the deck line of line `id` (the solvers name their own objects, the user needs the deck's).
-template <class F>
-void in_line_context(const Deck& deck, int id, F&& f) {
+namespace detail {
+/// Runs f; an error it throws (other than NotImplementedError and InterruptedError) is thrown
+/// again by rethrow_in_line_context for the line id_of(e) names, or as it is where id_of
+/// names none (nullopt).
+template <class F, class IdOf>
+void with_line_context(const Deck& deck, F&& f, IdOf&& id_of) {
   try {
     f();
   } catch (const NotImplementedError&) {
@@ -87,8 +89,18 @@ void in_line_context(const Deck& deck, int id, F&& f) {
   } catch (const InterruptedError&) {
     throw;
   } catch (const Error& e) {
-    detail::rethrow_in_line_context(deck, id, e);
+    const std::optional<int> id = id_of(e);
+    if (!id) throw;
+    rethrow_in_line_context(deck, *id, e);
   }
+}
+}  // namespace detail
+
+/// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
+/// the deck line of line `id` (the solvers name their own objects, the user needs the deck's).
+template <class F>
+void in_line_context(const Deck& deck, int id, F&& f) {
+  detail::with_line_context(deck, std::forward<F>(f), [id](const Error&) { return std::optional<int>(id); });
 }
 
 /// Runs f; an error whose object names a line of the deck as a mooring system names its
@@ -96,21 +108,15 @@ void in_line_context(const Deck& deck, int id, F&& f) {
 /// the deck line of that line in front; any other error as it is.
 template <class F>
 void in_named_line_context(const Deck& deck, F&& f) {
-  try {
-    f();
-  } catch (const NotImplementedError&) {
-    throw;
-  } catch (const InterruptedError&) {
-    throw;
-  } catch (const Error& e) {
+  detail::with_line_context(deck, std::forward<F>(f), [&deck](const Error& e) -> std::optional<int> {
     const std::string& o = e.object();
-    if (o.rfind("line ", 0) != 0) throw;
+    if (o.rfind("line ", 0) != 0) return std::nullopt;
     std::size_t i = 5;
     int id = 0;
     while (i < o.size() && i < 14 && o[i] >= '0' && o[i] <= '9') id = 10 * id + (o[i++] - '0');
-    if (i == 5 || (i < o.size() && o[i] != ':' && o[i] != ' ') || !deck.find_line(id)) throw;
-    detail::rethrow_in_line_context(deck, id, e);
-  }
+    if (i == 5 || (i < o.size() && o[i] != ':' && o[i] != ' ') || !deck.find_line(id)) return std::nullopt;
+    return id;
+  });
 }
 
 /// The note on a static line shape that leaves the vertical plane of its ends with no load

@@ -248,12 +248,12 @@ class SystemRunner {
       }
   }
 
-  // Each line whose static shape leaves the vertical plane of its ends with no current is
-  // noted (io/line_run.hpp, out_of_plane_note: a buckled equilibrium whose mirror image is one
+  // Each line whose static shape leaves the vertical plane of its ends with no current (no
+  // uniform current and no current field) is noted (io/line_run.hpp, out_of_plane_note: a buckled equilibrium whose mirror image is one
   // too), as the single-line route notes it.
   void note_out_of_plane() {
     const auto& sys = sim_->static_system();
-    if (sys.has_current_field()) return;
+    if (sys.has_current_field() || !sys.current().isZero()) return;
     VecX<double> x;
     for (std::size_t k = 0; k < sys.n_lines(); ++k) {
       const int l = static_cast<int>(k);

@@ -613,15 +613,9 @@ class LineModel {
   void hermite_masses(const VecX<T>& x, std::vector<Mat<T, 12>>& held) const {
     for (std::size_t e = 0; e < n_elements(); ++e) {
       if constexpr (std::is_same_v<T, double>) {
-        if (pack_elements_ && b_.pack_run[e]) {
-          std::array<Eigen::Index, kLanes> i0{};
-          Vec<Pk, 12> qe;
-          if (gather_submerged(e, x, i0, qe)) {
-            const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e], l0_value(e), surface_z_);
-            for (int l = 0; l < kLanes; ++l) held[e + static_cast<std::size_t>(l)] = b_.hmass[e + static_cast<std::size_t>(l)] + lane_of(Mp, l);
-            e += kLanes - 1;
-            continue;
-          }
+        if (pack_elements_ && b_.pack_run[e] && hermite_mass_pack(e, x, &held[e])) {
+          e += kLanes - 1;
+          continue;
         }
       }
       held[e] = hermite_mass(e, x.template segment<12>(static_cast<Eigen::Index>(6 * e)));
@@ -1053,17 +1047,26 @@ class LineModel {
   template <class Sink>
   bool hermite_inertia_pack(std::size_t e0, const VecX<double>& x, const VecX<double>& ax, VecX<double>& Ma, Sink* sink,
                             double wm) const {
+    std::array<Mat<double, 12>, kLanes> Me;
+    if (!hermite_mass_pack(e0, x, Me.data())) return false;
+    for (int l = 0; l < kLanes; ++l) {
+      const std::size_t e = e0 + static_cast<std::size_t>(l);
+      const auto o = static_cast<Eigen::Index>(6 * e);
+      Ma.template segment<12>(o) += Me[l] * Vec<double, 12>(ax.template segment<12>(o));
+      if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<double, 12>(wm * Me[l]));
+    }
+    return true;
+  }
+
+  // hermite_mass() of a run of kLanes equal, wholly submerged Hermite elements from e0, their
+  // added masses on one SIMD pack: lane l's element mass (structural plus added) into Me[l]
+  // (false: the run is not wholly submerged at x; nothing written).
+  bool hermite_mass_pack(std::size_t e0, const VecX<double>& x, Mat<double, 12>* Me) const {
     std::array<Eigen::Index, kLanes> i0{};
     Vec<Pk, 12> qe;
     if (!gather_submerged(e0, x, i0, qe)) return false;
     const Mat<Pk, 12> Mp = hermite_added_mass<Pk>(qe, b_.morison[e0], l0_value(e0), surface_z_);
-    for (int l = 0; l < kLanes; ++l) {
-      const std::size_t e = e0 + static_cast<std::size_t>(l);
-      const Mat<double, 12> Me = b_.hmass[e] + lane_of(Mp, l);  // hermite_mass's sum
-      const auto o = static_cast<Eigen::Index>(6 * e);
-      Ma.template segment<12>(o) += Me * Vec<double, 12>(ax.template segment<12>(o));
-      if (sink) add_element_blocks<4>(*sink, 2 * e, Mat<double, 12>(wm * Me));
-    }
+    for (int l = 0; l < kLanes; ++l) Me[l] = b_.hmass[e0 + static_cast<std::size_t>(l)] + lane_of(Mp, l);
     return true;
   }
 
