@@ -13417,6 +13417,7 @@ using LineDynamics = BasicLineDynamics<>;
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 
 namespace cabledyn {
@@ -13438,6 +13439,12 @@ struct SystemStepperOptions {
   int max_subdivisions = 10;  ///< halvings of a failed step (2^10 sub-steps at most: recovery_max_substeps 1024, the deck default)
   LineSearch line_search = LineSearch::automatic;
   int max_backtracks = 12;
+  /// The line search (and the seabed's update limit) per connected component of the system
+  /// (System::dof_components(): lines between held points apart, as the single-line march
+  /// searches them); false: on the whole system's ||G||_2 (one line's rise halves every line's
+  /// update, one line's landing cuts every line's: the march of a line then depends on the
+  /// lines beside it, and a turned twin of a system of several snapping lines parted from it).
+  bool search_components = true;
   /// [modified_newton] Reuse the factorised tangent within an attempt while each iterate
   /// reduces ||G||_inf to at most a quarter of the previous one; rebuild it at the iterate
   /// otherwise (spec "Newton iteration"). The convergence test is unchanged. An iterate on the
@@ -13567,6 +13574,20 @@ class SystemStepper {
     sys_.get_held(ha_);
     xa_ = x_;
     scale_ = sys_.force_scale(s);
+    // The line search and the seabed's update limit per connected component of the system
+    // (System::dof_components(): its tangent is block-diagonal over them, so each component's
+    // update is a Newton update of its own): lines between held points are searched apart,
+    // as the single-line march searches them, and one line's halving or landing does not cut
+    // another's update. Sized here; a step allocates nothing.
+    comp_.clear();
+    if constexpr (requires { sys_.dof_components(); })
+      if (opt_.search_components && sys_.n_components() > 1) comp_ = sys_.dof_components();
+    const std::size_t nc = comp_.empty() ? 0 : static_cast<std::size_t>(sys_.n_components());
+    g2c_.assign(nc, 0.0);
+    g2c_prev_.assign(nc, 0.0);
+    lim_c_.assign(nc, 1.0);
+    back_c_.assign(nc, 0);
+    halve_c_.assign(nc, 0);
     rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
     // ends, a pin the host or a parent body moves) is part of the balance.
@@ -13850,6 +13871,12 @@ class SystemStepper {
     double gprev = std::numeric_limits<double>::infinity();
     double g2prev = std::numeric_limits<double>::infinity();  // ||G||_2 of the iterate before, for the line search
     int backtracks = 0;
+    const bool per_comp = !comp_.empty();
+    if (per_comp) {
+      std::fill(g2c_prev_.begin(), g2c_prev_.end(), std::numeric_limits<double>::infinity());
+      std::fill(back_c_.begin(), back_c_.end(), 0);
+      std::fill(lim_c_.begin(), lim_c_.end(), 1.0);
+    }
     bool limited = false;  // the last update stopped a node in the seabed blend: taken whole
     // The factor of the last factorisation lives in fac(), the tangent is assembled into
     // work(): a new tangent does not overwrite the factor until it is factorised itself.
@@ -13913,11 +13940,13 @@ class SystemStepper {
       auto measure = [&] {
         gn = g2 = 0;
         finite = true;
+        if (per_comp) std::fill(g2c_.begin(), g2c_.end(), 0.0);
         for (Index i = 0; i < G_.size(); ++i) {
           const double v = std::fabs(static_cast<double>(value_of(G_(i))));
           finite = finite && std::isfinite(v);
           gn = std::max(gn, v);
           g2 += v * v;
+          if (per_comp) g2c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])] += std::isfinite(v) ? v * v : std::numeric_limits<double>::infinity();
         }
       };
       measure();
@@ -13932,7 +13961,13 @@ class SystemStepper {
       const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * scale_);
       // A non-finite residual after an update (a collapsed element) is an increase for the
       // line search; otherwise the attempt fails.
-      if (!finite && !((reusing && it > 0) || (line_search_ && it > 0 && backtracks < opt_.max_backtracks))) return false;
+      bool can_halve = backtracks < opt_.max_backtracks;
+      if (per_comp && !finite) {
+        can_halve = true;  // every component whose residual is not finite may still halve
+        for (std::size_t c = 0; c < g2c_.size(); ++c)
+          if (!std::isfinite(g2c_[c]) && back_c_[c] >= opt_.max_backtracks) can_halve = false;
+      }
+      if (!finite && !((reusing && it > 0) || (line_search_ && it > 0 && can_halve))) return false;
       if (!finite) gn = g2 = std::numeric_limits<double>::infinity();
       // On the previous step's factor the test takes the floor of that factor's tangent.
       if (it == 0) target_ = reusing ? std::max(opt_.tol * scale_, fac_floor_) : opt_.tol * scale_;
@@ -13970,6 +14005,7 @@ class SystemStepper {
         factored = false;
         limited = false;
         gprev = g2prev = std::numeric_limits<double>::infinity();
+        if (per_comp) std::fill(g2c_prev_.begin(), g2c_prev_.end(), std::numeric_limits<double>::infinity());
         continue;
       }
       // Line search: an update that raised the residual is halved (a node cycling on and off
@@ -13977,7 +14013,23 @@ class SystemStepper {
       // residual is measured by its 2-norm here, which a turn of the frame leaves as it is (the
       // rows of a node or a body turn with it); the largest row would decide for a turned twin
       // of the system otherwise than for the system (docs/robustness.md, case 311's twin).
-      if (line_search_ && g2 > g2prev && backtracks < opt_.max_backtracks && !limited) {
+      // Per component, each whose ||G_c||_2 rose halves its own part of the update (an update
+      // stopped in the seabed blend is taken whole there); the others keep theirs.
+      if (line_search_ && per_comp && it > 0) {
+        bool any = false;
+        for (std::size_t c = 0; c < g2c_.size(); ++c) {
+          halve_c_[c] = lim_c_[c] >= 1 && back_c_[c] < opt_.max_backtracks && g2c_[c] > g2c_prev_[c] && g2c_[c] > target_ * target_;
+          if (halve_c_[c]) ++back_c_[c], ++stats_.backtracks, any = true;
+        }
+        if (any) {
+          for (Index i = 0; i < dq_.size(); ++i)
+            if (halve_c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])]) {
+              dq_(i) *= T(0.5);
+              trial_.q(i) -= dq_(i);
+            }
+          continue;
+        }
+      } else if (line_search_ && g2 > g2prev && backtracks < opt_.max_backtracks && !limited) {
         dq_ *= T(0.5);
         trial_.q -= dq_;
         ++backtracks;
@@ -13998,6 +14050,11 @@ class SystemStepper {
       gprev = gn;
       g2prev = g2;
       backtracks = 0;
+      if (per_comp) {
+        g2c_prev_ = g2c_;  // equal sizes: no allocation
+        std::fill(back_c_.begin(), back_c_.end(), 0);
+        std::fill(lim_c_.begin(), lim_c_.end(), 1.0);
+      }
       limited = false;
       try {
         if (!keep) {
@@ -14022,11 +14079,22 @@ class SystemStepper {
       // An update that would carry a node from outside the seabed beyond its contact blend
       // stops it in the blend (System::update_limit), and is taken whole: the line search
       // would pull the node back out, where the next update limits it again.
+      if constexpr (requires { sys_.update_limit(trial_, dq_, lim_c_.data()); }) {
+        if (per_comp) {
+          sys_.update_limit(trial_, dq_, lim_c_.data());
+          for (Index i = 0; i < dq_.size(); ++i) {
+            const double lim = lim_c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])];
+            if (lim < 1) dq_(i) *= T(lim), limited = true;
+          }
+        }
+      }
       if constexpr (requires { sys_.update_limit(trial_, dq_); }) {
-        const double lim = sys_.update_limit(trial_, dq_);
-        if (lim < 1) {
-          dq_ *= T(lim);
-          limited = true;
+        if (!per_comp) {
+          const double lim = sys_.update_limit(trial_, dq_);
+          if (lim < 1) {
+            dq_ *= T(lim);
+            limited = true;
+          }
         }
       }
       trial_.q += dq_;
@@ -14090,6 +14158,12 @@ class SystemStepper {
   std::string rejected_;  // why check_state rejected the last attempt's converged iterate (empty: it did not)
   bool initialized_ = false;
   bool line_search_ = false;
+  // Per connected component (empty: one component): each DOF's, and the attempt's ||G_c||_2^2
+  // now and at the iterate before, the update limit, halvings of the update, halve now.
+  std::vector<int> comp_;
+  std::vector<double> g2c_, g2c_prev_, lim_c_;
+  std::vector<int> back_c_;
+  std::vector<char> halve_c_;
   SystemStepperStatistics stats_;
 };
 
@@ -16279,6 +16353,19 @@ class MooringSystem {
     require_numbered();
     return n_pos_dofs_;
   }
+  /// The connected components of the system's DOFs: two DOFs share one when a chain of
+  /// lines, free points and bodies joins them (a line's DOFs, the free points and bodies its
+  /// ends are on, a pinned body's parent), so the tangent is block-diagonal over them (a line
+  /// between held points is a component of its own). dof_components()[i] is DOF i's, numbered
+  /// 0 .. n_components() - 1 in the order of their first DOF.
+  const std::vector<int>& dof_components() const {
+    require_numbered();
+    return dof_component_;
+  }
+  int n_components() const {
+    require_numbered();
+    return n_components_;
+  }
   /// DOFs of body b: 6 (free), 3 (pinned) or 0 (held).
   int body_ndof(int b) const {
     const auto k = bodies_[static_cast<std::size_t>(b)].kind;
@@ -16630,14 +16717,25 @@ class MooringSystem {
   /// SystemStepper hook on each Newton update dq from state s: the largest fraction in (0, 1]
   /// of it that takes no line node, free point, body contact point or rod seabed station
   /// from outside the seabed beyond its contact blend (contact_entry_fraction: it stops in the
-  /// blend, where the tangent sees the contact; spec "Seabed contact").
-  double update_limit(const State& s, const VecX<T>& dq) const {
+  /// blend, where the tangent sees the contact; spec "Seabed contact"). With `per_component`
+  /// (n_components() values) each component's own fraction goes there too (1 where none of
+  /// its nodes, points, contact points or stations is cut).
+  double update_limit(const State& s, const VecX<T>& dq, double* per_component = nullptr) const {
     double a = 1;
+    if (per_component) std::fill(per_component, per_component + n_components(), 1.0);
     if (!seabed_.z) return a;
     const double zf = *seabed_.z, delta = seabed_.params.delta;
+    // The fraction f of the update of DOF d's component.
+    auto cut = [&](Index d, double f) {
+      a = std::min(a, f);
+      if (per_component) {
+        double& c = per_component[dof_component_[static_cast<std::size_t>(d)]];
+        c = std::min(c, f);
+      }
+    };
     auto limit = [&](Index d) {
-      a = std::min(a, contact_entry_fraction(static_cast<double>(value_of(s.q(d + 2))), static_cast<double>(value_of(dq(d + 2))),
-                                             zf, delta));
+      cut(d, contact_entry_fraction(static_cast<double>(value_of(s.q(d + 2))), static_cast<double>(value_of(dq(d + 2))), zf,
+                                    delta));
     };
     for (std::size_t l = 0; l < lines_.size(); ++l)
       for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
@@ -16658,13 +16756,13 @@ class MooringSystem {
     if (!bodies) return a;
     wlim_ = s.q;  // sized by renumber(): no allocation
     wlim_ += dq;
-    auto limit_z = [&](const T& z0, const T& z1) {
-      const double z = static_cast<double>(value_of(z0));
-      a = std::min(a, contact_entry_fraction(z, static_cast<double>(value_of(z1)) - z, zf, delta));
-    };
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const auto& B = bodies_[b];
       if (body_dof_[b] < 0 || B.joint) continue;
+      auto limit_z = [&](const T& z0, const T& z1) {
+        const double z = static_cast<double>(value_of(z0));
+        cut(body_dof_[b], contact_entry_fraction(z, static_cast<double>(value_of(z1)) - z, zf, delta));
+      };
       Vec3<T> r0, r1;
       Mat3<T> R0, R1;
       pose_of(static_cast<int>(b), s.q, s.R, r0, R0);
@@ -16756,6 +16854,7 @@ class MooringSystem {
       off += nd;
     }
     n_dofs_ = off;
+    number_components();
     // A direction joint's roll scale: the bending stiffness EI / l0 of the end elements of the
     // lines clamped to it, and its springs; a joint without them has no rotational equation.
     joint_k_.assign(bodies_.size(), 0.0);
@@ -17901,6 +18000,42 @@ class MooringSystem {
       r = B.r;
     }
   }
+  // dof_component_ and n_components_ from the numbering (renumber): a union-find over the
+  // lines, the free points and the bodies with DOFs.
+  void number_components() {
+    const std::size_t nl = lines_.size(), np = points_.size(), nb = bodies_.size();
+    std::vector<std::size_t> up(nl + np + nb);
+    for (std::size_t i = 0; i < up.size(); ++i) up[i] = i;
+    auto find = [&](std::size_t i) {
+      while (up[i] != i) i = up[i] = up[up[i]];
+      return i;
+    };
+    auto join = [&](std::size_t a, std::size_t b) { up[find(a)] = find(b); };
+    auto body_node = [&](int b) { return nl + np + static_cast<std::size_t>(b); };
+    for (std::size_t l = 0; l < nl; ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto pi = static_cast<std::size_t>(lines_[l].point[e]);
+        const auto& P = points_[pi];
+        if (point_dof_[pi] >= 0) join(l, nl + pi);
+        if (P.kind == PointKind::body && body_dof_[static_cast<std::size_t>(P.body)] >= 0) join(l, body_node(P.body));
+      }
+    for (std::size_t b = 0; b < nb; ++b)
+      if (body_dof_[b] >= 0 && on_parent(static_cast<int>(b)) && body_dof_[static_cast<std::size_t>(bodies_[b].parent)] >= 0)
+        join(body_node(static_cast<int>(b)), body_node(bodies_[b].parent));
+    dof_component_.assign(static_cast<std::size_t>(n_dofs_), -1);
+    std::vector<int> id(up.size(), -1);
+    n_components_ = 0;
+    auto mark = [&](std::size_t node, Index d0, Index n) {
+      int& c = id[find(node)];
+      if (c < 0) c = n_components_++;
+      for (Index d = d0; d < d0 + n; ++d) dof_component_[static_cast<std::size_t>(d)] = c;
+    };
+    for (std::size_t l = 0; l < nl; ++l) mark(l, block_offset_[l], 3 * static_cast<Index>(lines_[l].model.n_slots() - 2));
+    for (std::size_t p = 0; p < np; ++p)
+      if (point_dof_[p] >= 0) mark(nl + p, point_dof_[p], 3);
+    for (std::size_t b = 0; b < nb; ++b)
+      if (body_dof_[b] >= 0) mark(body_node(static_cast<int>(b)), body_dof_[b], body_ndof(static_cast<int>(b)));
+  }
   // True when body b is pinned on a parent body (BodyModel::parent).
   bool on_parent(int b) const {
     const auto& B = bodies_[static_cast<std::size_t>(b)];
@@ -18153,6 +18288,8 @@ class MooringSystem {
   std::vector<BodyModel<T>> bodies_;
   bool numbered_ = false;
   std::vector<Index> block_offset_, point_dof_, body_dof_;
+  std::vector<int> dof_component_;  // the connected component of each DOF (number_components)
+  int n_components_ = 0;
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
   std::function<Vec3<double>(const Vec3<double>&)> current_field_;  // a steady current varying in space (statics)

@@ -218,8 +218,9 @@ TEST_CASE("A system of EI = 0 lines without its line search: its Newton needs mo
   so.line_search = SystemStepperOptions::LineSearch::off;
   const SystemStepperStatistics off = march(so);
   // Measured (-O1 and -Og): with the search 7713 iterations and 178 halved steps (8566 and 200
-  // when the search halved on ||G||_inf rather than ||G||_2), without it 11642 and 303. (Before the Newton test's round-off floor was measured at every tangent, the
-  // march without the search stopped at a snap after 6 halvings.)
+  // when the search halved on ||G||_inf rather than ||G||_2), without it 11642 and 303. (Before
+  // the Newton test's round-off floor was measured at every tangent, the march without the
+  // search stopped at a snap after 6 halvings.)
   INFO("line search on: " << on.newton_iterations << " iterations, " << on.subdivisions << " halved; off: "
                           << off.newton_iterations << ", " << off.subdivisions);
   CHECK(off.backtracks == 0);
@@ -245,6 +246,81 @@ TEST_CASE("A system of EI = 0 lines without its line search: its Newton needs mo
   }
   INFO("the march stopped at t = " << t_stop << " s");
   CHECK(stopped);
+}
+
+TEST_CASE("A system's connected components: lines between held points apart, joined by a free point or a body; "
+          "the seabed's update limit of each",
+          "[system][dynamics][policies]") {
+  // Chain A is the chain of the tests above; chain B is A turned by 90 degrees about the
+  // vertical. Neither shares a DOF with the other (held ends): two components, the tangent
+  // block-diagonal over them, so the stepper searches each one's update apart (its line
+  // search and the seabed's update limit; SystemStepperOptions::search_components).
+  Environment env;
+  env.depth = 200;
+  SeabedModel bed;
+  bed.z = -200;
+  bed.params.kBot = 3e6;
+  bed.params.cBot = 3e5;
+  const Vec3<double> fairB(0, -kFair(0), kFair(2)), anchorB(0, -kAnchor(0), kAnchor(2));
+  auto build = [&](PointKind middle) {
+    MooringSystem<double> sys(env, "chains");
+    sys.set_seabed(bed);
+    auto point = [&](PointKind k, const Vec3<double>& r) {
+      PointModel<double> p;
+      p.kind = k;
+      p.r = r;
+      if (k == PointKind::free) p.mass = 1000;
+      return sys.add_point(p);
+    };
+    const int fa = point(PointKind::coupled, kFair), aa = point(PointKind::fixed, kAnchor);
+    const int fb = point(PointKind::coupled, fairB), ab = point(PointKind::fixed, anchorB);
+    sys.add_line(LineModel<double>("chain A", {test_support::system_section<double>(kChain)}, env, bed), fa, aa);
+    sys.add_line(LineModel<double>("chain B", {test_support::system_section<double>(kChain)}, env, bed), fb, ab);
+    // Bridles from A's fairlead and from B's to a point of the given kind between them.
+    const int mid = point(middle, Vec3<double>(-30, -30, -60));
+    test_support::SectionNumbers n = kChain;
+    n.length = 60;
+    n.segs = 6;
+    sys.add_line(LineModel<double>("bridle A", {test_support::system_section<double>(n)}, env, bed), mid, fa);
+    sys.add_line(LineModel<double>("bridle B", {test_support::system_section<double>(n)}, env, bed), mid, fb);
+    sys.renumber();
+    return sys;
+  };
+  // The bridles on a fixed point: four components, each line its own.
+  {
+    auto sys = build(PointKind::fixed);
+    REQUIRE(sys.n_components() == 4);
+    for (int l = 0; l < 4; ++l)
+      for (std::size_t i = 1; i + 1 < sys.line(l).model.n_nodes(); ++i)
+        CHECK(sys.dof_components()[static_cast<std::size_t>(sys.node_dof(l, i))] == l);
+    // An update lowering chain A's second node 1 m below the bed is cut to the fraction that
+    // brings it to the middle of the contact blend in A's component, and in the least of all;
+    // the other components' are whole.
+    const auto s = sys.initial_state();
+    VecX<double> dq = VecX<double>::Zero(sys.dofs());
+    const Eigen::Index d = sys.node_dof(0, 1);
+    const double z = s.q(d + 2), zf = -200, delta = bed.params.delta;
+    dq(d + 2) = zf - 1 - z;  // from h = z - zf above the bed to 1 m below it
+    std::vector<double> per(4, -1.0);
+    const double all = sys.update_limit(s, dq, per.data());
+    INFO("node at " << z - zf << " m above the bed");
+    CHECK(z - zf > 100);
+    CHECK(per[0] == Approx((0.5 * delta + (z - zf)) / (z - zf + 1)).epsilon(1e-12));
+    CHECK(all == per[0]);
+    CHECK(per[1] == 1.0);
+    CHECK(per[2] == 1.0);
+    CHECK(per[3] == 1.0);
+  }
+  // On a free point the bridles and the point are one component (the fairleads are held: the
+  // chains stay apart).
+  {
+    auto sys = build(PointKind::free);
+    REQUIRE(sys.n_components() == 3);
+    for (int l = 0; l < 4; ++l)
+      for (std::size_t i = 1; i + 1 < sys.line(l).model.n_nodes(); ++i)
+        CHECK(sys.dof_components()[static_cast<std::size_t>(sys.node_dof(l, i))] == std::min(l, 2));
+    CHECK(sys.dof_components()[static_cast<std::size_t>(sys.point_dof(4))] == 2);
+  }
 }
 
 TEST_CASE("The system march with its policies restarts bit for bit; bad policy settings are named",

@@ -179,6 +179,8 @@ TEST_CASE("A rod on a body moves with it and carries its lines; a free body with
     fs.add_line(LineModel<double>("leg " + std::to_string(i + 1), {sr_wire(150, 15)}, env), fs.add_point(p), fs.add_point(a));
   }
   fs.renumber();
+  CHECK(fs.n_components() == 1);  // the body joins its three legs (MooringSystem::dof_components)
+  for (const int c : fs.dof_components()) CHECK(c == 0);
   auto sf = fs.initial_state();
   solve_statics(fs, sf);
   Vec3<double> rb;

@@ -63,6 +63,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/errors.hpp"
@@ -89,6 +90,12 @@ struct SystemStepperOptions {
   int max_subdivisions = 10;  ///< halvings of a failed step (2^10 sub-steps at most: recovery_max_substeps 1024, the deck default)
   LineSearch line_search = LineSearch::automatic;
   int max_backtracks = 12;
+  /// The line search (and the seabed's update limit) per connected component of the system
+  /// (System::dof_components(): lines between held points apart, as the single-line march
+  /// searches them); false: on the whole system's ||G||_2 (one line's rise halves every line's
+  /// update, one line's landing cuts every line's: the march of a line then depends on the
+  /// lines beside it, and a turned twin of a system of several snapping lines parted from it).
+  bool search_components = true;
   /// [modified_newton] Reuse the factorised tangent within an attempt while each iterate
   /// reduces ||G||_inf to at most a quarter of the previous one; rebuild it at the iterate
   /// otherwise (spec "Newton iteration"). The convergence test is unchanged. An iterate on the
@@ -218,6 +225,20 @@ class SystemStepper {
     sys_.get_held(ha_);
     xa_ = x_;
     scale_ = sys_.force_scale(s);
+    // The line search and the seabed's update limit per connected component of the system
+    // (System::dof_components(): its tangent is block-diagonal over them, so each component's
+    // update is a Newton update of its own): lines between held points are searched apart,
+    // as the single-line march searches them, and one line's halving or landing does not cut
+    // another's update. Sized here; a step allocates nothing.
+    comp_.clear();
+    if constexpr (requires { sys_.dof_components(); })
+      if (opt_.search_components && sys_.n_components() > 1) comp_ = sys_.dof_components();
+    const std::size_t nc = comp_.empty() ? 0 : static_cast<std::size_t>(sys_.n_components());
+    g2c_.assign(nc, 0.0);
+    g2c_prev_.assign(nc, 0.0);
+    lim_c_.assign(nc, 1.0);
+    back_c_.assign(nc, 0);
+    halve_c_.assign(nc, 0);
     rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
     // ends, a pin the host or a parent body moves) is part of the balance.
@@ -501,6 +522,12 @@ class SystemStepper {
     double gprev = std::numeric_limits<double>::infinity();
     double g2prev = std::numeric_limits<double>::infinity();  // ||G||_2 of the iterate before, for the line search
     int backtracks = 0;
+    const bool per_comp = !comp_.empty();
+    if (per_comp) {
+      std::fill(g2c_prev_.begin(), g2c_prev_.end(), std::numeric_limits<double>::infinity());
+      std::fill(back_c_.begin(), back_c_.end(), 0);
+      std::fill(lim_c_.begin(), lim_c_.end(), 1.0);
+    }
     bool limited = false;  // the last update stopped a node in the seabed blend: taken whole
     // The factor of the last factorisation lives in fac(), the tangent is assembled into
     // work(): a new tangent does not overwrite the factor until it is factorised itself.
@@ -564,11 +591,13 @@ class SystemStepper {
       auto measure = [&] {
         gn = g2 = 0;
         finite = true;
+        if (per_comp) std::fill(g2c_.begin(), g2c_.end(), 0.0);
         for (Index i = 0; i < G_.size(); ++i) {
           const double v = std::fabs(static_cast<double>(value_of(G_(i))));
           finite = finite && std::isfinite(v);
           gn = std::max(gn, v);
           g2 += v * v;
+          if (per_comp) g2c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])] += std::isfinite(v) ? v * v : std::numeric_limits<double>::infinity();
         }
       };
       measure();
@@ -583,7 +612,13 @@ class SystemStepper {
       const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * scale_);
       // A non-finite residual after an update (a collapsed element) is an increase for the
       // line search; otherwise the attempt fails.
-      if (!finite && !((reusing && it > 0) || (line_search_ && it > 0 && backtracks < opt_.max_backtracks))) return false;
+      bool can_halve = backtracks < opt_.max_backtracks;
+      if (per_comp && !finite) {
+        can_halve = true;  // every component whose residual is not finite may still halve
+        for (std::size_t c = 0; c < g2c_.size(); ++c)
+          if (!std::isfinite(g2c_[c]) && back_c_[c] >= opt_.max_backtracks) can_halve = false;
+      }
+      if (!finite && !((reusing && it > 0) || (line_search_ && it > 0 && can_halve))) return false;
       if (!finite) gn = g2 = std::numeric_limits<double>::infinity();
       // On the previous step's factor the test takes the floor of that factor's tangent.
       if (it == 0) target_ = reusing ? std::max(opt_.tol * scale_, fac_floor_) : opt_.tol * scale_;
@@ -621,6 +656,7 @@ class SystemStepper {
         factored = false;
         limited = false;
         gprev = g2prev = std::numeric_limits<double>::infinity();
+        if (per_comp) std::fill(g2c_prev_.begin(), g2c_prev_.end(), std::numeric_limits<double>::infinity());
         continue;
       }
       // Line search: an update that raised the residual is halved (a node cycling on and off
@@ -628,7 +664,23 @@ class SystemStepper {
       // residual is measured by its 2-norm here, which a turn of the frame leaves as it is (the
       // rows of a node or a body turn with it); the largest row would decide for a turned twin
       // of the system otherwise than for the system (docs/robustness.md, case 311's twin).
-      if (line_search_ && g2 > g2prev && backtracks < opt_.max_backtracks && !limited) {
+      // Per component, each whose ||G_c||_2 rose halves its own part of the update (an update
+      // stopped in the seabed blend is taken whole there); the others keep theirs.
+      if (line_search_ && per_comp && it > 0) {
+        bool any = false;
+        for (std::size_t c = 0; c < g2c_.size(); ++c) {
+          halve_c_[c] = lim_c_[c] >= 1 && back_c_[c] < opt_.max_backtracks && g2c_[c] > g2c_prev_[c] && g2c_[c] > target_ * target_;
+          if (halve_c_[c]) ++back_c_[c], ++stats_.backtracks, any = true;
+        }
+        if (any) {
+          for (Index i = 0; i < dq_.size(); ++i)
+            if (halve_c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])]) {
+              dq_(i) *= T(0.5);
+              trial_.q(i) -= dq_(i);
+            }
+          continue;
+        }
+      } else if (line_search_ && g2 > g2prev && backtracks < opt_.max_backtracks && !limited) {
         dq_ *= T(0.5);
         trial_.q -= dq_;
         ++backtracks;
@@ -649,6 +701,11 @@ class SystemStepper {
       gprev = gn;
       g2prev = g2;
       backtracks = 0;
+      if (per_comp) {
+        g2c_prev_ = g2c_;  // equal sizes: no allocation
+        std::fill(back_c_.begin(), back_c_.end(), 0);
+        std::fill(lim_c_.begin(), lim_c_.end(), 1.0);
+      }
       limited = false;
       try {
         if (!keep) {
@@ -673,11 +730,22 @@ class SystemStepper {
       // An update that would carry a node from outside the seabed beyond its contact blend
       // stops it in the blend (System::update_limit), and is taken whole: the line search
       // would pull the node back out, where the next update limits it again.
+      if constexpr (requires { sys_.update_limit(trial_, dq_, lim_c_.data()); }) {
+        if (per_comp) {
+          sys_.update_limit(trial_, dq_, lim_c_.data());
+          for (Index i = 0; i < dq_.size(); ++i) {
+            const double lim = lim_c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])];
+            if (lim < 1) dq_(i) *= T(lim), limited = true;
+          }
+        }
+      }
       if constexpr (requires { sys_.update_limit(trial_, dq_); }) {
-        const double lim = sys_.update_limit(trial_, dq_);
-        if (lim < 1) {
-          dq_ *= T(lim);
-          limited = true;
+        if (!per_comp) {
+          const double lim = sys_.update_limit(trial_, dq_);
+          if (lim < 1) {
+            dq_ *= T(lim);
+            limited = true;
+          }
         }
       }
       trial_.q += dq_;
@@ -741,6 +809,12 @@ class SystemStepper {
   std::string rejected_;  // why check_state rejected the last attempt's converged iterate (empty: it did not)
   bool initialized_ = false;
   bool line_search_ = false;
+  // Per connected component (empty: one component): each DOF's, and the attempt's ||G_c||_2^2
+  // now and at the iterate before, the update limit, halvings of the update, halve now.
+  std::vector<int> comp_;
+  std::vector<double> g2c_, g2c_prev_, lim_c_;
+  std::vector<int> back_c_;
+  std::vector<char> halve_c_;
   SystemStepperStatistics stats_;
 };
 

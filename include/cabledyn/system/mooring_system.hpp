@@ -454,6 +454,19 @@ class MooringSystem {
     require_numbered();
     return n_pos_dofs_;
   }
+  /// The connected components of the system's DOFs: two DOFs share one when a chain of
+  /// lines, free points and bodies joins them (a line's DOFs, the free points and bodies its
+  /// ends are on, a pinned body's parent), so the tangent is block-diagonal over them (a line
+  /// between held points is a component of its own). dof_components()[i] is DOF i's, numbered
+  /// 0 .. n_components() - 1 in the order of their first DOF.
+  const std::vector<int>& dof_components() const {
+    require_numbered();
+    return dof_component_;
+  }
+  int n_components() const {
+    require_numbered();
+    return n_components_;
+  }
   /// DOFs of body b: 6 (free), 3 (pinned) or 0 (held).
   int body_ndof(int b) const {
     const auto k = bodies_[static_cast<std::size_t>(b)].kind;
@@ -805,14 +818,25 @@ class MooringSystem {
   /// SystemStepper hook on each Newton update dq from state s: the largest fraction in (0, 1]
   /// of it that takes no line node, free point, body contact point or rod seabed station
   /// from outside the seabed beyond its contact blend (contact_entry_fraction: it stops in the
-  /// blend, where the tangent sees the contact; spec "Seabed contact").
-  double update_limit(const State& s, const VecX<T>& dq) const {
+  /// blend, where the tangent sees the contact; spec "Seabed contact"). With `per_component`
+  /// (n_components() values) each component's own fraction goes there too (1 where none of
+  /// its nodes, points, contact points or stations is cut).
+  double update_limit(const State& s, const VecX<T>& dq, double* per_component = nullptr) const {
     double a = 1;
+    if (per_component) std::fill(per_component, per_component + n_components(), 1.0);
     if (!seabed_.z) return a;
     const double zf = *seabed_.z, delta = seabed_.params.delta;
+    // The fraction f of the update of DOF d's component.
+    auto cut = [&](Index d, double f) {
+      a = std::min(a, f);
+      if (per_component) {
+        double& c = per_component[dof_component_[static_cast<std::size_t>(d)]];
+        c = std::min(c, f);
+      }
+    };
     auto limit = [&](Index d) {
-      a = std::min(a, contact_entry_fraction(static_cast<double>(value_of(s.q(d + 2))), static_cast<double>(value_of(dq(d + 2))),
-                                             zf, delta));
+      cut(d, contact_entry_fraction(static_cast<double>(value_of(s.q(d + 2))), static_cast<double>(value_of(dq(d + 2))), zf,
+                                    delta));
     };
     for (std::size_t l = 0; l < lines_.size(); ++l)
       for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
@@ -833,13 +857,13 @@ class MooringSystem {
     if (!bodies) return a;
     wlim_ = s.q;  // sized by renumber(): no allocation
     wlim_ += dq;
-    auto limit_z = [&](const T& z0, const T& z1) {
-      const double z = static_cast<double>(value_of(z0));
-      a = std::min(a, contact_entry_fraction(z, static_cast<double>(value_of(z1)) - z, zf, delta));
-    };
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const auto& B = bodies_[b];
       if (body_dof_[b] < 0 || B.joint) continue;
+      auto limit_z = [&](const T& z0, const T& z1) {
+        const double z = static_cast<double>(value_of(z0));
+        cut(body_dof_[b], contact_entry_fraction(z, static_cast<double>(value_of(z1)) - z, zf, delta));
+      };
       Vec3<T> r0, r1;
       Mat3<T> R0, R1;
       pose_of(static_cast<int>(b), s.q, s.R, r0, R0);
@@ -931,6 +955,7 @@ class MooringSystem {
       off += nd;
     }
     n_dofs_ = off;
+    number_components();
     // A direction joint's roll scale: the bending stiffness EI / l0 of the end elements of the
     // lines clamped to it, and its springs; a joint without them has no rotational equation.
     joint_k_.assign(bodies_.size(), 0.0);
@@ -2076,6 +2101,42 @@ class MooringSystem {
       r = B.r;
     }
   }
+  // dof_component_ and n_components_ from the numbering (renumber): a union-find over the
+  // lines, the free points and the bodies with DOFs.
+  void number_components() {
+    const std::size_t nl = lines_.size(), np = points_.size(), nb = bodies_.size();
+    std::vector<std::size_t> up(nl + np + nb);
+    for (std::size_t i = 0; i < up.size(); ++i) up[i] = i;
+    auto find = [&](std::size_t i) {
+      while (up[i] != i) i = up[i] = up[up[i]];
+      return i;
+    };
+    auto join = [&](std::size_t a, std::size_t b) { up[find(a)] = find(b); };
+    auto body_node = [&](int b) { return nl + np + static_cast<std::size_t>(b); };
+    for (std::size_t l = 0; l < nl; ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto pi = static_cast<std::size_t>(lines_[l].point[e]);
+        const auto& P = points_[pi];
+        if (point_dof_[pi] >= 0) join(l, nl + pi);
+        if (P.kind == PointKind::body && body_dof_[static_cast<std::size_t>(P.body)] >= 0) join(l, body_node(P.body));
+      }
+    for (std::size_t b = 0; b < nb; ++b)
+      if (body_dof_[b] >= 0 && on_parent(static_cast<int>(b)) && body_dof_[static_cast<std::size_t>(bodies_[b].parent)] >= 0)
+        join(body_node(static_cast<int>(b)), body_node(bodies_[b].parent));
+    dof_component_.assign(static_cast<std::size_t>(n_dofs_), -1);
+    std::vector<int> id(up.size(), -1);
+    n_components_ = 0;
+    auto mark = [&](std::size_t node, Index d0, Index n) {
+      int& c = id[find(node)];
+      if (c < 0) c = n_components_++;
+      for (Index d = d0; d < d0 + n; ++d) dof_component_[static_cast<std::size_t>(d)] = c;
+    };
+    for (std::size_t l = 0; l < nl; ++l) mark(l, block_offset_[l], 3 * static_cast<Index>(lines_[l].model.n_slots() - 2));
+    for (std::size_t p = 0; p < np; ++p)
+      if (point_dof_[p] >= 0) mark(nl + p, point_dof_[p], 3);
+    for (std::size_t b = 0; b < nb; ++b)
+      if (body_dof_[b] >= 0) mark(body_node(static_cast<int>(b)), body_dof_[b], body_ndof(static_cast<int>(b)));
+  }
   // True when body b is pinned on a parent body (BodyModel::parent).
   bool on_parent(int b) const {
     const auto& B = bodies_[static_cast<std::size_t>(b)];
@@ -2328,6 +2389,8 @@ class MooringSystem {
   std::vector<BodyModel<T>> bodies_;
   bool numbered_ = false;
   std::vector<Index> block_offset_, point_dof_, body_dof_;
+  std::vector<int> dof_component_;  // the connected component of each DOF (number_components)
+  int n_components_ = 0;
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
   std::function<Vec3<double>(const Vec3<double>&)> current_field_;  // a steady current varying in space (statics)
