@@ -11939,6 +11939,9 @@ inline void copy_band_scaled(BandMatrix<double>& S, const BandMatrix<double>& M,
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
+#include <sstream>
+#include <string>
 
 
 namespace cabledyn {
@@ -11984,6 +11987,28 @@ inline int ei0_substep_count(double theta, double angle, int max_count, bool& ca
   const double want = std::ceil(theta / angle);
   capped = capped || want > max_count;
   return std::clamp(static_cast<int>(std::min(want, 1e9)), 4, max_count);
+}
+
+/// The note on the largest chord turn of a taut segment in one solver step (both routes'
+/// summaries): above 1 deg, or with the sub-steps on above 1.1 times the larger of 1 deg and
+/// their angle (a turn the sub-steps allowed), the tension statistics err in proportion with
+/// the turn and snap peaks come out low; nullopt below that.
+inline std::optional<std::string> chord_turn_note(double turn_deg, bool substeps_on, double substep_angle) {
+  const double limit = substeps_on ? 1.1 * std::max(1.0, substep_angle) : 1.0;
+  if (!(turn_deg > limit)) return std::nullopt;
+  std::ostringstream o;
+  o.precision(10);  // as the summaries (OutputFile)
+  o << "a taut segment turned by " << turn_deg << " deg in one solver step (above " << limit
+    << " deg): tension means and standard deviations err in proportion with the turn, and snap peaks come out low at "
+       "several degrees per step; confirm at a smaller dtM";
+  return o.str();
+}
+
+/// The note on steps that kept the plain step because a sub-step did not converge (both
+/// routes' summaries).
+inline std::string kept_plain_note(long steps) {
+  return std::to_string(steps) + " step(s) kept the plain step (a sub-step did not converge): snap peaks there are not "
+                                 "resolved and a tension may jump in one step; confirm at a smaller dtM";
 }
 
 }  // namespace cabledyn
@@ -13488,6 +13513,9 @@ struct SystemStepperStatistics {
   long substepped = 0;          ///< steps solved again in sub-steps (System::substeps_wanted)
   long kept_plain = 0;          ///< of those, kept as the plain step (a sub-step failed)
   int largest_substeps = 0;     ///< the most sub-steps one step was solved in
+  /// The largest chord turn [deg] of a taut segment of an EI = 0 line in one committed solver
+  /// step (System::turn_end; a re-solved step counts its sub-steps, not its plain step)
+  double largest_turn_deg = 0;
 };
 
 /// Everything a stepper commits: the state, the force r(q, v) of the force blend at it, and
@@ -13625,6 +13653,7 @@ class SystemStepper {
     base_reuse_ = reuse_state_;
     base_ahead_ = ahead_;
     caps_before_ = stats_.release_caps;
+    turn_before_ = stats_.largest_turn_deg;
     try {
       if (substeps == 1) {
         advance(dt, 0, T(0), T(1));
@@ -13641,6 +13670,7 @@ class SystemStepper {
       reuse_state_ = base_reuse_;
       ahead_ = base_ahead_;
       have_factor_ = false;
+      stats_.largest_turn_deg = turn_before_;
       sys_.set_held(h0_);
       throw;
     }
@@ -13760,6 +13790,7 @@ class SystemStepper {
     const auto plain_reuse = reuse_state_;
     const double plain_ahead = ahead_;
     const long caps_plain = stats_.release_caps;
+    const double turn_plain = stats_.largest_turn_deg;
     auto solve = [&](int k) {
       x_ = base_;
       r0_ = base_r0_;
@@ -13767,6 +13798,7 @@ class SystemStepper {
       reuse_state_ = base_reuse_;
       ahead_ = base_ahead_;
       stats_.release_caps = caps_before_;
+      stats_.largest_turn_deg = turn_before_;
       try {
         const T h = dt / T(k);
         for (int i = 0; i < k; ++i) advance(h, 0, T(i) / T(k), i + 1 == k ? T(1) : T(i + 1) / T(k));
@@ -13790,6 +13822,7 @@ class SystemStepper {
       ahead_ = plain_ahead;
       have_factor_ = false;  // the sub-steps' factor is of another dt anyway
       stats_.release_caps = caps_plain;
+      stats_.largest_turn_deg = turn_plain;
       ++stats_.kept_plain;
       return;
     }
@@ -13855,6 +13888,11 @@ class SystemStepper {
           if (on) s.release_inertia();
       }
     } release{sys_, false};
+    // The chord-turn statistic's step start, read with the start's prescribed kinematics.
+    if constexpr (requires { sys_.turn_start(x_); }) {
+      sys_.set_held(hs0_);
+      sys_.turn_start(x_);
+    }
     if constexpr (requires { sys_.hold_inertia(x_); }) {
       sys_.set_held(hs0_);
       release.on = true;
@@ -13981,6 +14019,8 @@ class SystemStepper {
           rejected_.assign(e.what(), std::min<std::size_t>(std::strlen(e.what()), rejected_.capacity()));
           return false;
         }
+        if constexpr (requires { sys_.turn_end(trial_, dt); })
+          stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, sys_.turn_end(trial_, dt));
         x_ = trial_;  // whole-value commit (no allocation: equal sizes)
         sys_.commit(x_);
         if (opt_.force_blend) {
@@ -14150,6 +14190,7 @@ class SystemStepper {
   State x_, trial_, base_, plain_;
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
+  double turn_before_ = 0;  // the largest chord turn at the step start (likewise)
   Held h0_, h1_, hs0_, hs1_, ha_;  // ha_: the configuration blend's prescribed kinematics at alpha
   State xa_;                        // the configuration blend's state at alpha
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
@@ -16917,6 +16958,8 @@ class MooringSystem {
       if (lines_[l].model.hermite()) held_mass_[l].resize(lines_[l].model.n_elements());
     mass_held_ = false;
     wx0_ = wx_;
+    wt0_ = wx_;
+    wt1_ = wx_;
     numbered_ = true;
   }
 
@@ -17049,6 +17092,37 @@ class MooringSystem {
     } else {
       (void)s1, (void)dt;
       return 1;
+    }
+  }
+
+  /// SystemStepper hooks of the chord-turn statistic (spec "Rotation- and snap-resolved
+  /// sub-steps"; the single-line march's largest_turn_deg): turn_start(s0) at an attempt's
+  /// start, the system holding the prescribed kinematics of s0's time; turn_end(s1, dt) after
+  /// it converged, holding s1's: the largest chord turn [deg] of a taut segment of an EI = 0
+  /// line over the solver step (measure_chord_turn, taut as substeps_wanted counts it). 0 in
+  /// another scalar T or without EI = 0 lines. Scratch of their own: the sub-step hooks'
+  /// step start is kept across the attempts of a re-solve.
+  void turn_start(const State& s0) const {
+    if constexpr (std::is_same_v<T, double>) {
+      for (std::size_t l = 0; l < lines_.size(); ++l)
+        if (!lines_[l].model.hermite()) line_gather(s0, static_cast<int>(l), 0, wt0_[l]);
+    } else {
+      (void)s0;
+    }
+  }
+  double turn_end(const State& s1, const T& dt) const {
+    if constexpr (std::is_same_v<T, double>) {
+      double theta = 0;
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        const auto& m = lines_[l].model;
+        if (m.hermite()) continue;
+        line_gather(s1, static_cast<int>(l), 0, wt1_[l]);
+        theta = std::max(theta, measure_chord_turn(m, wt0_[l], wt1_[l], dt, std::fabs(m.weight())).theta);
+      }
+      return theta;
+    } else {
+      (void)s1, (void)dt;
+      return 0;
     }
   }
 
@@ -18311,6 +18385,7 @@ class MooringSystem {
   double tensile_eps_ = 2e-6;                   // its strain tolerance
   mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
+  mutable std::vector<VecX<T>> wt0_, wt1_;    // per-line workspaces of an attempt's ends (turn_start / turn_end)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
   // The EI = 0 march policies (set_march_policies): on in double.
   bool release_cap_ = std::is_same_v<T, double>, ei0_substeps_ = std::is_same_v<T, double>;
@@ -25842,6 +25917,7 @@ inline std::vector<std::string> line_file_header(const std::string& flags, std::
 // DECK_FORMAT.md (TMax, dtM, motionFile, fairleadMotion).
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstring>
@@ -25876,6 +25952,40 @@ struct RunSettings {
   /// at the end of the run they are restored and the rest of the run repeated, and every
   /// output of the repeat must equal the first pass's bit for bit (else SolveError).
   std::optional<double> restart_check;
+};
+
+/// The progress bar of a march on RunSettings::log (with RunSettings::progress): shown once
+/// the run has taken a second, redrawn at each whole per cent ("[####   ] 40 % t = 12 s"),
+/// ended with a newline when the march ends (or fails: the destructor).
+class ProgressBar {
+ public:
+  explicit ProgressBar(const RunSettings& s)
+      : log_(s.progress ? s.log : nullptr), start_(std::chrono::steady_clock::now()) {}
+  ProgressBar(const ProgressBar&) = delete;
+  ProgressBar& operator=(const ProgressBar&) = delete;
+  ~ProgressBar() { finish(); }
+  /// After step s of n, at time t [s].
+  void update(long long s, long long n, double t) {
+    if (!log_ || n <= 0) return;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const int pct = static_cast<int>(100.0 * static_cast<double>(s) / static_cast<double>(n));
+    if (el > 1.0 && pct != shown_) {
+      shown_ = pct;
+      *log_ << "\r[" << std::string(static_cast<std::size_t>(pct / 4), '#')
+            << std::string(static_cast<std::size_t>(25 - pct / 4), ' ') << "] " << pct << " % t = " << t << " s"
+            << std::flush;
+    }
+  }
+  /// Ends the bar's line (once; nothing when it was never shown).
+  void finish() {
+    if (shown_ >= 0 && log_) *log_ << "\n";
+    shown_ = -1;
+  }
+
+ private:
+  std::ostream* log_;
+  std::chrono::steady_clock::time_point start_;
+  int shown_ = -1;
 };
 
 /// The restart check's comparison (--restart-check): the output row r of the repeat at time
@@ -27231,14 +27341,10 @@ class BasicRunOutputs {
             << " needed more than ei0_substep_max, " << s.ei0_kept_plain << " kept the plain step; largest chord turn "
             << s.largest_turn_deg << " deg per solver step\n";
           if (s.ei0_kept_plain > 0)
-            f << "  note: " << s.ei0_kept_plain << " step(s) kept the plain step (a sub-step did not converge): "
-              << "snap peaks there are not resolved and a tension may jump in one step; confirm at a smaller dtM\n";
+            f << "  note: " << kept_plain_note(s.ei0_kept_plain) << "\n";
           const auto& dopt = L.dynamics->options();
-          const double limit = dopt.ei0_substeps ? 1.1 * std::max(1.0, dopt.ei0_substep_angle) : 1.0;
-          if (s.largest_turn_deg > limit)
-            f << "  note: a taut segment turned by " << s.largest_turn_deg << " deg in one solver step (above "
-              << limit << " deg): tension means and standard deviations err in proportion with the turn, and snap "
-              << "peaks come out low at several degrees per step; confirm at a smaller dtM\n";
+          if (const auto note = chord_turn_note(s.largest_turn_deg, dopt.ei0_substeps, dopt.ei0_substep_angle))
+            f << "  note: " << *note << "\n";
         }
       }
     }
@@ -27540,8 +27646,7 @@ class BasicDeckRunner {
     const double dt_out = std::max(o.dtOut, 0.0);
     double next_out = dt_out;
     record(0.0, false);
-    const auto start = std::chrono::steady_clock::now();
-    int shown = -1;
+    ProgressBar bar(set_);
     long long s_check = -1;  // the restart check's step, once copied
     std::vector<LineDynamicState> snapshot;
     std::vector<std::vector<double>> check_rows;
@@ -27570,17 +27675,9 @@ class BasicDeckRunner {
         throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
                                "the outputs hold every step up to it");
       }
-      if (set_.progress && set_.log) {
-        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const int pct = static_cast<int>(100.0 * s / n);
-        if (el > 1.0 && pct != shown) {
-          shown = pct;
-          *set_.log << "\r[" << std::string(pct / 4, '#') << std::string(25 - pct / 4, ' ') << "] " << pct << " % t = "
-                    << t << " s" << std::flush;
-        }
-      }
+      bar.update(s, n, t);
     }
-    if (shown >= 0 && set_.log) *set_.log << "\n";
+    bar.finish();
     if (s_check >= 0) restart_check(s_check, snapshot, check_rows);
   }
 
@@ -28953,6 +29050,7 @@ class SystemRunner {
     long long s_check = -1;  // the restart check's step, once copied
     std::optional<SystemSimulation::Checkpoint> copy;
     std::vector<std::vector<double>> check_rows;
+    ProgressBar bar(set_);
     for (long long s = 1; s <= n; ++s) {
       const double t = static_cast<double>(s) * dt;
       coupled_at(t);
@@ -28973,7 +29071,9 @@ class SystemRunner {
         throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
                                "the outputs hold every step up to it");
       }
+      bar.update(s, n, t);
     }
+    bar.finish();
     if (s_check >= 0) restart_check(s_check, *copy, check_rows);
   }
 
@@ -29672,10 +29772,16 @@ class SystemRunner {
         if (ss.substepped > 0)
           f << "; EI = 0 sub-steps: " << ss.substepped << " steps solved again (up to " << ss.largest_substeps
             << " sub-steps), " << ss.kept_plain << " kept plain";
+        bool ei0 = false;
+        for (std::size_t l = 0; l < sys.n_lines(); ++l) ei0 = ei0 || !sys.line(static_cast<int>(l)).model.hermite();
+        if (ei0) f << "; largest chord turn " << ss.largest_turn_deg << " deg per solver step";
         f << "\n";
+        if (ei0)
+          if (const auto note = chord_turn_note(ss.largest_turn_deg, sim_->system().ei0_substeps(),
+                                                sim_->system().ei0_substep_angle()))
+            f << "note: " << *note << "\n";
         if (ss.kept_plain > 0)
-          f << "note: " << ss.kept_plain << " step(s) kept the plain step (a sub-step did not converge): snap peaks "
-            << "there are not resolved and a tension may jump in one step; confirm at a smaller dtM\n";
+          f << "note: " << kept_plain_note(ss.kept_plain) << "\n";
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         const int id = sim_->model().line_id[l];

@@ -510,6 +510,15 @@ TEST_CASE("campaign: four snapping wires run as one system march as their turned
   INFO("largest difference of an end tension " << worst << " N of " << Tmax << " N");
   CHECK(Tmax > 1e4);
   CHECK(worst <= 1e-6 * Tmax);
+  // The summary gives the largest chord turn of a taut segment per solver step, as the
+  // single-line route's does, and notes it above 1.1 times the sub-step angle (1 deg).
+  const std::string sum = rb_slurp(d / "a.summary.txt");
+  const auto p = sum.find("largest chord turn ");
+  REQUIRE(p != std::string::npos);
+  const double turn = std::stod(sum.substr(p + 19));
+  INFO("largest chord turn " << turn << " deg");
+  CHECK(turn > 0.1);
+  CHECK((sum.find("note: a taut segment turned by") != std::string::npos) == (turn > 1.1));
 }
 
 TEST_CASE("campaign: a grounded cable in a cross current has two neighbouring static equilibria", "[io][robustness]") {

@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
+#include <sstream>
+#include <string>
 
 #include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/eigen.hpp"
@@ -56,6 +59,28 @@ inline int ei0_substep_count(double theta, double angle, int max_count, bool& ca
   const double want = std::ceil(theta / angle);
   capped = capped || want > max_count;
   return std::clamp(static_cast<int>(std::min(want, 1e9)), 4, max_count);
+}
+
+/// The note on the largest chord turn of a taut segment in one solver step (both routes'
+/// summaries): above 1 deg, or with the sub-steps on above 1.1 times the larger of 1 deg and
+/// their angle (a turn the sub-steps allowed), the tension statistics err in proportion with
+/// the turn and snap peaks come out low; nullopt below that.
+inline std::optional<std::string> chord_turn_note(double turn_deg, bool substeps_on, double substep_angle) {
+  const double limit = substeps_on ? 1.1 * std::max(1.0, substep_angle) : 1.0;
+  if (!(turn_deg > limit)) return std::nullopt;
+  std::ostringstream o;
+  o.precision(10);  // as the summaries (OutputFile)
+  o << "a taut segment turned by " << turn_deg << " deg in one solver step (above " << limit
+    << " deg): tension means and standard deviations err in proportion with the turn, and snap peaks come out low at "
+       "several degrees per step; confirm at a smaller dtM";
+  return o.str();
+}
+
+/// The note on steps that kept the plain step because a sub-step did not converge (both
+/// routes' summaries).
+inline std::string kept_plain_note(long steps) {
+  return std::to_string(steps) + " step(s) kept the plain step (a sub-step did not converge): snap peaks there are not "
+                                 "resolved and a tension may jump in one step; confirm at a smaller dtM";
 }
 
 }  // namespace cabledyn

@@ -139,6 +139,9 @@ struct SystemStepperStatistics {
   long substepped = 0;          ///< steps solved again in sub-steps (System::substeps_wanted)
   long kept_plain = 0;          ///< of those, kept as the plain step (a sub-step failed)
   int largest_substeps = 0;     ///< the most sub-steps one step was solved in
+  /// The largest chord turn [deg] of a taut segment of an EI = 0 line in one committed solver
+  /// step (System::turn_end; a re-solved step counts its sub-steps, not its plain step)
+  double largest_turn_deg = 0;
 };
 
 /// Everything a stepper commits: the state, the force r(q, v) of the force blend at it, and
@@ -276,6 +279,7 @@ class SystemStepper {
     base_reuse_ = reuse_state_;
     base_ahead_ = ahead_;
     caps_before_ = stats_.release_caps;
+    turn_before_ = stats_.largest_turn_deg;
     try {
       if (substeps == 1) {
         advance(dt, 0, T(0), T(1));
@@ -292,6 +296,7 @@ class SystemStepper {
       reuse_state_ = base_reuse_;
       ahead_ = base_ahead_;
       have_factor_ = false;
+      stats_.largest_turn_deg = turn_before_;
       sys_.set_held(h0_);
       throw;
     }
@@ -411,6 +416,7 @@ class SystemStepper {
     const auto plain_reuse = reuse_state_;
     const double plain_ahead = ahead_;
     const long caps_plain = stats_.release_caps;
+    const double turn_plain = stats_.largest_turn_deg;
     auto solve = [&](int k) {
       x_ = base_;
       r0_ = base_r0_;
@@ -418,6 +424,7 @@ class SystemStepper {
       reuse_state_ = base_reuse_;
       ahead_ = base_ahead_;
       stats_.release_caps = caps_before_;
+      stats_.largest_turn_deg = turn_before_;
       try {
         const T h = dt / T(k);
         for (int i = 0; i < k; ++i) advance(h, 0, T(i) / T(k), i + 1 == k ? T(1) : T(i + 1) / T(k));
@@ -441,6 +448,7 @@ class SystemStepper {
       ahead_ = plain_ahead;
       have_factor_ = false;  // the sub-steps' factor is of another dt anyway
       stats_.release_caps = caps_plain;
+      stats_.largest_turn_deg = turn_plain;
       ++stats_.kept_plain;
       return;
     }
@@ -506,6 +514,11 @@ class SystemStepper {
           if (on) s.release_inertia();
       }
     } release{sys_, false};
+    // The chord-turn statistic's step start, read with the start's prescribed kinematics.
+    if constexpr (requires { sys_.turn_start(x_); }) {
+      sys_.set_held(hs0_);
+      sys_.turn_start(x_);
+    }
     if constexpr (requires { sys_.hold_inertia(x_); }) {
       sys_.set_held(hs0_);
       release.on = true;
@@ -632,6 +645,8 @@ class SystemStepper {
           rejected_.assign(e.what(), std::min<std::size_t>(std::strlen(e.what()), rejected_.capacity()));
           return false;
         }
+        if constexpr (requires { sys_.turn_end(trial_, dt); })
+          stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, sys_.turn_end(trial_, dt));
         x_ = trial_;  // whole-value commit (no allocation: equal sizes)
         sys_.commit(x_);
         if (opt_.force_blend) {
@@ -801,6 +816,7 @@ class SystemStepper {
   State x_, trial_, base_, plain_;
   VecX<T> r0_, r_, Ma_, G_, dq_, base_r0_, Ma0_, base_Ma0_, plain_r0_, plain_Ma0_;
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
+  double turn_before_ = 0;  // the largest chord turn at the step start (likewise)
   Held h0_, h1_, hs0_, hs1_, ha_;  // ha_: the configuration blend's prescribed kinematics at alpha
   State xa_;                        // the configuration blend's state at alpha
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)

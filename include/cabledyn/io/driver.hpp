@@ -285,8 +285,7 @@ class BasicDeckRunner {
     const double dt_out = std::max(o.dtOut, 0.0);
     double next_out = dt_out;
     record(0.0, false);
-    const auto start = std::chrono::steady_clock::now();
-    int shown = -1;
+    ProgressBar bar(set_);
     long long s_check = -1;  // the restart check's step, once copied
     std::vector<LineDynamicState> snapshot;
     std::vector<std::vector<double>> check_rows;
@@ -315,17 +314,9 @@ class BasicDeckRunner {
         throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
                                "the outputs hold every step up to it");
       }
-      if (set_.progress && set_.log) {
-        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const int pct = static_cast<int>(100.0 * s / n);
-        if (el > 1.0 && pct != shown) {
-          shown = pct;
-          *set_.log << "\r[" << std::string(pct / 4, '#') << std::string(25 - pct / 4, ' ') << "] " << pct << " % t = "
-                    << t << " s" << std::flush;
-        }
-      }
+      bar.update(s, n, t);
     }
-    if (shown >= 0 && set_.log) *set_.log << "\n";
+    bar.finish();
     if (s_check >= 0) restart_check(s_check, snapshot, check_rows);
   }
 

@@ -317,14 +317,10 @@ class BasicRunOutputs {
             << " needed more than ei0_substep_max, " << s.ei0_kept_plain << " kept the plain step; largest chord turn "
             << s.largest_turn_deg << " deg per solver step\n";
           if (s.ei0_kept_plain > 0)
-            f << "  note: " << s.ei0_kept_plain << " step(s) kept the plain step (a sub-step did not converge): "
-              << "snap peaks there are not resolved and a tension may jump in one step; confirm at a smaller dtM\n";
+            f << "  note: " << kept_plain_note(s.ei0_kept_plain) << "\n";
           const auto& dopt = L.dynamics->options();
-          const double limit = dopt.ei0_substeps ? 1.1 * std::max(1.0, dopt.ei0_substep_angle) : 1.0;
-          if (s.largest_turn_deg > limit)
-            f << "  note: a taut segment turned by " << s.largest_turn_deg << " deg in one solver step (above "
-              << limit << " deg): tension means and standard deviations err in proportion with the turn, and snap "
-              << "peaks come out low at several degrees per step; confirm at a smaller dtM\n";
+          if (const auto note = chord_turn_note(s.largest_turn_deg, dopt.ei0_substeps, dopt.ei0_substep_angle))
+            f << "  note: " << *note << "\n";
         }
       }
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstring>
@@ -43,6 +44,40 @@ struct RunSettings {
   /// at the end of the run they are restored and the rest of the run repeated, and every
   /// output of the repeat must equal the first pass's bit for bit (else SolveError).
   std::optional<double> restart_check;
+};
+
+/// The progress bar of a march on RunSettings::log (with RunSettings::progress): shown once
+/// the run has taken a second, redrawn at each whole per cent ("[####   ] 40 % t = 12 s"),
+/// ended with a newline when the march ends (or fails: the destructor).
+class ProgressBar {
+ public:
+  explicit ProgressBar(const RunSettings& s)
+      : log_(s.progress ? s.log : nullptr), start_(std::chrono::steady_clock::now()) {}
+  ProgressBar(const ProgressBar&) = delete;
+  ProgressBar& operator=(const ProgressBar&) = delete;
+  ~ProgressBar() { finish(); }
+  /// After step s of n, at time t [s].
+  void update(long long s, long long n, double t) {
+    if (!log_ || n <= 0) return;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const int pct = static_cast<int>(100.0 * static_cast<double>(s) / static_cast<double>(n));
+    if (el > 1.0 && pct != shown_) {
+      shown_ = pct;
+      *log_ << "\r[" << std::string(static_cast<std::size_t>(pct / 4), '#')
+            << std::string(static_cast<std::size_t>(25 - pct / 4), ' ') << "] " << pct << " % t = " << t << " s"
+            << std::flush;
+    }
+  }
+  /// Ends the bar's line (once; nothing when it was never shown).
+  void finish() {
+    if (shown_ >= 0 && log_) *log_ << "\n";
+    shown_ = -1;
+  }
+
+ private:
+  std::ostream* log_;
+  std::chrono::steady_clock::time_point start_;
+  int shown_ = -1;
 };
 
 /// The restart check's comparison (--restart-check): the output row r of the repeat at time

@@ -205,6 +205,7 @@ class SystemRunner {
     long long s_check = -1;  // the restart check's step, once copied
     std::optional<SystemSimulation::Checkpoint> copy;
     std::vector<std::vector<double>> check_rows;
+    ProgressBar bar(set_);
     for (long long s = 1; s <= n; ++s) {
       const double t = static_cast<double>(s) * dt;
       coupled_at(t);
@@ -225,7 +226,9 @@ class SystemRunner {
         throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
                                "the outputs hold every step up to it");
       }
+      bar.update(s, n, t);
     }
+    bar.finish();
     if (s_check >= 0) restart_check(s_check, *copy, check_rows);
   }
 
@@ -924,10 +927,16 @@ class SystemRunner {
         if (ss.substepped > 0)
           f << "; EI = 0 sub-steps: " << ss.substepped << " steps solved again (up to " << ss.largest_substeps
             << " sub-steps), " << ss.kept_plain << " kept plain";
+        bool ei0 = false;
+        for (std::size_t l = 0; l < sys.n_lines(); ++l) ei0 = ei0 || !sys.line(static_cast<int>(l)).model.hermite();
+        if (ei0) f << "; largest chord turn " << ss.largest_turn_deg << " deg per solver step";
         f << "\n";
+        if (ei0)
+          if (const auto note = chord_turn_note(ss.largest_turn_deg, sim_->system().ei0_substeps(),
+                                                sim_->system().ei0_substep_angle()))
+            f << "note: " << *note << "\n";
         if (ss.kept_plain > 0)
-          f << "note: " << ss.kept_plain << " step(s) kept the plain step (a sub-step did not converge): snap peaks "
-            << "there are not resolved and a tension may jump in one step; confirm at a smaller dtM\n";
+          f << "note: " << kept_plain_note(ss.kept_plain) << "\n";
       }
       for (std::size_t l = 0; l < sys.n_lines(); ++l) {
         const int id = sim_->model().line_id[l];

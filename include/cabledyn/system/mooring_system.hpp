@@ -1018,6 +1018,8 @@ class MooringSystem {
       if (lines_[l].model.hermite()) held_mass_[l].resize(lines_[l].model.n_elements());
     mass_held_ = false;
     wx0_ = wx_;
+    wt0_ = wx_;
+    wt1_ = wx_;
     numbered_ = true;
   }
 
@@ -1150,6 +1152,37 @@ class MooringSystem {
     } else {
       (void)s1, (void)dt;
       return 1;
+    }
+  }
+
+  /// SystemStepper hooks of the chord-turn statistic (spec "Rotation- and snap-resolved
+  /// sub-steps"; the single-line march's largest_turn_deg): turn_start(s0) at an attempt's
+  /// start, the system holding the prescribed kinematics of s0's time; turn_end(s1, dt) after
+  /// it converged, holding s1's: the largest chord turn [deg] of a taut segment of an EI = 0
+  /// line over the solver step (measure_chord_turn, taut as substeps_wanted counts it). 0 in
+  /// another scalar T or without EI = 0 lines. Scratch of their own: the sub-step hooks'
+  /// step start is kept across the attempts of a re-solve.
+  void turn_start(const State& s0) const {
+    if constexpr (std::is_same_v<T, double>) {
+      for (std::size_t l = 0; l < lines_.size(); ++l)
+        if (!lines_[l].model.hermite()) line_gather(s0, static_cast<int>(l), 0, wt0_[l]);
+    } else {
+      (void)s0;
+    }
+  }
+  double turn_end(const State& s1, const T& dt) const {
+    if constexpr (std::is_same_v<T, double>) {
+      double theta = 0;
+      for (std::size_t l = 0; l < lines_.size(); ++l) {
+        const auto& m = lines_[l].model;
+        if (m.hermite()) continue;
+        line_gather(s1, static_cast<int>(l), 0, wt1_[l]);
+        theta = std::max(theta, measure_chord_turn(m, wt0_[l], wt1_[l], dt, std::fabs(m.weight())).theta);
+      }
+      return theta;
+    } else {
+      (void)s1, (void)dt;
+      return 0;
     }
   }
 
@@ -2412,6 +2445,7 @@ class MooringSystem {
   double tensile_eps_ = 2e-6;                   // its strain tolerance
   mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
+  mutable std::vector<VecX<T>> wt0_, wt1_;    // per-line workspaces of an attempt's ends (turn_start / turn_end)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
   // The EI = 0 march policies (set_march_policies): on in double.
   bool release_cap_ = std::is_same_v<T, double>, ei0_substeps_ = std::is_same_v<T, double>;
