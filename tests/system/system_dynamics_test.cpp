@@ -291,6 +291,35 @@ TEST_CASE("A system step allocates nothing; a failed step leaves the state uncha
   }
   CHECK(count.allocations() == 0);
   CHECK(st.state().t == Approx(2.0));
+  // Two lines between held points: two components, each searched apart (its residual's
+  // 2-norm, its update limit), and the chord-turn statistic: nothing allocated either.
+  {
+    const std::vector<SdPoint> pts2{{"anchor A", PointKind::fixed, -150, 0, -100, 0, 0, 0, 0},
+                                    {"fairlead A", PointKind::coupled, 40, 0, -10, 0, 0, 0, 0},
+                                    {"anchor B", PointKind::fixed, 0, -150, -100, 0, 0, 0, 0},
+                                    {"fairlead B", PointKind::coupled, 0, 40, -10, 0, 0, 0, 0}};
+    const std::vector<SdLine> lines2{{230, 10, 4e8, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2, 0, 1},
+                                     {230, 10, 4e8, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2, 2, 3}};
+    auto sys2 = sd_build<double>(pts2, lines2, -100.0);
+    REQUIRE(sys2.n_components() == 2);
+    SeabedModel bed;  // the system's seabed too: the update limit is measured in each step
+    bed.z = -100;
+    bed.params.kBot = 3e6;
+    bed.params.cBot = 3e5;
+    sys2.set_seabed(bed);
+    auto s2 = sys2.initial_state();
+    solve_statics(sys2, s2);
+    SystemStepper<MooringSystem<double>> st2(sys2);
+    st2.initialize(s2);
+    test_support::surge_steps(sys2, st2, 1, fair0, 1, 1);
+    test_support::AllocationCounter count2;
+    {
+      test_support::EigenMallocGuard guard;
+      test_support::surge_steps(sys2, st2, 1, fair0, 2, 40);
+    }
+    CHECK(count2.allocations() == 0);
+    CHECK(st2.statistics().largest_turn_deg > 0);
+  }
   // A fairlead jump no step can follow: Newton fails at every halving.
   const auto before = st.state();
   SystemStepperOptions o;
