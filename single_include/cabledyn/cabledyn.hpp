@@ -13984,7 +13984,9 @@ class SystemStepper {
           finite = finite && std::isfinite(v);
           gn = std::max(gn, v);
           g2 += v * v;
-          if (per_comp) g2c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])] += std::isfinite(v) ? v * v : std::numeric_limits<double>::infinity();
+          if (per_comp)
+            g2c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])] +=
+                std::isfinite(v) ? v * v : std::numeric_limits<double>::infinity();
         }
       };
       measure();
@@ -14058,7 +14060,8 @@ class SystemStepper {
       if (line_search_ && per_comp && it > 0) {
         bool any = false;
         for (std::size_t c = 0; c < g2c_.size(); ++c) {
-          halve_c_[c] = lim_c_[c] >= 1 && back_c_[c] < opt_.max_backtracks && g2c_[c] > g2c_prev_[c] && g2c_[c] > target_ * target_;
+          halve_c_[c] = lim_c_[c] >= 1 && back_c_[c] < opt_.max_backtracks && g2c_[c] > g2c_prev_[c] &&
+                        g2c_[c] > target_ * target_;
           if (halve_c_[c]) ++back_c_[c], ++stats_.backtracks, any = true;
         }
         if (any) {
@@ -16775,8 +16778,8 @@ class MooringSystem {
       }
     };
     auto limit = [&](Index d) {
-      cut(d, contact_entry_fraction(static_cast<double>(value_of(s.q(d + 2))), static_cast<double>(value_of(dq(d + 2))), zf,
-                                    delta));
+      const double z = static_cast<double>(value_of(s.q(d + 2))), dz = static_cast<double>(value_of(dq(d + 2)));
+      cut(d, contact_entry_fraction(z, dz, zf, delta));
     };
     for (std::size_t l = 0; l < lines_.size(); ++l)
       for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
@@ -18094,7 +18097,8 @@ class MooringSystem {
         if (P.kind == PointKind::body && body_dof_[static_cast<std::size_t>(P.body)] >= 0) join(l, body_node(P.body));
       }
     for (std::size_t b = 0; b < nb; ++b)
-      if (body_dof_[b] >= 0 && on_parent(static_cast<int>(b)) && body_dof_[static_cast<std::size_t>(bodies_[b].parent)] >= 0)
+      if (body_dof_[b] >= 0 && on_parent(static_cast<int>(b)) &&
+          body_dof_[static_cast<std::size_t>(bodies_[b].parent)] >= 0)
         join(body_node(static_cast<int>(b)), body_node(bodies_[b].parent));
     dof_component_.assign(static_cast<std::size_t>(n_dofs_), -1);
     std::vector<int> id(up.size(), -1);
@@ -18104,7 +18108,8 @@ class MooringSystem {
       if (c < 0) c = n_components_++;
       for (Index d = d0; d < d0 + n; ++d) dof_component_[static_cast<std::size_t>(d)] = c;
     };
-    for (std::size_t l = 0; l < nl; ++l) mark(l, block_offset_[l], 3 * static_cast<Index>(lines_[l].model.n_slots() - 2));
+    for (std::size_t l = 0; l < nl; ++l)
+      mark(l, block_offset_[l], 3 * static_cast<Index>(lines_[l].model.n_slots() - 2));
     for (std::size_t p = 0; p < np; ++p)
       if (point_dof_[p] >= 0) mark(nl + p, point_dof_[p], 3);
     for (std::size_t b = 0; b < nb; ++b)
@@ -29097,8 +29102,8 @@ class SystemRunner {
   }
 
   // Each line whose static shape leaves the vertical plane of its ends with no current (no
-  // uniform current and no current field) is noted (io/line_run.hpp, out_of_plane_note: a buckled equilibrium whose mirror image is one
-  // too), as the single-line route notes it.
+  // uniform current and no current field) is noted (io/line_run.hpp, out_of_plane_note: a
+  // buckled equilibrium whose mirror image is one too), as the single-line route notes it.
   void note_out_of_plane() {
     const auto& sys = sim_->static_system();
     if (sys.has_current_field() || !sys.current().isZero()) return;

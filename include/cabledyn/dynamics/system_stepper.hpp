@@ -610,7 +610,9 @@ class SystemStepper {
           finite = finite && std::isfinite(v);
           gn = std::max(gn, v);
           g2 += v * v;
-          if (per_comp) g2c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])] += std::isfinite(v) ? v * v : std::numeric_limits<double>::infinity();
+          if (per_comp)
+            g2c_[static_cast<std::size_t>(comp_[static_cast<std::size_t>(i)])] +=
+                std::isfinite(v) ? v * v : std::numeric_limits<double>::infinity();
         }
       };
       measure();
@@ -684,7 +686,8 @@ class SystemStepper {
       if (line_search_ && per_comp && it > 0) {
         bool any = false;
         for (std::size_t c = 0; c < g2c_.size(); ++c) {
-          halve_c_[c] = lim_c_[c] >= 1 && back_c_[c] < opt_.max_backtracks && g2c_[c] > g2c_prev_[c] && g2c_[c] > target_ * target_;
+          halve_c_[c] = lim_c_[c] >= 1 && back_c_[c] < opt_.max_backtracks && g2c_[c] > g2c_prev_[c] &&
+                        g2c_[c] > target_ * target_;
           if (halve_c_[c]) ++back_c_[c], ++stats_.backtracks, any = true;
         }
         if (any) {

@@ -252,8 +252,8 @@ class SystemRunner {
   }
 
   // Each line whose static shape leaves the vertical plane of its ends with no current (no
-  // uniform current and no current field) is noted (io/line_run.hpp, out_of_plane_note: a buckled equilibrium whose mirror image is one
-  // too), as the single-line route notes it.
+  // uniform current and no current field) is noted (io/line_run.hpp, out_of_plane_note: a
+  // buckled equilibrium whose mirror image is one too), as the single-line route notes it.
   void note_out_of_plane() {
     const auto& sys = sim_->static_system();
     if (sys.has_current_field() || !sys.current().isZero()) return;

@@ -835,8 +835,8 @@ class MooringSystem {
       }
     };
     auto limit = [&](Index d) {
-      cut(d, contact_entry_fraction(static_cast<double>(value_of(s.q(d + 2))), static_cast<double>(value_of(dq(d + 2))), zf,
-                                    delta));
+      const double z = static_cast<double>(value_of(s.q(d + 2))), dz = static_cast<double>(value_of(dq(d + 2)));
+      cut(d, contact_entry_fraction(z, dz, zf, delta));
     };
     for (std::size_t l = 0; l < lines_.size(); ++l)
       for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
@@ -2154,7 +2154,8 @@ class MooringSystem {
         if (P.kind == PointKind::body && body_dof_[static_cast<std::size_t>(P.body)] >= 0) join(l, body_node(P.body));
       }
     for (std::size_t b = 0; b < nb; ++b)
-      if (body_dof_[b] >= 0 && on_parent(static_cast<int>(b)) && body_dof_[static_cast<std::size_t>(bodies_[b].parent)] >= 0)
+      if (body_dof_[b] >= 0 && on_parent(static_cast<int>(b)) &&
+          body_dof_[static_cast<std::size_t>(bodies_[b].parent)] >= 0)
         join(body_node(static_cast<int>(b)), body_node(bodies_[b].parent));
     dof_component_.assign(static_cast<std::size_t>(n_dofs_), -1);
     std::vector<int> id(up.size(), -1);
@@ -2164,7 +2165,8 @@ class MooringSystem {
       if (c < 0) c = n_components_++;
       for (Index d = d0; d < d0 + n; ++d) dof_component_[static_cast<std::size_t>(d)] = c;
     };
-    for (std::size_t l = 0; l < nl; ++l) mark(l, block_offset_[l], 3 * static_cast<Index>(lines_[l].model.n_slots() - 2));
+    for (std::size_t l = 0; l < nl; ++l)
+      mark(l, block_offset_[l], 3 * static_cast<Index>(lines_[l].model.n_slots() - 2));
     for (std::size_t p = 0; p < np; ++p)
       if (point_dof_[p] >= 0) mark(nl + p, point_dof_[p], 3);
     for (std::size_t b = 0; b < nb; ++b)
