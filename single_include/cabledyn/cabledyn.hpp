@@ -17064,9 +17064,7 @@ class MooringSystem {
   /// (the system holding the prescribed kinematics of s0's time).
   void substeps_start(const State& s0) const {
     if constexpr (std::is_same_v<T, double>) {
-      if (!ei0_substeps_) return;
-      for (std::size_t l = 0; l < lines_.size(); ++l)
-        if (!lines_[l].model.hermite()) line_gather(s0, static_cast<int>(l), 0, wx0_[l]);
+      if (ei0_substeps_) gather_ei0(s0, wx0_);
     } else {
       (void)s0;
     }
@@ -17084,13 +17082,9 @@ class MooringSystem {
       if (!ei0_substeps_) return 1;
       int n = 1;
       bool capped = false;
-      for (std::size_t l = 0; l < lines_.size(); ++l) {
-        const auto& m = lines_[l].model;
-        if (m.hermite()) continue;
-        line_gather(s1, static_cast<int>(l), 0, wx_[l]);
-        const ChordTurn turn = measure_chord_turn(m, wx0_[l], wx_[l], dt, std::fabs(m.weight()));
+      for_each_ei0_turn(s1, wx0_, wx_, dt, [&](const ChordTurn& turn) {
         if (turn.theta > ei0_angle_ || turn.snap) n = std::max(n, ei0_substep_count(turn.theta, ei0_angle_, ei0_max_, capped));
-      }
+      });
       return n;
     } else {
       (void)s1, (void)dt;
@@ -17107,8 +17101,7 @@ class MooringSystem {
   /// step start is kept across the attempts of a re-solve.
   void turn_start(const State& s0) const {
     if constexpr (std::is_same_v<T, double>) {
-      for (std::size_t l = 0; l < lines_.size(); ++l)
-        if (!lines_[l].model.hermite()) line_gather(s0, static_cast<int>(l), 0, wt0_[l]);
+      gather_ei0(s0, wt0_);
     } else {
       (void)s0;
     }
@@ -17116,12 +17109,7 @@ class MooringSystem {
   double turn_end(const State& s1, const T& dt) const {
     if constexpr (std::is_same_v<T, double>) {
       double theta = 0;
-      for (std::size_t l = 0; l < lines_.size(); ++l) {
-        const auto& m = lines_[l].model;
-        if (m.hermite()) continue;
-        line_gather(s1, static_cast<int>(l), 0, wt1_[l]);
-        theta = std::max(theta, measure_chord_turn(m, wt0_[l], wt1_[l], dt, std::fabs(m.weight())).theta);
-      }
+      for_each_ei0_turn(s1, wt0_, wt1_, dt, [&](const ChordTurn& turn) { theta = std::max(theta, turn.theta); });
       return theta;
     } else {
       (void)s1, (void)dt;
@@ -18114,6 +18102,24 @@ class MooringSystem {
       if (point_dof_[p] >= 0) mark(nl + p, point_dof_[p], 3);
     for (std::size_t b = 0; b < nb; ++b)
       if (body_dof_[b] >= 0) mark(body_node(static_cast<int>(b)), body_dof_[b], body_ndof(static_cast<int>(b)));
+  }
+  // Every EI = 0 line's node vector in state s into into[l] (the chord-turn hooks' step ends).
+  void gather_ei0(const State& s, std::vector<VecX<T>>& into) const {
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      if (!lines_[l].model.hermite()) line_gather(s, static_cast<int>(l), 0, into[l]);
+  }
+  // f(turn) for each EI = 0 line's chord turn (measure_chord_turn, taut above 1e-3 of its
+  // largest step-start tension floored at 1e-3 of its submerged weight) from from[l] to state
+  // s1, gathered into into[l]. Double only.
+  template <class F>
+  void for_each_ei0_turn(const State& s1, const std::vector<VecX<T>>& from, std::vector<VecX<T>>& into, const T& dt,
+                         F&& f) const {
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const auto& m = lines_[l].model;
+      if (m.hermite()) continue;
+      line_gather(s1, static_cast<int>(l), 0, into[l]);
+      f(measure_chord_turn(m, from[l], into[l], dt, std::fabs(m.weight())));
+    }
   }
   // True when body b is pinned on a parent body (BodyModel::parent).
   bool on_parent(int b) const {
