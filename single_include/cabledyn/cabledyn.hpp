@@ -13456,6 +13456,15 @@ struct SystemStepperOptions {
   enum class LineSearch { automatic, on, off };
   double rho_inf = 0.8;      ///< spectral radius at infinite frequency [rhoInf]
   double tol = 1e-8;         ///< ||G||_inf / s of the Newton test (or, above it, G's round-off floor 8 eps max|q| max|S_ii|)
+  /// The Newton test's scale s of an attempt: with true, the spec's (spec "Newton iteration":
+  /// the force scale frozen at the predictor, the largest of the external load and the
+  /// initial residual and inertia entries, as the single-line march has it), the larger of the
+  /// system's force scale at initialisation and ||G||_inf and ||M a||_inf at the predictor;
+  /// false (the default), the force scale at initialisation alone, a test of the same absolute
+  /// size at every step. Not the default: on the 500 decks of the robustness campaign through
+  /// the system route it parted one more deck from its turned twin (case 273; docs/systems.md,
+  /// "Components stepped apart").
+  bool predictor_scale = false;
   /// Newton iterations per attempt (each evaluation of the residual counts) and halvings of
   /// one Newton update by the line search: the spec's deck defaults (spec "Newton iteration":
   /// 30 iterations, 12 backtracks; with 25 and 8 a snap of the OC4 chain at N = 20 failed
@@ -13608,9 +13617,13 @@ class SystemStepper {
     // as the single-line march searches them, and one line's halving or landing does not cut
     // another's update. Sized here; a step allocates nothing.
     comp_.clear();
-    if constexpr (requires { sys_.dof_components(); })
-      if (opt_.search_components && sys_.n_components() > 1) comp_ = sys_.dof_components();
-    const std::size_t nc = comp_.empty() ? 0 : static_cast<std::size_t>(sys_.n_components());
+    std::size_t nc = 0;
+    if constexpr (requires { sys_.dof_components(); }) {
+      if (opt_.search_components && sys_.n_components() > 1) {
+        comp_ = sys_.dof_components();
+        nc = static_cast<std::size_t>(sys_.n_components());
+      }
+    }
     g2c_.assign(nc, 0.0);
     g2c_prev_.assign(nc, 0.0);
     lim_c_.assign(nc, 1.0);
@@ -13956,7 +13969,7 @@ class SystemStepper {
       double qmax = 1;
       for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
       const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * work().max_abs_diagonal();
-      target_ = std::isfinite(floor) ? std::max(opt_.tol * scale_, floor) : opt_.tol * scale_;
+      target_ = std::isfinite(floor) ? std::max(opt_.tol * step_scale_, floor) : opt_.tol * step_scale_;
       work_floor_ = target_;
     };
     for (int it = 0; it < opt_.max_iterations; ++it) {
@@ -13991,14 +14004,14 @@ class SystemStepper {
       };
       measure();
       if (!reuse && it > 0) {
-        const bool passed = finite && gn <= opt_.tol * scale_;
+        const bool passed = finite && gn <= opt_.tol * step_scale_;
         ahead_ = 0.8 * ahead_ + (passed ? 0.0 : 0.2);
         if (lazy && !passed) {
           evaluate(true);
           measure();
         }
       }
-      const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * scale_);
+      const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * step_scale_);
       // A non-finite residual after an update (a collapsed element) is an increase for the
       // line search; otherwise the attempt fails.
       bool can_halve = backtracks < opt_.max_backtracks;
@@ -14010,7 +14023,16 @@ class SystemStepper {
       if (!finite && !((reusing && it > 0) || (line_search_ && it > 0 && can_halve))) return false;
       if (!finite) gn = g2 = std::numeric_limits<double>::infinity();
       // On the previous step's factor the test takes the floor of that factor's tangent.
-      if (it == 0) target_ = reusing ? std::max(opt_.tol * scale_, fac_floor_) : opt_.tol * scale_;
+      if (it == 0) {
+        // The attempt's scale, frozen at the predictor (SystemStepperOptions::predictor_scale).
+        step_scale_ = scale_;
+        if (opt_.predictor_scale && finite) {
+          double ma = 0;
+          for (Index i = 0; i < Ma_.size(); ++i) ma = std::max(ma, std::fabs(static_cast<double>(value_of(Ma_(i)))));
+          if (std::isfinite(ma)) step_scale_ = std::max({scale_, gn, ma});
+        }
+        target_ = reusing ? std::max(opt_.tol * step_scale_, fac_floor_) : opt_.tol * step_scale_;
+      }
       if (tangent_here && finite) set_floor();
       // On the previous step's factor the iterate must reach 0.3 of the test (its updates
       // contract about tenfold: the next one would have been below the test anyway).
@@ -14198,6 +14220,7 @@ class SystemStepper {
   State xa_;                        // the configuration blend's state at alpha
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
+  double step_scale_ = 1;  // the Newton test's scale of the attempt (predictor_scale)
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
   std::string rejected_;  // why check_state rejected the last attempt's converged iterate (empty: it did not)
   bool initialized_ = false;
@@ -14564,7 +14587,8 @@ std::string write_modes_file(const std::string& root, std::span<const ModalResul
 // ---- begin cabledyn/system.hpp ----
 // cabledyn module header: system (mooring systems of lines, points, rigid bodies and rods: the line load model
 // with parameters in the scalar type, the bordered Jacobian and its block solve, the system's
-// DOF numbering and state, system statics and modes; SO(3) maps and the body model).
+// DOF numbering and state, system statics and modes; SO(3) maps and the body model; the system's
+// connected components stepped apart).
 
 // ---- begin cabledyn/core/so3.hpp ----
 // cabledyn: rotations on SO(3): the exponential and logarithm maps, the left Jacobian, the
@@ -15609,6 +15633,7 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15752,9 +15777,33 @@ class BorderedJacobian {
     D_.setZero();
   }
 
-  /// J(i, j) += v, global indices. Throws InputError for an entry the structure has no
-  /// room for (two different blocks, or an object a block was not declared to touch).
+  /// Makes this the Jacobian of a part of a larger system (a connected component of a
+  /// MooringSystem: MooringSystem::make_jacobian(c)) whose entries are added by the larger
+  /// system's indices: add and add3 map them by `global` (the larger system's DOF -> this
+  /// matrix's, -1: a DOF of another part, whose entries are dropped), add3_local maps the block
+  /// by `blocks` (the larger system's line block -> this matrix's, -1: dropped). The map is
+  /// shared by copies. Throws InputError for a map that does not fit this matrix.
+  void set_global_map(std::shared_ptr<const std::vector<Index>> global, std::vector<int> blocks) {
+    if (!global) throw InputError(name_, "global DOF map", "null", "a map");
+    for (Index g : *global)
+      if (g < -1 || g >= size())
+        throw InputError(name_, "global DOF map entry", g, "in [-1, " + std::to_string(size()) + ")");
+    for (int b : blocks)
+      if (b < -1 || b >= static_cast<int>(shapes_.size()))
+        throw InputError(name_, "global block map entry", b, "in [-1, " + std::to_string(shapes_.size()) + ")");
+    gmap_ = std::move(global);
+    bmap_ = std::move(blocks);
+  }
+
+  /// J(i, j) += v, global indices (the larger system's with set_global_map). Throws
+  /// InputError for an entry the structure has no room for (two different blocks, or an
+  /// object a block was not declared to touch).
   void add(Index i, Index j, const T& v) {
+    if (gmap_) {
+      i = (*gmap_)[static_cast<std::size_t>(i)];
+      j = (*gmap_)[static_cast<std::size_t>(j)];
+      if (i < 0 || j < 0) return;
+    }
     const bool io = i >= n_lines_, jo = j >= n_lines_;
     if (io && jo) {
       D_(i - n_lines_, j - n_lines_) += v;
@@ -15791,6 +15840,11 @@ class BorderedJacobian {
   /// its interior slots): written straight into the band storage, checked only in builds
   /// without NDEBUG (the hot path of a system's assembly).
   void add3_local(std::size_t b, Index i0, Index j0, const Mat3<T>& B) {
+    if (!bmap_.empty()) {
+      const int k = bmap_[b];
+      if (k < 0) return;
+      b = static_cast<std::size_t>(k);
+    }
     auto& K = band_[b];
 #ifndef NDEBUG
     for (Index c = 0; c < 3; ++c)
@@ -15951,6 +16005,8 @@ class BorderedJacobian {
   VecX<T> xo_;
   std::vector<Index> piv_;
   bool factored_ = false;
+  std::shared_ptr<const std::vector<Index>> gmap_;  // set_global_map (null: none)
+  std::vector<int> bmap_;
 };
 
 }  // namespace cabledyn
@@ -15974,13 +16030,13 @@ class BorderedJacobian {
 // EA, lengths or anchor positions seeded, gives exact design sensitivities of its static
 // solution (system_statics.hpp).
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
-
-#include <Eigen/Eigenvalues>
 
 
 namespace cabledyn {
@@ -16410,6 +16466,61 @@ class MooringSystem {
     require_numbered();
     return n_components_;
   }
+  /// The DOFs of component c, ascending (its lines' blocks, then its objects': the order of
+  /// make_jacobian(c)); empty for a component without DOFs (a one-element EI = 0 line between
+  /// held points).
+  const std::vector<Index>& component_dofs(int c) const {
+    require_numbered();
+    return comp_dofs_.at(static_cast<std::size_t>(c));
+  }
+  /// The component of line l (every line has one, with or without DOFs).
+  int line_component(int l) const {
+    require_numbered();
+    return line_comp_.at(static_cast<std::size_t>(l));
+  }
+  /// The component of body b (-1: a held body, which has no DOFs).
+  int body_component(int b) const {
+    require_numbered();
+    return body_comp_.at(static_cast<std::size_t>(b));
+  }
+  /// A name for component c's errors: its lines, e.g. "Line 2 (riser)" or "Lines 1, 3, 4"
+  /// (with its free points and bodies, "Lines 1, 2 with their points and bodies").
+  std::string component_name(int c) const {
+    require_numbered();
+    std::vector<int> ls;
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      if (line_comp_[l] == c) ls.push_back(static_cast<int>(l));
+    bool objects = false;
+    for (Index d : comp_dofs_.at(static_cast<std::size_t>(c))) objects = objects || d >= n_line_dofs_;
+    std::string n;
+    if (ls.size() == 1) {
+      n = "Line " + std::to_string(ls[0] + 1) + " (" + lines_[static_cast<std::size_t>(ls[0])].model.name() + ")";
+    } else {
+      n = "Lines ";
+      for (std::size_t k = 0; k < ls.size(); ++k) n += (k ? ", " : "") + std::to_string(ls[k] + 1);
+    }
+    if (ls.empty()) n = name_ + " component " + std::to_string(c + 1);
+    return objects ? n + " with their points and bodies" : n;
+  }
+  /// True when component c has a finite-EI line.
+  bool component_has_finite_ei(int c) const {
+    require_numbered();
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      if (line_comp_[l] == c && lines_[l].model.hermite()) return true;
+    return false;
+  }
+  /// Restricts the stepper's evaluations (dynamic_residual, inertia, force_scale,
+  /// check_state, commit, update_limit and the march policies' hooks) to component c (-1: the
+  /// whole system, the default): they then evaluate, write and check only c's lines, free
+  /// points and bodies (and the held points c's lines end on), and zero only c's rows of the
+  /// vectors they overwrite. ComponentView sets it around each call (system/component_view.hpp):
+  /// components are stepped apart, each as a system of its own. Not for concurrent use.
+  void set_active_component(int c) const {
+    if (c < -1 || c >= n_components_)
+      throw InputError(name_, "active component", c, "in [-1, " + std::to_string(n_components_) + ")");
+    active_ = c;
+  }
+  int active_component() const { return active_; }
   /// DOFs of body b: 6 (free), 3 (pinned) or 0 (held).
   int body_ndof(int b) const {
     const auto k = bodies_[static_cast<std::size_t>(b)].kind;
@@ -16435,7 +16546,7 @@ class MooringSystem {
   void commit(State& s) const {
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const Index d = body_row(static_cast<int>(b), 3);
-      if (d < 0) continue;
+      if (d < 0 || !live_body(b)) continue;
       const Vec3<T> th = s.q.template segment<3>(d);
       if (th.squaredNorm() == T(0)) continue;
       Mat3<T> R = so3_exp<T>(th) * s.R[b];
@@ -16782,13 +16893,13 @@ class MooringSystem {
       cut(d, contact_entry_fraction(z, dz, zf, delta));
     };
     for (std::size_t l = 0; l < lines_.size(); ++l)
-      for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
+      for (std::size_t i = 0; i < lines_[l].model.n_nodes() && live_line(l); ++i) {
         const Index d = node_dof(static_cast<int>(l), i);
         if (d >= 0) limit(d);
       }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
-      if (d >= 0 && value_of(point_footprint(static_cast<int>(p))) > 0) limit(d);
+      if (d >= 0 && live_point(p) && value_of(point_footprint(static_cast<int>(p))) > 0) limit(d);
     }
     // A body's contact point (BodyModel::point_contact) and its rods' seabed stations
     // (rod_seabed_stations), each carried by the update of its body's pose: the poses at q and
@@ -16796,13 +16907,14 @@ class MooringSystem {
     // the body turning with it.
     bool bodies = false;
     for (std::size_t b = 0; b < bodies_.size(); ++b)
-      bodies = bodies || (body_dof_[b] >= 0 && !bodies_[b].joint && (bodies_[b].point_contact || !bodies_[b].rods.empty()));
+      bodies = bodies || (body_dof_[b] >= 0 && live_body(b) && !bodies_[b].joint &&
+                          (bodies_[b].point_contact || !bodies_[b].rods.empty()));
     if (!bodies) return a;
     wlim_ = s.q;  // sized by renumber(): no allocation
     wlim_ += dq;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const auto& B = bodies_[b];
-      if (body_dof_[b] < 0 || B.joint) continue;
+      if (body_dof_[b] < 0 || B.joint || !live_body(b)) continue;
       auto limit_z = [&](const T& z0, const T& z1) {
         const double z = static_cast<double>(value_of(z0));
         cut(body_dof_[b], contact_entry_fraction(z, static_cast<double>(value_of(z1)) - z, zf, delta));
@@ -17004,7 +17116,7 @@ class MooringSystem {
     require_numbered();
     bool any = false;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
-      if (!lines_[l].model.hermite()) continue;
+      if (!lines_[l].model.hermite() || !live_line(l)) continue;
       line_gather(s, static_cast<int>(l), 0, wx_[l]);
       lines_[l].model.hermite_masses(wx_[l], held_mass_[l]);
       any = true;
@@ -17023,7 +17135,7 @@ class MooringSystem {
       if (!release_cap_) return;
       require_numbered();
       for (std::size_t l = 0; l < lines_.size(); ++l) {
-        if (lines_[l].model.hermite()) continue;
+        if (lines_[l].model.hermite() || !live_line(l)) continue;
         line_gather(s, static_cast<int>(l), 0, wx_[l]);
         line_gather(s, static_cast<int>(l), 1, wv_[l]);
         caps_[l].prepare(lines_[l].model, wx_[l], wv_[l]);
@@ -17042,7 +17154,7 @@ class MooringSystem {
       if (!release_cap_) return 0;
       long caps = 0;
       for (std::size_t l = 0; l < lines_.size(); ++l) {
-        if (lines_[l].model.hermite()) continue;
+        if (lines_[l].model.hermite() || !live_line(l)) continue;
         const int li = static_cast<int>(l);
         line_gather(s1, li, 0, wx_[l]);
         line_gather(s1, li, 1, wv_[l]);
@@ -17155,10 +17267,25 @@ class MooringSystem {
   }
 
   /// The Jacobian of this system's numbering (workspaces sized once).
-  BorderedJacobian<T> make_jacobian() const {
+  BorderedJacobian<T> make_jacobian() const { return make_jacobian(-1); }
+  /// The Jacobian of component c alone (-1: the whole system's): its lines' bands and its
+  /// objects' border, in the order of component_dofs(c), its entries added by the system's
+  /// DOF indices (BorderedJacobian::set_global_map; another component's are dropped).
+  BorderedJacobian<T> make_jacobian(int c) const {
     require_numbered();
+    if (c < -1 || c >= n_components_)
+      throw InputError(name_, "component", c, "in [-1, " + std::to_string(n_components_) + ")");
+    // The object DOFs of c, numbered among themselves.
+    std::vector<Index> obj(static_cast<std::size_t>(n_dofs_ - n_line_dofs_), -1);
+    Index n_obj = 0;
+    for (Index d = n_line_dofs_; d < n_dofs_; ++d)
+      if (c < 0 || dof_component_[static_cast<std::size_t>(d)] == c)
+        obj[static_cast<std::size_t>(d - n_line_dofs_)] = n_obj++;
     std::vector<BorderedBlockShape> blocks;
+    std::vector<int> block_of(lines_.size(), -1);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (c >= 0 && line_comp_[l] != c) continue;
+      block_of[l] = static_cast<int>(blocks.size());
       BorderedBlockShape s;
       s.name = "Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ")";
       s.size = 3 * static_cast<Index>(lines_[l].model.n_slots() - 2);
@@ -17169,13 +17296,20 @@ class MooringSystem {
         int k = 3;
         if (P.kind == PointKind::body) d = body_dof_[static_cast<std::size_t>(P.body)], k = body_ndof(P.body);
         if (d >= 0)
-          for (int c = 0; c < k; ++c)
-            if (std::find(s.coupled.begin(), s.coupled.end(), d - n_line_dofs_ + c) == s.coupled.end())
-              s.coupled.push_back(d - n_line_dofs_ + c);
+          for (int i = 0; i < k; ++i) {
+            const Index o = obj[static_cast<std::size_t>(d - n_line_dofs_ + i)];
+            if (std::find(s.coupled.begin(), s.coupled.end(), o) == s.coupled.end()) s.coupled.push_back(o);
+          }
       }
       blocks.push_back(std::move(s));
     }
-    return BorderedJacobian<T>(std::move(blocks), n_dofs_ - n_line_dofs_, name_);
+    if (c < 0) return BorderedJacobian<T>(std::move(blocks), n_obj, name_);
+    BorderedJacobian<T> J(std::move(blocks), n_obj, component_name(c));
+    auto map = std::make_shared<std::vector<Index>>(static_cast<std::size_t>(n_dofs_), Index(-1));
+    const auto& dofs = comp_dofs_[static_cast<std::size_t>(c)];
+    for (std::size_t k = 0; k < dofs.size(); ++k) (*map)[static_cast<std::size_t>(dofs[k])] = static_cast<Index>(k);
+    J.set_global_map(std::move(map), std::move(block_of));
+    return J;
   }
 
   /// A first state: free points where the deck puts them, every line's interior nodes evenly
@@ -17287,14 +17421,20 @@ class MooringSystem {
   /// the surface (they lose their buoyancy there: LineModel), and so may rods (their
   /// wetted-segment buoyancy is in their body's loads).
   void check_state(const State& s) const {
-    for (Index i = 0; i < s.q.size(); ++i)
+    auto check = [&](Index i) {
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
+    };
+    if (active_ >= 0 && s.q.size() == n_dofs_) {
+      for (Index i : comp_dofs_[static_cast<std::size_t>(active_)]) check(i);
+    } else {
+      for (Index i = 0; i < s.q.size(); ++i) check(i);
+    }
     tensile_check(s, false);
     // A point with a volume above the still water: its buoyancy rho V g is taken whole, so its
     // partial immersion is not modelled (lines lose their buoyancy above it: LineModel).
     for (std::size_t p = 0; p < points_.size(); ++p) {
-      if (!(value_of(points_[p].volume) > 0) || points_[p].kind == PointKind::body) continue;
+      if (!(value_of(points_[p].volume) > 0) || points_[p].kind == PointKind::body || !live_point(p)) continue;
       const double z = static_cast<double>(value_of(point_position(s, static_cast<int>(p))(2)));
       if (z > 0)
         throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
@@ -17330,7 +17470,7 @@ class MooringSystem {
       if (!tensile_) return;
       for (std::size_t l = 0; l < lines_.size(); ++l) {
         const auto& m = lines_[l].model;
-        if (!m.hermite()) continue;
+        if (!m.hermite() || !live_line(l)) continue;
         line_gather(s, static_cast<int>(l), 0, wx_[l]);
         if (const auto ev = tensile_audit(m, wx_[l], tensile_eps_, static_band, &audit_work_))
           throw SolveError("Line " + std::to_string(l + 1) + " (" + m.name() + ") element " + std::to_string(ev->element + 1),
@@ -17372,6 +17512,7 @@ class MooringSystem {
   double force_scale(const State& s) const {
     double scale = 1;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!live_line(l)) continue;
       scale = std::max(scale, std::fabs(static_cast<double>(value_of(lines_[l].model.weight()))));
       for (int e = 0; e < 2; ++e) {
         const Vec3<T> f = line_end_force(s, static_cast<int>(l), e);
@@ -17379,10 +17520,13 @@ class MooringSystem {
       }
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (!live_point(p)) continue;
       const Vec3<T> f = point_static_load(static_cast<int>(p));
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
     }
-    for (const auto& B : bodies_) {
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (!live_body(b)) continue;
+      const auto& B = bodies_[b];
       scale = std::max(scale, std::fabs(static_cast<double>(value_of(body_rigid_mass(B).m))) * env_.g);
       scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.volume))) * env_.g * env_.rho_w);
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.force(c)))));
@@ -17462,8 +17606,9 @@ class MooringSystem {
   void dynamic_residual(const SystemState<T>& s, VecX<T>& R, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
     using std::sqrt;
     require_numbered();
-    R.setZero(n_dofs_);
+    zero_rows(R);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!live_line(l)) continue;
       const int li = static_cast<int>(l);
       line_gather(s, li, 0, wx_[l]);
       line_gather(s, li, 1, wv_[l]);
@@ -17475,7 +17620,7 @@ class MooringSystem {
     add_joint_rolls(s, s.q, R, J, wq);
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
-      if (d < 0) continue;
+      if (d < 0 || !live_point(p)) continue;
       const auto& P = points_[p];
       R.template segment<3>(d) -= point_static_load(static_cast<int>(p));
       const auto c = point_contact(static_cast<int>(p), s.q(d + 2), s.v(d + 2));
@@ -17495,7 +17640,7 @@ class MooringSystem {
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no loads of its own
+      if (body_dof_[b] < 0 || bodies_[b].joint || !live_body(b)) continue;  // a joint has no loads of its own
       auto own = [&](const VecX<T>& q, const VecX<T>& v) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -17519,8 +17664,9 @@ class MooringSystem {
   /// bodies' body_mass_matrix (alpha, a). With J (not zeroed here) adds wm M + wq d(M a)/dq.
   void inertia(const SystemState<T>& s, VecX<T>& Ma, BorderedJacobian<T>* J, const T& wm, const T& wq) const {
     require_numbered();
-    Ma.setZero(n_dofs_);
+    zero_rows(Ma);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!live_line(l)) continue;
       const int li = static_cast<int>(l);
       line_gather(s, li, 0, wx_[l]);
       line_gather(s, li, 2, wv_[l]);
@@ -17534,14 +17680,14 @@ class MooringSystem {
     add_joint_rolls(s, s.a, Ma, J, wm, true);  // the roll's inertia
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
-      if (d < 0) continue;
+      if (d < 0 || !live_point(p)) continue;
       const T m = point_mass(static_cast<int>(p));
       Ma.template segment<3>(d) += m * s.a.template segment<3>(d);
       if (J) J->add3(d, d, Mat3<T>(wm * m * Mat3<T>::Identity()));
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no mass of its own
+      if (body_dof_[b] < 0 || bodies_[b].joint || !live_body(b)) continue;  // a joint has no mass of its own
       auto mass = [&](const VecX<T>& q) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -17810,7 +17956,7 @@ class MooringSystem {
     for (std::size_t l = 0; l < lines_.size(); ++l)
       for (int e = 0; e < 2; ++e) {
         const auto& L = lines_[l];
-        if (!(L.spring_k[e] > 0)) continue;
+        if (!(L.spring_k[e] > 0) || !live_line(l)) continue;
         const Index dm = clamp_dof(l, e);
         const Vec3<T> m = s.q.template segment<3>(dm), d = clamp_direction(s, static_cast<int>(l), e);
         Vec3<T> g;
@@ -17843,7 +17989,7 @@ class MooringSystem {
   void add_joint_rolls(const State& s, const VecX<T>& x, VecX<T>& R, BorderedJacobian<T>* J, const T& w,
                        bool inertia = false) const {
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (!bodies_[b].joint) continue;
+      if (!bodies_[b].joint || !live_body(b)) continue;
       const Index rd = body_row(static_cast<int>(b), 3);
       if (rd < 0) continue;
       const Vec3<T> d = (s.R.empty() ? bodies_[b].R : s.R[b]).col(2);
@@ -18102,11 +18248,48 @@ class MooringSystem {
       if (point_dof_[p] >= 0) mark(nl + p, point_dof_[p], 3);
     for (std::size_t b = 0; b < nb; ++b)
       if (body_dof_[b] >= 0) mark(body_node(static_cast<int>(b)), body_dof_[b], body_ndof(static_cast<int>(b)));
+    // Each line's, free point's and free body's component, each held point's (the one of the
+    // lines ending on it: -2 when lines of several components do, -1 when none does) and
+    // each component's DOFs in ascending order.
+    line_comp_.assign(nl, -1);
+    for (std::size_t l = 0; l < nl; ++l) line_comp_[l] = id[find(l)];
+    point_comp_.assign(np, -1);
+    for (std::size_t p = 0; p < np; ++p)
+      if (point_dof_[p] >= 0) point_comp_[p] = id[find(nl + p)];
+    for (std::size_t l = 0; l < nl; ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto pi = static_cast<std::size_t>(lines_[l].point[e]);
+        if (point_dof_[pi] >= 0) continue;
+        int& c = point_comp_[pi];
+        c = c == -1 || c == line_comp_[l] ? line_comp_[l] : -2;
+      }
+    body_comp_.assign(nb, -1);
+    for (std::size_t b = 0; b < nb; ++b)
+      if (body_dof_[b] >= 0) body_comp_[b] = id[find(body_node(static_cast<int>(b)))];
+    comp_dofs_.assign(static_cast<std::size_t>(n_components_), {});
+    for (Index d = 0; d < n_dofs_; ++d)
+      comp_dofs_[static_cast<std::size_t>(dof_component_[static_cast<std::size_t>(d)])].push_back(d);
+    active_ = -1;
+  }
+  // Whether line l, point p, body b is evaluated under set_active_component (a held point:
+  // when a line of the active component ends on it).
+  bool live_line(std::size_t l) const { return active_ < 0 || line_comp_[l] == active_; }
+  bool live_point(std::size_t p) const {
+    return active_ < 0 || point_comp_[p] == active_ || (point_dof_[p] < 0 && point_comp_[p] == -2);
+  }
+  bool live_body(std::size_t b) const { return active_ < 0 || body_comp_[b] == active_; }
+  // R.setZero(n) (R resized), or only the active component's rows of R (of the system's size).
+  void zero_rows(VecX<T>& R) const {
+    if (active_ < 0 || R.size() != n_dofs_) {
+      R.setZero(n_dofs_);
+      return;
+    }
+    for (Index d : comp_dofs_[static_cast<std::size_t>(active_)]) R(d) = T(0);
   }
   // Every EI = 0 line's node vector in state s into into[l] (the chord-turn hooks' step ends).
   void gather_ei0(const State& s, std::vector<VecX<T>>& into) const {
     for (std::size_t l = 0; l < lines_.size(); ++l)
-      if (!lines_[l].model.hermite()) line_gather(s, static_cast<int>(l), 0, into[l]);
+      if (!lines_[l].model.hermite() && live_line(l)) line_gather(s, static_cast<int>(l), 0, into[l]);
   }
   // f(turn) for each EI = 0 line's chord turn (measure_chord_turn, taut above 1e-3 of its
   // largest step-start tension floored at 1e-3 of its submerged weight) from from[l] to state
@@ -18116,7 +18299,7 @@ class MooringSystem {
                          F&& f) const {
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const auto& m = lines_[l].model;
-      if (m.hermite()) continue;
+      if (m.hermite() || !live_line(l)) continue;
       line_gather(s1, static_cast<int>(l), 0, into[l]);
       f(measure_chord_turn(m, from[l], into[l], dt, std::fabs(m.weight())));
     }
@@ -18375,6 +18558,9 @@ class MooringSystem {
   std::vector<Index> block_offset_, point_dof_, body_dof_;
   std::vector<int> dof_component_;  // the connected component of each DOF (number_components)
   int n_components_ = 0;
+  std::vector<int> line_comp_, point_comp_, body_comp_;  // each line's, point's, body's (number_components)
+  std::vector<std::vector<Index>> comp_dofs_;            // each component's DOFs, ascending
+  mutable int active_ = -1;                              // set_active_component (-1: all)
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
   std::function<Vec3<double>(const Vec3<double>&)> current_field_;  // a steady current varying in space (statics)
@@ -20320,6 +20506,351 @@ class StaggeredStepper {
 
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/staggered_stepper.hpp ----
+// ---- begin cabledyn/system/component_view.hpp ----
+// cabledyn: one connected component of a mooring system, as a system of its own.
+// Spec "Time integration" (the Newton test, the subdivision of a failed step, the release cap
+// and the EI = 0 sub-steps are decisions about the equations being stepped) and "Attached
+// objects and line ends" (lines couple only through the objects at their ends: lines between
+// held points, or groups joined by free points and bodies, are independent systems).
+//
+// A MooringSystem's tangent is block-diagonal over its connected components
+// (MooringSystem::dof_components). Stepped as one system, every component pays for the one
+// that needs the most: one snapping line makes every line iterate, halve its step and solve
+// its sub-steps. A ComponentView presents component c to a SystemStepper as a system of its
+// own (the stepper's System interface, system_stepper.hpp): its state holds c's DOFs alone
+// (in the order of MooringSystem::component_dofs(c)), its Jacobian c's lines and objects
+// (MooringSystem::make_jacobian(c)), its force scale and checks c's, and each call writes
+// c's rows into a state of the whole system shared by the views of one system
+// (ComponentScratch), restricts the system to c (set_active_component) and reads c's rows
+// back. Nothing of another component is evaluated or changed. ComponentSteppers
+// (component_steppers.hpp) steps every component so.
+
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// A state of the whole system and two vectors of its size, shared by the views of one
+/// system: each view writes only its own component's rows.
+template <class T>
+struct ComponentScratch {
+  SystemState<T> s;
+  VecX<T> r, g;
+};
+
+/// Component c of a MooringSystem as a system for SystemStepper (see the header).
+template <class T>
+class ComponentView {
+ public:
+  using Scalar = T;
+  using State = SystemState<T>;
+  using Jacobian = BorderedJacobian<T>;
+  using Held = HeldKinematics<T>;
+  using Index = Eigen::Index;
+
+  /// The view of component c of sys (numbered); `scratch` must hold a state of the whole
+  /// system (its q, v, a of sys.dofs() entries and one R per body) and outlive the view.
+  ComponentView(MooringSystem<T>& sys, int c, ComponentScratch<T>& scratch)
+      : sys_(sys), c_(c), w_(scratch), dofs_(sys.component_dofs(c)), name_(sys.component_name(c)) {
+    if (w_.s.q.size() != sys.dofs() || w_.s.R.size() != sys.n_bodies())
+      throw InputError(name_, "scratch state size", w_.s.q.size(), "== " + std::to_string(sys.dofs()) + " DOFs");
+    w_.r.setZero(sys.dofs());
+    w_.g.setZero(sys.dofs());
+    for (std::size_t b = 0; b < sys.n_bodies(); ++b)
+      if (sys.body_component(static_cast<int>(b)) == c) bodies_.push_back(b);
+  }
+
+  int component() const { return c_; }
+  /// The system's DOFs of this component's, in order.
+  const std::vector<Index>& system_dofs() const { return dofs_; }
+  const std::string& name() const { return name_; }
+  MooringSystem<T>& system() const { return sys_; }
+
+  /// c's part of a state of the whole system (the bodies' orientations whole).
+  State restrict(const State& s) const {
+    State x;
+    x.t = s.t;
+    x.q.resize(size()), x.v.resize(size()), x.a.resize(size());
+    for (std::size_t k = 0; k < dofs_.size(); ++k)
+      x.q(k) = s.q(dofs_[k]), x.v(k) = s.v(dofs_[k]), x.a(k) = s.a(dofs_[k]);
+    x.R = s.R;
+    return x;
+  }
+  /// Writes c's state x into its rows of s (a state of the whole system) and its bodies'
+  /// orientations; allocates nothing.
+  void extend(const State& x, State& s) const {
+    for (std::size_t k = 0; k < dofs_.size(); ++k) {
+      const auto i = static_cast<Index>(k);
+      s.q(dofs_[k]) = x.q(i), s.v(dofs_[k]) = x.v(i), s.a(dofs_[k]) = x.a(i);
+    }
+    for (std::size_t b : bodies_) s.R[b] = x.R[b];
+  }
+
+  // The stepper's System interface (system_stepper.hpp).
+  Index dofs() const { return size(); }
+  Jacobian make_jacobian() const { return sys_.make_jacobian(c_); }
+  double force_scale(const State& s) const {
+    return on(s, [&](const State& w) { return sys_.force_scale(w); });
+  }
+  void dynamic_residual(const State& s, VecX<T>& r, Jacobian* J, const T& wq, const T& wv) const {
+    on(s, [&](const State& w) { sys_.dynamic_residual(w, w_.r, J, wq, wv); });
+    take(w_.r, r);
+  }
+  void inertia(const State& s, VecX<T>& Ma, Jacobian* J, const T& wm, const T& wq) const {
+    on(s, [&](const State& w) { sys_.inertia(w, w_.r, J, wm, wq); });
+    take(w_.r, Ma);
+  }
+  void get_held(Held& h) const { sys_.get_held(h); }
+  void set_held(const Held& h) { sys_.set_held(h); }
+  void check_state(const State& s) const {
+    on(s, [&](const State& w) { sys_.check_state(w); });
+  }
+  void commit(State& s) const {
+    on(s, [&](const State&) { sys_.commit(w_.s); });
+    for (std::size_t k = 0; k < dofs_.size(); ++k) s.q(static_cast<Index>(k)) = w_.s.q(dofs_[k]);
+    for (std::size_t b : bodies_) s.R[b] = w_.s.R[b];
+  }
+  bool wants_line_search() const { return sys_.wants_line_search(); }
+  bool wants_factor_reuse() const { return sys_.component_has_finite_ei(c_); }
+  double update_limit(const State& s, const VecX<T>& dq) const {
+    for (std::size_t k = 0; k < dofs_.size(); ++k) w_.g(dofs_[k]) = dq(static_cast<Index>(k));
+    return on(s, [&](const State& w) { return sys_.update_limit(w, w_.g); });
+  }
+  // The policies of c's lines.
+  void prepare_blend(const State& s) const {
+    on(s, [&](const State& w) { sys_.prepare_blend(w); });
+  }
+  long correct_blend(const State& s1, const T& dt, const GeneralizedAlpha<T>& ga, VecX<T>& G, Jacobian* J) const {
+    for (std::size_t k = 0; k < dofs_.size(); ++k) w_.g(dofs_[k]) = G(static_cast<Index>(k));
+    const long caps = on(s1, [&](const State& w) { return sys_.correct_blend(w, dt, ga, w_.g, J); });
+    take(w_.g, G);
+    return caps;
+  }
+  void substeps_start(const State& s0) const {
+    on(s0, [&](const State& w) { sys_.substeps_start(w); });
+  }
+  int substeps_wanted(const State& s1, const T& dt) const {
+    return on(s1, [&](const State& w) { return sys_.substeps_wanted(w, dt); });
+  }
+  void turn_start(const State& s0) const {
+    on(s0, [&](const State& w) { sys_.turn_start(w); });
+  }
+  double turn_end(const State& s1, const T& dt) const {
+    return on(s1, [&](const State& w) { return sys_.turn_end(w, dt); });
+  }
+  bool hold_inertia(const State& s) const {
+    return on(s, [&](const State& w) { return sys_.hold_inertia(w); });
+  }
+  void release_inertia() const { sys_.release_inertia(); }
+
+ private:
+  // The system restricted to c for the length of one call.
+  struct Active {
+    const MooringSystem<T>& s;
+    Active(const MooringSystem<T>& sys, int c) : s(sys) { s.set_active_component(c); }
+    ~Active() { s.set_active_component(-1); }
+    Active(const Active&) = delete;
+    Active& operator=(const Active&) = delete;
+  };
+  Index size() const { return static_cast<Index>(dofs_.size()); }
+  // f(the whole system's state with c's rows from s), the system restricted to c meanwhile.
+  template <class F>
+  decltype(auto) on(const State& s, F&& f) const {
+    const Active active(sys_, c_);
+    put(s);
+    return f(static_cast<const State&>(w_.s));
+  }
+  // c's state into the shared whole-system state.
+  void put(const State& s) const {
+    w_.s.t = s.t;
+    extend(s, w_.s);
+  }
+  // c's rows of a whole-system vector into x (sized once).
+  void take(const VecX<T>& from, VecX<T>& x) const {
+    if (x.size() != size()) x.resize(size());
+    for (std::size_t k = 0; k < dofs_.size(); ++k) x(static_cast<Index>(k)) = from(dofs_[k]);
+  }
+
+  MooringSystem<T>& sys_;
+  int c_;
+  ComponentScratch<T>& w_;
+  std::vector<Index> dofs_;
+  std::vector<std::size_t> bodies_;
+  std::string name_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/system/component_view.hpp ----
+// ---- begin cabledyn/system/component_steppers.hpp ----
+// cabledyn: a mooring system stepped component by component, one stepper for each.
+// Spec "Time integration" (generalised-alpha, Newton, adaptive step subdivision, the EI = 0
+// lines' release cap and sub-steps) applied to each connected component of the system apart
+// (component_view.hpp: lines between held points, or groups joined by free points and bodies,
+// are independent systems).
+//
+// Each component with DOFs gets a ComponentView and a SystemStepper of its own: its own Newton
+// test (on its own force scale), its own halvings, sub-steps, line search and factor reuse,
+// as the single-line route marches each line apart. A step steps every component over the
+// same interval in turn, all with the prescribed kinematics the caller set for t + dt; the
+// state of the whole system is assembled from theirs after each step. A step that fails in
+// one component returns every component to the step start (nothing is committed) and throws.
+// A step allocates nothing.
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn {
+
+/// Steps each connected component of a MooringSystem with a SystemStepper of its own.
+template <class T>
+class ComponentSteppers {
+ public:
+  using System = MooringSystem<T>;
+  using State = SystemState<T>;
+  using View = ComponentView<T>;
+  using Stepper = SystemStepper<View>;
+  /// One stepper snapshot per stepped component, in the order of component(k).
+  using Snapshot = std::vector<SystemStepperSnapshot<View>>;
+
+  /// One stepper per component of sys (numbered) that has DOFs, each with options opt (its
+  /// per-component line search is moot: each stepper's system is one component).
+  ComponentSteppers(System& sys, SystemStepperOptions opt = {}) : sys_(sys) {
+    w_.s.q.setZero(sys_.dofs());
+    w_.s.v.setZero(sys_.dofs());
+    w_.s.a.setZero(sys_.dofs());
+    w_.s.R.assign(sys_.n_bodies(), Mat3<T>::Identity());
+    for (int c = 0; c < sys_.n_components(); ++c) {
+      if (sys_.component_dofs(c).empty()) continue;
+      views_.push_back(std::make_unique<View>(sys_, c, w_));
+      steppers_.push_back(std::make_unique<Stepper>(*views_.back(), opt));
+    }
+    saved_.resize(steppers_.size());
+  }
+  // The steppers refer to the views, the views to the scratch: neither copied nor moved.
+  ComponentSteppers(const ComponentSteppers&) = delete;
+  ComponentSteppers& operator=(const ComponentSteppers&) = delete;
+
+  /// The number of stepped components (those with DOFs).
+  std::size_t size() const { return steppers_.size(); }
+  /// Stepped component k's view (its system component, DOFs, name) and stepper.
+  const View& view(std::size_t k) const { return *views_.at(k); }
+  const Stepper& stepper(std::size_t k) const { return *steppers_.at(k); }
+
+  /// Starts from state s of the whole system (SystemStepper::initialize for each component).
+  void initialize(const State& s) {
+    if (s.q.size() != sys_.dofs() || s.v.size() != sys_.dofs())
+      throw InputError(sys_.name(), "state size", s.q.size(), "== " + std::to_string(sys_.dofs()) + " DOFs");
+    State x = s;
+    x.a.setZero(sys_.dofs());
+    w_.s = x;
+    for (std::size_t k = 0; k < steppers_.size(); ++k) {
+      steppers_[k]->initialize(views_[k]->restrict(x));
+      views_[k]->extend(steppers_[k]->state(), x);
+    }
+    x_ = std::move(x);
+    w_.s = x_;
+    for (std::size_t k = 0; k < steppers_.size(); ++k) saved_[k] = steppers_[k]->snapshot();
+    total();
+  }
+
+  /// Advances every component by dt (SystemStepper::step, with `substeps` equal sub-steps),
+  /// the system holding the prescribed kinematics of t + dt. On a SolveError in one component
+  /// every component returns to the step start, the system's prescribed kinematics to those
+  /// of t, and the error is thrown.
+  void step(const T& dt, int substeps = 1) {
+    std::size_t k = 0;
+    try {
+      for (; k < steppers_.size(); ++k) {
+        steppers_[k]->save(saved_[k]);
+        steppers_[k]->step(dt, substeps);
+      }
+    } catch (...) {
+      for (std::size_t j = 0; j < k; ++j) steppers_[j]->restore(saved_[j]);
+      w_.s = x_;
+      total();
+      throw;
+    }
+    assemble();
+  }
+
+  /// The state of the whole system (assembled from the components' after each step).
+  const State& state() const { return x_; }
+  /// The components' statistics summed (largest_substeps and largest_turn_deg their largest).
+  const SystemStepperStatistics& statistics() const { return stats_; }
+  /// The largest force scale of the components' (each steps on its own).
+  double force_scale() const {
+    double s = 0;
+    for (const auto& st : steppers_) s = std::max(s, st->force_scale());
+    return s;
+  }
+
+  /// Every component's snapshot (SystemStepper::snapshot): restore() repeats the run bit for bit.
+  Snapshot snapshot() const {
+    Snapshot s;
+    for (const auto& st : steppers_) s.push_back(st->snapshot());
+    return s;
+  }
+  /// Returns to a snapshot of this object. Throws InputError for one of another system (its
+  /// count or a component's size) with nothing changed.
+  void restore(const Snapshot& s) {
+    if (s.size() != steppers_.size())
+      throw InputError(sys_.name(), "snapshot components", s.size(), "== " + std::to_string(steppers_.size()));
+    for (std::size_t k = 0; k < steppers_.size(); ++k) steppers_[k]->save(saved_[k]);
+    std::size_t k = 0;
+    try {
+      for (; k < steppers_.size(); ++k) steppers_[k]->restore(s[k]);
+    } catch (...) {
+      for (std::size_t j = 0; j < k; ++j) steppers_[j]->restore(saved_[j]);
+      throw;
+    }
+    assemble();
+  }
+  /// A Jacobian shaped as component k's stepper's (a state file reads a saved factor into it).
+  std::shared_ptr<typename View::Jacobian> make_factor_storage(std::size_t k) const {
+    return steppers_.at(k)->make_factor_storage();
+  }
+
+ private:
+  // The whole system's state from the components' (and the sums of their statistics).
+  void assemble() {
+    if (!steppers_.empty()) x_.t = steppers_.front()->state().t;
+    for (std::size_t k = 0; k < steppers_.size(); ++k) views_[k]->extend(steppers_[k]->state(), x_);
+    w_.s = x_;
+    total();
+  }
+  void total() {
+    stats_ = {};
+    for (const auto& st : steppers_) {
+      const auto& s = st->statistics();
+      stats_.steps += s.steps;
+      stats_.newton_iterations += s.newton_iterations;
+      stats_.factorizations += s.factorizations;
+      stats_.reused_steps += s.reused_steps;
+      stats_.subdivisions += s.subdivisions;
+      stats_.backtracks += s.backtracks;
+      stats_.release_caps += s.release_caps;
+      stats_.substepped += s.substepped;
+      stats_.kept_plain += s.kept_plain;
+      stats_.largest_substeps = std::max(stats_.largest_substeps, s.largest_substeps);
+      stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, s.largest_turn_deg);
+    }
+  }
+
+  System& sys_;
+  ComponentScratch<T> w_;
+  std::vector<std::unique_ptr<View>> views_;
+  std::vector<std::unique_ptr<Stepper>> steppers_;
+  Snapshot saved_;  // the step start of each component (a failed step returns to it)
+  State x_;
+  SystemStepperStatistics stats_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/system/component_steppers.hpp ----
 // ---- end cabledyn/system.hpp ----
 // ---- begin cabledyn/nodes.hpp ----
 // cabledyn module header: nodes (the spring-damper node of spring-damper-node.md, generic
@@ -25963,6 +26494,10 @@ struct RunSettings {
   /// at the end of the run they are restored and the rest of the run repeated, and every
   /// output of the repeat must equal the first pass's bit for bit (else SolveError).
   std::optional<double> restart_check;
+  /// The system route: step each connected component with a stepper of its own
+  /// (SystemSimulation::set_split_components; off by default, docs/systems.md, "Components
+  /// stepped apart").
+  bool split_components = false;
 };
 
 /// The progress bar of a march on RunSettings::log (with RunSettings::progress): shown once
@@ -28395,7 +28930,18 @@ class SystemSimulation {
     for (int w : model_.coupled_width) n += w;
     return n;
   }
-  bool initialized() const { return stepper_ != nullptr; }
+  bool initialized() const { return stepper_ != nullptr || split_ != nullptr; }
+  /// Whether the connected components of the system are stepped apart (true), each with a
+  /// stepper of its own (system/component_steppers.hpp: one line's iterations, halvings and
+  /// sub-steps are not every line's; on snapping multi-line decks about 1.6 times faster), or
+  /// as one system (false, the default: stepped apart, violent slack lines part from their
+  /// turned twins, 8 of the robustness campaign's 500 decks against 1; docs/systems.md,
+  /// "Components stepped apart"). Applies from the next initialize; a staggered run
+  /// (bodyScheme staggered) and a system of one component step as one system either way.
+  void set_split_components(bool on) { split_on_ = on; }
+  bool split_components() const { return split_on_; }
+  /// The components stepped apart (null when the run steps as one system).
+  const ComponentSteppers<double>* components() const { return split_.get(); }
   /// The deck's waves as the system sees them (null without waves).
   const FluidField* wave_field() const { return field_.get(); }
   /// omega dt_sub of bodySubstep accuracy (spec "Rigid-body time integration").
@@ -28405,10 +28951,10 @@ class SystemSimulation {
   /// of any step so far.
   int last_substeps() const { return last_substeps_; }
   int max_substeps() const { return max_substeps_; }
-  double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
+  double time() const { return initialized() ? static_cast<double>(cur().t) : 0.0; }
   const SystemState<double>& state() const {
     require_init("state");
-    return stepper_->state();
+    return cur();
   }
   const SystemStaticResult& statics() const { return statics_; }
   /// The system as its statics solved it, and its static state (a copy taken at
@@ -28431,7 +28977,7 @@ class SystemSimulation {
   bool staggered() const { return staggered_ != nullptr; }
   const SystemStepperStatistics& stepper_statistics() const {
     require_init("stepper_statistics");
-    return stepper_->statistics();
+    return split_ ? split_->statistics() : stepper_->statistics();
   }
 
   /// The statics with the coupled points at x (3 per point) moving with v, then the stepper's
@@ -28440,6 +28986,7 @@ class SystemSimulation {
     // Nothing is kept unless every stage succeeds: a failed init leaves it uninitialised.
     staggered_.reset();
     stepper_.reset();
+    split_.reset();
     unstagger();  // a second initialize: the staggered bodies free again
     set_coupled(x, v, nullptr);
     state_ = model_.system.initial_state();
@@ -28453,6 +29000,17 @@ class SystemSimulation {
       // line step from here on.
       if (deck_.options.body_scheme_staggered) stag_ = stagger_bodies(model_.system, state_);
       if (field_) model_.system.hold_fluid(*field_, state_, 0.0);  // the initial acceleration's
+      // Components stepped apart: two or more with DOFs, no staggered bodies.
+      int stepped = 0;
+      for (int c = 0; c < model_.system.n_components(); ++c) stepped += !model_.system.component_dofs(c).empty();
+      if (split_on_ && stag_.index.empty() && stepped > 1) {
+        auto split = std::make_unique<ComponentSteppers<double>>(model_.system, opt_);
+        split->initialize(state_);
+        split_ = std::move(split);
+        static_system_ = std::move(copy);
+        last_v_.assign(v, v + coupled_dofs());
+        return;
+      }
       auto stepper = std::make_unique<Stepper>(model_.system, opt_);
       std::unique_ptr<Staggered> stag;
       if (!stag_.index.empty()) {
@@ -28489,12 +29047,12 @@ class SystemSimulation {
     // omega dt_sub <= 0.28 for the stiffest body-mooring frequency of the committed state.
     int n = 1;
     if (deck_.options.body_substep_accuracy && !staggered_) {
-      const double omega = model_.system.body_frequency_estimate(stepper_->state());
+      const double omega = model_.system.body_frequency_estimate(cur());
       n = std::max(1, static_cast<int>(std::ceil(omega * dt / kBodySubstep - 1e-12)));
     }
     if (field_) {
       // The fluid of t + dt at the committed positions; the previous one back if the step fails.
-      model_.system.hold_fluid(*field_, stepper_->state(), t + dt);
+      model_.system.hold_fluid(*field_, cur(), t + dt);
       try {
         advance(dt, n);
       } catch (...) {
@@ -28526,7 +29084,7 @@ class SystemSimulation {
       o += static_cast<std::size_t>(w);
     }
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
-      const Vec3<double> F = model_.system.coupled_point_reaction(stepper_->state(), model_.coupled[c]);
+      const Vec3<double> F = model_.system.coupled_point_reaction(cur(), model_.coupled[c]);
       for (int k = 0; k < 3; ++k) f[o + 3 * c + static_cast<std::size_t>(k)] = F(k);
     }
   }
@@ -28535,12 +29093,12 @@ class SystemSimulation {
   /// orientation.
   void body_pose(int id, Vec3<double>& r, Mat3<double>& R) const {
     require_init("body_pose");
-    model_.system.body_pose(stepper_->state(), body_index(id), r, R);
+    model_.system.body_pose(cur(), body_index(id), r, R);
   }
   /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body `id`.
   Vec6<double> body_motion(int id, int which) const {
     require_init("body_motion");
-    return model_.system.body_motion(stepper_->state(), body_index(id), which);
+    return model_.system.body_motion(cur(), body_index(id), which);
   }
   /// The load of the lines on body `id` about its reference point (force, moment); for a
   /// Coupled or CoupledPinned body its load on the host (MooringSystem::coupled_reaction: its
@@ -28553,7 +29111,7 @@ class SystemSimulation {
   /// Position of the point with deck ID `id` in the committed state.
   Vec3<double> point_position(int id) const {
     require_init("point_position");
-    return model_.system.point_position(stepper_->state(), point_index(id));
+    return model_.system.point_position(cur(), point_index(id));
   }
   /// The force of the lines attached to the point with deck ID `id` on it [N].
   /// The net force of the lines on system point p (a rod end's point included) [N].
@@ -28575,7 +29133,7 @@ class SystemSimulation {
   Vec3<double> line_end_force(int id, int end) const {
     require_init("line_end_force");
     if (end != 0 && end != 1) throw InputError("line_end_force", "end", end, "0 (End A) or 1 (End B)");
-    return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end, false);
+    return model_.system.line_end_force_dynamic(cur(), line_index(id), end, false);
   }
 
   /// Number of nodes of line `id` (deck ID): its elements + 1.
@@ -28592,7 +29150,7 @@ class SystemSimulation {
     if (i < 0 || i >= static_cast<int>(m.n_nodes()))
       throw InputError("line " + std::to_string(id), "node", i, "in [0, " + std::to_string(m.n_nodes() - 1) + "]");
     VecX<double> x;
-    sys.line_gather(stepper_->state(), l, 0, x);
+    sys.line_gather(cur(), l, 0, x);
     const auto n = static_cast<std::size_t>(i);
     if (tangent) {
       if (m.hermite()) {
@@ -28618,7 +29176,8 @@ class SystemSimulation {
   /// Everything committed, in memory: save() writes it to a file, load() reads it back into
   /// restore().
   struct Checkpoint {
-    SystemStepperSnapshot<MooringSystem<double>> stepper;
+    SystemStepperSnapshot<MooringSystem<double>> stepper;  ///< the run as one system's
+    ComponentSteppers<double>::Snapshot parts;             ///< the components' (stepped apart)
     std::vector<double> last_v;
     std::vector<Vec3<double>> fluid_u, fluid_a;
     std::vector<double> fluid_p;
@@ -28628,13 +29187,28 @@ class SystemSimulation {
   /// snapshot carries the factor its next step would reuse).
   Checkpoint checkpoint() const {
     require_init("checkpoint");
-    return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
-            model_.system.held_fluid_pressure(), staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
+    if (split_)
+      return {{},
+              split_->snapshot(),
+              last_v_,
+              model_.system.held_fluid_velocity(),
+              model_.system.held_fluid_acceleration(),
+              model_.system.held_fluid_pressure(),
+              {}};
+    return {stepper_->snapshot(),
+            {},
+            last_v_,
+            model_.system.held_fluid_velocity(),
+            model_.system.held_fluid_acceleration(),
+            model_.system.held_fluid_pressure(),
+            staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
   }
   /// Returns to a checkpoint of this simulation.
   void restore(const Checkpoint& c) {
     require_init("restore");
     if (staggered_) staggered_->restore(c.stepper, c.rates);
+    else if (split_)
+      split_->restore(c.parts);
     else stepper_->restore(c.stepper);
     model_.system.set_held_fluid(c.fluid_u, c.fluid_a, c.fluid_p);
     last_v_ = c.last_v;
@@ -28645,34 +29219,16 @@ class SystemSimulation {
   void save(const std::string& path) const {
     require_init("save");
     const Checkpoint c = checkpoint();
-    const auto& snap = c.stepper;
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     if (!f) throw InputError(path, "state file", "cannot be opened for writing", "a writable path");
     f.write(kMagic, 8);
-    const std::uint64_t n = static_cast<std::uint64_t>(snap.state.q.size()), np = snap.held.r.size();
-    f.write(reinterpret_cast<const char*>(&n), sizeof n);
-    f.write(reinterpret_cast<const char*>(&np), sizeof np);
-    const double t = snap.state.t;
-    f.write(reinterpret_cast<const char*>(&t), sizeof t);
-    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
-      f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
-    f.write(reinterpret_cast<const char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
-    f.write(reinterpret_cast<const char*>(&snap.ahead), sizeof snap.ahead);
-    // The factor the next step would reuse: its assembled matrix (factorised again on load).
-    const std::uint8_t has_factor = snap.has_factor && snap.factor ? 1 : 0;
-    f.write(reinterpret_cast<const char*>(&has_factor), sizeof has_factor);
-    if (has_factor) {
-      f.write(reinterpret_cast<const char*>(&snap.factor_dt), sizeof snap.factor_dt);
-      f.write(reinterpret_cast<const char*>(&snap.factor_floor), sizeof snap.factor_floor);
-      snap.factor->visit_assembled([&](const double* p, std::size_t k) {
-        f.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
-      });
-    }
-    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
-                          &snap.held.ba, &snap.held.balpha})
-      for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
-    for (const auto* R : {&snap.held.bR, &snap.state.R})
-      for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
+    // The steppers' snapshots: one (the run as one system) or one per component stepped apart.
+    const std::uint64_t parts = split_ ? c.parts.size() : 1;
+    f.write(reinterpret_cast<const char*>(&parts), sizeof parts);
+    if (split_)
+      for (const auto& p : c.parts) write_snapshot(f, p);
+    else
+      write_snapshot(f, c.stepper);
     f.write(reinterpret_cast<const char*>(c.last_v.data()), static_cast<std::streamsize>(sizeof(double) * c.last_v.size()));
     const auto& fu = c.fluid_u;
     const auto& fa = c.fluid_a;
@@ -28697,10 +29253,93 @@ class SystemSimulation {
     char magic[8];
     f.read(magic, 8);
     if (!f || std::memcmp(magic, kMagic, 8) != 0) throw InputError(path, "state file", "not a cabledyn system state", kMagic);
+    Checkpoint c = checkpoint();
+    std::uint64_t parts = 0;
+    f.read(reinterpret_cast<char*>(&parts), sizeof parts);
+    const std::uint64_t want_parts = split_ ? c.parts.size() : 1;
+    if (f && parts != want_parts)
+      throw InputError(path, "state file stepped components", static_cast<double>(parts),
+                       std::to_string(want_parts) + " (this run's: " +
+                           (split_ ? "its components stepped apart" : "the system stepped as one") + ")");
+    if (split_) {
+      for (std::size_t k = 0; k < c.parts.size(); ++k)
+        read_snapshot(f, path, c.parts[k], [&] { return split_->make_factor_storage(k); });
+    } else {
+      read_snapshot(f, path, c.stepper, [&] { return stepper_->make_factor_storage(); });
+    }
+    std::vector<double> lv(last_v_.size());
+    f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
+    std::uint64_t nf = 0;
+    f.read(reinterpret_cast<char*>(&nf), sizeof nf);
+    const std::uint64_t want = field_ ? model_.system.fluid_sites() : 0;
+    if (f && nf != want)
+      throw InputError(path, "state file held-fluid sites", static_cast<double>(nf),
+                       std::to_string(want) + " (this deck's)");
+    std::vector<Vec3<double>> fu(nf), fa(nf);
+    for (auto* h : {&fu, &fa})
+      for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    std::vector<double> fp(nf);
+    f.read(reinterpret_cast<char*>(fp.data()), static_cast<std::streamsize>(sizeof(double) * fp.size()));
+    std::uint64_t nr = 0;
+    f.read(reinterpret_cast<char*>(&nr), sizeof nr);
+    const std::uint64_t want_r = staggered_ ? staggered_->acceleration_rates().size() : 0;
+    if (f && nr != want_r)
+      throw InputError(path, "state file staggered bodies", static_cast<double>(nr),
+                       std::to_string(want_r) + " (this run's body scheme)");
+    std::vector<Vec6<double>> rates(nr);
+    for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
+    if (!f) throw InputError(path, "state file", "truncated", "a complete state");
+    c.last_v = std::move(lv);
+    c.fluid_u = std::move(fu), c.fluid_a = std::move(fa), c.fluid_p = std::move(fp);
+    c.rates = std::move(rates);
+    // A factor that cannot be factorised again (a corrupt file) is refused by the stepper's
+    // restore before anything changes; named here with the file.
+    try {
+      restore(c);
+    } catch (const InputError& e) {
+      throw InputError(path, "state file", e.what(), "a state of this deck's run");
+    }
+  }
+
+ private:
+  static constexpr char kMagic[9] = "CDYNSYS8";
+
+  // One stepper snapshot in a state file: its DOFs and held points, t, q, v, a, r0, (M a)0,
+  // the factor reuse's back-off and running mean, the factor (its assembled matrix), the held
+  // kinematics and the orientations.
+  template <class Snap>
+  static void write_snapshot(std::ofstream& f, const Snap& snap) {
+    const std::uint64_t n = static_cast<std::uint64_t>(snap.state.q.size()), np = snap.held.r.size();
+    f.write(reinterpret_cast<const char*>(&n), sizeof n);
+    f.write(reinterpret_cast<const char*>(&np), sizeof np);
+    const double t = snap.state.t;
+    f.write(reinterpret_cast<const char*>(&t), sizeof t);
+    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
+      f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
+    f.write(reinterpret_cast<const char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
+    f.write(reinterpret_cast<const char*>(&snap.ahead), sizeof snap.ahead);
+    const std::uint8_t has_factor = snap.has_factor && snap.factor ? 1 : 0;
+    f.write(reinterpret_cast<const char*>(&has_factor), sizeof has_factor);
+    if (has_factor) {
+      f.write(reinterpret_cast<const char*>(&snap.factor_dt), sizeof snap.factor_dt);
+      f.write(reinterpret_cast<const char*>(&snap.factor_floor), sizeof snap.factor_floor);
+      snap.factor->visit_assembled([&](const double* p, std::size_t k) {
+        f.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
+      });
+    }
+    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
+                          &snap.held.ba, &snap.held.balpha})
+      for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    for (const auto* R : {&snap.held.bR, &snap.state.R})
+      for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
+  }
+  // Reads what write_snapshot wrote into snap (a snapshot of this run's stepper: its sizes
+  // are checked against it); make_storage gives a factor's storage when snap has none.
+  template <class Snap, class Storage>
+  static void read_snapshot(std::ifstream& f, const std::string& path, Snap& snap, Storage&& make_storage) {
     std::uint64_t n = 0, np = 0;
     f.read(reinterpret_cast<char*>(&n), sizeof n);
     f.read(reinterpret_cast<char*>(&np), sizeof np);
-    auto snap = stepper_->snapshot();
     if (!f || n != static_cast<std::uint64_t>(snap.state.q.size()) || np != snap.held.r.size())
       throw InputError(path, "state file DOFs", static_cast<double>(n),
                        std::to_string(snap.state.q.size()) + " (a state of this deck's system)");
@@ -28722,7 +29361,8 @@ class SystemSimulation {
         throw InputError(path, "state file factor dt", snap.factor_dt, "finite and > 0");
       if (f && !(std::isfinite(snap.factor_floor) && snap.factor_floor >= 0))
         throw InputError(path, "state file factor floor", snap.factor_floor, "finite and >= 0");
-      if (!snap.factor) snap.factor = stepper_->make_factor_storage();  // the snapshot's own copy otherwise
+      // The snapshot's own copy of the storage (a checkpoint's factor is shared with it).
+      snap.factor = make_storage();
       snap.factor->visit_assembled([&](double* p, std::size_t k) {
         f.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
       });
@@ -28734,41 +29374,12 @@ class SystemSimulation {
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
     for (auto* R : {&snap.held.bR, &snap.state.R})
       for (auto& x : *R) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 9);
-    std::vector<double> lv(last_v_.size());
-    f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
-    std::uint64_t nf = 0;
-    f.read(reinterpret_cast<char*>(&nf), sizeof nf);
-    const std::uint64_t want = field_ ? model_.system.fluid_sites() : 0;
-    if (f && nf != want)
-      throw InputError(path, "state file held-fluid sites", static_cast<double>(nf), std::to_string(want) + " (this deck's)");
-    std::vector<Vec3<double>> fu(nf), fa(nf);
-    for (auto* h : {&fu, &fa})
-      for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
-    std::vector<double> fp(nf);
-    f.read(reinterpret_cast<char*>(fp.data()), static_cast<std::streamsize>(sizeof(double) * fp.size()));
-    std::uint64_t nr = 0;
-    f.read(reinterpret_cast<char*>(&nr), sizeof nr);
-    const std::uint64_t want_r = staggered_ ? staggered_->acceleration_rates().size() : 0;
-    if (f && nr != want_r)
-      throw InputError(path, "state file staggered bodies", static_cast<double>(nr),
-                       std::to_string(want_r) + " (this run's body scheme)");
-    std::vector<Vec6<double>> rates(nr);
-    for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
-    if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    // A factor that cannot be factorised again (a corrupt file) is refused by the stepper's
-    // restore before anything changes; named here with the file.
-    try {
-      restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(fp), std::move(rates)});
-    } catch (const InputError& e) {
-      throw InputError(path, "state file", e.what(), "a state of this deck's run");
-    }
   }
 
- private:
-  static constexpr char kMagic[9] = "CDYNSYS7";
-
+  // The committed state of the whole system.
+  const SystemState<double>& cur() const { return split_ ? split_->state() : stepper_->state(); }
   void require_init(const char* what) const {
-    if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
+    if (!initialized()) throw InputError(what, "simulation", "not initialised", "init first");
   }
   int point_index(int id) const {
     const auto it = model_.point_index.find(id);
@@ -28784,8 +29395,9 @@ class SystemSimulation {
   // lines' load.
   Vec6<double> coupled_body_load(int b) const {
     const auto& B = model_.system.body(b);
-    if ((B.kind == BodyKind::coupled && !staggered_body(b)) || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
-    return model_.system.body_line_load(stepper_->state(), b, true);
+    if ((B.kind == BodyKind::coupled && !staggered_body(b)) || B.host_pin)
+      return model_.system.coupled_reaction(cur(), b);
+    return model_.system.body_line_load(cur(), b, true);
   }
   // The net line-end force of the lines on system point p (without their end nodes' inertia:
   // MoorDyn's point force, the single-line route's Point channels).
@@ -28795,7 +29407,7 @@ class SystemSimulation {
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       for (int e = 0; e < 2; ++e)
         if (sys.line(static_cast<int>(l)).point[e] == p)
-          F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e, false);
+          F += sys.line_end_force_dynamic(cur(), static_cast<int>(l), e, false);
     return F;
   }
   // Returns the staggered bodies to their kinds and poses as built (free or pinned; nothing to
@@ -28815,6 +29427,8 @@ class SystemSimulation {
   // One step of the scheme: the monolithic stepper's in n sub-steps, or the staggered one's.
   void advance(double dt, int n) {
     if (staggered_) staggered_->step(dt);
+    else if (split_)
+      split_->step(dt, n);
     else stepper_->step(dt, n);
   }
   void set_coupled(const double* x, const double* v, const double* a) {
@@ -28847,6 +29461,8 @@ class SystemSimulation {
   SystemState<double> state_;
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
+  std::unique_ptr<ComponentSteppers<double>> split_;  // the components stepped apart (or stepper_)
+  bool split_on_ = false;
   using Staggered = StaggeredStepper<MooringSystem<double>>;
   std::unique_ptr<Staggered> staggered_;  // bodyScheme staggered: steps with stepper_
   StaggeredBodies stag_;
@@ -28904,6 +29520,7 @@ class SystemRunner {
     check_vessel(deck_);
     notes_ = deck_.notes;
     sim_ = std::make_unique<SystemSimulation>(deck_);
+    sim_->set_split_components(set_.split_components);
     for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
     if (deck_.options.nModes > 0) {
       // The modal analysis' limits, checked before anything is solved (a mode beyond the
@@ -29769,10 +30386,14 @@ class SystemRunner {
       f << "statics: point balance " << st.point_iterations << " iterations, polish " << st.iterations
         << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
       if (dynamic_run()) {
-        f << "march: " << sim_->stepper_statistics().steps << " steps, " << sim_->stepper_statistics().newton_iterations
-          << " Newton iterations, " << sim_->stepper_statistics().factorizations << " factorisations"
-          << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", " << sim_->stepper_statistics().subdivisions
-          << " subdivided steps";
+        const auto* parts = sim_->components();
+        f << "march: " << sim_->stepper_statistics().steps << " steps"
+          << (parts ? " (summed over the " + std::to_string(parts->size()) + " components stepped apart)"
+                    : std::string())
+          << ", " << sim_->stepper_statistics().newton_iterations << " Newton iterations, "
+          << sim_->stepper_statistics().factorizations << " factorisations"
+          << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", "
+          << sim_->stepper_statistics().subdivisions << " subdivided steps";
         if (sim_->staggered())
           f << "; bodyScheme staggered: up to " << sim_->max_substeps() << " sub-steps per dtM"
             << (sim_->max_substeps() > 256 ? " (warning: more than 256: the explicit body update needs short steps here)" : "");
@@ -29801,6 +30422,21 @@ class SystemRunner {
           << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
           << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
         const auto li = static_cast<int>(l);
+        if (const auto* parts = dynamic_run() ? sim_->components() : nullptr) {
+          // The march of the line's component (stepped apart: its own steps and iterations).
+          for (std::size_t k = 0; k < parts->size(); ++k) {
+            if (parts->view(k).component() != sys.line_component(li)) continue;
+            const auto& cs = parts->stepper(k).statistics();
+            f << "  march (component " << k + 1 << " of " << parts->size() << ": " << parts->view(k).name()
+              << "): " << cs.steps << " steps, " << cs.newton_iterations << " Newton iterations, " << cs.factorizations
+              << " factorisations, " << cs.subdivisions << " subdivided steps";
+            if (cs.substepped > 0)
+              f << ", " << cs.substepped << " steps solved again in sub-steps (up to " << cs.largest_substeps << ")";
+            if (!sys.line(li).model.hermite())
+              f << "; largest chord turn " << cs.largest_turn_deg << " deg per solver step";
+            f << "\n";
+          }
+        }
         f << "  static: FairTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, true)).norm()
           << " N, AnchTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, false)).norm() << " N\n";
         std::size_t k = 0;

@@ -48,6 +48,7 @@ class SystemRunner {
     check_vessel(deck_);
     notes_ = deck_.notes;
     sim_ = std::make_unique<SystemSimulation>(deck_);
+    sim_->set_split_components(set_.split_components);
     for (const auto& o : deck_.outputs) check_channel(o.channel, o.text);
     if (deck_.options.nModes > 0) {
       // The modal analysis' limits, checked before anything is solved (a mode beyond the
@@ -913,10 +914,14 @@ class SystemRunner {
       f << "statics: point balance " << st.point_iterations << " iterations, polish " << st.iterations
         << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
       if (dynamic_run()) {
-        f << "march: " << sim_->stepper_statistics().steps << " steps, " << sim_->stepper_statistics().newton_iterations
-          << " Newton iterations, " << sim_->stepper_statistics().factorizations << " factorisations"
-          << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", " << sim_->stepper_statistics().subdivisions
-          << " subdivided steps";
+        const auto* parts = sim_->components();
+        f << "march: " << sim_->stepper_statistics().steps << " steps"
+          << (parts ? " (summed over the " + std::to_string(parts->size()) + " components stepped apart)"
+                    : std::string())
+          << ", " << sim_->stepper_statistics().newton_iterations << " Newton iterations, "
+          << sim_->stepper_statistics().factorizations << " factorisations"
+          << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", "
+          << sim_->stepper_statistics().subdivisions << " subdivided steps";
         if (sim_->staggered())
           f << "; bodyScheme staggered: up to " << sim_->max_substeps() << " sub-steps per dtM"
             << (sim_->max_substeps() > 256 ? " (warning: more than 256: the explicit body update needs short steps here)" : "");
@@ -945,6 +950,21 @@ class SystemRunner {
           << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
           << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
         const auto li = static_cast<int>(l);
+        if (const auto* parts = dynamic_run() ? sim_->components() : nullptr) {
+          // The march of the line's component (stepped apart: its own steps and iterations).
+          for (std::size_t k = 0; k < parts->size(); ++k) {
+            if (parts->view(k).component() != sys.line_component(li)) continue;
+            const auto& cs = parts->stepper(k).statistics();
+            f << "  march (component " << k + 1 << " of " << parts->size() << ": " << parts->view(k).name()
+              << "): " << cs.steps << " steps, " << cs.newton_iterations << " Newton iterations, " << cs.factorizations
+              << " factorisations, " << cs.subdivisions << " subdivided steps";
+            if (cs.substepped > 0)
+              f << ", " << cs.substepped << " steps solved again in sub-steps (up to " << cs.largest_substeps << ")";
+            if (!sys.line(li).model.hermite())
+              f << "; largest chord turn " << cs.largest_turn_deg << " deg per solver step";
+            f << "\n";
+          }
+        }
         f << "  static: FairTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, true)).norm()
           << " N, AnchTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, false)).norm() << " N\n";
         std::size_t k = 0;

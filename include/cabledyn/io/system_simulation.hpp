@@ -28,6 +28,7 @@
 #include "cabledyn/dynamics/system_stepper.hpp"
 #include "cabledyn/io/deck_sea.hpp"
 #include "cabledyn/io/system_model.hpp"
+#include "cabledyn/system/component_steppers.hpp"
 
 namespace cabledyn::io {
 
@@ -138,7 +139,18 @@ class SystemSimulation {
     for (int w : model_.coupled_width) n += w;
     return n;
   }
-  bool initialized() const { return stepper_ != nullptr; }
+  bool initialized() const { return stepper_ != nullptr || split_ != nullptr; }
+  /// Whether the connected components of the system are stepped apart (true), each with a
+  /// stepper of its own (system/component_steppers.hpp: one line's iterations, halvings and
+  /// sub-steps are not every line's; on snapping multi-line decks about 1.6 times faster), or
+  /// as one system (false, the default: stepped apart, violent slack lines part from their
+  /// turned twins, 8 of the robustness campaign's 500 decks against 1; docs/systems.md,
+  /// "Components stepped apart"). Applies from the next initialize; a staggered run
+  /// (bodyScheme staggered) and a system of one component step as one system either way.
+  void set_split_components(bool on) { split_on_ = on; }
+  bool split_components() const { return split_on_; }
+  /// The components stepped apart (null when the run steps as one system).
+  const ComponentSteppers<double>* components() const { return split_.get(); }
   /// The deck's waves as the system sees them (null without waves).
   const FluidField* wave_field() const { return field_.get(); }
   /// omega dt_sub of bodySubstep accuracy (spec "Rigid-body time integration").
@@ -148,10 +160,10 @@ class SystemSimulation {
   /// of any step so far.
   int last_substeps() const { return last_substeps_; }
   int max_substeps() const { return max_substeps_; }
-  double time() const { return stepper_ ? static_cast<double>(stepper_->state().t) : 0.0; }
+  double time() const { return initialized() ? static_cast<double>(cur().t) : 0.0; }
   const SystemState<double>& state() const {
     require_init("state");
-    return stepper_->state();
+    return cur();
   }
   const SystemStaticResult& statics() const { return statics_; }
   /// The system as its statics solved it, and its static state (a copy taken at
@@ -174,7 +186,7 @@ class SystemSimulation {
   bool staggered() const { return staggered_ != nullptr; }
   const SystemStepperStatistics& stepper_statistics() const {
     require_init("stepper_statistics");
-    return stepper_->statistics();
+    return split_ ? split_->statistics() : stepper_->statistics();
   }
 
   /// The statics with the coupled points at x (3 per point) moving with v, then the stepper's
@@ -183,6 +195,7 @@ class SystemSimulation {
     // Nothing is kept unless every stage succeeds: a failed init leaves it uninitialised.
     staggered_.reset();
     stepper_.reset();
+    split_.reset();
     unstagger();  // a second initialize: the staggered bodies free again
     set_coupled(x, v, nullptr);
     state_ = model_.system.initial_state();
@@ -196,6 +209,17 @@ class SystemSimulation {
       // line step from here on.
       if (deck_.options.body_scheme_staggered) stag_ = stagger_bodies(model_.system, state_);
       if (field_) model_.system.hold_fluid(*field_, state_, 0.0);  // the initial acceleration's
+      // Components stepped apart: two or more with DOFs, no staggered bodies.
+      int stepped = 0;
+      for (int c = 0; c < model_.system.n_components(); ++c) stepped += !model_.system.component_dofs(c).empty();
+      if (split_on_ && stag_.index.empty() && stepped > 1) {
+        auto split = std::make_unique<ComponentSteppers<double>>(model_.system, opt_);
+        split->initialize(state_);
+        split_ = std::move(split);
+        static_system_ = std::move(copy);
+        last_v_.assign(v, v + coupled_dofs());
+        return;
+      }
       auto stepper = std::make_unique<Stepper>(model_.system, opt_);
       std::unique_ptr<Staggered> stag;
       if (!stag_.index.empty()) {
@@ -232,12 +256,12 @@ class SystemSimulation {
     // omega dt_sub <= 0.28 for the stiffest body-mooring frequency of the committed state.
     int n = 1;
     if (deck_.options.body_substep_accuracy && !staggered_) {
-      const double omega = model_.system.body_frequency_estimate(stepper_->state());
+      const double omega = model_.system.body_frequency_estimate(cur());
       n = std::max(1, static_cast<int>(std::ceil(omega * dt / kBodySubstep - 1e-12)));
     }
     if (field_) {
       // The fluid of t + dt at the committed positions; the previous one back if the step fails.
-      model_.system.hold_fluid(*field_, stepper_->state(), t + dt);
+      model_.system.hold_fluid(*field_, cur(), t + dt);
       try {
         advance(dt, n);
       } catch (...) {
@@ -269,7 +293,7 @@ class SystemSimulation {
       o += static_cast<std::size_t>(w);
     }
     for (std::size_t c = 0; c < model_.coupled.size(); ++c) {
-      const Vec3<double> F = model_.system.coupled_point_reaction(stepper_->state(), model_.coupled[c]);
+      const Vec3<double> F = model_.system.coupled_point_reaction(cur(), model_.coupled[c]);
       for (int k = 0; k < 3; ++k) f[o + 3 * c + static_cast<std::size_t>(k)] = F(k);
     }
   }
@@ -278,12 +302,12 @@ class SystemSimulation {
   /// orientation.
   void body_pose(int id, Vec3<double>& r, Mat3<double>& R) const {
     require_init("body_pose");
-    model_.system.body_pose(stepper_->state(), body_index(id), r, R);
+    model_.system.body_pose(cur(), body_index(id), r, R);
   }
   /// The velocity (which = 1: v, omega) or acceleration (2: a, alpha) of body `id`.
   Vec6<double> body_motion(int id, int which) const {
     require_init("body_motion");
-    return model_.system.body_motion(stepper_->state(), body_index(id), which);
+    return model_.system.body_motion(cur(), body_index(id), which);
   }
   /// The load of the lines on body `id` about its reference point (force, moment); for a
   /// Coupled or CoupledPinned body its load on the host (MooringSystem::coupled_reaction: its
@@ -296,7 +320,7 @@ class SystemSimulation {
   /// Position of the point with deck ID `id` in the committed state.
   Vec3<double> point_position(int id) const {
     require_init("point_position");
-    return model_.system.point_position(stepper_->state(), point_index(id));
+    return model_.system.point_position(cur(), point_index(id));
   }
   /// The force of the lines attached to the point with deck ID `id` on it [N].
   /// The net force of the lines on system point p (a rod end's point included) [N].
@@ -318,7 +342,7 @@ class SystemSimulation {
   Vec3<double> line_end_force(int id, int end) const {
     require_init("line_end_force");
     if (end != 0 && end != 1) throw InputError("line_end_force", "end", end, "0 (End A) or 1 (End B)");
-    return model_.system.line_end_force_dynamic(stepper_->state(), line_index(id), end, false);
+    return model_.system.line_end_force_dynamic(cur(), line_index(id), end, false);
   }
 
   /// Number of nodes of line `id` (deck ID): its elements + 1.
@@ -335,7 +359,7 @@ class SystemSimulation {
     if (i < 0 || i >= static_cast<int>(m.n_nodes()))
       throw InputError("line " + std::to_string(id), "node", i, "in [0, " + std::to_string(m.n_nodes() - 1) + "]");
     VecX<double> x;
-    sys.line_gather(stepper_->state(), l, 0, x);
+    sys.line_gather(cur(), l, 0, x);
     const auto n = static_cast<std::size_t>(i);
     if (tangent) {
       if (m.hermite()) {
@@ -361,7 +385,8 @@ class SystemSimulation {
   /// Everything committed, in memory: save() writes it to a file, load() reads it back into
   /// restore().
   struct Checkpoint {
-    SystemStepperSnapshot<MooringSystem<double>> stepper;
+    SystemStepperSnapshot<MooringSystem<double>> stepper;  ///< the run as one system's
+    ComponentSteppers<double>::Snapshot parts;             ///< the components' (stepped apart)
     std::vector<double> last_v;
     std::vector<Vec3<double>> fluid_u, fluid_a;
     std::vector<double> fluid_p;
@@ -371,13 +396,28 @@ class SystemSimulation {
   /// snapshot carries the factor its next step would reuse).
   Checkpoint checkpoint() const {
     require_init("checkpoint");
-    return {stepper_->snapshot(), last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
-            model_.system.held_fluid_pressure(), staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
+    if (split_)
+      return {{},
+              split_->snapshot(),
+              last_v_,
+              model_.system.held_fluid_velocity(),
+              model_.system.held_fluid_acceleration(),
+              model_.system.held_fluid_pressure(),
+              {}};
+    return {stepper_->snapshot(),
+            {},
+            last_v_,
+            model_.system.held_fluid_velocity(),
+            model_.system.held_fluid_acceleration(),
+            model_.system.held_fluid_pressure(),
+            staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
   }
   /// Returns to a checkpoint of this simulation.
   void restore(const Checkpoint& c) {
     require_init("restore");
     if (staggered_) staggered_->restore(c.stepper, c.rates);
+    else if (split_)
+      split_->restore(c.parts);
     else stepper_->restore(c.stepper);
     model_.system.set_held_fluid(c.fluid_u, c.fluid_a, c.fluid_p);
     last_v_ = c.last_v;
@@ -388,34 +428,16 @@ class SystemSimulation {
   void save(const std::string& path) const {
     require_init("save");
     const Checkpoint c = checkpoint();
-    const auto& snap = c.stepper;
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     if (!f) throw InputError(path, "state file", "cannot be opened for writing", "a writable path");
     f.write(kMagic, 8);
-    const std::uint64_t n = static_cast<std::uint64_t>(snap.state.q.size()), np = snap.held.r.size();
-    f.write(reinterpret_cast<const char*>(&n), sizeof n);
-    f.write(reinterpret_cast<const char*>(&np), sizeof np);
-    const double t = snap.state.t;
-    f.write(reinterpret_cast<const char*>(&t), sizeof t);
-    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
-      f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
-    f.write(reinterpret_cast<const char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
-    f.write(reinterpret_cast<const char*>(&snap.ahead), sizeof snap.ahead);
-    // The factor the next step would reuse: its assembled matrix (factorised again on load).
-    const std::uint8_t has_factor = snap.has_factor && snap.factor ? 1 : 0;
-    f.write(reinterpret_cast<const char*>(&has_factor), sizeof has_factor);
-    if (has_factor) {
-      f.write(reinterpret_cast<const char*>(&snap.factor_dt), sizeof snap.factor_dt);
-      f.write(reinterpret_cast<const char*>(&snap.factor_floor), sizeof snap.factor_floor);
-      snap.factor->visit_assembled([&](const double* p, std::size_t k) {
-        f.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
-      });
-    }
-    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
-                          &snap.held.ba, &snap.held.balpha})
-      for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
-    for (const auto* R : {&snap.held.bR, &snap.state.R})
-      for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
+    // The steppers' snapshots: one (the run as one system) or one per component stepped apart.
+    const std::uint64_t parts = split_ ? c.parts.size() : 1;
+    f.write(reinterpret_cast<const char*>(&parts), sizeof parts);
+    if (split_)
+      for (const auto& p : c.parts) write_snapshot(f, p);
+    else
+      write_snapshot(f, c.stepper);
     f.write(reinterpret_cast<const char*>(c.last_v.data()), static_cast<std::streamsize>(sizeof(double) * c.last_v.size()));
     const auto& fu = c.fluid_u;
     const auto& fa = c.fluid_a;
@@ -440,10 +462,93 @@ class SystemSimulation {
     char magic[8];
     f.read(magic, 8);
     if (!f || std::memcmp(magic, kMagic, 8) != 0) throw InputError(path, "state file", "not a cabledyn system state", kMagic);
+    Checkpoint c = checkpoint();
+    std::uint64_t parts = 0;
+    f.read(reinterpret_cast<char*>(&parts), sizeof parts);
+    const std::uint64_t want_parts = split_ ? c.parts.size() : 1;
+    if (f && parts != want_parts)
+      throw InputError(path, "state file stepped components", static_cast<double>(parts),
+                       std::to_string(want_parts) + " (this run's: " +
+                           (split_ ? "its components stepped apart" : "the system stepped as one") + ")");
+    if (split_) {
+      for (std::size_t k = 0; k < c.parts.size(); ++k)
+        read_snapshot(f, path, c.parts[k], [&] { return split_->make_factor_storage(k); });
+    } else {
+      read_snapshot(f, path, c.stepper, [&] { return stepper_->make_factor_storage(); });
+    }
+    std::vector<double> lv(last_v_.size());
+    f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
+    std::uint64_t nf = 0;
+    f.read(reinterpret_cast<char*>(&nf), sizeof nf);
+    const std::uint64_t want = field_ ? model_.system.fluid_sites() : 0;
+    if (f && nf != want)
+      throw InputError(path, "state file held-fluid sites", static_cast<double>(nf),
+                       std::to_string(want) + " (this deck's)");
+    std::vector<Vec3<double>> fu(nf), fa(nf);
+    for (auto* h : {&fu, &fa})
+      for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
+    std::vector<double> fp(nf);
+    f.read(reinterpret_cast<char*>(fp.data()), static_cast<std::streamsize>(sizeof(double) * fp.size()));
+    std::uint64_t nr = 0;
+    f.read(reinterpret_cast<char*>(&nr), sizeof nr);
+    const std::uint64_t want_r = staggered_ ? staggered_->acceleration_rates().size() : 0;
+    if (f && nr != want_r)
+      throw InputError(path, "state file staggered bodies", static_cast<double>(nr),
+                       std::to_string(want_r) + " (this run's body scheme)");
+    std::vector<Vec6<double>> rates(nr);
+    for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
+    if (!f) throw InputError(path, "state file", "truncated", "a complete state");
+    c.last_v = std::move(lv);
+    c.fluid_u = std::move(fu), c.fluid_a = std::move(fa), c.fluid_p = std::move(fp);
+    c.rates = std::move(rates);
+    // A factor that cannot be factorised again (a corrupt file) is refused by the stepper's
+    // restore before anything changes; named here with the file.
+    try {
+      restore(c);
+    } catch (const InputError& e) {
+      throw InputError(path, "state file", e.what(), "a state of this deck's run");
+    }
+  }
+
+ private:
+  static constexpr char kMagic[9] = "CDYNSYS8";
+
+  // One stepper snapshot in a state file: its DOFs and held points, t, q, v, a, r0, (M a)0,
+  // the factor reuse's back-off and running mean, the factor (its assembled matrix), the held
+  // kinematics and the orientations.
+  template <class Snap>
+  static void write_snapshot(std::ofstream& f, const Snap& snap) {
+    const std::uint64_t n = static_cast<std::uint64_t>(snap.state.q.size()), np = snap.held.r.size();
+    f.write(reinterpret_cast<const char*>(&n), sizeof n);
+    f.write(reinterpret_cast<const char*>(&np), sizeof np);
+    const double t = snap.state.t;
+    f.write(reinterpret_cast<const char*>(&t), sizeof t);
+    for (const VecX<double>* v : {&snap.state.q, &snap.state.v, &snap.state.a, &snap.r0, &snap.Ma0})
+      f.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(sizeof(double) * n));
+    f.write(reinterpret_cast<const char*>(snap.reuse.data()), sizeof(int) * snap.reuse.size());
+    f.write(reinterpret_cast<const char*>(&snap.ahead), sizeof snap.ahead);
+    const std::uint8_t has_factor = snap.has_factor && snap.factor ? 1 : 0;
+    f.write(reinterpret_cast<const char*>(&has_factor), sizeof has_factor);
+    if (has_factor) {
+      f.write(reinterpret_cast<const char*>(&snap.factor_dt), sizeof snap.factor_dt);
+      f.write(reinterpret_cast<const char*>(&snap.factor_floor), sizeof snap.factor_floor);
+      snap.factor->visit_assembled([&](const double* p, std::size_t k) {
+        f.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
+      });
+    }
+    for (const auto* h : {&snap.held.r, &snap.held.v, &snap.held.a, &snap.held.br, &snap.held.bv, &snap.held.bw,
+                          &snap.held.ba, &snap.held.balpha})
+      for (const auto& x : *h) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 3);
+    for (const auto* R : {&snap.held.bR, &snap.state.R})
+      for (const auto& x : *R) f.write(reinterpret_cast<const char*>(x.data()), sizeof(double) * 9);
+  }
+  // Reads what write_snapshot wrote into snap (a snapshot of this run's stepper: its sizes
+  // are checked against it); make_storage gives a factor's storage when snap has none.
+  template <class Snap, class Storage>
+  static void read_snapshot(std::ifstream& f, const std::string& path, Snap& snap, Storage&& make_storage) {
     std::uint64_t n = 0, np = 0;
     f.read(reinterpret_cast<char*>(&n), sizeof n);
     f.read(reinterpret_cast<char*>(&np), sizeof np);
-    auto snap = stepper_->snapshot();
     if (!f || n != static_cast<std::uint64_t>(snap.state.q.size()) || np != snap.held.r.size())
       throw InputError(path, "state file DOFs", static_cast<double>(n),
                        std::to_string(snap.state.q.size()) + " (a state of this deck's system)");
@@ -465,7 +570,8 @@ class SystemSimulation {
         throw InputError(path, "state file factor dt", snap.factor_dt, "finite and > 0");
       if (f && !(std::isfinite(snap.factor_floor) && snap.factor_floor >= 0))
         throw InputError(path, "state file factor floor", snap.factor_floor, "finite and >= 0");
-      if (!snap.factor) snap.factor = stepper_->make_factor_storage();  // the snapshot's own copy otherwise
+      // The snapshot's own copy of the storage (a checkpoint's factor is shared with it).
+      snap.factor = make_storage();
       snap.factor->visit_assembled([&](double* p, std::size_t k) {
         f.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(sizeof(double) * k));
       });
@@ -477,41 +583,12 @@ class SystemSimulation {
       for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
     for (auto* R : {&snap.held.bR, &snap.state.R})
       for (auto& x : *R) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 9);
-    std::vector<double> lv(last_v_.size());
-    f.read(reinterpret_cast<char*>(lv.data()), static_cast<std::streamsize>(sizeof(double) * lv.size()));
-    std::uint64_t nf = 0;
-    f.read(reinterpret_cast<char*>(&nf), sizeof nf);
-    const std::uint64_t want = field_ ? model_.system.fluid_sites() : 0;
-    if (f && nf != want)
-      throw InputError(path, "state file held-fluid sites", static_cast<double>(nf), std::to_string(want) + " (this deck's)");
-    std::vector<Vec3<double>> fu(nf), fa(nf);
-    for (auto* h : {&fu, &fa})
-      for (auto& x : *h) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 3);
-    std::vector<double> fp(nf);
-    f.read(reinterpret_cast<char*>(fp.data()), static_cast<std::streamsize>(sizeof(double) * fp.size()));
-    std::uint64_t nr = 0;
-    f.read(reinterpret_cast<char*>(&nr), sizeof nr);
-    const std::uint64_t want_r = staggered_ ? staggered_->acceleration_rates().size() : 0;
-    if (f && nr != want_r)
-      throw InputError(path, "state file staggered bodies", static_cast<double>(nr),
-                       std::to_string(want_r) + " (this run's body scheme)");
-    std::vector<Vec6<double>> rates(nr);
-    for (auto& x : rates) f.read(reinterpret_cast<char*>(x.data()), sizeof(double) * 6);
-    if (!f) throw InputError(path, "state file", "truncated", "a complete state");
-    // A factor that cannot be factorised again (a corrupt file) is refused by the stepper's
-    // restore before anything changes; named here with the file.
-    try {
-      restore(Checkpoint{std::move(snap), std::move(lv), std::move(fu), std::move(fa), std::move(fp), std::move(rates)});
-    } catch (const InputError& e) {
-      throw InputError(path, "state file", e.what(), "a state of this deck's run");
-    }
   }
 
- private:
-  static constexpr char kMagic[9] = "CDYNSYS7";
-
+  // The committed state of the whole system.
+  const SystemState<double>& cur() const { return split_ ? split_->state() : stepper_->state(); }
   void require_init(const char* what) const {
-    if (!stepper_) throw InputError(what, "simulation", "not initialised", "init first");
+    if (!initialized()) throw InputError(what, "simulation", "not initialised", "init first");
   }
   int point_index(int id) const {
     const auto it = model_.point_index.find(id);
@@ -527,8 +604,9 @@ class SystemSimulation {
   // lines' load.
   Vec6<double> coupled_body_load(int b) const {
     const auto& B = model_.system.body(b);
-    if ((B.kind == BodyKind::coupled && !staggered_body(b)) || B.host_pin) return model_.system.coupled_reaction(stepper_->state(), b);
-    return model_.system.body_line_load(stepper_->state(), b, true);
+    if ((B.kind == BodyKind::coupled && !staggered_body(b)) || B.host_pin)
+      return model_.system.coupled_reaction(cur(), b);
+    return model_.system.body_line_load(cur(), b, true);
   }
   // The net line-end force of the lines on system point p (without their end nodes' inertia:
   // MoorDyn's point force, the single-line route's Point channels).
@@ -538,7 +616,7 @@ class SystemSimulation {
     for (std::size_t l = 0; l < sys.n_lines(); ++l)
       for (int e = 0; e < 2; ++e)
         if (sys.line(static_cast<int>(l)).point[e] == p)
-          F += sys.line_end_force_dynamic(stepper_->state(), static_cast<int>(l), e, false);
+          F += sys.line_end_force_dynamic(cur(), static_cast<int>(l), e, false);
     return F;
   }
   // Returns the staggered bodies to their kinds and poses as built (free or pinned; nothing to
@@ -558,6 +636,8 @@ class SystemSimulation {
   // One step of the scheme: the monolithic stepper's in n sub-steps, or the staggered one's.
   void advance(double dt, int n) {
     if (staggered_) staggered_->step(dt);
+    else if (split_)
+      split_->step(dt, n);
     else stepper_->step(dt, n);
   }
   void set_coupled(const double* x, const double* v, const double* a) {
@@ -590,6 +670,8 @@ class SystemSimulation {
   SystemState<double> state_;
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
+  std::unique_ptr<ComponentSteppers<double>> split_;  // the components stepped apart (or stepper_)
+  bool split_on_ = false;
   using Staggered = StaggeredStepper<MooringSystem<double>>;
   std::unique_ptr<Staggered> staggered_;  // bodyScheme staggered: steps with stepper_
   StaggeredBodies stag_;

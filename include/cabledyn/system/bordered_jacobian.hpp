@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -166,9 +167,33 @@ class BorderedJacobian {
     D_.setZero();
   }
 
-  /// J(i, j) += v, global indices. Throws InputError for an entry the structure has no
-  /// room for (two different blocks, or an object a block was not declared to touch).
+  /// Makes this the Jacobian of a part of a larger system (a connected component of a
+  /// MooringSystem: MooringSystem::make_jacobian(c)) whose entries are added by the larger
+  /// system's indices: add and add3 map them by `global` (the larger system's DOF -> this
+  /// matrix's, -1: a DOF of another part, whose entries are dropped), add3_local maps the block
+  /// by `blocks` (the larger system's line block -> this matrix's, -1: dropped). The map is
+  /// shared by copies. Throws InputError for a map that does not fit this matrix.
+  void set_global_map(std::shared_ptr<const std::vector<Index>> global, std::vector<int> blocks) {
+    if (!global) throw InputError(name_, "global DOF map", "null", "a map");
+    for (Index g : *global)
+      if (g < -1 || g >= size())
+        throw InputError(name_, "global DOF map entry", g, "in [-1, " + std::to_string(size()) + ")");
+    for (int b : blocks)
+      if (b < -1 || b >= static_cast<int>(shapes_.size()))
+        throw InputError(name_, "global block map entry", b, "in [-1, " + std::to_string(shapes_.size()) + ")");
+    gmap_ = std::move(global);
+    bmap_ = std::move(blocks);
+  }
+
+  /// J(i, j) += v, global indices (the larger system's with set_global_map). Throws
+  /// InputError for an entry the structure has no room for (two different blocks, or an
+  /// object a block was not declared to touch).
   void add(Index i, Index j, const T& v) {
+    if (gmap_) {
+      i = (*gmap_)[static_cast<std::size_t>(i)];
+      j = (*gmap_)[static_cast<std::size_t>(j)];
+      if (i < 0 || j < 0) return;
+    }
     const bool io = i >= n_lines_, jo = j >= n_lines_;
     if (io && jo) {
       D_(i - n_lines_, j - n_lines_) += v;
@@ -205,6 +230,11 @@ class BorderedJacobian {
   /// its interior slots): written straight into the band storage, checked only in builds
   /// without NDEBUG (the hot path of a system's assembly).
   void add3_local(std::size_t b, Index i0, Index j0, const Mat3<T>& B) {
+    if (!bmap_.empty()) {
+      const int k = bmap_[b];
+      if (k < 0) return;
+      b = static_cast<std::size_t>(k);
+    }
     auto& K = band_[b];
 #ifndef NDEBUG
     for (Index c = 0; c < 3; ++c)
@@ -365,6 +395,8 @@ class BorderedJacobian {
   VecX<T> xo_;
   std::vector<Index> piv_;
   bool factored_ = false;
+  std::shared_ptr<const std::vector<Index>> gmap_;  // set_global_map (null: none)
+  std::vector<int> bmap_;
 };
 
 }  // namespace cabledyn

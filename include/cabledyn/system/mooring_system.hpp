@@ -17,13 +17,13 @@
 // solution (system_statics.hpp).
 #pragma once
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
-
-#include <Eigen/Eigenvalues>
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/environment.hpp"
@@ -31,14 +31,14 @@
 #include "cabledyn/core/quintic.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/core/so3.hpp"
-#include "cabledyn/line/end_spring.hpp"
-#include "cabledyn/system/body_model.hpp"
-#include "cabledyn/system/bordered_jacobian.hpp"
 #include "cabledyn/dynamics/ei0_substeps.hpp"
 #include "cabledyn/dynamics/generalized_alpha.hpp"
 #include "cabledyn/dynamics/release_cap.hpp"
+#include "cabledyn/line/end_spring.hpp"
 #include "cabledyn/line/line_model.hpp"
 #include "cabledyn/statics/tensile_audit.hpp"
+#include "cabledyn/system/body_model.hpp"
+#include "cabledyn/system/bordered_jacobian.hpp"
 
 namespace cabledyn {
 
@@ -467,6 +467,61 @@ class MooringSystem {
     require_numbered();
     return n_components_;
   }
+  /// The DOFs of component c, ascending (its lines' blocks, then its objects': the order of
+  /// make_jacobian(c)); empty for a component without DOFs (a one-element EI = 0 line between
+  /// held points).
+  const std::vector<Index>& component_dofs(int c) const {
+    require_numbered();
+    return comp_dofs_.at(static_cast<std::size_t>(c));
+  }
+  /// The component of line l (every line has one, with or without DOFs).
+  int line_component(int l) const {
+    require_numbered();
+    return line_comp_.at(static_cast<std::size_t>(l));
+  }
+  /// The component of body b (-1: a held body, which has no DOFs).
+  int body_component(int b) const {
+    require_numbered();
+    return body_comp_.at(static_cast<std::size_t>(b));
+  }
+  /// A name for component c's errors: its lines, e.g. "Line 2 (riser)" or "Lines 1, 3, 4"
+  /// (with its free points and bodies, "Lines 1, 2 with their points and bodies").
+  std::string component_name(int c) const {
+    require_numbered();
+    std::vector<int> ls;
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      if (line_comp_[l] == c) ls.push_back(static_cast<int>(l));
+    bool objects = false;
+    for (Index d : comp_dofs_.at(static_cast<std::size_t>(c))) objects = objects || d >= n_line_dofs_;
+    std::string n;
+    if (ls.size() == 1) {
+      n = "Line " + std::to_string(ls[0] + 1) + " (" + lines_[static_cast<std::size_t>(ls[0])].model.name() + ")";
+    } else {
+      n = "Lines ";
+      for (std::size_t k = 0; k < ls.size(); ++k) n += (k ? ", " : "") + std::to_string(ls[k] + 1);
+    }
+    if (ls.empty()) n = name_ + " component " + std::to_string(c + 1);
+    return objects ? n + " with their points and bodies" : n;
+  }
+  /// True when component c has a finite-EI line.
+  bool component_has_finite_ei(int c) const {
+    require_numbered();
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      if (line_comp_[l] == c && lines_[l].model.hermite()) return true;
+    return false;
+  }
+  /// Restricts the stepper's evaluations (dynamic_residual, inertia, force_scale,
+  /// check_state, commit, update_limit and the march policies' hooks) to component c (-1: the
+  /// whole system, the default): they then evaluate, write and check only c's lines, free
+  /// points and bodies (and the held points c's lines end on), and zero only c's rows of the
+  /// vectors they overwrite. ComponentView sets it around each call (system/component_view.hpp):
+  /// components are stepped apart, each as a system of its own. Not for concurrent use.
+  void set_active_component(int c) const {
+    if (c < -1 || c >= n_components_)
+      throw InputError(name_, "active component", c, "in [-1, " + std::to_string(n_components_) + ")");
+    active_ = c;
+  }
+  int active_component() const { return active_; }
   /// DOFs of body b: 6 (free), 3 (pinned) or 0 (held).
   int body_ndof(int b) const {
     const auto k = bodies_[static_cast<std::size_t>(b)].kind;
@@ -492,7 +547,7 @@ class MooringSystem {
   void commit(State& s) const {
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const Index d = body_row(static_cast<int>(b), 3);
-      if (d < 0) continue;
+      if (d < 0 || !live_body(b)) continue;
       const Vec3<T> th = s.q.template segment<3>(d);
       if (th.squaredNorm() == T(0)) continue;
       Mat3<T> R = so3_exp<T>(th) * s.R[b];
@@ -839,13 +894,13 @@ class MooringSystem {
       cut(d, contact_entry_fraction(z, dz, zf, delta));
     };
     for (std::size_t l = 0; l < lines_.size(); ++l)
-      for (std::size_t i = 0; i < lines_[l].model.n_nodes(); ++i) {
+      for (std::size_t i = 0; i < lines_[l].model.n_nodes() && live_line(l); ++i) {
         const Index d = node_dof(static_cast<int>(l), i);
         if (d >= 0) limit(d);
       }
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
-      if (d >= 0 && value_of(point_footprint(static_cast<int>(p))) > 0) limit(d);
+      if (d >= 0 && live_point(p) && value_of(point_footprint(static_cast<int>(p))) > 0) limit(d);
     }
     // A body's contact point (BodyModel::point_contact) and its rods' seabed stations
     // (rod_seabed_stations), each carried by the update of its body's pose: the poses at q and
@@ -853,13 +908,14 @@ class MooringSystem {
     // the body turning with it.
     bool bodies = false;
     for (std::size_t b = 0; b < bodies_.size(); ++b)
-      bodies = bodies || (body_dof_[b] >= 0 && !bodies_[b].joint && (bodies_[b].point_contact || !bodies_[b].rods.empty()));
+      bodies = bodies || (body_dof_[b] >= 0 && live_body(b) && !bodies_[b].joint &&
+                          (bodies_[b].point_contact || !bodies_[b].rods.empty()));
     if (!bodies) return a;
     wlim_ = s.q;  // sized by renumber(): no allocation
     wlim_ += dq;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const auto& B = bodies_[b];
-      if (body_dof_[b] < 0 || B.joint) continue;
+      if (body_dof_[b] < 0 || B.joint || !live_body(b)) continue;
       auto limit_z = [&](const T& z0, const T& z1) {
         const double z = static_cast<double>(value_of(z0));
         cut(body_dof_[b], contact_entry_fraction(z, static_cast<double>(value_of(z1)) - z, zf, delta));
@@ -1061,7 +1117,7 @@ class MooringSystem {
     require_numbered();
     bool any = false;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
-      if (!lines_[l].model.hermite()) continue;
+      if (!lines_[l].model.hermite() || !live_line(l)) continue;
       line_gather(s, static_cast<int>(l), 0, wx_[l]);
       lines_[l].model.hermite_masses(wx_[l], held_mass_[l]);
       any = true;
@@ -1080,7 +1136,7 @@ class MooringSystem {
       if (!release_cap_) return;
       require_numbered();
       for (std::size_t l = 0; l < lines_.size(); ++l) {
-        if (lines_[l].model.hermite()) continue;
+        if (lines_[l].model.hermite() || !live_line(l)) continue;
         line_gather(s, static_cast<int>(l), 0, wx_[l]);
         line_gather(s, static_cast<int>(l), 1, wv_[l]);
         caps_[l].prepare(lines_[l].model, wx_[l], wv_[l]);
@@ -1099,7 +1155,7 @@ class MooringSystem {
       if (!release_cap_) return 0;
       long caps = 0;
       for (std::size_t l = 0; l < lines_.size(); ++l) {
-        if (lines_[l].model.hermite()) continue;
+        if (lines_[l].model.hermite() || !live_line(l)) continue;
         const int li = static_cast<int>(l);
         line_gather(s1, li, 0, wx_[l]);
         line_gather(s1, li, 1, wv_[l]);
@@ -1212,10 +1268,25 @@ class MooringSystem {
   }
 
   /// The Jacobian of this system's numbering (workspaces sized once).
-  BorderedJacobian<T> make_jacobian() const {
+  BorderedJacobian<T> make_jacobian() const { return make_jacobian(-1); }
+  /// The Jacobian of component c alone (-1: the whole system's): its lines' bands and its
+  /// objects' border, in the order of component_dofs(c), its entries added by the system's
+  /// DOF indices (BorderedJacobian::set_global_map; another component's are dropped).
+  BorderedJacobian<T> make_jacobian(int c) const {
     require_numbered();
+    if (c < -1 || c >= n_components_)
+      throw InputError(name_, "component", c, "in [-1, " + std::to_string(n_components_) + ")");
+    // The object DOFs of c, numbered among themselves.
+    std::vector<Index> obj(static_cast<std::size_t>(n_dofs_ - n_line_dofs_), -1);
+    Index n_obj = 0;
+    for (Index d = n_line_dofs_; d < n_dofs_; ++d)
+      if (c < 0 || dof_component_[static_cast<std::size_t>(d)] == c)
+        obj[static_cast<std::size_t>(d - n_line_dofs_)] = n_obj++;
     std::vector<BorderedBlockShape> blocks;
+    std::vector<int> block_of(lines_.size(), -1);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (c >= 0 && line_comp_[l] != c) continue;
+      block_of[l] = static_cast<int>(blocks.size());
       BorderedBlockShape s;
       s.name = "Line " + std::to_string(l + 1) + " (" + lines_[l].model.name() + ")";
       s.size = 3 * static_cast<Index>(lines_[l].model.n_slots() - 2);
@@ -1226,13 +1297,20 @@ class MooringSystem {
         int k = 3;
         if (P.kind == PointKind::body) d = body_dof_[static_cast<std::size_t>(P.body)], k = body_ndof(P.body);
         if (d >= 0)
-          for (int c = 0; c < k; ++c)
-            if (std::find(s.coupled.begin(), s.coupled.end(), d - n_line_dofs_ + c) == s.coupled.end())
-              s.coupled.push_back(d - n_line_dofs_ + c);
+          for (int i = 0; i < k; ++i) {
+            const Index o = obj[static_cast<std::size_t>(d - n_line_dofs_ + i)];
+            if (std::find(s.coupled.begin(), s.coupled.end(), o) == s.coupled.end()) s.coupled.push_back(o);
+          }
       }
       blocks.push_back(std::move(s));
     }
-    return BorderedJacobian<T>(std::move(blocks), n_dofs_ - n_line_dofs_, name_);
+    if (c < 0) return BorderedJacobian<T>(std::move(blocks), n_obj, name_);
+    BorderedJacobian<T> J(std::move(blocks), n_obj, component_name(c));
+    auto map = std::make_shared<std::vector<Index>>(static_cast<std::size_t>(n_dofs_), Index(-1));
+    const auto& dofs = comp_dofs_[static_cast<std::size_t>(c)];
+    for (std::size_t k = 0; k < dofs.size(); ++k) (*map)[static_cast<std::size_t>(dofs[k])] = static_cast<Index>(k);
+    J.set_global_map(std::move(map), std::move(block_of));
+    return J;
   }
 
   /// A first state: free points where the deck puts them, every line's interior nodes evenly
@@ -1344,14 +1422,20 @@ class MooringSystem {
   /// the surface (they lose their buoyancy there: LineModel), and so may rods (their
   /// wetted-segment buoyancy is in their body's loads).
   void check_state(const State& s) const {
-    for (Index i = 0; i < s.q.size(); ++i)
+    auto check = [&](Index i) {
       if (!is_finite(s.q(i)) || !is_finite(s.v(i)))
         throw SolveError(name_, describe_dof(i) + " position or velocity", "non-finite", "finite");
+    };
+    if (active_ >= 0 && s.q.size() == n_dofs_) {
+      for (Index i : comp_dofs_[static_cast<std::size_t>(active_)]) check(i);
+    } else {
+      for (Index i = 0; i < s.q.size(); ++i) check(i);
+    }
     tensile_check(s, false);
     // A point with a volume above the still water: its buoyancy rho V g is taken whole, so its
     // partial immersion is not modelled (lines lose their buoyancy above it: LineModel).
     for (std::size_t p = 0; p < points_.size(); ++p) {
-      if (!(value_of(points_[p].volume) > 0) || points_[p].kind == PointKind::body) continue;
+      if (!(value_of(points_[p].volume) > 0) || points_[p].kind == PointKind::body || !live_point(p)) continue;
       const double z = static_cast<double>(value_of(point_position(s, static_cast<int>(p))(2)));
       if (z > 0)
         throw NotImplementedError("Point " + std::to_string(p + 1) + " (" + points_[p].name + ")",
@@ -1387,7 +1471,7 @@ class MooringSystem {
       if (!tensile_) return;
       for (std::size_t l = 0; l < lines_.size(); ++l) {
         const auto& m = lines_[l].model;
-        if (!m.hermite()) continue;
+        if (!m.hermite() || !live_line(l)) continue;
         line_gather(s, static_cast<int>(l), 0, wx_[l]);
         if (const auto ev = tensile_audit(m, wx_[l], tensile_eps_, static_band, &audit_work_))
           throw SolveError("Line " + std::to_string(l + 1) + " (" + m.name() + ") element " + std::to_string(ev->element + 1),
@@ -1429,6 +1513,7 @@ class MooringSystem {
   double force_scale(const State& s) const {
     double scale = 1;
     for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!live_line(l)) continue;
       scale = std::max(scale, std::fabs(static_cast<double>(value_of(lines_[l].model.weight()))));
       for (int e = 0; e < 2; ++e) {
         const Vec3<T> f = line_end_force(s, static_cast<int>(l), e);
@@ -1436,10 +1521,13 @@ class MooringSystem {
       }
     }
     for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (!live_point(p)) continue;
       const Vec3<T> f = point_static_load(static_cast<int>(p));
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(f(c)))));
     }
-    for (const auto& B : bodies_) {
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (!live_body(b)) continue;
+      const auto& B = bodies_[b];
       scale = std::max(scale, std::fabs(static_cast<double>(value_of(body_rigid_mass(B).m))) * env_.g);
       scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.volume))) * env_.g * env_.rho_w);
       for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(static_cast<double>(value_of(B.force(c)))));
@@ -1519,8 +1607,9 @@ class MooringSystem {
   void dynamic_residual(const SystemState<T>& s, VecX<T>& R, BorderedJacobian<T>* J, const T& wq, const T& wv) const {
     using std::sqrt;
     require_numbered();
-    R.setZero(n_dofs_);
+    zero_rows(R);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!live_line(l)) continue;
       const int li = static_cast<int>(l);
       line_gather(s, li, 0, wx_[l]);
       line_gather(s, li, 1, wv_[l]);
@@ -1532,7 +1621,7 @@ class MooringSystem {
     add_joint_rolls(s, s.q, R, J, wq);
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
-      if (d < 0) continue;
+      if (d < 0 || !live_point(p)) continue;
       const auto& P = points_[p];
       R.template segment<3>(d) -= point_static_load(static_cast<int>(p));
       const auto c = point_contact(static_cast<int>(p), s.q(d + 2), s.v(d + 2));
@@ -1552,7 +1641,7 @@ class MooringSystem {
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no loads of its own
+      if (body_dof_[b] < 0 || bodies_[b].joint || !live_body(b)) continue;  // a joint has no loads of its own
       auto own = [&](const VecX<T>& q, const VecX<T>& v) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -1576,8 +1665,9 @@ class MooringSystem {
   /// bodies' body_mass_matrix (alpha, a). With J (not zeroed here) adds wm M + wq d(M a)/dq.
   void inertia(const SystemState<T>& s, VecX<T>& Ma, BorderedJacobian<T>* J, const T& wm, const T& wq) const {
     require_numbered();
-    Ma.setZero(n_dofs_);
+    zero_rows(Ma);
     for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!live_line(l)) continue;
       const int li = static_cast<int>(l);
       line_gather(s, li, 0, wx_[l]);
       line_gather(s, li, 2, wv_[l]);
@@ -1591,14 +1681,14 @@ class MooringSystem {
     add_joint_rolls(s, s.a, Ma, J, wm, true);  // the roll's inertia
     for (std::size_t p = 0; p < points_.size(); ++p) {
       const Index d = point_dof_[p];
-      if (d < 0) continue;
+      if (d < 0 || !live_point(p)) continue;
       const T m = point_mass(static_cast<int>(p));
       Ma.template segment<3>(d) += m * s.a.template segment<3>(d);
       if (J) J->add3(d, d, Mat3<T>(wm * m * Mat3<T>::Identity()));
     }
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const int bi = static_cast<int>(b);
-      if (body_dof_[b] < 0 || bodies_[b].joint) continue;  // a joint has no mass of its own
+      if (body_dof_[b] < 0 || bodies_[b].joint || !live_body(b)) continue;  // a joint has no mass of its own
       auto mass = [&](const VecX<T>& q) {
         Vec3<T> rb;
         Mat3<T> Rb;
@@ -1867,7 +1957,7 @@ class MooringSystem {
     for (std::size_t l = 0; l < lines_.size(); ++l)
       for (int e = 0; e < 2; ++e) {
         const auto& L = lines_[l];
-        if (!(L.spring_k[e] > 0)) continue;
+        if (!(L.spring_k[e] > 0) || !live_line(l)) continue;
         const Index dm = clamp_dof(l, e);
         const Vec3<T> m = s.q.template segment<3>(dm), d = clamp_direction(s, static_cast<int>(l), e);
         Vec3<T> g;
@@ -1900,7 +1990,7 @@ class MooringSystem {
   void add_joint_rolls(const State& s, const VecX<T>& x, VecX<T>& R, BorderedJacobian<T>* J, const T& w,
                        bool inertia = false) const {
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      if (!bodies_[b].joint) continue;
+      if (!bodies_[b].joint || !live_body(b)) continue;
       const Index rd = body_row(static_cast<int>(b), 3);
       if (rd < 0) continue;
       const Vec3<T> d = (s.R.empty() ? bodies_[b].R : s.R[b]).col(2);
@@ -2159,11 +2249,48 @@ class MooringSystem {
       if (point_dof_[p] >= 0) mark(nl + p, point_dof_[p], 3);
     for (std::size_t b = 0; b < nb; ++b)
       if (body_dof_[b] >= 0) mark(body_node(static_cast<int>(b)), body_dof_[b], body_ndof(static_cast<int>(b)));
+    // Each line's, free point's and free body's component, each held point's (the one of the
+    // lines ending on it: -2 when lines of several components do, -1 when none does) and
+    // each component's DOFs in ascending order.
+    line_comp_.assign(nl, -1);
+    for (std::size_t l = 0; l < nl; ++l) line_comp_[l] = id[find(l)];
+    point_comp_.assign(np, -1);
+    for (std::size_t p = 0; p < np; ++p)
+      if (point_dof_[p] >= 0) point_comp_[p] = id[find(nl + p)];
+    for (std::size_t l = 0; l < nl; ++l)
+      for (int e = 0; e < 2; ++e) {
+        const auto pi = static_cast<std::size_t>(lines_[l].point[e]);
+        if (point_dof_[pi] >= 0) continue;
+        int& c = point_comp_[pi];
+        c = c == -1 || c == line_comp_[l] ? line_comp_[l] : -2;
+      }
+    body_comp_.assign(nb, -1);
+    for (std::size_t b = 0; b < nb; ++b)
+      if (body_dof_[b] >= 0) body_comp_[b] = id[find(body_node(static_cast<int>(b)))];
+    comp_dofs_.assign(static_cast<std::size_t>(n_components_), {});
+    for (Index d = 0; d < n_dofs_; ++d)
+      comp_dofs_[static_cast<std::size_t>(dof_component_[static_cast<std::size_t>(d)])].push_back(d);
+    active_ = -1;
+  }
+  // Whether line l, point p, body b is evaluated under set_active_component (a held point:
+  // when a line of the active component ends on it).
+  bool live_line(std::size_t l) const { return active_ < 0 || line_comp_[l] == active_; }
+  bool live_point(std::size_t p) const {
+    return active_ < 0 || point_comp_[p] == active_ || (point_dof_[p] < 0 && point_comp_[p] == -2);
+  }
+  bool live_body(std::size_t b) const { return active_ < 0 || body_comp_[b] == active_; }
+  // R.setZero(n) (R resized), or only the active component's rows of R (of the system's size).
+  void zero_rows(VecX<T>& R) const {
+    if (active_ < 0 || R.size() != n_dofs_) {
+      R.setZero(n_dofs_);
+      return;
+    }
+    for (Index d : comp_dofs_[static_cast<std::size_t>(active_)]) R(d) = T(0);
   }
   // Every EI = 0 line's node vector in state s into into[l] (the chord-turn hooks' step ends).
   void gather_ei0(const State& s, std::vector<VecX<T>>& into) const {
     for (std::size_t l = 0; l < lines_.size(); ++l)
-      if (!lines_[l].model.hermite()) line_gather(s, static_cast<int>(l), 0, into[l]);
+      if (!lines_[l].model.hermite() && live_line(l)) line_gather(s, static_cast<int>(l), 0, into[l]);
   }
   // f(turn) for each EI = 0 line's chord turn (measure_chord_turn, taut above 1e-3 of its
   // largest step-start tension floored at 1e-3 of its submerged weight) from from[l] to state
@@ -2173,7 +2300,7 @@ class MooringSystem {
                          F&& f) const {
     for (std::size_t l = 0; l < lines_.size(); ++l) {
       const auto& m = lines_[l].model;
-      if (m.hermite()) continue;
+      if (m.hermite() || !live_line(l)) continue;
       line_gather(s1, static_cast<int>(l), 0, into[l]);
       f(measure_chord_turn(m, from[l], into[l], dt, std::fabs(m.weight())));
     }
@@ -2432,6 +2559,9 @@ class MooringSystem {
   std::vector<Index> block_offset_, point_dof_, body_dof_;
   std::vector<int> dof_component_;  // the connected component of each DOF (number_components)
   int n_components_ = 0;
+  std::vector<int> line_comp_, point_comp_, body_comp_;  // each line's, point's, body's (number_components)
+  std::vector<std::vector<Index>> comp_dofs_;            // each component's DOFs, ascending
+  mutable int active_ = -1;                              // set_active_component (-1: all)
   Index n_line_dofs_ = 0, n_pos_dofs_ = 0, n_dofs_ = 0;
   Vec3<double> current_ = Vec3<double>::Zero();
   std::function<Vec3<double>(const Vec3<double>&)> current_field_;  // a steady current varying in space (statics)
