@@ -13456,15 +13456,6 @@ struct SystemStepperOptions {
   enum class LineSearch { automatic, on, off };
   double rho_inf = 0.8;      ///< spectral radius at infinite frequency [rhoInf]
   double tol = 1e-8;         ///< ||G||_inf / s of the Newton test (or, above it, G's round-off floor 8 eps max|q| max|S_ii|)
-  /// The Newton test's scale s of an attempt: with true, the spec's (spec "Newton iteration":
-  /// the force scale frozen at the predictor, the largest of the external load and the
-  /// initial residual and inertia entries, as the single-line march has it), the larger of the
-  /// system's force scale at initialisation and ||G||_inf and ||M a||_inf at the predictor;
-  /// false (the default), the force scale at initialisation alone, a test of the same absolute
-  /// size at every step. Not the default: on the 500 decks of the robustness campaign through
-  /// the system route it parted one more deck from its turned twin (case 273; docs/systems.md,
-  /// "Components stepped apart").
-  bool predictor_scale = false;
   /// Newton iterations per attempt (each evaluation of the residual counts) and halvings of
   /// one Newton update by the line search: the spec's deck defaults (spec "Newton iteration":
   /// 30 iterations, 12 backtracks; with 25 and 8 a snap of the OC4 chain at N = 20 failed
@@ -13969,7 +13960,7 @@ class SystemStepper {
       double qmax = 1;
       for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
       const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * work().max_abs_diagonal();
-      target_ = std::isfinite(floor) ? std::max(opt_.tol * step_scale_, floor) : opt_.tol * step_scale_;
+      target_ = std::isfinite(floor) ? std::max(opt_.tol * scale_, floor) : opt_.tol * scale_;
       work_floor_ = target_;
     };
     for (int it = 0; it < opt_.max_iterations; ++it) {
@@ -14004,14 +13995,14 @@ class SystemStepper {
       };
       measure();
       if (!reuse && it > 0) {
-        const bool passed = finite && gn <= opt_.tol * step_scale_;
+        const bool passed = finite && gn <= opt_.tol * scale_;
         ahead_ = 0.8 * ahead_ + (passed ? 0.0 : 0.2);
         if (lazy && !passed) {
           evaluate(true);
           measure();
         }
       }
-      const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * step_scale_);
+      const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * scale_);
       // A non-finite residual after an update (a collapsed element) is an increase for the
       // line search; otherwise the attempt fails.
       bool can_halve = backtracks < opt_.max_backtracks;
@@ -14023,16 +14014,7 @@ class SystemStepper {
       if (!finite && !((reusing && it > 0) || (line_search_ && it > 0 && can_halve))) return false;
       if (!finite) gn = g2 = std::numeric_limits<double>::infinity();
       // On the previous step's factor the test takes the floor of that factor's tangent.
-      if (it == 0) {
-        // The attempt's scale, frozen at the predictor (SystemStepperOptions::predictor_scale).
-        step_scale_ = scale_;
-        if (opt_.predictor_scale && finite) {
-          double ma = 0;
-          for (Index i = 0; i < Ma_.size(); ++i) ma = std::max(ma, std::fabs(static_cast<double>(value_of(Ma_(i)))));
-          if (std::isfinite(ma)) step_scale_ = std::max({scale_, gn, ma});
-        }
-        target_ = reusing ? std::max(opt_.tol * step_scale_, fac_floor_) : opt_.tol * step_scale_;
-      }
+      if (it == 0) target_ = reusing ? std::max(opt_.tol * scale_, fac_floor_) : opt_.tol * scale_;
       if (tangent_here && finite) set_floor();
       // On the previous step's factor the iterate must reach 0.3 of the test (its updates
       // contract about tenfold: the next one would have been below the test anyway).
@@ -14220,7 +14202,6 @@ class SystemStepper {
   State xa_;                        // the configuration blend's state at alpha
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
-  double step_scale_ = 1;  // the Newton test's scale of the attempt (predictor_scale)
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
   std::string rejected_;  // why check_state rejected the last attempt's converged iterate (empty: it did not)
   bool initialized_ = false;
@@ -16030,13 +16011,14 @@ class BorderedJacobian {
 // EA, lengths or anchor positions seeded, gives exact design sensitivities of its static
 // solution (system_statics.hpp).
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <Eigen/Eigenvalues>
 
 
 namespace cabledyn {
@@ -20565,7 +20547,6 @@ class ComponentView {
   /// The system's DOFs of this component's, in order.
   const std::vector<Index>& system_dofs() const { return dofs_; }
   const std::string& name() const { return name_; }
-  MooringSystem<T>& system() const { return sys_; }
 
   /// c's part of a state of the whole system (the bodies' orientations whole).
   State restrict(const State& s) const {
@@ -20713,7 +20694,7 @@ class ComponentSteppers {
   using State = SystemState<T>;
   using View = ComponentView<T>;
   using Stepper = SystemStepper<View>;
-  /// One stepper snapshot per stepped component, in the order of component(k).
+  /// One stepper snapshot per stepped component, in the order of view(k).
   using Snapshot = std::vector<SystemStepperSnapshot<View>>;
 
   /// One stepper per component of sys (numbered) that has DOFs, each with options opt (its
@@ -20781,12 +20762,6 @@ class ComponentSteppers {
   const State& state() const { return x_; }
   /// The components' statistics summed (largest_substeps and largest_turn_deg their largest).
   const SystemStepperStatistics& statistics() const { return stats_; }
-  /// The largest force scale of the components' (each steps on its own).
-  double force_scale() const {
-    double s = 0;
-    for (const auto& st : steppers_) s = std::max(s, st->force_scale());
-    return s;
-  }
 
   /// Every component's snapshot (SystemStepper::snapshot): restore() repeats the run bit for bit.
   Snapshot snapshot() const {
@@ -29007,20 +28982,18 @@ class SystemSimulation {
         auto split = std::make_unique<ComponentSteppers<double>>(model_.system, opt_);
         split->initialize(state_);
         split_ = std::move(split);
-        static_system_ = std::move(copy);
-        last_v_.assign(v, v + coupled_dofs());
-        return;
-      }
-      auto stepper = std::make_unique<Stepper>(model_.system, opt_);
-      std::unique_ptr<Staggered> stag;
-      if (!stag_.index.empty()) {
-        stag = std::make_unique<Staggered>(model_.system, *stepper, stag_);
-        stag->initialize(state_);
       } else {
-        stepper->initialize(state_);
+        auto stepper = std::make_unique<Stepper>(model_.system, opt_);
+        std::unique_ptr<Staggered> stag;
+        if (!stag_.index.empty()) {
+          stag = std::make_unique<Staggered>(model_.system, *stepper, stag_);
+          stag->initialize(state_);
+        } else {
+          stepper->initialize(state_);
+        }
+        stepper_ = std::move(stepper);
+        staggered_ = std::move(stag);
       }
-      stepper_ = std::move(stepper);
-      staggered_ = std::move(stag);
     } catch (...) {
       unstagger();
       throw;
@@ -29187,28 +29160,18 @@ class SystemSimulation {
   /// snapshot carries the factor its next step would reuse).
   Checkpoint checkpoint() const {
     require_init("checkpoint");
-    if (split_)
-      return {{},
-              split_->snapshot(),
-              last_v_,
-              model_.system.held_fluid_velocity(),
-              model_.system.held_fluid_acceleration(),
-              model_.system.held_fluid_pressure(),
-              {}};
-    return {stepper_->snapshot(),
-            {},
-            last_v_,
-            model_.system.held_fluid_velocity(),
-            model_.system.held_fluid_acceleration(),
-            model_.system.held_fluid_pressure(),
-            staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
+    Checkpoint c{{}, {}, last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
+                 model_.system.held_fluid_pressure(), {}};
+    if (split_) c.parts = split_->snapshot();
+    else c.stepper = stepper_->snapshot();
+    if (staggered_) c.rates = staggered_->acceleration_rates();
+    return c;
   }
   /// Returns to a checkpoint of this simulation.
   void restore(const Checkpoint& c) {
     require_init("restore");
     if (staggered_) staggered_->restore(c.stepper, c.rates);
-    else if (split_)
-      split_->restore(c.parts);
+    else if (split_) split_->restore(c.parts);
     else stepper_->restore(c.stepper);
     model_.system.set_held_fluid(c.fluid_u, c.fluid_a, c.fluid_p);
     last_v_ = c.last_v;

@@ -25,18 +25,6 @@ namespace {
 const test_support::SectionNumbers kSplitChain{835.35, 20, 7.536e8, 0, 113.35, 0.0766, -1.0, 2.0, 0.4, 0.8, 0.25};
 constexpr double kSplitDt = 0.1;
 
-Environment split_env200() {
-  Environment env;
-  env.depth = 200;
-  return env;
-}
-SeabedModel split_bed200() {
-  SeabedModel bed;
-  bed.z = -200;
-  bed.params.kBot = 3e6;
-  bed.params.cBot = 3e5;
-  return bed;
-}
 // Chain k's fairlead and anchor, at heading 120 k degrees.
 Vec3<double> split_fairlead(int k) {
   const double h = 2 * kPi * k / 3;
@@ -49,14 +37,15 @@ Vec3<double> split_anchor(int k) {
 
 // The chains `which` (each from its coupled fairlead to its fixed anchor) in one system.
 MooringSystem<double> split_chains(const std::vector<int>& which) {
-  MooringSystem<double> sys(split_env200(), "chains");
-  sys.set_seabed(split_bed200());
+  const test_support::FlatBed flat(200);
+  MooringSystem<double> sys(flat.env, "chains");
+  sys.set_seabed(flat.bed);
   for (int k : which) {
     const int f = test_support::add_point(sys, PointKind::coupled, split_fairlead(k));
     const int a = test_support::add_point(sys, PointKind::fixed, split_anchor(k));
     sys.add_line(
         LineModel<double>("chain " + std::to_string(k + 1), {test_support::system_section<double>(kSplitChain)},
-                          sys.environment(), split_bed200()),
+                          sys.environment(), flat.bed),
         f, a);
   }
   sys.renumber();
@@ -147,13 +136,10 @@ TEST_CASE(
     "restarts bit for bit; a step allocates nothing; a failed step leaves every component at its start",
     "[system][dynamics][components]") {
   auto build = [] {
-    Environment env;
-    env.depth = 100;
+    const test_support::FlatBed flat(100);
+    const Environment& env = flat.env;
+    const SeabedModel& bed = flat.bed;
     MooringSystem<double> sys(env, "bridle and line");
-    SeabedModel bed;
-    bed.z = -100;
-    bed.params.kBot = 3e6;
-    bed.params.cBot = 3e5;
     sys.set_seabed(bed);
     const test_support::SectionNumbers leg{120, 8, 4e8, 0, 120, 0.09, -0.5, 1.2, 0.3, 1.0, 0.2};
     const test_support::SectionNumbers rope{60, 6, 2e7, 0, 30, 0.15, 3e5, 1.0, 0.2, 0.9, 0.1};

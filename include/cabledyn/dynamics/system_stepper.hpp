@@ -82,15 +82,6 @@ struct SystemStepperOptions {
   enum class LineSearch { automatic, on, off };
   double rho_inf = 0.8;      ///< spectral radius at infinite frequency [rhoInf]
   double tol = 1e-8;         ///< ||G||_inf / s of the Newton test (or, above it, G's round-off floor 8 eps max|q| max|S_ii|)
-  /// The Newton test's scale s of an attempt: with true, the spec's (spec "Newton iteration":
-  /// the force scale frozen at the predictor, the largest of the external load and the
-  /// initial residual and inertia entries, as the single-line march has it), the larger of the
-  /// system's force scale at initialisation and ||G||_inf and ||M a||_inf at the predictor;
-  /// false (the default), the force scale at initialisation alone, a test of the same absolute
-  /// size at every step. Not the default: on the 500 decks of the robustness campaign through
-  /// the system route it parted one more deck from its turned twin (case 273; docs/systems.md,
-  /// "Components stepped apart").
-  bool predictor_scale = false;
   /// Newton iterations per attempt (each evaluation of the residual counts) and halvings of
   /// one Newton update by the line search: the spec's deck defaults (spec "Newton iteration":
   /// 30 iterations, 12 backtracks; with 25 and 8 a snap of the OC4 chain at N = 20 failed
@@ -595,7 +586,7 @@ class SystemStepper {
       double qmax = 1;
       for (Index i = 0; i < trial_.q.size(); ++i) qmax = std::max(qmax, std::fabs(static_cast<double>(value_of(trial_.q(i)))));
       const double floor = 8 * static_cast<double>(epsilon<T>()) * qmax * work().max_abs_diagonal();
-      target_ = std::isfinite(floor) ? std::max(opt_.tol * step_scale_, floor) : opt_.tol * step_scale_;
+      target_ = std::isfinite(floor) ? std::max(opt_.tol * scale_, floor) : opt_.tol * scale_;
       work_floor_ = target_;
     };
     for (int it = 0; it < opt_.max_iterations; ++it) {
@@ -630,14 +621,14 @@ class SystemStepper {
       };
       measure();
       if (!reuse && it > 0) {
-        const bool passed = finite && gn <= opt_.tol * step_scale_;
+        const bool passed = finite && gn <= opt_.tol * scale_;
         ahead_ = 0.8 * ahead_ + (passed ? 0.0 : 0.2);
         if (lazy && !passed) {
           evaluate(true);
           measure();
         }
       }
-      const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * step_scale_);
+      const bool tangent_here = !reuse && !(lazy && finite && gn <= opt_.tol * scale_);
       // A non-finite residual after an update (a collapsed element) is an increase for the
       // line search; otherwise the attempt fails.
       bool can_halve = backtracks < opt_.max_backtracks;
@@ -649,16 +640,7 @@ class SystemStepper {
       if (!finite && !((reusing && it > 0) || (line_search_ && it > 0 && can_halve))) return false;
       if (!finite) gn = g2 = std::numeric_limits<double>::infinity();
       // On the previous step's factor the test takes the floor of that factor's tangent.
-      if (it == 0) {
-        // The attempt's scale, frozen at the predictor (SystemStepperOptions::predictor_scale).
-        step_scale_ = scale_;
-        if (opt_.predictor_scale && finite) {
-          double ma = 0;
-          for (Index i = 0; i < Ma_.size(); ++i) ma = std::max(ma, std::fabs(static_cast<double>(value_of(Ma_(i)))));
-          if (std::isfinite(ma)) step_scale_ = std::max({scale_, gn, ma});
-        }
-        target_ = reusing ? std::max(opt_.tol * step_scale_, fac_floor_) : opt_.tol * step_scale_;
-      }
+      if (it == 0) target_ = reusing ? std::max(opt_.tol * scale_, fac_floor_) : opt_.tol * scale_;
       if (tangent_here && finite) set_floor();
       // On the previous step's factor the iterate must reach 0.3 of the test (its updates
       // contract about tenfold: the next one would have been below the test anyway).
@@ -846,7 +828,6 @@ class SystemStepper {
   State xa_;                        // the configuration blend's state at alpha
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
-  double step_scale_ = 1;  // the Newton test's scale of the attempt (predictor_scale)
   double target_ = 0;  // the Newton test of the attempt: tol s, or the round-off floor above it
   std::string rejected_;  // why check_state rejected the last attempt's converged iterate (empty: it did not)
   bool initialized_ = false;

@@ -216,20 +216,18 @@ class SystemSimulation {
         auto split = std::make_unique<ComponentSteppers<double>>(model_.system, opt_);
         split->initialize(state_);
         split_ = std::move(split);
-        static_system_ = std::move(copy);
-        last_v_.assign(v, v + coupled_dofs());
-        return;
-      }
-      auto stepper = std::make_unique<Stepper>(model_.system, opt_);
-      std::unique_ptr<Staggered> stag;
-      if (!stag_.index.empty()) {
-        stag = std::make_unique<Staggered>(model_.system, *stepper, stag_);
-        stag->initialize(state_);
       } else {
-        stepper->initialize(state_);
+        auto stepper = std::make_unique<Stepper>(model_.system, opt_);
+        std::unique_ptr<Staggered> stag;
+        if (!stag_.index.empty()) {
+          stag = std::make_unique<Staggered>(model_.system, *stepper, stag_);
+          stag->initialize(state_);
+        } else {
+          stepper->initialize(state_);
+        }
+        stepper_ = std::move(stepper);
+        staggered_ = std::move(stag);
       }
-      stepper_ = std::move(stepper);
-      staggered_ = std::move(stag);
     } catch (...) {
       unstagger();
       throw;
@@ -396,28 +394,18 @@ class SystemSimulation {
   /// snapshot carries the factor its next step would reuse).
   Checkpoint checkpoint() const {
     require_init("checkpoint");
-    if (split_)
-      return {{},
-              split_->snapshot(),
-              last_v_,
-              model_.system.held_fluid_velocity(),
-              model_.system.held_fluid_acceleration(),
-              model_.system.held_fluid_pressure(),
-              {}};
-    return {stepper_->snapshot(),
-            {},
-            last_v_,
-            model_.system.held_fluid_velocity(),
-            model_.system.held_fluid_acceleration(),
-            model_.system.held_fluid_pressure(),
-            staggered_ ? staggered_->acceleration_rates() : std::vector<Vec6<double>>{}};
+    Checkpoint c{{}, {}, last_v_, model_.system.held_fluid_velocity(), model_.system.held_fluid_acceleration(),
+                 model_.system.held_fluid_pressure(), {}};
+    if (split_) c.parts = split_->snapshot();
+    else c.stepper = stepper_->snapshot();
+    if (staggered_) c.rates = staggered_->acceleration_rates();
+    return c;
   }
   /// Returns to a checkpoint of this simulation.
   void restore(const Checkpoint& c) {
     require_init("restore");
     if (staggered_) staggered_->restore(c.stepper, c.rates);
-    else if (split_)
-      split_->restore(c.parts);
+    else if (split_) split_->restore(c.parts);
     else stepper_->restore(c.stepper);
     model_.system.set_held_fluid(c.fluid_u, c.fluid_a, c.fluid_p);
     last_v_ = c.last_v;

@@ -31,7 +31,7 @@ class ComponentSteppers {
   using State = SystemState<T>;
   using View = ComponentView<T>;
   using Stepper = SystemStepper<View>;
-  /// One stepper snapshot per stepped component, in the order of component(k).
+  /// One stepper snapshot per stepped component, in the order of view(k).
   using Snapshot = std::vector<SystemStepperSnapshot<View>>;
 
   /// One stepper per component of sys (numbered) that has DOFs, each with options opt (its
@@ -99,12 +99,6 @@ class ComponentSteppers {
   const State& state() const { return x_; }
   /// The components' statistics summed (largest_substeps and largest_turn_deg their largest).
   const SystemStepperStatistics& statistics() const { return stats_; }
-  /// The largest force scale of the components' (each steps on its own).
-  double force_scale() const {
-    double s = 0;
-    for (const auto& st : steppers_) s = std::max(s, st->force_scale());
-    return s;
-  }
 
   /// Every component's snapshot (SystemStepper::snapshot): restore() repeats the run bit for bit.
   Snapshot snapshot() const {

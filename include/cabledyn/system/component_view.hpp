@@ -60,7 +60,6 @@ class ComponentView {
   /// The system's DOFs of this component's, in order.
   const std::vector<Index>& system_dofs() const { return dofs_; }
   const std::string& name() const { return name_; }
-  MooringSystem<T>& system() const { return sys_; }
 
   /// c's part of a state of the whole system (the bodies' orientations whole).
   State restrict(const State& s) const {

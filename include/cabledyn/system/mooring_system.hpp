@@ -17,13 +17,14 @@
 // solution (system_statics.hpp).
 #pragma once
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <Eigen/Eigenvalues>
 
 #include "cabledyn/core/eigen.hpp"
 #include "cabledyn/core/environment.hpp"
