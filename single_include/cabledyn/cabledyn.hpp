@@ -13405,6 +13405,13 @@ using LineDynamics = BasicLineDynamics<>;
 //       number of equal sub-steps the interval from State0 to State1 should be solved in again
 //       (1: none; spec "Rotation- and snap-resolved sub-steps"); the stepper re-solves it,
 //       measures again once, and keeps the plain step when a sub-step fails;
+//   wants_newmark_predictor() -> bool, translational_dof(i) -> bool: the predictor (spec
+//       "Newton iteration"; constant_acceleration_predictor below; without them the
+//       constant-acceleration predictor);
+//   geometry_start(State0), then step_rejection(State1) -> const char*: a converged iterate
+//       the system rejects against the attempt's start (nullptr: none; MooringSystem: a
+//       finite-EI step beyond the chord, turn and tangent bounds of spec "Adaptive step
+//       subdivision"), halved as a failed attempt;
 //   hold_inertia(State) -> bool, release_inertia(): masses held over an attempt (MooringSystem:
 //       a Hermite line's consistent mass, spec "Added mass and fluid inertia"), held at the
 //       committed state at the start of each attempt and released at its end; true: the
@@ -13512,6 +13519,7 @@ struct SystemStepperStatistics {
   long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)
   long substepped = 0;          ///< steps solved again in sub-steps (System::substeps_wanted)
   long kept_plain = 0;          ///< of those, kept as the plain step (a sub-step failed)
+  long newmark_resolves = 0;    ///< failed attempts from the constant-acceleration predictor solved again from the Newmark predictor
   int largest_substeps = 0;     ///< the most sub-steps one step was solved in
   /// The largest chord turn [deg] of a taut segment of an EI = 0 line in one committed solver
   /// step (System::turn_end; a re-solved step counts its sub-steps, not its plain step)
@@ -13706,8 +13714,9 @@ class SystemStepper {
   /// set to the snapshot's. Throws InputError for a snapshot of another size.
   void restore(const SystemStepperSnapshot<System>& s) {
     if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() before restore()");
-    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.Ma0.size() != Ma0_.size() ||
-        s.held.r.size() != h0_.r.size())
+    bool held_size = true;
+    if constexpr (requires { s.held.r.size(); }) held_size = s.held.r.size() == h0_.r.size();
+    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.Ma0.size() != Ma0_.size() || !held_size)
       throw InputError("stepper", "snapshot size", s.state.q.size(), "== " + std::to_string(x_.q.size()) + " DOFs");
     // The factor first, checked and factorised on a copy: a snapshot whose factor is of another
     // system's shape, whose dt or floor is not sane or whose matrix cannot be factorised (a
@@ -13837,12 +13846,20 @@ class SystemStepper {
   // on failure.
   void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
     rejected_.clear();
-    if (attempt(dt, tau0, tau1)) return;
+    if (attempt(dt, tau0, tau1, true)) return;
     // An attempt that started on the previous step's factor is tried once more on fresh ones.
     if (tried_reuse_) {
       have_factor_ = false;
       rejected_.clear();
-      if (attempt(dt, tau0, tau1)) return;
+      if (attempt(dt, tau0, tau1, true)) return;
+    }
+    // A failed attempt from the constant-acceleration predictor is solved again from the
+    // Newmark predictor (spec "Newton iteration").
+    if (used_ca_) {
+      ++stats_.newmark_resolves;
+      have_factor_ = false;
+      rejected_.clear();
+      if (attempt(dt, tau0, tau1, false)) return;
     }
     if (depth >= opt_.max_subdivisions) {
       // A converged iterate the system rejected (check_state: a tensile audit, a point above
@@ -13862,18 +13879,42 @@ class SystemStepper {
     advance(half, depth + 1, mid, tau1);
   }
 
-  // One attempt from the committed state; commits and returns true on convergence.
-  bool attempt(const T& dt, const T& tau0, const T& tau1) {
+  // True when a step starts from the constant-acceleration predictor (spec "Newton iteration"):
+  // with the force blend, for a system that does not ask for the Newmark predictor
+  // (System::wants_newmark_predictor(): a MooringSystem without finite-EI lines), when the
+  // committed acceleration balances the committed force over the translational rows
+  // (System::translational_dof), ||M a_n + r_n||_inf <= 1/2 ||M a_n||_inf (a ringing
+  // under-resolved mode otherwise keeps its extrapolated acceleration; the zero guess damps
+  // it). A system without these hooks takes it always. The test reads only the committed
+  // state (M a_n the inertia force held for the attempt), so a restart repeats it.
+  bool constant_acceleration_predictor() const {
+    if (!opt_.force_blend) return false;
+    if constexpr (requires { sys_.wants_newmark_predictor(); }) {
+      if (sys_.wants_newmark_predictor()) return false;
+      double num = 0, den = 0;
+      for (Index i = 0; i < x_.q.size(); ++i) {
+        if constexpr (requires { sys_.translational_dof(i); })
+          if (!sys_.translational_dof(i)) continue;
+        num = std::max(num, std::fabs(static_cast<double>(value_of(Ma0_(i) + r0_(i)))));
+        den = std::max(den, std::fabs(static_cast<double>(value_of(Ma0_(i)))));
+      }
+      return num <= 0.5 * den;
+    }
+    return true;
+  }
+
+  // One attempt from the committed state (from the constant-acceleration predictor where
+  // constant_acceleration_predictor() and allow_ca); commits and returns true on convergence.
+  bool attempt(const T& dt, const T& tau0, const T& tau1, bool allow_ca) {
     const auto& g = ga_;
     // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
     hs0_.interpolate(h0_, h1_, tau0, dt_);
     hs1_.interpolate(h0_, h1_, tau1, dt_);
 
-    // Predictor: constant acceleration (the trial starts as a copy of the committed state, so
-    // whatever else the state holds, a body's orientation, is the committed one).
+    // The trial starts as a copy of the committed state, so whatever else the state holds, a
+    // body's orientation, is the committed one; its q is the predictor's (below).
     trial_ = x_;
     trial_.t = x_.t + dt;
-    trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
     if constexpr (requires { sys_.prepare_blend(x_); }) {
       if (opt_.force_blend) {
@@ -13892,16 +13933,26 @@ class SystemStepper {
           if (on) s.release_inertia();
       }
     } release{sys_, false};
-    // The chord-turn statistic's step start, read with the start's prescribed kinematics.
+    // The chord-turn statistic's and the step check's step start, read with the start's
+    // prescribed kinematics.
     if constexpr (requires { sys_.turn_start(x_); }) {
       sys_.set_held(hs0_);
       sys_.turn_start(x_);
+    }
+    if constexpr (requires { sys_.geometry_start(x_); }) {
+      sys_.set_held(hs0_);
+      sys_.geometry_start(x_);
     }
     if constexpr (requires { sys_.hold_inertia(x_); }) {
       sys_.set_held(hs0_);
       release.on = true;
       if (sys_.hold_inertia(x_)) sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
     }
+    // Predictor (spec "Newton iteration"): constant acceleration, q + dt v + dt^2/2 a, when
+    // the system takes it (constant_acceleration_predictor) and allow_ca; otherwise Newmark's,
+    // q + dt v + dt^2 (1/2 - beta) a (the acceleration guess zero).
+    used_ca_ = allow_ca && constant_acceleration_predictor();
+    trial_.q = x_.q + dt * x_.v + (used_ca_ ? T(0.5) * dt * dt : dt * dt * (T(0.5) - g.beta)) * x_.a;
     // The configuration blend: the blended state starts as the committed one (its body
     // orientations), the prescribed kinematics at alpha blended between the (sub-)step's ends.
     if (!opt_.force_blend) {
@@ -14024,6 +14075,12 @@ class SystemStepper {
         } catch (const SolveError& e) {
           rejected_.assign(e.what(), std::min<std::size_t>(std::strlen(e.what()), rejected_.capacity()));
           return false;
+        }
+        if constexpr (requires { sys_.step_rejection(trial_); }) {
+          if (const char* why = sys_.step_rejection(trial_)) {
+            rejected_.assign(why, std::min<std::size_t>(std::strlen(why), rejected_.capacity()));
+            return false;
+          }
         }
         if constexpr (requires { sys_.turn_end(trial_, dt); })
           stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, sys_.turn_end(trial_, dt));
@@ -14190,6 +14247,7 @@ class SystemStepper {
   // snapshot, so a restored run evaluates as the one that goes on.
   mutable double ahead_ = 1;
   bool tried_reuse_ = false;   // the last attempt started on the previous step's factor
+  bool used_ca_ = false;       // the last attempt started from the constant-acceleration predictor
   double fac_floor_ = 0;       // the Newton test with the floor of fac()'s tangent
   double work_floor_ = 0;      // the same of the tangent in work()
   std::array<int, 3> base_reuse_{0, 0, 0};  // the back-off at the step start (a failed step restores it)
@@ -16851,6 +16909,30 @@ class MooringSystem {
   /// single-line march does on a Hermite line. An EI = 0 system factorises fresh (measured on
   /// the OC4 chain at N = 160: reuse there saved factorisations, not time).
   bool wants_factor_reuse() const { return has_finite_ei_lines(); }
+  /// True when the stepper starts each step from the Newmark predictor, q + dt v + dt^2 (1/2 -
+  /// beta) a: the system (the active component, set_active_component) has lines and none of
+  /// finite EI (spec "Newton iteration": an EI = 0 step starts from it). Otherwise a step
+  /// starts from the constant-acceleration predictor when the committed state balances over
+  /// the translational rows (translational_dof) and from the Newmark predictor when it does
+  /// not, as the single-line march starts a Hermite step; a component with lines of both kinds
+  /// takes the Hermite rule for all its DOFs, and one without lines (bodies alone: the spec
+  /// names no other) the same rule.
+  bool wants_newmark_predictor() const {
+    bool lines = false;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!live_line(l)) continue;
+      if (lines_[l].model.hermite()) return false;
+      lines = true;
+    }
+    return lines;
+  }
+  /// True when DOF i is a position coordinate (a line node's, a free point's, a body's
+  /// translation); false for a Hermite node's tangent and a body's rotation. The rows of the
+  /// balance test of the Hermite predictor (wants_newmark_predictor).
+  bool translational_dof(Index i) const {
+    require_numbered();
+    return translational_[static_cast<std::size_t>(i)] != 0;
+  }
   /// SystemStepper hook on each Newton update dq from state s: the largest fraction in (0, 1]
   /// of it that takes no line node, free point, body contact point or rod seabed station
   /// from outside the seabed beyond its contact blend (contact_entry_fraction: it stops in the
@@ -17057,6 +17139,25 @@ class MooringSystem {
     wx0_ = wx_;
     wt0_ = wx_;
     wt1_ = wx_;
+    wg0_ = wx_;
+    wg1_ = wx_;
+    // The translational DOFs (translational_dof): line nodes' positions, points, body
+    // translations.
+    translational_.assign(static_cast<std::size_t>(n_dofs_), 0);
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const auto& M = lines_[l].model;
+      const std::size_t sb = M.position_slot(M.n_nodes() - 1);
+      for (std::size_t i = 1; i + 1 < M.n_nodes(); ++i) {
+        const Index d = interior_dof(l, M.position_slot(i), sb);
+        for (int k = 0; k < 3; ++k) translational_[static_cast<std::size_t>(d + k)] = 1;
+      }
+    }
+    for (Index d = n_line_dofs_; d < n_pos_dofs_; ++d) translational_[static_cast<std::size_t>(d)] = 1;
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      for (int k = 0; k < 3; ++k) {
+        const Index d = body_row(static_cast<int>(b), k);
+        if (d >= 0) translational_[static_cast<std::size_t>(d)] = 1;
+      }
     numbered_ = true;
   }
 
@@ -17209,6 +17310,49 @@ class MooringSystem {
       (void)s1, (void)dt;
       return 0;
     }
+  }
+
+  /// SystemStepper hooks of the Hermite step check (spec "Adaptive step subdivision"):
+  /// geometry_start(s0) at an attempt's start (the system holding the prescribed kinematics of
+  /// s0's time); step_rejection(s1) on a converged iterate (holding s1's): why the step must be
+  /// subdivided, or nullptr. A converged step that changes the chord of an element of a
+  /// finite-EI line by more than 20 % of its length, turns a nodal tangent by more than 15
+  /// deg, or shrinks a nodal tangent below |m| = 0.01 (a singular parametrisation) is
+  /// rejected, as the single-line march rejects it (a step across a snap can otherwise
+  /// converge on a far root of the step's equations: case 7 of the campaign, a cable stepped
+  /// alone at dtM 0.138 s, converged at 4e7 N of tension).
+  void geometry_start(const State& s0) const {
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      if (lines_[l].model.hermite() && live_line(l)) line_gather(s0, static_cast<int>(l), 0, wg0_[l]);
+  }
+  const char* step_rejection(const State& s1) const {
+    const double cos15 = std::cos(15.0 * kPi / 180.0);
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const auto& m = lines_[l].model;
+      if (!m.hermite() || !live_line(l)) continue;
+      const VecX<T>& x0 = wg0_[l];
+      VecX<T>& x1 = wg1_[l];
+      line_gather(s1, static_cast<int>(l), 0, x1);
+      auto v = [](const VecX<T>& x, std::size_t k) {
+        return Vec3<double>(static_cast<double>(value_of(x(static_cast<Index>(k)))),
+                            static_cast<double>(value_of(x(static_cast<Index>(k + 1)))),
+                            static_cast<double>(value_of(x(static_cast<Index>(k + 2)))));
+      };
+      for (std::size_t e = 0; e + 1 < m.n_nodes(); ++e) {
+        const std::size_t a = 3 * m.position_slot(e), b = 3 * m.position_slot(e + 1);
+        const Vec3<double> c0 = v(x0, b) - v(x0, a), c1 = v(x1, b) - v(x1, a);
+        if ((c1 - c0).norm() > 0.2 * static_cast<double>(value_of(m.L0(e))))
+          return "a finite-EI element's chord changed by more than 20 % of its length in the step";
+      }
+      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+        const std::size_t k = 3 * (m.position_slot(i) + 1);
+        const Vec3<double> m0 = v(x0, k), m1 = v(x1, k);
+        const double n1 = m1.norm();
+        if (!(n1 >= 0.01)) return "a finite-EI node's tangent shrank below |m| = 0.01 in the step";
+        if (m0.dot(m1) < cos15 * m0.norm() * n1) return "a finite-EI node's tangent turned by more than 15 deg in the step";
+      }
+    }
+    return nullptr;
   }
 
   /// Number of free DOFs.
@@ -18539,6 +18683,7 @@ class MooringSystem {
   bool numbered_ = false;
   std::vector<Index> block_offset_, point_dof_, body_dof_;
   std::vector<int> dof_component_;  // the connected component of each DOF (number_components)
+  std::vector<char> translational_;  // 1 for a position coordinate (translational_dof)
   int n_components_ = 0;
   std::vector<int> line_comp_, point_comp_, body_comp_;  // each line's, point's, body's (number_components)
   std::vector<std::vector<Index>> comp_dofs_;            // each component's DOFs, ascending
@@ -18564,6 +18709,7 @@ class MooringSystem {
   double tensile_eps_ = 2e-6;                   // its strain tolerance
   mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
+  mutable std::vector<VecX<T>> wg0_, wg1_;    // the Hermite lines' node vectors at an attempt's ends (geometry_start / step_rejection)
   mutable std::vector<VecX<T>> wt0_, wt1_;    // per-line workspaces of an attempt's ends (turn_start / turn_end)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
   // The EI = 0 march policies (set_march_policies): on in double.
@@ -20594,6 +20740,11 @@ class ComponentView {
   }
   bool wants_line_search() const { return sys_.wants_line_search(); }
   bool wants_factor_reuse() const { return sys_.component_has_finite_ei(c_); }
+  bool wants_newmark_predictor() const {
+    const Active active(sys_, c_);
+    return sys_.wants_newmark_predictor();
+  }
+  bool translational_dof(Index i) const { return sys_.translational_dof(dofs_[static_cast<std::size_t>(i)]); }
   double update_limit(const State& s, const VecX<T>& dq) const {
     for (std::size_t k = 0; k < dofs_.size(); ++k) w_.g(dofs_[k]) = dq(static_cast<Index>(k));
     return on(s, [&](const State& w) { return sys_.update_limit(w, w_.g); });
@@ -20613,6 +20764,12 @@ class ComponentView {
   }
   int substeps_wanted(const State& s1, const T& dt) const {
     return on(s1, [&](const State& w) { return sys_.substeps_wanted(w, dt); });
+  }
+  void geometry_start(const State& s0) const {
+    on(s0, [&](const State& w) { sys_.geometry_start(w); });
+  }
+  const char* step_rejection(const State& s1) const {
+    return on(s1, [&](const State& w) { return sys_.step_rejection(w); });
   }
   void turn_start(const State& s0) const {
     on(s0, [&](const State& w) { sys_.turn_start(w); });
@@ -20810,6 +20967,7 @@ class ComponentSteppers {
       stats_.release_caps += s.release_caps;
       stats_.substepped += s.substepped;
       stats_.kept_plain += s.kept_plain;
+      stats_.newmark_resolves += s.newmark_resolves;
       stats_.largest_substeps = std::max(stats_.largest_substeps, s.largest_substeps);
       stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, s.largest_turn_deg);
     }
@@ -26469,10 +26627,10 @@ struct RunSettings {
   /// at the end of the run they are restored and the rest of the run repeated, and every
   /// output of the repeat must equal the first pass's bit for bit (else SolveError).
   std::optional<double> restart_check;
-  /// The system route: step each connected component with a stepper of its own
-  /// (SystemSimulation::set_split_components; off by default, docs/systems.md, "Components
-  /// stepped apart").
-  bool split_components = false;
+  /// The system route: step each connected component with a stepper of its own (true, the
+  /// default) or the system as one (SystemSimulation::set_split_components; docs/systems.md,
+  /// "Components stepped apart").
+  bool split_components = true;
 };
 
 /// The progress bar of a march on RunSettings::log (with RunSettings::progress): shown once
@@ -28906,13 +29064,12 @@ class SystemSimulation {
     return n;
   }
   bool initialized() const { return stepper_ != nullptr || split_ != nullptr; }
-  /// Whether the connected components of the system are stepped apart (true), each with a
-  /// stepper of its own (system/component_steppers.hpp: one line's iterations, halvings and
-  /// sub-steps are not every line's; on snapping multi-line decks about 1.6 times faster), or
-  /// as one system (false, the default: stepped apart, violent slack lines part from their
-  /// turned twins, 8 of the robustness campaign's 500 decks against 1; docs/systems.md,
-  /// "Components stepped apart"). Applies from the next initialize; a staggered run
-  /// (bodyScheme staggered) and a system of one component step as one system either way.
+  /// Whether the connected components of the system are stepped apart (true, the default),
+  /// each with a stepper of its own (system/component_steppers.hpp: one line's iterations,
+  /// halvings and sub-steps are not every line's; on snapping multi-line decks about twice as
+  /// fast), or as one system (false; docs/systems.md, "Components stepped apart"). Applies
+  /// from the next initialize; a staggered run (bodyScheme staggered) and a system of one
+  /// component step as one system either way.
   void set_split_components(bool on) { split_on_ = on; }
   bool split_components() const { return split_on_; }
   /// The components stepped apart (null when the run steps as one system).
@@ -29425,7 +29582,7 @@ class SystemSimulation {
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
   std::unique_ptr<ComponentSteppers<double>> split_;  // the components stepped apart (or stepper_)
-  bool split_on_ = false;
+  bool split_on_ = true;
   using Staggered = StaggeredStepper<MooringSystem<double>>;
   std::unique_ptr<Staggered> staggered_;  // bodyScheme staggered: steps with stepper_
   StaggeredBodies stag_;

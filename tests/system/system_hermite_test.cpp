@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <string>
 
 #include "cabledyn/autodiff.hpp"
 #include "cabledyn/dynamics.hpp"
@@ -486,6 +487,54 @@ TEST_CASE("Finite-EI lines on a free body, one of a single element: the system t
     const double tol = which == 0 ? 1e-3 : 1e-7;
     CHECK((A - B).cwiseAbs().maxCoeff() <= tol * B.cwiseAbs().maxCoeff());
   }
+}
+
+TEST_CASE("The system's step check rejects a finite-EI step beyond the spec's chord, turn and tangent bounds; "
+          "its translational DOFs and predictor choice",
+          "[system][hermite][dynamics]") {
+  auto sys = sh_build<double>(sh_clump_points(), sh_clump_lines(), -100.0);
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  // The predictor's hooks: a finite-EI line asks for the balance test; its tangents and the
+  // EI = 0 line's nodes and the clump: translational or not.
+  CHECK_FALSE(sys.wants_newmark_predictor());
+  CHECK(sys.translational_dof(sys.node_dof(0, 5) + 2));
+  CHECK_FALSE(sys.translational_dof(sys.tangent_dof(0, 5)));
+  CHECK_FALSE(sys.translational_dof(sys.tangent_dof(0, 0) + 1));
+  CHECK(sys.translational_dof(sys.node_dof(1, 2)));
+  CHECK(sys.translational_dof(sys.point_dof(1) + 1));
+  sys.geometry_start(s);
+  CHECK(sys.step_rejection(s) == nullptr);
+  const double L0 = static_cast<double>(sys.line(0).model.L0(4));
+  auto moved = [&](int l, std::size_t i, double by) {
+    auto s1 = s;
+    s1.q(sys.node_dof(l, i) + 1) += by;
+    return sys.step_rejection(s1);
+  };
+  CHECK(moved(0, 5, 0.19 * L0) == nullptr);
+  const char* chord = moved(0, 5, 0.21 * L0);
+  REQUIRE(chord != nullptr);
+  CHECK_THAT(std::string(chord), Catch::Contains("chord changed by more than 20 %"));
+  // The EI = 0 line is not checked (its sub-steps are its policy).
+  CHECK(moved(1, 2, 3.0) == nullptr);
+  const Vec3<double> m = sys.node_tangent(s, 0, 5);
+  const Vec3<double> axis = m.unitOrthogonal();
+  auto turned = [&](double deg) {
+    auto s1 = s;
+    sys.set_node_tangent(s1, 0, 5, Eigen::AngleAxisd(deg * kPi / 180, axis) * m);
+    return sys.step_rejection(s1);
+  };
+  CHECK(turned(14.0) == nullptr);
+  const char* turn = turned(16.0);
+  REQUIRE(turn != nullptr);
+  CHECK_THAT(std::string(turn), Catch::Contains("turned by more than 15 deg"));
+  auto s1 = s;
+  sys.set_node_tangent(s1, 0, 5, (0.009 / m.norm()) * m);
+  const char* shrank = sys.step_rejection(s1);
+  REQUIRE(shrank != nullptr);
+  CHECK_THAT(std::string(shrank), Catch::Contains("shrank below |m| = 0.01"));
+  sys.set_node_tangent(s1, 0, 5, (0.011 / m.norm()) * m);
+  CHECK(sys.step_rejection(s1) == nullptr);
 }
 
 TEST_CASE("A step of a system with a finite-EI line allocates nothing", "[system][hermite][dynamics]") {

@@ -255,8 +255,8 @@ TEST_CASE("A rod pinned on a staggered body stays in the line step; the float an
     CHECK(ss.dofs() == ss.position_dofs() + 3);  // the rod's rotation stays a DOF of the line step
   }
   const Vec3<double> F(5e4, 0, 2e4);
-  const StMarch m = st_march(build, s0, F, 0.0025, 1200, -1), st1 = st_march(build, s0, F, 0.01, 300, 0.4),
-                st2 = st_march(build, s0, F, 0.005, 600, 0.4);
+  const StMarch m = st_march(build, s0, F, 0.0025, 1200, -1), st1 = st_march(build, s0, F, 0.02, 150, 0.4),
+                st2 = st_march(build, s0, F, 0.01, 300, 0.4);
   const StMarch rest{build(), s0};
   const Vec3<double> rm = m.r(0), r0 = rest.r(0);
   const Mat3<double> Pm = m.R(1);
@@ -266,13 +266,18 @@ TEST_CASE("A rod pinned on a staggered body stays in the line step; the float an
                a2 = so3_log(Mat3<double>(st2.R(1) * Pm.transpose())).norm();
   const double swing = so3_log(Mat3<double>(Pm * rest.R(1).transpose())).norm();
   INFO("after 3 s: float moved " << (rm - r0).norm() << " m, rod turned " << swing << " rad; staggered against "
-                                 << "monolithic at dt 0.01 / 0.005 s: float " << d1 << " / " << d2 << " m, rod " << a1
+                                 << "monolithic at dt 0.02 / 0.01 s: float " << d1 << " / " << d2 << " m, rod " << a1
                                  << " / " << a2 << " rad");
   CHECK((rm - r0).norm() > 0.1);
   CHECK(swing > 0.01);
-  CHECK(d1 <= 1e-4 * (rm - r0).norm());
-  CHECK(a1 <= 1e-4 * swing);
-  CHECK(a2 <= a1 / 3);  // converging at about second order
+  CHECK(d2 <= 1e-4 * (rm - r0).norm());
+  CHECK(a2 <= 1e-4 * swing);
+  // Converging at about second order (observed 4.4 and 4.1). At dt 0.005 s the rod's
+  // difference, 4e-7 rad, is at the Newton test's round-off floor, which the float's rows set
+  // for the whole step (the ratio from 0.01 s was 3.6 with the constant-acceleration predictor
+  // and 2.9 with Newmark's).
+  CHECK(d2 <= d1 / 3);
+  CHECK(a2 <= a1 / 3);
 }
 
 TEST_CASE("A staggered step allocates nothing", "[system][staggered][dynamics]") {

@@ -25,6 +25,13 @@
 //       number of equal sub-steps the interval from State0 to State1 should be solved in again
 //       (1: none; spec "Rotation- and snap-resolved sub-steps"); the stepper re-solves it,
 //       measures again once, and keeps the plain step when a sub-step fails;
+//   wants_newmark_predictor() -> bool, translational_dof(i) -> bool: the predictor (spec
+//       "Newton iteration"; constant_acceleration_predictor below; without them the
+//       constant-acceleration predictor);
+//   geometry_start(State0), then step_rejection(State1) -> const char*: a converged iterate
+//       the system rejects against the attempt's start (nullptr: none; MooringSystem: a
+//       finite-EI step beyond the chord, turn and tangent bounds of spec "Adaptive step
+//       subdivision"), halved as a failed attempt;
 //   hold_inertia(State) -> bool, release_inertia(): masses held over an attempt (MooringSystem:
 //       a Hermite line's consistent mass, spec "Added mass and fluid inertia"), held at the
 //       committed state at the start of each attempt and released at its end; true: the
@@ -138,6 +145,7 @@ struct SystemStepperStatistics {
   long release_caps = 0;        ///< capped elements in the committed steps (System::correct_blend)
   long substepped = 0;          ///< steps solved again in sub-steps (System::substeps_wanted)
   long kept_plain = 0;          ///< of those, kept as the plain step (a sub-step failed)
+  long newmark_resolves = 0;    ///< failed attempts from the constant-acceleration predictor solved again from the Newmark predictor
   int largest_substeps = 0;     ///< the most sub-steps one step was solved in
   /// The largest chord turn [deg] of a taut segment of an EI = 0 line in one committed solver
   /// step (System::turn_end; a re-solved step counts its sub-steps, not its plain step)
@@ -332,8 +340,9 @@ class SystemStepper {
   /// set to the snapshot's. Throws InputError for a snapshot of another size.
   void restore(const SystemStepperSnapshot<System>& s) {
     if (!initialized_) throw InputError("stepper", "state", "not initialised", "initialize() before restore()");
-    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.Ma0.size() != Ma0_.size() ||
-        s.held.r.size() != h0_.r.size())
+    bool held_size = true;
+    if constexpr (requires { s.held.r.size(); }) held_size = s.held.r.size() == h0_.r.size();
+    if (s.state.q.size() != x_.q.size() || s.r0.size() != r0_.size() || s.Ma0.size() != Ma0_.size() || !held_size)
       throw InputError("stepper", "snapshot size", s.state.q.size(), "== " + std::to_string(x_.q.size()) + " DOFs");
     // The factor first, checked and factorised on a copy: a snapshot whose factor is of another
     // system's shape, whose dt or floor is not sane or whose matrix cannot be factorised (a
@@ -463,12 +472,20 @@ class SystemStepper {
   // on failure.
   void advance(const T& dt, int depth, const T& tau0, const T& tau1) {
     rejected_.clear();
-    if (attempt(dt, tau0, tau1)) return;
+    if (attempt(dt, tau0, tau1, true)) return;
     // An attempt that started on the previous step's factor is tried once more on fresh ones.
     if (tried_reuse_) {
       have_factor_ = false;
       rejected_.clear();
-      if (attempt(dt, tau0, tau1)) return;
+      if (attempt(dt, tau0, tau1, true)) return;
+    }
+    // A failed attempt from the constant-acceleration predictor is solved again from the
+    // Newmark predictor (spec "Newton iteration").
+    if (used_ca_) {
+      ++stats_.newmark_resolves;
+      have_factor_ = false;
+      rejected_.clear();
+      if (attempt(dt, tau0, tau1, false)) return;
     }
     if (depth >= opt_.max_subdivisions) {
       // A converged iterate the system rejected (check_state: a tensile audit, a point above
@@ -488,18 +505,42 @@ class SystemStepper {
     advance(half, depth + 1, mid, tau1);
   }
 
-  // One attempt from the committed state; commits and returns true on convergence.
-  bool attempt(const T& dt, const T& tau0, const T& tau1) {
+  // True when a step starts from the constant-acceleration predictor (spec "Newton iteration"):
+  // with the force blend, for a system that does not ask for the Newmark predictor
+  // (System::wants_newmark_predictor(): a MooringSystem without finite-EI lines), when the
+  // committed acceleration balances the committed force over the translational rows
+  // (System::translational_dof), ||M a_n + r_n||_inf <= 1/2 ||M a_n||_inf (a ringing
+  // under-resolved mode otherwise keeps its extrapolated acceleration; the zero guess damps
+  // it). A system without these hooks takes it always. The test reads only the committed
+  // state (M a_n the inertia force held for the attempt), so a restart repeats it.
+  bool constant_acceleration_predictor() const {
+    if (!opt_.force_blend) return false;
+    if constexpr (requires { sys_.wants_newmark_predictor(); }) {
+      if (sys_.wants_newmark_predictor()) return false;
+      double num = 0, den = 0;
+      for (Index i = 0; i < x_.q.size(); ++i) {
+        if constexpr (requires { sys_.translational_dof(i); })
+          if (!sys_.translational_dof(i)) continue;
+        num = std::max(num, std::fabs(static_cast<double>(value_of(Ma0_(i) + r0_(i)))));
+        den = std::max(den, std::fabs(static_cast<double>(value_of(Ma0_(i)))));
+      }
+      return num <= 0.5 * den;
+    }
+    return true;
+  }
+
+  // One attempt from the committed state (from the constant-acceleration predictor where
+  // constant_acceleration_predictor() and allow_ca); commits and returns true on convergence.
+  bool attempt(const T& dt, const T& tau0, const T& tau1, bool allow_ca) {
     const auto& g = ga_;
     // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
     hs0_.interpolate(h0_, h1_, tau0, dt_);
     hs1_.interpolate(h0_, h1_, tau1, dt_);
 
-    // Predictor: constant acceleration (the trial starts as a copy of the committed state, so
-    // whatever else the state holds, a body's orientation, is the committed one).
+    // The trial starts as a copy of the committed state, so whatever else the state holds, a
+    // body's orientation, is the committed one; its q is the predictor's (below).
     trial_ = x_;
     trial_.t = x_.t + dt;
-    trial_.q = x_.q + dt * x_.v + (T(0.5) * dt * dt) * x_.a;
     const T wm = g.mass_weight(dt), wv = (T(1) - g.alpha_f) * g.damping_weight(dt), wq = T(1) - g.alpha_f;
     if constexpr (requires { sys_.prepare_blend(x_); }) {
       if (opt_.force_blend) {
@@ -518,16 +559,26 @@ class SystemStepper {
           if (on) s.release_inertia();
       }
     } release{sys_, false};
-    // The chord-turn statistic's step start, read with the start's prescribed kinematics.
+    // The chord-turn statistic's and the step check's step start, read with the start's
+    // prescribed kinematics.
     if constexpr (requires { sys_.turn_start(x_); }) {
       sys_.set_held(hs0_);
       sys_.turn_start(x_);
+    }
+    if constexpr (requires { sys_.geometry_start(x_); }) {
+      sys_.set_held(hs0_);
+      sys_.geometry_start(x_);
     }
     if constexpr (requires { sys_.hold_inertia(x_); }) {
       sys_.set_held(hs0_);
       release.on = true;
       if (sys_.hold_inertia(x_)) sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
     }
+    // Predictor (spec "Newton iteration"): constant acceleration, q + dt v + dt^2/2 a, when
+    // the system takes it (constant_acceleration_predictor) and allow_ca; otherwise Newmark's,
+    // q + dt v + dt^2 (1/2 - beta) a (the acceleration guess zero).
+    used_ca_ = allow_ca && constant_acceleration_predictor();
+    trial_.q = x_.q + dt * x_.v + (used_ca_ ? T(0.5) * dt * dt : dt * dt * (T(0.5) - g.beta)) * x_.a;
     // The configuration blend: the blended state starts as the committed one (its body
     // orientations), the prescribed kinematics at alpha blended between the (sub-)step's ends.
     if (!opt_.force_blend) {
@@ -650,6 +701,12 @@ class SystemStepper {
         } catch (const SolveError& e) {
           rejected_.assign(e.what(), std::min<std::size_t>(std::strlen(e.what()), rejected_.capacity()));
           return false;
+        }
+        if constexpr (requires { sys_.step_rejection(trial_); }) {
+          if (const char* why = sys_.step_rejection(trial_)) {
+            rejected_.assign(why, std::min<std::size_t>(std::strlen(why), rejected_.capacity()));
+            return false;
+          }
         }
         if constexpr (requires { sys_.turn_end(trial_, dt); })
           stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, sys_.turn_end(trial_, dt));
@@ -816,6 +873,7 @@ class SystemStepper {
   // snapshot, so a restored run evaluates as the one that goes on.
   mutable double ahead_ = 1;
   bool tried_reuse_ = false;   // the last attempt started on the previous step's factor
+  bool used_ca_ = false;       // the last attempt started from the constant-acceleration predictor
   double fac_floor_ = 0;       // the Newton test with the floor of fac()'s tangent
   double work_floor_ = 0;      // the same of the tangent in work()
   std::array<int, 3> base_reuse_{0, 0, 0};  // the back-off at the step start (a failed step restores it)

@@ -44,10 +44,10 @@ struct RunSettings {
   /// at the end of the run they are restored and the rest of the run repeated, and every
   /// output of the repeat must equal the first pass's bit for bit (else SolveError).
   std::optional<double> restart_check;
-  /// The system route: step each connected component with a stepper of its own
-  /// (SystemSimulation::set_split_components; off by default, docs/systems.md, "Components
-  /// stepped apart").
-  bool split_components = false;
+  /// The system route: step each connected component with a stepper of its own (true, the
+  /// default) or the system as one (SystemSimulation::set_split_components; docs/systems.md,
+  /// "Components stepped apart").
+  bool split_components = true;
 };
 
 /// The progress bar of a march on RunSettings::log (with RunSettings::progress): shown once

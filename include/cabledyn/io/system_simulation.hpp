@@ -140,13 +140,12 @@ class SystemSimulation {
     return n;
   }
   bool initialized() const { return stepper_ != nullptr || split_ != nullptr; }
-  /// Whether the connected components of the system are stepped apart (true), each with a
-  /// stepper of its own (system/component_steppers.hpp: one line's iterations, halvings and
-  /// sub-steps are not every line's; on snapping multi-line decks about 1.6 times faster), or
-  /// as one system (false, the default: stepped apart, violent slack lines part from their
-  /// turned twins, 8 of the robustness campaign's 500 decks against 1; docs/systems.md,
-  /// "Components stepped apart"). Applies from the next initialize; a staggered run
-  /// (bodyScheme staggered) and a system of one component step as one system either way.
+  /// Whether the connected components of the system are stepped apart (true, the default),
+  /// each with a stepper of its own (system/component_steppers.hpp: one line's iterations,
+  /// halvings and sub-steps are not every line's; on snapping multi-line decks about twice as
+  /// fast), or as one system (false; docs/systems.md, "Components stepped apart"). Applies
+  /// from the next initialize; a staggered run (bodyScheme staggered) and a system of one
+  /// component step as one system either way.
   void set_split_components(bool on) { split_on_ = on; }
   bool split_components() const { return split_on_; }
   /// The components stepped apart (null when the run steps as one system).
@@ -659,7 +658,7 @@ class SystemSimulation {
   SystemStaticResult statics_;
   std::unique_ptr<Stepper> stepper_;
   std::unique_ptr<ComponentSteppers<double>> split_;  // the components stepped apart (or stepper_)
-  bool split_on_ = false;
+  bool split_on_ = true;
   using Staggered = StaggeredStepper<MooringSystem<double>>;
   std::unique_ptr<Staggered> staggered_;  // bodyScheme staggered: steps with stepper_
   StaggeredBodies stag_;

@@ -147,6 +147,7 @@ class ComponentSteppers {
       stats_.release_caps += s.release_caps;
       stats_.substepped += s.substepped;
       stats_.kept_plain += s.kept_plain;
+      stats_.newmark_resolves += s.newmark_resolves;
       stats_.largest_substeps = std::max(stats_.largest_substeps, s.largest_substeps);
       stats_.largest_turn_deg = std::max(stats_.largest_turn_deg, s.largest_turn_deg);
     }

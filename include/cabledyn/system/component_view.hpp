@@ -107,6 +107,11 @@ class ComponentView {
   }
   bool wants_line_search() const { return sys_.wants_line_search(); }
   bool wants_factor_reuse() const { return sys_.component_has_finite_ei(c_); }
+  bool wants_newmark_predictor() const {
+    const Active active(sys_, c_);
+    return sys_.wants_newmark_predictor();
+  }
+  bool translational_dof(Index i) const { return sys_.translational_dof(dofs_[static_cast<std::size_t>(i)]); }
   double update_limit(const State& s, const VecX<T>& dq) const {
     for (std::size_t k = 0; k < dofs_.size(); ++k) w_.g(dofs_[k]) = dq(static_cast<Index>(k));
     return on(s, [&](const State& w) { return sys_.update_limit(w, w_.g); });
@@ -126,6 +131,12 @@ class ComponentView {
   }
   int substeps_wanted(const State& s1, const T& dt) const {
     return on(s1, [&](const State& w) { return sys_.substeps_wanted(w, dt); });
+  }
+  void geometry_start(const State& s0) const {
+    on(s0, [&](const State& w) { sys_.geometry_start(w); });
+  }
+  const char* step_rejection(const State& s1) const {
+    return on(s1, [&](const State& w) { return sys_.step_rejection(w); });
   }
   void turn_start(const State& s0) const {
     on(s0, [&](const State& w) { sys_.turn_start(w); });

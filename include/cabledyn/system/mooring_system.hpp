@@ -871,6 +871,30 @@ class MooringSystem {
   /// single-line march does on a Hermite line. An EI = 0 system factorises fresh (measured on
   /// the OC4 chain at N = 160: reuse there saved factorisations, not time).
   bool wants_factor_reuse() const { return has_finite_ei_lines(); }
+  /// True when the stepper starts each step from the Newmark predictor, q + dt v + dt^2 (1/2 -
+  /// beta) a: the system (the active component, set_active_component) has lines and none of
+  /// finite EI (spec "Newton iteration": an EI = 0 step starts from it). Otherwise a step
+  /// starts from the constant-acceleration predictor when the committed state balances over
+  /// the translational rows (translational_dof) and from the Newmark predictor when it does
+  /// not, as the single-line march starts a Hermite step; a component with lines of both kinds
+  /// takes the Hermite rule for all its DOFs, and one without lines (bodies alone: the spec
+  /// names no other) the same rule.
+  bool wants_newmark_predictor() const {
+    bool lines = false;
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      if (!live_line(l)) continue;
+      if (lines_[l].model.hermite()) return false;
+      lines = true;
+    }
+    return lines;
+  }
+  /// True when DOF i is a position coordinate (a line node's, a free point's, a body's
+  /// translation); false for a Hermite node's tangent and a body's rotation. The rows of the
+  /// balance test of the Hermite predictor (wants_newmark_predictor).
+  bool translational_dof(Index i) const {
+    require_numbered();
+    return translational_[static_cast<std::size_t>(i)] != 0;
+  }
   /// SystemStepper hook on each Newton update dq from state s: the largest fraction in (0, 1]
   /// of it that takes no line node, free point, body contact point or rod seabed station
   /// from outside the seabed beyond its contact blend (contact_entry_fraction: it stops in the
@@ -1077,6 +1101,25 @@ class MooringSystem {
     wx0_ = wx_;
     wt0_ = wx_;
     wt1_ = wx_;
+    wg0_ = wx_;
+    wg1_ = wx_;
+    // The translational DOFs (translational_dof): line nodes' positions, points, body
+    // translations.
+    translational_.assign(static_cast<std::size_t>(n_dofs_), 0);
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const auto& M = lines_[l].model;
+      const std::size_t sb = M.position_slot(M.n_nodes() - 1);
+      for (std::size_t i = 1; i + 1 < M.n_nodes(); ++i) {
+        const Index d = interior_dof(l, M.position_slot(i), sb);
+        for (int k = 0; k < 3; ++k) translational_[static_cast<std::size_t>(d + k)] = 1;
+      }
+    }
+    for (Index d = n_line_dofs_; d < n_pos_dofs_; ++d) translational_[static_cast<std::size_t>(d)] = 1;
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      for (int k = 0; k < 3; ++k) {
+        const Index d = body_row(static_cast<int>(b), k);
+        if (d >= 0) translational_[static_cast<std::size_t>(d)] = 1;
+      }
     numbered_ = true;
   }
 
@@ -1229,6 +1272,49 @@ class MooringSystem {
       (void)s1, (void)dt;
       return 0;
     }
+  }
+
+  /// SystemStepper hooks of the Hermite step check (spec "Adaptive step subdivision"):
+  /// geometry_start(s0) at an attempt's start (the system holding the prescribed kinematics of
+  /// s0's time); step_rejection(s1) on a converged iterate (holding s1's): why the step must be
+  /// subdivided, or nullptr. A converged step that changes the chord of an element of a
+  /// finite-EI line by more than 20 % of its length, turns a nodal tangent by more than 15
+  /// deg, or shrinks a nodal tangent below |m| = 0.01 (a singular parametrisation) is
+  /// rejected, as the single-line march rejects it (a step across a snap can otherwise
+  /// converge on a far root of the step's equations: case 7 of the campaign, a cable stepped
+  /// alone at dtM 0.138 s, converged at 4e7 N of tension).
+  void geometry_start(const State& s0) const {
+    for (std::size_t l = 0; l < lines_.size(); ++l)
+      if (lines_[l].model.hermite() && live_line(l)) line_gather(s0, static_cast<int>(l), 0, wg0_[l]);
+  }
+  const char* step_rejection(const State& s1) const {
+    const double cos15 = std::cos(15.0 * kPi / 180.0);
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+      const auto& m = lines_[l].model;
+      if (!m.hermite() || !live_line(l)) continue;
+      const VecX<T>& x0 = wg0_[l];
+      VecX<T>& x1 = wg1_[l];
+      line_gather(s1, static_cast<int>(l), 0, x1);
+      auto v = [](const VecX<T>& x, std::size_t k) {
+        return Vec3<double>(static_cast<double>(value_of(x(static_cast<Index>(k)))),
+                            static_cast<double>(value_of(x(static_cast<Index>(k + 1)))),
+                            static_cast<double>(value_of(x(static_cast<Index>(k + 2)))));
+      };
+      for (std::size_t e = 0; e + 1 < m.n_nodes(); ++e) {
+        const std::size_t a = 3 * m.position_slot(e), b = 3 * m.position_slot(e + 1);
+        const Vec3<double> c0 = v(x0, b) - v(x0, a), c1 = v(x1, b) - v(x1, a);
+        if ((c1 - c0).norm() > 0.2 * static_cast<double>(value_of(m.L0(e))))
+          return "a finite-EI element's chord changed by more than 20 % of its length in the step";
+      }
+      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+        const std::size_t k = 3 * (m.position_slot(i) + 1);
+        const Vec3<double> m0 = v(x0, k), m1 = v(x1, k);
+        const double n1 = m1.norm();
+        if (!(n1 >= 0.01)) return "a finite-EI node's tangent shrank below |m| = 0.01 in the step";
+        if (m0.dot(m1) < cos15 * m0.norm() * n1) return "a finite-EI node's tangent turned by more than 15 deg in the step";
+      }
+    }
+    return nullptr;
   }
 
   /// Number of free DOFs.
@@ -2559,6 +2645,7 @@ class MooringSystem {
   bool numbered_ = false;
   std::vector<Index> block_offset_, point_dof_, body_dof_;
   std::vector<int> dof_component_;  // the connected component of each DOF (number_components)
+  std::vector<char> translational_;  // 1 for a position coordinate (translational_dof)
   int n_components_ = 0;
   std::vector<int> line_comp_, point_comp_, body_comp_;  // each line's, point's, body's (number_components)
   std::vector<std::vector<Index>> comp_dofs_;            // each component's DOFs, ascending
@@ -2584,6 +2671,7 @@ class MooringSystem {
   double tensile_eps_ = 2e-6;                   // its strain tolerance
   mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
   mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
+  mutable std::vector<VecX<T>> wg0_, wg1_;    // the Hermite lines' node vectors at an attempt's ends (geometry_start / step_rejection)
   mutable std::vector<VecX<T>> wt0_, wt1_;    // per-line workspaces of an attempt's ends (turn_start / turn_end)
   mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
   // The EI = 0 march policies (set_march_policies): on in double.
