@@ -16078,6 +16078,256 @@ class BorderedJacobian {
 
 #include <Eigen/Eigenvalues>
 
+// ---- begin cabledyn/system/march_policies.hpp ----
+// cabledyn: the march policies of a mooring system's lines, as SystemStepper hooks.
+// Spec "Release cap" (the kept force of a releasing EI = 0 element capped in the force
+// blend), "Rotation- and snap-resolved sub-steps" (an EI = 0 step whose taut segments turned
+// beyond an angle, or snapped with the axial wave unresolved, solved again in sub-steps) and
+// "Adaptive step subdivision" (a converged finite-EI step beyond the chord, turn and tangent
+// bounds rejected); the chord-turn statistic of the run summary.
+//
+// MooringSystem owns one and forwards the stepper's hooks to it (prepare_blend, correct_blend,
+// substeps_start / substeps_wanted, turn_start / turn_end, geometry_start / step_rejection);
+// each hook takes the system, whose lines, held kinematics and active component
+// (MooringSystem::set_active_component) it reads. The policies keep their own per-line
+// workspaces, sized by resize() when the system is numbered, so a step allocates nothing.
+// The release cap and the sub-steps are double only (on by default in double, off in another
+// scalar); the step check runs in any scalar on its double values.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+
+namespace cabledyn {
+
+template <class T>
+class MooringSystem;
+template <class T>
+struct SystemState;
+
+/// The march policies of a MooringSystem's lines (see the header).
+template <class T>
+class SystemMarchPolicies {
+ public:
+  using State = SystemState<T>;
+  using Sys = MooringSystem<T>;
+  using Index = Eigen::Index;
+
+  /// The EI = 0 policies, as the single-line march has them: the release cap of the force
+  /// blend, and the re-solve of a step whose taut segments turned by more than `angle`
+  /// degrees (or one that snapped taut with its axial wave unresolved) in max(4, ceil(theta /
+  /// angle)) equal sub-steps, at most max_count. Throws InputError for a count outside
+  /// [4, 65536] or an angle outside (0, 90] (naming `name`), NotImplementedError for turning
+  /// a policy on in a scalar T other than double; nothing changes then.
+  void set(const std::string& name, bool release_cap, bool ei0_substeps, int max_count, double angle) {
+    if (!std::is_same_v<T, double> && (release_cap || ei0_substeps))
+      throw NotImplementedError(name, "EI = 0 march policies", "in a scalar other than double",
+                                "double (the release cap and the sub-step trigger are double)");
+    if (max_count < 4 || max_count > 65536) throw InputError(name, "ei0_substep_max", max_count, "in [4, 65536]");
+    if (!(angle > 0 && angle <= 90)) throw InputError(name, "ei0_substep_angle", angle, "in (0, 90] deg");
+    release_cap_ = release_cap;
+    ei0_substeps_ = ei0_substeps;
+    max_ = max_count;
+    angle_ = angle;
+  }
+  bool release_cap() const { return release_cap_; }
+  bool ei0_substeps() const { return ei0_substeps_; }
+  int ei0_substep_max() const { return max_; }
+  double ei0_substep_angle() const { return angle_; }
+
+  /// Sizes the workspaces for the lines of `sys` (MooringSystem::renumber).
+  void resize(const Sys& sys) {
+    const std::size_t n = sys.lines_.size();
+    caps_.clear();
+    x_.assign(n, VecX<T>());
+    for (std::size_t l = 0; l < n; ++l) {
+      const auto& m = sys.lines_[l].model;
+      caps_.emplace_back(m.hermite() ? 0 : m.n_elements());
+      x_[l].setZero(m.size());
+    }
+    v_ = r_ = x0_ = t0_ = t1_ = g0_ = g1_ = x_;
+  }
+
+  /// At the start of each attempt: the release cap's step-start quantities of every EI = 0
+  /// line, from the committed state s (the system holding the prescribed kinematics of s's
+  /// time: its held ends are read from them).
+  void prepare_blend(const Sys& sys, const State& s) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!release_cap_) return;
+      sys.require_numbered();
+      for (std::size_t l = 0; l < sys.lines_.size(); ++l) {
+        if (sys.lines_[l].model.hermite() || !sys.live_line(l)) continue;
+        sys.line_gather(s, static_cast<int>(l), 0, x_[l]);
+        sys.line_gather(s, static_cast<int>(l), 1, v_[l]);
+        caps_[l].prepare(sys.lines_[l].model, x_[l], v_[l]);
+      }
+    } else {
+      (void)sys, (void)s;
+    }
+  }
+
+  /// The release cap of every EI = 0 line applied to the blended residual G at the trial
+  /// state s1 (the kept force of a releasing element replaced, spec "Release cap") and, with
+  /// J, to its tangent; returns the number of capped elements.
+  long correct_blend(const Sys& sys, const State& s1, const T& dt, const GeneralizedAlpha<T>& ga, VecX<T>& G,
+                     BorderedJacobian<T>* J) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!release_cap_) return 0;
+      long caps = 0;
+      for (std::size_t l = 0; l < sys.lines_.size(); ++l) {
+        if (sys.lines_[l].model.hermite() || !sys.live_line(l)) continue;
+        const int li = static_cast<int>(l);
+        sys.line_gather(s1, li, 0, x_[l]);
+        sys.line_gather(s1, li, 1, v_[l]);
+        r_[l].setZero();
+        auto route = sys.router(s1, li, J, T(1));
+        const long c = caps_[l].apply(sys.lines_[l].model, ga, x_[l], v_[l], dt, r_[l], J ? &route : nullptr);
+        if (c == 0) continue;
+        caps += c;
+        sys.scatter(route, r_[l], G);
+      }
+      return caps;
+    } else {
+      (void)sys, (void)s1, (void)dt, (void)ga, (void)G, (void)J;
+      return 0;
+    }
+  }
+
+  /// Before substeps_wanted: the step start s0 of the interval to measure (the system holding
+  /// the prescribed kinematics of s0's time).
+  void substeps_start(const Sys& sys, const State& s0) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (ei0_substeps_) gather_ei0(sys, s0, x0_);
+    } else {
+      (void)sys, (void)s0;
+    }
+  }
+  /// After a converged step from s0 (given to substeps_start) to s1 (the system holding the
+  /// prescribed kinematics of s1's time): the number of equal sub-steps the interval should
+  /// be solved in again (1: none), the largest any EI = 0 line asks for (spec "Rotation- and
+  /// snap-resolved sub-steps": a taut segment's chord turn above the angle, or a snap with
+  /// the axial wave unresolved). A segment counts as taut above 1e-3 of the line's largest
+  /// step-start tension, floored at 1e-3 of its submerged weight (the single-line march floors
+  /// it at 1e-3 of the line's initial tension, a quantity of the run's history: the system's
+  /// decision depends on the step alone, so a restart repeats it).
+  int substeps_wanted(const Sys& sys, const State& s1, const T& dt) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (!ei0_substeps_) return 1;
+      int n = 1;
+      bool capped = false;
+      for_each_ei0_turn(sys, s1, x0_, x_, dt, [&](const ChordTurn& turn) {
+        if (turn.theta > angle_ || turn.snap) n = std::max(n, ei0_substep_count(turn.theta, angle_, max_, capped));
+      });
+      return n;
+    } else {
+      (void)sys, (void)s1, (void)dt;
+      return 1;
+    }
+  }
+
+  /// The chord-turn statistic (spec "Rotation- and snap-resolved sub-steps"; the single-line
+  /// march's largest_turn_deg): turn_start(s0) at an attempt's start, the system holding the
+  /// prescribed kinematics of s0's time; turn_end(s1, dt) after it converged, holding s1's:
+  /// the largest chord turn [deg] of a taut segment of an EI = 0 line over the solver step
+  /// (measure_chord_turn, taut as substeps_wanted counts it). 0 in another scalar T or without
+  /// EI = 0 lines. Scratch of their own: the sub-step hooks' step start is kept across the
+  /// attempts of a re-solve.
+  void turn_start(const Sys& sys, const State& s0) const {
+    if constexpr (std::is_same_v<T, double>) {
+      gather_ei0(sys, s0, t0_);
+    } else {
+      (void)sys, (void)s0;
+    }
+  }
+  double turn_end(const Sys& sys, const State& s1, const T& dt) const {
+    if constexpr (std::is_same_v<T, double>) {
+      double theta = 0;
+      for_each_ei0_turn(sys, s1, t0_, t1_, dt, [&](const ChordTurn& turn) { theta = std::max(theta, turn.theta); });
+      return theta;
+    } else {
+      (void)sys, (void)s1, (void)dt;
+      return 0;
+    }
+  }
+
+  /// The finite-EI step check (spec "Adaptive step subdivision"): geometry_start(s0) at an
+  /// attempt's start (the system holding the prescribed kinematics of s0's time);
+  /// step_rejection(s1) on a converged iterate (holding s1's): why the step must be
+  /// subdivided, or nullptr. A converged step that changes the chord of an element of a
+  /// finite-EI line by more than 20 % of its length, turns a nodal tangent by more than 15
+  /// deg, or shrinks a nodal tangent below |m| = 0.01 (a singular parametrisation) is
+  /// rejected, as the single-line march rejects it (a step across a snap can otherwise
+  /// converge on a far root of the step's equations: case 7 of the campaign, a cable stepped
+  /// alone at dtM 0.138 s, converged at 4e7 N of tension).
+  void geometry_start(const Sys& sys, const State& s0) const {
+    for (std::size_t l = 0; l < sys.lines_.size(); ++l)
+      if (sys.lines_[l].model.hermite() && sys.live_line(l)) sys.line_gather(s0, static_cast<int>(l), 0, g0_[l]);
+  }
+  const char* step_rejection(const Sys& sys, const State& s1) const {
+    const double cos15 = std::cos(15.0 * kPi / 180.0);
+    for (std::size_t l = 0; l < sys.lines_.size(); ++l) {
+      const auto& m = sys.lines_[l].model;
+      if (!m.hermite() || !sys.live_line(l)) continue;
+      const VecX<T>& x0 = g0_[l];
+      VecX<T>& x1 = g1_[l];
+      sys.line_gather(s1, static_cast<int>(l), 0, x1);
+      auto v = [](const VecX<T>& x, std::size_t k) {
+        return Vec3<double>(static_cast<double>(value_of(x(static_cast<Index>(k)))),
+                            static_cast<double>(value_of(x(static_cast<Index>(k + 1)))),
+                            static_cast<double>(value_of(x(static_cast<Index>(k + 2)))));
+      };
+      for (std::size_t e = 0; e + 1 < m.n_nodes(); ++e) {
+        const std::size_t a = 3 * m.position_slot(e), b = 3 * m.position_slot(e + 1);
+        const Vec3<double> c0 = v(x0, b) - v(x0, a), c1 = v(x1, b) - v(x1, a);
+        if ((c1 - c0).norm() > 0.2 * static_cast<double>(value_of(m.L0(e))))
+          return "a finite-EI element's chord changed by more than 20 % of its length in the step";
+      }
+      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+        const std::size_t k = 3 * (m.position_slot(i) + 1);
+        const Vec3<double> m0 = v(x0, k), m1 = v(x1, k);
+        const double n1 = m1.norm();
+        if (!(n1 >= 0.01)) return "a finite-EI node's tangent shrank below |m| = 0.01 in the step";
+        if (m0.dot(m1) < cos15 * m0.norm() * n1) return "a finite-EI node's tangent turned by more than 15 deg in the step";
+      }
+    }
+    return nullptr;
+  }
+
+ private:
+  // Every EI = 0 line's node vector in state s into into[l] (the chord-turn hooks' step ends).
+  void gather_ei0(const Sys& sys, const State& s, std::vector<VecX<T>>& into) const {
+    for (std::size_t l = 0; l < sys.lines_.size(); ++l)
+      if (!sys.lines_[l].model.hermite() && sys.live_line(l)) sys.line_gather(s, static_cast<int>(l), 0, into[l]);
+  }
+  // f(turn) for each EI = 0 line's chord turn (measure_chord_turn, taut above 1e-3 of its
+  // largest step-start tension floored at 1e-3 of its submerged weight) from from[l] to state
+  // s1, gathered into into[l]. Double only.
+  template <class F>
+  void for_each_ei0_turn(const Sys& sys, const State& s1, const std::vector<VecX<T>>& from,
+                         std::vector<VecX<T>>& into, const T& dt, F&& f) const {
+    for (std::size_t l = 0; l < sys.lines_.size(); ++l) {
+      const auto& m = sys.lines_[l].model;
+      if (m.hermite() || !sys.live_line(l)) continue;
+      sys.line_gather(s1, static_cast<int>(l), 0, into[l]);
+      f(measure_chord_turn(m, from[l], into[l], dt, std::fabs(m.weight())));
+    }
+  }
+
+  bool release_cap_ = std::is_same_v<T, double>, ei0_substeps_ = std::is_same_v<T, double>;
+  int max_ = 16;
+  double angle_ = 1.0;
+  mutable std::vector<ReleaseCap> caps_;  // per line: the release cap's workspaces (EI = 0 lines)
+  // Per-line node vectors: a trial's positions, velocities and cap forces (x_, v_, r_), the
+  // sub-steps' step start (x0_), the chord-turn statistic's ends (t0_, t1_), the step check's
+  // (g0_, g1_).
+  mutable std::vector<VecX<T>> x_, v_, r_, x0_, t0_, t1_, g0_, g1_;
+};
+
+}  // namespace cabledyn
+// ---- end cabledyn/system/march_policies.hpp ----
 
 namespace cabledyn {
 
@@ -16207,6 +16457,8 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
 
 template <class T>
 class MooringSystem {
+  friend class SystemMarchPolicies<T>;  // reads the lines, their routes and the active component
+
  public:
   using Index = Eigen::Index;
   using Scalar = T;
@@ -17129,18 +17381,12 @@ class MooringSystem {
       wv_[l].setZero(n);
       wr_[l].setZero(n);
     }
-    caps_.clear();
-    for (const auto& L : lines_) caps_.emplace_back(L.model.hermite() ? 0 : L.model.n_elements());
     wlim_.setZero(n_dofs_);
     held_mass_.assign(lines_.size(), {});
     for (std::size_t l = 0; l < lines_.size(); ++l)
       if (lines_[l].model.hermite()) held_mass_[l].resize(lines_[l].model.n_elements());
     mass_held_ = false;
-    wx0_ = wx_;
-    wt0_ = wx_;
-    wt1_ = wx_;
-    wg0_ = wx_;
-    wg1_ = wx_;
+    policies_.resize(*this);
     // The translational DOFs (translational_dof): line nodes' positions, points, body
     // translations.
     translational_.assign(static_cast<std::size_t>(n_dofs_), 0);
@@ -17161,33 +17407,18 @@ class MooringSystem {
     numbered_ = true;
   }
 
-  /// The march policies of the EI = 0 lines, as the single-line march has them (spec "Release
-  /// cap", "Rotation- and snap-resolved sub-steps"): the release cap of the force blend and
-  /// the re-solve of a step whose taut segments turned by more than `angle` degrees (or one
-  /// that snapped taut with its axial wave unresolved) in max(4, ceil(theta / angle)) equal
-  /// sub-steps, at most max_count. Both on by default in double (off in another scalar T:
-  /// the policies are double); the system stepper applies them (prepare_blend,
-  /// correct_blend, substeps_start / substeps_wanted), the prescribed kinematics on the
-  /// quintic trajectory over the sub-steps as in the single-line march. Throws InputError
-  /// for a count outside [4, 65536] or an angle outside (0, 90], NotImplementedError for
-  /// turning a policy on in a scalar T other than double.
+  /// The march policies of the lines (system/march_policies.hpp, SystemMarchPolicies: the EI
+  /// = 0 lines' release cap and sub-steps, spec "Release cap", "Rotation- and snap-resolved
+  /// sub-steps"; on by default in double). Throws InputError for a count outside [4, 65536]
+  /// or an angle outside (0, 90], NotImplementedError for turning a policy on in a scalar T
+  /// other than double.
   void set_march_policies(bool release_cap, bool ei0_substeps, int max_count = 16, double angle = 1.0) {
-    if (!std::is_same_v<T, double> && (release_cap || ei0_substeps))
-      throw NotImplementedError(name_, "EI = 0 march policies", "in a scalar other than double",
-                                "double (the release cap and the sub-step trigger are double)");
-    if (max_count < 4 || max_count > 65536) throw InputError(name_, "ei0_substep_max", max_count, "in [4, 65536]");
-    if (!(angle > 0 && angle <= 90)) throw InputError(name_, "ei0_substep_angle", angle, "in (0, 90] deg");
-    release_cap_ = release_cap;
-    ei0_substeps_ = ei0_substeps;
-    ei0_max_ = max_count;
-    ei0_angle_ = angle;
+    policies_.set(name_, release_cap, ei0_substeps, max_count, angle);
   }
-
-  /// The march policies set (set_march_policies).
-  bool release_cap() const { return release_cap_; }
-  bool ei0_substeps() const { return ei0_substeps_; }
-  int ei0_substep_max() const { return ei0_max_; }
-  double ei0_substep_angle() const { return ei0_angle_; }
+  bool release_cap() const { return policies_.release_cap(); }
+  bool ei0_substeps() const { return policies_.ei0_substeps(); }
+  int ei0_substep_max() const { return policies_.ei0_substep_max(); }
+  double ei0_substep_angle() const { return policies_.ei0_substep_angle(); }
 
   /// SystemStepper hook, at the start of each attempt: every Hermite line's consistent mass
   /// (structural plus added) evaluated at the committed state s and held for inertia() until
@@ -17210,150 +17441,19 @@ class MooringSystem {
   /// Ends a hold_inertia(): inertia() evaluates every line's mass at the configuration again.
   void release_inertia() const { mass_held_ = false; }
 
-  /// SystemStepper hook, at the start of each attempt: the release cap's step-start
-  /// quantities of every EI = 0 line, from the committed state s (the system holding the
-  /// prescribed kinematics of s's time: its held ends are read from them).
-  void prepare_blend(const State& s) const {
-    if constexpr (std::is_same_v<T, double>) {
-      if (!release_cap_) return;
-      require_numbered();
-      for (std::size_t l = 0; l < lines_.size(); ++l) {
-        if (lines_[l].model.hermite() || !live_line(l)) continue;
-        line_gather(s, static_cast<int>(l), 0, wx_[l]);
-        line_gather(s, static_cast<int>(l), 1, wv_[l]);
-        caps_[l].prepare(lines_[l].model, wx_[l], wv_[l]);
-      }
-    } else {
-      (void)s;
-    }
-  }
-
-  /// SystemStepper hook: the release cap of every EI = 0 line applied to the blended residual
-  /// G at the trial state s1 (the kept force of a releasing element replaced, spec "Release
-  /// cap") and, with J, to its tangent; returns the number of capped elements.
+  // The SystemStepper hooks of the march policies and the finite-EI step check
+  // (system/march_policies.hpp documents each).
+  void prepare_blend(const State& s) const { policies_.prepare_blend(*this, s); }
   long correct_blend(const State& s1, const T& dt, const GeneralizedAlpha<T>& ga, VecX<T>& G,
                      BorderedJacobian<T>* J) const {
-    if constexpr (std::is_same_v<T, double>) {
-      if (!release_cap_) return 0;
-      long caps = 0;
-      for (std::size_t l = 0; l < lines_.size(); ++l) {
-        if (lines_[l].model.hermite() || !live_line(l)) continue;
-        const int li = static_cast<int>(l);
-        line_gather(s1, li, 0, wx_[l]);
-        line_gather(s1, li, 1, wv_[l]);
-        wr_[l].setZero();
-        Router route = router(s1, li, J, T(1));
-        const long c = caps_[l].apply(lines_[l].model, ga, wx_[l], wv_[l], dt, wr_[l], J ? &route : nullptr);
-        if (c == 0) continue;
-        caps += c;
-        scatter(route, wr_[l], G);
-      }
-      return caps;
-    } else {
-      (void)s1, (void)dt, (void)ga, (void)G, (void)J;
-      return 0;
-    }
+    return policies_.correct_blend(*this, s1, dt, ga, G, J);
   }
-
-  /// SystemStepper hook before substeps_wanted: the step start s0 of the interval to measure
-  /// (the system holding the prescribed kinematics of s0's time).
-  void substeps_start(const State& s0) const {
-    if constexpr (std::is_same_v<T, double>) {
-      if (ei0_substeps_) gather_ei0(s0, wx0_);
-    } else {
-      (void)s0;
-    }
-  }
-  /// SystemStepper hook, after a converged step from s0 (given to substeps_start) to s1 (the
-  /// system holding the prescribed kinematics of s1's time): the number of equal sub-steps
-  /// the interval should be solved in again (1: none), the largest any EI = 0 line asks for
-  /// (spec "Rotation- and snap-resolved sub-steps": a taut segment's chord turn above the
-  /// angle, or a snap with the axial wave unresolved). A segment counts as taut above 1e-3 of
-  /// the line's largest step-start tension, floored at 1e-3 of its submerged weight (the
-  /// single-line march floors it at 1e-3 of the line's initial tension, a quantity of the
-  /// run's history: the system's decision depends on the step alone, so a restart repeats it).
-  int substeps_wanted(const State& s1, const T& dt) const {
-    if constexpr (std::is_same_v<T, double>) {
-      if (!ei0_substeps_) return 1;
-      int n = 1;
-      bool capped = false;
-      for_each_ei0_turn(s1, wx0_, wx_, dt, [&](const ChordTurn& turn) {
-        if (turn.theta > ei0_angle_ || turn.snap) n = std::max(n, ei0_substep_count(turn.theta, ei0_angle_, ei0_max_, capped));
-      });
-      return n;
-    } else {
-      (void)s1, (void)dt;
-      return 1;
-    }
-  }
-
-  /// SystemStepper hooks of the chord-turn statistic (spec "Rotation- and snap-resolved
-  /// sub-steps"; the single-line march's largest_turn_deg): turn_start(s0) at an attempt's
-  /// start, the system holding the prescribed kinematics of s0's time; turn_end(s1, dt) after
-  /// it converged, holding s1's: the largest chord turn [deg] of a taut segment of an EI = 0
-  /// line over the solver step (measure_chord_turn, taut as substeps_wanted counts it). 0 in
-  /// another scalar T or without EI = 0 lines. Scratch of their own: the sub-step hooks'
-  /// step start is kept across the attempts of a re-solve.
-  void turn_start(const State& s0) const {
-    if constexpr (std::is_same_v<T, double>) {
-      gather_ei0(s0, wt0_);
-    } else {
-      (void)s0;
-    }
-  }
-  double turn_end(const State& s1, const T& dt) const {
-    if constexpr (std::is_same_v<T, double>) {
-      double theta = 0;
-      for_each_ei0_turn(s1, wt0_, wt1_, dt, [&](const ChordTurn& turn) { theta = std::max(theta, turn.theta); });
-      return theta;
-    } else {
-      (void)s1, (void)dt;
-      return 0;
-    }
-  }
-
-  /// SystemStepper hooks of the Hermite step check (spec "Adaptive step subdivision"):
-  /// geometry_start(s0) at an attempt's start (the system holding the prescribed kinematics of
-  /// s0's time); step_rejection(s1) on a converged iterate (holding s1's): why the step must be
-  /// subdivided, or nullptr. A converged step that changes the chord of an element of a
-  /// finite-EI line by more than 20 % of its length, turns a nodal tangent by more than 15
-  /// deg, or shrinks a nodal tangent below |m| = 0.01 (a singular parametrisation) is
-  /// rejected, as the single-line march rejects it (a step across a snap can otherwise
-  /// converge on a far root of the step's equations: case 7 of the campaign, a cable stepped
-  /// alone at dtM 0.138 s, converged at 4e7 N of tension).
-  void geometry_start(const State& s0) const {
-    for (std::size_t l = 0; l < lines_.size(); ++l)
-      if (lines_[l].model.hermite() && live_line(l)) line_gather(s0, static_cast<int>(l), 0, wg0_[l]);
-  }
-  const char* step_rejection(const State& s1) const {
-    const double cos15 = std::cos(15.0 * kPi / 180.0);
-    for (std::size_t l = 0; l < lines_.size(); ++l) {
-      const auto& m = lines_[l].model;
-      if (!m.hermite() || !live_line(l)) continue;
-      const VecX<T>& x0 = wg0_[l];
-      VecX<T>& x1 = wg1_[l];
-      line_gather(s1, static_cast<int>(l), 0, x1);
-      auto v = [](const VecX<T>& x, std::size_t k) {
-        return Vec3<double>(static_cast<double>(value_of(x(static_cast<Index>(k)))),
-                            static_cast<double>(value_of(x(static_cast<Index>(k + 1)))),
-                            static_cast<double>(value_of(x(static_cast<Index>(k + 2)))));
-      };
-      for (std::size_t e = 0; e + 1 < m.n_nodes(); ++e) {
-        const std::size_t a = 3 * m.position_slot(e), b = 3 * m.position_slot(e + 1);
-        const Vec3<double> c0 = v(x0, b) - v(x0, a), c1 = v(x1, b) - v(x1, a);
-        if ((c1 - c0).norm() > 0.2 * static_cast<double>(value_of(m.L0(e))))
-          return "a finite-EI element's chord changed by more than 20 % of its length in the step";
-      }
-      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
-        const std::size_t k = 3 * (m.position_slot(i) + 1);
-        const Vec3<double> m0 = v(x0, k), m1 = v(x1, k);
-        const double n1 = m1.norm();
-        if (!(n1 >= 0.01)) return "a finite-EI node's tangent shrank below |m| = 0.01 in the step";
-        if (m0.dot(m1) < cos15 * m0.norm() * n1) return "a finite-EI node's tangent turned by more than 15 deg in the step";
-      }
-    }
-    return nullptr;
-  }
+  void substeps_start(const State& s0) const { policies_.substeps_start(*this, s0); }
+  int substeps_wanted(const State& s1, const T& dt) const { return policies_.substeps_wanted(*this, s1, dt); }
+  void turn_start(const State& s0) const { policies_.turn_start(*this, s0); }
+  double turn_end(const State& s1, const T& dt) const { return policies_.turn_end(*this, s1, dt); }
+  void geometry_start(const State& s0) const { policies_.geometry_start(*this, s0); }
+  const char* step_rejection(const State& s1) const { return policies_.step_rejection(*this, s1); }
 
   /// Number of free DOFs.
   Index dofs() const {
@@ -18412,24 +18512,6 @@ class MooringSystem {
     }
     for (Index d : comp_dofs_[static_cast<std::size_t>(active_)]) R(d) = T(0);
   }
-  // Every EI = 0 line's node vector in state s into into[l] (the chord-turn hooks' step ends).
-  void gather_ei0(const State& s, std::vector<VecX<T>>& into) const {
-    for (std::size_t l = 0; l < lines_.size(); ++l)
-      if (!lines_[l].model.hermite() && live_line(l)) line_gather(s, static_cast<int>(l), 0, into[l]);
-  }
-  // f(turn) for each EI = 0 line's chord turn (measure_chord_turn, taut above 1e-3 of its
-  // largest step-start tension floored at 1e-3 of its submerged weight) from from[l] to state
-  // s1, gathered into into[l]. Double only.
-  template <class F>
-  void for_each_ei0_turn(const State& s1, const std::vector<VecX<T>>& from, std::vector<VecX<T>>& into, const T& dt,
-                         F&& f) const {
-    for (std::size_t l = 0; l < lines_.size(); ++l) {
-      const auto& m = lines_[l].model;
-      if (m.hermite() || !live_line(l)) continue;
-      line_gather(s1, static_cast<int>(l), 0, into[l]);
-      f(measure_chord_turn(m, from[l], into[l], dt, std::fabs(m.weight())));
-    }
-  }
   // True when body b is pinned on a parent body (BodyModel::parent).
   bool on_parent(int b) const {
     const auto& B = bodies_[static_cast<std::size_t>(b)];
@@ -18708,14 +18790,7 @@ class MooringSystem {
   bool tensile_ = false;                        // tensile_safety: check_state audits the finite-EI lines
   double tensile_eps_ = 2e-6;                   // its strain tolerance
   mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
-  mutable std::vector<VecX<T>> wx0_;           // per-line workspace of the step start (substeps_wanted)
-  mutable std::vector<VecX<T>> wg0_, wg1_;    // the Hermite lines' node vectors at an attempt's ends (geometry_start / step_rejection)
-  mutable std::vector<VecX<T>> wt0_, wt1_;    // per-line workspaces of an attempt's ends (turn_start / turn_end)
-  mutable std::vector<ReleaseCap> caps_;       // per line: the release cap's workspaces (EI = 0 lines)
-  // The EI = 0 march policies (set_march_policies): on in double.
-  bool release_cap_ = std::is_same_v<T, double>, ei0_substeps_ = std::is_same_v<T, double>;
-  int ei0_max_ = 16;
-  double ei0_angle_ = 1.0;
+  SystemMarchPolicies<T> policies_;  // the lines' march policies and the finite-EI step check
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
   mutable std::vector<Vec3<double>> field_u_, field_a_;  // a body's current-field samples (statics)
   mutable std::vector<double> field_p_;                  // their (zero) dynamic pressure
