@@ -12190,6 +12190,42 @@ Mat3<T> generalized_alpha_amplification(const GeneralizedAlpha<T>& g, const T& O
 #include <string>
 #include <vector>
 
+// ---- begin cabledyn/dynamics/hermite_step_check.hpp ----
+// cabledyn: the finite-EI step check of both marches (spec "Adaptive step subdivision"): a
+// converged Hermite step that changes an element's chord by more than 20 % of its length,
+// turns a nodal tangent by more than 15 deg, or shrinks a nodal tangent below |m| = 0.01 (a
+// singular parametrisation) is subdivided. The single-line march (LineDynamics::geometry_ok)
+// and the system's (SystemMarchPolicies::step_rejection) read a line's nodes through their
+// own layouts and call this one test.
+
+#include <cmath>
+#include <cstddef>
+
+
+namespace cabledyn {
+
+/// Why a Hermite step of a line of n_nodes nodes must be subdivided, or nullptr: r0(i), r1(i)
+/// node i's position at the step's start and end, m0(i), m1(i) its tangent, L0(e) element
+/// e's unstretched length (each returning double values). A non-finite end tangent rejects.
+template <class R0, class R1, class M0, class M1, class Len>
+const char* hermite_step_rejection(std::size_t n_nodes, R0&& r0, R1&& r1, M0&& m0, M1&& m1, Len&& L0) {
+  for (std::size_t e = 0; e + 1 < n_nodes; ++e) {
+    const Vec3<double> c0 = r0(e + 1) - r0(e), c1 = r1(e + 1) - r1(e);
+    if ((c1 - c0).norm() > 0.2 * L0(e))
+      return "a finite-EI element's chord changed by more than 20 % of its length in the step";
+  }
+  const double cos15 = std::cos(15.0 * kPi / 180.0);
+  for (std::size_t i = 0; i < n_nodes; ++i) {
+    const Vec3<double> a = m0(i), b = m1(i);
+    const double nb = b.norm();
+    if (!(nb >= 0.01)) return "a finite-EI node's tangent shrank below |m| = 0.01 in the step";
+    if (a.dot(b) < cos15 * a.norm() * nb) return "a finite-EI node's tangent turned by more than 15 deg in the step";
+  }
+  return nullptr;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/dynamics/hermite_step_check.hpp ----
 // ---- begin cabledyn/dynamics/line_load_model.hpp ----
 // cabledyn: the line march's view of the line's load model (LineModel): the force r(q, v) = f_int + f_damping - f_ext
 // with its Jacobians into band storage, and the mass M(q) (structural plus added mass).
@@ -13106,21 +13142,15 @@ class BasicLineDynamics {
     return false;
   }
 
-  // Hermite: a converged step that changes an element chord by more than 20 % of its length,
-  // turns a nodal tangent by more than 15 deg, or shrinks |m| below 0.01 is subdivided.
+  // Hermite: a converged step beyond the chord, turn and tangent bounds is subdivided
+  // (hermite_step_check.hpp).
   bool geometry_ok(const VecX<double>& q1) const {
     if (!line_.hermite()) return true;
-    const double cos15 = std::cos(15.0 * kPi / 180.0);
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const Vec3<double> c0 = line_.r(s_.q, e + 1) - line_.r(s_.q, e), c1 = line_.r(q1, e + 1) - line_.r(q1, e);
-      if ((c1 - c0).norm() > 0.2 * line_.L0(e)) return false;
-    }
-    for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
-      const Vec3<double> m0 = line_.m(s_.q, i), m1 = line_.m(q1, i);
-      const double n1 = m1.norm();
-      if (n1 < 0.01) return false;
-      if (m0.dot(m1) < cos15 * m0.norm() * n1) return false;
-    }
+    if (hermite_step_rejection(
+            line_.n_nodes(), [&](std::size_t i) { return line_.r(s_.q, i); }, [&](std::size_t i) { return line_.r(q1, i); },
+            [&](std::size_t i) { return line_.m(s_.q, i); }, [&](std::size_t i) { return line_.m(q1, i); },
+            [&](std::size_t e) { return line_.L0(e); }))
+      return false;
     // tensile_safety in error mode: a step that ends in element-mean compression is rejected
     // (spec "Tensile audit"; it is then subdivided, and fails by name at the finest level).
     if (opt_.tensile_safety && tensile_audit(line_, q1, opt_.tensile_strain_tolerance, false, &audit_work_)) return false;
@@ -13406,7 +13436,7 @@ using LineDynamics = BasicLineDynamics<>;
 //       (1: none; spec "Rotation- and snap-resolved sub-steps"); the stepper re-solves it,
 //       measures again once, and keeps the plain step when a sub-step fails;
 //   wants_newmark_predictor() -> bool, translational_dof(i) -> bool: the predictor (spec
-//       "Newton iteration"; constant_acceleration_predictor below; without them the
+//       "Newton iteration"; read once at initialize; constant_acceleration_predictor below; without them the
 //       constant-acceleration predictor);
 //   geometry_start(State0), then step_rejection(State1) -> const char*: a converged iterate
 //       the system rejects against the attempt's start (nullptr: none; MooringSystem: a
@@ -13629,6 +13659,15 @@ class SystemStepper {
     back_c_.assign(nc, 0);
     halve_c_.assign(nc, 0);
     rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
+    // The predictor's rule (constant_acceleration_predictor): the system's answers, once.
+    predictor_rule_ = newmark_only_ = false;
+    balance_rows_.assign(static_cast<std::size_t>(n), 1);
+    if constexpr (requires { sys_.wants_newmark_predictor(); }) {
+      predictor_rule_ = true;
+      newmark_only_ = sys_.wants_newmark_predictor();
+      if constexpr (requires { sys_.translational_dof(Index(0)); })
+        for (Index i = 0; i < n; ++i) balance_rows_[static_cast<std::size_t>(i)] = sys_.translational_dof(i) ? 1 : 0;
+    }
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
     // ends, a pin the host or a parent body moves) is part of the balance.
     work().set_zero();
@@ -13857,7 +13896,7 @@ class SystemStepper {
     // Newmark predictor (spec "Newton iteration").
     if (used_ca_) {
       ++stats_.newmark_resolves;
-      have_factor_ = false;
+      have_factor_ = false;  // fac() holds the failed attempt's tangent, at this dt
       rejected_.clear();
       if (attempt(dt, tau0, tau1, false)) return;
     }
@@ -13887,20 +13926,18 @@ class SystemStepper {
   // under-resolved mode otherwise keeps its extrapolated acceleration; the zero guess damps
   // it). A system without these hooks takes it always. The test reads only the committed
   // state (M a_n the inertia force held for the attempt), so a restart repeats it.
+  // The system's answers are read once, at initialize (predictor_rule_, newmark_only_,
+  // balance_rows_).
   bool constant_acceleration_predictor() const {
-    if (!opt_.force_blend) return false;
-    if constexpr (requires { sys_.wants_newmark_predictor(); }) {
-      if (sys_.wants_newmark_predictor()) return false;
-      double num = 0, den = 0;
-      for (Index i = 0; i < x_.q.size(); ++i) {
-        if constexpr (requires { sys_.translational_dof(i); })
-          if (!sys_.translational_dof(i)) continue;
-        num = std::max(num, std::fabs(static_cast<double>(value_of(Ma0_(i) + r0_(i)))));
-        den = std::max(den, std::fabs(static_cast<double>(value_of(Ma0_(i)))));
-      }
-      return num <= 0.5 * den;
+    if (!opt_.force_blend || newmark_only_) return false;
+    if (!predictor_rule_) return true;
+    double num = 0, den = 0;
+    for (Index i = 0; i < x_.q.size(); ++i) {
+      if (!balance_rows_[static_cast<std::size_t>(i)]) continue;
+      num = std::max(num, std::fabs(static_cast<double>(value_of(Ma0_(i) + r0_(i)))));
+      den = std::max(den, std::fabs(static_cast<double>(value_of(Ma0_(i)))));
     }
-    return true;
+    return num <= 0.5 * den;
   }
 
   // One attempt from the committed state (from the constant-acceleration predictor where
@@ -14248,6 +14285,9 @@ class SystemStepper {
   mutable double ahead_ = 1;
   bool tried_reuse_ = false;   // the last attempt started on the previous step's factor
   bool used_ca_ = false;       // the last attempt started from the constant-acceleration predictor
+  bool predictor_rule_ = false;      // the system has the predictor hooks (wants_newmark_predictor)
+  bool newmark_only_ = false;        // ... and asks for the Newmark predictor at every step
+  std::vector<char> balance_rows_;   // the rows of the balance test (translational_dof; all without it)
   double fac_floor_ = 0;       // the Newton test with the floor of fac()'s tangent
   double work_floor_ = 0;      // the same of the tangent in work()
   std::array<int, 3> base_reuse_{0, 0, 0};  // the back-off at the step start (a failed step restores it)
@@ -16267,31 +16307,26 @@ class SystemMarchPolicies {
       if (sys.lines_[l].model.hermite() && sys.live_line(l)) sys.line_gather(s0, static_cast<int>(l), 0, g0_[l]);
   }
   const char* step_rejection(const Sys& sys, const State& s1) const {
-    const double cos15 = std::cos(15.0 * kPi / 180.0);
     for (std::size_t l = 0; l < sys.lines_.size(); ++l) {
       const auto& m = sys.lines_[l].model;
       if (!m.hermite() || !sys.live_line(l)) continue;
       const VecX<T>& x0 = g0_[l];
       VecX<T>& x1 = g1_[l];
       sys.line_gather(s1, static_cast<int>(l), 0, x1);
-      auto v = [](const VecX<T>& x, std::size_t k) {
-        return Vec3<double>(static_cast<double>(value_of(x(static_cast<Index>(k)))),
-                            static_cast<double>(value_of(x(static_cast<Index>(k + 1)))),
-                            static_cast<double>(value_of(x(static_cast<Index>(k + 2)))));
+      // Slot k of a node vector in double; node i's position at slot position_slot(i), its
+      // tangent at the next.
+      auto at = [](const VecX<T>& x, std::size_t slot) {
+        const auto k = static_cast<Index>(3 * slot);
+        return Vec3<double>(static_cast<double>(value_of(x(k))), static_cast<double>(value_of(x(k + 1))),
+                            static_cast<double>(value_of(x(k + 2))));
       };
-      for (std::size_t e = 0; e + 1 < m.n_nodes(); ++e) {
-        const std::size_t a = 3 * m.position_slot(e), b = 3 * m.position_slot(e + 1);
-        const Vec3<double> c0 = v(x0, b) - v(x0, a), c1 = v(x1, b) - v(x1, a);
-        if ((c1 - c0).norm() > 0.2 * static_cast<double>(value_of(m.L0(e))))
-          return "a finite-EI element's chord changed by more than 20 % of its length in the step";
-      }
-      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
-        const std::size_t k = 3 * (m.position_slot(i) + 1);
-        const Vec3<double> m0 = v(x0, k), m1 = v(x1, k);
-        const double n1 = m1.norm();
-        if (!(n1 >= 0.01)) return "a finite-EI node's tangent shrank below |m| = 0.01 in the step";
-        if (m0.dot(m1) < cos15 * m0.norm() * n1) return "a finite-EI node's tangent turned by more than 15 deg in the step";
-      }
+      if (const char* why = hermite_step_rejection(
+              m.n_nodes(), [&](std::size_t i) { return at(x0, m.position_slot(i)); },
+              [&](std::size_t i) { return at(x1, m.position_slot(i)); },
+              [&](std::size_t i) { return at(x0, m.position_slot(i) + 1); },
+              [&](std::size_t i) { return at(x1, m.position_slot(i) + 1); },
+              [&](std::size_t e) { return static_cast<double>(value_of(m.L0(e))); }))
+        return why;
     }
     return nullptr;
   }

@@ -34,6 +34,7 @@
 #include "cabledyn/dynamics/band_scatter.hpp"
 #include "cabledyn/dynamics/ei0_substeps.hpp"
 #include "cabledyn/dynamics/generalized_alpha.hpp"
+#include "cabledyn/dynamics/hermite_step_check.hpp"
 #include "cabledyn/dynamics/line_load_model.hpp"
 #include "cabledyn/dynamics/line_march_types.hpp"
 #include "cabledyn/dynamics/release_cap.hpp"
@@ -455,21 +456,15 @@ class BasicLineDynamics {
     return false;
   }
 
-  // Hermite: a converged step that changes an element chord by more than 20 % of its length,
-  // turns a nodal tangent by more than 15 deg, or shrinks |m| below 0.01 is subdivided.
+  // Hermite: a converged step beyond the chord, turn and tangent bounds is subdivided
+  // (hermite_step_check.hpp).
   bool geometry_ok(const VecX<double>& q1) const {
     if (!line_.hermite()) return true;
-    const double cos15 = std::cos(15.0 * kPi / 180.0);
-    for (std::size_t e = 0; e < line_.n_elements(); ++e) {
-      const Vec3<double> c0 = line_.r(s_.q, e + 1) - line_.r(s_.q, e), c1 = line_.r(q1, e + 1) - line_.r(q1, e);
-      if ((c1 - c0).norm() > 0.2 * line_.L0(e)) return false;
-    }
-    for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
-      const Vec3<double> m0 = line_.m(s_.q, i), m1 = line_.m(q1, i);
-      const double n1 = m1.norm();
-      if (n1 < 0.01) return false;
-      if (m0.dot(m1) < cos15 * m0.norm() * n1) return false;
-    }
+    if (hermite_step_rejection(
+            line_.n_nodes(), [&](std::size_t i) { return line_.r(s_.q, i); }, [&](std::size_t i) { return line_.r(q1, i); },
+            [&](std::size_t i) { return line_.m(s_.q, i); }, [&](std::size_t i) { return line_.m(q1, i); },
+            [&](std::size_t e) { return line_.L0(e); }))
+      return false;
     // tensile_safety in error mode: a step that ends in element-mean compression is rejected
     // (spec "Tensile audit"; it is then subdivided, and fails by name at the finest level).
     if (opt_.tensile_safety && tensile_audit(line_, q1, opt_.tensile_strain_tolerance, false, &audit_work_)) return false;

@@ -26,7 +26,7 @@
 //       (1: none; spec "Rotation- and snap-resolved sub-steps"); the stepper re-solves it,
 //       measures again once, and keeps the plain step when a sub-step fails;
 //   wants_newmark_predictor() -> bool, translational_dof(i) -> bool: the predictor (spec
-//       "Newton iteration"; constant_acceleration_predictor below; without them the
+//       "Newton iteration"; read once at initialize; constant_acceleration_predictor below; without them the
 //       constant-acceleration predictor);
 //   geometry_start(State0), then step_rejection(State1) -> const char*: a converged iterate
 //       the system rejects against the attempt's start (nullptr: none; MooringSystem: a
@@ -255,6 +255,15 @@ class SystemStepper {
     back_c_.assign(nc, 0);
     halve_c_.assign(nc, 0);
     rejected_.reserve(480);  // a rejection's reason, kept without allocating in a step
+    // The predictor's rule (constant_acceleration_predictor): the system's answers, once.
+    predictor_rule_ = newmark_only_ = false;
+    balance_rows_.assign(static_cast<std::size_t>(n), 1);
+    if constexpr (requires { sys_.wants_newmark_predictor(); }) {
+      predictor_rule_ = true;
+      newmark_only_ = sys_.wants_newmark_predictor();
+      if constexpr (requires { sys_.translational_dof(Index(0)); })
+        for (Index i = 0; i < n; ++i) balance_rows_[static_cast<std::size_t>(i)] = sys_.translational_dof(i) ? 1 : 0;
+    }
     // M a0 = -r(q0, v0) - (M a)(a = 0): the inertia of the prescribed accelerations (held line
     // ends, a pin the host or a parent body moves) is part of the balance.
     work().set_zero();
@@ -483,7 +492,7 @@ class SystemStepper {
     // Newmark predictor (spec "Newton iteration").
     if (used_ca_) {
       ++stats_.newmark_resolves;
-      have_factor_ = false;
+      have_factor_ = false;  // fac() holds the failed attempt's tangent, at this dt
       rejected_.clear();
       if (attempt(dt, tau0, tau1, false)) return;
     }
@@ -513,20 +522,18 @@ class SystemStepper {
   // under-resolved mode otherwise keeps its extrapolated acceleration; the zero guess damps
   // it). A system without these hooks takes it always. The test reads only the committed
   // state (M a_n the inertia force held for the attempt), so a restart repeats it.
+  // The system's answers are read once, at initialize (predictor_rule_, newmark_only_,
+  // balance_rows_).
   bool constant_acceleration_predictor() const {
-    if (!opt_.force_blend) return false;
-    if constexpr (requires { sys_.wants_newmark_predictor(); }) {
-      if (sys_.wants_newmark_predictor()) return false;
-      double num = 0, den = 0;
-      for (Index i = 0; i < x_.q.size(); ++i) {
-        if constexpr (requires { sys_.translational_dof(i); })
-          if (!sys_.translational_dof(i)) continue;
-        num = std::max(num, std::fabs(static_cast<double>(value_of(Ma0_(i) + r0_(i)))));
-        den = std::max(den, std::fabs(static_cast<double>(value_of(Ma0_(i)))));
-      }
-      return num <= 0.5 * den;
+    if (!opt_.force_blend || newmark_only_) return false;
+    if (!predictor_rule_) return true;
+    double num = 0, den = 0;
+    for (Index i = 0; i < x_.q.size(); ++i) {
+      if (!balance_rows_[static_cast<std::size_t>(i)]) continue;
+      num = std::max(num, std::fabs(static_cast<double>(value_of(Ma0_(i) + r0_(i)))));
+      den = std::max(den, std::fabs(static_cast<double>(value_of(Ma0_(i)))));
     }
-    return true;
+    return num <= 0.5 * den;
   }
 
   // One attempt from the committed state (from the constant-acceleration predictor where
@@ -874,6 +881,9 @@ class SystemStepper {
   mutable double ahead_ = 1;
   bool tried_reuse_ = false;   // the last attempt started on the previous step's factor
   bool used_ca_ = false;       // the last attempt started from the constant-acceleration predictor
+  bool predictor_rule_ = false;      // the system has the predictor hooks (wants_newmark_predictor)
+  bool newmark_only_ = false;        // ... and asks for the Newmark predictor at every step
+  std::vector<char> balance_rows_;   // the rows of the balance test (translational_dof; all without it)
   double fac_floor_ = 0;       // the Newton test with the floor of fac()'s tangent
   double work_floor_ = 0;      // the same of the tangent in work()
   std::array<int, 3> base_reuse_{0, 0, 0};  // the back-off at the step start (a failed step restores it)

@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "cabledyn/core/eigen.hpp"
-#include "cabledyn/core/environment.hpp"
 #include "cabledyn/core/errors.hpp"
 #include "cabledyn/core/scalar.hpp"
 #include "cabledyn/dynamics/ei0_substeps.hpp"
 #include "cabledyn/dynamics/generalized_alpha.hpp"
+#include "cabledyn/dynamics/hermite_step_check.hpp"
 #include "cabledyn/dynamics/release_cap.hpp"
 #include "cabledyn/system/bordered_jacobian.hpp"
 
@@ -195,31 +195,26 @@ class SystemMarchPolicies {
       if (sys.lines_[l].model.hermite() && sys.live_line(l)) sys.line_gather(s0, static_cast<int>(l), 0, g0_[l]);
   }
   const char* step_rejection(const Sys& sys, const State& s1) const {
-    const double cos15 = std::cos(15.0 * kPi / 180.0);
     for (std::size_t l = 0; l < sys.lines_.size(); ++l) {
       const auto& m = sys.lines_[l].model;
       if (!m.hermite() || !sys.live_line(l)) continue;
       const VecX<T>& x0 = g0_[l];
       VecX<T>& x1 = g1_[l];
       sys.line_gather(s1, static_cast<int>(l), 0, x1);
-      auto v = [](const VecX<T>& x, std::size_t k) {
-        return Vec3<double>(static_cast<double>(value_of(x(static_cast<Index>(k)))),
-                            static_cast<double>(value_of(x(static_cast<Index>(k + 1)))),
-                            static_cast<double>(value_of(x(static_cast<Index>(k + 2)))));
+      // Slot k of a node vector in double; node i's position at slot position_slot(i), its
+      // tangent at the next.
+      auto at = [](const VecX<T>& x, std::size_t slot) {
+        const auto k = static_cast<Index>(3 * slot);
+        return Vec3<double>(static_cast<double>(value_of(x(k))), static_cast<double>(value_of(x(k + 1))),
+                            static_cast<double>(value_of(x(k + 2))));
       };
-      for (std::size_t e = 0; e + 1 < m.n_nodes(); ++e) {
-        const std::size_t a = 3 * m.position_slot(e), b = 3 * m.position_slot(e + 1);
-        const Vec3<double> c0 = v(x0, b) - v(x0, a), c1 = v(x1, b) - v(x1, a);
-        if ((c1 - c0).norm() > 0.2 * static_cast<double>(value_of(m.L0(e))))
-          return "a finite-EI element's chord changed by more than 20 % of its length in the step";
-      }
-      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
-        const std::size_t k = 3 * (m.position_slot(i) + 1);
-        const Vec3<double> m0 = v(x0, k), m1 = v(x1, k);
-        const double n1 = m1.norm();
-        if (!(n1 >= 0.01)) return "a finite-EI node's tangent shrank below |m| = 0.01 in the step";
-        if (m0.dot(m1) < cos15 * m0.norm() * n1) return "a finite-EI node's tangent turned by more than 15 deg in the step";
-      }
+      if (const char* why = hermite_step_rejection(
+              m.n_nodes(), [&](std::size_t i) { return at(x0, m.position_slot(i)); },
+              [&](std::size_t i) { return at(x1, m.position_slot(i)); },
+              [&](std::size_t i) { return at(x0, m.position_slot(i) + 1); },
+              [&](std::size_t i) { return at(x1, m.position_slot(i) + 1); },
+              [&](std::size_t e) { return static_cast<double>(value_of(m.L0(e))); }))
+        return why;
     }
     return nullptr;
   }
