@@ -58,13 +58,15 @@ int main(int argc, char** argv) {
   namespace fs = std::filesystem;
   io::RunSettings set;
   std::string deck_path, root;
-  bool system_route = false;
+  bool single_line = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--static") {
       set.static_only = true;
     } else if (a == "--system") {
-      system_route = true;
+      single_line = false;  // the default route (kept for the commands written before it was)
+    } else if (a == "--single-line") {
+      single_line = true;
     } else if (a == "--out" || a == "--tmax" || a == "--dtm" || a == "--motion" || a == "--restart-check") {
       if (i + 1 >= argc) return usage_error(a + " needs a value");
       const char* v = argv[++i];
@@ -84,7 +86,7 @@ int main(int argc, char** argv) {
     } else if (a == "--help" || a == "-h") {
       std::printf(
           "usage: cabledyn [--static] [--tmax T] [--dtm DT] [--motion FILE] [--out ROOT] [--quiet]\n"
-          "                [--restart-check T] [--system] [DECK.dat]\n"
+          "                [--restart-check T] [--single-line] [DECK.dat]\n"
           "  --static   statics (and modes) only\n"
           "  --tmax T   run length [s] over the deck's TMax (a multiple of dtM)\n"
           "  --dtm DT   time step [s] over the deck's dtM\n"
@@ -94,8 +96,9 @@ int main(int argc, char** argv) {
           "  --quiet    no messages on stderr\n"
           "  --restart-check T  copy the state at T, repeat the rest of the run from the copy at the\n"
           "             end, and require every output to repeat bit for bit\n"
-          "  --system   run the deck as one mooring system (the system route) even when its lines\n"
-          "             alone between fixed and coupled points would run one by one\n"
+          "  --single-line  run a deck of lines alone, between fixed and coupled points, one line at\n"
+          "             a time (the single-line route) instead of as one mooring system\n"
+          "  --system   the default: the deck as one mooring system (the system route)\n"
           "exit status: 0 done, 1 error, 2 bad command line, 3 feature not implemented, 130\n"
           "interrupted (SIGINT: the outputs hold every step up to the interruption)\n");
       return 0;
@@ -140,15 +143,17 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     if (set.log) *set.log << "cabledyn " << kVersion << ": " << deck.file << ": " << deck.title << "\n";
     std::vector<std::string> files;
-    // The system route runs what the single-line route refuses and it models (free points,
-    // bodies, rods, a coupled point's mass, volume or drag: refuse_unmodelled let only those
-    // through).
-    if (system_route || io::has_free_points(deck) || !deck.bodies.empty() || !deck.rods.empty() ||
-        !deck.unsupported.empty()) {
-      if (set.log)
-        *set.log << (system_route ? "cabledyn: --system: the deck runs as one mooring system (system route)\n"
-                                  : "cabledyn: free points, bodies, rods or a coupled point's mass, volume or drag: the deck "
-                                    "runs as one mooring system (system route)\n");
+    // Every deck runs as one mooring system (the system route), unless --single-line asks for
+    // the single-line route, which runs decks of lines alone between fixed and coupled points
+    // (free points, bodies, rods, a coupled point's mass, volume or drag: refuse_unmodelled let
+    // only those through, and only the system route models them).
+    const bool objects =
+        io::has_free_points(deck) || !deck.bodies.empty() || !deck.rods.empty() || !deck.unsupported.empty();
+    if (single_line && objects)
+      throw InputError(deck.file, "--single-line", "a deck with free points, bodies, rods or a coupled point's mass, "
+                       "volume or drag", "a deck of lines alone between fixed and coupled points (the system route "
+                       "runs it: drop --single-line)");
+    if (!single_line) {
       io::SystemRunner run(deck, set);
       run.run();
       files = run.files();

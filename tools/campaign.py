@@ -39,8 +39,9 @@ A violation whose cause the driver's own summary notes is counted as "explained"
 a line whose summary notes steps that kept the plain step (a sub-step did not converge, so a
 snap is not resolved there), a twin that differs where the summary notes a buckled static shape
 out of the vertical plane (its mirror image is an equilibrium too).
---route system runs every deck as one mooring system (the driver's --system); the default,
-driver, the driver's own route.
+--route single-line runs decks of lines alone one line at a time (the driver's --single-line);
+--route system (the driver's --system) and the default, driver, run every deck as one mooring
+system, the driver's own route.
 It writes DIR/report.md (the table of outcomes) and copies each failing or explained deck to
 DIR/failing/. Exit status 0 when no deck has an unexplained violation.
 """
@@ -591,7 +592,7 @@ def main():
         p.add_argument("--driver", default=os.path.join(HERE, "..", "build", "release", "examples", "cabledyn"))
         p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
         p.add_argument("--timeout", type=float, default=600)
-        p.add_argument("--route", choices=("driver", "system"), default="driver")
+        p.add_argument("--route", choices=("driver", "system", "single-line"), default="driver")
     args = ap.parse_args()
     if args.cmd in ("generate", "all"):
         generate(args.seed, args.count, args.out)
@@ -601,6 +602,8 @@ def main():
     folder = args.folder if args.cmd == "run" else args.out
     if args.route == "system":
         ROUTE_ARGS.append("--system")
+    elif args.route == "single-line":
+        ROUTE_ARGS.append("--single-line")
     if not os.access(args.driver, os.X_OK):
         sys.exit("campaign: no driver at %s (tools/run.sh --help builds it)" % args.driver)
     return 1 if run(folder, args.driver, args.jobs, args.timeout) else 0

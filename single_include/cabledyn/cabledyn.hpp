@@ -27078,11 +27078,36 @@ void check_line_geometry(const Deck& deck, const Environment& env, const LineRec
     }
 }
 
+/// True when both ends of a LINES row are held POINTS rows (Fixed, Coupled or Vessel): points
+/// whose positions over the run are known before any solve.
+inline bool line_between_held_points(const Deck& deck, const LineRecord& rec) {
+  for (int pid : {rec.node_a, rec.node_b}) {
+    const PointRecord* p = pid > 0 ? deck.find_point(pid) : nullptr;
+    if (!p || !(p->type == PointType::fixed || p->moving())) return false;
+  }
+  return true;
+}
+
+/// The held POINTS rows (Fixed, Coupled, Vessel) at their deck positions not below the seabed
+/// (spec "Seabed contact": the seabed holds nodes above it; an anchor under it is a deck
+/// error). Throws InputError naming the point's deck line.
+template <class Unused = void>
+void check_held_points_above_seabed(const Deck& deck, const Environment& env) {
+  if (!env.depth) return;
+  for (const auto& p : deck.points)
+    if ((p.type == PointType::fixed || p.moving()) && p.r[2] < -*env.depth - 1e-6 * (1 + *env.depth))
+      throw InputError(detail::where(deck.file, p.line) + " (point " + std::to_string(p.id) + ")", "z", p.r[2],
+                       ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m: the point is below the seabed");
+}
+
 /// The prescribed motion over the run, checked before the march: every line within reach of
 /// its ends and no moving point below the seabed, at each motion-table sample and at every
-/// sixteenth of a fairleadMotion period over the run (its ramp included).
+/// sixteenth of a fairleadMotion period over the run (its ramp included). `lines_between_held`:
+/// only the lines between held points (line_between_held_points; the system route, where the
+/// other lines' ends are solved for).
 template <class Unused = void>
-void check_motion_envelope(const Deck& deck, const Environment& env, const PointMotions& motion) {
+void check_motion_envelope(const Deck& deck, const Environment& env, const PointMotions& motion,
+                           bool lines_between_held = false) {
   std::vector<double> times;
   const double tmax = *deck.options.TMax;
   if (motion.tracks) {
@@ -27105,6 +27130,7 @@ void check_motion_envelope(const Deck& deck, const Environment& env, const Point
       motion.tracks ? motion.tracks->file : deck.file + ":" + std::to_string(deck.options.line_of("fairleadMotion"));
   for (double t : times) {
     for (const auto& rec : deck.lines) {
+      if (lines_between_held && !line_between_held_points(deck, rec)) continue;
       const Vec3<double> a = motion(rec.fairlead(), t).x, b = motion(rec.anchor(), t).x;
       double length = 0;
       for (const auto& s : deck.sections_of(rec.id)) length += s.length;
@@ -27120,6 +27146,44 @@ void check_motion_envelope(const Deck& deck, const Environment& env, const Point
                              (*x)(2), ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m: below the seabed");
     }
   }
+}
+
+/// A note for each moving point of the motionFile that starts away from its deck position
+/// (the statics hold it at the table's t = 0 position).
+inline std::vector<std::string> motion_start_notes(const Deck& deck, const PointMotions& motion) {
+  std::vector<std::string> notes;
+  if (!motion.tracks) return notes;
+  for (const auto& p : deck.points) {
+    if (!p.moving() || (!motion.tracks->vessel && !motion.tracks->find(p.id))) continue;
+    const Vec3<double> x0 = motion(p.id, 0.0).x;
+    const double off = std::hypot(x0[0] - p.r[0], x0[1] - p.r[1], x0[2] - p.r[2]);
+    if (off > 1e-9 * (1 + std::hypot(p.r[0], p.r[1], p.r[2])))
+      notes.push_back(motion.tracks->file + ": point " + std::to_string(p.id) + " starts at the motionFile's t = 0 position (" +
+                      cabledyn::to_text(x0[0]) + ", " + cabledyn::to_text(x0[1]) + ", " + cabledyn::to_text(x0[2]) + "), " +
+                      cabledyn::to_text(off) + " m from its deck position: the statics hold it there");
+  }
+  return notes;
+}
+
+/// A note for each finite-EI section of a LINES row meshed coarser than twice its bending
+/// length (EI/|w|)^(1/3): its mesh does not resolve the static shape near the touchdown and
+/// the ends (spec "Hermite path": adaptive refinement is a later issue).
+inline std::vector<std::string> coarse_mesh_notes(const Deck& deck, const Environment& env, const LineRecord& rec) {
+  std::vector<std::string> notes;
+  for (const auto& sec : deck.sections_of(rec.id)) {
+    const auto* ty = deck.find_line_type(sec.type);
+    if (!ty || !(ty->type.EI > 0)) continue;
+    const double w = std::fabs(ty->type.submerged_weight(env));
+    if (!(w > 0)) continue;
+    const double lb = std::cbrt(ty->type.EI / w), L0 = sec.length / sec.segments;
+    if (L0 > 2 * lb)
+      notes.push_back(detail::where(deck.file, sec.line) + ": line " + std::to_string(rec.id) + ": elements of " +
+                      cabledyn::to_text(L0) + " m, over twice the bending length (EI/|w|)^(1/3) = " +
+                      cabledyn::to_text(lb) + " m: the static shape, curvature and node tensions near the "
+                      "touchdown and the ends are not resolved (at least " +
+                      std::to_string(static_cast<long long>(std::ceil(sec.length / (2 * lb)))) + " elements)");
+  }
+  return notes;
 }
 
 /// The lines of the deck, End A at the fairlead, their ends at the points' positions at t = 0
@@ -27154,22 +27218,7 @@ std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, c
     in_line_context(deck, L.id, [&] {
       L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck.line_sections(rec.id), ends[0], ends[1], env, lo);
     });
-    // A cable mesh coarser than its bending length (EI/|w|)^(1/3) does not resolve the
-    // static shape near the touchdown and the ends: noted (spec "Hermite path": adaptive
-    // refinement is a later issue).
-    for (const auto& sec : deck.sections_of(rec.id)) {
-      const auto* ty = deck.find_line_type(sec.type);
-      if (!ty || !(ty->type.EI > 0)) continue;
-      const double w = std::fabs(ty->type.submerged_weight(env));
-      if (!(w > 0)) continue;
-      const double lb = std::cbrt(ty->type.EI / w), L0 = sec.length / sec.segments;
-      if (L0 > 2 * lb)
-        notes.push_back(detail::where(deck.file, sec.line) + ": line " + std::to_string(rec.id) + ": elements of " +
-                        cabledyn::to_text(L0) + " m, over twice the bending length (EI/|w|)^(1/3) = " +
-                        cabledyn::to_text(lb) + " m: the static shape, curvature and node tensions near the "
-                        "touchdown and the ends are not resolved (at least " +
-                        std::to_string(static_cast<long long>(std::ceil(sec.length / (2 * lb)))) + " elements)");
-    }
+    for (auto& n : coarse_mesh_notes(deck, env, rec)) notes.push_back(std::move(n));
     if (env.depth) L.problem.seabed_z = -*env.depth;
     L.problem.seabed.kBot = deck.options.kBot;
     L.problem.seabed.cBot = deck.options.cBot;
@@ -27177,16 +27226,7 @@ std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, c
         LineModel<double>::elements_of(*L.line, SeabedModel{L.problem.seabed_z, L.problem.seabed}));
     lines.push_back(std::move(L));
   }
-  if (motion.tracks)
-    for (const auto& p : deck.points) {
-      if (!p.moving() || (!motion.tracks->vessel && !motion.tracks->find(p.id))) continue;
-      const Vec3<double> x0 = motion(p.id, 0.0).x;
-      const double off = std::hypot(x0[0] - p.r[0], x0[1] - p.r[1], x0[2] - p.r[2]);
-      if (off > 1e-9 * (1 + std::hypot(p.r[0], p.r[1], p.r[2])))
-        notes.push_back(motion.tracks->file + ": point " + std::to_string(p.id) + " starts at the motionFile's t = 0 position (" +
-                        cabledyn::to_text(x0[0]) + ", " + cabledyn::to_text(x0[1]) + ", " + cabledyn::to_text(x0[2]) + "), " +
-                        cabledyn::to_text(off) + " m from its deck position: the statics hold it there");
-    }
+  for (auto& n : motion_start_notes(deck, motion)) notes.push_back(std::move(n));
   return lines;
 }
 
@@ -29782,6 +29822,24 @@ class SystemRunner {
                                          angles);
       }
     }
+    // What can be checked before any solve, as on the single-line route: no held point below
+    // the seabed; in a dynamic run, every line between held points within reach of its ends
+    // and no moving point below the seabed over the prescribed motion (a coupled body's
+    // points move with its pose: not checked).
+    const Environment env = deck_.environment();
+    check_held_points_above_seabed(deck_, env);
+    if (dof_tracks_.empty()) {
+      const PointMotions pm{&deck_, motion_ ? &*motion_ : nullptr, dynamic_run()};
+      for (const auto& rec : deck_.lines)
+        if (line_between_held_points(deck_, rec))
+          check_line_geometry(deck_, env, rec, pm(rec.fairlead(), 0.0).x, pm(rec.anchor(), 0.0).x);
+      if (dynamic_run()) {
+        check_motion_envelope(deck_, env, pm, true);
+        for (auto& n : motion_start_notes(deck_, pm)) notes_.push_back(std::move(n));
+      }
+    }
+    for (const auto& rec : deck_.lines)
+      for (auto& n : coarse_mesh_notes(deck_, env, rec)) notes_.push_back(std::move(n));
     for (const auto& n : sim_->solver_notes()) notes_.push_back(n);
     for (const auto& L : deck_.lines) {
       const std::string note = line_file_wanted(L.outputs) ? line_file_note(L.id, L.outputs) : std::string();
@@ -29794,6 +29852,16 @@ class SystemRunner {
   const std::vector<double>& times() const { return times_; }
   const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
   const SystemSimulation& simulation() const { return *sim_; }
+  /// The deck as run (the command line's overrides applied).
+  const Deck& deck() const { return deck_; }
+  /// The OUTPUTS channels as the deck spells them: the columns of channel_rows() and .out.
+  std::vector<std::string> channel_names() const {
+    std::vector<std::string> names;
+    for (const auto& o : deck_.outputs) names.push_back(o.text.empty() ? o.channel.name() : o.text);
+    return names;
+  }
+  /// Points the tension figure keeps (at most 8192, whatever the run's length).
+  std::size_t plot_history_size() const { return history_.size(); }
 
   /// Statics, march, outputs and summary; on a failure (or SIGINT) the outputs hold every
   /// committed row, the summary says where and why the run stopped, and the error is thrown.
@@ -30226,7 +30294,7 @@ class SystemRunner {
     std::ostream& f = out_->stream();
     f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
     f << "Time(s)";
-    for (const auto& o : deck_.outputs) f << "\t" << (o.text.empty() ? o.channel.name() : o.text);
+    for (const auto& n : channel_names()) f << "\t" << n;
     f << "\n";
     if (deck_.options.WriteUnits) {
       f << "(s)";
@@ -30600,8 +30668,8 @@ class SystemRunner {
       f << "run: statics only\n";
     if (!stop_reason_.empty()) {
       if (sim_->initialized())
-        f << "STOPPED after " << steps_done_ << " steps (t = " << sim_->time() << " s); the outputs hold every output time up to t = "
-          << last_out_t_ << " s: " << stop_reason_ << "\n";
+        f << "STOPPED after " << steps_done_ << " of " << deck_.options.steps() << " steps (t = " << sim_->time()
+          << " s); the outputs hold every output time up to t = " << last_out_t_ << " s: " << stop_reason_ << "\n";
       else
         f << "STOPPED before the march: " << stop_reason_ << "\n";
     }

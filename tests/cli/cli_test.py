@@ -90,13 +90,20 @@ try:
     if os.path.exists(res + ".out"):
         rows = [l.split("\t") for l in open(res + ".out").read().splitlines()[3:]]
         check(len(rows) == 101, "101 output rows (t = 0 .. 5 s), got %d" % len(rows))
-    # --system: a deck of lines between fixed and coupled points, run as one mooring system,
-    # gives the single-line route's channels (a taut polyester line and a hanging cable), and
-    # writes node acceleration channels.
+    # A deck of lines between fixed and coupled points runs as one mooring system (the default
+    # route) and gives the single-line route's channels (--single-line; a taut polyester line
+    # and a hanging cable); --system, the default, is accepted; the system route writes node
+    # acceleration channels; --single-line on a deck with free points is refused by name.
     cable = os.path.join(decks, "v1_header_cable.dat")
-    rc1, _, err1 = run("--tmax", "0.1", "--out", os.path.join(tmp, "route_line") + "/", cable)
-    rc2, _, err2 = run("--system", "--tmax", "0.1", "--out", os.path.join(tmp, "route_sys") + "/", cable)
-    check(rc1 == 0 and rc2 == 0, "v1_header_cable.dat with and without --system: exit 0 (%d, %d: %s)" % (rc1, rc2, err1 + err2))
+    rc1, _, err1 = run("--single-line", "--tmax", "0.1", "--out", os.path.join(tmp, "route_line") + "/", cable)
+    rc2, _, err2 = run("--tmax", "0.1", "--out", os.path.join(tmp, "route_sys") + "/", cable)
+    check(rc1 == 0 and rc2 == 0, "v1_header_cable.dat with and without --single-line: exit 0 (%d, %d: %s)" % (rc1, rc2, err1 + err2))
+    summary = os.path.join(tmp, "route_sys", "v1_header_cable.summary.txt")
+    if os.path.exists(summary):
+        check("system route" in open(summary).read(), "the default route is the system route")
+    rc, _, err = run("--single-line", "--tmax", "0.1", "--out", os.path.join(tmp, "route_bad") + "/", bridle)
+    check(rc == 1 and "--single-line" in err and "drop --single-line" in err,
+          "--single-line on a deck with free points: exit 1 naming the option (%d: %s)" % (rc, err))
     if rc1 == 0 and rc2 == 0:
         def table(folder):
             rows = open(os.path.join(tmp, folder, "v1_header_cable.out")).read().splitlines()[3:]
@@ -104,7 +111,7 @@ try:
         a, b = table("route_line"), table("route_sys")
         check(len(a) == len(b) == 6, "6 output rows (dtOut 0.02 s) in both routes (%d, %d)" % (len(a), len(b)))
         worst = max(abs(x - y) / max(abs(x), abs(y), 1.0) for ra, rb in zip(a, b) for x, y in zip(ra, rb))
-        check(worst < 1e-6, "--system gives the single-line route's channels to 1e-6: %g" % worst)
+        check(worst < 1e-6, "the system route gives the single-line route's channels to 1e-6: %g" % worst)
     rc, out, err = run("--system", "--tmax", "0.1", "--out", os.path.join(tmp, "route_sys2") + "/",
                        os.path.join(decks, "v2_three_chains.dat"))
     check(rc == 0, "--system on a deck with node acceleration channels: exit 0 (%d: %s)" % (rc, err))

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cabledyn/io/driver.hpp"
+#include "cabledyn/io/system_runner.hpp"
 #include "deck_fixtures.hpp"
 
 using namespace cabledyn;
@@ -280,9 +281,11 @@ TEST_CASE("requests for features that are not implemented: read whole, listed, r
   io::RunSettings s;
   s.log = nullptr;
   CHECK_THROWS_AS(DeckRunner(d, s), NotImplementedError);
+  CHECK_THROWS_WITH(SystemRunner(d, s), Catch::Contains("seabed friction"));  // what neither route models
 }
 
-TEST_CASE("the MoorDyn-style decks of the project read, run, and write back equal", "[deck][moordyn][driver]") {
+TEMPLATE_TEST_CASE("the MoorDyn-style decks of the project read, run, and write back equal", "[deck][moordyn][driver]",
+                   DeckRunner, SystemRunner) {
   namespace fs = std::filesystem;
   const fs::path out = fs::temp_directory_path() / "cabledyn_moordyn_corpus";
   fs::remove_all(out);
@@ -298,7 +301,7 @@ TEST_CASE("the MoorDyn-style decks of the project read, run, and write back equa
     s.log = nullptr;
     s.progress = false;
     s.tmax = 0.5;  // MoorDyn decks carry no TMax
-    DeckRunner run(d, s);
+    TestType run(d, s);
     run.run();
     REQUIRE(!run.times().empty());
     CHECK(run.times().back() == Approx(0.5));

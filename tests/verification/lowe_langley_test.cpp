@@ -8,7 +8,8 @@
 // MoorDyn's reference to 0.2 kN and the top tension the paper's curves
 // (tests/data/lowe_langley_2006_waves.csv) to MoorDyn's 1 kN at every point. With Wheeler
 // stretching (the spec's default) 78-87 % of the points are within 1 kN: the kinematics
-// model, not the solver, decides this comparison.
+// model, not the solver, decides this comparison. Both routes of the driver are checked: the
+// system route (the default) and the single-line route (--single-line).
 //
 // The mesh: 136 cubic-Hermite elements (MoorDyn's deck has 68 segments). The top tension is
 // mesh-converged to 0.02 kN at 136 (68: 44.295, 136: 44.322, 272: 44.335 kN at t = 21.3 s of
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "cabledyn/io/driver.hpp"
+#include "cabledyn/io/system_runner.hpp"
 
 using namespace cabledyn;
 namespace fs = std::filesystem;
@@ -80,10 +82,11 @@ std::map<int, std::vector<std::pair<double, double>>> ll_reference() {
 
 }  // namespace
 
-TEST_CASE("Lowe & Langley jumper: the static end forces are MoorDyn's reference", "[io][driver][verification]") {
+TEMPLATE_TEST_CASE("Lowe & Langley jumper: the static end forces are MoorDyn's reference", "[io][driver][verification]",
+                   io::DeckRunner, io::SystemRunner) {
   const fs::path dir = fs::temp_directory_path() / "cabledyn_lowe_langley";
   fs::create_directories(dir);
-  io::DeckRunner run(io::parse_deck(jumper_deck("none waves", ""), "jumper.dat"), jumper_settings(dir / "static"));
+  TestType run(io::parse_deck(jumper_deck("none waves", ""), "jumper.dat"), jumper_settings(dir / "static"));
   run.run();
   const auto& r = run.channel_rows().front();
   // MoorDyn's "Stationary" test: the top (the point) and the bottom node within 0.2 kN of
@@ -96,7 +99,8 @@ TEST_CASE("Lowe & Langley jumper: the static end forces are MoorDyn's reference"
   CHECK(r[0] == Approx(std::hypot(r[1], r[3])).epsilon(1e-12));  // FairTen1 is |Point2F| (End B)
 }
 
-TEST_CASE("Lowe & Langley jumper in waves: the top tension within 1 kN of the paper", "[io][driver][verification]") {
+TEMPLATE_TEST_CASE("Lowe & Langley jumper in waves: the top tension within 1 kN of the paper", "[io][driver][verification]",
+                   io::DeckRunner, io::SystemRunner) {
   const auto ref = ll_reference();
   const fs::path dir = fs::temp_directory_path() / "cabledyn_lowe_langley";
   fs::create_directories(dir);
@@ -107,8 +111,8 @@ TEST_CASE("Lowe & Langley jumper in waves: the top tension within 1 kN of the pa
   for (const auto& c : cases) {
     DYNAMIC_SECTION("case " << c.id) {
       const std::string waves = "airy waves 10 10 " + std::to_string(c.dir_deg) + " " + std::to_string(c.phase_deg);
-      io::DeckRunner run(io::parse_deck(jumper_deck(waves, "none WaveStretching\n0.01 dtM\n50 TMax\n"), "jumper.dat"),
-                         jumper_settings(dir / ("case" + std::to_string(c.id))));
+      TestType run(io::parse_deck(jumper_deck(waves, "none WaveStretching\n0.01 dtM\n50 TMax\n"), "jumper.dat"),
+                   jumper_settings(dir / ("case" + std::to_string(c.id))));
       run.run();
       const auto& t = run.times();
       const auto& rows = run.channel_rows();

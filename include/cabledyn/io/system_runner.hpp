@@ -80,6 +80,24 @@ class SystemRunner {
                                          angles);
       }
     }
+    // What can be checked before any solve, as on the single-line route: no held point below
+    // the seabed; in a dynamic run, every line between held points within reach of its ends
+    // and no moving point below the seabed over the prescribed motion (a coupled body's
+    // points move with its pose: not checked).
+    const Environment env = deck_.environment();
+    check_held_points_above_seabed(deck_, env);
+    if (dof_tracks_.empty()) {
+      const PointMotions pm{&deck_, motion_ ? &*motion_ : nullptr, dynamic_run()};
+      for (const auto& rec : deck_.lines)
+        if (line_between_held_points(deck_, rec))
+          check_line_geometry(deck_, env, rec, pm(rec.fairlead(), 0.0).x, pm(rec.anchor(), 0.0).x);
+      if (dynamic_run()) {
+        check_motion_envelope(deck_, env, pm, true);
+        for (auto& n : motion_start_notes(deck_, pm)) notes_.push_back(std::move(n));
+      }
+    }
+    for (const auto& rec : deck_.lines)
+      for (auto& n : coarse_mesh_notes(deck_, env, rec)) notes_.push_back(std::move(n));
     for (const auto& n : sim_->solver_notes()) notes_.push_back(n);
     for (const auto& L : deck_.lines) {
       const std::string note = line_file_wanted(L.outputs) ? line_file_note(L.id, L.outputs) : std::string();
@@ -92,6 +110,16 @@ class SystemRunner {
   const std::vector<double>& times() const { return times_; }
   const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
   const SystemSimulation& simulation() const { return *sim_; }
+  /// The deck as run (the command line's overrides applied).
+  const Deck& deck() const { return deck_; }
+  /// The OUTPUTS channels as the deck spells them: the columns of channel_rows() and .out.
+  std::vector<std::string> channel_names() const {
+    std::vector<std::string> names;
+    for (const auto& o : deck_.outputs) names.push_back(o.text.empty() ? o.channel.name() : o.text);
+    return names;
+  }
+  /// Points the tension figure keeps (at most 8192, whatever the run's length).
+  std::size_t plot_history_size() const { return history_.size(); }
 
   /// Statics, march, outputs and summary; on a failure (or SIGINT) the outputs hold every
   /// committed row, the summary says where and why the run stopped, and the error is thrown.
@@ -524,7 +552,7 @@ class SystemRunner {
     std::ostream& f = out_->stream();
     f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
     f << "Time(s)";
-    for (const auto& o : deck_.outputs) f << "\t" << (o.text.empty() ? o.channel.name() : o.text);
+    for (const auto& n : channel_names()) f << "\t" << n;
     f << "\n";
     if (deck_.options.WriteUnits) {
       f << "(s)";
@@ -898,8 +926,8 @@ class SystemRunner {
       f << "run: statics only\n";
     if (!stop_reason_.empty()) {
       if (sim_->initialized())
-        f << "STOPPED after " << steps_done_ << " steps (t = " << sim_->time() << " s); the outputs hold every output time up to t = "
-          << last_out_t_ << " s: " << stop_reason_ << "\n";
+        f << "STOPPED after " << steps_done_ << " of " << deck_.options.steps() << " steps (t = " << sim_->time()
+          << " s); the outputs hold every output time up to t = " << last_out_t_ << " s: " << stop_reason_ << "\n";
       else
         f << "STOPPED before the march: " << stop_reason_ << "\n";
     }
