@@ -29862,6 +29862,8 @@ class SystemRunner {
   }
   /// Points the tension figure keeps (at most 8192, whatever the run's length).
   std::size_t plot_history_size() const { return history_.size(); }
+  /// The modal analysis of the run (nModes > 0, after the statics), or none.
+  const std::optional<SystemModalResult>& modes() const { return modes_; }
 
   /// Statics, march, outputs and summary; on a failure (or SIGINT) the outputs hold every
   /// committed row, the summary says where and why the run stopped, and the error is thrown.

@@ -321,6 +321,13 @@ TEST_CASE("campaign: the EI = 0 statics pass the tension-only test, a coarse cab
     INFO("line " << L.id << ": residual " << L.statics.residual << " N of " << L.statics.scale << " N");
     CHECK(L.statics.residual <= std::max(1e-8 * L.statics.scale, 10 * L.statics.floor));
   }
+  {  // the system route: the whole system's residual, lines and points
+    SystemRunner as(read_deck(dir + "/static_residual_case_0106.dat"), s);
+    as.run();
+    const auto& st = as.simulation().statics();
+    INFO("system route: residual " << st.residual << " N of " << st.scale << " N");
+    CHECK(st.residual <= std::max(1e-8 * st.scale, 10 * st.floor));
+  }
   // 23 elements of 27.4 m on a cable whose bending length is 5.7 m: noted, on both routes.
   DeckRunner b(read_deck(dir + "/coarse_cable_case_0006.dat"), rb_settings(d / "b"));
   SystemRunner c(read_deck(dir + "/coarse_cable_case_0006.dat"), rb_settings(d / "c"));
@@ -360,6 +367,21 @@ TEST_CASE("finding 7: a chain lying slack on the seabed has modes (its slack DOF
   bool noted = false;
   for (const auto& n : run.notes()) noted = noted || n.find("DOF(s) of slack nodes carry no stiffness") != std::string::npos;
   CHECK(noted);
+  // The system route: the same modes from the system's modal analysis about its statics.
+  SystemRunner sr(read_deck(dir + "/slack_chain_modes_700m.dat"), rb_settings(d / "s"));
+  sr.run();
+  REQUIRE(sr.modes());
+  const SystemModalResult& ms = *sr.modes();
+  CHECK(ms.mechanism_dofs >= 100);
+  CHECK(ms.mechanism_dofs % 2 == 0);
+  for (int j = 0; j < 2; ++j) {
+    INFO("system route, mode " << j + 1 << ": " << ms.frequency(j) << " Hz, hanging chain " << f1 << " Hz");
+    CHECK(std::abs(ms.frequency(j) / f1 - 1) < 0.01);
+  }
+  CHECK(ms.frequency(2) > 2 * f1);
+  bool noted_sys = false;
+  for (const auto& n : sr.notes()) noted_sys = noted_sys || n.find("DOF(s) carry no stiffness") != std::string::npos;
+  CHECK(noted_sys);
 }
 
 TEST_CASE("campaign: a current along a grounded run on a frictionless seabed is diagnosed", "[io][robustness]") {
@@ -460,6 +482,43 @@ TEST_CASE("campaign: buckled cables' equilibria are stable, the twin's equal, no
     for (const auto& n : sa.notes()) noted_sys = noted_sys || n.rfind(head, 0) == 0;
     CHECK(noted_sys == noted);
   }
+  // And on its own terms (what holds without the single-line route): the twin run as a system
+  // has the same static end tensions and distances from the plane, some cable leaves the plane,
+  // and each that leaves it is noted.
+  RunSettings sst = rb_settings(d / "st");
+  sst.tmax = 0;
+  SystemRunner sb(read_deck(dir + "/case_0411_twin.dat"), sst);
+  sb.run();
+  auto sys_off_plane = [](const SystemRunner& r, int id) {
+    const SystemSimulation& sim = r.simulation();  // at t = 0: the static state
+    const int n = sim.line_nodes(id);
+    const Vec3<double> p0 = sim.line_node_position(id, 0), c = sim.line_node_position(id, n - 1) - p0;
+    const Vec3<double> nrm = Vec3<double>(-c(1), c(0), 0).normalized();
+    double dev = 0;
+    for (int i = 0; i < n; ++i) dev = std::max(dev, std::fabs((sim.line_node_position(id, i) - p0).dot(nrm)));
+    return dev;
+  };
+  int buckled_sys = 0;
+  for (const auto& rec : sa.deck().lines) {
+    INFO("line " << rec.id << " through the system route, against its twin");
+    // The static end forces (at t = 0 the march's state adds the motion's initial velocity,
+    // to which mirror-image buckled shapes respond apart: the campaign's explained violation).
+    const int li = sa.simulation().line_index(rec.id);
+    for (int e = 0; e < 2; ++e)
+      CHECK(sa.simulation().static_system().line_end_force(sa.simulation().static_state(), li, e).norm() ==
+            Approx(sb.simulation().static_system().line_end_force(sb.simulation().static_state(), li, e).norm())
+                .epsilon(1e-6));
+    const double dev = sys_off_plane(sa, rec.id);
+    CHECK(sys_off_plane(sb, rec.id) == Approx(dev).epsilon(1e-6).margin(1e-9));
+    double length = 0;
+    for (const auto& sec : sa.deck().sections_of(rec.id)) length += sec.length;
+    bool noted_sys = false;
+    const std::string head = "statics: line " + std::to_string(rec.id) + ": the static shape leaves the vertical plane";
+    for (const auto& n : sa.notes()) noted_sys = noted_sys || n.rfind(head, 0) == 0;
+    CHECK(noted_sys == (dev > 1e-4 * length + 1e-3));
+    buckled_sys += dev > 1.0;
+  }
+  CHECK(buckled_sys >= 2);
   // With a uniform current (0.05 m/s along y) the current loads the lines across their planes:
   // leaving the plane is then no sign of a buckle, and the system route notes none (before it
   // checked only for a current field and wrote 4 such notes here).
@@ -488,6 +547,15 @@ TEST_CASE("campaign: buckled cables' equilibria are stable, the twin's equal, no
   const std::string sum = rb_slurp(d / "c.summary.txt");
   CHECK(sum.find("0 kept the plain step") != std::string::npos);
   CHECK(sum.find("kept the plain step (a sub-step did not converge)") == std::string::npos);
+  // The system route (the driver's default) alike: the snap in sub-steps, none kept plain.
+  SystemRunner cs2(read_deck(dir + "/case_0322.dat"), rb_settings(d / "cs"));
+  cs2.run();
+  const auto& st322 = cs2.simulation().stepper_statistics();
+  CHECK(st322.substepped > 0);
+  CHECK(st322.kept_plain == 0);
+  const std::string sum2 = rb_slurp(d / "cs.summary.txt");
+  CHECK(sum2.find("0 kept plain") != std::string::npos);
+  CHECK(sum2.find("kept the plain step (a sub-step did not converge)") == std::string::npos);
 }
 
 TEST_CASE("campaign: four snapping wires run as one system march as their turned twin does", "[io][robustness]") {
@@ -580,4 +648,39 @@ TEST_CASE("campaign: a grounded cable in a cross current has two neighbouring st
   CHECK((r.q - Lb.statics.q).cwiseAbs().maxCoeff() > 0.05);    // and not the twin's own
   CHECK(r.end_force[0].norm() == Approx(La.statics.end_force[0].norm()).epsilon(1e-9));
   CHECK(std::abs(r.end_force[0].norm() - Lb.statics.end_force[0].norm()) > 1.0);
+  // The system route (the driver's default) reaches the same two equilibria: the original's
+  // static state, turned and moved into the twin's frame, leaves the twin's static residual at
+  // its round-off, yet lies away from the twin's own state.
+  s.root = (d / "sa").string();
+  SystemRunner SA(read_deck(dir + "/case_0477.dat"), s);
+  SA.run();
+  s.root = (d / "sb").string();
+  SystemRunner SB(read_deck(dir + "/case_0477_twin.dat"), s);
+  SB.run();
+  const MooringSystem<double>& sa = SA.simulation().static_system();
+  const MooringSystem<double>& sb = SB.simulation().static_system();
+  REQUIRE(sa.dofs() == sb.dofs());
+  SystemState<double> moved = SB.simulation().static_state();
+  const SystemState<double>& own = SB.simulation().static_state();
+  moved.q = SA.simulation().static_state().q;
+  double apart = 0;
+  for (int l = 0; l < static_cast<int>(sa.n_lines()); ++l)
+    for (std::size_t i = 0; i < sa.line(l).model.n_nodes(); ++i)
+      for (int blk = 0; blk < 2; ++blk) {  // position (moved) and tangent (turned)
+        if (blk == 1 && !sa.line(l).model.hermite()) continue;
+        const Eigen::Index k = blk == 0 ? sa.node_dof(l, i) : sa.tangent_dof(l, i);
+        if (k < 0) continue;  // a held end's position
+        const double x = moved.q(k), y = moved.q(k + 1);
+        moved.q(k) = c * x - sn * y + (blk == 0 ? dx : 0);
+        moved.q(k + 1) = sn * x + c * y + (blk == 0 ? dy : 0);
+        if (blk == 0) apart = std::max(apart, (moved.q.segment<3>(k) - own.q.segment<3>(k)).norm());
+      }
+  VecX<double> R;
+  sb.static_residual(moved, R, nullptr);
+  const double scale = SB.simulation().statics().scale;
+  INFO("system route: the original's state in the twin's frame: residual " << R.cwiseAbs().maxCoeff() << " N of "
+                                                                           << scale << " N; " << apart
+                                                                           << " m from the twin's own state");
+  CHECK(R.cwiseAbs().maxCoeff() < 1e-7 * scale);
+  CHECK(apart > 0.05);
 }
