@@ -2,8 +2,8 @@
 // tangents of a Hermite line against duals; a Hermite line between held ends is the
 // single-line Hermite statics' equilibrium; a bridle of two finite-EI lines joined at a free
 // clump weight balances against lines solved one by one in the test; a point hung on two
-// finite-EI lines conserves energy at rho_inf = 1; the system march of a finite-EI line
-// follows the single-line march; named refusals.
+// finite-EI lines conserves energy at rho_inf = 1; the system march of a finite-EI line on
+// reused factors follows the fresh march and restarts bit for bit; named refusals.
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
 #include <catch2/catch.hpp>
 
@@ -258,36 +258,19 @@ TEST_CASE("A point hung on two finite-EI lines conserves energy at rho_inf = 1",
   CHECK(dissipated > 10 * conserved);
 }
 
-TEST_CASE("The system march of a finite-EI line follows the single-line march, on reused factors too",
+TEST_CASE("The system march of a finite-EI line on reused factors: the fresh march within the Newton test; a "
+          "snapshot restarts it bit for bit",
           "[system][hermite][dynamics]") {
-  // A cable from a surging fairlead to an anchor on the seabed, drag and added mass on (both
-  // marches hold a Hermite line's consistent mass over a step, spec "Added mass and fluid
-  // inertia": MooringSystem::hold_inertia) and no seabed damping (it switches on at contact,
-  // and the two Newton iterations settle a node that lands in a step at different points of
-  // that jump).
+  // A cable from a surging fairlead to an anchor on the seabed, drag and added mass on (the
+  // consistent mass held over a step, spec "Added mass and fluid inertia":
+  // MooringSystem::hold_inertia) and no seabed damping. (Its order of accuracy and its
+  // agreement with the EI = 0 line: system_line_march_test.cpp; before the single-line march
+  // was retired this march agreed with it to 0.006 N of 246 kN.)
   const ShLine cable{330, 30, 4e8, 1e5, 100, 0.1, 0, 1.2, 0.3, 1.0, 0.5, 0, 1};
   const Vec3<double> fair(0, 0, -10), anchor(300, 0, -100);
   auto motion = [&](double t) { return test_support::ramped_surge(t, fair, 2, 10, 5); };
   const double dt = 0.05, tend = 12;
   const int steps = static_cast<int>(std::lround(tend / dt));
-  // The single-line march.
-  Environment env;
-  env.depth = 100;
-  Line line("single", {{sh_type(cable), cable.length, cable.segs}}, sh_at(fair), sh_at(anchor), env);
-  StaticProblem prob;
-  prob.seabed_z = -100;
-  prob.seabed.kBot = 3e6;
-  const auto st0 = HermiteStatics(line, prob).solve();
-  DynamicOptions dopt;
-  dopt.rho_inf = 0.6;
-  dopt.seabed_z = -100;
-  dopt.seabed.kBot = 3e6;
-  dopt.seabed.cBot = 0;
-  LineDynamics dyn(line, dopt);
-  EndMotions e;
-  e[0].x = fair;
-  e[1].x = anchor;
-  dyn.initialize(0, st0.q, e);
   // The system: the fairlead a coupled point.
   const std::vector<ShPoint> pts{{"fairlead", PointKind::coupled, fair(0), fair(1), fair(2), 0, 0, 0, 0},
                                  {"anchor", PointKind::fixed, anchor(0), anchor(1), anchor(2), 0, 0, 0, 0}};
@@ -315,13 +298,11 @@ TEST_CASE("The system march of a finite-EI line follows the single-line march, o
   SystemStepper<MooringSystem<double>> fresh(sys_fresh, sf);
   fresh.initialize(s);
   long snapshot_changed = 0;
-  double worst = 0, Tmax = 0, reuse_gap = 0;
+  double Tmax = 0, reuse_gap = 0;
   std::vector<double> second_half;
   std::optional<SystemStepperSnapshot<MooringSystem<double>>> snap;
   for (int k = 1; k <= steps; ++k) {
     const EndMotion m = motion(k * dt);
-    e[0] = m;
-    dyn.step(dt, e);
     sys.set_coupled(0, m.x, m.v, m.a);
     st.step(dt);
     sys_fresh.set_coupled(0, m.x, m.v, m.a);
@@ -329,10 +310,9 @@ TEST_CASE("The system march of a finite-EI line follows the single-line march, o
     sys_plain.set_coupled(0, m.x, m.v, m.a);
     plain.step(dt);
     if (!(plain.state().q == st.state().q)) ++snapshot_changed;
-    const double T1 = dyn.coupled_reaction(0).force.norm(), T2 = sys.line_end_force_dynamic(st.state(), 0, 0).norm();
-    worst = std::max(worst, std::fabs(T1 - T2));
+    const double T2 = sys.line_end_force_dynamic(st.state(), 0, 0).norm();
     reuse_gap = std::max(reuse_gap, std::fabs(T2 - sys_fresh.line_end_force_dynamic(fresh.state(), 0, 0).norm()));
-    Tmax = std::max(Tmax, T1);
+    Tmax = std::max(Tmax, T2);
     if (snap) second_half.push_back(T2);
     if (k == steps / 2) {
       snap = st.snapshot();  // with the factor the next step reuses
@@ -340,11 +320,8 @@ TEST_CASE("The system march of a finite-EI line follows the single-line march, o
     }
   }
   CHECK(snapshot_changed == 0);
-  // Observed: 0.006 N of 246 kN (2.4e-8): the same scheme on the same element model (5.3 N,
-  // 2.1e-5, when the system evaluated the added mass at each iterate instead of holding it).
-  INFO("largest fairlead tension difference " << worst << " N of " << Tmax << " N; reuse against fresh "
-                                                 << reuse_gap << " N");
-  CHECK(worst <= 1e-6 * Tmax);
+  INFO("largest fairlead tension " << Tmax << " N; reuse against fresh " << reuse_gap << " N");
+  CHECK(Tmax > 1e5);
   CHECK(st.statistics().subdivisions == 0);
   // Cross-step factor reuse: the same march within the Newton test, on fewer factorisations.
   const auto& sr = st.statistics();
