@@ -1,27 +1,32 @@
-// Dynamics: one generalised-alpha step of a 100-element EI = 0 chain and of a 100-element
-// Hermite cable under a 2 m / 10 s fairlead surge (dt = 0.05 s), beside one band LU
-// factorisation of the same size measured in the same run (the baseline).
+// Dynamics: one generalised-alpha step (SystemStepper) of a 100-element EI = 0 chain and of a
+// 100-element Hermite cable, each a one-line MooringSystem, under a 2 m / 10 s fairlead surge
+// (dt = 0.05 s), beside one band LU factorisation of the same size measured in the same run
+// (the baseline).
 //   BM_step_tension/100, BM_step_hermite/100: time per step (wall time per simulated second
 //   = 20 steps); BM_band_factor_*: one factorisation; BM_band_solve_hermite[_templated]: one
 //   solve with the factors; BM_band_multiply_hermite: one band matrix-vector product (the
 //   mass times the acceleration of every residual).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/linalg.hpp"
 #include "cabledyn/statics.hpp"
+#include "cabledyn/system.hpp"
 
 using namespace cabledyn;
 
 namespace {
 
+// The OC3 line (902.2 m, 320 m depth) of 100 elements, EI = 0 or finite EI, from a coupled
+// fairlead to a fixed anchor, as a one-line MooringSystem at its static equilibrium.
 struct Case {
   Vec3<double> fair{5.2, 0, -70}, anchor{853.87, 0, -320};
-  Line line;
-  VecX<double> q0;
-  DynamicOptions opt;
+  MooringSystem<double> sys;
+  SystemState<double> s0;
+  int pf = -1;
   static LineType type(double EI) {
     LineType t;
     t.name = "OC3";
@@ -40,57 +45,62 @@ struct Case {
     e.depth = 320;
     return e;
   }
-  explicit Case(double EI)
-      : line("OC3", {{type(EI), 902.2, 100}}, LineEnd{fair, EndRotation::free, 0, {}},
-             LineEnd{anchor, EndRotation::free, 0, {}}, env()) {
-    StaticProblem p;
-    p.seabed_z = -320;
-    p.seabed.kBot = 1e5;
-    if (line.hermite()) {
-      HermiteStatics s(line, p);
-      q0 = s.solve().q;
-    } else {
-      TensionStatics s(line, p);
-      q0 = s.solve().q;
-    }
-    opt.seabed_z = -320;
-    opt.seabed.kBot = 1e5;
+  explicit Case(double EI) : sys(env(), "OC3") {
+    SeabedModel bed;
+    bed.z = -320;
+    bed.params.kBot = 1e5;
+    PointModel<double> f, a;
+    f.kind = PointKind::coupled;
+    f.r = fair;
+    a.kind = PointKind::fixed;
+    a.r = anchor;
+    pf = sys.add_point(f);
+    const int pa = sys.add_point(a);
+    sys.add_line(LineModel<double>::from_line(Line("OC3", {{type(EI), 902.2, 100}}, LineEnd{fair}, LineEnd{anchor}, env()), bed),
+                 pf, pa);
+    sys.renumber();
+    s0 = sys.initial_state();
+    solve_statics(sys, s0);
   }
 };
 
+// The fairlead's surge at time t: 2 m at 10 s, ramped in linearly over 10 s (the benchmark
+// runs long past it), with the velocity and acceleration of that motion.
+EndMotion surge(const Vec3<double>& fair, double t) {
+  const double A = 2, w = 2 * kPi / 10;
+  const double r = std::min(1.0, t / 10), r1 = t < 10 ? 0.1 : 0.0;
+  const double sn = std::sin(w * t), cs = std::cos(w * t);
+  EndMotion m;
+  m.x = fair;
+  m.x(0) += A * r * sn;
+  m.v(0) = A * (r1 * sn + r * w * cs);
+  m.a(0) = A * (2 * r1 * w * cs - r * w * w * sn);
+  return m;
+}
+
 void run_steps(benchmark::State& state, double EI, bool reuse = true, bool modified = false) {
   Case c(EI);
-  c.opt.reuse_factor = reuse;
-  c.opt.modified_newton = modified;
-  LineDynamics dyn(c.line, c.opt);
-  EndMotions e;
-  e[0].x = c.fair;
-  e[1].x = c.anchor;
-  dyn.initialize(0, c.q0, e);
-  const double dt = 0.05, A = 2, w = 2 * kPi / 10;
+  SystemStepperOptions o;
+  o.reuse_factor = reuse ? SystemStepperOptions::FactorReuse::automatic : SystemStepperOptions::FactorReuse::off;
+  o.modified_newton = modified;
+  SystemStepper<MooringSystem<double>> st(c.sys, o);
+  st.initialize(c.s0);
+  const double dt = 0.05;
   long k = 0;
   for (auto _ : state) {
     ++k;
-    const double t = k * dt;
-    // Ramped in linearly over 10 s (the benchmark runs long past it), with the velocity and
-    // acceleration of that motion.
-    const double r = std::min(1.0, t / 10), r1 = t < 10 ? 0.1 : 0.0;
-    const double sn = std::sin(w * t), cs = std::cos(w * t);
-    e[0].x(0) = c.fair(0) + A * r * sn;
-    e[0].v(0) = A * (r1 * sn + r * w * cs);
-    e[0].a(0) = A * (2 * r1 * w * cs - r * w * w * sn);
-    dyn.step(dt, e);
-    benchmark::DoNotOptimize(dyn.state().q.data());
+    const EndMotion m = surge(c.fair, k * dt);
+    c.sys.set_coupled(c.pf, m.x, m.v, m.a);
+    st.step(dt);
+    benchmark::DoNotOptimize(st.state().q.data());
   }
-  state.counters["iterations_per_step"] = double(dyn.statistics().newton_iterations) / double(k);
-  state.counters["factorizations_per_step"] = double(dyn.statistics().factorizations) / double(k);
-  state.counters["force_evals_per_step"] = double(dyn.statistics().force_evaluations) / double(k);
-  state.counters["tangent_evals_per_step"] = double(dyn.statistics().tangent_evaluations) / double(k);
-  state.counters["unused_tangents_per_step"] = double(dyn.statistics().unused_tangents) / double(k);
+  const auto& stats = st.statistics();
+  state.counters["iterations_per_step"] = double(stats.newton_iterations) / double(k);
+  state.counters["factorizations_per_step"] = double(stats.factorizations) / double(k);
   state.counters["steps_per_second"] = benchmark::Counter(double(k), benchmark::Counter::kIsRate);
 }
 
-void BM_step_tension(benchmark::State& state) { run_steps(state, 0.0); }
+void BM_step_tension(benchmark::State& state) { run_steps(state, 0.0, false); }
 BENCHMARK(BM_step_tension)->Arg(100)->Unit(benchmark::kMicrosecond);
 
 void BM_step_hermite(benchmark::State& state) { run_steps(state, 1e4); }
@@ -102,29 +112,24 @@ void BM_step_hermite_modified_noreuse(benchmark::State& state) { run_steps(state
 BENCHMARK(BM_step_hermite_modified)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_step_hermite_modified_noreuse)->Arg(100)->Unit(benchmark::kMicrosecond);
 
-// One evaluation of the line force r(q, v) of the march, without (BM_force_*) and with
-// (BM_force_tangent_*) its effective Jacobian in band storage, at a state of the surge run.
+// One evaluation of the system's dynamic force r(q, v) (MooringSystem::dynamic_residual),
+// without (BM_force_*) and with (BM_force_tangent_*) its Jacobian wq dr/dq + wv dr/dv in the
+// bordered band storage, at a state of the surge run.
 void force_eval(benchmark::State& state, double EI, bool tangent) {
   Case c(EI);
-  LineDynamics dyn(c.line, c.opt);
-  EndMotions e;
-  e[0].x = c.fair;
-  e[1].x = c.anchor;
-  dyn.initialize(0, c.q0, e);
+  SystemStepper<MooringSystem<double>> st(c.sys, SystemStepperOptions{});
+  st.initialize(c.s0);
   for (int k = 1; k <= 40; ++k) {
-    const double t = k * 0.05;
-    e[0].x(0) = c.fair(0) + 2 * std::sin(0.2 * kPi * t);
-    e[0].v(0) = 2 * 0.2 * kPi * std::cos(0.2 * kPi * t);
-    dyn.step(0.05, e);
+    const EndMotion m = surge(c.fair, k * 0.05);
+    c.sys.set_coupled(c.pf, m.x, m.v, m.a);
+    st.step(0.05);
   }
-  const auto n = static_cast<Eigen::Index>(c.line.dofs());
-  VecX<double> r(n);
-  BandMatrix<double> S(n, c.line.half_bandwidth(), c.line.half_bandwidth());
+  VecX<double> r(c.sys.dofs());
+  auto J = c.sys.make_jacobian();
   for (auto _ : state) {
-    if (tangent) S.set_zero();
-    dyn.force(dyn.state().q, dyn.state().v, r, tangent ? &S : nullptr, 0.6, 20.0);
+    if (tangent) J.set_zero();
+    c.sys.dynamic_residual(st.state(), r, tangent ? &J : nullptr, 0.6, 20.0);
     benchmark::DoNotOptimize(r.data());
-    benchmark::DoNotOptimize(S.data());
   }
 }
 void BM_force_tension(benchmark::State& state) { force_eval(state, 0.0, false); }

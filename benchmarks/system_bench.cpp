@@ -1,14 +1,10 @@
 // Systems: one generalised-alpha step of the OC3 chain (100 EI = 0 elements, 902.2 m, 320 m
 // depth) under a 2 m / 10 s fairlead surge (dt = 0.05 s) as a one-line MooringSystem through
-// the SystemStepper (full Newton on the bordered Jacobian), beside the same step of the
-// single-line march LineDynamics (the baseline, measured in the same run). The same line
-// with bending (EI 1e5 N m^2, 50 cubic-Hermite elements) through the SystemStepper with the
-// previous step's factor reused (SystemStepperOptions::reuse_factor automatic, opt-in: on for a
-// finite-EI line) and without (the baseline), and through LineDynamics.
-//   BM_system_step_oc3/100 vs BM_line_step_oc3/100: time per step; counters: Newton
-//   iterations per step.
-//   BM_system_step_cable/1 (reuse) vs BM_system_step_cable/0 (fresh) vs BM_line_step_cable:
-//   time per step; counters: Newton iterations and factorisations per step.
+// the SystemStepper, with a fresh factorisation every step (the baseline, measured in the same
+// run) and on the previous step's factor; the same line with bending (EI 1e5 N m^2, 50
+// cubic-Hermite elements) alike (reuse_factor automatic: on for a finite-EI line).
+//   BM_system_step_oc3/1 vs /0, BM_system_step_cable/1 vs /0: time per step; counters: Newton
+//   iterations and factorisations per step.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -55,37 +51,8 @@ EndMotion surge(long k, double dt) {
   return m;
 }
 
-// The single-line march of a line of type t in n elements (EI = 0: the tension statics'
-// equilibrium, else the Hermite statics') under the surge, time per step.
-void line_steps(benchmark::State& state, const LineType& t, int n) {
-  Line line(t.name, {{t, 902.2, n}}, LineEnd{kFair, EndRotation::free, 0, {}}, LineEnd{kAnchor, EndRotation::free, 0, {}},
-            env320());
-  StaticProblem p;
-  p.seabed_z = -320;
-  p.seabed.kBot = 1e5;
-  const VecX<double> q0 = t.EI > 0 ? HermiteStatics(line, p).solve().q : TensionStatics(line, p).solve().q;
-  DynamicOptions o;
-  o.seabed_z = -320;
-  o.seabed.kBot = 1e5;
-  o.seabed.cBot = 1e4;
-  o.rho_inf = 0.8;
-  LineDynamics dyn(line, o);
-  EndMotions e;
-  e[0].x = kFair;
-  e[1].x = kAnchor;
-  dyn.initialize(0, q0, e);
-  long k = 0;
-  for (auto _ : state) {
-    e[0] = surge(++k, 0.05);
-    dyn.step(0.05, e);
-    benchmark::DoNotOptimize(dyn.state().q.data());
-  }
-  state.counters["newton_per_step"] = double(dyn.statistics().newton_iterations) / double(k);
-  state.counters["factor_per_step"] = double(dyn.statistics().factorizations) / double(k);
-}
-
-// The same line as a one-line MooringSystem stepped by the SystemStepper (factor reuse as
-// asked), time per step.
+// The line of type t in n elements as a one-line MooringSystem stepped by the SystemStepper
+// (factor reuse as asked), time per step.
 void system_steps(benchmark::State& state, const LineType& t, int n, SystemStepperOptions::FactorReuse reuse) {
   const Environment env = env320();
   SeabedModel bed;
@@ -127,16 +94,12 @@ LineType oc3_cable() {
   return t;
 }
 
-void BM_line_step_oc3(benchmark::State& state) { line_steps(state, oc3(), static_cast<int>(state.range(0))); }
-BENCHMARK(BM_line_step_oc3)->Arg(100)->Unit(benchmark::kMicrosecond);
-
+// The OC3 chain with fresh factors every step (the baseline) and on the previous step's factor.
 void BM_system_step_oc3(benchmark::State& state) {
-  system_steps(state, oc3(), static_cast<int>(state.range(0)), SystemStepperOptions::FactorReuse::off);
+  system_steps(state, oc3(), 100,
+               state.range(0) ? SystemStepperOptions::FactorReuse::on : SystemStepperOptions::FactorReuse::off);
 }
-BENCHMARK(BM_system_step_oc3)->Arg(100)->Unit(benchmark::kMicrosecond);
-
-void BM_line_step_cable(benchmark::State& state) { line_steps(state, oc3_cable(), 50); }
-BENCHMARK(BM_line_step_cable)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_system_step_oc3)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 void BM_system_step_cable(benchmark::State& state) {
   system_steps(state, oc3_cable(), 50,

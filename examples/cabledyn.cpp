@@ -29,7 +29,6 @@
 #include <optional>
 #include <string>
 
-#include "cabledyn/io/driver.hpp"
 #include "cabledyn/io/system_runner.hpp"
 #include "default_deck.hpp"
 
@@ -58,15 +57,14 @@ int main(int argc, char** argv) {
   namespace fs = std::filesystem;
   io::RunSettings set;
   std::string deck_path, root;
-  bool single_line = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--static") {
       set.static_only = true;
     } else if (a == "--system") {
-      single_line = false;  // the default route (kept for the commands written before it was)
+      // the only route (kept for the commands written when there were two)
     } else if (a == "--single-line") {
-      single_line = true;
+      return usage_error("--single-line: the single-line route was retired (every deck runs as one mooring system)");
     } else if (a == "--out" || a == "--tmax" || a == "--dtm" || a == "--motion" || a == "--restart-check") {
       if (i + 1 >= argc) return usage_error(a + " needs a value");
       const char* v = argv[++i];
@@ -86,7 +84,7 @@ int main(int argc, char** argv) {
     } else if (a == "--help" || a == "-h") {
       std::printf(
           "usage: cabledyn [--static] [--tmax T] [--dtm DT] [--motion FILE] [--out ROOT] [--quiet]\n"
-          "                [--restart-check T] [--single-line] [DECK.dat]\n"
+          "                [--restart-check T] [DECK.dat]\n"
           "  --static   statics (and modes) only\n"
           "  --tmax T   run length [s] over the deck's TMax (a multiple of dtM)\n"
           "  --dtm DT   time step [s] over the deck's dtM\n"
@@ -96,9 +94,7 @@ int main(int argc, char** argv) {
           "  --quiet    no messages on stderr\n"
           "  --restart-check T  copy the state at T, repeat the rest of the run from the copy at the\n"
           "             end, and require every output to repeat bit for bit\n"
-          "  --single-line  run a deck of lines alone, between fixed and coupled points, one line at\n"
-          "             a time (the single-line route) instead of as one mooring system\n"
-          "  --system   the default: the deck as one mooring system (the system route)\n"
+          "  --system   accepted: every deck runs as one mooring system\n"
           "exit status: 0 done, 1 error, 2 bad command line, 3 feature not implemented, 130\n"
           "interrupted (SIGINT: the outputs hold every step up to the interruption)\n");
       return 0;
@@ -119,13 +115,13 @@ int main(int argc, char** argv) {
       try {
         deck = io::read_deck(deck_path);
       } catch (const NotImplementedError&) {
-        // A deck whose only requests the single-line route lacks are free points, bodies,
-        // points on bodies and rods runs as a mooring system (io/system_runner.hpp); any other
-        // request is refused by name.
+        // The reader lists free points, bodies, points on bodies and rods as requests of their
+        // own (ReadOptions::accept_unsupported); the system runs them. Any other request is
+        // refused by name.
         io::ReadOptions ro;
         ro.accept_unsupported = true;
         deck = io::read_deck(deck_path, ro);
-        io::refuse_unmodelled(deck);  // names what neither route models, not what the system route does
+        io::refuse_unmodelled(deck);  // names what the system does not model
       }
       stem = fs::path(deck_path).stem().string();
       if (root.empty()) root = (fs::path(deck_path).parent_path() / stem).string();
@@ -143,25 +139,10 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     if (set.log) *set.log << "cabledyn " << kVersion << ": " << deck.file << ": " << deck.title << "\n";
     std::vector<std::string> files;
-    // Every deck runs as one mooring system (the system route), unless --single-line asks for
-    // the single-line route, which runs decks of lines alone between fixed and coupled points
-    // (free points, bodies, rods, a coupled point's mass, volume or drag: refuse_unmodelled let
-    // only those through, and only the system route models them).
-    const bool objects =
-        io::has_free_points(deck) || !deck.bodies.empty() || !deck.rods.empty() || !deck.unsupported.empty();
-    if (single_line && objects)
-      throw InputError(deck.file, "--single-line", "a deck with free points, bodies, rods or a coupled point's mass, "
-                       "volume or drag", "a deck of lines alone between fixed and coupled points (the system route "
-                       "runs it: drop --single-line)");
-    if (!single_line) {
-      io::SystemRunner run(deck, set);
-      run.run();
-      files = run.files();
-    } else {
-      io::DeckRunner run(deck, set);
-      run.run();
-      files = run.files();
-    }
+    // Every deck runs as one mooring system (io/system_runner.hpp).
+    io::SystemRunner run(deck, set);
+    run.run();
+    files = run.files();
     std::printf("cabledyn: results written to");
     for (const auto& f : files) std::printf(" %s", f.c_str());
     std::printf("\n");

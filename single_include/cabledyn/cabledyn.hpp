@@ -324,7 +324,7 @@ T sqrt_or_zero(const T& x) {
 // ---- begin cabledyn/core/pack.hpp ----
 // cabledyn: Pack<S, N>, a scalar that holds N independent lanes of S (a SIMD vector), so that
 // a kernel written once as a template over T evaluates N elements at a time (the march packs
-// runs of equal Hermite elements; DynamicOptions::pack_elements). Arithmetic, sqrt and abs
+// runs of equal Hermite elements; LineModel::set_pack_elements). Arithmetic, sqrt and abs
 // act lane by lane with the operations of the scalar kernel, so each lane is the scalar
 // result to round-off (Eigen may associate a double reduction differently, and the compiler
 // may contract multiply-adds differently in vector and scalar code).
@@ -694,8 +694,7 @@ namespace cabledyn {
 /// length h): writes x(t), v(t), a(t) at s, as the quintic Hermite basis on [0, 1] weighs the
 /// six data. V is a scalar or a vector (Vec3) of S. At s = 0 it returns x0 exactly; the
 /// velocity and acceleration at the ends are those given up to round-off (a caller needing
-/// them exactly copies them there). The arithmetic is the one the single-line march's end
-/// trajectory was written with (its runs repeat bit for bit).
+/// them exactly copies them there). The arithmetic is fixed: runs repeat bit for bit.
 template <class S, class V>
 void quintic_hermite(const V& x0, const V& v0, const V& a0, const V& x1, const V& v1, const V& a1, const S& h, const S& s,
                      V& x, V& v, V& a) {
@@ -8968,8 +8967,7 @@ class LineModel {
   /// is exact: the converged state is not affected). The system stepper holds a Hermite
   /// line's mass over a step instead, as the spec's Hermite path does (hermite_masses,
   /// held_inertia). The added mass is that of the wetted
-  /// part below the still water (the EI = 0 tangent holds the wetted fraction, as the
-  /// single-line march does).
+  /// part below the still water (the EI = 0 tangent holds the wetted fraction).
   template <class Sink>
   void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
     Ma.setZero(size());
@@ -9628,46 +9626,6 @@ struct BandSlotSink {
       for (Eigen::Index b = 0; b < 3; ++b)
         for (Eigen::Index a = 0; a < 3; ++a) K->at(r0 + a, c0 + b) += B(a, b);
     }
-  }
-};
-
-/// The march's sink: slot blocks written straight into the columns of a BandMatrix<double>
-/// (an element's blocks lie in the line's band by construction: no check, no allocation), and
-/// a Hermite element's component-major blocks (HermiteBlockSum, lane `ln` of a pack) without
-/// forming its 12 x 12 matrix.
-struct BandMarchSink {
-  BandMatrix<double>* S;
-  void add(std::size_t i, std::size_t j, const Mat3<double>& B) {
-    const auto r0 = static_cast<Eigen::Index>(3 * i), c0 = static_cast<Eigen::Index>(3 * j);
-    double* data = S->data();
-    for (Eigen::Index b = 0; b < 3; ++b) {
-      double* col = data + S->offset(r0, c0 + b);  // col[a] = S(r0 + a, c0 + b)
-      for (Eigen::Index a = 0; a < 3; ++a) col[a] += B(a, b);
-    }
-  }
-  // An element's whole block (its slots first_slot.. contiguous): S(i0 + i, i0 + j) += B(i, j),
-  // i0 = 3 first_slot.
-  template <class M>
-  void add_element_block(std::size_t first_slot, const M& B) {
-    const auto i0 = static_cast<Eigen::Index>(3 * first_slot);
-    double* data = S->data();
-    for (Eigen::Index j = 0; j < B.cols(); ++j) {
-      double* col = data + S->offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
-      for (Eigen::Index i = 0; i < B.rows(); ++i) col[i] += B(i, j);
-    }
-  }
-  // S(i0 + 3k + i, i0 + 3l + j) += R(k + 4l, i + 3j), i0 = 3 first_slot.
-  template <class P>
-  void add_hermite_blocks(std::size_t first_slot, HermiteBlockSum<P>& blocks, int ln) {
-    const auto i0 = static_cast<Eigen::Index>(3 * first_slot);
-    const auto& R = blocks.matrix();
-    double* data = S->data();
-    for (int l = 0; l < 4; ++l)
-      for (int j = 0; j < 3; ++j) {
-        double* col = data + S->offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
-        for (int k = 0; k < 4; ++k)
-          for (int i = 0; i < 3; ++i) col[3 * k + i] += lane(R(k + 4 * l, i + 3 * j), ln);
-      }
   }
 };
 
@@ -11905,33 +11863,14 @@ using HermiteStatics = BasicHermiteStatics<>;
 // ---- end cabledyn/statics/hermite_statics.hpp ----
 // ---- end cabledyn/statics.hpp ----
 // ---- begin cabledyn/dynamics.hpp ----
-// cabledyn module header: dynamics (generalised-alpha parameters and a dense stepper; the
-// implicit march of a line: its bookkeeping, load model, policies and stepper; the
-// generalised-alpha stepper of any system).
+// cabledyn module header: dynamics (the generalised-alpha parameters and a dense stepper; the
+// EI = 0 lines' release cap and sub-step trigger, policies the systems apply through their
+// hooks; the prescribed kinematics of a held point; the generalised-alpha stepper of any
+// system).
 
-// ---- begin cabledyn/dynamics/band_scatter.hpp ----
-// cabledyn: a scaled copy of a band matrix (element blocks go into band storage through
-// line/band_sink.hpp).
-// Spec "Linear algebra" (band storage; assembly from element blocks without allocation).
-
-#include <cstddef>
-
-
-namespace cabledyn::detail {
-
-// S = c M over the band rows of the storage (same layout; the fill rows of both stay zero).
-inline void copy_band_scaled(BandMatrix<double>& S, const BandMatrix<double>& M, double c) {
-  const Eigen::Index ld = S.ldab(), kl = S.kl(), rows = ld - kl;
-  for (Eigen::Index j = 0; j < S.rows(); ++j)
-    Eigen::Map<VecX<double>>(S.data() + j * ld + kl, rows) = c * Eigen::Map<const VecX<double>>(M.data() + j * ld + kl, rows);
-}
-
-
-}  // namespace cabledyn::detail
-// ---- end cabledyn/dynamics/band_scatter.hpp ----
 // ---- begin cabledyn/dynamics/ei0_substeps.hpp ----
 // cabledyn: the trigger of the EI = 0 rotation- and snap-resolved sub-steps, a policy of an
-// EI = 0 line's march (the single-line march and the system stepper re-solve the interval;
+// EI = 0 line's march (the system stepper re-solves the interval, SystemMarchPolicies;
 // this header decides when and in how many sub-steps, from the line's LineModel and node
 // vectors).
 // Spec "Rotation- and snap-resolved sub-steps".
@@ -12013,6 +11952,45 @@ inline std::string kept_plain_note(long steps) {
 
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/ei0_substeps.hpp ----
+// ---- begin cabledyn/dynamics/end_motion.hpp ----
+// cabledyn: the prescribed kinematics of a held point at one time (EndMotion) and the quintic
+// smoothstep that brings a prescribed motion in over a ramp.
+// Spec "Prescribed motion" (the motion of a held end; the ramp r(t) with r, r' and r''
+// continuous).
+
+#include <algorithm>
+#include <array>
+
+
+namespace cabledyn {
+
+/// Prescribed kinematics of a held point (a line end, a coupled point) at one time.
+struct EndMotion {
+  Vec3<double> x = Vec3<double>::Zero();  ///< position [m]
+  Vec3<double> v = Vec3<double>::Zero();  ///< velocity [m/s]
+  Vec3<double> a = Vec3<double>::Zero();  ///< acceleration [m/s^2]
+};
+/// The kinematics of a line's two ends (End A, End B).
+using EndMotions = std::array<EndMotion, 2>;
+
+/// The quintic smoothstep r(t) = u^3 (10 - 15 u + 6 u^2), u = t / T_r, that brings a motion in
+/// over T_r (0 before t = 0, 1 after T_r; r, r' and r'' continuous), with its rates.
+struct SmoothStep {
+  double r = 1, rd = 0, rdd = 0;  ///< r [-], dr/dt [1/s], d2r/dt2 [1/s^2]
+};
+inline SmoothStep quintic_smoothstep(double t, double T_r) {
+  SmoothStep s;
+  if (t < T_r) {
+    const double u = std::max(t, 0.0) / T_r;
+    s.r = u * u * u * (10 - 15 * u + 6 * u * u);
+    s.rd = 30 * u * u * (1 - u) * (1 - u) / T_r;
+    s.rdd = 60 * u * (1 - u) * (1 - 2 * u) / (T_r * T_r);
+  }
+  return s;
+}
+
+}  // namespace cabledyn
+// ---- end cabledyn/dynamics/end_motion.hpp ----
 // ---- begin cabledyn/dynamics/generalized_alpha.hpp ----
 // cabledyn: the generalised-alpha method (Chung & Hulbert 1993).
 // Spec "Time integration"; EQUATIONS.md section 10:
@@ -12026,8 +12004,8 @@ inline std::string kept_plain_note(long steps) {
 //   effective tangent (unknown q_{n+1}):
 //   S = (1 - alpha_m)/(beta dt^2) M + (1 - alpha_f) [gamma/(beta dt) K_v + K_q].
 // A small dense generic stepper, templated on the scalar, serves tests of the scheme's
-// spectral properties and any small system; the line stepper (line_dynamics.hpp) uses the
-// same parameters with band storage.
+// spectral properties and any small system; the system stepper (system_stepper.hpp) uses the
+// same parameters with the systems' bordered band storage.
 
 #include <cmath>
 #include <functional>
@@ -12158,45 +12136,12 @@ Mat3<T> generalized_alpha_amplification(const GeneralizedAlpha<T>& g, const T& O
 
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/generalized_alpha.hpp ----
-// ---- begin cabledyn/dynamics/line_dynamics.hpp ----
-// cabledyn: the generalised-alpha stepper of one line (EI = 0 or cubic-Hermite): predictor,
-// Newton iteration, the reuse of a factorised tangent, adaptive step subdivision and the
-// single commit of a step.
-// Spec "Time integration" (the scheme, the force and configuration blends, the predictors,
-// Newton iterations and their convergence rules, modified Newton, the reuse of a factorised
-// tangent, adaptive step subdivision), "Prescribed motion", "Tension and coupled loads",
-// "Linear algebra" (band storage, workspaces sized once: a step allocates nothing on the
-// heap).
-//
-// One job per header (docs/index.md, "The solver half"):
-//   line_march_types.hpp  the bookkeeping: options, the committed state (one value, copied
-//                         whole), statistics, end kinematics, the held fluid
-//   line_load_model.hpp   the model: r(q, v) and its Jacobians, the mass M(q)
-//   release_cap.hpp       policy of the EI = 0 force blend (spec "Release cap")
-//   ei0_substeps.hpp      policy: when EI = 0 steps are re-solved in sub-steps
-//   line_dynamics.hpp     this stepper
-//
-// State: q, v, a of every DOF (the held end DOFs carry the prescribed kinematics) and the
-// committed force r_n = r(q_n, v_n) of the force blend, where
-//   r(q, v) = f_int(q) + f_damping(q, v) - f_ext(q, v)
-// (f_ext: submerged weight, seabed contact and damping, Morison drag and Froude-Krylov with
-// the fluid field held over the step, the buoyancy lost above the surface), so that the
-// equation of motion is M a + r = 0 on the free DOFs, M the structural plus added mass.
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <limits>
-#include <string>
-#include <vector>
-
 // ---- begin cabledyn/dynamics/hermite_step_check.hpp ----
-// cabledyn: the finite-EI step check of both marches (spec "Adaptive step subdivision"): a
+// cabledyn: the finite-EI step check of the march (spec "Adaptive step subdivision"): a
 // converged Hermite step that changes an element's chord by more than 20 % of its length,
 // turns a nodal tangent by more than 15 deg, or shrinks a nodal tangent below |m| = 0.01 (a
-// singular parametrisation) is subdivided. The single-line march (LineDynamics::geometry_ok)
-// and the system's (SystemMarchPolicies::step_rejection) read a line's nodes through their
-// own layouts and call this one test.
+// singular parametrisation) is subdivided. The system's march policies
+// (SystemMarchPolicies::step_rejection) read a line's nodes through its layout and call it.
 
 #include <cmath>
 #include <cstddef>
@@ -12226,329 +12171,9 @@ const char* hermite_step_rejection(std::size_t n_nodes, R0&& r0, R1&& r1, M0&& m
 
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/hermite_step_check.hpp ----
-// ---- begin cabledyn/dynamics/line_load_model.hpp ----
-// cabledyn: the line march's view of the line's load model (LineModel): the force r(q, v) = f_int + f_damping - f_ext
-// with its Jacobians into band storage, and the mass M(q) (structural plus added mass).
-// Spec "The EI = 0 tension element", "The cubic-Hermite element" (internal and damping
-// forces, effective tangents), "Axial damping", "Buoyancy and wetting" (submerged weight,
-// the buoyancy lost above the surface, the wetted fraction), "Morison drag", "Added mass and
-// fluid inertia" (Froude-Krylov with the fluid field held over the step), "Seabed contact"
-// (normal law and damping in the march), "Linear algebra" (element blocks into band storage;
-// runs of equal submerged Hermite elements on SIMD packs).
-//
-// The model knows nothing of the time scheme: the stepper (line_dynamics.hpp) asks it for
-// S += wq dr/dq + wv dr/dv with the scheme's weights, and for the mass.
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <cstddef>
-#include <vector>
-
-// ---- begin cabledyn/dynamics/line_march_types.hpp ----
-// cabledyn: the bookkeeping of the line march: prescribed end kinematics and their quintic
-// (C2) interpolation, the held fluid field, the options, the committed state (one value
-// copied whole), the run statistics and the coupled end reaction.
-// Spec "Prescribed motion", "Adaptive step subdivision" (the quintic end trajectory), "Time
-// integration" (the fluid fields held over the step; the committed force of the force
-// blend), "Tension and coupled loads" (the condensed end reaction).
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <optional>
-#include <string>
-#include <vector>
-
-
-namespace cabledyn {
-
-/// Prescribed kinematics of a held line end at one time.
-struct EndMotion {
-  Vec3<double> x = Vec3<double>::Zero();  ///< position [m]
-  Vec3<double> v = Vec3<double>::Zero();  ///< velocity [m/s]
-  Vec3<double> a = Vec3<double>::Zero();  ///< acceleration [m/s^2]
-};
-using EndMotions = std::array<EndMotion, 2>;
-
-/// The quintic smoothstep r(t) = u^3 (10 - 15 u + 6 u^2), u = t / T_r, that brings a motion in
-/// over T_r (0 before t = 0, 1 after T_r; r, r' and r'' continuous), with its rates.
-struct SmoothStep {
-  double r = 1, rd = 0, rdd = 0;  ///< r [-], dr/dt [1/s], d2r/dt2 [1/s^2]
-};
-inline SmoothStep quintic_smoothstep(double t, double T_r) {
-  SmoothStep s;
-  if (t < T_r) {
-    const double u = std::max(t, 0.0) / T_r;
-    s.r = u * u * u * (10 - 15 * u + 6 * u * u);
-    s.rd = 30 * u * u * (1 - u) * (1 - u) / T_r;
-    s.rdd = 60 * u * (1 - u) * (1 - 2 * u) / (T_r * T_r);
-  }
-  return s;
-}
-
-/// Quintic (C2) trajectory between the interval-start and target kinematics at tau in [0, 1]
-/// (spec "Adaptive step subdivision").
-inline EndMotions quintic_end_motions(const EndMotions& a, const EndMotions& b, double dt, double tau) {
-  EndMotions m;
-  for (int e = 0; e < 2; ++e)
-    quintic_hermite(a[e].x, a[e].v, a[e].a, b[e].x, b[e].v, b[e].a, dt, tau, m[e].x, m[e].v, m[e].a);
-  return m;
-}
-
-/// The fluid field of a step, sampled per node (velocity and local acceleration) and held
-/// over the step (spec "Time integration": the fluid fields are held over the step).
-struct HeldFluid {
-  std::vector<Vec3<double>> u;     ///< fluid velocity at each node [m/s]
-  std::vector<Vec3<double>> udot;  ///< local fluid acceleration at each node [m/s^2]
-};
-
-/// Options of the march (deck OPTIONS names in brackets).
-struct DynamicOptions {
-  double rho_inf = 0.4;           ///< spectral radius at infinite frequency [rhoInf]
-  bool force_blend = true;        ///< [alpha_force_blend]
-  double rel_tol = 1e-8;          ///< [dynamic_solver rel]
-  double abs_tol = 1e-14;         ///< [dynamic_solver abs]
-  int max_iterations = 30;        ///< [dynamic_solver max_iter]
-  int max_backtracks = 12;        ///< [dynamic_solver backtracks]
-  bool modified_newton = false;   ///< [modified_newton]
-  bool reuse_factor = true;       ///< Hermite: start from the previous step's factorised tangent
-  int max_substeps = 1024;        ///< [recovery_max_substeps] 4 ... 65536
-  bool release_cap = true;        ///< EI = 0, force blend: cap the blended force of a releasing element
-  std::optional<double> seabed_z; ///< flat seabed (none: no seabed)
-  SeabedParams seabed;            ///< kBot, cBot
-  double surface_z = 0;           ///< still-water level
-  bool tensile_safety = false;    ///< Hermite: a step whose element-mean force is compressed fails (error mode)
-  /// Hermite: evaluate runs of kPackLanes equal, wholly submerged elements at once on SIMD
-  /// packs (core/pack.hpp); off: one element at a time. Each lane repeats the one-element
-  /// arithmetic, so the two agree to round-off.
-  bool pack_elements = true;
-  double tensile_strain_tolerance = 2e-6;  ///< [tensile_strain_tolerance]
-  /// [ei0_substeps] auto (true, the spec's default) / off: EI = 0 rotation- and snap-resolved
-  /// sub-steps. The deck rule "False alpha_force_blend turns it off unless the deck sets it"
-  /// is the driver's; a library user who clears force_blend sets this as wanted.
-  bool ei0_substeps = true;
-  int ei0_substep_max = 16;       ///< [ei0_substep_max] 4 ... 65536
-  double ei0_substep_angle = 1.0; ///< [ei0_substep_angle] chord turn per step that triggers them [deg], in (0, 90]
-  /// A step runs with subnormal results flushed to zero (core/fp_env.hpp); the caller's mode
-  /// is restored on return.
-  bool flush_subnormals = true;
-
-  void validate(const std::string& object) const {
-    if (!(rho_inf >= 0 && rho_inf <= 1)) throw InputError(object, "rhoInf", rho_inf, "in [0, 1]");
-    if (!(rel_tol > 0)) throw InputError(object, "dynamic_solver relative tolerance", rel_tol, "> 0");
-    if (!(abs_tol >= 0)) throw InputError(object, "dynamic_solver absolute tolerance", abs_tol, ">= 0");
-    if (max_iterations < 1) throw InputError(object, "dynamic_solver max_iter", max_iterations, ">= 1");
-    if (max_backtracks < 0) throw InputError(object, "dynamic_solver backtracks", max_backtracks, ">= 0");
-    if (max_substeps < 4 || max_substeps > 65536)
-      throw InputError(object, "recovery_max_substeps", max_substeps, "in [4, 65536]");
-    if (ei0_substep_max < 4 || ei0_substep_max > 65536)
-      throw InputError(object, "ei0_substep_max", ei0_substep_max, "in [4, 65536]");
-    if (!(ei0_substep_angle > 0 && ei0_substep_angle <= 90))
-      throw InputError(object, "ei0_substep_angle", ei0_substep_angle, "in (0, 90] deg");
-    seabed.validate(object);
-  }
-};
-
-/// The committed state of a line's march without the factorised tangent: one value, copied
-/// whole by its defaulted assignment (rollback to the step start, the plain step kept while
-/// its sub-steps are solved), so a field added here cannot escape a rollback. Assigned into
-/// storage of the same size it allocates nothing.
-struct LineMarchState {
-  double t = 0;
-  VecX<double> q, v, a;   ///< positions (and tangents), velocities, accelerations
-  VecX<double> r;         ///< committed force r(q_n, v_n) with the last held fluid field
-  double initial_tension = 0;  ///< EI = 0: the largest element tension of the initial state [N]
-  // Factor reuse across steps (Hermite): part of the state so a restart repeats it.
-  bool have_factor = false;              ///< `factor` holds the last step's tangent
-  int reuse_skip = 0;                    ///< steps left that factorise fresh
-  int reuse_streak = 0;                  ///< length of the current back-off (1, 2, 4, ... 32)
-  int last_fresh_factorizations = 0;     ///< factorisations of the last fresh step
-  double newton_rate = 0;                ///< c of n_{k+1} = c n_k^2 (tolerance units) on the last fresh step; 0: unknown
-  /// How often a tangent evaluated ahead with a trial would be factorised, after a fresh
-  /// factorisation [0] and on the reused factor [1]: a running mean (weight 1/5 on the last
-  /// outcome) that decides whether the march evaluates ahead (above 3/4).
-  std::array<double, 2> ahead_use{1.0, 1.0};
-};
-
-/// The committed state of a line's march (a snapshot is a copy of it): the march state and
-/// the factorised tangent of the last step, a cache that a rollback drops (the next attempt
-/// factorises fresh; the path stays a function of the committed state, so a restart from a
-/// snapshot repeats it).
-struct LineDynamicState : LineMarchState {
-  BandLU<double> factor;  ///< the reusable factorised tangent
-};
-
-/// Counters of the march for the run summary.
-struct StepStatistics {
-  long steps = 0;
-  long subdivided_intervals = 0;
-  int largest_subdivision = 1;
-  long newton_iterations = 0;
-  long factorizations = 0;
-  long force_evaluations = 0;    ///< the march's evaluations of r(q, v) without its Jacobians
-  long tangent_evaluations = 0;  ///< the march's evaluations of r(q, v) with its Jacobians
-                                 ///< (outputs such as end_force() and force() not counted)
-  long unused_tangents = 0;  ///< tangent evaluations made ahead with a trial and then not factorised
-  long release_caps = 0;   ///< committed element steps whose blended force the release cap limited
-  // EI = 0 rotation- and snap-resolved sub-steps (spec "Rotation- and snap-resolved sub-steps").
-  long ei0_substepped = 0;       ///< steps solved again in sub-steps
-  int ei0_largest_count = 0;     ///< the largest sub-step count used
-  long ei0_capped = 0;           ///< steps whose turn asked for more than ei0_substep_max
-  long ei0_kept_plain = 0;       ///< steps that kept the plain step (a sub-step did not converge)
-  double largest_turn_deg = 0;   ///< EI = 0: largest chord turn of a taut segment in one solver step [deg]
-  /// EI = 0, force blend: energy the element forces (elastic and dashpot) created over the
-  /// run [J], the sum over committed steps and elements of max(0, W - (U_n - U_{n+1})), W the
-  /// work of the element's blended force on its nodes (spec "Release cap"). On an undamped
-  /// line it is round-off with the cap. With a dashpot it also counts the step-by-step
-  /// exchange of the generalised-alpha dashpot with the algorithmic state (dissipative over
-  /// the run, not every step), so there it measures, but does not bound, the creation.
-  double created_energy = 0;
-};
-
-/// The coupled end reaction -(M a + f_int - f_ext) at a held node and its derivatives with
-/// respect to the node's prescribed position, velocity and acceleration, the free DOFs
-/// statically condensed (spec "Tension and coupled loads").
-struct EndReaction {
-  Vec3<double> force;   ///< force the line exerts on the support [N]
-  Mat3<double> J_x;     ///< d force / d x_c: -(K_cc - K_cf K_ff^-1 K_fc)
-  Mat3<double> J_v;     ///< d force / d v_c: -Psi^T C Psi, Psi the quasi-static shape
-  Mat3<double> J_a;     ///< d force / d a_c: -(M_cc - M_cf M_ff^-1 M_fc)
-};
-
-/// Sample a fluid field at the nodes of a line at time t (spec "Time integration": the host
-/// samples the fields for the end of the step, t_{n+1}, at the committed node positions, and
-/// every load evaluation of the step uses them). `out` keeps its storage (no allocation once
-/// sized).
-inline void sample_fluid(const FluidField& field, const Line& line, const VecX<double>& q, double t, HeldFluid& out) {
-  out.u.resize(line.n_nodes());
-  out.udot.resize(line.n_nodes());
-  for (std::size_t i = 0; i < line.n_nodes(); ++i) {
-    const FluidSample s = field.sample(line.r(q, i), t);
-    out.u[i] = s.u;
-    out.udot[i] = s.a;
-  }
-}
-
-}  // namespace cabledyn
-// ---- end cabledyn/dynamics/line_march_types.hpp ----
-
-namespace cabledyn {
-
-/// The load model of one line in the march (EI = 0 or cubic Hermite): r(q, v) and its
-/// Jacobians, and the mass, with the fluid field held over the step. The loads are the line's
-/// load model's (LineModel, line/line_model.hpp: the one load model of a line, which the
-/// statics, the modal analysis and the systems use too); this adds the march's band storage
-/// (the constant structural mass assembled once) and its held fluid. Workspaces are sized at
-/// construction: an evaluation allocates nothing.
-/// The template parameter defers the instantiation of the element kernels to the files that
-/// use the class (compile time); the march is double (`LineLoadModel`): long double and duals
-/// march through the system route (system/).
-template <class Real = double>
-class BasicLineLoadModel {
-  static_assert(std::is_same_v<Real, double>, "the line march runs in double; long double and duals: the system route");
-
- public:
-  BasicLineLoadModel(const Line& line, const DynamicOptions& opt)
-      : line_(line),
-        opt_(opt),
-        model_(LineModel<double>::elements_of(line, SeabedModel{opt.seabed_z, opt.seabed})),
-        n_(static_cast<Eigen::Index>(line.dofs())),
-        kd_(line.half_bandwidth()),
-        M_(n_, kd_, kd_),
-        M_struct_(n_, kd_, kd_) {
-    model_.set_surface_z(opt.surface_z);
-    model_.set_pack_elements(opt.pack_elements);
-    still_.u.assign(line.n_nodes(), Vec3<double>::Zero());
-    still_.udot.assign(line.n_nodes(), Vec3<double>::Zero());
-    hold_fluid(nullptr);
-    // The structural consistent mass is constant: assembled once (the added mass is added
-    // per step, Hermite, or per residual, EI = 0).
-    M_struct_.set_zero();
-    detail::BandMarchSink sink{&M_struct_};
-    model_.structural_mass(sink);
-  }
-
-  BasicLineLoadModel(const BasicLineLoadModel&) = delete;  // holds the line and the fluid by reference
-  BasicLineLoadModel& operator=(const BasicLineLoadModel&) = delete;
-
-  const Line& line() const { return line_; }
-  /// The line's load model.
-  const LineModel<double>& model() const { return model_; }
-
-  /// The fluid field the evaluations use until the next call (null: still water); it must
-  /// outlive them.
-  void hold_fluid(const HeldFluid* fluid) {
-    const HeldFluid* f = fluid ? fluid : &still_;
-    check_fluid(*f);
-    fluid_.u = f->u.data();
-    fluid_.a = f->udot.data();
-  }
-
-  /// The mass of the last assemble_mass().
-  const BandMatrix<double>& mass() const { return M_; }
-
-  /// M = the cached structural mass + the added mass of the wetted part at q (into mass()).
-  void assemble_mass(const VecX<double>& q) {
-    detail::copy_band_scaled(M_, M_struct_, 1.0);  // the band rows (no allocation)
-    detail::BandMarchSink sink{&M_};
-    model_.added_mass(q, sink);
-  }
-
-  /// r = f_int + f_damping - f_ext at (q, v) with the held fluid. When S is given,
-  /// S += wq dr/dq + wv dr/dv in band storage (the line's half-bandwidth).
-  void evaluate(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S, double wq,
-                double wv) {
-    if (S) {
-      detail::BandMarchSink sink{S};
-      model_.dynamic_residual(q, v, fluid_, r, &sink, wq, wv);
-    } else {
-      model_.dynamic_residual(q, v, fluid_, r, static_cast<detail::BandMarchSink*>(nullptr), wq, wv);
-    }
-  }
-
-  /// r with the stiffness and damping Jacobians in separate matrices (coupled reaction; a
-  /// diagnostic: allocates).
-  void evaluate_split(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>& K,
-                      BandMatrix<double>& C) {
-    K.set_zero();
-    C.set_zero();
-    evaluate(q, v, r, &K, 1.0, 0.0);
-    VecX<double> tmp(r.size());
-    evaluate(q, v, tmp, &C, 0.0, 1.0);
-  }
-
-  /// EI = 0: S += w d(M(q) a)/dq at qa for the accelerations am (the added mass turns with the
-  /// element chord).
-  void add_added_mass_jacobian(BandMatrix<double>& S, const VecX<double>& qa, const VecX<double>& am, double w) const {
-    detail::BandMarchSink sink{&S};
-    model_.added_mass_jacobian(qa, am, sink, w);
-  }
-
-  /// A held fluid field must sample every node.
-  void check_fluid(const HeldFluid& f) const {
-    if (f.u.size() != line_.n_nodes() || f.udot.size() != line_.n_nodes())
-      throw InputError(line_.name(), "held fluid samples", f.u.size(), "one per node");
-  }
-
- private:
-  const Line& line_;
-  DynamicOptions opt_;
-  LineModel<double> model_;
-  Eigen::Index n_;
-  Eigen::Index kd_;
-  BandMatrix<double> M_, M_struct_;
-  HeldFluid still_;
-  LineFluid fluid_;  // the held fluid's node arrays
-};
-
-using LineLoadModel = BasicLineLoadModel<>;
-
-}  // namespace cabledyn
-// ---- end cabledyn/dynamics/line_load_model.hpp ----
 // ---- begin cabledyn/dynamics/release_cap.hpp ----
 // cabledyn: the release cap of the force blend, a policy of an EI = 0 line's march (the
-// single-line march and the system stepper alike: it reads the line's LineModel and node
+// system stepper applies it through SystemMarchPolicies: it reads the line's LineModel and node
 // vector, and gives its correction as slot rows and slot blocks into a sink).
 // Spec "Release cap" (and "Time integration": the force blend it acts on).
 
@@ -12684,31 +12309,6 @@ class ReleaseCap {
   /// The kept (possibly capped) force of element e in the last apply().
   double kept(std::size_t e) const { return kept_[e]; }
 
-  /// Energy created by the elastic element forces over the committed step (EI = 0, force
-  /// blend): W - (U_n - U_{n+1}) per element, W the work of alpha_f (kept) along t_n plus
-  /// (1 - alpha_f) T_{n+1} t_{n+1} on the relative displacement of the ends; (q0, v0) the
-  /// committed state, (q1, v1) the step's result, `capped` whether the cap was applied.
-  void add_created_energy(const LineModel<double>& m, const GeneralizedAlpha<double>& ga, bool capped,
-                          const VecX<double>& q0, const VecX<double>& v0, const VecX<double>& q1, const VecX<double>& v1,
-                          double& created_energy) const {
-    check(m);
-    const double af = ga.alpha_f;
-    for (std::size_t e = 0; e < m.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(3 * e);
-      const auto& el = m.element(e);
-      const Vec<double, 6> qn = q0.segment<6>(i0), qe = q1.segment<6>(i0);
-      const Vec3<double> dn = qn.segment<3>(3) - qn.segment<3>(0), d1 = qe.segment<3>(3) - qe.segment<3>(0);
-      const double cd = el.params().BA / el.params().L0;
-      const double Tdn = cd * dn.normalized().dot(v0.segment<3>(i0 + 3) - v0.segment<3>(i0));
-      const double Td1 = cd * d1.normalized().dot(v1.segment<3>(i0 + 3) - v1.segment<3>(i0));
-      const double kept = capped ? kept_[e] : af * (std::max(el.tension(qn), 0.0) + Tdn);
-      const Vec3<double> Fb = kept * dn.normalized() + (1 - af) * (el.tension(qe) + Td1) * d1.normalized();
-      const double W = -Fb.dot(d1 - dn);  // work of the element's pull on its nodes
-      const double created = W - (el.energy(qn) - el.energy(qe));
-      if (created > 0) created_energy += created;
-    }
-  }
-
  private:
   void check(const LineModel<double>& m) const {
     if (m.hermite() || m.n_elements() != cap_start_.size())
@@ -12728,685 +12328,6 @@ class ReleaseCap {
 
 }  // namespace cabledyn
 // ---- end cabledyn/dynamics/release_cap.hpp ----
-
-namespace cabledyn {
-
-/// The generalised-alpha march of one line, stepping the line's load model (LineLoadModel)
-/// with the release cap and the EI = 0 sub-steps as its policies.
-/// The template parameter defers the instantiation of the member bodies to the files that use
-/// the class (compile time); the march is double (`LineDynamics`): long double and duals
-/// march through the system route (system/, SystemStepper).
-template <class Real = double>
-class BasicLineDynamics {
-  static_assert(std::is_same_v<Real, double>, "the line march runs in double; long double and duals: the system route");
-
- public:
-  BasicLineDynamics(const Line& line, DynamicOptions opt = {})
-      : line_(line),
-        opt_(validated(opt, line)),
-        ga_(GeneralizedAlpha<double>::from_rho_inf(opt.rho_inf)),
-        cons_(line),
-        n_(static_cast<Eigen::Index>(line.dofs())),
-        kd_(line.half_bandwidth()),
-        model_(line, opt_),
-        cap_(line.n_elements()),
-        S_(n_, kd_, kd_),
-        lu_(n_, kd_, kd_, Backend::templated) {
-    for (auto* v : {&G_, &r1_, &qt_, &qt2_, &dq_, &a1_, &v1_, &am_, &qa_, &va_, &Ma_, &rtrial_, &rhs_}) v->setZero(n_);
-    rhs_mat_.setZero(n_, 1);
-    for (std::size_t e = 0; e < line.n_elements(); ++e) {
-      kmax_ = std::max(kmax_, line.type(e).EA / line.L0(e));
-      wmax_ = std::max(wmax_, std::fabs(line.w(e)) * line.L0(e));
-    }
-    for (int end = 0; end < 2; ++end)
-      for (int k = 0; k < 3; ++k)
-        end_pos_[static_cast<std::size_t>(3 * end + k)] = static_cast<Eigen::Index>(line.dof(line.end_node(end), k));
-    held_x_.setZero(n_);
-    held_v_.setZero(n_);
-    held_a_.setZero(n_);
-    audit_work_.assign(line.n_elements(), 0.0);
-    // The step-start and plain-step copies of the state, sized here (a step allocates nothing).
-    for (LineDynamicState* st : {&start_, &plain_})
-      for (VecX<double>* v : {&st->q, &st->v, &st->a, &st->r}) v->setZero(n_);
-  }
-  BasicLineDynamics(const BasicLineDynamics&) = delete;  // holds the line by reference
-  BasicLineDynamics& operator=(const BasicLineDynamics&) = delete;
-
-  const Line& line() const { return line_; }
-  const DynamicOptions& options() const { return opt_; }
-  const LineDynamicState& state() const { return s_; }
-  const StepStatistics& statistics() const { return stats_; }
-
-  /// Start the march at t0 from positions q0 (a static equilibrium), the ends at rest or
-  /// moving with `ends`: v = 0 on the free DOFs, the held DOFs at the prescribed kinematics,
-  /// and the initial acceleration M_ff a_f = f_f - M_fp a_p (spec "Prescribed motion": an
-  /// accelerated fairlead loads the adjacent free DOFs through the consistent mass).
-  void initialize(double t0, const VecX<double>& q0, const EndMotions& ends, const HeldFluid* fluid = nullptr) {
-    if (q0.size() != n_) throw InputError(line_.name(), "initial state size", q0.size(), "line DOFs");
-    s_ = LineDynamicState{};
-    s_.factor = BandLU<double>(n_, kd_, kd_, Backend::templated);
-    s_.t = t0;
-    s_.q = q0;
-    s_.v = VecX<double>::Zero(n_);
-    s_.a = VecX<double>::Zero(n_);
-    set_ends(s_.q, s_.v, s_.a, ends);
-    cons_.apply_rigid(line_, s_.q);
-    model_.hold_fluid(fluid);
-    s_.r = VecX<double>::Zero(n_);
-    if (!line_.hermite())
-      for (std::size_t e = 0; e < line_.n_elements(); ++e)
-        s_.initial_tension = std::max(s_.initial_tension, segment_tension(model_.model(), s_.q, e));
-    model_.evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
-    solve_initial_acceleration();
-  }
-
-  /// Advance to t + dt with the held ends on their target kinematics at t + dt. Throws
-  /// SolveError (naming the line, the time and the finest subdivision) when the step cannot
-  /// converge; the committed state is then unchanged (positions, velocities, accelerations,
-  /// forces, time; the cached factorised tangent may be dropped, and the next step then
-  /// factorises fresh).
-  void step(double dt, const EndMotions& target, const HeldFluid* fluid = nullptr) {
-    if (!(dt > 0 && std::isfinite(dt))) throw InputError(line_.name(), "dt", dt, "> 0");
-    if (s_.q.size() != n_) throw InputError(line_.name(), "state", "uninitialised", "initialize() first");
-    const SubnormalFlush flush(opt_.flush_subnormals);
-    model_.hold_fluid(fluid);
-    // r_n (spec "Time integration"): EI = 0, evaluated afresh at the committed state with the
-    // step's held fluid (both shares of the force blend see the held field); Hermite, the
-    // previous step's converged force, reused (it is part of the committed state, so a restart
-    // reuses it too).
-    if (!line_.hermite() || !opt_.force_blend) {
-      model_.evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
-      ++stats_.force_evaluations;
-    }
-    march_part(start_) = s_;  // the step-start state, without the factor (a cache)
-    factor_swapped_ = false;
-    const LineDynamicState& start = start_;
-    const double created0 = stats_.created_energy, turn0 = stats_.largest_turn_deg;
-    const long caps0 = stats_.release_caps;
-    if (try_step(dt, target)) {
-      if (!line_.hermite() && opt_.ei0_substeps) resolve_turn(dt, target, created0, turn0, caps0);
-      ++stats_.steps;
-      return;
-    }
-    // Adaptive step subdivision: 4, 16, 64, ... substeps on the quintic trajectory.
-    const EndMotions from = current_ends();
-    for (int n = 4; n <= opt_.max_substeps; n *= 4) {
-      rollback();
-      bool ok = true;
-      for (int k = 1; k <= n && ok; ++k) {
-        const double tau = double(k) / n;
-        const EndMotions mid = k == n ? target : quintic_end_motions(from, target, dt, tau);
-        ok = try_step(dt / n, mid);  // each commit leaves r(q, v) with the held fluid in s_.r
-      }
-      if (ok) {
-        ++stats_.steps;
-        ++stats_.subdivided_intervals;
-        stats_.largest_subdivision = std::max(stats_.largest_subdivision, n);
-        return;
-      }
-    }
-    rollback();
-    throw SolveError(line_.name() + " at t = " + to_text(start.t + dt),
-                     "generalised-alpha step (subdivided down to " + std::to_string(opt_.max_substeps) + " substeps)",
-                     "no convergence", "a converged step");
-  }
-
-  /// Restore a snapshot (a copy of state()): a restart repeats the run bit for bit.
-  void restore(const LineDynamicState& snapshot) {
-    if (snapshot.q.size() != n_) throw InputError(line_.name(), "snapshot size", snapshot.q.size(), "line DOFs");
-    s_ = snapshot;
-  }
-
-  /// Force the line exerts on a held end's support [N]: the line-end force, the end element's
-  /// internal force plus the end node's share of the external loads (FairTen / AnchTen).
-  Vec3<double> end_force(int end) {
-    VecX<double>& f = rtrial_;
-    model_.evaluate(s_.q, s_.v, f, nullptr, 0, 0);
-    return -f.segment<3>(static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0)));
-  }
-
-  /// The coupled reaction -(M a + f_int - f_ext) at a held end with its condensed derivatives.
-  EndReaction coupled_reaction(int end) {
-    const std::size_t node = line_.end_node(end);
-    const auto c0 = static_cast<Eigen::Index>(line_.dof(node, 0));
-    // Matrices at the committed state (dense copies: a diagnostic, not in the step).
-    model_.assemble_mass(s_.q);
-    const MatX<double> M = model_.mass().to_dense();
-    BandMatrix<double> Kb(n_, kd_, kd_), Cb(n_, kd_, kd_);
-    VecX<double> r(n_);
-    model_.evaluate_split(s_.q, s_.v, r, Kb, Cb);
-    const MatX<double> K = Kb.to_dense(), C = Cb.to_dense();
-    EndReaction out;
-    out.force = -(M * s_.a + r).segment<3>(c0);
-    // Free DOFs: not held.
-    std::vector<Eigen::Index> f;
-    for (Eigen::Index i = 0; i < n_; ++i)
-      if (!cons_.held(i)) f.push_back(i);
-    const Eigen::Index nf = static_cast<Eigen::Index>(f.size());
-    auto sub = [&](const MatX<double>& A, const std::vector<Eigen::Index>& rows, const std::vector<Eigen::Index>& cols) {
-      MatX<double> B(rows.size(), cols.size());
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        for (std::size_t j = 0; j < cols.size(); ++j) B(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = A(rows[i], cols[j]);
-      return B;
-    };
-    const std::vector<Eigen::Index> c = {c0, c0 + 1, c0 + 2};
-    const MatX<double> Kff = sub(K, f, f), Kfc = sub(K, f, c), Kcf = sub(K, c, f), Kcc = sub(K, c, c);
-    const MatX<double> Mff = sub(M, f, f), Mfc = sub(M, f, c), Mcf = sub(M, c, f), Mcc = sub(M, c, c);
-    (void)nf;
-    const MatX<double> X = Kff.fullPivLu().solve(Kfc);
-    out.J_x = -(Kcc - Kcf * X);
-    MatX<double> Psi(f.size() + 3, 3);
-    // Psi = [I; -Kff^-1 Kfc] over (c, f).
-    std::vector<Eigen::Index> cf = c;
-    cf.insert(cf.end(), f.begin(), f.end());
-    Psi.topRows(3).setIdentity();
-    Psi.bottomRows(f.size()) = -X;
-    const MatX<double> Ccf = sub(C, cf, cf);
-    out.J_v = -(Psi.transpose() * Ccf * Psi);
-    out.J_a = -(Mcc - Mcf * Mff.fullPivLu().solve(Mfc));
-    return out;
-  }
-
-  /// The committed state's force residual r(q, v) (for outputs).
-  void residual_force(VecX<double>& r) { model_.evaluate(s_.q, s_.v, r, nullptr, 0, 0); }
-
-  /// The force r(q, v) = f_int + f_damping - f_ext the march evaluates, with the held fluid
-  /// of the last step, and when S is given S += wq dr/dq + wv dr/dv in band storage (the
-  /// line's half-bandwidth). For kernel benchmarks and tangent checks.
-  void force(const VecX<double>& q, const VecX<double>& v, VecX<double>& r, BandMatrix<double>* S = nullptr,
-             double wq = 1, double wv = 0) {
-    if (q.size() != n_ || v.size() != n_ || r.size() != n_)
-      throw InputError(line_.name(), "force: vector size", q.size(), "line DOFs");
-    if (S && (S->rows() != n_ || S->kl() != kd_ || S->ku() != kd_))
-      throw InputError(line_.name(), "force: band matrix size", S->rows(), "line DOFs and half-bandwidth");
-    model_.evaluate(q, v, r, S, wq, wv);
-  }
-
- private:
-  static DynamicOptions validated(const DynamicOptions& opt, const Line& line) {
-    opt.validate(line.name() + " dynamics");
-    return opt;
-  }
-
-  // ---- the committed state ------------------------------------------------------------
-  // The march state without the factorised tangent (a cache of the last tangent, which a
-  // rollback discards: the next attempt factorises fresh; the path stays a function of the
-  // committed state, so a restart repeats it): assigned whole, into storage of the same size
-  // (no allocation).
-  static LineMarchState& march_part(LineDynamicState& s) { return s; }
-  // Back to the step-start state (full rollback: positions, velocities, accelerations, the
-  // committed force and the reuse bookkeeping); the factor is dropped unless untouched.
-  void rollback() {
-    march_part(s_) = start_;
-    if (factor_swapped_) s_.have_factor = false;
-  }
-
-  // ---- EI = 0 rotation- and snap-resolved sub-steps --------------------------------------
-  // Re-solve the interval from the step-start state in n equal sub-steps, the held ends on the
-  // quintic trajectory of the recovery and the last sub-step on the target.
-  bool solve_substeps(int n, double dt, const EndMotions& from, const EndMotions& target) {
-    rollback();
-    for (int k = 1; k <= n; ++k) {
-      const EndMotions mid = k == n ? target : quintic_end_motions(from, target, dt, double(k) / n);
-      if (!try_step(dt / n, mid)) return false;
-    }
-    return true;
-  }
-  // After a converged plain EI = 0 step (spec "Rotation- and snap-resolved sub-steps"): when
-  // a segment turned by more than ei0_substep_angle, or snapped taut while the axial wave is
-  // not resolved, solve the interval again in n = max(4, ceil(theta/theta_s)) sub-steps (at
-  // most ei0_substep_max); measure the sub-stepped interval again and solve once more when
-  // its turn needs more sub-steps; keep the plain step when a sub-step does not converge.
-  // The decision uses only the committed state, the step inputs and the initial tension.
-  // The statistics count the sub-steps as the solver steps they are (created energy, largest
-  // turn), or the plain step when it is kept.
-  void resolve_turn(double dt, const EndMotions& target, double created0, double turn0, long caps0) {
-    const ChordTurn turn = measure_chord_turn(model_.model(), start_.q, s_.q, dt, s_.initial_tension);
-    const double ts = opt_.ei0_substep_angle;
-    if (!(turn.theta > ts || turn.snap)) return;
-    bool capped = false;
-    auto count = [&](double theta) { return ei0_substep_count(theta, ts, opt_.ei0_substep_max, capped); };
-    march_part(plain_) = s_;
-    const double plain_created = stats_.created_energy, plain_turn = stats_.largest_turn_deg;
-    const long plain_caps = stats_.release_caps;
-    const EndMotions from = ends_of(start_);
-    stats_.created_energy = created0;
-    stats_.largest_turn_deg = turn0;
-    stats_.release_caps = caps0;
-    int n = count(turn.theta);
-    bool ok = solve_substeps(n, dt, from, target);
-    if (ok) {
-      const int n2 = count(measure_chord_turn(model_.model(), start_.q, s_.q, dt, s_.initial_tension).theta);
-      if (n2 > n) {
-        n = n2;
-        stats_.created_energy = created0;
-        stats_.largest_turn_deg = turn0;
-        stats_.release_caps = caps0;
-        ok = solve_substeps(n, dt, from, target);
-      }
-    }
-    if (capped) ++stats_.ei0_capped;
-    if (!ok) {
-      march_part(s_) = plain_;
-      if (factor_swapped_) s_.have_factor = false;
-      stats_.created_energy = plain_created;
-      stats_.largest_turn_deg = plain_turn;
-      stats_.release_caps = plain_caps;
-      ++stats_.ei0_kept_plain;
-      return;
-    }
-    ++stats_.ei0_substepped;
-    stats_.ei0_largest_count = std::max(stats_.ei0_largest_count, n);
-  }
-
-  // ---- ends ---------------------------------------------------------------------------
-  void set_ends(VecX<double>& q, VecX<double>& v, VecX<double>& a, const EndMotions& ends) const {
-    for (int end = 0; end < 2; ++end) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0));
-      q.segment<3>(i0) = ends[end].x;
-      v.segment<3>(i0) = ends[end].v;
-      a.segment<3>(i0) = ends[end].a;
-    }
-  }
-  EndMotions current_ends() const { return ends_of(s_); }
-  EndMotions ends_of(const LineDynamicState& st) const {
-    EndMotions m;
-    for (int end = 0; end < 2; ++end) {
-      const auto i0 = static_cast<Eigen::Index>(line_.dof(line_.end_node(end), 0));
-      m[end].x = st.q.segment<3>(i0);
-      m[end].v = st.v.segment<3>(i0);
-      m[end].a = st.a.segment<3>(i0);
-    }
-    return m;
-  }
-  // ---- initial acceleration -------------------------------------------------------------
-  void solve_initial_acceleration() {
-    model_.assemble_mass(s_.q);
-    // rhs = -(r + M a_p) on the free rows; held rows carry the prescribed a.
-    VecX<double>& rhs = rhs_;
-    model_.mass().multiply(s_.a, Ma_);  // a holds only the prescribed entries now
-    rhs = -(s_.r + Ma_);
-    detail::copy_band_scaled(S_, model_.mass(), 1.0);
-    cons_.reduce_residual(rhs);
-    cons_.reduce_matrix(S_);
-    if (!lu_.factor(S_).ok()) throw lu_.result().error(line_.name() + " mass matrix");
-    rhs_mat_.col(0) = rhs;
-    lu_.solve(rhs_mat_);
-    VecX<double> af = rhs_mat_.col(0);
-    cons_.expand(af);
-    for (Eigen::Index i = 0; i < n_; ++i)
-      if (!cons_.held(i)) s_.a(i) = af(i);
-    s_.have_factor = false;
-  }
-
-  // ---- one step -------------------------------------------------------------------------
-  // Scaled residual norm (Hermite: tangent rows over the tributary length).
-  double residual_norm(const VecX<double>& G) const {
-    double m = 0;
-    const int nd = line_.node_dofs();
-    for (std::size_t i = 0; i < line_.n_nodes(); ++i) {
-      const double trib = std::max(line_.tributary(i), 1e-300);
-      for (int c = 0; c < nd; ++c) {
-        const auto k = static_cast<Eigen::Index>(line_.dof(i, c));
-        if (cons_.held(k)) continue;
-        m = std::max(m, std::fabs(G(k)) / (c < 3 ? 1.0 : trib));
-      }
-    }
-    return m;
-  }
-
-  // G(q1): the generalised-alpha residual with the ends at their target; optionally the
-  // effective tangent in S_. Returns false when the state is outside the model (a zero-length
-  // element), which the line searches treat as a failed trial.
-  bool residual(const VecX<double>& q1, double dt, bool tangent) {
-    const auto& g = ga_;
-    ++(tangent ? stats_.tangent_evaluations : stats_.force_evaluations);
-    a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
-    v1_ = g.velocity(a1_, s_.v, s_.a, dt);
-    // The held end positions carry the prescribed kinematics exactly.
-    for (const Eigen::Index i : end_pos_) {
-      a1_(i) = held_a_(i);
-      v1_(i) = held_v_(i);
-    }
-    am_ = (1 - g.alpha_m) * a1_ + g.alpha_m * s_.a;
-    const double wq = 1 - g.alpha_f, wv = (1 - g.alpha_f) * g.damping_weight(dt);
-    try {
-      // Inertia: Hermite, the mass held at the step start; EI = 0, the added mass at q_alpha
-      // (with its configuration derivative in the tangent, below).
-      if (!line_.hermite() || !opt_.force_blend) qa_ = (1 - g.alpha_f) * q1 + g.alpha_f * s_.q;
-      if (!line_.hermite()) model_.assemble_mass(qa_);
-      // The tangent starts as the scaled mass (one pass over the band storage; the element
-      // blocks are then added onto it).
-      if (tangent) detail::copy_band_scaled(S_, model_.mass(), g.mass_weight(dt));
-      if (opt_.force_blend) {
-        model_.evaluate(q1, v1_, r1_, tangent ? &S_ : nullptr, wq, wv);
-        G_ = (1 - g.alpha_f) * r1_ + g.alpha_f * s_.r;
-        if (!line_.hermite() && opt_.release_cap) {
-          detail::BandMarchSink sink{&S_};
-          caps_last_ = cap_.apply(model_.model(), g, q1, v1_, dt, G_, tangent ? &sink : nullptr);
-        }
-      } else {
-        va_ = (1 - g.alpha_f) * v1_ + g.alpha_f * s_.v;
-        model_.evaluate(qa_, va_, r1_, tangent ? &S_ : nullptr, wq, wv);
-        G_ = r1_;
-      }
-      if (!line_.hermite() && tangent) model_.add_added_mass_jacobian(S_, qa_, am_, (1 - g.alpha_f));
-      model_.mass().multiply(am_, Ma_);
-      G_ += Ma_;
-      if (tangent) cons_.reduce_matrix(S_);
-    } catch (const DomainError&) {
-      return false;
-    }
-    cons_.reduce_residual(G_);
-    return G_.allFinite();
-  }
-
-  // The Newton iteration of one (sub)step to the ends' target; commits on success.
-  bool try_step(double dt, const EndMotions& target) {
-    const auto& g = ga_;
-    for (int end = 0; end < 2; ++end)
-      for (int k = 0; k < 3; ++k) {
-        const Eigen::Index i = end_pos_[static_cast<std::size_t>(3 * end + k)];
-        held_x_(i) = target[end].x(k);
-        held_v_(i) = target[end].v(k);
-        held_a_(i) = target[end].a(k);
-      }
-    if (line_.hermite()) model_.assemble_mass(s_.q);  // consistent mass held over the step
-    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) cap_.prepare(model_.model(), s_.q, s_.v);
-    // Predictor: EI = 0 Newmark; Hermite with the force blend the constant-acceleration
-    // predictor when the committed acceleration balances the committed force
-    // (||M a_n + r_n|| <= 1/2 ||M a_n|| over the translational free DOFs), a failed attempt
-    // re-solved from the Newmark predictor.
-    bool ca = false;
-    if (line_.hermite() && opt_.force_blend) {
-      model_.mass().multiply(s_.a, Ma_);
-      double num = 0, den = 0;
-      for (std::size_t i = 0; i < line_.n_nodes(); ++i)
-        for (int c = 0; c < 3; ++c) {
-          const auto k = static_cast<Eigen::Index>(line_.dof(i, c));
-          if (cons_.held(k)) continue;
-          num = std::max(num, std::fabs(Ma_(k) + s_.r(k)));
-          den = std::max(den, std::fabs(Ma_(k)));
-        }
-      ca = num <= 0.5 * den;
-    }
-    for (int attempt = 0; attempt < (ca ? 2 : 1); ++attempt) {
-      const bool use_ca = ca && attempt == 0;
-      qt_ = s_.q + dt * s_.v + (use_ca ? 0.5 * dt * dt : dt * dt * (0.5 - g.beta)) * s_.a;
-      apply_held(qt_);
-      if (newton(qt_, dt, use_ca) && geometry_ok(qt_)) {
-        commit(qt_, dt);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // Hermite: a converged step beyond the chord, turn and tangent bounds is subdivided
-  // (hermite_step_check.hpp).
-  bool geometry_ok(const VecX<double>& q1) const {
-    if (!line_.hermite()) return true;
-    if (hermite_step_rejection(
-            line_.n_nodes(), [&](std::size_t i) { return line_.r(s_.q, i); }, [&](std::size_t i) { return line_.r(q1, i); },
-            [&](std::size_t i) { return line_.m(s_.q, i); }, [&](std::size_t i) { return line_.m(q1, i); },
-            [&](std::size_t e) { return line_.L0(e); }))
-      return false;
-    // tensile_safety in error mode: a step that ends in element-mean compression is rejected
-    // (spec "Tensile audit"; it is then subdivided, and fails by name at the finest level).
-    if (opt_.tensile_safety && tensile_audit(line_, q1, opt_.tensile_strain_tolerance, false, &audit_work_)) return false;
-    return true;
-  }
-
-  void apply_held(VecX<double>& q) const {
-    for (const Eigen::Index i : end_pos_) q(i) = held_x_(i);
-    cons_.apply_rigid(line_, q);
-  }
-
-  // Newton iteration on q_{n+1} (spec "Newton iteration"): EI = 0 with an Armijo search on
-  // 1/2 ||G||^2, Hermite with a backtracking search on the scaled norm; modified Newton and
-  // the reuse of the previous step's factor under the quarter-contraction rule; with the
-  // Hermite force blend one correction beyond the tolerance with the last factorisation.
-  bool newton(VecX<double>& q, double dt, bool ca_branch) {
-    tangent_ready_ = false;
-    if (!residual(q, dt, false)) return false;
-    double xref = 0;
-    for (Eigen::Index i = 0; i < n_; ++i) xref = std::max(xref, std::fabs(q(i)));
-    double scale = std::max({1.0, wmax_, G_.cwiseAbs().maxCoeff(), Ma_.cwiseAbs().maxCoeff()});
-    if (line_.hermite())
-      scale = std::max(scale, 16 * std::numeric_limits<double>::epsilon() * kmax_ * xref / opt_.rel_tol);
-    const double tol = opt_.rel_tol * scale;
-    double norm = residual_norm(G_), prev = std::numeric_limits<double>::infinity();
-    bool have = false;       // lu_ holds a usable factor
-    bool reusing = false;    // still on the previous step's factor
-    int reuse_iters = 0, factorizations = 0;
-    const bool try_reuse = line_.hermite() && opt_.reuse_factor && ca_branch && s_.have_factor && s_.reuse_skip == 0;
-    const BandLU<double>* fac = &lu_;
-    if (try_reuse) {
-      fac = &s_.factor;  // the previous step's factor, used in place
-      have = reusing = true;
-    }
-    bool extra = false;
-    int pending = -1;  // the ahead_use entry the next iteration's need for a fresh tangent updates
-    for (int it = 0; it < opt_.max_iterations; ++it) {
-      ++stats_.newton_iterations;
-      const bool conv = norm <= tol || norm <= opt_.abs_tol;
-      if (conv && !(reusing && norm > 0.3 * tol)) {
-        if (line_.hermite() && opt_.force_blend && have && !extra) {
-          extra = true;  // one correction beyond the tolerance, then accept
-        } else {
-          record_ahead(pending, false);
-          return finish(factorizations, try_reuse);
-        }
-      }
-      const bool contracted = norm <= 0.25 * prev;
-      bool use_old = false;
-      if (reusing && reuse_iters < 3 && (it == 0 || contracted)) {
-        use_old = true;
-        ++reuse_iters;
-      } else {
-        reusing = false;
-        use_old = extra || (opt_.modified_newton && have && contracted);
-      }
-      record_ahead(pending, !use_old);
-      pending = -1;
-      if (!use_old) {
-        if (tangent_ready_) --stats_.unused_tangents;  // the tangent evaluated ahead is factorised
-        else if (!residual(q, dt, true)) return false;
-        tangent_ready_ = false;
-        if (!lu_.factor(S_).ok()) return false;
-        fac = &lu_;
-        ++stats_.factorizations;
-        ++factorizations;
-        have = true;
-      }
-      rhs_mat_.col(0) = -G_;
-      fac->solve(rhs_mat_);
-      dq_ = rhs_mat_.col(0);
-      cons_.expand(dq_);
-      // An update that would carry a node from outside the seabed beyond its contact blend
-      // stops it in the blend (contact_entry_fraction); that update is taken whole (from the
-      // blend the next linearisation sees the contact).
-      const double lim = model_.model().contact_step_limit(q, dq_);
-      const bool limited = lim < 1;
-      if (limited) dq_ *= lim;
-      if (extra) {
-        q += dq_;
-        apply_held(q);
-        if (!residual(q, dt, false)) return false;
-        return finish(factorizations, try_reuse);
-      }
-      double alpha = 1;
-      bool accepted = false;
-      const double phi = 0.5 * G_.squaredNorm();
-      tangent_ready_ = false;
-      // A fresh Newton step contracts quadratically, n_{k+1} ~ c n_k^2 in units of the
-      // tolerance, c measured on the last fresh full step. A trial predicted to converge needs
-      // no new tangent (the iteration ends, or the extra correction reuses this factor).
-      const double nrel = norm / tol;
-      const bool fresh = !use_old;
-      const bool expect_converged = fresh && s_.newton_rate > 0 && s_.newton_rate * nrel * nrel < 0.5;
-      // On the last iteration the reused factor may take, the next one factorises fresh
-      // unless the trial converges (predicted from the last contraction): its tangent is
-      // then evaluated with the trial's residual.
-      const double rho = std::isfinite(prev) ? norm / prev : 1.0;
-      const bool spec_reuse = reusing && reuse_iters >= 3 && rho * norm > 0.3 * tol;
-      // Whether the tangent at the trial is expected to be needed; evaluated ahead only where
-      // that expectation has held at least 3 times in 4 lately (a tangent evaluation costs
-      // about four force evaluations: evaluating ahead in vain wastes three, evaluating
-      // again at the same iterate costs one).
-      const int path = reusing ? 1 : 0;
-      const bool want = !opt_.modified_newton && (reusing ? spec_reuse : !expect_converged);
-      for (int ls = 0; ls <= opt_.max_backtracks; ++ls, alpha *= 0.5) {
-        qt2_ = q + alpha * dq_;
-        apply_held(qt2_);
-        // The full step usually succeeds: evaluate its tangent in the same pass, so that the
-        // next iteration need not evaluate again (the factor lives in lu_, S_ is free). This
-        // changes when the tangent is evaluated; the iterates only through the round-off floor
-        // of near_tolerance (it reads the last tangent evaluated). The rate and the means it
-        // decides from are part of the state, so a restart repeats the decisions. A tangent
-        // evaluated ahead counts as unused until it is factorised.
-        const bool spec = ls == 0 && want && s_.ahead_use[static_cast<std::size_t>(path)] > 0.75;
-        if (spec) ++stats_.unused_tangents;
-        if (!residual(qt2_, dt, spec)) continue;
-        const double nt = residual_norm(G_);
-        const bool ok = (limited && ls == 0) ||
-                        (line_.hermite() ? (nt < norm || nt <= opt_.abs_tol)
-                                         : 0.5 * G_.squaredNorm() <= (1 - 2e-4 * alpha) * phi);
-        if (ls == 0 && want) {
-          if (ok) pending = path;
-          else record_ahead(path, false);
-        }
-        if (ok) {
-          if (fresh && ls == 0 && nrel > 0 && !limited) s_.newton_rate = (nt / tol) / (nrel * nrel);
-          q = qt2_;
-          prev = norm;
-          norm = nt;
-          accepted = true;
-          tangent_ready_ = spec;
-          break;
-        }
-      }
-      if (!accepted) {
-        tangent_ready_ = false;
-        if (!residual(q, dt, false)) return false;
-        norm = residual_norm(G_);
-        if (reusing) {  // a step that fails on the reused factor is re-solved on a fresh one
-          reusing = false;
-          prev = std::numeric_limits<double>::infinity();
-          continue;
-        }
-        return near_tolerance(norm, scale, q) && finish(factorizations, try_reuse);
-      }
-    }
-    return near_tolerance(norm, scale, q) && finish(factorizations, try_reuse);
-  }
-
-  // One outcome of the expectation that the tangent at an accepted trial is needed.
-  void record_ahead(int path, bool needed) {
-    if (path < 0) return;
-    double& u = s_.ahead_use[static_cast<std::size_t>(path)];
-    u = 0.8 * u + (needed ? 0.2 : 0.0);
-  }
-
-  // Near-tolerance acceptance (spec): within twice the relative tolerance (never looser than
-  // sqrt(eps)); or below 1e-4 of the scale and within the round-off floor eps max|q| ||A||.
-  bool near_tolerance(double norm, double scale, const VecX<double>& q) const {
-    const double loose = std::max(opt_.rel_tol, std::min(2 * opt_.rel_tol, std::sqrt(std::numeric_limits<double>::epsilon())));
-    if (norm <= loose * scale) return true;
-    const double floor = std::numeric_limits<double>::epsilon() * q.cwiseAbs().maxCoeff() * S_.norm_inf();
-    return norm <= 1e-4 * scale && norm <= floor;
-  }
-
-  // Bookkeeping of the cross-step factor reuse: a step on the reused factor that needed as
-  // many factorisations as the last fresh step saved nothing, so the following steps
-  // factorise fresh for 1, 2, 4, ... up to 32 steps.
-  bool finish(int factorizations, bool tried_reuse) {
-    if (line_.hermite() && opt_.reuse_factor) {
-      if (s_.reuse_skip > 0) --s_.reuse_skip;
-      if (tried_reuse) {
-        if (factorizations >= std::max(1, s_.last_fresh_factorizations)) {
-          s_.reuse_streak = std::min(s_.reuse_streak == 0 ? 1 : 2 * s_.reuse_streak, 32);
-          s_.reuse_skip = s_.reuse_streak;
-        } else {
-          s_.reuse_streak = 0;
-        }
-      } else if (factorizations > 0) {
-        s_.last_fresh_factorizations = factorizations;
-      }
-      save_factor_ = factorizations > 0;
-    }
-    return true;
-  }
-
-  void commit(const VecX<double>& q1, double dt) {
-    if (!line_.hermite() && opt_.force_blend)
-      cap_.add_created_energy(model_.model(), ga_, opt_.release_cap, s_.q, s_.v, q1, v1_, stats_.created_energy);
-    // The last residual of the iteration was evaluated at q1: its capped elements are this
-    // step's.
-    if (!line_.hermite() && opt_.force_blend && opt_.release_cap) stats_.release_caps += caps_last_;
-    if (!line_.hermite())
-      stats_.largest_turn_deg =
-          std::max(stats_.largest_turn_deg, measure_chord_turn(model_.model(), s_.q, q1, dt, s_.initial_tension).theta);
-    const auto& g = ga_;
-    a1_ = g.acceleration(q1, s_.q, s_.v, s_.a, dt);
-    v1_ = g.velocity(a1_, s_.v, s_.a, dt);
-    for (const Eigen::Index i : end_pos_) {
-      a1_(i) = held_a_(i);
-      v1_(i) = held_v_(i);
-    }
-    s_.q = q1;
-    s_.v = v1_;
-    s_.a = a1_;
-    s_.t += dt;
-    // r_{n+1} = r(q_{n+1}, v_{n+1}): with the force blend the last residual of the Newton
-    // iteration was evaluated at exactly this state (newton() ends on a residual at q), so
-    // r1_ holds it; the configuration blend evaluates it here.
-    if (opt_.force_blend)
-      s_.r = r1_;
-    else {
-      model_.evaluate(s_.q, s_.v, s_.r, nullptr, 0, 0);
-      ++stats_.force_evaluations;
-    }
-    if (save_factor_) {
-      std::swap(s_.factor, lu_);  // O(1); lu_ keeps storage of the same size as scratch
-      s_.have_factor = true;
-      factor_swapped_ = true;
-    }
-    save_factor_ = false;
-  }
-
-  const Line& line_;
-  DynamicOptions opt_;
-  GeneralizedAlpha<double> ga_;
-  LineConstraints cons_;
-  Eigen::Index n_;
-  Eigen::Index kd_;
-  LineLoadModel model_;  // r(q, v), its Jacobians and the mass
-  ReleaseCap cap_;       // EI = 0, force blend: the release cap's step-start quantities and kept forces
-  BandMatrix<double> S_;
-  // The effective tangent is factorised by the templated band LU (the DGBTRF/DGBTRS
-  // algorithm; its block updates make it faster than the reference LAPACK at these widths).
-  BandLU<double> lu_;
-  LineDynamicState s_;
-  StepStatistics stats_;
-  LineDynamicState start_;
-  LineDynamicState plain_;  // EI = 0: the plain step's result while its sub-steps are solved
-  VecX<double> G_, r1_, qt_, qt2_, dq_, a1_, v1_, am_, qa_, va_, Ma_, rtrial_, rhs_;
-  VecX<double> held_x_, held_v_, held_a_;
-  std::array<Eigen::Index, 6> end_pos_{};
-  MatX<double> rhs_mat_;
-  double kmax_ = 0, wmax_ = 0;
-  bool save_factor_ = false;
-  bool factor_swapped_ = false;  // s_.factor replaced since the step began
-  long caps_last_ = 0;           // EI = 0: elements the release cap limited in the last residual
-  bool tangent_ready_ = false;  // S_ holds the tangent at the current iterate
-  mutable std::vector<double> audit_work_;  // tensile audit scratch
-};
-
-using LineDynamics = BasicLineDynamics<>;
-
-}  // namespace cabledyn
-// ---- end cabledyn/dynamics/line_dynamics.hpp ----
 // ---- begin cabledyn/dynamics/system_stepper.hpp ----
 // cabledyn: the generalised-alpha stepper of any system.
 // Spec "Time integration" (the scheme, the force blend, the Newmark updates, the predictor,
@@ -13502,8 +12423,8 @@ struct SystemStepperOptions {
   LineSearch line_search = LineSearch::automatic;
   int max_backtracks = 12;
   /// The line search (and the seabed's update limit) per connected component of the system
-  /// (System::dof_components(): lines between held points apart, as the single-line march
-  /// searches them); false: on the whole system's ||G||_2 (one line's rise halves every line's
+  /// (System::dof_components(): lines between held points apart, each searched on its own
+  /// residual); false: on the whole system's ||G||_2 (one line's rise halves every line's
   /// update, one line's landing cuts every line's: the march of a line then depends on the
   /// lines beside it, and a turned twin of a system of several snapping lines parted from it).
   bool search_components = true;
@@ -13526,7 +12447,7 @@ struct SystemStepperOptions {
   /// factorisations as the last fresh step did backs off for 1, 2, 4 ... 32 steps; an
   /// attempt that tried it and failed is tried once more at the same dt on fresh factors
   /// before it is halved. automatic asks the system (System::wants_factor_reuse(): a
-  /// MooringSystem with a finite-EI line, as the single-line march reuses on Hermite lines),
+  /// MooringSystem with a finite-EI line),
   /// off when the system does not say; automatic is the default. The factor is part of a snapshot (and
   /// of a SystemSimulation's state file), so a restored run reuses it as the run that goes on
   /// does: restarts repeat the run bit for bit.
@@ -13643,7 +12564,7 @@ class SystemStepper {
     // The line search and the seabed's update limit per connected component of the system
     // (System::dof_components(): its tangent is block-diagonal over them, so each component's
     // update is a Newton update of its own): lines between held points are searched apart,
-    // as the single-line march searches them, and one line's halving or landing does not cut
+    // and one line's halving or landing does not cut
     // another's update. Sized here; a step allocates nothing.
     comp_.clear();
     std::size_t nc = 0;
@@ -15807,7 +14728,7 @@ class BorderedJacobian {
       const Index kb = std::max<Index>(0, std::min<Index>(s.half_bandwidth, std::max<Index>(0, s.size - 1)));
       band_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
       // The templated band LU (the DGBTRF algorithm with block updates: faster than the
-      // reference LAPACK at a line's band widths, as in the single-line march).
+      // reference LAPACK at a line's band widths).
       lu_.emplace_back(std::max<Index>(s.size, 1), kb, kb, Backend::templated);
       const Index k = static_cast<Index>(s.coupled.size());
       U_.emplace_back(MatX<T>::Zero(s.size, k));
@@ -16170,7 +15091,7 @@ class SystemMarchPolicies {
   using Sys = MooringSystem<T>;
   using Index = Eigen::Index;
 
-  /// The EI = 0 policies, as the single-line march has them: the release cap of the force
+  /// The EI = 0 policies: the release cap of the force
   /// blend, and the re-solve of a step whose taut segments turned by more than `angle`
   /// degrees (or one that snapped taut with its axial wave unresolved) in max(4, ceil(theta /
   /// angle)) equal sub-steps, at most max_count. Throws InputError for a count outside
@@ -16264,9 +15185,9 @@ class SystemMarchPolicies {
   /// be solved in again (1: none), the largest any EI = 0 line asks for (spec "Rotation- and
   /// snap-resolved sub-steps": a taut segment's chord turn above the angle, or a snap with
   /// the axial wave unresolved). A segment counts as taut above 1e-3 of the line's largest
-  /// step-start tension, floored at 1e-3 of its submerged weight (the single-line march floors
-  /// it at 1e-3 of the line's initial tension, a quantity of the run's history: the system's
-  /// decision depends on the step alone, so a restart repeats it).
+  /// step-start tension, floored at 1e-3 of its submerged weight (not of
+  /// the line's initial tension, a quantity of the run's history: the decision depends on the
+  /// step alone, so a restart repeats it).
   int substeps_wanted(const Sys& sys, const State& s1, const T& dt) const {
     if constexpr (std::is_same_v<T, double>) {
       if (!ei0_substeps_) return 1;
@@ -16282,8 +15203,8 @@ class SystemMarchPolicies {
     }
   }
 
-  /// The chord-turn statistic (spec "Rotation- and snap-resolved sub-steps"; the single-line
-  /// march's largest_turn_deg): turn_start(s0) at an attempt's start, the system holding the
+  /// The chord-turn statistic (spec "Rotation- and snap-resolved sub-steps"; the run
+  /// summaries' largest turn): turn_start(s0) at an attempt's start, the system holding the
   /// prescribed kinematics of s0's time; turn_end(s1, dt) after it converged, holding s1's:
   /// the largest chord turn [deg] of a taut segment of an EI = 0 line over the solver step
   /// (measure_chord_turn, taut as substeps_wanted counts it). 0 in another scalar T or without
@@ -16313,7 +15234,7 @@ class SystemMarchPolicies {
   /// subdivided, or nullptr. A converged step that changes the chord of an element of a
   /// finite-EI line by more than 20 % of its length, turns a nodal tangent by more than 15
   /// deg, or shrinks a nodal tangent below |m| = 0.01 (a singular parametrisation) is
-  /// rejected, as the single-line march rejects it (a step across a snap can otherwise
+  /// rejected (a step across a snap can otherwise
   /// converge on a far root of the step's equations: case 7 of the campaign, a cable stepped
   /// alone at dtM 0.138 s, converged at 4e7 N of tension).
   void geometry_start(const Sys& sys, const State& s0) const {
@@ -16821,12 +15742,11 @@ class MooringSystem {
   /// True when the system has a line: the stepper then takes a backtracking line search
   /// (SystemStepperOptions::LineSearch::automatic; spec "Time integration": the Hermite path
   /// halves a step until the residual decreases, and the EI = 0 march settles a snap with its
-  /// line search, as the single-line march does; an update that lowers the residual is not
+  /// line search; an update that lowers the residual is not
   /// touched).
   bool wants_line_search() const { return !lines_.empty(); }
   /// True when the system has a finite-EI line: the stepper then starts a step on the previous
-  /// step's factorised tangent (SystemStepperOptions::FactorReuse::automatic), as the
-  /// single-line march does on a Hermite line. An EI = 0 system factorises fresh (measured on
+  /// step's factorised tangent (SystemStepperOptions::FactorReuse::automatic). An EI = 0 system factorises fresh (measured on
   /// the OC4 chain at N = 160: reuse there saved factorisations, not time).
   bool wants_factor_reuse() const { return has_finite_ei_lines(); }
   /// True when the stepper starts each step from the Newmark predictor, q + dt v + dt^2 (1/2 -
@@ -16834,7 +15754,7 @@ class MooringSystem {
   /// finite EI (spec "Newton iteration": an EI = 0 step starts from it). Otherwise a step
   /// starts from the constant-acceleration predictor when the committed state balances over
   /// the translational rows (translational_dof) and from the Newmark predictor when it does
-  /// not, as the single-line march starts a Hermite step; a component with lines of both kinds
+  /// not (spec "Newton iteration": the Hermite path); a component with lines of both kinds
   /// takes the Hermite rule for all its DOFs, and one without lines (bodies alone: the spec
   /// names no other) the same rule.
   bool wants_newmark_predictor() const;
@@ -17088,14 +16008,14 @@ class MooringSystem {
   /// held ends' kinematics those the system holds (spec "Tension and coupled loads": the
   /// coupled load of a line end). Without `inertia`, -(f_int + f_damp - f_ext)_end: the
   /// line-end force that FairTen and AnchTen report (the end element and the end node's share
-  /// of weight, contact and fluid loads; DECK_FORMAT.md, "Outputs"), as the single-line march's.
+  /// of weight, contact and fluid loads; DECK_FORMAT.md, "Outputs").
   Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end, bool inertia = true) const;
 
   /// The net non-inertial force on every node of line l in state s, -r(q, v) in the line's
   /// node-vector layout (f of its node vector's slots: internal and damping forces, weight and
   /// buoyancy, seabed contact, Morison drag and Froude-Krylov with the held fluid), its end
   /// nodes' rows the line-end forces (line_end_force_dynamic without inertia: what the end
-  /// element and the end node's loads exert on the end object), as the single-line route's node
+  /// element and the end node's loads exert on the end object), the driver's node
   /// force channels (spec "Tension and coupled loads").
   void line_node_forces(const SystemState<T>& s, int l, VecX<T>& f) const;
 
@@ -21391,8 +20311,8 @@ class ComponentView {
 // are independent systems).
 //
 // Each component with DOFs gets a ComponentView and a SystemStepper of its own: its own Newton
-// test (on its own force scale), its own halvings, sub-steps, line search and factor reuse,
-// as the single-line route marches each line apart. A step steps every component over the
+// test (on its own force scale), its own halvings, sub-steps, line search and factor reuse
+// (a line between held points marches apart from the others). A step steps every component over the
 // same interval in turn, all with the prescribed kinematics the caller set for t + dt; the
 // state of the whole system is assembled from theirs after each step. A step that fails in
 // one component returns every component to the step start (nothing is committed) and throws.
@@ -24789,19 +23709,19 @@ struct BuoyancyRecord {
 };
 
 /// The feature name under which the reader records a Free / Connect point in
-/// Deck::unsupported: the single-line driver refuses it, the system route (io/system_model.hpp)
-/// models it.
+/// Deck::unsupported (the reader's callers that model it read with
+/// ReadOptions::accept_unsupported: the driver's system, io/system_model.hpp).
 inline constexpr const char* kFreePointsFeature = "free points (Free/Connect)";
-/// The feature names under which the reader records BODIES rows and points on bodies: the
-/// single-line driver refuses them, the system route models them.
+/// The feature names under which the reader records BODIES rows and points on bodies (the
+/// system models them).
 inline constexpr const char* kBodiesFeature = "bodies (BODIES)";
 inline constexpr const char* kBodyPointsFeature = "points on bodies (Body<N>)";
 /// The feature names under which the reader records ROD TYPES / RODS rows and lines on rod
-/// ends: the single-line driver refuses them, the system route models them.
+/// ends (the system models them).
 inline constexpr const char* kRodsFeature = "rods (ROD TYPES, RODS)";
 inline constexpr const char* kRodLinesFeature = "lines attached to rods (R<n>A, R<n>B)";
 /// The feature name under which the reader records the mass, volume, drag or force of a
-/// Coupled / Vessel point: the single-line driver refuses it, the system route models it (the
+/// Coupled / Vessel point (the system models it: the
 /// point's own loads and inertia in its load on the host).
 inline constexpr const char* kCoupledPointPropertiesFeature = "the mass, volume, drag and force of a Coupled/Vessel point";
 
@@ -27075,7 +25995,7 @@ inline void write_svg(const Plot& p, const std::string& path) {
 // ---- end cabledyn/io/svg_plot.hpp ----
 // ---- begin cabledyn/io/line_output_file.hpp ----
 // cabledyn: MoorDyn's per-line output files, <root>_Line<L>.out (a LINES row's flags): their
-// column names, shared by the single-line and the system routes. Spec "Outputs"; MoorDyn's
+// column names. Spec "Outputs"; MoorDyn's
 // flags p (node positions), K (curvature), v (velocities), U (fluid velocity), V (VIV lift),
 // t (segment tension), s (strain), d (strain rate), b (seabed force); D (hydrodynamic force)
 // and c (damping force) are not written (noted).
@@ -27131,12 +26051,11 @@ inline std::vector<std::string> line_file_header(const std::string& flags, std::
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/line_output_file.hpp ----
 // ---- begin cabledyn/io/line_run.hpp ----
-// cabledyn: the lines of a deck run. One job: turn the deck's LINES, SECTIONS and END
-// CONNECTIONS into line models (`LineRun`), with what can be checked before solving (spec
-// "Static equilibrium": a line must reach between its ends; the prescribed motion over the
-// run within reach and above the seabed; spec "Hermite path": a mesh coarser than the bending
-// length noted), the prescribed motion of their ends, and the deck context of their errors.
-// docs/driver.md.
+// cabledyn: the checks of a deck's lines before any solve (spec "Static equilibrium": a line
+// must reach between its ends; the prescribed motion over the run within reach and above the
+// seabed; spec "Hermite path": a mesh coarser than the bending length noted), the prescribed
+// motion of its points (PointMotions), and the deck context of the errors raised inside a
+// line's solvers. The system route (io/system_runner.hpp) runs them. docs/driver.md.
 
 #include <algorithm>
 #include <cmath>
@@ -27379,27 +26298,6 @@ inline EndMotion prescribed_point_motion(const Deck& deck, const MotionTracks* m
 
 namespace cabledyn::io {
 
-/// One line of the run.
-struct LineRun {
-  int id = 0;                   ///< deck line ID
-  std::unique_ptr<Line> line;   ///< End A = the fairlead end
-  std::unique_ptr<LineModel<double>> model;  ///< the line's load model with the problem's seabed (node recovery)
-  int point[2] = {0, 0};        ///< deck point IDs of End A (fairlead) and End B
-  StaticProblem problem;
-  StaticResult statics;
-  std::unique_ptr<LineDynamics> dynamics;
-  double ten_min[2] = {0, 0}, ten_max[2] = {0, 0}, t_min[2] = {0, 0}, t_max[2] = {0, 0};
-};
-
-/// The force of end e (0 = End A as built) of a line: the static one, or the committed dynamic
-/// one once the line marches. (A template, like the other functions here that reach into the
-/// line's solvers: compiled only where it is used.)
-template <class Unused = void>
-Vec3<double> line_end_force(const LineRun& L, int e, bool use_static) {
-  if (use_static || !L.dynamics) return L.statics.end_force[e];
-  return const_cast<LineDynamics&>(*L.dynamics).end_force(e);
-}
-
 /// The prescribed kinematics of the deck's points over a run.
 struct PointMotions {
   const Deck* deck = nullptr;
@@ -27410,8 +26308,6 @@ struct PointMotions {
   /// point on its motionFile track, or moved by fairleadMotion (ramped), or held.
   EndMotion operator()(int pid, double t) const { return prescribed_point_motion(*deck, tracks, pid, t, dynamic); }
 
-  /// The motions of both ends of a line at time t.
-  EndMotions of(const LineRun& L, double t) const { return {(*this)(L.point[0], t), (*this)(L.point[1], t)}; }
 };
 
 /// "deck.dat:18 (line 1)": the LINES row of a line, for errors raised inside its solvers.
@@ -27637,50 +26533,6 @@ inline std::vector<std::string> coarse_mesh_notes(const Deck& deck, const Enviro
                       std::to_string(static_cast<long long>(std::ceil(sec.length / (2 * lb)))) + " elements)");
   }
   return notes;
-}
-
-/// The lines of the deck, End A at the fairlead, their ends at the points' positions at t = 0
-/// (checked by check_line_geometry), the seabed of the environment; `notes` gets a note for
-/// each section meshed coarser than its bending length, and for each point of the motionFile
-/// that starts away from its deck position. Throws InputError naming the deck line.
-template <class Unused = void>
-std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, const PointMotions& motion,
-                                     std::vector<std::string>& notes) {
-  std::vector<LineRun> lines;
-  for (const auto& rec : deck.lines) {
-    LineRun L;
-    L.id = rec.id;
-    L.point[0] = rec.fairlead();
-    L.point[1] = rec.anchor();
-    LineEnd ends[2];
-    for (int e = 0; e < 2; ++e) ends[e].position = motion(L.point[e], 0.0).x;
-    for (int written = 0; written < 2; ++written) {
-      const auto* ec = deck.end_connection(rec.id, written);
-      if (!ec) continue;
-      const int e = deck.oriented_end(rec.id, written);
-      ends[e].direction = Vec3<double>(ec->direction[0], ec->direction[1], ec->direction[2]);
-      ends[e].stiffness = ec->stiffness;
-      ends[e].rotation = ec->kind == EndConnectionKind::rigid    ? EndRotation::rigid
-                         : ec->kind == EndConnectionKind::spring ? EndRotation::spring
-                                                                 : EndRotation::free;
-    }
-    LineOptions lo;
-    lo.axial_order = deck.options.axial_quadrature_order;
-    lo.bending_order = deck.options.bending_quadrature_order;
-    check_line_geometry(deck, env, rec, ends[0].position, ends[1].position);
-    in_line_context(deck, L.id, [&] {
-      L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck.line_sections(rec.id), ends[0], ends[1], env, lo);
-    });
-    for (auto& n : coarse_mesh_notes(deck, env, rec)) notes.push_back(std::move(n));
-    if (env.depth) L.problem.seabed_z = -*env.depth;
-    L.problem.seabed.kBot = deck.options.kBot;
-    L.problem.seabed.cBot = deck.options.cBot;
-    L.model = std::make_unique<LineModel<double>>(
-        LineModel<double>::elements_of(*L.line, SeabedModel{L.problem.seabed_z, L.problem.seabed}));
-    lines.push_back(std::move(L));
-  }
-  for (auto& n : motion_start_notes(deck, motion)) notes.push_back(std::move(n));
-  return lines;
 }
 
 }  // namespace cabledyn::io
@@ -27919,1099 +26771,8 @@ NodeRecovery recover_nodes_at(const LineModel<double>& model, const VecX<double>
   return r;
 }
 
-/// Node recovery of a line at its current state (static, or committed dynamic once it
-/// marches).
-template <class Unused = void>
-NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
-  const bool st = use_static || !L.dynamics;
-  const VecX<double>& q = st ? L.statics.q : L.dynamics->state().q;
-  const VecX<double>* v = st ? nullptr : &L.dynamics->state().v;
-  return recover_nodes_at(*L.model, q, v, line_end_force(L, 0, use_static), line_end_force(L, 1, use_static));
-}
-
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/node_recovery.hpp ----
-// ---- begin cabledyn/io/line_channels.hpp ----
-// cabledyn: the output channels of a deck run's lines. One job: evaluate, at the lines'
-// static or committed dynamic state, the values DECK_FORMAT.md ("Outputs") asks for: the
-// requested channels (MoorDyn's channel grammar: FairTen / AnchTen as line-end forces, spec
-// "Tension and coupled loads"; node tension, curvature and bend moment by node recovery, spec
-// "Node tension, curvature and bend moment"; node positions, velocities, accelerations and net
-// forces -r(q, v); point kinematics and forces), the node positions of every line, and the
-// columns of MoorDyn's per-line output files with their names. docs/driver.md.
-
-#include <cmath>
-#include <map>
-#include <string>
-#include <utility>
-#include <vector>
-
-
-namespace cabledyn::io {
-
-/// What the channel evaluation of a run keeps between calls: the time of the row being
-/// evaluated, and the node recoveries and node forces of its lines (cleared at each row), and
-/// a zero vector per line (the velocities and accelerations of a static state).
-struct ChannelCache {
-  double now = 0;
-  std::map<std::pair<std::size_t, bool>, NodeRecovery> recovery;
-  std::map<std::pair<std::size_t, bool>, VecX<double>> force;
-  std::map<int, VecX<double>> zeros;
-};
-
-/// The channels of a run's lines: a view on the deck, the lines, the fluid they last sampled,
-/// the prescribed point motions and the cache, made where it is used.
-/// A class template with one defaulted, unused parameter; use it as `LineChannels`, its only
-/// instance: its member bodies are then compiled only in the files that use them.
-template <class Unused = void>
-class BasicLineChannels {
- public:
-  BasicLineChannels(const Deck& deck, const std::vector<LineRun>& lines, const std::vector<HeldFluid>& fluid,
-                    const PointMotions& motion, ChannelCache& cache)
-      : deck_(deck), lines_(lines), fluid_(fluid), motion_(motion), cache_(cache) {}
-
-  /// The index in the run of deck line `id` (InputError for a channel naming no line).
-  std::size_t line_index(int id) const {
-    for (std::size_t k = 0; k < lines_.size(); ++k)
-      if (lines_[k].id == id) return k;
-    throw InputError(deck_.file, "output channel line", id, "a line of LINES");
-  }
-
-  /// The positions (which = 0), velocities (1) or accelerations (2) of a line's DOFs: at its
-  /// static state (zero velocities and accelerations), or its committed dynamic one.
-  const VecX<double>& state_of(const LineRun& L, bool use_static, int which) const {
-    if (use_static || !L.dynamics) return which == 0 ? L.statics.q : zeros(L);
-    const auto& s = L.dynamics->state();
-    return which == 0 ? s.q : which == 1 ? s.v : s.a;
-  }
-  const VecX<double>& zeros(const LineRun& L) const {
-    auto& z = cache_.zeros[L.id];
-    if (z.size() != L.statics.q.size()) z = VecX<double>::Zero(L.statics.q.size());
-    return z;
-  }
-
-  /// The net force on every node of line k (-r(q, v), the non-inertial forces; M a on the
-  /// free DOFs): at the held ends the line-end forces, zero inside in the statics.
-  const VecX<double>& node_forces(std::size_t k, bool use_static) {
-    auto it = cache_.force.find(std::make_pair(k, use_static));
-    if (it != cache_.force.end()) return it->second;
-    const auto& L = lines_[k];
-    VecX<double> f = VecX<double>::Zero(L.statics.q.size());
-    if (!use_static && L.dynamics) {
-      L.dynamics->residual_force(f);
-      f = -f;
-    }
-    for (int e = 0; e < 2; ++e)
-      f.segment<3>(static_cast<Eigen::Index>(L.line->dof(L.line->end_node(e), 0))) = line_end_force(lines_[k], e, use_static);
-    return cache_.force[std::make_pair(k, use_static)] = std::move(f);
-  }
-
-  /// Index (from End A of the line as built, the fairlead) of the node a node channel names.
-  std::size_t node_index(const OutputChannel& c) const {
-    const std::size_t k = line_index(c.line);
-    const long long written = deck_.channel_node(c);
-    const long long j = written > 0 ? deck_.oriented_node(c.line, written) : 0;
-    if (j < 1 || static_cast<std::size_t>(j) > lines_[k].line->n_nodes())
-      throw InputError(deck_.file, "output channel " + c.name() + " node", c.node,
-                       "a node of line " + std::to_string(c.line));
-    return static_cast<std::size_t>(j - 1);
-  }
-
-  /// The value of one requested channel at the static or the committed dynamic state (the
-  /// point channels at the row's time).
-  double channel_value(const OutputChannel& c, bool use_static) {
-    auto key = [&](std::size_t k) { return std::make_pair(k, use_static); };
-    switch (c.kind) {
-      case ChannelKind::FairTen:
-      case ChannelKind::AnchTen:
-      case ChannelKind::FairIncl:
-      case ChannelKind::AnchIncl: {
-        const std::size_t k = line_index(c.line);
-        const bool fair = c.kind == ChannelKind::FairTen || c.kind == ChannelKind::FairIncl;
-        const int e = deck_.oriented_end(c.line, deck_.tension_end(c.line, fair));
-        const Vec3<double> F = line_end_force(lines_[k], e, use_static);
-        if (c.kind == ChannelKind::FairTen || c.kind == ChannelKind::AnchTen) return F.norm();
-        // Degrees below horizontal of the line leaving the end: the line pulls the fairlead
-        // down (positive); at the anchor the sign of the pull is reversed (a line leaving the
-        // anchor upward reads negative).
-        return std::atan2(-F(2), std::hypot(F(0), F(1))) * 180 / kPi;
-      }
-      case ChannelKind::Ten:
-      case ChannelKind::Curv:
-      case ChannelKind::BendMom: {
-        const std::size_t k = line_index(c.line);
-        const auto it = cache_.recovery.find(key(k));
-        const NodeRecovery& r = it != cache_.recovery.end() ? it->second : (cache_.recovery[key(k)] = recover_nodes(lines_[k], use_static));
-        const std::size_t j = node_index(c);
-        return c.kind == ChannelKind::Ten ? r.tension[j] : c.kind == ChannelKind::Curv ? r.curvature[j] : r.moment[j];
-      }
-      case ChannelKind::NodePosition:
-      case ChannelKind::NodeVelocity:
-      case ChannelKind::NodeAcceleration: {
-        const std::size_t k = line_index(c.line);
-        const auto& L = lines_[k];
-        const int which = c.kind == ChannelKind::NodePosition ? 0 : c.kind == ChannelKind::NodeVelocity ? 1 : 2;
-        return L.line->r(state_of(L, use_static, which), node_index(c))(c.component);
-      }
-      case ChannelKind::NodeForce: {
-        const std::size_t k = line_index(c.line);
-        return lines_[k].line->r(node_forces(k, use_static), node_index(c))(c.component);
-      }
-      case ChannelKind::PointPosition:
-      case ChannelKind::PointVelocity:
-      case ChannelKind::PointAcceleration:
-      case ChannelKind::PointForce:
-      case ChannelKind::PointTension: {
-        const auto* p = deck_.find_point(c.point);
-        if (!p) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
-        const EndMotion m = use_static ? motion_(c.point, 0.0) : motion_(c.point, cache_.now);
-        Vec3<double> x = m.x, F = Vec3<double>::Zero();
-        for (std::size_t k = 0; k < lines_.size(); ++k)
-          for (int e = 0; e < 2; ++e)
-            if (lines_[k].point[e] == c.point) {
-              const auto& L = lines_[k];
-              x = L.line->r(state_of(L, use_static, 0), L.line->end_node(e));
-              F += line_end_force(lines_[k], e, use_static);
-            }
-        switch (c.kind) {
-          case ChannelKind::PointPosition: return x(c.component);
-          case ChannelKind::PointVelocity: return use_static ? 0.0 : m.v(c.component);
-          case ChannelKind::PointAcceleration: return use_static ? 0.0 : m.a(c.component);
-          case ChannelKind::PointForce: return F(c.component);
-          default: return F.norm();
-        }
-      }
-      case ChannelKind::Rod:
-      case ChannelKind::Body:
-        break;
-    }
-    throw NotImplementedError(deck_.file, "output channel", c.name(), "rods and bodies");
-  }
-
-  /// Every output of time t in one vector: the channels, the node positions of every line,
-  /// and the per-line output values; each checked finite (SolveError naming the output).
-  std::vector<double> output_row(double t, bool use_static) {
-    cache_.recovery.clear();
-    cache_.force.clear();
-    cache_.now = t;
-    std::vector<double> row;
-    for (const auto& o : deck_.outputs) {
-      row.push_back(channel_value(o.channel, use_static));
-      if (!std::isfinite(row.back()))
-        throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
-                         "a finite number");
-    }
-    for (const auto& L : lines_) {
-      const VecX<double>& q = state_of(L, use_static, 0);
-      for (std::size_t i = 0; i < L.line->n_nodes(); ++i)
-        for (int c = 0; c < 3; ++c) {
-          row.push_back(L.line->r(q, i)(c));
-          if (!std::isfinite(row.back()))
-            throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "line " + std::to_string(L.id) + " node position",
-                             row.back(), "a finite number");
-        }
-    }
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      const std::string& flags = deck_.find_line(lines_[k].id)->outputs;
-      if (!line_file_wanted(flags)) continue;
-      const std::vector<double> v = line_output_row(k, use_static);
-      for (double x : v)
-        if (!std::isfinite(x))
-          throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "line " + std::to_string(lines_[k].id) + " output",
-                           x, "a finite number");
-      row.insert(row.end(), v.begin(), v.end());
-    }
-    return row;
-  }
-
-
-  /// The values of a MoorDyn per-line output row (flags p K v U D V t c s d b, in MoorDyn's
-  /// column order), nodes from End A as written; see line_output_header.
-  std::vector<double> line_output_row(std::size_t k, bool use_static) {
-    const auto& L = lines_[k];
-    const Line& line = *L.line;
-    const std::string& flags = deck_.find_line(L.id)->outputs;
-    const auto has = [&](char f) { return flags.find(f) != std::string::npos; };
-    const std::size_t nn = line.n_nodes(), ne = line.n_elements();
-    const bool swapped = deck_.find_line(L.id)->swapped;
-    const auto node = [&](std::size_t j) { return swapped ? nn - 1 - j : j; };      // as written -> built
-    const auto elem = [&](std::size_t e) { return swapped ? ne - 1 - e : e; };
-    const VecX<double>& q = state_of(L, use_static, 0);
-    const VecX<double>& v = state_of(L, use_static, 1);
-    std::vector<double> out;
-    const auto vec3 = [&](const Vec3<double>& x) { out.insert(out.end(), {x(0), x(1), x(2)}); };
-    if (has('p'))
-      for (std::size_t j = 0; j < nn; ++j) vec3(line.r(q, node(j)));
-    if (has('K')) {
-      const auto it = cache_.recovery.find(std::make_pair(k, use_static));
-      const NodeRecovery& r = it != cache_.recovery.end() ? it->second
-                                                          : (cache_.recovery[std::make_pair(k, use_static)] = recover_nodes(lines_[k], use_static));
-      for (std::size_t j = 0; j < nn; ++j) out.push_back(r.curvature[node(j)]);
-    }
-    if (has('v'))
-      for (std::size_t j = 0; j < nn; ++j) vec3(line.r(v, node(j)));
-    if (has('U'))
-      for (std::size_t j = 0; j < nn; ++j) {
-        const std::size_t i = node(j);
-        vec3(!use_static && k < fluid_.size() && i < fluid_[k].u.size() ? fluid_[k].u[i] : Vec3<double>::Zero());
-      }
-    if (has('V'))  // VIV lift: Cl = 0 on every line type the reader accepts
-      for (std::size_t j = 0; j < nn; ++j) vec3(Vec3<double>::Zero());
-    // Segment tension, strain and strain rate: the line's load model's (LineModel::
-    // segment_output, as the system route writes them), segments as written.
-    std::vector<double> ten(ne), strain(ne), rate(ne);
-    if (has('t') || has('s') || has('d'))
-      for (std::size_t w = 0; w < ne; ++w) {
-        const auto so = L.model->segment_output(q, v, elem(w));
-        ten[w] = so.tension;
-        strain[w] = so.strain;
-        rate[w] = so.rate;
-      }
-    if (has('t')) out.insert(out.end(), ten.begin(), ten.end());
-    if (has('s')) out.insert(out.end(), strain.begin(), strain.end());
-    if (has('d')) out.insert(out.end(), rate.begin(), rate.end());
-    if (has('b'))
-      for (std::size_t j = 0; j < nn; ++j) {
-        const std::size_t i = node(j);
-        Vec3<double> B = Vec3<double>::Zero();
-        if (L.problem.seabed_z)
-          B(2) = seabed_contact<double>(line.r(q, i)(2), line.r(v, i)(2), *L.problem.seabed_z,
-                                        node_contact_width_length(line, i), 1.0, L.problem.seabed)
-                     .f;
-        vec3(B);
-      }
-    return out;
-  }
-
-  /// The column names of a line's output file (io/line_output_file.hpp).
-  std::vector<std::string> line_output_header(std::size_t k) const {
-    const auto& L = lines_[k];
-    return line_file_header(deck_.find_line(L.id)->outputs, L.line->n_nodes(), L.line->n_elements(),
-                            deck_.first_node_number());
-  }
-
-  /// The number of values of line k's output file row.
-  std::size_t line_output_width(std::size_t k) const { return line_output_header(k).size(); }
-
- private:
-  const Deck& deck_;
-  const std::vector<LineRun>& lines_;
-  const std::vector<HeldFluid>& fluid_;  ///< the fluid each line last sampled (empty in the statics)
-  PointMotions motion_;
-  ChannelCache& cache_;
-};
-
-using LineChannels = BasicLineChannels<>;
-
-}  // namespace cabledyn::io
-// ---- end cabledyn/io/line_channels.hpp ----
-// ---- begin cabledyn/io/run_outputs.hpp ----
-// cabledyn: the output files of a deck run (DECK_FORMAT.md, "Outputs"). One job: write them,
-// checked (io/output_file.hpp): <root>.out (the requested channels, every dtOut),
-// <root>.nodes.out (per-line node positions at each output time), <root>_Line<L>.out
-// (MoorDyn's per-line output flags), <root>.static.out (per node: tension, curvature and bend
-// moment by node recovery, spec "Node tension, curvature and bend moment"), the SVG figures
-// (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg) and <root>.summary.txt, and
-// list them; the values come from io/line_channels.hpp. docs/driver.md.
-
-#include <algorithm>
-#include <cmath>
-#include <cstddef>
-#include <memory>
-#include <ostream>
-#include <string>
-#include <vector>
-
-// ---- begin cabledyn/io/output_file.hpp ----
-// cabledyn: the driver's output files. Each is written as the run goes (a row per output
-// time, flushed at least once a second and when the run stops), and every write is checked:
-// a full disk or a vanished folder is a named error, never a truncated file behind a
-// "results written". Before a run the files of an earlier run under the same root are
-// removed, so that none is mistaken for this run's.
-
-#include <cerrno>
-#include <chrono>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iomanip>
-#include <string>
-#include <vector>
-
-
-namespace cabledyn::io {
-
-/// One output file, open for writing. Throws InputError(path, "output file", ...) when it
-/// cannot be created or a write fails.
-class OutputFile {
- public:
-  explicit OutputFile(std::string path) : path_(std::move(path)) {
-    f_.open(path_, std::ios::out | std::ios::trunc);
-    if (!f_) fail("cannot be created");
-    f_ << std::setprecision(10);
-    last_flush_ = std::chrono::steady_clock::now();
-  }
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::ostream& stream() { return f_; }
-
-  /// Checks the stream after a row; flushes when a second has passed since the last flush.
-  void row_done() {
-    if (!f_) fail("write failed");
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_flush_ > std::chrono::seconds(1)) flush();
-  }
-  /// Flushes and checks.
-  void flush() {
-    f_.flush();
-    last_flush_ = std::chrono::steady_clock::now();
-    if (!f_) fail("write failed");
-  }
-  /// Flushes, closes and checks.
-  void close() {
-    if (!f_.is_open()) return;
-    f_.flush();
-    const bool ok = static_cast<bool>(f_);
-    f_.close();
-    if (!ok || !f_) fail("write failed");
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) const {
-    const int e = errno;
-    throw InputError(path_, "output file", std::string(what) + (e ? std::string(": ") + std::strerror(e) : ""),
-                     "a writable file (space on the disk, an existing folder)");
-  }
-
-  std::string path_;
-  std::ofstream f_;
-  std::chrono::steady_clock::time_point last_flush_;
-};
-
-/// Removes the files an earlier run wrote under `root` (root.out, root.nodes.out,
-/// root.static.out, root.modes.out, root.summary.txt, the figures and root_Line<L>.out): only
-/// regular files, and returns their paths. Throws InputError when one cannot be removed.
-inline std::vector<std::string> remove_stale_outputs(const std::string& root) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> removed;
-  const auto drop = [&](const fs::path& p) {
-    std::error_code ec;
-    if (!fs::is_regular_file(fs::symlink_status(p, ec))) return;
-    if (!fs::remove(p, ec) || ec)
-      throw InputError(p.string(), "output file of an earlier run", ec ? ec.message() : "not removed",
-                       "a file this run may replace");
-    removed.push_back(p.string());
-  };
-  for (const char* s : {".out", ".nodes.out", ".static.out", ".modes.out", ".summary.txt", ".profile.svg",
-                        ".tension.svg", ".curvature.svg"})
-    drop(root + s);
-  const fs::path r(root);
-  const fs::path dir = r.has_parent_path() ? r.parent_path() : fs::path(".");
-  const std::string stem = r.filename().string() + "_Line";
-  std::error_code ec;
-  std::vector<fs::path> lines;
-  if (fs::is_directory(dir, ec))
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
-      const std::string n = e.path().filename().string();
-      if (n.size() > stem.size() + 4 && n.compare(0, stem.size(), stem) == 0 && n.compare(n.size() - 4, 4, ".out") == 0) {
-        bool digits = true;
-        for (std::size_t i = stem.size(); i + 4 < n.size(); ++i) digits = digits && n[i] >= '0' && n[i] <= '9';
-        if (digits) lines.push_back(e.path());
-      }
-    }
-  for (const auto& l : lines) drop(l);
-  return removed;
-}
-
-}  // namespace cabledyn::io
-// ---- end cabledyn/io/output_file.hpp ----
-
-namespace cabledyn::io {
-
-/// How a run went, for its summary.
-struct RunStatus {
-  bool dynamic = false;       ///< a dynamic run (TMax, not --static)
-  bool static_only = false;   ///< --static
-  std::string tmax_source;    ///< where the run length came from
-  std::string stop_reason;    ///< why the run stopped early; empty when it completed
-  bool statics_done = false;  ///< every line has its static solution
-  long long steps_done = 0;   ///< committed steps of the march
-};
-
-/// The output files of a deck run under one root, and what the run keeps of its outputs (the
-/// channel rows with keep_history, the tension figure's bounded history).
-/// A class template with one defaulted, unused parameter; use it as `RunOutputs`, its only
-/// instance: its member bodies are then compiled only in the files that use them.
-template <class Unused = void>
-class BasicRunOutputs {
- public:
-  explicit BasicRunOutputs(std::string root) : root_(std::move(root)) {}
-
-  /// The files written, in the order they were created.
-  const std::vector<std::string>& files() const { return files_; }
-  /// Lists a file written elsewhere (the modes file) among the run's files.
-  void add_file(std::string path) { files_.push_back(std::move(path)); }
-  /// The channel names of <root>.out (set when it is opened).
-  const std::vector<std::string>& channel_names() const { return names_; }
-  /// Output times and channel values (one row per output time) with keep_history.
-  const std::vector<double>& times() const { return times_; }
-  const std::vector<std::vector<double>>& channel_rows() const { return rows_; }
-  /// Points the tension figure keeps (at most 8192, whatever the run's length).
-  std::size_t plot_history_size() const { return history_.size(); }
-  /// The time of the last row written (-1 before the first).
-  double last_time() const { return last_out_t_; }
-
-  /// Creates <root><suffix> (an OutputFile) and lists it among the run's files.
-  std::unique_ptr<OutputFile> open(const std::string& suffix) {
-    auto f = std::make_unique<OutputFile>(root_ + suffix);
-    files_.push_back(f->path());
-    return f;
-  }
-
-  /// Opens <root>.out, <root>.nodes.out and the line files and writes their headers;
-  /// `line_headers[k]` holds the column names of line k's file (LineChannels::
-  /// line_output_header). A note in `notes` for each line output flag not written.
-  void open_outputs(const Deck& deck, const std::vector<LineRun>& lines,
-                    const std::vector<std::vector<std::string>>& line_headers, std::vector<std::string>& notes) {
-    names_.clear();
-    for (const auto& o : deck.outputs) names_.push_back(o.text.empty() ? o.channel.name() : o.text);
-    out_ = open(".out");
-    std::ostream& f = out_->stream();
-    f << "cabledyn " << kVersion << " output of " << deck.file << ": " << deck.title << "\n";
-    f << "Time(s)";
-    for (const auto& n : names_) f << "\t" << n;
-    f << "\n";
-    if (deck.options.WriteUnits) {
-      f << "(s)";
-      for (const auto& o : deck.outputs) f << "\t" << channel_unit(o.channel);
-      f << "\n";
-    }
-    out_->row_done();
-    nodes_ = open(".nodes.out");
-    std::ostream& g = nodes_->stream();
-    g << "Time(s)";
-    const int first = deck.first_node_number();
-    for (const auto& L : lines)
-      for (std::size_t i = 0; i < L.line->n_nodes(); ++i)
-        for (const char* c : {"px", "py", "pz"})
-          g << "\tL" << L.id << "N" << deck.oriented_node(L.id, static_cast<long long>(i) + 1) - 1 + first << c;
-    g << "\n";
-    nodes_->row_done();
-    line_files_.clear();
-    line_files_.resize(lines.size());
-    line_widths_.assign(lines.size(), 0);
-    for (std::size_t k = 0; k < lines.size(); ++k) {
-      const std::string& flags = deck.find_line(lines[k].id)->outputs;
-      if (!line_file_wanted(flags)) continue;
-      const std::string note = line_file_note(lines[k].id, flags);
-      if (!note.empty()) notes.push_back(note);
-      const std::vector<std::string>& h = line_headers[k];
-      if (h.empty()) continue;
-      line_widths_[k] = h.size();
-      line_files_[k] = open("_Line" + std::to_string(lines[k].id) + ".out");
-      std::ostream& l = line_files_[k]->stream();
-      l << "Time";
-      for (const auto& n : h) l << "\t" << n;
-      l << "\n";
-      line_files_[k]->row_done();
-    }
-  }
-
-  /// Writes the outputs of time t from its output row (LineChannels::output_row: the
-  /// `n_channels` channels, the node positions of every line, the line files' values): a row
-  /// of <root>.out, of <root>.nodes.out and of each line file; kept in memory with
-  /// keep_history; the plots' bounded history of the lines' fairlead tensions.
-  void write_row(double t, const std::vector<double>& row, const std::vector<LineRun>& lines, bool use_static,
-                 bool keep_history) {
-    last_out_t_ = t;
-    const std::size_t nc = names_.size();
-    std::size_t at = 0;
-    {
-      std::ostream& f = out_->stream();
-      f << t;
-      for (std::size_t c = 0; c < nc; ++c) f << "\t" << row[c];
-      f << "\n";
-      out_->row_done();
-      at = nc;
-    }
-    {
-      std::ostream& g = nodes_->stream();
-      g << t;
-      for (const auto& L : lines)
-        for (std::size_t i = 0; i < 3 * L.line->n_nodes(); ++i) g << "\t" << row[at++];
-      g << "\n";
-      nodes_->row_done();
-    }
-    for (std::size_t k = 0; k < lines.size(); ++k) {
-      if (!line_files_[k]) continue;
-      const std::size_t w = line_widths_[k];
-      std::ostream& h = line_files_[k]->stream();
-      h << t;
-      for (std::size_t i = 0; i < w; ++i) h << "\t" << row[at++];
-      h << "\n";
-      line_files_[k]->row_done();
-    }
-    if (keep_history) {
-      times_.push_back(t);
-      rows_.emplace_back(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(nc));
-    }
-    // The tension figure's history, bounded (FigureHistory).
-    history_.offer(t, [&] {
-      std::vector<double> f;
-      for (const auto& L : lines) f.push_back(line_end_force(L, 0, use_static).norm());
-      return f;
-    });
-  }
-
-  /// Flushes and closes the streamed outputs (checked).
-  void close_outputs() {
-    if (out_) out_->close();
-    if (nodes_) nodes_->close();
-    for (auto& f : line_files_)
-      if (f) f->close();
-  }
-
-  /// <root>.static.out: every node of every line at the static equilibrium (node numbers as
-  /// the deck counts them, from End A as written) with its arc length, position, and the
-  /// recovered tension, curvature and bend moment; each value checked finite (SolveError).
-  void write_static_out(const Deck& deck, const std::vector<LineRun>& lines) {
-    auto out = open(".static.out");
-    std::ostream& f = out->stream();
-    f << "LineID\tNode\tArcLength(m)\tX(m)\tY(m)\tZ(m)\tTension(N)\tCurvature(1/m)\tBendMoment(Nm)\n";
-    const int first = deck.first_node_number();
-    for (std::size_t k = 0; k < lines.size(); ++k) {
-      const auto& L = lines[k];
-      const NodeRecovery r = recover_nodes(lines[k], true);
-      const std::size_t nn = L.line->n_nodes();
-      // Rows in the deck's node numbering (End A as written first).
-      for (std::size_t j = 1; j <= nn; ++j) {
-        const std::size_t i = static_cast<std::size_t>(deck.oriented_node(L.id, static_cast<long long>(j)) - 1);
-        const Vec3<double> x = L.line->r(L.statics.q, i);
-        const double s = deck.oriented_node(L.id, 1) == 1 ? L.line->s_node(i) : L.line->length() - L.line->s_node(i);
-        for (double v : {x(0), x(1), x(2), r.tension[i], r.curvature[i], r.moment[i]})
-          if (!std::isfinite(v))
-            throw SolveError(deck.file + ": line " + std::to_string(L.id) + " statics", "node " + std::to_string(j) + " result",
-                             v, "a finite number");
-        f << L.id << "\t" << static_cast<long long>(j) - 1 + first << "\t" << s << "\t" << x(0) << "\t" << x(1) << "\t"
-          << x(2) << "\t" << r.tension[i] << "\t" << r.curvature[i] << "\t" << r.moment[i] << "\n";
-      }
-      out->row_done();
-    }
-    out->close();
-  }
-
-  /// Writes a figure, checked like the other outputs.
-  void svg_file(const Plot& p, const std::string& suffix) {
-    auto f = open(suffix);
-    f->stream() << to_svg(p);
-    f->close();
-  }
-
-  /// The figures: <root>.profile.svg (the static profiles and the seabed),
-  /// <root>.tension.svg (the fairlead tension history, when there are two output times or
-  /// more) and <root>.curvature.svg (the static curvature of the cables, when there are any).
-  void write_plots(const std::vector<LineRun>& lines, const Environment& env) {
-    Plot prof;
-    prof.title = "Static line profiles";
-    prof.xlabel = "horizontal distance from the fairlead (m)";
-    prof.ylabel = "z (m)";
-    prof.equal_aspect = true;
-    for (const auto& L : lines) {
-      PlotSeries s;
-      s.label = "line " + std::to_string(L.id);
-      const Vec3<double> a = L.line->r(L.statics.q, 0);
-      for (std::size_t i = 0; i < L.line->n_nodes(); ++i) {
-        const Vec3<double> x = L.line->r(L.statics.q, i);
-        s.x.push_back(std::hypot(x(0) - a(0), x(1) - a(1)));
-        s.y.push_back(x(2));
-      }
-      prof.series.push_back(std::move(s));
-    }
-    if (env.depth) {
-      PlotSeries bed;
-      bed.label = "seabed";
-      bed.color = "#8c6d31";
-      bed.dashed = true;
-      double xmax = 0;
-      for (const auto& s : prof.series)
-        for (double v : s.x) xmax = std::max(xmax, v);
-      bed.x = {0, xmax};
-      bed.y = {-*env.depth, -*env.depth};
-      prof.series.push_back(bed);
-    }
-    svg_file(prof, ".profile.svg");
-    if (history_.size() > 1) {
-      Plot ten;
-      ten.title = "Fairlead tension";
-      ten.xlabel = "time (s)";
-      ten.ylabel = "FairTen (kN)";
-      for (std::size_t k = 0; k < lines.size(); ++k) {
-        PlotSeries s;
-        s.label = "line " + std::to_string(lines[k].id);
-        s.x = history_.t();
-        for (double v : history_.y(k)) s.y.push_back(v / 1e3);
-        ten.series.push_back(std::move(s));
-      }
-      svg_file(ten, ".tension.svg");
-    }
-    bool any_hermite = false;
-    Plot cur;
-    cur.title = "Static curvature along the cables";
-    cur.xlabel = "arc length from the fairlead (m)";
-    cur.ylabel = "curvature (1/m)";
-    for (std::size_t k = 0; k < lines.size(); ++k) {
-      if (!lines[k].line->hermite()) continue;
-      any_hermite = true;
-      const NodeRecovery r = recover_nodes(lines[k], true);
-      PlotSeries s;
-      s.label = "line " + std::to_string(lines[k].id);
-      for (std::size_t i = 0; i < lines[k].line->n_nodes(); ++i) {
-        s.x.push_back(lines[k].line->s_node(i));
-        s.y.push_back(r.curvature[i]);
-      }
-      cur.series.push_back(std::move(s));
-    }
-    if (any_hermite) svg_file(cur, ".curvature.svg");
-  }
-
-  /// <root>.summary.txt: the run, where and why it stopped, the notes, and per line its
-  /// statics, the extreme end tensions of the march and the march's statistics; the wall time
-  /// and the files written.
-  void write_summary(const Deck& deck, const std::vector<LineRun>& lines, const std::vector<std::string>& notes,
-                     const RunStatus& st, double seconds) {
-    auto out = open(".summary.txt");
-    std::ostream& f = out->stream();
-    f << "cabledyn " << kVersion << " run of " << deck.file << "\n" << deck.title << "\n\n";
-    if (st.dynamic)
-      f << "run: " << deck.options.steps() << " steps of dtM = " << *deck.options.dtM << " s to t = "
-        << *deck.options.TMax << " s (run length from " << st.tmax_source << ")\n";
-    else if (st.static_only)
-      f << "run: statics only (--static)\n";
-    else
-      f << "run: statics only (no TMax in the deck: give TMax, or --tmax)\n";
-    if (!st.stop_reason.empty()) {
-      if (st.dynamic && st.statics_done && out_)
-        f << "STOPPED after " << st.steps_done << " of " << deck.options.steps() << " steps (t = "
-          << static_cast<double>(st.steps_done) * *deck.options.dtM << " s); the outputs hold every output time up to t = "
-          << last_out_t_ << " s: " << st.stop_reason << "\n";
-      else
-        f << "STOPPED before the march: " << st.stop_reason << "\n";
-    }
-    for (const auto& n : notes) f << "note: " << n << "\n";
-    for (const auto& L : lines) {
-      if (!L.statics.q.size()) {
-        f << "line " << L.id << ": no static solution\n";
-        continue;
-      }
-      f << "line " << L.id << " (" << (L.line->hermite() ? "cubic-Hermite cable" : "EI = 0 line") << ", "
-        << L.line->n_elements() << " elements, " << L.line->length() << " m)\n";
-      f << "  static: FairTen " << L.statics.end_force[0].norm() << " N, AnchTen " << L.statics.end_force[1].norm()
-        << " N; route: " << L.statics.route << "; residual " << L.statics.residual << " N\n";
-      for (const auto& n : L.statics.notes) f << "  note: " << n << "\n";
-      if (L.dynamics) {
-        const auto& s = L.dynamics->statistics();
-        f << "  dynamic: FairTen min " << L.ten_min[0] << " N (t = " << L.t_min[0] << " s), max " << L.ten_max[0]
-          << " N (t = " << L.t_max[0] << " s); AnchTen min " << L.ten_min[1] << " N, max " << L.ten_max[1] << " N\n";
-        f << "  march: " << s.steps << " steps, " << s.newton_iterations << " Newton iterations, " << s.factorizations
-          << " factorisations, " << s.subdivided_intervals << " subdivided intervals (largest " << s.largest_subdivision
-          << " substeps), " << s.release_caps << " release caps\n";
-        if (!L.line->hermite()) {
-          f << "  ei0_substeps " << (L.dynamics->options().ei0_substeps ? "auto" : "off") << ": " << s.ei0_substepped
-            << " steps solved in sub-steps (largest count " << s.ei0_largest_count << "), " << s.ei0_capped
-            << " needed more than ei0_substep_max, " << s.ei0_kept_plain << " kept the plain step; largest chord turn "
-            << s.largest_turn_deg << " deg per solver step\n";
-          if (s.ei0_kept_plain > 0)
-            f << "  note: " << kept_plain_note(s.ei0_kept_plain) << "\n";
-          const auto& dopt = L.dynamics->options();
-          if (const auto note = chord_turn_note(s.largest_turn_deg, dopt.ei0_substeps, dopt.ei0_substep_angle))
-            f << "  note: " << *note << "\n";
-        }
-      }
-    }
-    f << "\nwall time " << seconds << " s\nfiles:";
-    for (const auto& p : files_) f << " " << p;
-    f << "\n";
-    out->close();
-  }
-
- private:
-  std::string root_;
-  std::unique_ptr<OutputFile> out_, nodes_;
-  std::vector<std::unique_ptr<OutputFile>> line_files_;
-  std::vector<std::size_t> line_widths_;    // values per row of each line file
-  std::vector<double> times_;               // keep_history
-  std::vector<std::vector<double>> rows_;   // keep_history
-  FigureHistory history_;  // the tension figure's bounded history of the lines' FairTen
-  double last_out_t_ = -1;
-  std::vector<std::string> names_, files_;
-};
-
-using RunOutputs = BasicRunOutputs<>;
-
-}  // namespace cabledyn::io
-// ---- end cabledyn/io/run_outputs.hpp ----
-// ---- begin cabledyn/io/driver.hpp ----
-// cabledyn: the deck driver. Turns a parsed deck into lines, solves the static equilibrium
-// of each line, the modes (nModes), the dynamic march (dtM, TMax) under the deck's prescribed
-// fairlead motion and sea state, and writes the outputs of DECK_FORMAT.md ("Outputs"):
-// <root>.out (the requested channels, every dtOut), <root>.static.out (per node),
-// <root>.modes.out, <root>.nodes.out (per-line node positions at each output time),
-// <root>_Line<L>.out (MoorDyn's per-line output flags), <root>.summary.txt, and SVG figures
-// (<root>.profile.svg, <root>.tension.svg, <root>.curvature.svg). docs/driver.md.
-//
-// One job: the orchestration of a run (statics, modes, the march with its restart check, the
-// order of the outputs, how a failed run stops). Its parts, one job each: io/line_run.hpp
-// (the lines from the deck, checked), io/deck_sea.hpp (the sea state), io/node_recovery.hpp
-// (node tension, curvature and bend moment), io/line_channels.hpp (the output channels'
-// values) and io/run_outputs.hpp (the files, figures and summary).
-
-#include <chrono>
-#include <cmath>
-#include <cstring>
-#include <exception>
-#include <iostream>
-#include <optional>
-#include <span>
-#include <sstream>
-#include <string>
-#include <utility>
-#include <vector>
-
-
-namespace cabledyn::io {
-
-/// A deck run: build with the deck, call run().
-/// A class template with one defaulted, unused parameter; use it as `DeckRunner`, its only
-/// instance. Its member bodies are then compiled only in the files that use them, which
-/// keeps the headers that include this one cheap to compile.
-template <class Unused = void>
-class BasicDeckRunner {
- public:
-  /// Builds the lines of a deck (its TMax and dtM replaced by the settings' --tmax and --dtm);
-  /// reads the motionFile of a dynamic run. Throws InputError (NotImplementedError for a deck
-  /// read with unsupported requests).
-  BasicDeckRunner(const Deck& deck, RunSettings settings) : deck_(deck), set_(std::move(settings)), outputs_(set_.root) {
-    if (!deck_.unsupported.empty()) {
-      const auto& u = deck_.unsupported.front();
-      throw NotImplementedError(detail::where(deck_.file, u.line), u.quantity, u.value, u.feature);
-    }
-    tmax_source_ = apply_run_overrides(deck_, set_);
-    check_vessel(deck_);
-    notes_ = deck_.notes;
-    env_ = deck.environment();
-    env_.validate();
-    if (dynamic_run() && deck_.options.motionFile) {
-      const std::string path =
-          set_.motion_file ? *set_.motion_file : deck_relative_path(deck_, *deck_.options.motionFile);
-      motion_ = motion_tracks(read_motion(path), deck_, *deck_.options.TMax);
-      for (const auto& p : deck_.points)
-        if (p.moving() && !motion_->vessel && !motion_->find(p.id))
-          notes_.push_back(path + ": point " + std::to_string(p.id) + " is not in the motionFile: held at its deck position");
-    }
-    lines_ = build_line_runs(deck_, env_, motions(), notes_);
-    if (dynamic_run()) check_motion_envelope(deck_, env_, motions());
-    sea_ = build_deck_sea(deck_, env_);
-    if (sea_.has_current)
-      for (auto& L : lines_) L.problem.current = sea_.steady;
-  }
-
-  const std::vector<LineRun>& lines() const { return lines_; }
-  /// The deck as run (its TMax and dtM replaced by the settings' --tmax and --dtm).
-  const Deck& deck() const { return deck_; }
-  const std::vector<std::string>& files() const { return outputs_.files(); }
-  /// Notes of the run (the deck's and the driver's), also in the summary.
-  const std::vector<std::string>& notes() const { return notes_; }
-  /// Output times and channel values (one row per output time).
-  const std::vector<double>& times() const { return outputs_.times(); }
-  const std::vector<std::vector<double>>& channel_rows() const { return outputs_.channel_rows(); }
-  const std::vector<std::string>& channel_names() const { return outputs_.channel_names(); }
-  /// Points the tension figure keeps (at most 8192, whatever the run's length).
-  std::size_t plot_history_size() const { return outputs_.plot_history_size(); }
-
-  /// Statics, modes, dynamics, outputs, figures and summary. The outputs of an earlier run
-  /// under the same root are removed first; each output row is written as the run goes. When
-  /// a step fails (or the run is interrupted) the files hold every row up to the last
-  /// committed step, the summary says where and why the run stopped, and the error is thrown.
-  void run() {
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto stale = remove_stale_outputs(set_.root);
-    if (!stale.empty())
-      notes_.push_back("removed " + std::to_string(stale.size()) + " output file(s) of an earlier run under " + set_.root);
-    if (set_.log)
-      for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
-    std::exception_ptr failure;
-    try {
-      solve_statics();
-      outputs_.write_static_out(deck_, lines_);
-      if (deck_.options.nModes > 0) solve_modes();
-      open_outputs();
-      if (dynamic_run()) march();
-      else record(0.0, true);
-      outputs_.close_outputs();
-    } catch (const Error& e) {
-      failure = std::current_exception();
-      status_.stop_reason = e.what();
-      try {
-        outputs_.close_outputs();
-      } catch (const Error& e2) {
-        status_.stop_reason += std::string("; ") + e2.what();
-      }
-    }
-    if (set_.plots && !lines_.empty() && status_.statics_done) outputs_.write_plots(lines_, env_);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    status_.dynamic = dynamic_run();
-    status_.static_only = set_.static_only;
-    status_.tmax_source = tmax_source_;
-    outputs_.write_summary(deck_, lines_, notes_, status_, secs);
-    if (failure) std::rethrow_exception(failure);
-  }
-
-  /// The static value of every requested channel (also the first row of <root>.out).
-  std::vector<double> static_channels() {
-    std::vector<double> v;
-    cache_.now = 0;
-    auto ch = channels();
-    for (const auto& o : deck_.outputs) v.push_back(ch.channel_value(o.channel, true));
-    return v;
-  }
-
-  /// Node recovery of line `k` at its current state (static or committed dynamic).
-  NodeRecovery recover(std::size_t k, bool use_static) const { return recover_nodes(lines_[k], use_static); }
-
- private:
-  void say(const std::string& s) const {
-    if (set_.log) *set_.log << s << "\n";
-  }
-
-  std::string line_context(const LineRun& L) const { return io::line_context(deck_, L.id); }
-
-  /// Runs f; an error it throws is thrown again, of the same kind, its object prefixed with
-  /// the deck line of L (see in_line_context).
-  template <class F>
-  void in_context(const LineRun& L, F&& f) const {
-    in_line_context(deck_, L.id, std::forward<F>(f));
-  }
-
-  bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
-
-  /// The prescribed motion of the deck's points in this run.
-  PointMotions motions() const { return {&deck_, motion_ ? &*motion_ : nullptr, dynamic_run()}; }
-  EndMotions line_motion(const LineRun& L, double t) const { return motions().of(L, t); }
-
-  /// The channel values of the lines at their current states.
-  LineChannels channels() { return LineChannels(deck_, lines_, fluid_, motions(), cache_); }
-
-  // ---- outputs --------------------------------------------------------------------------------
-  /// Opens <root>.out, <root>.nodes.out and the line files and writes their headers.
-  void open_outputs() {
-    auto ch = channels();
-    std::vector<std::vector<std::string>> headers;
-    for (std::size_t k = 0; k < lines_.size(); ++k) headers.push_back(ch.line_output_header(k));
-    outputs_.open_outputs(deck_, lines_, headers, notes_);
-  }
-
-  std::vector<double> output_row(double t, bool use_static) { return channels().output_row(t, use_static); }
-
-  /// Computes the outputs of time t and writes them: a row of <root>.out, of
-  /// <root>.nodes.out and of each line file; kept in memory with keep_history; the plots'
-  /// bounded history.
-  void record(double t, bool use_static) {
-    const std::vector<double> row = output_row(t, use_static);
-    outputs_.write_row(t, row, lines_, use_static, set_.keep_history);
-  }
-
-  // ---- statics and modes ----------------------------------------------------------------------
-  void solve_statics() {
-    for (auto& L : lines_) {
-      in_context(L, [&] {
-        if (L.line->hermite()) {
-          StaticOptions so;
-          so.tensile_safety = deck_.options.tensile_safety;
-          so.tensile_strain_tolerance = deck_.options.tensile_strain_tolerance;
-          HermiteStatics s(*L.line, L.problem, so);
-          L.statics = s.solve();
-        } else {
-          TensionStatics s(*L.line, L.problem);
-          L.statics = s.solve();
-        }
-      });
-      for (int e = 0; e < 2; ++e)
-        if (!L.statics.end_force[e].allFinite())
-          throw SolveError(line_context(L) + " statics", e ? "AnchTen" : "FairTen", L.statics.end_force[e].norm(),
-                           "a finite number");
-      std::ostringstream os;
-      os << "line " << L.id << ": static FairTen " << L.statics.end_force[0].norm() << " N, AnchTen "
-         << L.statics.end_force[1].norm() << " N (" << L.statics.route << ")";
-      say(os.str());
-      note_out_of_plane(L);
-    }
-    status_.statics_done = true;
-  }
-
-  /// Without a current nothing loads a line across the vertical plane of its ends (weight,
-  /// buoyancy and a flat seabed act in it): a static shape that leaves the plane has buckled
-  /// out of it (a compressed cable held by bending), and its mirror image in the plane is an
-  /// equilibrium too, so which one the statics reach is not determined by the deck. Noted
-  /// where the largest distance from the plane exceeds 1e-4 of the line length plus 1 mm.
-  void note_out_of_plane(LineRun& L) {
-    if (sea_.has_current || !L.statics.q.size()) return;
-    const Line& ln = *L.line;
-    bool escaped = false;
-    for (const auto& n : L.statics.notes) escaped = escaped || n.find("along its lowest mode") != std::string::npos;
-    const auto note = out_of_plane_note(
-        ln.n_nodes(), [&](std::size_t i) { return ln.r(L.statics.q, i); }, ln.length(), escaped);
-    if (!note) return;
-    L.statics.notes.push_back(*note);
-    say("note: line " + std::to_string(L.id) + ": " + *note);
-  }
-
-  void solve_modes() {
-    std::vector<ModalResult<double>> res;
-    for (auto& L : lines_) {
-      ModalOptions mo;
-      mo.n_modes = deck_.options.nModes;
-      in_context(L, [&] { res.push_back(modal_analysis<double>(*L.line, L.problem, L.statics, mo)); });
-      if (const auto z = res.back().mechanism_dofs; z > 0) {
-        const std::string n = "line " + std::to_string(L.id) + ": " + std::to_string(z) +
-                              " DOF(s) of slack nodes carry no stiffness (slack chain on the seabed, or a slack span): "
-                              "held for the modal analysis, their zero-frequency modes left out";
-        notes_.push_back(n);
-        say("note: " + n);
-      }
-    }
-    outputs_.add_file(write_modes_file<double>(set_.root, std::span<const ModalResult<double>>(res)));
-    say("modes written to " + outputs_.files().back());
-  }
-
-  // ---- the march -----------------------------------------------------------------------------
-  void march() {
-    const auto& o = deck_.options;
-    const double dt = *o.dtM;
-    const long long n = o.steps();
-    DynamicOptions d;
-    d.rho_inf = o.rhoInf;
-    d.force_blend = o.alpha_force_blend;
-    d.rel_tol = o.dynamic_solver.rel_tol;
-    d.abs_tol = o.dynamic_solver.abs_tol;
-    d.max_iterations = o.dynamic_solver.max_iterations;
-    d.max_backtracks = o.dynamic_solver.max_backtracks;
-    d.modified_newton = o.modified_newton;
-    d.max_substeps = o.recovery_max_substeps;
-    d.tensile_safety = o.tensile_safety;
-    d.tensile_strain_tolerance = o.tensile_strain_tolerance;
-    // ei0_substeps: auto by default; False alpha_force_blend turns it off unless the deck sets it.
-    d.ei0_substeps = o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0);
-    d.ei0_substep_max = o.ei0_substep_max;
-    d.ei0_substep_angle = o.ei0_substep_angle;
-    fluid_.assign(lines_.size(), HeldFluid{});
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      auto& L = lines_[k];
-      DynamicOptions dk = d;
-      dk.seabed_z = L.problem.seabed_z;
-      dk.seabed = L.problem.seabed;
-      L.dynamics = std::make_unique<LineDynamics>(*L.line, dk);
-      const HeldFluid* f = nullptr;
-      if (sea_.field) {
-        sample_fluid(*sea_.field, *L.line, L.statics.q, 0.0, fluid_[k]);
-        f = &fluid_[k];
-      }
-      L.dynamics->initialize(0.0, L.statics.q, line_motion(L, 0.0), f);
-      for (int e = 0; e < 2; ++e) {
-        const double T = L.statics.end_force[e].norm();
-        L.ten_min[e] = L.ten_max[e] = T;
-      }
-    }
-    // Outputs every dtOut (every step when dtOut <= dtM): at the first step at or after each
-    // multiple of dtOut, and at the last step.
-    const double dt_out = std::max(o.dtOut, 0.0);
-    double next_out = dt_out;
-    record(0.0, false);
-    ProgressBar bar(set_);
-    long long s_check = -1;  // the restart check's step, once copied
-    std::vector<LineDynamicState> snapshot;
-    std::vector<std::vector<double>> check_rows;
-    const auto step_all = [&](long long s) { step_lines(s * dt, dt); };
-    for (long long s = 1; s <= n; ++s) {
-      const double t = s * dt;
-      step_all(s);
-      status_.steps_done = s;
-      for (auto& L : lines_)
-        for (int e = 0; e < 2; ++e) {
-          const double T = L.dynamics->end_force(e).norm();
-          if (T > L.ten_max[e]) L.ten_max[e] = T, L.t_max[e] = t;
-          if (T < L.ten_min[e]) L.ten_min[e] = T, L.t_min[e] = t;
-        }
-      if (s_check >= 0) check_rows.push_back(output_row(t, false));
-      if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
-        s_check = s;
-        for (const auto& L : lines_) snapshot.push_back(L.dynamics->state());
-      }
-      if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
-        record(t, false);
-        while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
-      }
-      if (set_.stop && *set_.stop) {
-        if (outputs_.last_time() != t) record(t, false);
-        throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
-                               "the outputs hold every step up to it");
-      }
-      bar.update(s, n, t);
-    }
-    bar.finish();
-    if (s_check >= 0) restart_check(s_check, snapshot, check_rows);
-  }
-
-  /// One step of every line to time t: the sea sampled at the nodes for the end of the step,
-  /// the ends on their motions; a solver error names the deck line.
-  void step_lines(double t, double dt) {
-    for (std::size_t k = 0; k < lines_.size(); ++k) {
-      auto& L = lines_[k];
-      const HeldFluid* f = nullptr;
-      if (sea_.field) {
-        sample_fluid(*sea_.field, *L.line, L.dynamics->state().q, t, fluid_[k]);
-        f = &fluid_[k];
-      }
-      in_context(L, [&] { L.dynamics->step(dt, line_motion(L, t), f); });
-    }
-  }
-
-  /// The second pass of the restart check: the lines restored to their copies at step s0 march
-  /// to the end again, and every output row (channels, node positions, line files) must equal
-  /// the first pass's bit for bit.
-  void restart_check(long long s0, const std::vector<LineDynamicState>& snapshot,
-                     const std::vector<std::vector<double>>& rows) {
-    const double dt = *deck_.options.dtM;
-    for (std::size_t k = 0; k < lines_.size(); ++k) lines_[k].dynamics->restore(snapshot[k]);
-    for (long long s = s0 + 1; s <= deck_.options.steps(); ++s) {
-      const double t = s * dt;
-      step_lines(t, dt);
-      const std::vector<double> r = output_row(t, false);
-      require_repeated_row(deck_.file, s0 * dt, t, r, rows[static_cast<std::size_t>(s - s0 - 1)]);
-    }
-    notes_.push_back("restart check: the lines restored to their state at t = " + cabledyn::to_text(s0 * dt) +
-                       " s repeated the " + std::to_string(rows.size()) + " steps after it bit for bit");
-  }
-
-  Deck deck_;
-  RunSettings set_;
-  Environment env_;
-  std::vector<std::string> notes_;
-  std::string tmax_source_;
-  std::optional<MotionTracks> motion_;
-  std::vector<LineRun> lines_;
-  DeckSea sea_;
-  std::vector<HeldFluid> fluid_;
-  ChannelCache cache_;
-  RunOutputs outputs_;
-  RunStatus status_;
-};
-
-using DeckRunner = BasicDeckRunner<>;
-
-}  // namespace cabledyn::io
-// ---- end cabledyn/io/driver.hpp ----
 // ---- begin cabledyn/io/system_model.hpp ----
 // cabledyn: a deck's mooring system (the model builder of the system route).
 // Spec "Attached objects and line ends" (POINTS: Fixed, Coupled / Vessel, Free / Connect
@@ -29591,15 +27352,15 @@ class SystemSimulation {
     opt_.force_blend = o.alpha_force_blend;
     // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
     // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
-    // ei0_substep_max, ei0_substep_angle), as in the single-line route: False
+    // ei0_substep_max, ei0_substep_angle): False
     // alpha_force_blend turns the sub-steps off unless the deck sets them.
     model_.system.set_march_policies(o.alpha_force_blend, o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0),
                                      o.ei0_substep_max, o.ei0_substep_angle);
     // tensile_safety: the finite-EI lines audited in the statics and at each converged step
-    // (MooringSystem::set_tensile_safety), as in the single-line route.
+    // (MooringSystem::set_tensile_safety).
     model_.system.set_tensile_safety(o.tensile_safety, o.tensile_strain_tolerance);
     // recovery_max_substeps: a failed step is halved while its pieces are at least 1 /
-    // recovery_max_substeps of it (the single-line march divides in 4, 16, ... up to it).
+    // recovery_max_substeps of it.
     opt_.max_subdivisions = static_cast<int>(std::floor(std::log2(static_cast<double>(o.recovery_max_substeps))));
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
@@ -30123,7 +27884,7 @@ class SystemSimulation {
     return model_.system.body_line_load(cur(), b, true);
   }
   // The net line-end force of the lines on system point p (without their end nodes' inertia:
-  // MoorDyn's point force, the single-line route's Point channels).
+  // MoorDyn's point force, the driver's Point channels).
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();
     const auto& sys = model_.system;
@@ -30204,18 +27965,22 @@ class SystemSimulation {
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/system_simulation.hpp ----
 // ---- begin cabledyn/io/system_runner.hpp ----
-// cabledyn: the driver's system route: a deck with Free / Connect points run as one mooring
-// system (statics, then the march under the deck's prescribed motion), written as the
-// single-line route writes: <root>.out (the requested channels every dtOut), <root>.nodes.out
-// (every node's position at the same times), <root>.static.out (every node and point at the
-// static equilibrium), <root>.summary.txt and
-// the figures <root>.profile.svg (elevation) and <root>.plan.svg. docs/driver.md, "Decks with
-// free points".
+// cabledyn: the driver's run of a deck: the deck run as one mooring system (statics, the
+// modes, then the march under the deck's prescribed motion), written as: <root>.out (the
+// requested channels every dtOut), <root>.nodes.out (every node's position at the same
+// times), <root>.static.out (every node and point at the static equilibrium), per-line files,
+// <root>.modes.out, <root>.summary.txt and the figures. docs/driver.md.
 //
-// The route is the host coupling of io/system_simulation.hpp driven by the deck: at each step
+// The run is the host coupling of io/system_simulation.hpp driven by the deck: at each step
 // the coupled points are set to their motion at t + dt (position and velocity; the
 // acceleration is the change of velocity over the step, as a host gives it), so a host that
 // passes the same kinematics through the C API gets the same forces bit for bit.
+//
+// This header declares SystemRunner and documents its members; their definitions live in
+// parts with one job each (io/system_runner/, included at the end):
+//   run.hpp       the orchestration: statics, modes, the march, the restart check
+//   channels.hpp  the output channels' values (node recovery, node forces, rods, bodies)
+//   outputs.hpp   the files, the figures and the summary
 
 #include <algorithm>
 #include <chrono>
@@ -30228,6 +27993,111 @@ class SystemSimulation {
 #include <string>
 #include <vector>
 
+// ---- begin cabledyn/io/output_file.hpp ----
+// cabledyn: the driver's output files. Each is written as the run goes (a row per output
+// time, flushed at least once a second and when the run stops), and every write is checked:
+// a full disk or a vanished folder is a named error, never a truncated file behind a
+// "results written". Before a run the files of an earlier run under the same root are
+// removed, so that none is mistaken for this run's.
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+/// One output file, open for writing. Throws InputError(path, "output file", ...) when it
+/// cannot be created or a write fails.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path) : path_(std::move(path)) {
+    f_.open(path_, std::ios::out | std::ios::trunc);
+    if (!f_) fail("cannot be created");
+    f_ << std::setprecision(10);
+    last_flush_ = std::chrono::steady_clock::now();
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::ostream& stream() { return f_; }
+
+  /// Checks the stream after a row; flushes when a second has passed since the last flush.
+  void row_done() {
+    if (!f_) fail("write failed");
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_flush_ > std::chrono::seconds(1)) flush();
+  }
+  /// Flushes and checks.
+  void flush() {
+    f_.flush();
+    last_flush_ = std::chrono::steady_clock::now();
+    if (!f_) fail("write failed");
+  }
+  /// Flushes, closes and checks.
+  void close() {
+    if (!f_.is_open()) return;
+    f_.flush();
+    const bool ok = static_cast<bool>(f_);
+    f_.close();
+    if (!ok || !f_) fail("write failed");
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    const int e = errno;
+    throw InputError(path_, "output file", std::string(what) + (e ? std::string(": ") + std::strerror(e) : ""),
+                     "a writable file (space on the disk, an existing folder)");
+  }
+
+  std::string path_;
+  std::ofstream f_;
+  std::chrono::steady_clock::time_point last_flush_;
+};
+
+/// Removes the files an earlier run wrote under `root` (root.out, root.nodes.out,
+/// root.static.out, root.modes.out, root.summary.txt, the figures and root_Line<L>.out): only
+/// regular files, and returns their paths. Throws InputError when one cannot be removed.
+inline std::vector<std::string> remove_stale_outputs(const std::string& root) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> removed;
+  const auto drop = [&](const fs::path& p) {
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(p, ec))) return;
+    if (!fs::remove(p, ec) || ec)
+      throw InputError(p.string(), "output file of an earlier run", ec ? ec.message() : "not removed",
+                       "a file this run may replace");
+    removed.push_back(p.string());
+  };
+  for (const char* s : {".out", ".nodes.out", ".static.out", ".modes.out", ".summary.txt", ".profile.svg",
+                        ".tension.svg", ".curvature.svg"})
+    drop(root + s);
+  const fs::path r(root);
+  const fs::path dir = r.has_parent_path() ? r.parent_path() : fs::path(".");
+  const std::string stem = r.filename().string() + "_Line";
+  std::error_code ec;
+  std::vector<fs::path> lines;
+  if (fs::is_directory(dir, ec))
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.size() > stem.size() + 4 && n.compare(0, stem.size(), stem) == 0 && n.compare(n.size() - 4, 4, ".out") == 0) {
+        bool digits = true;
+        for (std::size_t i = stem.size(); i + 4 < n.size(); ++i) digits = digits && n[i] >= '0' && n[i] <= '9';
+        if (digits) lines.push_back(e.path());
+      }
+    }
+  for (const auto& l : lines) drop(l);
+  return removed;
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/output_file.hpp ----
 
 namespace cabledyn::io {
 
@@ -30275,7 +28145,7 @@ class SystemRunner {
                                          angles);
       }
     }
-    // What can be checked before any solve, as on the single-line route: no held point below
+    // What can be checked before any solve: no held point below
     // the seabed; in a dynamic run, every line between held points within reach of its ends
     // and no moving point below the seabed over the prescribed motion (a coupled body's
     // points move with its pose: not checked).
@@ -30308,11 +28178,7 @@ class SystemRunner {
   /// The deck as run (the command line's overrides applied).
   const Deck& deck() const { return deck_; }
   /// The OUTPUTS channels as the deck spells them: the columns of channel_rows() and .out.
-  std::vector<std::string> channel_names() const {
-    std::vector<std::string> names;
-    for (const auto& o : deck_.outputs) names.push_back(o.text.empty() ? o.channel.name() : o.text);
-    return names;
-  }
+  std::vector<std::string> channel_names() const;
   /// Points the tension figure keeps (at most 8192, whatever the run's length).
   std::size_t plot_history_size() const { return history_.size(); }
   /// The modal analysis of the run (nModes > 0, after the statics), or none.
@@ -30320,54 +28186,7 @@ class SystemRunner {
 
   /// Statics, march, outputs and summary; on a failure (or SIGINT) the outputs hold every
   /// committed row, the summary says where and why the run stopped, and the error is thrown.
-  void run() {
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto stale = remove_stale_outputs(set_.root);
-    if (!stale.empty())
-      notes_.push_back("removed " + std::to_string(stale.size()) + " output file(s) of an earlier run under " + set_.root);
-    std::exception_ptr failure;
-    try {
-      coupled_at(0.0);
-      in_named_line_context(deck_, [&] { sim_->initialize(x_.data(), v_.data()); });  // a line's error names its deck row
-      static_state_ = sim_->static_state();  // in static_system()'s numbering
-      statics_done_ = true;
-      for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
-      note_out_of_plane();
-      write_static_out();
-      if (deck_.options.nModes > 0) solve_modes();
-      if (set_.log)
-        for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
-      open_outputs();
-      record(0.0);
-      track_extremes(0.0);
-      if (dynamic_run()) march();
-      out_->close();
-      nodes_->close();
-      for (auto& f : line_files_)
-        if (f) f->close();
-    } catch (const Error& e) {
-      failure = std::current_exception();
-      stop_reason_ = e.what();
-      try {
-        if (out_) out_->close();
-        if (nodes_) nodes_->close();
-        for (auto& f : line_files_)
-          if (f) f->close();
-      } catch (const Error& e2) {
-        stop_reason_ += std::string("; ") + e2.what();
-      }
-    }
-    if (set_.plots && statics_done_) {
-      try {
-        write_plots();
-      } catch (const Error& e) {
-        if (!failure) failure = std::current_exception();
-        stop_reason_ += (stop_reason_.empty() ? "" : "; ") + std::string(e.what());
-      }
-    }
-    write_summary(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (failure) std::rethrow_exception(failure);
-  }
+  void run();
 
  private:
   bool dynamic_run() const { return deck_.options.dynamic() && !set_.static_only; }
@@ -30375,88 +28194,9 @@ class SystemRunner {
   // The coupled kinematics at t: positions and velocities of the coupled bodies and rods (6
   // per body or Coupled rod, its reference point moved by the deck's fairleadMotion, its deck
   // orientation held; 3 per CoupledPinned rod, its End A), then 3 per coupled point.
-  void coupled_at(double t) {
-    const auto& m = sim_->model();
-    x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
-    v_.resize(x_.size());
-    if (!dof_tracks_.empty()) {  // a motionFile in the coupled-DOF layout
-      for (std::size_t g = 0; g < dof_tracks_.size(); ++g) {
-        const PointKinematics k = dof_tracks_[g].at(t);
-        for (std::size_t i = 0; i < 3; ++i) x_[3 * g + i] = k.x[i], v_[3 * g + i] = k.v[i];
-      }
-      // The angle rates of a Coupled body or rod to its angular velocity in world axes.
-      std::size_t o = 0;
-      for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
-        if (m.coupled_width[c] == 6) {
-          const std::array<double, 3> w = angular_velocity_xyz({x_[o + 3], x_[o + 4], x_[o + 5]},
-                                                               {v_[o + 3], v_[o + 4], v_[o + 5]});
-          for (std::size_t i = 0; i < 3; ++i) v_[o + 3 + i] = w[i];
-        }
-        o += static_cast<std::size_t>(m.coupled_width[c]);
-      }
-      return;
-    }
-    const std::size_t p0 = static_cast<std::size_t>(sim_->body_entries());
-    for (std::size_t c = 0; c < m.coupled.size(); ++c) {
-      const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr, m.point_id[static_cast<std::size_t>(m.coupled[c])], t,
-                                                  dynamic_run());
-      for (int i = 0; i < 3; ++i)
-        x_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.v(i);
-    }
-    std::size_t o = 0;
-    for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
-      const Vec6<double>& pose = m.coupled_deck_pose[c];
-      EndMotion k;
-      k.x = pose.head<3>();
-      if (deck_.options.fairleadMotion && dynamic_run()) add_harmonic_motion(deck_, t, k);
-      const int w = m.coupled_width[c];
-      for (int i = 0; i < 3; ++i) {
-        x_[o + static_cast<std::size_t>(i)] = k.x(i);
-        v_[o + static_cast<std::size_t>(i)] = k.v(i);
-        if (w == 6) {
-          x_[o + 3 + static_cast<std::size_t>(i)] = pose(3 + i);
-          v_[o + 3 + static_cast<std::size_t>(i)] = 0;
-        }
-      }
-      o += static_cast<std::size_t>(w);
-    }
-  }
+  void coupled_at(double t);
 
-  void march() {
-    const double dt = *deck_.options.dtM;
-    const long long n = deck_.options.steps();
-    const double dt_out = std::max(deck_.options.dtOut, 0.0);
-    double next_out = dt_out;
-    std::vector<double> f(x_.size());
-    long long s_check = -1;  // the restart check's step, once copied
-    std::optional<SystemSimulation::Checkpoint> copy;
-    std::vector<std::vector<double>> check_rows;
-    ProgressBar bar(set_);
-    for (long long s = 1; s <= n; ++s) {
-      const double t = static_cast<double>(s) * dt;
-      coupled_at(t);
-      sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
-      steps_done_ = s;
-      track_extremes(t);
-      if (s_check >= 0) check_rows.push_back(output_row(t));
-      if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
-        s_check = s;
-        copy = sim_->checkpoint();
-      }
-      if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
-        record(t);
-        while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
-      }
-      if (set_.stop && *set_.stop) {
-        if (last_out_t_ != t) record(t);
-        throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
-                               "the outputs hold every step up to it");
-      }
-      bar.update(s, n, t);
-    }
-    bar.finish();
-    if (s_check >= 0) restart_check(s_check, *copy, check_rows);
-  }
+  void march();
 
   // Each line's FairTen and AnchTen (the ends FairTen<L> and AnchTen<L> read): their least
   // and greatest values over the march and when (the summary's "dynamic" line), from the
@@ -30464,748 +28204,72 @@ class SystemRunner {
   struct Extremes {
     double lo[2] = {0, 0}, hi[2] = {0, 0}, t_lo[2] = {0, 0}, t_hi[2] = {0, 0};
   };
-  void track_extremes(double t) {
-    const bool first = extremes_.empty();
-    if (first) extremes_.resize(deck_.lines.size());
-    for (std::size_t k = 0; k < deck_.lines.size(); ++k)
-      for (int e = 0; e < 2; ++e) {
-        const int id = deck_.lines[k].id;
-        const double T = sim_->line_end_force(id, deck_.tension_end(id, e == 0)).norm();
-        Extremes& x = extremes_[k];
-        if (first || T > x.hi[e]) x.hi[e] = T, x.t_hi[e] = t;
-        if (first || T < x.lo[e]) x.lo[e] = T, x.t_lo[e] = t;
-      }
-  }
+  void track_extremes(double t);
 
   // Each line whose static shape leaves the vertical plane of its ends with no current (no
   // uniform current and no current field) is noted (io/line_run.hpp, out_of_plane_note: a
-  // buckled equilibrium whose mirror image is one too), as the single-line route notes it.
-  void note_out_of_plane() {
-    const auto& sys = sim_->static_system();
-    if (sys.has_current_field() || !sys.current().isZero()) return;
-    VecX<double> x;
-    for (std::size_t k = 0; k < sys.n_lines(); ++k) {
-      const int l = static_cast<int>(k);
-      const auto& m = sys.line(l).model;
-      sys.line_gather(static_state_, l, 0, x);
-      const std::string name = m.name() + " (line statics): ";
-      bool escaped = false;
-      for (const auto& n : sim_->statics().notes)
-        escaped = escaped || (n.rfind(name, 0) == 0 && n.find("along its lowest mode") != std::string::npos);
-      const auto note = out_of_plane_note(
-          m.n_nodes(), [&](std::size_t i) { return Vec3<double>(m.node(x, i)); }, m.length(), escaped);
-      if (note) notes_.push_back("statics: " + m.name() + ": " + *note);
-    }
-  }
+  // buckled equilibrium whose mirror image is one too).
+  void note_out_of_plane();
 
   // The modes of the whole system about its static state (nModes; system/system_modes.hpp),
-  // written to <root>.modes.out in the single-line route's format: one block per line, each
+  // written to <root>.modes.out (modal/modes_output.hpp's format): one block per line, each
   // with the system's frequencies and that line's node translations.
-  void solve_modes() {
-    const auto& sys = sim_->static_system();  // the system as its statics solved it
-    modes_ = system_modal_analysis(sys, static_state_, static_cast<Eigen::Index>(deck_.options.nModes));
-    if (modes_->mechanism_dofs > 0)
-      notes_.push_back("modal analysis: " + std::to_string(modes_->mechanism_dofs) +
-                       " DOF(s) carry no stiffness (slack nodes: a slack chain on the seabed, a slack span; a free "
-                       "body's unrestrained turn): held, their zero-frequency modes left out");
-    if (modes_->asymmetry > 1e-6)
-      notes_.push_back("modal analysis: the static tangent is not symmetric (max |K - K^T| / max |K| = " +
-                       cabledyn::to_text(modes_->asymmetry) + "): its symmetric part is used");
-    files_.push_back(write_modes_file<double>(set_.root, std::span<const ModalResult<double>>(modes_->lines)));
-  }
+  void solve_modes();
 
   // The second pass of the restart check (--restart-check): the simulation restored to its
   // copy at step s0 marches to the end again, and every output row (channels, node
   // positions and line files) must equal the first pass's bit for bit.
-  void restart_check(long long s0, const SystemSimulation::Checkpoint& copy, const std::vector<std::vector<double>>& rows) {
-    const double dt = *deck_.options.dtM;
-    sim_->restore(copy);
-    // The per-time caches of the recovered channels: computed again, not read from pass one.
-    recovery_t_ = forces_t_ = std::numeric_limits<double>::quiet_NaN();
-    std::vector<double> f(x_.size());
-    for (long long s = s0 + 1; s <= deck_.options.steps(); ++s) {
-      const double t = static_cast<double>(s) * dt;
-      coupled_at(t);
-      sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
-      const std::vector<double> r = output_row(t);
-      require_repeated_row(deck_.file, static_cast<double>(s0) * dt, t, r, rows[static_cast<std::size_t>(s - s0 - 1)]);
-    }
-    notes_.push_back("restart check: the system restored to its state at t = " +
-                     cabledyn::to_text(static_cast<double>(s0) * dt) + " s repeated the " + std::to_string(rows.size()) +
-                     " steps after it bit for bit");
-  }
+  void restart_check(long long s0, const SystemSimulation::Checkpoint& copy, const std::vector<std::vector<double>>& rows);
 
   // ---- channels ------------------------------------------------------------------------------
-  void check_channel(const OutputChannel& c, const std::string& text) const {
-    switch (c.kind) {
-      case ChannelKind::FairTen:
-      case ChannelKind::AnchTen:
-      case ChannelKind::FairIncl:
-      case ChannelKind::AnchIncl:
-      case ChannelKind::NodePosition:
-      case ChannelKind::NodeVelocity:
-      case ChannelKind::NodeAcceleration:
-      case ChannelKind::NodeForce:
-      case ChannelKind::Ten:
-      case ChannelKind::Curv:
-      case ChannelKind::BendMom:
-        (void)sim_->line_index(c.line);
-        return;
-      case ChannelKind::PointPosition:
-      case ChannelKind::PointVelocity:
-      case ChannelKind::PointAcceleration:
-      case ChannelKind::PointForce:
-      case ChannelKind::PointTension:
-        if (!sim_->model().point_index.count(c.point)) throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
-        return;
-      case ChannelKind::Body: {
-        int f = 0, k = 0;
-        if (c.object < 1 || c.object > static_cast<int>(deck_.bodies.size()) || !body_channel_quantity(c.quantity, f, k))
-          throw InputError(deck_.file, "output channel", text.empty() ? c.name() : text, "a channel of a body of BODIES");
-        return;
-      }
-      case ChannelKind::Rod: {
-        int f = 0, k = 0, n = -1;
-        const std::string name = text.empty() ? c.name() : text;
-        if (c.object < 1 || c.object > static_cast<int>(sim_->model().rods.size()) || !rod_channel_quantity(c.quantity, f, k, n))
-          throw InputError(deck_.file, "output channel", name, "a channel of a rod of RODS");
-        const auto& rm = sim_->model().rods[static_cast<std::size_t>(c.object - 1)];
-        if (n > std::max(0, rm.segments))
-          throw InputError(deck_.file, "output channel " + name + " node", n,
-                           "in [0, " + std::to_string(std::max(0, rm.segments)) + "] (the rod's NumSegs)");
-        if (f == 6 || f == 7)
-          throw NotImplementedError(deck_.file, "output channel", name, "rod net force and moment channels (F, M)");
-        return;
-      }
-      default:
-        throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
-                                  "in the system route: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
-                                  "velocities, accelerations, forces, tensions, curvatures and bend moments, point, body "
-                                  "and rod channels (rods' net force and moment: not yet)");
-    }
-  }
+  void check_channel(const OutputChannel& c, const std::string& text) const;
 
   // The node tension, curvature and bend moment of system line l at the current state (spec
-  // "Node tension, curvature and bend moment": the single-line route's recovery,
-  // io/node_recovery.hpp, on the line's node vector, whose layout is the Line's; the end
+  // "Node tension, curvature and bend moment": the recovery of
+  // io/node_recovery.hpp on the line's node vector, whose layout is the Line's; the end
   // nodes' tensions are the line's end loads, as FairTen and AnchTen), once per output time.
-  const NodeRecovery& node_recovery(int l) const {
-    const double t = static_cast<double>(sim_->state().t);
-    if (!(t == recovery_t_)) recovery_.clear(), recovery_t_ = t;
-    const auto it = recovery_.find(l);
-    if (it != recovery_.end()) return it->second;
-    const auto& sys = sim_->model().system;
-    const auto& st = sim_->state();
-    const auto& m = sys.line(l).model;
-    VecX<double> x, v;
-    sys.line_gather(st, l, 0, x);
-    sys.line_gather(st, l, 1, v);
-    return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0, false),
-                                           sys.line_end_force_dynamic(st, l, 1, false));
-  }
+  const NodeRecovery& node_recovery(int l) const;
 
   // The net force on every node of system line l at the current state
   // (MooringSystem::line_node_forces), once per output time.
-  const VecX<double>& node_forces(int l) const {
-    const double t = static_cast<double>(sim_->state().t);
-    if (!(t == forces_t_)) forces_.clear(), forces_t_ = t;
-    const auto it = forces_.find(l);
-    if (it != forces_.end()) return it->second;
-    sim_->model().system.line_node_forces(sim_->state(), l, forces_[l]);
-    return forces_[l];
-  }
+  const VecX<double>& node_forces(int l) const;
 
   // Rod channel c (rod_channel_quantity; MoorDyn's Rod outputs): End A's or a node's motion,
   // the axis's roll and pitch (MoorDyn's -phi sin(beta), phi cos(beta): phi the tilt from the
   // vertical, beta the heading of the axis), the body's angular rates in deg/s, the magnitude
   // of the lines' load at each end, the mean submerged fraction of the sections at its nodes.
-  double rod_channel_value(const OutputChannel& c) const {
-    int f = 0, k = 0, n = -1;
-    rod_channel_quantity(c.quantity, f, k, n);
-    const auto& model = sim_->model();
-    const auto& sys = model.system;
-    const auto& st = sim_->state();
-    const auto& rm = model.rods[static_cast<std::size_t>(c.object - 1)];
-    if (f == 8 || f == 9) {  // TenA, TenB: the sum of the loads of the lines attached at that end
-      const char end = f == 8 ? 'A' : 'B';
-      Vec3<double> F = Vec3<double>::Zero();
-      for (const auto& rec : deck_.lines)
-        for (int e = 0; e < 2; ++e)
-          if ((e == 0 ? rec.node_a : rec.node_b) == 0 && (e == 0 ? rec.rod_a : rec.rod_b) == c.object &&
-              (e == 0 ? rec.rod_end_a : rec.rod_end_b) == end)
-            F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e, false);  // line-end forces, as FairTen
-      return F.norm();
-    }
-    Vec3<double> rb;
-    Mat3<double> Rb;
-    if (rm.point >= 0) {  // a zero-length rod: a point (a direction joint: on its body)
-      if (f == 0 || f == 2 || f == 4) return sys.point_motion(st, rm.point, f / 2)(k);
-      if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
-      if (rm.body < 0) return 0.0;  // no orientation
-      if (f == 3 || f == 5) return sys.body_motion(st, rm.body, f == 3 ? 1 : 2)(3 + k) * 180 / kPi;
-      sys.body_pose(st, rm.body, rb, Rb);
-      const Vec3<double> q = Rb.col(2);  // the joint's axis (f == 1)
-      const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
-      return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
-    }
-    sys.body_pose(st, rm.body, rb, Rb);
-    const Vec3<double> pa = rb + Rb * rm.a, pb = rb + Rb * rm.b;
-    const int N = std::max(1, rm.segments);
-    // End A, or node n, as a point of the rod's body (its motion: MooringSystem::body_point_motion).
-    PointModel<double> node;
-    node.kind = PointKind::body;
-    node.body = rm.body;
-    node.r = n < 0 ? rm.a : Vec3<double>(rm.a + (rm.b - rm.a) * (double(n) / N));
-    switch (f) {
-      case 0:
-      case 2:
-      case 4: return sys.body_point_motion(st, node, f / 2)(k);
-      case 3: return sys.body_motion(st, rm.body, 1)(3 + k) * 180 / kPi;
-      case 5: return sys.body_motion(st, rm.body, 2)(3 + k) * 180 / kPi;
-      case 1: {
-        const Vec3<double> q = (pb - pa).normalized();
-        const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
-        return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
-      }
-      default: {  // Sub
-        const auto& part = sys.body(rm.body).rods[static_cast<std::size_t>(rm.part)];
-        const RodAxis<double> ax = rod_axis<double>(part, rb, Rb);
-        double sum = 0;
-        for (int i = 0; i <= N; ++i) sum += rod_wet_fraction<double>(ax, pa(2) + (pb(2) - pa(2)) * (double(i) / N));
-        return sum / (N + 1);
-      }
-    }
-  }
+  double rod_channel_value(const OutputChannel& c) const;
 
-  double channel_value(const OutputChannel& c) const {
-    const auto& st = sim_->state();
-    const auto& sys = sim_->model().system;
-    switch (c.kind) {
-      case ChannelKind::FairTen:
-      case ChannelKind::AnchTen:
-      case ChannelKind::FairIncl:
-      case ChannelKind::AnchIncl: {
-        const bool fair = c.kind == ChannelKind::FairTen || c.kind == ChannelKind::FairIncl;
-        const Vec3<double> F = sim_->line_end_force(c.line, deck_.tension_end(c.line, fair));
-        if (c.kind == ChannelKind::FairTen || c.kind == ChannelKind::AnchTen) return F.norm();
-        return std::atan2(-F(2), std::hypot(F(0), F(1))) * 180 / kPi;
-      }
-      case ChannelKind::NodePosition:
-      case ChannelKind::NodeVelocity:
-      case ChannelKind::NodeAcceleration:
-      case ChannelKind::NodeForce: {
-        // Node J's slot in the line's node vector: its position, velocity or acceleration, or
-        // the net force on it (MooringSystem::line_node_forces: -r(q, v), at the ends the
-        // line's end loads).
-        const int l = sim_->line_index(c.line);
-        const long long j = deck_.channel_node(c);
-        VecX<double> g;
-        if (c.kind != ChannelKind::NodeForce)
-          sys.line_gather(st, l, c.kind == ChannelKind::NodePosition ? 0 : c.kind == ChannelKind::NodeVelocity ? 1 : 2, g);
-        const VecX<double>& x = c.kind == ChannelKind::NodeForce ? node_forces(l) : g;
-        return x(3 * static_cast<Eigen::Index>(sys.line(l).model.position_slot(static_cast<std::size_t>(j - 1))) + c.component);
-      }
-      case ChannelKind::Ten:
-      case ChannelKind::Curv:
-      case ChannelKind::BendMom: {
-        const NodeRecovery& r = node_recovery(sim_->line_index(c.line));
-        const auto j = static_cast<std::size_t>(deck_.channel_node(c) - 1);
-        return c.kind == ChannelKind::Ten ? r.tension[j] : c.kind == ChannelKind::Curv ? r.curvature[j] : r.moment[j];
-      }
-      case ChannelKind::PointPosition: return sim_->point_position(c.point)(c.component);
-      case ChannelKind::PointVelocity:
-      case ChannelKind::PointAcceleration:  // a point on a body moves with it (it held no v, a of its own)
-        return sys.point_motion(st, sim_->model().point_index.at(c.point), c.kind == ChannelKind::PointVelocity ? 1 : 2)(
-            c.component);
-      case ChannelKind::PointForce: return sim_->point_force(c.point)(c.component);
-      case ChannelKind::PointTension: return sim_->point_force(c.point).norm();
-      case ChannelKind::Body: {
-        int f = 0, k = 0;
-        body_channel_quantity(c.quantity, f, k);
-        Vec3<double> r;
-        Mat3<double> R;
-        sim_->body_pose(c.object, r, R);
-        switch (f) {
-          case 0: return r(k);
-          case 1: return angles_xyz(R)(k) * 180 / kPi;
-          case 2: return sim_->body_motion(c.object, 1)(k);
-          case 3: return sim_->body_motion(c.object, 1)(3 + k) * 180 / kPi;  // deg/s, as MoorDyn
-          case 4: return sim_->body_motion(c.object, 2)(k);
-          case 5: return sim_->body_motion(c.object, 2)(3 + k) * 180 / kPi;
-          case 6: return sim_->body_load(c.object)(k);
-          default: return sim_->body_load(c.object)(3 + k);
-        }
-      }
-      case ChannelKind::Rod: return rod_channel_value(c);
-      default: break;
-    }
-    throw NotImplementedError(deck_.file, "output channel", c.name(), "in the system route");
-  }
+  double channel_value(const OutputChannel& c) const;
 
   // ---- files ---------------------------------------------------------------------------------
-  void open_outputs() {
-    out_ = std::make_unique<OutputFile>(set_.root + ".out");
-    files_.push_back(out_->path());
-    std::ostream& f = out_->stream();
-    f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
-    f << "Time(s)";
-    for (const auto& n : channel_names()) f << "\t" << n;
-    f << "\n";
-    if (deck_.options.WriteUnits) {
-      f << "(s)";
-      for (const auto& o : deck_.outputs) f << "\t" << channel_unit(o.channel);
-      f << "\n";
-    }
-    out_->row_done();
-    // <root>.nodes.out: every node's position at every output time, as the single-line route
-    // writes it (lines in deck order, nodes numbered as the deck counts them from End A).
-    nodes_ = std::make_unique<OutputFile>(set_.root + ".nodes.out");
-    files_.push_back(nodes_->path());
-    std::ostream& g = nodes_->stream();
-    g << "Time(s)";
-    const int first = deck_.first_node_number();
-    for (const auto& L : deck_.lines) {
-      const auto& m = sim_->model().system.line(sim_->line_index(L.id)).model;
-      for (std::size_t i = 0; i < m.n_nodes(); ++i)
-        for (const char* c : {"px", "py", "pz"}) g << "\tL" << L.id << "N" << static_cast<long long>(i) + first << c;
-    }
-    g << "\n";
-    nodes_->row_done();
-    // <root>_Line<L>.out: MoorDyn's per-line output flags (io/line_output_file.hpp), as the
-    // single-line route writes them.
-    line_files_.clear();
-    line_files_.resize(deck_.lines.size());
-    line_widths_.assign(deck_.lines.size(), 0);
-    node_values_ = 0;
-    for (const auto& L : deck_.lines) node_values_ += 3 * sim_->model().system.line(sim_->line_index(L.id)).model.n_nodes();
-    for (std::size_t k = 0; k < deck_.lines.size(); ++k) {
-      const auto& L = deck_.lines[k];
-      if (!line_file_wanted(L.outputs)) continue;
-      const auto& m = sim_->model().system.line(sim_->line_index(L.id)).model;
-      const std::vector<std::string> h = line_file_header(L.outputs, m.n_nodes(), m.n_elements(), first);
-      if (h.empty()) continue;
-      line_widths_[k] = h.size();
-      line_files_[k] = std::make_unique<OutputFile>(set_.root + "_Line" + std::to_string(L.id) + ".out");
-      files_.push_back(line_files_[k]->path());
-      std::ostream& l = line_files_[k]->stream();
-      l << "Time";
-      for (const auto& n : h) l << "\t" << n;
-      l << "\n";
-      line_files_[k]->row_done();
-    }
-  }
+  void open_outputs();
 
   // The values of line file k's row at the committed state, in line_file_header's order:
   // node positions, curvatures (the node recovery), velocities, fluid velocities (the held
   // fluid, or the uniform current), VIV lift (zero: Cl = 0), segment tensions, strains and
   // strain rates (LineModel::segment_output), seabed forces; nodes from End A as written.
-  std::vector<double> line_file_row(std::size_t k) const {
-    const auto& L = deck_.lines[k];
-    const auto has = [&](char f) { return L.outputs.find(f) != std::string::npos; };
-    const auto& sys = sim_->model().system;
-    const int l = sim_->line_index(L.id);
-    const auto& m = sys.line(l).model;
-    VecX<double> x, v;
-    sys.line_gather(sim_->state(), l, 0, x);
-    sys.line_gather(sim_->state(), l, 1, v);
-    const std::size_t nn = m.n_nodes(), ne = m.n_elements();
-    std::vector<double> out;
-    const auto vec3 = [&](const Vec3<double>& a) { out.insert(out.end(), {a(0), a(1), a(2)}); };
-    const auto slot = [&](const VecX<double>& y, std::size_t i) {
-      return Vec3<double>(y.segment<3>(3 * static_cast<Eigen::Index>(m.position_slot(i))));
-    };
-    if (has('p'))
-      for (std::size_t i = 0; i < nn; ++i) vec3(slot(x, i));
-    if (has('K')) {
-      const NodeRecovery& r = node_recovery(l);
-      for (std::size_t i = 0; i < nn; ++i) out.push_back(r.curvature[i]);
-    }
-    if (has('v'))
-      for (std::size_t i = 0; i < nn; ++i) vec3(slot(v, i));
-    if (has('U'))
-      for (std::size_t i = 0; i < nn; ++i) vec3(sys.line_node_fluid_velocity(l, i));
-    if (has('V'))
-      for (std::size_t i = 0; i < nn; ++i) vec3(Vec3<double>::Zero());
-    for (char f : {'t', 's', 'd'})
-      if (has(f))
-        for (std::size_t e = 0; e < ne; ++e) {
-          const auto so = m.segment_output(x, v, e);
-          out.push_back(f == 't' ? so.tension : f == 's' ? so.strain : so.rate);
-        }
-    if (has('b'))
-      for (std::size_t i = 0; i < nn; ++i)
-        vec3(Vec3<double>(0, 0, m.seabed_reaction(i, slot(x, i)(2), slot(v, i)(2)).f));
-    return out;
-  }
+  std::vector<double> line_file_row(std::size_t k) const;
 
   // The outputs of the committed state at time t: the channels (SolveError naming a
   // non-finite one), then every line's node positions (finite: a committed state).
-  std::vector<double> output_row(double t) const {
-    std::vector<double> row;
-    for (const auto& o : deck_.outputs) {
-      row.push_back(channel_value(o.channel));
-      if (!std::isfinite(row.back()))
-        throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
-                         "a finite number");
-    }
-    const auto& sys = sim_->model().system;
-    VecX<double> x;
-    for (const auto& L : deck_.lines) {
-      const int l = sim_->line_index(L.id);
-      const auto& m = sys.line(l).model;
-      sys.line_gather(sim_->state(), l, 0, x);
-      for (std::size_t i = 0; i < m.n_nodes(); ++i)
-        for (Eigen::Index c = 0; c < 3; ++c) row.push_back(x(3 * static_cast<Eigen::Index>(m.position_slot(i)) + c));
-    }
-    // Then each line file's values (SolveError naming a non-finite one).
-    for (std::size_t k = 0; k < line_files_.size(); ++k) {
-      if (!line_files_[k]) continue;
-      for (double a : line_file_row(k)) {
-        if (!std::isfinite(a))
-          throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s",
-                           "line " + std::to_string(deck_.lines[k].id) + " output", a, "a finite number");
-        row.push_back(a);
-      }
-    }
-    return row;
-  }
+  std::vector<double> output_row(double t) const;
 
-  void record(double t) {
-    std::vector<double> row = output_row(t);
-    const auto nc = static_cast<std::ptrdiff_t>(deck_.outputs.size());
-    std::ostream& f = out_->stream();
-    f << t;
-    for (auto it = row.begin(); it != row.begin() + nc; ++it) f << "\t" << *it;
-    f << "\n";
-    out_->row_done();
-    std::size_t at = static_cast<std::size_t>(nc) + node_values_;
-    std::ostream& g = nodes_->stream();
-    g << t;
-    for (auto it = row.begin() + nc; it != row.begin() + static_cast<std::ptrdiff_t>(at); ++it) g << "\t" << *it;
-    g << "\n";
-    nodes_->row_done();
-    for (std::size_t k = 0; k < line_files_.size(); ++k) {
-      if (!line_files_[k]) continue;
-      std::ostream& l = line_files_[k]->stream();
-      l << t;
-      for (std::size_t i = 0; i < line_widths_[k]; ++i) l << "\t" << row[at++];
-      l << "\n";
-      line_files_[k]->row_done();
-    }
-    last_out_t_ = t;
-    // The tension figure's bounded history: each line's FairTen (the end FairTen<L> reads).
-    history_.offer(t, [&] {
-      std::vector<double> f;
-      for (const auto& L : deck_.lines) f.push_back(sim_->line_end_force(L.id, deck_.tension_end(L.id, true)).norm());
-      return f;
-    });
-    if (set_.keep_history) {
-      times_.push_back(t);
-      row.resize(static_cast<std::size_t>(nc));
-      rows_.push_back(std::move(row));
-    }
-  }
+  void record(double t);
 
   /// <root>.static.out: every node of every line at the static equilibrium (node numbers as
-  /// the deck counts them, from End A as written) in the single-line route's columns: its
+  /// the deck counts them, from End A as written) in these columns: its
   /// unstretched arc length from End A, position, and the node recovery's tension (an end
   /// node's: the line-end force, FairTen / AnchTen), curvature and bend moment
   /// (io/node_recovery.hpp); then every point's position and the net force of its lines, and
   /// every body's pose and line load.
-  void write_static_out() {
-    auto out = std::make_unique<OutputFile>(set_.root + ".static.out");
-    files_.push_back(out->path());
-    std::ostream& f = out->stream();
-    const auto& sys = sim_->static_system();  // the system as its statics solved it
-    const int first = deck_.first_node_number();
-    f << "LineID\tNode\tArcLength(m)\tX(m)\tY(m)\tZ(m)\tTension(N)\tCurvature(1/m)\tBendMoment(Nm)\n";
-    VecX<double> x;
-    for (std::size_t l = 0; l < sys.n_lines(); ++l) {
-      const int li = static_cast<int>(l);
-      sys.line_gather(static_state_, li, 0, x);
-      const auto& m = sys.line(li).model;
-      const NodeRecovery rec = recover_nodes_at(m, x, nullptr, sys.line_end_force(static_state_, li, 0),
-                                                sys.line_end_force(static_state_, li, 1));
-      double arc = 0;
-      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
-        if (i > 0) arc += m.L0(i - 1);
-        const Vec3<double> r = m.node(x, i);
-        for (double v : {r(0), r(1), r(2), rec.tension[i], rec.curvature[i], rec.moment[i]})
-          if (!std::isfinite(v))
-            throw SolveError(deck_.file + ": line " + std::to_string(sim_->model().line_id[l]) + " statics",
-                             "node " + std::to_string(i + 1) + " result", v, "a finite number");
-        f << sim_->model().line_id[l] << "\t" << static_cast<long long>(i) + first << "\t" << arc << "\t" << r(0)
-          << "\t" << r(1) << "\t" << r(2) << "\t" << rec.tension[i] << "\t" << rec.curvature[i] << "\t"
-          << rec.moment[i] << "\n";
-      }
-      out->row_done();
-    }
-    f << "\nPointID\tType\tX(m)\tY(m)\tZ(m)\tFx(N)\tFy(N)\tFz(N)\n";
-    for (std::size_t p = 0; p < sys.n_points(); ++p) {
-      const int pi = static_cast<int>(p);
-      const Vec3<double> r = sys.point_position(static_state_, pi);
-      Vec3<double> F = Vec3<double>::Zero();
-      for (std::size_t l = 0; l < sys.n_lines(); ++l)
-        for (int e = 0; e < 2; ++e)
-          if (sys.line(static_cast<int>(l)).point[e] == pi) F += sys.line_end_force(static_state_, static_cast<int>(l), e);
-      const auto& P = sys.point(pi);
-      const std::string kind = P.kind == PointKind::free      ? "Free"
-                               : P.kind == PointKind::coupled ? "Coupled"
-                               : P.kind == PointKind::body    ? "Body" + std::to_string(P.body + 1)
-                                                              : "Fixed";
-      f << sim_->model().point_id[p] << "\t" << kind << "\t" << r(0) << "\t" << r(1) << "\t" << r(2) << "\t" << F(0) << "\t"
-        << F(1) << "\t" << F(2) << "\n";
-    }
-    out->row_done();
-    if (sys.n_bodies() > 0) {
-      // Bodies: the pose and the static load of their lines about the reference point.
-      f << "\nBodyID\tType\tX(m)\tY(m)\tZ(m)\tRoll(deg)\tPitch(deg)\tYaw(deg)\tFx(N)\tFy(N)\tFz(N)\tMx(Nm)\tMy(Nm)\tMz(Nm)\n";
-      for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
-        const int bi = static_cast<int>(b);
-        Vec3<double> r;
-        Mat3<double> R;
-        sys.body_pose(static_state_, bi, r, R);
-        const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
-        const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
-        const auto k = sys.body(bi).kind;
-        // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
-        const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
-        f << id << "\t"
-          << (k == BodyKind::free      ? "Free"
-              : k == BodyKind::coupled ? "Coupled"
-              : k == BodyKind::pinned  ? (sys.body(bi).host_pin ? "CoupledPinned" : "Pinned")
-                                       : "Fixed");
-        for (int i = 0; i < 3; ++i) f << "\t" << r(i);
-        for (int i = 0; i < 3; ++i) f << "\t" << ang(i);
-        for (int i = 0; i < 6; ++i) f << "\t" << F(i);
-        f << "\n";
-      }
-      out->row_done();
-    }
-    out->close();
-  }
+  void write_static_out();
 
   /// <root>.profile.svg (elevation, x-z) and <root>.plan.svg (x-y) of the static system:
   /// every line, the free points and the held points, and the seabed.
-  void write_plots() {
-    const auto& sys = sim_->static_system();  // the system as its statics solved it
-    for (int view = 0; view < 2; ++view) {
-      Plot p;
-      p.title = view == 0 ? "Static system: elevation" : "Static system: plan";
-      p.xlabel = "x (m)";
-      p.ylabel = view == 0 ? "z (m)" : "y (m)";
-      p.equal_aspect = true;
-      VecX<double> x;
-      double xmin = 1e300, xmax = -1e300;
-      for (std::size_t l = 0; l < sys.n_lines(); ++l) {
-        PlotSeries s;
-        s.label = "line " + std::to_string(sim_->model().line_id[l]);
-        sys.line_gather(static_state_, static_cast<int>(l), 0, x);
-        const auto& m = sys.line(static_cast<int>(l)).model;
-        for (std::size_t i = 0; i < m.n_nodes(); ++i) {
-          const Vec3<double> r = m.node(x, i);
-          s.x.push_back(r(0));
-          s.y.push_back(r(view == 0 ? 2 : 1));
-          xmin = std::min(xmin, r(0));
-          xmax = std::max(xmax, r(0));
-        }
-        p.series.push_back(std::move(s));
-      }
-      PlotSeries free_pts, held_pts;
-      free_pts.label = "free points";
-      free_pts.markers = true;
-      free_pts.color = "#d62728";
-      held_pts.label = "anchors and fairleads";
-      held_pts.markers = true;
-      held_pts.color = "#333333";
-      for (std::size_t q = 0; q < sys.n_points(); ++q) {
-        const Vec3<double> r = sys.point_position(static_state_, static_cast<int>(q));
-        PlotSeries& t = sys.point(static_cast<int>(q)).kind == PointKind::free ? free_pts : held_pts;
-        t.x.push_back(r(0));
-        t.y.push_back(r(view == 0 ? 2 : 1));
-      }
-      if (!free_pts.x.empty()) p.series.push_back(free_pts);
-      if (!held_pts.x.empty()) p.series.push_back(held_pts);
-      // Each body: its reference point joined to its attachment points.
-      for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
-        Vec3<double> rb;
-        Mat3<double> Rb;
-        sys.body_pose(static_state_, static_cast<int>(b), rb, Rb);
-        PlotSeries body;
-        body.label = b < deck_.bodies.size() ? "body " + std::to_string(b + 1) : sys.body(static_cast<int>(b)).name;
-        body.color = "#1f77b4";
-        body.markers = true;
-        for (std::size_t q = 0; q < sys.n_points(); ++q) {
-          const auto& P = sys.point(static_cast<int>(q));
-          if (P.kind != PointKind::body || P.body != static_cast<int>(b)) continue;
-          const Vec3<double> r = sys.point_position(static_state_, static_cast<int>(q));
-          body.x.insert(body.x.end(), {rb(0), r(0)});
-          body.y.insert(body.y.end(), {rb(view == 0 ? 2 : 1), r(view == 0 ? 2 : 1)});
-        }
-        if (body.x.empty()) body.x.push_back(rb(0)), body.y.push_back(rb(view == 0 ? 2 : 1));
-        p.series.push_back(std::move(body));
-      }
-      if (view == 0 && deck_.environment().depth && xmax >= xmin) {
-        PlotSeries bed;
-        bed.label = "seabed";
-        bed.color = "#8c6d31";
-        bed.dashed = true;
-        bed.x = {xmin, xmax};
-        bed.y = {-*deck_.environment().depth, -*deck_.environment().depth};
-        p.series.push_back(bed);
-      }
-      auto f = std::make_unique<OutputFile>(set_.root + (view == 0 ? ".profile.svg" : ".plan.svg"));
-      files_.push_back(f->path());
-      f->stream() << to_svg(p);
-      f->close();
-    }
-    auto svg = [&](const Plot& p, const char* suffix) {
-      auto f = std::make_unique<OutputFile>(set_.root + suffix);
-      files_.push_back(f->path());
-      f->stream() << to_svg(p);
-      f->close();
-    };
-    // <root>.tension.svg: each line's FairTen over the run (two output times or more), as the
-    // single-line route draws it.
-    if (history_.size() > 1) {
-      Plot ten;
-      ten.title = "Fairlead tension";
-      ten.xlabel = "time (s)";
-      ten.ylabel = "FairTen (kN)";
-      for (std::size_t k = 0; k < deck_.lines.size(); ++k) {
-        PlotSeries s;
-        s.label = "line " + std::to_string(deck_.lines[k].id);
-        s.x = history_.t();
-        for (double v : history_.y(k)) s.y.push_back(v / 1e3);
-        ten.series.push_back(std::move(s));
-      }
-      svg(ten, ".tension.svg");
-    }
-    // <root>.curvature.svg: the static curvature of the finite-EI lines along their
-    // unstretched arc length from End A (the node recovery at the static state).
-    Plot cur;
-    cur.title = "Static curvature along the cables";
-    cur.xlabel = "arc length from End A (m)";
-    cur.ylabel = "curvature (1/m)";
-    VecX<double> xs;
-    for (const auto& L : deck_.lines) {
-      const int l = sim_->line_index(L.id);
-      const auto& m = sys.line(l).model;
-      if (!m.hermite()) continue;
-      sys.line_gather(static_state_, l, 0, xs);
-      const NodeRecovery r =
-          recover_nodes_at(m, xs, nullptr, sys.line_end_force(static_state_, l, 0), sys.line_end_force(static_state_, l, 1));
-      PlotSeries s;
-      s.label = "line " + std::to_string(L.id);
-      double arc = 0;
-      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
-        if (i > 0) arc += m.L0(i - 1);
-        s.x.push_back(arc);
-        s.y.push_back(r.curvature[i]);
-      }
-      cur.series.push_back(std::move(s));
-    }
-    if (!cur.series.empty()) svg(cur, ".curvature.svg");
-  }
+  void write_plots();
 
-  void write_summary(double seconds) {
-    auto out = std::make_unique<OutputFile>(set_.root + ".summary.txt");
-    files_.push_back(out->path());
-    std::ostream& f = out->stream();
-    f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
-    const auto& sys = sim_->static_system();  // the system as its statics solved it
-    f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points, " << sys.n_bodies() << " bodies ("
-      << sys.dofs() << " DOFs)\n";
-    if (dynamic_run())
-      f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM << " s to t = "
-        << *deck_.options.TMax << " s (run length from " << tmax_source_ << ")\n";
-    else
-      f << "run: statics only\n";
-    if (!stop_reason_.empty()) {
-      if (sim_->initialized())
-        f << "STOPPED after " << steps_done_ << " of " << deck_.options.steps() << " steps (t = " << sim_->time()
-          << " s); the outputs hold every output time up to t = " << last_out_t_ << " s: " << stop_reason_ << "\n";
-      else
-        f << "STOPPED before the march: " << stop_reason_ << "\n";
-    }
-    for (const auto& n : notes_) f << "note: " << n << "\n";
-    if (modes_) {
-      f << "modes: the " << modes_->n_modes() << " lowest of the system, frequencies:";
-      for (Eigen::Index j = 0; j < modes_->n_modes(); ++j) f << " " << modes_->frequency(j);
-      f << " Hz\n";
-    }
-    if (sim_->initialized()) {
-      const auto& st = sim_->statics();
-      f << "statics: point balance " << st.point_iterations << " iterations, polish " << st.iterations
-        << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
-      if (dynamic_run()) {
-        const auto* parts = sim_->components();
-        f << "march: " << sim_->stepper_statistics().steps << " steps"
-          << (parts ? " (summed over the " + std::to_string(parts->size()) + " components stepped apart)"
-                    : std::string())
-          << ", " << sim_->stepper_statistics().newton_iterations << " Newton iterations, "
-          << sim_->stepper_statistics().factorizations << " factorisations"
-          << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", "
-          << sim_->stepper_statistics().subdivisions << " subdivided steps";
-        if (sim_->staggered())
-          f << "; bodyScheme staggered: up to " << sim_->max_substeps() << " sub-steps per dtM"
-            << (sim_->max_substeps() > 256 ? " (warning: more than 256: the explicit body update needs short steps here)" : "");
-        else if (sim_->max_substeps() > 1)
-          f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
-        const auto& ss = sim_->stepper_statistics();
-        if (ss.release_caps > 0) f << "; release cap: " << ss.release_caps << " capped element-steps";
-        if (ss.substepped > 0)
-          f << "; EI = 0 sub-steps: " << ss.substepped << " steps solved again (up to " << ss.largest_substeps
-            << " sub-steps), " << ss.kept_plain << " kept plain";
-        bool ei0 = false;
-        for (std::size_t l = 0; l < sys.n_lines(); ++l) ei0 = ei0 || !sys.line(static_cast<int>(l)).model.hermite();
-        if (ei0) f << "; largest chord turn " << ss.largest_turn_deg << " deg per solver step";
-        f << "\n";
-        if (ei0)
-          if (const auto note = chord_turn_note(ss.largest_turn_deg, sim_->system().ei0_substeps(),
-                                                sim_->system().ei0_substep_angle()))
-            f << "note: " << *note << "\n";
-        if (ss.kept_plain > 0)
-          f << "note: " << kept_plain_note(ss.kept_plain) << "\n";
-      }
-      for (std::size_t l = 0; l < sys.n_lines(); ++l) {
-        const int id = sim_->model().line_id[l];
-        f << "line " << id << " (" << (sys.line(static_cast<int>(l)).model.hermite() ? "finite-EI cable, " : "EI = 0 line, ")
-          << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
-          << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
-          << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
-        const auto li = static_cast<int>(l);
-        if (const auto* parts = dynamic_run() ? sim_->components() : nullptr) {
-          // The march of the line's component (stepped apart: its own steps and iterations).
-          for (std::size_t k = 0; k < parts->size(); ++k) {
-            if (parts->view(k).component() != sys.line_component(li)) continue;
-            const auto& cs = parts->stepper(k).statistics();
-            f << "  march (component " << k + 1 << " of " << parts->size() << ": " << parts->view(k).name()
-              << "): " << cs.steps << " steps, " << cs.newton_iterations << " Newton iterations, " << cs.factorizations
-              << " factorisations, " << cs.subdivisions << " subdivided steps";
-            if (cs.substepped > 0)
-              f << ", " << cs.substepped << " steps solved again in sub-steps (up to " << cs.largest_substeps << ")";
-            if (!sys.line(li).model.hermite())
-              f << "; largest chord turn " << cs.largest_turn_deg << " deg per solver step";
-            f << "\n";
-          }
-        }
-        f << "  static: FairTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, true)).norm()
-          << " N, AnchTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, false)).norm() << " N\n";
-        std::size_t k = 0;
-        while (k < deck_.lines.size() && deck_.lines[k].id != id) ++k;
-        if (dynamic_run() && k < extremes_.size()) {
-          const Extremes& x = extremes_[k];
-          f << "  dynamic: FairTen min " << x.lo[0] << " N (t = " << x.t_lo[0] << " s), max " << x.hi[0]
-            << " N (t = " << x.t_hi[0] << " s); AnchTen min " << x.lo[1] << " N, max " << x.hi[1] << " N\n";
-        }
-      }
-    }
-    f << "\nwall time " << seconds << " s\nfiles:";
-    for (const auto& p : files_) f << " " << p;
-    f << "\n";
-    out->close();
-  }
+  void write_summary(double seconds);
 
   Deck deck_;
   RunSettings set_;
@@ -31237,6 +28301,954 @@ class SystemRunner {
 };
 
 }  // namespace cabledyn::io
+
+// The member definitions, one part per job (docs/index.md).
+// ---- begin cabledyn/io/system_runner/run.hpp ----
+// cabledyn: the orchestration of a deck's run: the statics, the modes (nModes), the march with the
+// coupled points' motion at each step, the tension extremes, the out-of-plane notes and the
+// restart check.
+// Spec "Static equilibrium", "Time integration", "Prescribed motion"; docs/driver.md.
+//
+// Member definitions of SystemRunner (io/system_runner.hpp declares the class and documents
+// each member; this file is one of its parts, included at its end).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+inline void SystemRunner::run() {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto stale = remove_stale_outputs(set_.root);
+  if (!stale.empty())
+    notes_.push_back("removed " + std::to_string(stale.size()) + " output file(s) of an earlier run under " +
+                     set_.root);
+  std::exception_ptr failure;
+  try {
+    coupled_at(0.0);
+    in_named_line_context(deck_, [&] { sim_->initialize(x_.data(), v_.data()); });  // a line's error names its deck row
+    static_state_ = sim_->static_state();                                           // in static_system()'s numbering
+    statics_done_ = true;
+    for (const auto& n : sim_->statics().notes) notes_.push_back("statics: " + n);
+    note_out_of_plane();
+    write_static_out();
+    if (deck_.options.nModes > 0) solve_modes();
+    if (set_.log)
+      for (const auto& n : notes_) *set_.log << "note: " << n << "\n";
+    open_outputs();
+    record(0.0);
+    track_extremes(0.0);
+    if (dynamic_run()) march();
+    out_->close();
+    nodes_->close();
+    for (auto& f : line_files_)
+      if (f) f->close();
+  } catch (const Error& e) {
+    failure = std::current_exception();
+    stop_reason_ = e.what();
+    try {
+      if (out_) out_->close();
+      if (nodes_) nodes_->close();
+      for (auto& f : line_files_)
+        if (f) f->close();
+    } catch (const Error& e2) {
+      stop_reason_ += std::string("; ") + e2.what();
+    }
+  }
+  if (set_.plots && statics_done_) {
+    try {
+      write_plots();
+    } catch (const Error& e) {
+      if (!failure) failure = std::current_exception();
+      stop_reason_ += (stop_reason_.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
+  write_summary(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (failure) std::rethrow_exception(failure);
+}
+
+inline void SystemRunner::coupled_at(double t) {
+  const auto& m = sim_->model();
+  x_.resize(static_cast<std::size_t>(sim_->coupled_dofs()));
+  v_.resize(x_.size());
+  if (!dof_tracks_.empty()) {  // a motionFile in the coupled-DOF layout
+    for (std::size_t g = 0; g < dof_tracks_.size(); ++g) {
+      const PointKinematics k = dof_tracks_[g].at(t);
+      for (std::size_t i = 0; i < 3; ++i) x_[3 * g + i] = k.x[i], v_[3 * g + i] = k.v[i];
+    }
+    // The angle rates of a Coupled body or rod to its angular velocity in world axes.
+    std::size_t o = 0;
+    for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
+      if (m.coupled_width[c] == 6) {
+        const std::array<double, 3> w =
+            angular_velocity_xyz({x_[o + 3], x_[o + 4], x_[o + 5]}, {v_[o + 3], v_[o + 4], v_[o + 5]});
+        for (std::size_t i = 0; i < 3; ++i) v_[o + 3 + i] = w[i];
+      }
+      o += static_cast<std::size_t>(m.coupled_width[c]);
+    }
+    return;
+  }
+  const std::size_t p0 = static_cast<std::size_t>(sim_->body_entries());
+  for (std::size_t c = 0; c < m.coupled.size(); ++c) {
+    const EndMotion k = prescribed_point_motion(deck_, motion_ ? &*motion_ : nullptr,
+                                                m.point_id[static_cast<std::size_t>(m.coupled[c])], t, dynamic_run());
+    for (int i = 0; i < 3; ++i)
+      x_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.x(i), v_[p0 + 3 * c + static_cast<std::size_t>(i)] = k.v(i);
+  }
+  std::size_t o = 0;
+  for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
+    const Vec6<double>& pose = m.coupled_deck_pose[c];
+    EndMotion k;
+    k.x = pose.head<3>();
+    if (deck_.options.fairleadMotion && dynamic_run()) add_harmonic_motion(deck_, t, k);
+    const int w = m.coupled_width[c];
+    for (int i = 0; i < 3; ++i) {
+      x_[o + static_cast<std::size_t>(i)] = k.x(i);
+      v_[o + static_cast<std::size_t>(i)] = k.v(i);
+      if (w == 6) {
+        x_[o + 3 + static_cast<std::size_t>(i)] = pose(3 + i);
+        v_[o + 3 + static_cast<std::size_t>(i)] = 0;
+      }
+    }
+    o += static_cast<std::size_t>(w);
+  }
+}
+
+inline void SystemRunner::march() {
+  const double dt = *deck_.options.dtM;
+  const long long n = deck_.options.steps();
+  const double dt_out = std::max(deck_.options.dtOut, 0.0);
+  double next_out = dt_out;
+  std::vector<double> f(x_.size());
+  long long s_check = -1;  // the restart check's step, once copied
+  std::optional<SystemSimulation::Checkpoint> copy;
+  std::vector<std::vector<double>> check_rows;
+  ProgressBar bar(set_);
+  for (long long s = 1; s <= n; ++s) {
+    const double t = static_cast<double>(s) * dt;
+    coupled_at(t);
+    sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
+    steps_done_ = s;
+    track_extremes(t);
+    if (s_check >= 0) check_rows.push_back(output_row(t));
+    if (set_.restart_check && s_check < 0 && t >= *set_.restart_check - 1e-9 * dt) {
+      s_check = s;
+      copy = sim_->checkpoint();
+    }
+    if (dt_out <= dt || t >= next_out - 1e-9 * dt || s == n) {
+      record(t);
+      while (dt_out > 0 && next_out <= t + 1e-9 * dt) next_out += dt_out;
+    }
+    if (set_.stop && *set_.stop) {
+      if (last_out_t_ != t) record(t);
+      throw InterruptedError(deck_.file, "run", "interrupted at t = " + cabledyn::to_text(t) + " s",
+                             "the outputs hold every step up to it");
+    }
+    bar.update(s, n, t);
+  }
+  bar.finish();
+  if (s_check >= 0) restart_check(s_check, *copy, check_rows);
+}
+
+inline void SystemRunner::track_extremes(double t) {
+  const bool first = extremes_.empty();
+  if (first) extremes_.resize(deck_.lines.size());
+  for (std::size_t k = 0; k < deck_.lines.size(); ++k)
+    for (int e = 0; e < 2; ++e) {
+      const int id = deck_.lines[k].id;
+      const double T = sim_->line_end_force(id, deck_.tension_end(id, e == 0)).norm();
+      Extremes& x = extremes_[k];
+      if (first || T > x.hi[e]) x.hi[e] = T, x.t_hi[e] = t;
+      if (first || T < x.lo[e]) x.lo[e] = T, x.t_lo[e] = t;
+    }
+}
+
+inline void SystemRunner::note_out_of_plane() {
+  const auto& sys = sim_->static_system();
+  if (sys.has_current_field() || !sys.current().isZero()) return;
+  VecX<double> x;
+  for (std::size_t k = 0; k < sys.n_lines(); ++k) {
+    const int l = static_cast<int>(k);
+    const auto& m = sys.line(l).model;
+    sys.line_gather(static_state_, l, 0, x);
+    const std::string name = m.name() + " (line statics): ";
+    bool escaped = false;
+    for (const auto& n : sim_->statics().notes)
+      escaped = escaped || (n.rfind(name, 0) == 0 && n.find("along its lowest mode") != std::string::npos);
+    const auto note = out_of_plane_note(
+        m.n_nodes(), [&](std::size_t i) { return Vec3<double>(m.node(x, i)); }, m.length(), escaped);
+    if (note) notes_.push_back("statics: " + m.name() + ": " + *note);
+  }
+}
+
+inline void SystemRunner::solve_modes() {
+  const auto& sys = sim_->static_system();  // the system as its statics solved it
+  modes_ = system_modal_analysis(sys, static_state_, static_cast<Eigen::Index>(deck_.options.nModes));
+  if (modes_->mechanism_dofs > 0)
+    notes_.push_back("modal analysis: " + std::to_string(modes_->mechanism_dofs) +
+                     " DOF(s) carry no stiffness (slack nodes: a slack chain on the seabed, a slack span; a free "
+                     "body's unrestrained turn): held, their zero-frequency modes left out");
+  if (modes_->asymmetry > 1e-6)
+    notes_.push_back("modal analysis: the static tangent is not symmetric (max |K - K^T| / max |K| = " +
+                     cabledyn::to_text(modes_->asymmetry) + "): its symmetric part is used");
+  files_.push_back(write_modes_file<double>(set_.root, std::span<const ModalResult<double>>(modes_->lines)));
+}
+
+inline void SystemRunner::restart_check(long long s0, const SystemSimulation::Checkpoint& copy,
+                                        const std::vector<std::vector<double>>& rows) {
+  const double dt = *deck_.options.dtM;
+  sim_->restore(copy);
+  // The per-time caches of the recovered channels: computed again, not read from pass one.
+  recovery_t_ = forces_t_ = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> f(x_.size());
+  for (long long s = s0 + 1; s <= deck_.options.steps(); ++s) {
+    const double t = static_cast<double>(s) * dt;
+    coupled_at(t);
+    sim_->step(x_.data(), v_.data(), sim_->time(), dt, f.data());
+    const std::vector<double> r = output_row(t);
+    require_repeated_row(deck_.file, static_cast<double>(s0) * dt, t, r, rows[static_cast<std::size_t>(s - s0 - 1)]);
+  }
+  notes_.push_back(
+      "restart check: the system restored to its state at t = " + cabledyn::to_text(static_cast<double>(s0) * dt) +
+      " s repeated the " + std::to_string(rows.size()) + " steps after it bit for bit");
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/system_runner/run.hpp ----
+// ---- begin cabledyn/io/system_runner/channels.hpp ----
+// cabledyn: the values of a deck's output channels at the committed state: line ends, nodes
+// (recovered tension, curvature, bend moment; net node forces), points, bodies and rods, and
+// the check of every channel before anything is solved.
+// Spec "Node tension, curvature and bend moment", "Tension and coupled loads"; DECK_FORMAT.md
+// "Outputs"; docs/driver.md.
+//
+// Member definitions of SystemRunner (io/system_runner.hpp declares the class and documents
+// each member; this file is one of its parts, included at its end).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+inline std::vector<std::string> SystemRunner::channel_names() const {
+  std::vector<std::string> names;
+  for (const auto& o : deck_.outputs) names.push_back(o.text.empty() ? o.channel.name() : o.text);
+  return names;
+}
+
+inline void SystemRunner::check_channel(const OutputChannel& c, const std::string& text) const {
+  switch (c.kind) {
+    case ChannelKind::FairTen:
+    case ChannelKind::AnchTen:
+    case ChannelKind::FairIncl:
+    case ChannelKind::AnchIncl:
+    case ChannelKind::NodePosition:
+    case ChannelKind::NodeVelocity:
+    case ChannelKind::NodeAcceleration:
+    case ChannelKind::NodeForce:
+    case ChannelKind::Ten:
+    case ChannelKind::Curv:
+    case ChannelKind::BendMom:
+      (void)sim_->line_index(c.line);
+      return;
+    case ChannelKind::PointPosition:
+    case ChannelKind::PointVelocity:
+    case ChannelKind::PointAcceleration:
+    case ChannelKind::PointForce:
+    case ChannelKind::PointTension:
+      if (!sim_->model().point_index.count(c.point))
+        throw InputError(deck_.file, "output channel point", c.point, "a point of POINTS");
+      return;
+    case ChannelKind::Body: {
+      int f = 0, k = 0;
+      if (c.object < 1 || c.object > static_cast<int>(deck_.bodies.size()) || !body_channel_quantity(c.quantity, f, k))
+        throw InputError(deck_.file, "output channel", text.empty() ? c.name() : text, "a channel of a body of BODIES");
+      return;
+    }
+    case ChannelKind::Rod: {
+      int f = 0, k = 0, n = -1;
+      const std::string name = text.empty() ? c.name() : text;
+      if (c.object < 1 || c.object > static_cast<int>(sim_->model().rods.size()) ||
+          !rod_channel_quantity(c.quantity, f, k, n))
+        throw InputError(deck_.file, "output channel", name, "a channel of a rod of RODS");
+      const auto& rm = sim_->model().rods[static_cast<std::size_t>(c.object - 1)];
+      if (n > std::max(0, rm.segments))
+        throw InputError(deck_.file, "output channel " + name + " node", n,
+                         "in [0, " + std::to_string(std::max(0, rm.segments)) + "] (the rod's NumSegs)");
+      if (f == 6 || f == 7)
+        throw NotImplementedError(deck_.file, "output channel", name, "rod net force and moment channels (F, M)");
+      return;
+    }
+    default:
+      throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
+                                "in the system route: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
+                                "velocities, accelerations, forces, tensions, curvatures and bend moments, point, body "
+                                "and rod channels (rods' net force and moment: not yet)");
+  }
+}
+
+inline const NodeRecovery& SystemRunner::node_recovery(int l) const {
+  const double t = static_cast<double>(sim_->state().t);
+  if (!(t == recovery_t_)) recovery_.clear(), recovery_t_ = t;
+  const auto it = recovery_.find(l);
+  if (it != recovery_.end()) return it->second;
+  const auto& sys = sim_->model().system;
+  const auto& st = sim_->state();
+  const auto& m = sys.line(l).model;
+  VecX<double> x, v;
+  sys.line_gather(st, l, 0, x);
+  sys.line_gather(st, l, 1, v);
+  return recovery_[l] = recover_nodes_at(m, x, &v, sys.line_end_force_dynamic(st, l, 0, false),
+                                         sys.line_end_force_dynamic(st, l, 1, false));
+}
+
+inline const VecX<double>& SystemRunner::node_forces(int l) const {
+  const double t = static_cast<double>(sim_->state().t);
+  if (!(t == forces_t_)) forces_.clear(), forces_t_ = t;
+  const auto it = forces_.find(l);
+  if (it != forces_.end()) return it->second;
+  sim_->model().system.line_node_forces(sim_->state(), l, forces_[l]);
+  return forces_[l];
+}
+
+inline double SystemRunner::rod_channel_value(const OutputChannel& c) const {
+  int f = 0, k = 0, n = -1;
+  rod_channel_quantity(c.quantity, f, k, n);
+  const auto& model = sim_->model();
+  const auto& sys = model.system;
+  const auto& st = sim_->state();
+  const auto& rm = model.rods[static_cast<std::size_t>(c.object - 1)];
+  if (f == 8 || f == 9) {  // TenA, TenB: the sum of the loads of the lines attached at that end
+    const char end = f == 8 ? 'A' : 'B';
+    Vec3<double> F = Vec3<double>::Zero();
+    for (const auto& rec : deck_.lines)
+      for (int e = 0; e < 2; ++e)
+        if ((e == 0 ? rec.node_a : rec.node_b) == 0 && (e == 0 ? rec.rod_a : rec.rod_b) == c.object &&
+            (e == 0 ? rec.rod_end_a : rec.rod_end_b) == end)
+          F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e, false);  // line-end forces, as FairTen
+    return F.norm();
+  }
+  Vec3<double> rb;
+  Mat3<double> Rb;
+  if (rm.point >= 0) {  // a zero-length rod: a point (a direction joint: on its body)
+    if (f == 0 || f == 2 || f == 4) return sys.point_motion(st, rm.point, f / 2)(k);
+    if (f == 10) return sys.point_position(st, rm.point)(2) < 0 ? 1.0 : 0.0;
+    if (rm.body < 0) return 0.0;  // no orientation
+    if (f == 3 || f == 5) return sys.body_motion(st, rm.body, f == 3 ? 1 : 2)(3 + k) * 180 / kPi;
+    sys.body_pose(st, rm.body, rb, Rb);
+    const Vec3<double> q = Rb.col(2);  // the joint's axis (f == 1)
+    const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
+    return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
+  }
+  sys.body_pose(st, rm.body, rb, Rb);
+  const Vec3<double> pa = rb + Rb * rm.a, pb = rb + Rb * rm.b;
+  const int N = std::max(1, rm.segments);
+  // End A, or node n, as a point of the rod's body (its motion: MooringSystem::body_point_motion).
+  PointModel<double> node;
+  node.kind = PointKind::body;
+  node.body = rm.body;
+  node.r = n < 0 ? rm.a : Vec3<double>(rm.a + (rm.b - rm.a) * (double(n) / N));
+  switch (f) {
+    case 0:
+    case 2:
+    case 4:
+      return sys.body_point_motion(st, node, f / 2)(k);
+    case 3:
+      return sys.body_motion(st, rm.body, 1)(3 + k) * 180 / kPi;
+    case 5:
+      return sys.body_motion(st, rm.body, 2)(3 + k) * 180 / kPi;
+    case 1: {
+      const Vec3<double> q = (pb - pa).normalized();
+      const double phi = std::acos(std::clamp(q(2), -1.0, 1.0)), beta = std::atan2(q(1), q(0));
+      return (k == 0 ? -phi * std::sin(beta) : phi * std::cos(beta)) * 180 / kPi;
+    }
+    default: {  // Sub
+      const auto& part = sys.body(rm.body).rods[static_cast<std::size_t>(rm.part)];
+      const RodAxis<double> ax = rod_axis<double>(part, rb, Rb);
+      double sum = 0;
+      for (int i = 0; i <= N; ++i) sum += rod_wet_fraction<double>(ax, pa(2) + (pb(2) - pa(2)) * (double(i) / N));
+      return sum / (N + 1);
+    }
+  }
+}
+
+inline double SystemRunner::channel_value(const OutputChannel& c) const {
+  const auto& st = sim_->state();
+  const auto& sys = sim_->model().system;
+  switch (c.kind) {
+    case ChannelKind::FairTen:
+    case ChannelKind::AnchTen:
+    case ChannelKind::FairIncl:
+    case ChannelKind::AnchIncl: {
+      const bool fair = c.kind == ChannelKind::FairTen || c.kind == ChannelKind::FairIncl;
+      const Vec3<double> F = sim_->line_end_force(c.line, deck_.tension_end(c.line, fair));
+      if (c.kind == ChannelKind::FairTen || c.kind == ChannelKind::AnchTen) return F.norm();
+      return std::atan2(-F(2), std::hypot(F(0), F(1))) * 180 / kPi;
+    }
+    case ChannelKind::NodePosition:
+    case ChannelKind::NodeVelocity:
+    case ChannelKind::NodeAcceleration:
+    case ChannelKind::NodeForce: {
+      // Node J's slot in the line's node vector: its position, velocity or acceleration, or
+      // the net force on it (MooringSystem::line_node_forces: -r(q, v), at the ends the
+      // line's end loads).
+      const int l = sim_->line_index(c.line);
+      const long long j = deck_.channel_node(c);
+      VecX<double> g;
+      if (c.kind != ChannelKind::NodeForce)
+        sys.line_gather(st, l,
+                        c.kind == ChannelKind::NodePosition   ? 0
+                        : c.kind == ChannelKind::NodeVelocity ? 1
+                                                              : 2,
+                        g);
+      const VecX<double>& x = c.kind == ChannelKind::NodeForce ? node_forces(l) : g;
+      return x(3 * static_cast<Eigen::Index>(sys.line(l).model.position_slot(static_cast<std::size_t>(j - 1))) +
+               c.component);
+    }
+    case ChannelKind::Ten:
+    case ChannelKind::Curv:
+    case ChannelKind::BendMom: {
+      const NodeRecovery& r = node_recovery(sim_->line_index(c.line));
+      const auto j = static_cast<std::size_t>(deck_.channel_node(c) - 1);
+      return c.kind == ChannelKind::Ten ? r.tension[j] : c.kind == ChannelKind::Curv ? r.curvature[j] : r.moment[j];
+    }
+    case ChannelKind::PointPosition:
+      return sim_->point_position(c.point)(c.component);
+    case ChannelKind::PointVelocity:
+    case ChannelKind::PointAcceleration:  // a point on a body moves with it (it held no v, a of its own)
+      return sys.point_motion(st, sim_->model().point_index.at(c.point),
+                              c.kind == ChannelKind::PointVelocity ? 1 : 2)(c.component);
+    case ChannelKind::PointForce:
+      return sim_->point_force(c.point)(c.component);
+    case ChannelKind::PointTension:
+      return sim_->point_force(c.point).norm();
+    case ChannelKind::Body: {
+      int f = 0, k = 0;
+      body_channel_quantity(c.quantity, f, k);
+      Vec3<double> r;
+      Mat3<double> R;
+      sim_->body_pose(c.object, r, R);
+      switch (f) {
+        case 0:
+          return r(k);
+        case 1:
+          return angles_xyz(R)(k) * 180 / kPi;
+        case 2:
+          return sim_->body_motion(c.object, 1)(k);
+        case 3:
+          return sim_->body_motion(c.object, 1)(3 + k) * 180 / kPi;  // deg/s, as MoorDyn
+        case 4:
+          return sim_->body_motion(c.object, 2)(k);
+        case 5:
+          return sim_->body_motion(c.object, 2)(3 + k) * 180 / kPi;
+        case 6:
+          return sim_->body_load(c.object)(k);
+        default:
+          return sim_->body_load(c.object)(3 + k);
+      }
+    }
+    case ChannelKind::Rod:
+      return rod_channel_value(c);
+    default:
+      break;
+  }
+  throw NotImplementedError(deck_.file, "output channel", c.name(), "in the system route");
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/system_runner/channels.hpp ----
+// ---- begin cabledyn/io/system_runner/outputs.hpp ----
+// cabledyn: the files and figures of a deck's run: <root>.out, .nodes.out and the per-line files
+// (streamed, each number checked finite), .static.out, the profile, plan, tension and
+// curvature figures, and the summary.
+// DECK_FORMAT.md "Outputs"; docs/driver.md, docs/robustness.md (streamed outputs).
+//
+// Member definitions of SystemRunner (io/system_runner.hpp declares the class and documents
+// each member; this file is one of its parts, included at its end).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+
+namespace cabledyn::io {
+
+inline void SystemRunner::open_outputs() {
+  out_ = std::make_unique<OutputFile>(set_.root + ".out");
+  files_.push_back(out_->path());
+  std::ostream& f = out_->stream();
+  f << "cabledyn " << kVersion << " output of " << deck_.file << ": " << deck_.title << "\n";
+  f << "Time(s)";
+  for (const auto& n : channel_names()) f << "\t" << n;
+  f << "\n";
+  if (deck_.options.WriteUnits) {
+    f << "(s)";
+    for (const auto& o : deck_.outputs) f << "\t" << channel_unit(o.channel);
+    f << "\n";
+  }
+  out_->row_done();
+  // <root>.nodes.out: every node's position at every output time (lines in deck order, nodes numbered as the deck
+  // counts them from End A).
+  nodes_ = std::make_unique<OutputFile>(set_.root + ".nodes.out");
+  files_.push_back(nodes_->path());
+  std::ostream& g = nodes_->stream();
+  g << "Time(s)";
+  const int first = deck_.first_node_number();
+  for (const auto& L : deck_.lines) {
+    const auto& m = sim_->model().system.line(sim_->line_index(L.id)).model;
+    for (std::size_t i = 0; i < m.n_nodes(); ++i)
+      for (const char* c : {"px", "py", "pz"}) g << "\tL" << L.id << "N" << static_cast<long long>(i) + first << c;
+  }
+  g << "\n";
+  nodes_->row_done();
+  // <root>_Line<L>.out: MoorDyn's per-line output flags (io/line_output_file.hpp).
+  line_files_.clear();
+  line_files_.resize(deck_.lines.size());
+  line_widths_.assign(deck_.lines.size(), 0);
+  node_values_ = 0;
+  for (const auto& L : deck_.lines)
+    node_values_ += 3 * sim_->model().system.line(sim_->line_index(L.id)).model.n_nodes();
+  for (std::size_t k = 0; k < deck_.lines.size(); ++k) {
+    const auto& L = deck_.lines[k];
+    if (!line_file_wanted(L.outputs)) continue;
+    const auto& m = sim_->model().system.line(sim_->line_index(L.id)).model;
+    const std::vector<std::string> h = line_file_header(L.outputs, m.n_nodes(), m.n_elements(), first);
+    if (h.empty()) continue;
+    line_widths_[k] = h.size();
+    line_files_[k] = std::make_unique<OutputFile>(set_.root + "_Line" + std::to_string(L.id) + ".out");
+    files_.push_back(line_files_[k]->path());
+    std::ostream& l = line_files_[k]->stream();
+    l << "Time";
+    for (const auto& n : h) l << "\t" << n;
+    l << "\n";
+    line_files_[k]->row_done();
+  }
+}
+
+inline std::vector<double> SystemRunner::line_file_row(std::size_t k) const {
+  const auto& L = deck_.lines[k];
+  const auto has = [&](char f) { return L.outputs.find(f) != std::string::npos; };
+  const auto& sys = sim_->model().system;
+  const int l = sim_->line_index(L.id);
+  const auto& m = sys.line(l).model;
+  VecX<double> x, v;
+  sys.line_gather(sim_->state(), l, 0, x);
+  sys.line_gather(sim_->state(), l, 1, v);
+  const std::size_t nn = m.n_nodes(), ne = m.n_elements();
+  std::vector<double> out;
+  const auto vec3 = [&](const Vec3<double>& a) { out.insert(out.end(), {a(0), a(1), a(2)}); };
+  const auto slot = [&](const VecX<double>& y, std::size_t i) {
+    return Vec3<double>(y.segment<3>(3 * static_cast<Eigen::Index>(m.position_slot(i))));
+  };
+  if (has('p'))
+    for (std::size_t i = 0; i < nn; ++i) vec3(slot(x, i));
+  if (has('K')) {
+    const NodeRecovery& r = node_recovery(l);
+    for (std::size_t i = 0; i < nn; ++i) out.push_back(r.curvature[i]);
+  }
+  if (has('v'))
+    for (std::size_t i = 0; i < nn; ++i) vec3(slot(v, i));
+  if (has('U'))
+    for (std::size_t i = 0; i < nn; ++i) vec3(sys.line_node_fluid_velocity(l, i));
+  if (has('V'))
+    for (std::size_t i = 0; i < nn; ++i) vec3(Vec3<double>::Zero());
+  for (char f : {'t', 's', 'd'})
+    if (has(f))
+      for (std::size_t e = 0; e < ne; ++e) {
+        const auto so = m.segment_output(x, v, e);
+        out.push_back(f == 't' ? so.tension : f == 's' ? so.strain : so.rate);
+      }
+  if (has('b'))
+    for (std::size_t i = 0; i < nn; ++i) vec3(Vec3<double>(0, 0, m.seabed_reaction(i, slot(x, i)(2), slot(v, i)(2)).f));
+  return out;
+}
+
+inline std::vector<double> SystemRunner::output_row(double t) const {
+  std::vector<double> row;
+  for (const auto& o : deck_.outputs) {
+    row.push_back(channel_value(o.channel));
+    if (!std::isfinite(row.back()))
+      throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s", "output channel " + o.text, row.back(),
+                       "a finite number");
+  }
+  const auto& sys = sim_->model().system;
+  VecX<double> x;
+  for (const auto& L : deck_.lines) {
+    const int l = sim_->line_index(L.id);
+    const auto& m = sys.line(l).model;
+    sys.line_gather(sim_->state(), l, 0, x);
+    for (std::size_t i = 0; i < m.n_nodes(); ++i)
+      for (Eigen::Index c = 0; c < 3; ++c) row.push_back(x(3 * static_cast<Eigen::Index>(m.position_slot(i)) + c));
+  }
+  // Then each line file's values (SolveError naming a non-finite one).
+  for (std::size_t k = 0; k < line_files_.size(); ++k) {
+    if (!line_files_[k]) continue;
+    for (double a : line_file_row(k)) {
+      if (!std::isfinite(a))
+        throw SolveError(deck_.file + ": t = " + cabledyn::to_text(t) + " s",
+                         "line " + std::to_string(deck_.lines[k].id) + " output", a, "a finite number");
+      row.push_back(a);
+    }
+  }
+  return row;
+}
+
+inline void SystemRunner::record(double t) {
+  std::vector<double> row = output_row(t);
+  const auto nc = static_cast<std::ptrdiff_t>(deck_.outputs.size());
+  std::ostream& f = out_->stream();
+  f << t;
+  for (auto it = row.begin(); it != row.begin() + nc; ++it) f << "\t" << *it;
+  f << "\n";
+  out_->row_done();
+  std::size_t at = static_cast<std::size_t>(nc) + node_values_;
+  std::ostream& g = nodes_->stream();
+  g << t;
+  for (auto it = row.begin() + nc; it != row.begin() + static_cast<std::ptrdiff_t>(at); ++it) g << "\t" << *it;
+  g << "\n";
+  nodes_->row_done();
+  for (std::size_t k = 0; k < line_files_.size(); ++k) {
+    if (!line_files_[k]) continue;
+    std::ostream& l = line_files_[k]->stream();
+    l << t;
+    for (std::size_t i = 0; i < line_widths_[k]; ++i) l << "\t" << row[at++];
+    l << "\n";
+    line_files_[k]->row_done();
+  }
+  last_out_t_ = t;
+  // The tension figure's bounded history: each line's FairTen (the end FairTen<L> reads).
+  history_.offer(t, [&] {
+    std::vector<double> f;
+    for (const auto& L : deck_.lines) f.push_back(sim_->line_end_force(L.id, deck_.tension_end(L.id, true)).norm());
+    return f;
+  });
+  if (set_.keep_history) {
+    times_.push_back(t);
+    row.resize(static_cast<std::size_t>(nc));
+    rows_.push_back(std::move(row));
+  }
+}
+
+inline void SystemRunner::write_static_out() {
+  auto out = std::make_unique<OutputFile>(set_.root + ".static.out");
+  files_.push_back(out->path());
+  std::ostream& f = out->stream();
+  const auto& sys = sim_->static_system();  // the system as its statics solved it
+  const int first = deck_.first_node_number();
+  f << "LineID\tNode\tArcLength(m)\tX(m)\tY(m)\tZ(m)\tTension(N)\tCurvature(1/m)\tBendMoment(Nm)\n";
+  VecX<double> x;
+  for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+    const int li = static_cast<int>(l);
+    sys.line_gather(static_state_, li, 0, x);
+    const auto& m = sys.line(li).model;
+    const NodeRecovery rec = recover_nodes_at(m, x, nullptr, sys.line_end_force(static_state_, li, 0),
+                                              sys.line_end_force(static_state_, li, 1));
+    double arc = 0;
+    for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+      if (i > 0) arc += m.L0(i - 1);
+      const Vec3<double> r = m.node(x, i);
+      for (double v : {r(0), r(1), r(2), rec.tension[i], rec.curvature[i], rec.moment[i]})
+        if (!std::isfinite(v))
+          throw SolveError(deck_.file + ": line " + std::to_string(sim_->model().line_id[l]) + " statics",
+                           "node " + std::to_string(i + 1) + " result", v, "a finite number");
+      f << sim_->model().line_id[l] << "\t" << static_cast<long long>(i) + first << "\t" << arc << "\t" << r(0) << "\t"
+        << r(1) << "\t" << r(2) << "\t" << rec.tension[i] << "\t" << rec.curvature[i] << "\t" << rec.moment[i] << "\n";
+    }
+    out->row_done();
+  }
+  f << "\nPointID\tType\tX(m)\tY(m)\tZ(m)\tFx(N)\tFy(N)\tFz(N)\n";
+  for (std::size_t p = 0; p < sys.n_points(); ++p) {
+    const int pi = static_cast<int>(p);
+    const Vec3<double> r = sys.point_position(static_state_, pi);
+    Vec3<double> F = Vec3<double>::Zero();
+    for (std::size_t l = 0; l < sys.n_lines(); ++l)
+      for (int e = 0; e < 2; ++e)
+        if (sys.line(static_cast<int>(l)).point[e] == pi)
+          F += sys.line_end_force(static_state_, static_cast<int>(l), e);
+    const auto& P = sys.point(pi);
+    const std::string kind = P.kind == PointKind::free      ? "Free"
+                             : P.kind == PointKind::coupled ? "Coupled"
+                             : P.kind == PointKind::body    ? "Body" + std::to_string(P.body + 1)
+                                                            : "Fixed";
+    f << sim_->model().point_id[p] << "\t" << kind << "\t" << r(0) << "\t" << r(1) << "\t" << r(2) << "\t" << F(0)
+      << "\t" << F(1) << "\t" << F(2) << "\n";
+  }
+  out->row_done();
+  if (sys.n_bodies() > 0) {
+    // Bodies: the pose and the static load of their lines about the reference point.
+    f << "\nBodyID\tType\tX(m)\tY(m)\tZ(m)\tRoll(deg)\tPitch(deg)\tYaw(deg)\tFx(N)\tFy(N)\tFz(N)\tMx(Nm)\tMy(Nm)\tMz("
+         "Nm)\n";
+    for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+      const int bi = static_cast<int>(b);
+      Vec3<double> r;
+      Mat3<double> R;
+      sys.body_pose(static_state_, bi, r, R);
+      const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
+      const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
+      const auto k = sys.body(bi).kind;
+      // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).
+      const std::string id = b < deck_.bodies.size() ? std::to_string(b + 1) : sys.body(bi).name;
+      f << id << "\t"
+        << (k == BodyKind::free      ? "Free"
+            : k == BodyKind::coupled ? "Coupled"
+            : k == BodyKind::pinned  ? (sys.body(bi).host_pin ? "CoupledPinned" : "Pinned")
+                                     : "Fixed");
+      for (int i = 0; i < 3; ++i) f << "\t" << r(i);
+      for (int i = 0; i < 3; ++i) f << "\t" << ang(i);
+      for (int i = 0; i < 6; ++i) f << "\t" << F(i);
+      f << "\n";
+    }
+    out->row_done();
+  }
+  out->close();
+}
+
+inline void SystemRunner::write_plots() {
+  const auto& sys = sim_->static_system();  // the system as its statics solved it
+  for (int view = 0; view < 2; ++view) {
+    Plot p;
+    p.title = view == 0 ? "Static system: elevation" : "Static system: plan";
+    p.xlabel = "x (m)";
+    p.ylabel = view == 0 ? "z (m)" : "y (m)";
+    p.equal_aspect = true;
+    VecX<double> x;
+    double xmin = 1e300, xmax = -1e300;
+    for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+      PlotSeries s;
+      s.label = "line " + std::to_string(sim_->model().line_id[l]);
+      sys.line_gather(static_state_, static_cast<int>(l), 0, x);
+      const auto& m = sys.line(static_cast<int>(l)).model;
+      for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+        const Vec3<double> r = m.node(x, i);
+        s.x.push_back(r(0));
+        s.y.push_back(r(view == 0 ? 2 : 1));
+        xmin = std::min(xmin, r(0));
+        xmax = std::max(xmax, r(0));
+      }
+      p.series.push_back(std::move(s));
+    }
+    PlotSeries free_pts, held_pts;
+    free_pts.label = "free points";
+    free_pts.markers = true;
+    free_pts.color = "#d62728";
+    held_pts.label = "anchors and fairleads";
+    held_pts.markers = true;
+    held_pts.color = "#333333";
+    for (std::size_t q = 0; q < sys.n_points(); ++q) {
+      const Vec3<double> r = sys.point_position(static_state_, static_cast<int>(q));
+      PlotSeries& t = sys.point(static_cast<int>(q)).kind == PointKind::free ? free_pts : held_pts;
+      t.x.push_back(r(0));
+      t.y.push_back(r(view == 0 ? 2 : 1));
+    }
+    if (!free_pts.x.empty()) p.series.push_back(free_pts);
+    if (!held_pts.x.empty()) p.series.push_back(held_pts);
+    // Each body: its reference point joined to its attachment points.
+    for (std::size_t b = 0; b < sys.n_bodies(); ++b) {
+      Vec3<double> rb;
+      Mat3<double> Rb;
+      sys.body_pose(static_state_, static_cast<int>(b), rb, Rb);
+      PlotSeries body;
+      body.label = b < deck_.bodies.size() ? "body " + std::to_string(b + 1) : sys.body(static_cast<int>(b)).name;
+      body.color = "#1f77b4";
+      body.markers = true;
+      for (std::size_t q = 0; q < sys.n_points(); ++q) {
+        const auto& P = sys.point(static_cast<int>(q));
+        if (P.kind != PointKind::body || P.body != static_cast<int>(b)) continue;
+        const Vec3<double> r = sys.point_position(static_state_, static_cast<int>(q));
+        body.x.insert(body.x.end(), {rb(0), r(0)});
+        body.y.insert(body.y.end(), {rb(view == 0 ? 2 : 1), r(view == 0 ? 2 : 1)});
+      }
+      if (body.x.empty()) body.x.push_back(rb(0)), body.y.push_back(rb(view == 0 ? 2 : 1));
+      p.series.push_back(std::move(body));
+    }
+    if (view == 0 && deck_.environment().depth && xmax >= xmin) {
+      PlotSeries bed;
+      bed.label = "seabed";
+      bed.color = "#8c6d31";
+      bed.dashed = true;
+      bed.x = {xmin, xmax};
+      bed.y = {-*deck_.environment().depth, -*deck_.environment().depth};
+      p.series.push_back(bed);
+    }
+    auto f = std::make_unique<OutputFile>(set_.root + (view == 0 ? ".profile.svg" : ".plan.svg"));
+    files_.push_back(f->path());
+    f->stream() << to_svg(p);
+    f->close();
+  }
+  auto svg = [&](const Plot& p, const char* suffix) {
+    auto f = std::make_unique<OutputFile>(set_.root + suffix);
+    files_.push_back(f->path());
+    f->stream() << to_svg(p);
+    f->close();
+  };
+  // <root>.tension.svg: each line's FairTen over the run (two output times or more).
+  if (history_.size() > 1) {
+    Plot ten;
+    ten.title = "Fairlead tension";
+    ten.xlabel = "time (s)";
+    ten.ylabel = "FairTen (kN)";
+    for (std::size_t k = 0; k < deck_.lines.size(); ++k) {
+      PlotSeries s;
+      s.label = "line " + std::to_string(deck_.lines[k].id);
+      s.x = history_.t();
+      for (double v : history_.y(k)) s.y.push_back(v / 1e3);
+      ten.series.push_back(std::move(s));
+    }
+    svg(ten, ".tension.svg");
+  }
+  // <root>.curvature.svg: the static curvature of the finite-EI lines along their
+  // unstretched arc length from End A (the node recovery at the static state).
+  Plot cur;
+  cur.title = "Static curvature along the cables";
+  cur.xlabel = "arc length from End A (m)";
+  cur.ylabel = "curvature (1/m)";
+  VecX<double> xs;
+  for (const auto& L : deck_.lines) {
+    const int l = sim_->line_index(L.id);
+    const auto& m = sys.line(l).model;
+    if (!m.hermite()) continue;
+    sys.line_gather(static_state_, l, 0, xs);
+    const NodeRecovery r = recover_nodes_at(m, xs, nullptr, sys.line_end_force(static_state_, l, 0),
+                                            sys.line_end_force(static_state_, l, 1));
+    PlotSeries s;
+    s.label = "line " + std::to_string(L.id);
+    double arc = 0;
+    for (std::size_t i = 0; i < m.n_nodes(); ++i) {
+      if (i > 0) arc += m.L0(i - 1);
+      s.x.push_back(arc);
+      s.y.push_back(r.curvature[i]);
+    }
+    cur.series.push_back(std::move(s));
+  }
+  if (!cur.series.empty()) svg(cur, ".curvature.svg");
+}
+
+inline void SystemRunner::write_summary(double seconds) {
+  auto out = std::make_unique<OutputFile>(set_.root + ".summary.txt");
+  files_.push_back(out->path());
+  std::ostream& f = out->stream();
+  f << "cabledyn " << kVersion << " run of " << deck_.file << "\n" << deck_.title << "\n\n";
+  const auto& sys = sim_->static_system();  // the system as its statics solved it
+  f << "system route: " << sys.n_lines() << " lines, " << sys.n_points() << " points, " << sys.n_bodies() << " bodies ("
+    << sys.dofs() << " DOFs)\n";
+  if (dynamic_run())
+    f << "run: " << deck_.options.steps() << " steps of dtM = " << *deck_.options.dtM
+      << " s to t = " << *deck_.options.TMax << " s (run length from " << tmax_source_ << ")\n";
+  else
+    f << "run: statics only\n";
+  if (!stop_reason_.empty()) {
+    if (sim_->initialized())
+      f << "STOPPED after " << steps_done_ << " of " << deck_.options.steps() << " steps (t = " << sim_->time()
+        << " s); the outputs hold every output time up to t = " << last_out_t_ << " s: " << stop_reason_ << "\n";
+    else
+      f << "STOPPED before the march: " << stop_reason_ << "\n";
+  }
+  for (const auto& n : notes_) f << "note: " << n << "\n";
+  if (modes_) {
+    f << "modes: the " << modes_->n_modes() << " lowest of the system, frequencies:";
+    for (Eigen::Index j = 0; j < modes_->n_modes(); ++j) f << " " << modes_->frequency(j);
+    f << " Hz\n";
+  }
+  if (sim_->initialized()) {
+    const auto& st = sim_->statics();
+    f << "statics: point balance " << st.point_iterations << " iterations, polish " << st.iterations
+      << " Newton iterations, residual " << st.residual << " N (force scale " << st.scale << " N)\n";
+    if (dynamic_run()) {
+      const auto* parts = sim_->components();
+      f << "march: " << sim_->stepper_statistics().steps << " steps"
+        << (parts ? " (summed over the " + std::to_string(parts->size()) + " components stepped apart)" : std::string())
+        << ", " << sim_->stepper_statistics().newton_iterations << " Newton iterations, "
+        << sim_->stepper_statistics().factorizations << " factorisations"
+        << (deck_.options.modified_newton ? " (modified Newton)" : "") << ", "
+        << sim_->stepper_statistics().subdivisions << " subdivided steps";
+      if (sim_->staggered())
+        f << "; bodyScheme staggered: up to " << sim_->max_substeps() << " sub-steps per dtM"
+          << (sim_->max_substeps() > 256 ? " (warning: more than 256: the explicit body update needs short steps here)"
+                                         : "");
+      else if (sim_->max_substeps() > 1)
+        f << "; bodySubstep accuracy: up to " << sim_->max_substeps() << " sub-steps per dtM";
+      const auto& ss = sim_->stepper_statistics();
+      if (ss.release_caps > 0) f << "; release cap: " << ss.release_caps << " capped element-steps";
+      if (ss.substepped > 0)
+        f << "; EI = 0 sub-steps: " << ss.substepped << " steps solved again (up to " << ss.largest_substeps
+          << " sub-steps), " << ss.kept_plain << " kept plain";
+      bool ei0 = false;
+      for (std::size_t l = 0; l < sys.n_lines(); ++l) ei0 = ei0 || !sys.line(static_cast<int>(l)).model.hermite();
+      if (ei0) f << "; largest chord turn " << ss.largest_turn_deg << " deg per solver step";
+      f << "\n";
+      if (ei0)
+        if (const auto note =
+                chord_turn_note(ss.largest_turn_deg, sim_->system().ei0_substeps(), sim_->system().ei0_substep_angle()))
+          f << "note: " << *note << "\n";
+      if (ss.kept_plain > 0) f << "note: " << kept_plain_note(ss.kept_plain) << "\n";
+    }
+    for (std::size_t l = 0; l < sys.n_lines(); ++l) {
+      const int id = sim_->model().line_id[l];
+      f << "line " << id << " ("
+        << (sys.line(static_cast<int>(l)).model.hermite() ? "finite-EI cable, " : "EI = 0 line, ")
+        << sys.line(static_cast<int>(l)).model.n_elements() << " elements, "
+        << sys.line(static_cast<int>(l)).model.length() << " m): end forces at t = " << sim_->time() << " s: End A "
+        << sim_->line_end_force(id, 0).norm() << " N, End B " << sim_->line_end_force(id, 1).norm() << " N\n";
+      const auto li = static_cast<int>(l);
+      if (const auto* parts = dynamic_run() ? sim_->components() : nullptr) {
+        // The march of the line's component (stepped apart: its own steps and iterations).
+        for (std::size_t k = 0; k < parts->size(); ++k) {
+          if (parts->view(k).component() != sys.line_component(li)) continue;
+          const auto& cs = parts->stepper(k).statistics();
+          f << "  march (component " << k + 1 << " of " << parts->size() << ": " << parts->view(k).name()
+            << "): " << cs.steps << " steps, " << cs.newton_iterations << " Newton iterations, " << cs.factorizations
+            << " factorisations, " << cs.subdivisions << " subdivided steps";
+          if (cs.substepped > 0)
+            f << ", " << cs.substepped << " steps solved again in sub-steps (up to " << cs.largest_substeps << ")";
+          if (!sys.line(li).model.hermite())
+            f << "; largest chord turn " << cs.largest_turn_deg << " deg per solver step";
+          f << "\n";
+        }
+      }
+      f << "  static: FairTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, true)).norm()
+        << " N, AnchTen " << sys.line_end_force(static_state_, li, deck_.tension_end(id, false)).norm() << " N\n";
+      std::size_t k = 0;
+      while (k < deck_.lines.size() && deck_.lines[k].id != id) ++k;
+      if (dynamic_run() && k < extremes_.size()) {
+        const Extremes& x = extremes_[k];
+        f << "  dynamic: FairTen min " << x.lo[0] << " N (t = " << x.t_lo[0] << " s), max " << x.hi[0]
+          << " N (t = " << x.t_hi[0] << " s); AnchTen min " << x.lo[1] << " N, max " << x.hi[1] << " N\n";
+      }
+    }
+  }
+  f << "\nwall time " << seconds << " s\nfiles:";
+  for (const auto& p : files_) f << " " << p;
+  f << "\n";
+  out->close();
+}
+
+}  // namespace cabledyn::io
+// ---- end cabledyn/io/system_runner/outputs.hpp ----
 // ---- end cabledyn/io/system_runner.hpp ----
 // ---- end cabledyn/io.hpp ----
 // ---- end cabledyn/cabledyn.hpp ----

@@ -526,7 +526,7 @@ TEST_CASE("A Coupled point with mass, volume and drag: its load on the host adds
           "less its inertia",
           "[capi]") {
   // tests/capi/decks/bridle_heavy_fairlead.dat: the bridle of bridle.dat, fairlead 4 with 2 t,
-  // 0.5 m^3, CdA 1.5 m^2, Ca 0.8 (a deck the single-line route refuses). The host's load on
+  // 0.5 m^3, CdA 1.5 m^2, Ca 0.8 (a deck the retired single-line route refused). The host's load on
   // point 5 (bare) is its lines' coupled load, their line-end forces (cabledyn_point_force)
   // less the end nodes' inertia; on point 4 the same load of its lines, which mirror point 5's
   // (the deck and the surge are symmetric about y = 0, and a coupled point's own terms do not

@@ -2,8 +2,8 @@
 """The cabledyn program as a user calls it: exit statuses (0 done, 1 error, 2 command line,
 3 feature not implemented, with every feature named), --out creating its folders and a
 trailing / naming the folder, --tmax on a MoorDyn deck, a directory given as the deck,
-tools/run_decks.py tabulating the MoorDyn-style decks of tests/io/decks/moordyn, and --system
-(the system route on a deck of lines alone) giving the single-line route's channels.
+tools/run_decks.py tabulating the MoorDyn-style decks of tests/io/decks/moordyn, --system
+accepted (the same run bit for bit) and the retired --single-line refused as a bad command line.
 
     cli_test.py DRIVER SOURCE_DIR
 """
@@ -90,28 +90,23 @@ try:
     if os.path.exists(res + ".out"):
         rows = [l.split("\t") for l in open(res + ".out").read().splitlines()[3:]]
         check(len(rows) == 101, "101 output rows (t = 0 .. 5 s), got %d" % len(rows))
-    # A deck of lines between fixed and coupled points runs as one mooring system (the default
-    # route) and gives the single-line route's channels (--single-line; a taut polyester line
-    # and a hanging cable); --system, the default, is accepted; the system route writes node
-    # acceleration channels; --single-line on a deck with free points is refused by name.
+    # A deck of lines between fixed and coupled points runs as one mooring system; --system, the
+    # name of that route when there were two, is accepted and changes nothing (the same channels
+    # bit for bit); --single-line, the retired route, is a bad command line that says so.
     cable = os.path.join(decks, "v1_header_cable.dat")
-    rc1, _, err1 = run("--single-line", "--tmax", "0.1", "--out", os.path.join(tmp, "route_line") + "/", cable)
+    rc1, _, err1 = run("--system", "--tmax", "0.1", "--out", os.path.join(tmp, "route_named") + "/", cable)
     rc2, _, err2 = run("--tmax", "0.1", "--out", os.path.join(tmp, "route_sys") + "/", cable)
-    check(rc1 == 0 and rc2 == 0, "v1_header_cable.dat with and without --single-line: exit 0 (%d, %d: %s)" % (rc1, rc2, err1 + err2))
+    check(rc1 == 0 and rc2 == 0, "v1_header_cable.dat with and without --system: exit 0 (%d, %d: %s)" % (rc1, rc2, err1 + err2))
     summary = os.path.join(tmp, "route_sys", "v1_header_cable.summary.txt")
     if os.path.exists(summary):
-        check("system route" in open(summary).read(), "the default route is the system route")
-    rc, _, err = run("--single-line", "--tmax", "0.1", "--out", os.path.join(tmp, "route_bad") + "/", bridle)
-    check(rc == 1 and "--single-line" in err and "drop --single-line" in err,
-          "--single-line on a deck with free points: exit 1 naming the option (%d: %s)" % (rc, err))
+        check("system route" in open(summary).read(), "the deck runs as one mooring system")
+    rc, _, err = run("--single-line", "--tmax", "0.1", "--out", os.path.join(tmp, "route_bad") + "/", cable)
+    check(rc == 2 and "--single-line" in err and "retired" in err,
+          "--single-line: exit 2 saying the route was retired (%d: %s)" % (rc, err))
     if rc1 == 0 and rc2 == 0:
-        def table(folder):
-            rows = open(os.path.join(tmp, folder, "v1_header_cable.out")).read().splitlines()[3:]
-            return [[float(x) for x in r.split("\t")] for r in rows if r.strip()]
-        a, b = table("route_line"), table("route_sys")
-        check(len(a) == len(b) == 6, "6 output rows (dtOut 0.02 s) in both routes (%d, %d)" % (len(a), len(b)))
-        worst = max(abs(x - y) / max(abs(x), abs(y), 1.0) for ra, rb in zip(a, b) for x, y in zip(ra, rb))
-        check(worst < 1e-6, "the system route gives the single-line route's channels to 1e-6: %g" % worst)
+        a = open(os.path.join(tmp, "route_named", "v1_header_cable.out")).read()
+        b = open(os.path.join(tmp, "route_sys", "v1_header_cable.out")).read()
+        check(a == b and len(a.splitlines()) == 3 + 6, "--system writes the same .out bit for bit (6 rows at dtOut 0.02 s)")
     rc, out, err = run("--system", "--tmax", "0.1", "--out", os.path.join(tmp, "route_sys2") + "/",
                        os.path.join(decks, "v2_three_chains.dat"))
     check(rc == 0, "--system on a deck with node acceleration channels: exit 0 (%d: %s)" % (rc, err))

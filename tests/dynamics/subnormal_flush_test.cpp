@@ -1,8 +1,8 @@
 // The marches' floating-point mode (core/fp_env.hpp): inside a step subnormal numbers are zero
 // (a motion settling toward rest otherwise runs on slow subnormal arithmetic); the caller's
 // flush bits are restored on return and when the scope is left by an exception (an
-// exception flag raised inside survives); the single-line and
-// the system march flush a subnormal state to zero in their step and, asked not to, keep it.
+// exception flag raised inside survives); the system march flushes a subnormal state to zero
+// in its step and, asked not to, keeps it.
 #include <catch2/catch.hpp>
 
 #include <cfenv>
@@ -63,55 +63,6 @@ TEST_CASE("SubnormalFlush flushes subnormal results inside its scope and restore
   } catch (const std::runtime_error&) {
   }
   CHECK(std::fpclassify(subnormal_product()) == FP_SUBNORMAL);
-}
-
-TEST_CASE("The single-line march flushes a subnormal state in its step and restores the caller's mode",
-          "[dynamics][fp_env]") {
-  if (!SubnormalFlush::supported()) {
-    WARN("skipped: no floating-point mode control on this architecture");
-    return;
-  }
-  // A taut EI = 0 line in the x-z plane: its y coordinates are zero; seeded with subnormal y.
-  Environment env;
-  env.depth = 100;
-  LineType type;
-  type.name = "taut";
-  type.d = 0.1;
-  type.rho_A = 50;
-  type.EA = 1e8;
-  type.Cdn = 1.2;
-  LineEnd a, b;
-  a.position = Vec3<double>(0, 0, -100);
-  b.position = Vec3<double>(60, 0, -10);
-  for (bool flush : {true, false}) {
-    Line line("taut", {{type, 100, 8}}, a, b, env);
-    const auto st = TensionStatics(line, StaticProblem{}).solve();
-    VecX<double> q0 = st.q;
-    int seeded = 0;
-    for (Eigen::Index i = 1; i < q0.size(); i += 3)
-      if (q0(i) == 0.0) {
-        q0(i) = kSub;
-        ++seeded;
-      }
-    REQUIRE(seeded > 0);
-    DynamicOptions opt;
-    opt.flush_subnormals = flush;
-    LineDynamics dyn(line, opt);
-    EndMotions ends;
-    ends[0].x = a.position;
-    ends[1].x = b.position;
-    dyn.initialize(0, q0, ends);
-    dyn.step(0.05, ends);
-    int subnormal = 0;
-    for (const VecX<double>* v : {&dyn.state().q, &dyn.state().v, &dyn.state().a})
-      for (Eigen::Index i = 0; i < v->size(); ++i) subnormal += std::fpclassify((*v)(i)) == FP_SUBNORMAL;
-    INFO("flush " << flush << ": " << subnormal << " subnormal state values of " << seeded << " seeded");
-    if (flush)
-      CHECK(subnormal == 0);
-    else
-      CHECK(subnormal > 0);
-    CHECK(std::fpclassify(subnormal_product()) == FP_SUBNORMAL);  // the caller's mode, restored
-  }
 }
 
 TEST_CASE("The system march flushes a subnormal state in its step and restores the caller's mode",

@@ -17,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "cabledyn/io/driver.hpp"
 #include "cabledyn/io/system_runner.hpp"
 #include "deck_fixtures.hpp"
 #include "deck_mutation.hpp"

@@ -4,8 +4,7 @@
 // refused by name where they do not; MoorDyn's channels mean what MoorDyn means (End B's
 // force for FairTen, nodes from 0, the state's velocities and accelerations, the net node
 // force); dtOut, WriteUnits, --tmax / --dtm, motion tables of any sampling, per-line output
-// files. The driver's behaviour is tested on both routes (TEMPLATE_TEST_CASE over
-// io::DeckRunner, the single-line route of --single-line, and io::SystemRunner, the default).
+// files. Every deck runs as one mooring system (io::SystemRunner).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -16,7 +15,6 @@
 #include <sstream>
 #include <type_traits>
 
-#include "cabledyn/io/driver.hpp"
 #include "cabledyn/io/system_runner.hpp"
 
 using namespace cabledyn;
@@ -71,8 +69,7 @@ io::RunSettings quiet(const fs::path& root) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("The default deck runs end to end and its outputs parse", "[io][driver]", io::DeckRunner,
-                   io::SystemRunner) {
+TEST_CASE("The default deck runs end to end and its outputs parse", "[io][driver]") {
   std::string text = slurp(fs::path(CABLEDYN_SOURCE_DIR) / "examples" / "decks" / "default.dat");
   REQUIRE(!text.empty());
   // A short run: 2 s instead of 60 s.
@@ -81,7 +78,7 @@ TEMPLATE_TEST_CASE("The default deck runs end to end and its outputs parse", "[i
   text.replace(pos, 4, " 2.0");
   const io::Deck deck = io::parse_deck(text, "default.dat");
   const fs::path dir = scratch("default");
-  TestType run(deck, quiet(dir / "default"));
+  io::SystemRunner run(deck, quiet(dir / "default"));
   run.run();
   const OutFile out = read_out(dir / "default.out");
   REQUIRE(out.header.size() == 11);
@@ -114,15 +111,14 @@ TEMPLATE_TEST_CASE("The default deck runs end to end and its outputs parse", "[i
   const std::string svg = slurp(dir / "default.tension.svg");
   CHECK(svg.find("<svg") != std::string::npos);
   CHECK(svg.find("polyline") != std::string::npos);
-  // The static file holds one row per node of each line plus the header (the system route
-  // then lists the points after a blank line).
+  // The static file holds one row per node of each line plus the header, then the points
+  // after a blank line.
   const std::string st = slurp(dir / "default.static.out");
   const std::string nodes = st.substr(0, st.find("\n\n") == std::string::npos ? st.size() : st.find("\n\n") + 1);
   CHECK(std::count(nodes.begin(), nodes.end(), '\n') == 1 + 3 * 41);
 }
 
-TEMPLATE_TEST_CASE("A static one-line deck equals the library's static solve", "[io][driver]", io::DeckRunner,
-                   io::SystemRunner) {
+TEST_CASE("A static one-line deck equals the library's static solve", "[io][driver]") {
   const std::string text = R"(--------------------- CableDyn Input File ------------------------------------
 one chain, static
 --------------------- LINE TYPES ---------------------------------------
@@ -148,7 +144,7 @@ AnchTen1
 )";
   const io::Deck deck = io::parse_deck(text, "one.dat");
   const fs::path dir = scratch("one");
-  TestType run(deck, quiet(dir / "one"));
+  io::SystemRunner run(deck, quiet(dir / "one"));
   run.run();
   // Direct: End A the fairlead (the deck writes the anchor first; the reader swaps).
   LineType t = deck.line_types[0].type;
@@ -172,8 +168,7 @@ AnchTen1
   CHECK(out.rows[0][1] == Approx(cat.fairlead_force().norm()).epsilon(2e-3));
 }
 
-TEMPLATE_TEST_CASE("Reference decks run unchanged, or are refused by name", "[io][driver][shared]", io::DeckRunner,
-                   io::SystemRunner) {
+TEST_CASE("Reference decks run unchanged, or are refused by name", "[io][driver][shared]") {
   const fs::path shared = fs::path(CABLEDYN_SHARED_DIR) / "decks";
   if (!fs::exists(shared)) {
     WARN("skipped: " << shared.string() << " is absent (the reference decks live outside the project)");
@@ -189,19 +184,15 @@ TEMPLATE_TEST_CASE("Reference decks run unchanged, or are refused by name", "[io
     INFO(name);
     const auto it = refused.find(name);
     if (it != refused.end()) {
-      CHECK_THROWS_WITH(TestType(io::read_deck(entry.path().string()), quiet(dir / "x")).run(),
+      CHECK_THROWS_WITH(io::SystemRunner(io::read_deck(entry.path().string()), quiet(dir / "x")).run(),
                         Catch::Contains(it->second));
       continue;
     }
     const io::Deck deck = io::read_deck(entry.path().string());
-    TestType run(deck, quiet(dir / entry.path().stem()));
+    io::SystemRunner run(deck, quiet(dir / entry.path().stem()));
     CHECK_NOTHROW(run.run());
-    if constexpr (std::is_same_v<TestType, io::DeckRunner>) {
-      for (const auto& L : run.lines()) CHECK(L.statics.residual <= std::max(1e-6 * L.statics.scale, L.statics.floor * 10));
-    } else {
-      const auto& st = run.simulation().statics();
-      CHECK(st.residual <= std::max(1e-6 * st.scale, st.floor * 10));
-    }
+    const auto& st = run.simulation().statics();
+    CHECK(st.residual <= std::max(1e-6 * st.scale, st.floor * 10));
     ++ran;
   }
   CHECK(ran >= 7);
@@ -209,8 +200,7 @@ TEMPLATE_TEST_CASE("Reference decks run unchanged, or are refused by name", "[io
   CHECK(fs::exists(dir / "lazy_wave_modes.modes.out"));  // a Hermite lazy wave under the tensile audit
 }
 
-TEMPLATE_TEST_CASE("A motionFile drives the fairlead: the march follows the file's surge", "[io][driver][motion]",
-                   io::DeckRunner, io::SystemRunner) {
+TEST_CASE("A motionFile drives the fairlead: the march follows the file's surge", "[io][driver][motion]") {
   // One chain; the fairlead (point 2) surges 1 m over 2 s on a smooth quintic in the file.
   const fs::path dir = scratch("motion");
   const double dt = 0.1, T = 2.0;
@@ -253,7 +243,7 @@ FairTen1
 )";
   }
   const io::Deck deck = io::read_deck((dir / "surge.dat").string());
-  TestType run(deck, quiet(dir / "surge"));
+  io::SystemRunner run(deck, quiet(dir / "surge"));
   run.run();
   const OutFile out = read_out(dir / "surge.out");
   REQUIRE(out.rows.size() == 21);
@@ -292,12 +282,11 @@ double column(const Runner& run, const std::string& name, std::size_t row) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("MoorDyn decks: FairTen is End B's force, nodes count from 0, points feel their lines", "[io][driver][moordyn]",
-                   io::DeckRunner, io::SystemRunner) {
+TEST_CASE("MoorDyn decks: FairTen is End B's force, nodes count from 0, points feel their lines", "[io][driver][moordyn]") {
   const fs::path dir = scratch("moordyn_channels");
   const std::string outputs = "FairTen1 AnchTen1 L1NBT L1NAT L1N20T L1N0T L1N0px L1N20px L1N0fx L1N0fz Point2Fx Point2Fz "
                               "Point2T Point1Fz L1NBfz L1N10fz L1N10vx";
-  TestType run(io::parse_deck(coupled_first("", outputs), "m.dat"), quiet(dir / "m"));
+  io::SystemRunner run(io::parse_deck(coupled_first("", outputs), "m.dat"), quiet(dir / "m"));
   run.run();
   const std::size_t r = 0;
   // End B is point 1, the anchor: MoorDyn's FairTen1 reads its force.
@@ -314,27 +303,26 @@ TEMPLATE_TEST_CASE("MoorDyn decks: FairTen is End B's force, nodes count from 0,
   CHECK(column(run, "Point2T", r) == Approx(std::hypot(column(run, "Point2Fx", r), column(run, "Point2Fz", r))).epsilon(1e-14));
   CHECK(column(run, "Point2Fz", r) < 0);  // the line pulls its top point down
   CHECK(column(run, "Point1Fz", r) == column(run, "L1NBfz", r));
-  // Inside the line, at rest: no net force (the single-line statics zero it; the system's
-  // polish leaves its round-off residual), no velocity.
+  // Inside the line, at rest: no net force (the statics' polish leaves its round-off
+  // residual), no velocity.
   CHECK(std::fabs(column(run, "L1N10fz", r)) <= 1e-10 * column(run, "AnchTen1", r));
   CHECK(column(run, "L1N10vx", r) == 0.0);
   // The same deck read as a CableDyn deck: FairTen is the fairlead end (the Coupled point).
-  TestType cd(io::parse_deck(coupled_first("cabledyn dialect\n", "FairTen1 AnchTen1 L1N1px"), "c.dat"), quiet(dir / "c"));
+  io::SystemRunner cd(io::parse_deck(coupled_first("cabledyn dialect\n", "FairTen1 AnchTen1 L1N1px"), "c.dat"), quiet(dir / "c"));
   cd.run();
   CHECK(cd.channel_rows()[0][0] == Approx(column(run, "AnchTen1", r)).epsilon(1e-12));
   CHECK(cd.channel_rows()[0][1] == Approx(column(run, "FairTen1", r)).epsilon(1e-12));
   CHECK(cd.channel_rows()[0][2] == 5.0);  // node 1: End A in CableDyn numbering
 }
 
-TEMPLATE_TEST_CASE("MoorDyn decks: --tmax, dtOut, WriteUnits and the state's velocities and accelerations", "[io][driver][moordyn]",
-                   io::DeckRunner, io::SystemRunner) {
+TEST_CASE("MoorDyn decks: --tmax, dtOut, WriteUnits and the state's velocities and accelerations", "[io][driver][moordyn]") {
   const fs::path dir = scratch("moordyn_march");
   const std::string outputs = "L1N5px L1N5vx L1N5ax L1N5pz L1N5vz L1N5az Point2px Point2vx Point2ax L1N5fx";
   const io::Deck deck = io::parse_deck(coupled_first("0.01 dtM\nsurge fairleadMotion 2 4\n", outputs), "m.dat");
   CHECK_FALSE(deck.options.dynamic());  // a MoorDyn deck: no TMax
   io::RunSettings s = quiet(dir / "m");
   s.tmax = 4.0;
-  TestType run(deck, s);
+  io::SystemRunner run(deck, s);
   run.run();
   const auto& t = run.times();
   REQUIRE(t.size() == 401);
@@ -355,17 +343,14 @@ TEMPLATE_TEST_CASE("MoorDyn decks: --tmax, dtOut, WriteUnits and the state's vel
   CHECK(ev < 0.01 * vmax);
   CHECK(ea < 0.05 * amax);
   // A point's velocity and acceleration are its prescribed motion's (ramped over one period);
-  // on the system route its acceleration is the change of its velocity over the step, as a
-  // host's through the C API (docs/driver.md).
+  // its acceleration is the change of its velocity over the step, as a host's through the C
+  // API (docs/driver.md).
   for (std::size_t k : {100u, 250u, 400u}) {
     const io::PointKinematics h = io::harmonic_motion(*deck.options.fairleadMotion, t[k]);
     if (t[k] >= 4.0) {
       CHECK(column(run, "Point2vx", k) == Approx(h.v[0]).margin(1e-12));
-      if constexpr (std::is_same_v<TestType, io::SystemRunner>)
-        CHECK(column(run, "Point2ax", k) ==
-              Approx((column(run, "Point2vx", k) - column(run, "Point2vx", k - 1)) / 0.01).margin(1e-9));
-      else
-        CHECK(column(run, "Point2ax", k) == Approx(h.a[0]).margin(1e-12));
+      CHECK(column(run, "Point2ax", k) ==
+            Approx((column(run, "Point2vx", k) - column(run, "Point2vx", k - 1)) / 0.01).margin(1e-9));
       CHECK(column(run, "Point2px", k) == Approx(5.0 + h.x[0]).margin(1e-12));
     }
   }
@@ -382,21 +367,20 @@ TEMPLATE_TEST_CASE("MoorDyn decks: --tmax, dtOut, WriteUnits and the state's vel
   // dtOut 0.05 at dtM 0.01: every fifth step, and the last one.
   io::RunSettings d = quiet(dir / "d");
   d.tmax = 0.2;
-  TestType dec(io::parse_deck(coupled_first("0.01 dtM\n0.05 dtOut\n", "FairTen1"), "d.dat"), d);
+  io::SystemRunner dec(io::parse_deck(coupled_first("0.01 dtM\n0.05 dtOut\n", "FairTen1"), "d.dat"), d);
   dec.run();
   REQUIRE(dec.times().size() == 5);
   for (std::size_t k = 0; k < 5; ++k) CHECK(dec.times()[k] == Approx(0.05 * k).margin(1e-12));
   // --tmax must be a multiple of dtM; --dtm replaces dtM.
   io::RunSettings bad = quiet(dir / "b");
   bad.tmax = 0.205;
-  CHECK_THROWS_WITH(TestType(io::parse_deck(coupled_first("0.01 dtM\n", "FairTen1"), "b.dat"), bad),
+  CHECK_THROWS_WITH(io::SystemRunner(io::parse_deck(coupled_first("0.01 dtM\n", "FairTen1"), "b.dat"), bad),
                     Catch::Contains("a multiple of dtM = 0.01"));
   bad.dtm = 0.005;
-  CHECK_NOTHROW(TestType(io::parse_deck(coupled_first("0.01 dtM\n", "FairTen1"), "b.dat"), bad));
+  CHECK_NOTHROW(io::SystemRunner(io::parse_deck(coupled_first("0.01 dtM\n", "FairTen1"), "b.dat"), bad));
 }
 
-TEMPLATE_TEST_CASE("A MoorDyn motion table of any sampling drives the coupled point", "[io][driver][motion]",
-                   io::DeckRunner, io::SystemRunner) {
+TEST_CASE("A MoorDyn motion table of any sampling drives the coupled point", "[io][driver][motion]") {
   // t x y z of the one coupled point, every 0.25 s (dtM 0.05): a cubic surge from x = 5.5,
   // half a metre from the deck's x = 5, which the statics take as the start.
   const fs::path dir = scratch("moordyn_motion");
@@ -411,7 +395,7 @@ TEMPLATE_TEST_CASE("A MoorDyn motion table of any sampling drives the coupled po
   io::RunSettings s = quiet(dir / "m");
   s.tmax = 3.0;
   s.motion_file = (dir / "surge.csv").string();
-  TestType run(io::parse_deck(coupled_first("0.05 dtM\n", "Point2px Point2vx Point2ax FairTen1"), "m.dat"), s);
+  io::SystemRunner run(io::parse_deck(coupled_first("0.05 dtM\n", "Point2px Point2vx Point2ax FairTen1"), "m.dat"), s);
   run.run();
   const auto& t = run.times();
   REQUIRE(t.size() == 61);
@@ -419,12 +403,9 @@ TEMPLATE_TEST_CASE("A MoorDyn motion table of any sampling drives the coupled po
     const double u = t[k] / 3.0;
     CHECK(column(run, "Point2px", k) == Approx(5.5 + 2 * u * u * u).margin(1e-9));  // a cubic: exact
     CHECK(column(run, "Point2vx", k) == Approx(2 * u * u).margin(1e-9));
-    if constexpr (std::is_same_v<TestType, io::SystemRunner>) {  // the change of velocity over the step
-      const double um = k ? (t[k] - 0.05) / 3.0 : u;
-      CHECK(column(run, "Point2ax", k) == Approx(k ? 2 * (u * u - um * um) / 0.05 : 0.0).margin(1e-9));
-    } else {
-      CHECK(column(run, "Point2ax", k) == Approx(4 * u / 3.0).margin(1e-9));
-    }
+    // The change of velocity over the step (the exact acceleration is 4 u / 3).
+    const double um = k ? (t[k] - 0.05) / 3.0 : u;
+    CHECK(column(run, "Point2ax", k) == Approx(k ? 2 * (u * u - um * um) / 0.05 : 0.0).margin(1e-9));
   }
   // The statics held point 2 at the table's start (static.out's End A, MoorDyn's node 0, at
   // x = 5.5): FairTen1 (End B) at t = 0 is the static one (static.out's node 20, 10 digits).
@@ -449,16 +430,15 @@ TEMPLATE_TEST_CASE("A MoorDyn motion table of any sampling drives the coupled po
   CHECK(noted);
   // A table that ends before the run is refused up front.
   s.tmax = 3.5;
-  CHECK_THROWS_WITH(TestType(io::parse_deck(coupled_first("0.05 dtM\n", "FairTen1"), "m.dat"), s),
+  CHECK_THROWS_WITH(io::SystemRunner(io::parse_deck(coupled_first("0.05 dtM\n", "FairTen1"), "m.dat"), s),
                     Catch::Contains(">= the run length 3.5 s"));
 }
 
-TEMPLATE_TEST_CASE("Line output flags write MoorDyn's per-line file; a deck without OUTPUTS writes its .out", "[io][driver]",
-                   io::DeckRunner, io::SystemRunner) {
+TEST_CASE("Line output flags write MoorDyn's per-line file; a deck without OUTPUTS writes its .out", "[io][driver]") {
   const fs::path dir = scratch("line_file");
   io::RunSettings s = quiet(dir / "m");
   s.tmax = 0.1;
-  TestType run(io::parse_deck(coupled_first("0.05 dtM\n", ""), "m.dat"), s);
+  io::SystemRunner run(io::parse_deck(coupled_first("0.05 dtM\n", ""), "m.dat"), s);
   run.run();
   CHECK(fs::exists(dir / "m.out"));
   CHECK(fs::exists(dir / "m.nodes.out"));

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "cabledyn/io/driver.hpp"
 #include "cabledyn/io/system_runner.hpp"
 #include "deck_fixtures.hpp"
 
@@ -272,7 +271,7 @@ TEST_CASE("requests for features that are not implemented: read whole, listed, r
   CHECK(features == std::vector<std::string>{"rods (ROD TYPES, RODS)", "bodies (BODIES)", "rods (ROD TYPES, RODS)",
                                              "points on bodies (Body<N>)", "free points (Free/Connect)",
                                              "lines attached to rods (R<n>A, R<n>B)", "seabed friction"});
-  // The Body1PX channel is a body channel of the system route (checked, not refused).
+  // The Body1PX channel is a body channel of the system (checked, not refused).
   CHECK(d.find_point(3)->type == PointType::free);
   CHECK(d.find_point(2)->attached == 1);
   CHECK(d.find_line(3)->node_a == 0);  // a rod end
@@ -280,12 +279,11 @@ TEST_CASE("requests for features that are not implemented: read whole, listed, r
   CHECK_THROWS_AS(to_text(d), NotImplementedError);
   io::RunSettings s;
   s.log = nullptr;
-  CHECK_THROWS_AS(DeckRunner(d, s), NotImplementedError);
-  CHECK_THROWS_WITH(SystemRunner(d, s), Catch::Contains("seabed friction"));  // what neither route models
+  CHECK_THROWS_AS(SystemRunner(d, s), NotImplementedError);
+  CHECK_THROWS_WITH(SystemRunner(d, s), Catch::Contains("seabed friction"));  // what the system does not model
 }
 
-TEMPLATE_TEST_CASE("the MoorDyn-style decks of the project read, run, and write back equal", "[deck][moordyn][driver]",
-                   DeckRunner, SystemRunner) {
+TEST_CASE("the MoorDyn-style decks of the project read, run, and write back equal", "[deck][moordyn][driver]") {
   namespace fs = std::filesystem;
   const fs::path out = fs::temp_directory_path() / "cabledyn_moordyn_corpus";
   fs::remove_all(out);
@@ -301,7 +299,7 @@ TEMPLATE_TEST_CASE("the MoorDyn-style decks of the project read, run, and write 
     s.log = nullptr;
     s.progress = false;
     s.tmax = 0.5;  // MoorDyn decks carry no TMax
-    TestType run(d, s);
+    SystemRunner run(d, s);
     run.run();
     REQUIRE(!run.times().empty());
     CHECK(run.times().back() == Approx(0.5));

@@ -1,11 +1,14 @@
-// The node channels of the driver's system route: on a deck both routes can run (a finite-EI
-// cable and a chain between held points), the system route's node tension, curvature and
-// bend moment at the static state agree with the single-line route's, which recovers them
-// from the same element model on the same equilibrium; on a surged chain its node
-// acceleration and force channels follow the single-line route's march.
+// The driver's channels and files against references of their own: on a finite-EI cable and a
+// chain between held points the node tension, curvature and bend moment at the static state
+// are those the library's single-line statics and node recovery give (io/node_recovery.hpp);
+// the modes those of the single-line modal analysis; on a surged chain, a pitching vessel, a
+// landing touchdown and a snapping polyester line the dynamic channels follow a march of a
+// quarter of the step. (Until 2026-12-07 these took the driver's single-line route as their
+// reference.)
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <algorithm>
@@ -16,7 +19,10 @@
 #include <string>
 #include <tuple>
 
-#include "cabledyn/io/driver.hpp"
+#include "cabledyn/io/deck_sea.hpp"
+#include "cabledyn/io/node_recovery.hpp"
+#include "cabledyn/modal.hpp"
+#include "cabledyn/statics.hpp"
 #include "cabledyn/io/system_runner.hpp"
 #include "cabledyn/system.hpp"
 
@@ -68,73 +74,150 @@ io::RunSettings src_settings(const std::filesystem::path& root) {
   return s;
 }
 
+// The library's single-line statics of deck line `id` between its points' deck positions,
+// built as the deck describes it (sections, End A at the fairlead, the seabed, the deck's
+// steady current) and solved by TensionStatics or HermiteStatics, with its node recovery
+// (io/node_recovery.hpp): an independent reference for the driver's static channels.
+struct LineReference {
+  std::unique_ptr<Line> line;
+  StaticProblem problem;
+  StaticResult statics;
+  io::NodeRecovery nodes;
+  bool swapped = false;  // End A of `line` is the deck's End B
+};
+LineReference line_reference(const io::Deck& deck, int id) {
+  const io::LineRecord& rec = *deck.find_line(id);
+  const Environment env = deck.environment();
+  LineEnd ends[2];
+  for (int e = 0; e < 2; ++e) {
+    const auto& r = deck.find_point(e == 0 ? rec.fairlead() : rec.anchor())->r;
+    ends[e].position = Vec3<double>(r[0], r[1], r[2]);
+  }
+  LineOptions lo;
+  lo.axial_order = deck.options.axial_quadrature_order;
+  lo.bending_order = deck.options.bending_quadrature_order;
+  for (int written = 0; written < 2; ++written) {  // END CONNECTIONS rows, on the reference line's ends
+    const auto* ec = deck.end_connection(id, written);
+    if (!ec) continue;
+    const int e = deck.oriented_end(id, written);
+    ends[e].direction = Vec3<double>(ec->direction[0], ec->direction[1], ec->direction[2]);
+    ends[e].stiffness = ec->stiffness;
+    ends[e].rotation = ec->kind == io::EndConnectionKind::rigid    ? EndRotation::rigid
+                       : ec->kind == io::EndConnectionKind::spring ? EndRotation::spring
+                                                                   : EndRotation::free;
+  }
+  LineReference ref;
+  ref.swapped = rec.swapped;
+  ref.line = std::make_unique<Line>("line " + std::to_string(id), deck.line_sections(id), ends[0], ends[1], env, lo);
+  if (env.depth) ref.problem.seabed_z = -*env.depth;
+  ref.problem.seabed.kBot = deck.options.kBot;
+  ref.problem.seabed.cBot = deck.options.cBot;
+  const io::DeckSea sea = io::build_deck_sea(deck, env);
+  if (sea.has_current) ref.problem.current = sea.steady;
+  ref.statics = ref.line->hermite() ? HermiteStatics(*ref.line, ref.problem).solve()
+                                    : TensionStatics(*ref.line, ref.problem).solve();
+  const LineModel<double> model =
+      LineModel<double>::elements_of(*ref.line, SeabedModel{ref.problem.seabed_z, ref.problem.seabed});
+  ref.nodes = io::recover_nodes_at(model, ref.statics.q, nullptr, ref.statics.end_force[0], ref.statics.end_force[1]);
+  return ref;
+}
+
+// The channel rows of deck `text` through the driver at its dtM divided by `factor`, written
+// every `dt_out` (the original dtM): a finer march of the same deck, the reference of its
+// dynamic channels.
+std::vector<std::vector<double>> finer_rows(std::string text, double dtm, int factor, double dt_out,
+                                            const std::filesystem::path& root) {
+  io::ReadOptions ro;
+  ro.accept_unsupported = true;
+  // Before the OUTPUTS header line (its dashes vary from deck to deck).
+  const auto word = text.find(" OUTPUTS ");
+  REQUIRE(word != std::string::npos);
+  const auto at = text.rfind('\n', word) + 1;
+  std::ostringstream row;
+  row << std::setprecision(17) << dt_out << " dtOut\n";
+  text.insert(at, row.str());
+  io::RunSettings s = src_settings(root);
+  s.static_only = false;
+  s.dtm = dtm / factor;
+  s.plots = false;
+  io::SystemRunner r(io::parse_deck(text, "finer.dat", ro), s);
+  r.run();
+  return r.channel_rows();
+}
+
+// The largest and rms differences of column k of two row tables, and the peak and range of a.
+struct ColumnGap {
+  double worst = 0, rms = 0, peak = 0, lo = 1e300, hi = -1e300;
+};
+ColumnGap column_gap(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b, std::size_t k) {
+  ColumnGap g;
+  double sq = 0;
+  for (std::size_t r = 0; r < a.size(); ++r) {
+    g.peak = std::max(g.peak, std::fabs(a[r][k]));
+    g.lo = std::min(g.lo, a[r][k]);
+    g.hi = std::max(g.hi, a[r][k]);
+    g.worst = std::max(g.worst, std::fabs(a[r][k] - b[r][k]));
+    sq += (a[r][k] - b[r][k]) * (a[r][k] - b[r][k]);
+  }
+  g.rms = std::sqrt(sq / static_cast<double>(a.size()));
+  return g;
+}
+
 }  // namespace
 
-TEST_CASE("The system route's node tension, curvature and bend moment channels are the single-line route's",
+TEST_CASE("The driver's node tension, curvature and bend moment at the static state are the single-line statics' "
+          "node recovery",
           "[io][system][driver]") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_channels";
   fs::create_directories(dir);
-  const io::Deck deck = io::parse_deck(src_deck, "src.dat");
-  io::DeckRunner single(deck, src_settings(dir / "single"));
-  single.run();
   io::ReadOptions ro;
   ro.accept_unsupported = true;
-  io::SystemRunner sys(io::parse_deck(src_deck, "src.dat", ro), src_settings(dir / "system"));
+  const io::Deck deck = io::parse_deck(src_deck, "src.dat", ro);
+  io::SystemRunner sys(deck, src_settings(dir / "system"));
   sys.run();
-  REQUIRE(!single.channel_rows().empty());
   REQUIRE(!sys.channel_rows().empty());
-  const auto& a = single.channel_rows()[0];
   const auto& b = sys.channel_rows()[0];
-  REQUIRE(a.size() == 9);
   REQUIRE(b.size() == 9);
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    INFO("channel " << k << ": single-line " << a[k] << ", system " << b[k]);
-    // The two routes' static solutions agree to their 1e-8 tolerance; the curvatures to what
-    // that leaves of a difference of near-equal end moments.
-    CHECK(b[k] == Approx(a[k]).epsilon(k == 4 || k == 5 || k == 6 ? 1e-5 : 1e-7));
-  }
-  CHECK(a[5] > 1e-3);  // the cable bends above its touchdown (1/m; observed 5.7e-3)
-  CHECK(a[4] < 1e-4);  // and lies straight on the seabed at node 30
-  CHECK(a[6] > 100);   // N m (observed 285)
+  CHECK(b[5] > 1e-3);  // the cable bends above its touchdown (1/m; observed 5.7e-3)
+  CHECK(b[4] < 1e-4);  // and lies straight on the seabed at node 30
+  CHECK(b[6] > 100);   // N m (observed 285)
   CHECK(b[8] == 0.0);  // an EI = 0 line: no curvature
-  // Both routes draw the cable's static curvature (a statics-only run: no tension figure).
-  CHECK(fs::exists(dir / "single.curvature.svg"));
+  // The cable's static curvature is drawn (a statics-only run: no tension figure).
   CHECK(fs::exists(dir / "system.curvature.svg"));
   CHECK_FALSE(fs::exists(dir / "system.tension.svg"));
-  // Both routes write <root>.static.out's node table in the same columns, rows and values:
-  // arc length, position, the node recovery's tension (the end nodes' the line-end forces),
-  // curvature and bend moment.
-  auto node_table = [](const fs::path& p, std::string& header) {
-    std::ifstream f(p);
-    std::getline(f, header);
-    std::vector<std::vector<double>> rows;
-    std::string line;
-    while (std::getline(f, line) && !line.empty()) {
-      std::istringstream r(line);
-      std::vector<double> v;
-      double x = 0;
-      while (r >> x) v.push_back(x);
-      rows.push_back(v);
-    }
-    return rows;
-  };
-  std::string ha, hb;
-  const auto ta = node_table(dir / "single.static.out", ha), tb = node_table(dir / "system.static.out", hb);
-  CHECK(hb == ha);
-  REQUIRE(ta.size() == 61 + 31);
-  REQUIRE(tb.size() == ta.size());
+  // <root>.static.out's node table (line, node, arc length, position, the node recovery's
+  // tension (the end nodes' the line-end forces), curvature and bend moment) against the
+  // library's single-line statics of each line and their node recovery.
+  std::ifstream f(dir / "system.static.out");
+  std::string header, row;
+  std::getline(f, header);
+  std::vector<std::vector<double>> tb;
+  while (std::getline(f, row) && !row.empty()) {
+    std::istringstream r(row);
+    std::vector<double> v;
+    double x = 0;
+    while (r >> x) v.push_back(x);
+    tb.push_back(v);
+  }
+  REQUIRE(tb.size() == 61 + 31);
+  const LineReference ref[2] = {line_reference(deck, 1), line_reference(deck, 2)};
   double kmax = 0, mmax = 0;
-  for (const auto& r : ta) kmax = std::max(kmax, r[7]), mmax = std::max(mmax, std::fabs(r[8]));
-  for (std::size_t i = 0; i < ta.size(); ++i) {
+  for (const auto& r : tb) kmax = std::max(kmax, r.at(7)), mmax = std::max(mmax, std::fabs(r.at(8)));
+  for (std::size_t i = 0; i < tb.size(); ++i) {
     REQUIRE(tb[i].size() == 9);
     INFO("static.out row " << i + 2);
-    CHECK(tb[i][0] == ta[i][0]);
-    CHECK(tb[i][1] == ta[i][1]);
-    for (int c = 2; c <= 5; ++c) CHECK(tb[i][c] == Approx(ta[i][c]).margin(1e-5));  // m
-    CHECK(tb[i][6] == Approx(ta[i][6]).epsilon(1e-7));                               // N
-    CHECK(tb[i][7] == Approx(ta[i][7]).margin(1e-5 * kmax));
-    CHECK(tb[i][8] == Approx(ta[i][8]).margin(1e-5 * mmax));
+    const int l = static_cast<int>(tb[i][0]) - 1;
+    REQUIRE((l == 0 || l == 1));
+    const LineReference& L = ref[l];
+    REQUIRE_FALSE(L.swapped);  // both lines between fixed points: End A as written
+    const auto node = static_cast<std::size_t>(tb[i][1] - deck.first_node_number());
+    REQUIRE(node < L.line->n_nodes());
+    const Vec3<double> x = L.line->r(L.statics.q, node);
+    for (int c = 0; c < 3; ++c) CHECK(tb[i][3 + c] == Approx(x(c)).margin(1e-5));  // m
+    CHECK(tb[i][6] == Approx(L.nodes.tension[node]).epsilon(1e-7));                // N
+    CHECK(tb[i][7] == Approx(L.nodes.curvature[node]).margin(1e-5 * kmax));
+    CHECK(tb[i][8] == Approx(L.nodes.moment[node]).margin(1e-5 * mmax));
   }
   fs::remove_all(dir);
 }
@@ -229,48 +312,40 @@ L1N29ax
 
 }  // namespace
 
-TEST_CASE("The system route's node acceleration and force channels follow the single-line route's on a surged "
-          "chain",
+TEST_CASE("The driver's node acceleration and force channels on a surged chain follow a march of a quarter of "
+          "the step",
           "[io][system][driver]") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_node_channels";
   fs::create_directories(dir);
-  io::RunSettings a_set = src_settings(dir / "single"), b_set = src_settings(dir / "system");
-  a_set.static_only = b_set.static_only = false;
-  a_set.keep_history = b_set.keep_history = true;
-  io::DeckRunner single(io::parse_deck(surged_deck, "surged.dat"), a_set);
-  single.run();
+  io::RunSettings b_set = src_settings(dir / "system");
+  b_set.static_only = false;
+  b_set.keep_history = true;
   io::ReadOptions ro;
   ro.accept_unsupported = true;
   io::SystemRunner sys(io::parse_deck(surged_deck, "surged.dat", ro), b_set);
   sys.run();
-  const auto& A = single.channel_rows();
+  const auto A = finer_rows(surged_deck, 0.05, 4, 0.05, dir / "finer");
   const auto& B = sys.channel_rows();
   REQUIRE(A.size() == B.size());
   REQUIRE(A.size() > 100);
   const std::size_t nc = A[0].size();
   REQUIRE(nc == 8);
   for (std::size_t k = 0; k < nc; ++k) {
-    double peak = 0, worst = 0, sq = 0;
-    for (std::size_t r = 0; r < A.size(); ++r) {
-      peak = std::max(peak, std::fabs(A[r][k]));
-      worst = std::max(worst, std::fabs(A[r][k] - B[r][k]));
-      sq += (A[r][k] - B[r][k]) * (A[r][k] - B[r][k]);
-    }
-    const double rms = std::sqrt(sq / static_cast<double>(A.size()));
-    INFO("channel " << k << ": peak " << peak << ", largest difference " << worst << ", rms " << rms);
-    CHECK(peak > 0);
-    // Two steppers (and the system route differences the coupled point's velocity for its
-    // acceleration, as the C API does, where the single-line route takes the motion's own):
-    // observed 0.1 % .. 3.1 % of the peaks (3.1 %: the fairlead node's acceleration), rms
-    // 0.02 % .. 1.7 %.
-    CHECK(worst <= 0.05 * peak);
-    CHECK(rms <= 0.02 * peak);
+    const ColumnGap g = column_gap(A, B, k);
+    INFO("channel " << k << ": peak " << g.peak << ", largest difference " << g.worst << ", rms " << g.rms);
+    CHECK(g.peak > 0);
+    // Observed (largest / rms, of the peak): FairTen and the fairlead node's force 2.3-2.9 % /
+    // 0.44-0.53 %, its acceleration 2.3 % / 1.3 %; the touchdown node 20's acceleration and
+    // net force, which land and lift with the bed contact, 11-30 % / 2.3-5.5 %.
+    const bool touchdown = k >= 1 && k <= 4;
+    CHECK(g.worst <= (touchdown ? 0.45 : 0.04) * g.peak);
+    CHECK(g.rms <= (touchdown ? 0.08 : 0.02) * g.peak);
   }
   // The end node's force is the line's end load: its magnitude is FairTen.
   for (const auto& r : B) CHECK(std::hypot(r[5], r[6]) == Approx(r[0]).epsilon(1e-12));
-  // Both routes write .nodes.out: the same columns (the single-line route orders a line from
-  // its fairlead; named by the deck's node numbers), positions within a few centimetres.
+  // .nodes.out: a column per node coordinate, named by the deck's node numbers, a row per
+  // output time; the nodes' positions follow the finer march's within a few centimetres.
   auto table = [](const fs::path& p) {
     std::ifstream f(p);
     std::string line, name;
@@ -288,7 +363,7 @@ TEST_CASE("The system route's node acceleration and force channels follow the si
     }
     return std::make_pair(head, rows);
   };
-  const auto [ha, ra] = table(dir / "single.nodes.out");
+  const auto [ha, ra] = table(dir / "finer.nodes.out");
   const auto [hb, rb] = table(dir / "system.nodes.out");
   REQUIRE(ha.size() == 1 + 3 * 30);
   REQUIRE(hb.size() == ha.size());
@@ -306,9 +381,10 @@ TEST_CASE("The system route's node acceleration and force channels follow the si
       moved = std::max(moved, std::fabs(rb[r][jb] - rb[0][jb]));
     }
   }
-  INFO(".nodes.out: the routes' positions differ by " << worst << " m at most; the nodes move " << moved << " m");
+  INFO(".nodes.out: the positions differ from the finer march's by " << worst << " m at most; the nodes move " << moved
+                                                                       << " m");
   CHECK(moved > 2.5);  // the fairlead's 3 m surge
-  CHECK(worst <= 0.01);  // observed 1.9 mm
+  CHECK(worst <= 0.02);  // observed 1.2 cm
   fs::remove_all(dir);
 }
 
@@ -333,15 +409,13 @@ TEST_CASE("The system route's restart check repeats the rest of a run bit for bi
   fs::remove_all(dir);
 }
 
-TEST_CASE("A depth-profile current in the system route: the lazy-wave cable's statics and configuration-blend march "
-          "are the single-line route's; a free point with drag under it is refused",
+TEST_CASE("A depth-profile current in the driver: the lazy-wave cable's statics are the single-line statics' in "
+          "the profile; a free point with drag under it is refused",
           "[io][system][driver][current]") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_profile";
   fs::create_directories(dir);
   const std::string path = (fs::path(CABLEDYN_SOURCE_DIR) / "tests" / "io" / "decks" / "lazy_wave_cable.dat").string();
-  io::DeckRunner single(io::read_deck(path), src_settings(dir / "single"));
-  single.run();
   io::ReadOptions ro;
   ro.accept_unsupported = true;
   const io::Deck deck = io::read_deck(path, ro);
@@ -349,30 +423,19 @@ TEST_CASE("A depth-profile current in the system route: the lazy-wave cable's st
   io::SystemRunner sys(deck, src_settings(dir / "system"));
   REQUIRE(sys.simulation().system().has_current_field());
   sys.run();
-  const auto& a = single.channel_rows()[0];
   const auto& b = sys.channel_rows()[0];
-  REQUIRE(a.size() == b.size());
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    INFO("channel " << k << ": single-line " << a[k] << ", system " << b[k]);
-    // The system statics solve the line with the deck's depth profile first (its line
-    // statics, as the single-line route's), so their polish starts at the balance (observed
-    // equal; 1.4e-7 apart while the line statics saw still water and the polish brought the
-    // current in).
-    CHECK(b[k] == Approx(a[k]).epsilon(1e-9));
-  }
-  // The deck's False alpha_force_blend: both routes march with the configuration blend, so
-  // their channels agree over the whole run (observed 1.1e-16 of the fairlead tension's
-  // largest value; 9.2e-5 when the system route took the force blend).
-  REQUIRE(single.channel_rows().size() == sys.channel_rows().size());
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    double scale = 0, gap = 0;
-    for (std::size_t r = 0; r < sys.channel_rows().size(); ++r) {
-      scale = std::max(scale, std::fabs(single.channel_rows()[r][k]));
-      gap = std::max(gap, std::fabs(single.channel_rows()[r][k] - sys.channel_rows()[r][k]));
-    }
-    INFO("channel " << k << ": largest difference " << gap << " of " << scale);
-    CHECK(gap <= 1e-9 * scale);
-  }
+  // The system statics solve the line in the deck's depth profile first (its line statics),
+  // so their polish starts at the balance: FairTen1 (the first channel) is the single-line
+  // statics' fairlead force in the same profile (observed 7965.91 N both).
+  // (The CableDyn dialect: FairTen is the fairlead end, End A of the reference line.)
+  const LineReference ref = line_reference(deck, 1);
+  REQUIRE(deck.dialect == io::Dialect::cabledyn);
+  REQUIRE(deck.outputs.at(0).channel.name() == "FairTen1");
+  REQUIRE(deck.outputs.at(1).channel.name() == "AnchTen1");
+  INFO("FairTen1 " << b[0] << " N, AnchTen1 " << b[1] << " N; single-line statics " << ref.statics.end_force[0].norm()
+                   << " N, " << ref.statics.end_force[1].norm() << " N");
+  CHECK(b[0] == Approx(ref.statics.end_force[0].norm()).epsilon(1e-9));
+  CHECK(b[1] == Approx(ref.statics.end_force[1].norm()).epsilon(1e-9));
   // Without the current the fairlead tension differs by far more than that: the current acts.
   std::string still;
   {
@@ -391,11 +454,13 @@ TEST_CASE("A depth-profile current in the system route: the lazy-wave cable's st
   fs::remove_all(dir);
 }
 
-TEST_CASE("The system route writes MoorDyn's per-line files as the single-line route does", "[io][system][driver]") {
-  // The surged chain with every line-file flag: both routes write <root>_Line1.out with the
-  // same columns (nodes from End A as written; the single-line route builds this line from its
-  // fairlead); the static rows agree to the statics' tolerance, the march's within the two
-  // steppers' difference; the flag D is noted as not written, on both routes.
+TEST_CASE("The driver writes MoorDyn's per-line files: the static row the single-line statics', every row a "
+          "finer march's",
+          "[io][system][driver]") {
+  // The surged chain with every line-file flag: <root>_Line1.out with MoorDyn's columns (nodes
+  // from End A as written); its static row to the single-line statics' positions and segment
+  // tensions, every row within a per cent of a march of a quarter of the step; the flag D is
+  // noted as not written.
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_line_files";
   fs::create_directories(dir);
@@ -403,12 +468,11 @@ TEST_CASE("The system route writes MoorDyn's per-line files as the single-line r
   const std::string row = "1    chain      1        2        290       29       -";
   REQUIRE(deck.find(row) != std::string::npos);
   deck.replace(deck.find(row), row.size(), "1    chain      1        2        290       29       pKvUVtsdbD");
-  io::RunSettings a_set = src_settings(dir / "single"), b_set = src_settings(dir / "system");
-  a_set.static_only = b_set.static_only = false;
-  io::DeckRunner single(io::parse_deck(deck, "surged.dat"), a_set);
-  single.run();
+  io::RunSettings b_set = src_settings(dir / "system");
+  b_set.static_only = false;
   io::ReadOptions ro;
   ro.accept_unsupported = true;
+  (void)finer_rows(deck, 0.05, 4, 0.05, dir / "finer");
   b_set.restart_check = 4.0;  // the line files' rows repeat bit for bit after a restart too
   io::SystemRunner sys(io::parse_deck(deck, "surged.dat", ro), b_set);
   sys.run();
@@ -435,50 +499,80 @@ TEST_CASE("The system route writes MoorDyn's per-line files as the single-line r
     return std::make_pair(head, rows);
   };
   REQUIRE(fs::exists(dir / "system_Line1.out"));
-  const auto [ha, ra] = table(dir / "single_Line1.out");
+  const auto [ha, ra] = table(dir / "finer_Line1.out");
   const auto [hb, rb] = table(dir / "system_Line1.out");
   CHECK(hb == ha);
   REQUIRE(ha.size() == 1 + 30 * 3 * 5 + 30 + 29 * 3);  // Time; p v U V b; K; t s d
   REQUIRE(rb.size() == ra.size());
   REQUIRE(ra.size() > 100);
   // Per column, against the peak of its quantity along the line (px, vz, Te, ... over every
-  // node or segment): the static row to the statics' tolerance, every row within 1 %
-  // (observed: see INFO).
+  // node or segment): the static rows of the two runs equal (the same statics).
   auto quantity = [](const std::string& h) { return h.substr(h.find_first_not_of("NodeSg0123456789")); };
   std::map<std::string, double> peaks;
   for (std::size_t c = 1; c < ha.size(); ++c)
     for (const auto& r : ra) peaks[quantity(ha[c])] = std::max(peaks[quantity(ha[c])], std::fabs(r[c]));
-  double worst_static = 0, worst = 0;
-  std::string at_static, at;
+  double worst_static = 0;
+  std::string at_static;
   for (std::size_t c = 1; c < ha.size(); ++c) {
     const double peak = peaks[quantity(ha[c])];
     const double ds = std::fabs(ra[0][c] - rb[0][c]) / std::max(peak, 1e-300);
     if (peak > 0 && ds > worst_static) worst_static = ds, at_static = ha[c];
-    for (std::size_t r = 0; r < ra.size(); ++r) {
-      const double d = std::fabs(ra[r][c] - rb[r][c]) / std::max(peak, 1e-300);
-      if (peak > 0 && d > worst) worst = d, at = ha[c] + " at t = " + std::to_string(ra[r][0]);
-    }
     if (peak == 0)
       for (std::size_t r = 0; r < rb.size(); ++r) CHECK(rb[r][c] == 0.0);  // U, V and b off the bed
   }
-  INFO("static row: largest difference " << worst_static << " of the peak (" << at_static << "); all rows: " << worst
-                                           << " (" << at << ")");
-  CHECK(worst_static <= 1e-5);
-  CHECK(worst <= 0.01);  // observed 6.3e-4 (a touchdown node's seabed force)
-  // The figures: the tension history on both routes, no curvature of an EI = 0 line.
-  CHECK(fs::exists(dir / "single.tension.svg"));
+  // Each quantity's largest difference from the finer march, of its peak: positions and the
+  // segment tension within the scheme's error at this dt (observed px 1.9e-5, pz 1.2e-4, Te
+  // 3.0e-2, vx 1.2e-2, vz 9.2e-2); the seabed force, strain and strain rate jump as nodes land
+  // at different steps (reported, not bounded).
+  std::map<std::string, double> wq;
+  for (std::size_t c = 1; c < ha.size(); ++c) {
+    const double peak = peaks[quantity(ha[c])];
+    for (std::size_t r = 0; r < ra.size(); ++r)
+      if (peak > 0) wq[quantity(ha[c])] = std::max(wq[quantity(ha[c])], std::fabs(ra[r][c] - rb[r][c]) / peak);
+  }
+  std::ostringstream seen;
+  for (const auto& [k, v] : wq) seen << k << " " << v << "; ";
+  INFO("static row: largest difference " << worst_static << " of the peak (" << at_static
+                                         << "); all rows, per quantity: " << seen.str());
+  CHECK(worst_static <= 1e-12);
+  const std::map<std::string, double> bound{{"px", 1e-3}, {"pz", 1e-3}, {"Te", 0.06}, {"vx", 0.03}, {"vz", 0.15}};
+  for (const auto& [k, b] : bound) {
+    REQUIRE(wq.count(k) == 1);
+    CHECK(wq.at(k) <= b);
+  }
+  // The static row against the library's single-line statics: node positions (p) and segment
+  // tensions (t).
+  const LineReference ref = line_reference(io::parse_deck(deck, "surged.dat", ro), 1);
+  // The file counts nodes from End A as written (the anchor); the reference line runs from the
+  // fairlead (its ends swapped: End A Fixed, End B Coupled).
+  REQUIRE(ref.swapped);
+  auto col = [&](const std::string& name) {
+    const auto it = std::find(hb.begin(), hb.end(), name);
+    REQUIRE(it != hb.end());
+    return rb[0][static_cast<std::size_t>(it - hb.begin())];
+  };
+  const std::size_t nn = ref.line->n_nodes();
+  REQUIRE(nn == 30);
+  for (std::size_t j = 0; j < nn; ++j) {
+    const Vec3<double> x = ref.line->r(ref.statics.q, nn - 1 - j);
+    INFO("node " << j);
+    CHECK(col("Node" + std::to_string(j) + "px") == Approx(x(0)).margin(1e-5));
+    CHECK(col("Node" + std::to_string(j) + "pz") == Approx(x(2)).margin(1e-5));
+  }
+  // The figures: the tension history, no curvature of an EI = 0 line.
   CHECK(fs::exists(dir / "system.tension.svg"));
   CHECK_FALSE(fs::exists(dir / "system.curvature.svg"));
-  // The summary's per-line statics and extremes, as the single-line route writes them.
+  // The summary's per-line statics and extremes.
   std::ifstream sf(dir / "system.summary.txt");
   const std::string summary((std::istreambuf_iterator<char>(sf)), std::istreambuf_iterator<char>());
   CHECK_THAT(summary, Catch::Contains("  static: FairTen ") && Catch::Contains("  dynamic: FairTen min "));
   fs::remove_all(dir);
 }
 
-TEST_CASE("The system route's modal analysis (nModes) writes the single-line route's frequencies", "[io][system][modal]") {
+TEST_CASE("The driver's modal analysis (nModes) writes the single-line modal analysis' frequencies", "[io][system][modal]") {
   // The surged chain's line between its anchor and its held fairlead: the system's modes are
-  // the line's, and both routes write <root>.modes.out in one format.
+  // the line's, as the library's single-line modal analysis about its single-line statics
+  // finds them.
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_modes";
   fs::create_directories(dir);
@@ -486,8 +580,6 @@ TEST_CASE("The system route's modal analysis (nModes) writes the single-line rou
   const std::string at = "0.05         dtM\n";
   REQUIRE(deck.find(at) != std::string::npos);
   deck.replace(deck.find(at), at.size(), at + "4            nModes\n");
-  io::DeckRunner single(io::parse_deck(deck, "surged.dat"), src_settings(dir / "single"));
-  single.run();
   io::ReadOptions ro;
   ro.accept_unsupported = true;
   io::SystemRunner sys(io::parse_deck(deck, "surged.dat", ro), src_settings(dir / "system"));
@@ -508,12 +600,15 @@ TEST_CASE("The system route's modal analysis (nModes) writes the single-line rou
     return v;
   };
   REQUIRE(fs::exists(dir / "system.modes.out"));
-  const auto fa = frequencies(dir / "single.modes.out"), fb = frequencies(dir / "system.modes.out");
-  REQUIRE(fa.size() == 4);
+  const auto fb = frequencies(dir / "system.modes.out");
   REQUIRE(fb.size() == 4);
+  const LineReference ref = line_reference(io::parse_deck(deck, "surged.dat", ro), 1);
+  ModalOptions mo;
+  mo.n_modes = 4;
+  const ModalResult<double> ma = modal_analysis<double>(*ref.line, ref.problem, ref.statics, mo);
   for (std::size_t j = 0; j < 4; ++j) {
-    INFO("mode " << j + 1 << ": single-line " << fa[j] << " Hz, system " << fb[j] << " Hz");
-    CHECK(fb[j] == Approx(fa[j]).epsilon(1e-6));
+    INFO("mode " << j + 1 << ": single-line " << ma.frequency(static_cast<int>(j)) << " Hz, system " << fb[j] << " Hz");
+    CHECK(fb[j] == Approx(ma.frequency(static_cast<int>(j))).epsilon(1e-6));
   }
   // More modes than the system's free DOFs: refused by name before anything is solved.
   std::string many = deck;
@@ -707,8 +802,8 @@ Point2pz
 
 }  // namespace
 
-TEST_CASE("A prescribed vessel: yawed about the anchor it turns the catenary rigidly; pitching, it drives both "
-          "routes alike",
+TEST_CASE("A prescribed vessel: yawed about the anchor it turns the catenary rigidly; pitching, it heaves the "
+          "fairlead as the OrcaFlex convention says, the march following a finer one",
           "[io][system][driver][vessel]") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_system_route_vessel";
@@ -723,24 +818,16 @@ TEST_CASE("A prescribed vessel: yawed about the anchor it turns the catenary rig
     m << "t x y z roll pitch yaw\n0 -250 0 -10 0 0 " << std::setprecision(17) << yaw << "\n1 -250 0 -10 0 0 " << yaw << "\n";
   }
   io::RunSettings plain_set = src_settings(dir / "plain");
-  io::DeckRunner plain(io::parse_deck(vessel_chain("0.1 dtM\n1.0 TMax\n"), "plain.dat"), plain_set);
+  io::SystemRunner plain(io::parse_deck(vessel_chain("0.1 dtM\n1.0 TMax\n"), "plain.dat", ro), plain_set);
   plain.run();
   const double T0 = plain.channel_rows()[0][0];
   const std::string yawed_deck = vessel_chain("0.1 dtM\n1.0 TMax\n-250 vesselRef 0 -10\n" + (dir / "yawed.dat").string() + " motionFile\n");
-  for (int route = 0; route < 2; ++route) {
-    io::RunSettings s = src_settings(dir / (route ? "yawed_system" : "yawed_single"));
+  {
+    io::RunSettings s = src_settings(dir / "yawed");
     s.static_only = false;
-    std::vector<std::vector<double>> rows;
-    if (route == 0) {
-      io::DeckRunner r(io::parse_deck(yawed_deck, "yawed.dat"), s);
-      r.run();
-      rows = r.channel_rows();
-    } else {
-      io::SystemRunner r(io::parse_deck(yawed_deck, "yawed.dat", ro), s);
-      r.run();
-      rows = r.channel_rows();
-    }
-    INFO("route " << route);
+    io::SystemRunner r(io::parse_deck(yawed_deck, "yawed.dat", ro), s);
+    r.run();
+    const auto& rows = r.channel_rows();
     REQUIRE(rows.size() == 11);
     CHECK(rows[0][1] == Approx(-250 + 250 * std::cos(yaw)).epsilon(1e-14));
     CHECK(rows[0][2] == Approx(250 * std::sin(yaw)).epsilon(1e-14));
@@ -750,15 +837,13 @@ TEST_CASE("A prescribed vessel: yawed about the anchor it turns the catenary rig
   }
   // Pitching 5 degrees about a reference point 20 m behind the fairlead (period 10 s): the
   // fairlead heaves by -20 sin(pitch) (the OrcaFlex convention: positive pitch puts the bow
-  // down), and the two routes' fairlead tensions agree.
+  // down), and the fairlead tension follows a march of a quarter of the step.
   const std::string pitch_deck = vessel_chain("0.05 dtM\n16.0 TMax\n-20 vesselRef 0 -10\npitch 5 10 fairleadMotion\n");
-  io::RunSettings a_set = src_settings(dir / "pitch_single"), b_set = src_settings(dir / "pitch_system");
-  a_set.static_only = b_set.static_only = false;
-  io::DeckRunner single(io::parse_deck(pitch_deck, "pitch.dat"), a_set);
-  single.run();
+  io::RunSettings b_set = src_settings(dir / "pitch_system");
+  b_set.static_only = false;
   io::SystemRunner sys(io::parse_deck(pitch_deck, "pitch.dat", ro), b_set);
   sys.run();
-  const auto& A = single.channel_rows();
+  const auto A = finer_rows(pitch_deck, 0.05, 4, 0.05, dir / "pitch_finer");
   const auto& B = sys.channel_rows();
   REQUIRE(A.size() == B.size());
   REQUIRE(A.size() == 321);
@@ -778,23 +863,23 @@ TEST_CASE("A prescribed vessel: yawed about the anchor it turns the catenary rig
       }
     }
   }
-  INFO("FairTen " << lo << " .. " << peak << " N; the routes differ by " << worst << " N at most");
+  INFO("FairTen " << lo << " .. " << peak << " N; the finer march's differs by " << worst << " N at most");
   CHECK(heave == Approx(20 * std::sin(5 * kPi / 180)).epsilon(0.02));
   CHECK(peak - lo > 0.05 * peak);    // the pitch loads the line
-  CHECK(worst <= 0.02 * (peak - lo));  // two steppers: within 2 % of the tension range
+  CHECK(worst <= 0.2 * (peak - lo));  // observed 0.14 of the range (4.4 kN, 1.8 % of the peak)
   fs::remove_all(dir);
 }
 
-TEST_CASE("Touchdown nodes landing within a step: both marches converge without cycling across the seabed blend",
+TEST_CASE("Touchdown nodes landing within a step: the march converges without cycling across the seabed blend",
           "[io][system][driver][seabed]") {
   // The OC4 chain of the speed issue at 40 elements (kBot 3e6 Pa/m, cBot 3e5 Pa s/m) under a
   // 5 m, 10 s fairlead surge for 30 s at dtM 0.1: its touchdown nodes land and lift every
   // period. A Newton update from outside the floor does not see the contact, and the damper
   // turns on across the 1e-6 m blend: without the update limit (contact_entry_fraction, the
-  // limited update taken whole) the iterations cycled across it (measured: single-line 4162
-  // Newton iterations with 46 subdivided intervals, system route 9544 with 217 subdivided
-  // steps; with it 1920 / 0 and 2488 / 13; with the Newton test's round-off floor measured at
-  // each tangent, the system route 1964 / 0).
+  // limited update taken whole) the iterations cycled across it (measured: 9544 Newton
+  // iterations with 217 subdivided steps; with it 2488 / 13; with the Newton test's round-off
+  // floor measured at each tangent 1964 / 0; the single-line march, before it was retired,
+  // 4162 / 46 and 1920 / 0).
   const char* deck = R"(--------------------- MoorDyn Input File ------------------------------------
 OC4-DeepCwind line 2 at 40 elements, fairlead surge
 --------------------- LINE TYPES ---------------------------------------
@@ -823,14 +908,8 @@ FairTen1
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_touchdown_landing";
   fs::create_directories(dir);
-  io::RunSettings a_set = src_settings(dir / "single"), b_set = src_settings(dir / "system");
-  a_set.static_only = b_set.static_only = false;
-  io::DeckRunner single(io::parse_deck(deck, "oc4.dat"), a_set);
-  single.run();
-  const auto& ls = single.lines().at(0).dynamics->statistics();
-  INFO("single-line: " << ls.newton_iterations << " Newton iterations, " << ls.subdivided_intervals << " subdivided");
-  CHECK(ls.newton_iterations <= 2300);
-  CHECK(ls.subdivided_intervals <= 5);
+  io::RunSettings b_set = src_settings(dir / "system");
+  b_set.static_only = false;
   io::ReadOptions ro;
   ro.accept_unsupported = true;
   io::SystemRunner sys(io::parse_deck(deck, "oc4.dat", ro), b_set);
@@ -839,16 +918,13 @@ FairTen1
   INFO("system: " << ss.newton_iterations << " Newton iterations, " << ss.subdivisions << " subdivided");
   CHECK(ss.newton_iterations <= 2300);
   CHECK(ss.subdivisions <= 3);
-  // The two marches agree on the tension away from the snaps (rms within 2 % of the peak).
-  const auto& A = single.channel_rows();
+  // The tension follows a march of a quarter of the step (observed: rms 0.51 % of the peak).
+  const auto A = finer_rows(deck, 0.1, 4, 0.1, dir / "finer");
   const auto& B = sys.channel_rows();
   REQUIRE(A.size() == B.size());
-  double peak = 0, sq = 0;
-  for (std::size_t r = 0; r < A.size(); ++r) {
-    peak = std::max(peak, A[r][0]);
-    sq += (A[r][0] - B[r][0]) * (A[r][0] - B[r][0]);
-  }
-  CHECK(std::sqrt(sq / static_cast<double>(A.size())) <= 0.02 * peak);
+  const ColumnGap g = column_gap(A, B, 0);
+  INFO("FairTen1 peak " << g.peak << " N; from the finer march: rms " << g.rms << " N, largest " << g.worst << " N");
+  CHECK(g.rms <= 0.01 * g.peak);
   fs::remove_all(dir);
 }
 
@@ -861,16 +937,13 @@ TEST_CASE("A polyester line snapping at 1880 m depth: the system march converges
   // (2.3e-13 m) moves it by ~1e-2 N. The round-off floor of the Newton test was measured at
   // the predictor only (no contact blend there), 1e-3 N: the iterates stalled at 5e-3 N and
   // the march stopped at t = 11.65 s after 6 halvings. With the floor measured at each
-  // tangent it runs (measured: 1501 Newton iterations, no subdivided step; the single-line
-  // route 1323).
+  // tangent it runs (measured: 1501 Newton iterations, no subdivided step).
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "cabledyn_snap_on_blend";
   fs::create_directories(dir);
   const std::string path = (fs::path(CABLEDYN_SOURCE_DIR) / "tests" / "io" / "decks" / "campaign" / "case_0322.dat").string();
-  io::RunSettings a_set = src_settings(dir / "single"), b_set = src_settings(dir / "system");
-  a_set.static_only = b_set.static_only = false;
-  io::DeckRunner single(io::read_deck(path), a_set);
-  single.run();
+  io::RunSettings b_set = src_settings(dir / "system");
+  b_set.static_only = false;
   io::ReadOptions ro;
   ro.accept_unsupported = true;
   io::SystemRunner sys(io::read_deck(path, ro), b_set);
@@ -879,9 +952,18 @@ TEST_CASE("A polyester line snapping at 1880 m depth: the system march converges
   INFO("system: " << ss.newton_iterations << " Newton iterations, " << ss.subdivisions << " subdivided");
   CHECK(ss.newton_iterations <= 2000);
   CHECK(ss.subdivisions <= 2);
-  // The first snap (t = 7.27 s, before the chaotic slack-taut cycles) peaks at the single-line
-  // route's FairTen within 1 % (measured 0.06 %).
-  const auto& A = single.channel_rows();
+  // The first snap (t = 7.27 s, before the chaotic slack-taut cycles) peaks at a march of a
+  // quarter of the step's FairTen within 2 % (measured 1.3 %; the single-line
+  // march, before it was retired, within 0.06 %).
+  std::string text;
+  {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    text = ss.str();
+  }
+  const double dtm = *sys.deck().options.dtM;
+  const auto A = finer_rows(text, dtm, 4, dtm, dir / "finer");
   const auto& B = sys.channel_rows();
   REQUIRE(A.size() == B.size());
   double pa = 0, pb = 0;
@@ -891,6 +973,7 @@ TEST_CASE("A polyester line snapping at 1880 m depth: the system march converges
     pb = std::max(pb, B[r][0]);
   }
   CHECK(pa > 5e5);
-  CHECK(std::fabs(pb - pa) <= 0.01 * pa);
+  INFO("first snap: " << pb << " N, finer march " << pa << " N");
+  CHECK(std::fabs(pb - pa) <= 0.02 * pa);
   fs::remove_all(dir);
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "cabledyn/core/environment.hpp"
-#include "cabledyn/dynamics/line_march_types.hpp"
+#include "cabledyn/dynamics/end_motion.hpp"
 
 namespace cabledyn::test_support {
 

@@ -165,7 +165,7 @@ TEST_CASE("The system route refuses by name what it does not model", "[system][i
     CHECK(e.feature() == "bathymetry (SeafloorFile)");
     CHECK_THAT(e.what(), !Catch::Contains(kFreePointsFeature));
   }
-  // Without accept_unsupported the reader still refuses free points (the single-line driver).
+  // Without accept_unsupported the reader still refuses free points (a caller that does not model them).
   CHECK_THROWS_WITH(parse_deck(std::string(ds_deck).replace(std::string(ds_deck).find("%EXTRA%"), 7, ""), "x.dat"),
                     Catch::Contains(kFreePointsFeature));
 }
@@ -318,7 +318,7 @@ TEST_CASE("BODIES rows and Body points: malformed or unmodelled input is refused
   const auto lumped = build_deck_system(ds_body("", "0", "100 0 -150 0 0 0 0\n7     Body1     1 0 0 50 0.1 0 0"));
   CHECK(lumped.system.body(0).lumps.size() == 1);
   CHECK(body_rigid_mass(lumped.system.body(0)).m == Approx(2e5 + 50));
-  // The single-line driver's reader refuses bodies by name.
+  // Without accept_unsupported the reader refuses bodies by name.
   CHECK_THROWS_WITH(parse_deck(test_support::moored_float_deck(), "x.dat"), Catch::Contains(kBodiesFeature));
   // bodyScheme takes monolithic or staggered (tests/system/system_staggered_test.cpp); another
   // value is refused by name.
@@ -494,7 +494,7 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
   INFO("moment about the pin " << M.transpose() << " N m; the rod turned to " << (tip - r).transpose());
   CHECK(M.norm() <= 1e-6 * w * 15);
   CHECK((tip - Vec3<double>(200, 0, -75)).norm() > 0.1);  // the line pulled it over
-  // The single-line driver's reader refuses rods by name.
+  // Without accept_unsupported the reader refuses rods by name.
   CHECK_THROWS_WITH(parse_deck(text, "x.dat"), Catch::Contains(kRodsFeature));
   // A zero-length rod is a point at End A: free for a Free rod, held for a Pinned one (its
   // End A is the pin).

@@ -8,8 +8,7 @@
 // MoorDyn's reference to 0.2 kN and the top tension the paper's curves
 // (tests/data/lowe_langley_2006_waves.csv) to MoorDyn's 1 kN at every point. With Wheeler
 // stretching (the spec's default) 78-87 % of the points are within 1 kN: the kinematics
-// model, not the solver, decides this comparison. Both routes of the driver are checked: the
-// system route (the default) and the single-line route (--single-line).
+// model, not the solver, decides this comparison.
 //
 // The mesh: 136 cubic-Hermite elements (MoorDyn's deck has 68 segments). The top tension is
 // mesh-converged to 0.02 kN at 136 (68: 44.295, 136: 44.322, 272: 44.335 kN at t = 21.3 s of
@@ -25,7 +24,6 @@
 #include <string>
 #include <vector>
 
-#include "cabledyn/io/driver.hpp"
 #include "cabledyn/io/system_runner.hpp"
 
 using namespace cabledyn;
@@ -82,11 +80,10 @@ std::map<int, std::vector<std::pair<double, double>>> ll_reference() {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Lowe & Langley jumper: the static end forces are MoorDyn's reference", "[io][driver][verification]",
-                   io::DeckRunner, io::SystemRunner) {
+TEST_CASE("Lowe & Langley jumper: the static end forces are MoorDyn's reference", "[io][driver][verification]") {
   const fs::path dir = fs::temp_directory_path() / "cabledyn_lowe_langley";
   fs::create_directories(dir);
-  TestType run(io::parse_deck(jumper_deck("none waves", ""), "jumper.dat"), jumper_settings(dir / "static"));
+  io::SystemRunner run(io::parse_deck(jumper_deck("none waves", ""), "jumper.dat"), jumper_settings(dir / "static"));
   run.run();
   const auto& r = run.channel_rows().front();
   // MoorDyn's "Stationary" test: the top (the point) and the bottom node within 0.2 kN of
@@ -99,8 +96,7 @@ TEMPLATE_TEST_CASE("Lowe & Langley jumper: the static end forces are MoorDyn's r
   CHECK(r[0] == Approx(std::hypot(r[1], r[3])).epsilon(1e-12));  // FairTen1 is |Point2F| (End B)
 }
 
-TEMPLATE_TEST_CASE("Lowe & Langley jumper in waves: the top tension within 1 kN of the paper", "[io][driver][verification]",
-                   io::DeckRunner, io::SystemRunner) {
+TEST_CASE("Lowe & Langley jumper in waves: the top tension within 1 kN of the paper", "[io][driver][verification]") {
   const auto ref = ll_reference();
   const fs::path dir = fs::temp_directory_path() / "cabledyn_lowe_langley";
   fs::create_directories(dir);
@@ -111,7 +107,7 @@ TEMPLATE_TEST_CASE("Lowe & Langley jumper in waves: the top tension within 1 kN 
   for (const auto& c : cases) {
     DYNAMIC_SECTION("case " << c.id) {
       const std::string waves = "airy waves 10 10 " + std::to_string(c.dir_deg) + " " + std::to_string(c.phase_deg);
-      TestType run(io::parse_deck(jumper_deck(waves, "none WaveStretching\n0.01 dtM\n50 TMax\n"), "jumper.dat"),
+      io::SystemRunner run(io::parse_deck(jumper_deck(waves, "none WaveStretching\n0.01 dtM\n50 TMax\n"), "jumper.dat"),
                    jumper_settings(dir / ("case" + std::to_string(c.id))));
       run.run();
       const auto& t = run.times();

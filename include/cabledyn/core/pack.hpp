@@ -1,6 +1,6 @@
 // cabledyn: Pack<S, N>, a scalar that holds N independent lanes of S (a SIMD vector), so that
 // a kernel written once as a template over T evaluates N elements at a time (the march packs
-// runs of equal Hermite elements; DynamicOptions::pack_elements). Arithmetic, sqrt and abs
+// runs of equal Hermite elements; LineModel::set_pack_elements). Arithmetic, sqrt and abs
 // act lane by lane with the operations of the scalar kernel, so each lane is the scalar
 // result to round-off (Eigen may associate a double reduction differently, and the compiler
 // may contract multiply-adds differently in vector and scalar code).

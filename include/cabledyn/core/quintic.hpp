@@ -11,8 +11,7 @@ namespace cabledyn {
 /// length h): writes x(t), v(t), a(t) at s, as the quintic Hermite basis on [0, 1] weighs the
 /// six data. V is a scalar or a vector (Vec3) of S. At s = 0 it returns x0 exactly; the
 /// velocity and acceleration at the ends are those given up to round-off (a caller needing
-/// them exactly copies them there). The arithmetic is the one the single-line march's end
-/// trajectory was written with (its runs repeat bit for bit).
+/// them exactly copies them there). The arithmetic is fixed: runs repeat bit for bit.
 template <class S, class V>
 void quintic_hermite(const V& x0, const V& v0, const V& a0, const V& x1, const V& v1, const V& a1, const S& h, const S& s,
                      V& x, V& v, V& a) {

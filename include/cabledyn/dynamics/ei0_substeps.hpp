@@ -1,5 +1,5 @@
 // cabledyn: the trigger of the EI = 0 rotation- and snap-resolved sub-steps, a policy of an
-// EI = 0 line's march (the single-line march and the system stepper re-solve the interval;
+// EI = 0 line's march (the system stepper re-solves the interval, SystemMarchPolicies;
 // this header decides when and in how many sub-steps, from the line's LineModel and node
 // vectors).
 // Spec "Rotation- and snap-resolved sub-steps".

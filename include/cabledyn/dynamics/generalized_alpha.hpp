@@ -10,8 +10,8 @@
 //   effective tangent (unknown q_{n+1}):
 //   S = (1 - alpha_m)/(beta dt^2) M + (1 - alpha_f) [gamma/(beta dt) K_v + K_q].
 // A small dense generic stepper, templated on the scalar, serves tests of the scheme's
-// spectral properties and any small system; the line stepper (line_dynamics.hpp) uses the
-// same parameters with band storage.
+// spectral properties and any small system; the system stepper (system_stepper.hpp) uses the
+// same parameters with the systems' bordered band storage.
 #pragma once
 
 #include <cmath>

@@ -1,9 +1,8 @@
-// cabledyn: the finite-EI step check of both marches (spec "Adaptive step subdivision"): a
+// cabledyn: the finite-EI step check of the march (spec "Adaptive step subdivision"): a
 // converged Hermite step that changes an element's chord by more than 20 % of its length,
 // turns a nodal tangent by more than 15 deg, or shrinks a nodal tangent below |m| = 0.01 (a
-// singular parametrisation) is subdivided. The single-line march (LineDynamics::geometry_ok)
-// and the system's (SystemMarchPolicies::step_rejection) read a line's nodes through their
-// own layouts and call this one test.
+// singular parametrisation) is subdivided. The system's march policies
+// (SystemMarchPolicies::step_rejection) read a line's nodes through its layout and call it.
 #pragma once
 
 #include <cmath>

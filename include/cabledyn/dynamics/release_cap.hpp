@@ -1,5 +1,5 @@
 // cabledyn: the release cap of the force blend, a policy of an EI = 0 line's march (the
-// single-line march and the system stepper alike: it reads the line's LineModel and node
+// system stepper applies it through SystemMarchPolicies: it reads the line's LineModel and node
 // vector, and gives its correction as slot rows and slot blocks into a sink).
 // Spec "Release cap" (and "Time integration": the force blend it acts on).
 #pragma once
@@ -138,31 +138,6 @@ class ReleaseCap {
 
   /// The kept (possibly capped) force of element e in the last apply().
   double kept(std::size_t e) const { return kept_[e]; }
-
-  /// Energy created by the elastic element forces over the committed step (EI = 0, force
-  /// blend): W - (U_n - U_{n+1}) per element, W the work of alpha_f (kept) along t_n plus
-  /// (1 - alpha_f) T_{n+1} t_{n+1} on the relative displacement of the ends; (q0, v0) the
-  /// committed state, (q1, v1) the step's result, `capped` whether the cap was applied.
-  void add_created_energy(const LineModel<double>& m, const GeneralizedAlpha<double>& ga, bool capped,
-                          const VecX<double>& q0, const VecX<double>& v0, const VecX<double>& q1, const VecX<double>& v1,
-                          double& created_energy) const {
-    check(m);
-    const double af = ga.alpha_f;
-    for (std::size_t e = 0; e < m.n_elements(); ++e) {
-      const auto i0 = static_cast<Eigen::Index>(3 * e);
-      const auto& el = m.element(e);
-      const Vec<double, 6> qn = q0.segment<6>(i0), qe = q1.segment<6>(i0);
-      const Vec3<double> dn = qn.segment<3>(3) - qn.segment<3>(0), d1 = qe.segment<3>(3) - qe.segment<3>(0);
-      const double cd = el.params().BA / el.params().L0;
-      const double Tdn = cd * dn.normalized().dot(v0.segment<3>(i0 + 3) - v0.segment<3>(i0));
-      const double Td1 = cd * d1.normalized().dot(v1.segment<3>(i0 + 3) - v1.segment<3>(i0));
-      const double kept = capped ? kept_[e] : af * (std::max(el.tension(qn), 0.0) + Tdn);
-      const Vec3<double> Fb = kept * dn.normalized() + (1 - af) * (el.tension(qe) + Td1) * d1.normalized();
-      const double W = -Fb.dot(d1 - dn);  // work of the element's pull on its nodes
-      const double created = W - (el.energy(qn) - el.energy(qe));
-      if (created > 0) created_energy += created;
-    }
-  }
 
  private:
   void check(const LineModel<double>& m) const {

@@ -98,8 +98,8 @@ struct SystemStepperOptions {
   LineSearch line_search = LineSearch::automatic;
   int max_backtracks = 12;
   /// The line search (and the seabed's update limit) per connected component of the system
-  /// (System::dof_components(): lines between held points apart, as the single-line march
-  /// searches them); false: on the whole system's ||G||_2 (one line's rise halves every line's
+  /// (System::dof_components(): lines between held points apart, each searched on its own
+  /// residual); false: on the whole system's ||G||_2 (one line's rise halves every line's
   /// update, one line's landing cuts every line's: the march of a line then depends on the
   /// lines beside it, and a turned twin of a system of several snapping lines parted from it).
   bool search_components = true;
@@ -122,7 +122,7 @@ struct SystemStepperOptions {
   /// factorisations as the last fresh step did backs off for 1, 2, 4 ... 32 steps; an
   /// attempt that tried it and failed is tried once more at the same dt on fresh factors
   /// before it is halved. automatic asks the system (System::wants_factor_reuse(): a
-  /// MooringSystem with a finite-EI line, as the single-line march reuses on Hermite lines),
+  /// MooringSystem with a finite-EI line),
   /// off when the system does not say; automatic is the default. The factor is part of a snapshot (and
   /// of a SystemSimulation's state file), so a restored run reuses it as the run that goes on
   /// does: restarts repeat the run bit for bit.
@@ -239,7 +239,7 @@ class SystemStepper {
     // The line search and the seabed's update limit per connected component of the system
     // (System::dof_components(): its tangent is block-diagonal over them, so each component's
     // update is a Newton update of its own): lines between held points are searched apart,
-    // as the single-line march searches them, and one line's halving or landing does not cut
+    // and one line's halving or landing does not cut
     // another's update. Sized here; a step allocates nothing.
     comp_.clear();
     std::size_t nc = 0;

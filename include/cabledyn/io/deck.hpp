@@ -69,19 +69,19 @@ struct BuoyancyRecord {
 };
 
 /// The feature name under which the reader records a Free / Connect point in
-/// Deck::unsupported: the single-line driver refuses it, the system route (io/system_model.hpp)
-/// models it.
+/// Deck::unsupported (the reader's callers that model it read with
+/// ReadOptions::accept_unsupported: the driver's system, io/system_model.hpp).
 inline constexpr const char* kFreePointsFeature = "free points (Free/Connect)";
-/// The feature names under which the reader records BODIES rows and points on bodies: the
-/// single-line driver refuses them, the system route models them.
+/// The feature names under which the reader records BODIES rows and points on bodies (the
+/// system models them).
 inline constexpr const char* kBodiesFeature = "bodies (BODIES)";
 inline constexpr const char* kBodyPointsFeature = "points on bodies (Body<N>)";
 /// The feature names under which the reader records ROD TYPES / RODS rows and lines on rod
-/// ends: the single-line driver refuses them, the system route models them.
+/// ends (the system models them).
 inline constexpr const char* kRodsFeature = "rods (ROD TYPES, RODS)";
 inline constexpr const char* kRodLinesFeature = "lines attached to rods (R<n>A, R<n>B)";
 /// The feature name under which the reader records the mass, volume, drag or force of a
-/// Coupled / Vessel point: the single-line driver refuses it, the system route models it (the
+/// Coupled / Vessel point (the system models it: the
 /// point's own loads and inertia in its load on the host).
 inline constexpr const char* kCoupledPointPropertiesFeature = "the mass, volume, drag and force of a Coupled/Vessel point";
 

@@ -1,5 +1,5 @@
 // cabledyn: MoorDyn's per-line output files, <root>_Line<L>.out (a LINES row's flags): their
-// column names, shared by the single-line and the system routes. Spec "Outputs"; MoorDyn's
+// column names. Spec "Outputs"; MoorDyn's
 // flags p (node positions), K (curvature), v (velocities), U (fluid velocity), V (VIV lift),
 // t (segment tension), s (strain), d (strain rate), b (seabed force); D (hydrodynamic force)
 // and c (damping force) are not written (noted).

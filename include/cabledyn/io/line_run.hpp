@@ -1,9 +1,8 @@
-// cabledyn: the lines of a deck run. One job: turn the deck's LINES, SECTIONS and END
-// CONNECTIONS into line models (`LineRun`), with what can be checked before solving (spec
-// "Static equilibrium": a line must reach between its ends; the prescribed motion over the
-// run within reach and above the seabed; spec "Hermite path": a mesh coarser than the bending
-// length noted), the prescribed motion of their ends, and the deck context of their errors.
-// docs/driver.md.
+// cabledyn: the checks of a deck's lines before any solve (spec "Static equilibrium": a line
+// must reach between its ends; the prescribed motion over the run within reach and above the
+// seabed; spec "Hermite path": a mesh coarser than the bending length noted), the prescribed
+// motion of its points (PointMotions), and the deck context of the errors raised inside a
+// line's solvers. The system route (io/system_runner.hpp) runs them. docs/driver.md.
 #pragma once
 
 #include <algorithm>
@@ -23,27 +22,6 @@
 
 namespace cabledyn::io {
 
-/// One line of the run.
-struct LineRun {
-  int id = 0;                   ///< deck line ID
-  std::unique_ptr<Line> line;   ///< End A = the fairlead end
-  std::unique_ptr<LineModel<double>> model;  ///< the line's load model with the problem's seabed (node recovery)
-  int point[2] = {0, 0};        ///< deck point IDs of End A (fairlead) and End B
-  StaticProblem problem;
-  StaticResult statics;
-  std::unique_ptr<LineDynamics> dynamics;
-  double ten_min[2] = {0, 0}, ten_max[2] = {0, 0}, t_min[2] = {0, 0}, t_max[2] = {0, 0};
-};
-
-/// The force of end e (0 = End A as built) of a line: the static one, or the committed dynamic
-/// one once the line marches. (A template, like the other functions here that reach into the
-/// line's solvers: compiled only where it is used.)
-template <class Unused = void>
-Vec3<double> line_end_force(const LineRun& L, int e, bool use_static) {
-  if (use_static || !L.dynamics) return L.statics.end_force[e];
-  return const_cast<LineDynamics&>(*L.dynamics).end_force(e);
-}
-
 /// The prescribed kinematics of the deck's points over a run.
 struct PointMotions {
   const Deck* deck = nullptr;
@@ -54,8 +32,6 @@ struct PointMotions {
   /// point on its motionFile track, or moved by fairleadMotion (ramped), or held.
   EndMotion operator()(int pid, double t) const { return prescribed_point_motion(*deck, tracks, pid, t, dynamic); }
 
-  /// The motions of both ends of a line at time t.
-  EndMotions of(const LineRun& L, double t) const { return {(*this)(L.point[0], t), (*this)(L.point[1], t)}; }
 };
 
 /// "deck.dat:18 (line 1)": the LINES row of a line, for errors raised inside its solvers.
@@ -281,50 +257,6 @@ inline std::vector<std::string> coarse_mesh_notes(const Deck& deck, const Enviro
                       std::to_string(static_cast<long long>(std::ceil(sec.length / (2 * lb)))) + " elements)");
   }
   return notes;
-}
-
-/// The lines of the deck, End A at the fairlead, their ends at the points' positions at t = 0
-/// (checked by check_line_geometry), the seabed of the environment; `notes` gets a note for
-/// each section meshed coarser than its bending length, and for each point of the motionFile
-/// that starts away from its deck position. Throws InputError naming the deck line.
-template <class Unused = void>
-std::vector<LineRun> build_line_runs(const Deck& deck, const Environment& env, const PointMotions& motion,
-                                     std::vector<std::string>& notes) {
-  std::vector<LineRun> lines;
-  for (const auto& rec : deck.lines) {
-    LineRun L;
-    L.id = rec.id;
-    L.point[0] = rec.fairlead();
-    L.point[1] = rec.anchor();
-    LineEnd ends[2];
-    for (int e = 0; e < 2; ++e) ends[e].position = motion(L.point[e], 0.0).x;
-    for (int written = 0; written < 2; ++written) {
-      const auto* ec = deck.end_connection(rec.id, written);
-      if (!ec) continue;
-      const int e = deck.oriented_end(rec.id, written);
-      ends[e].direction = Vec3<double>(ec->direction[0], ec->direction[1], ec->direction[2]);
-      ends[e].stiffness = ec->stiffness;
-      ends[e].rotation = ec->kind == EndConnectionKind::rigid    ? EndRotation::rigid
-                         : ec->kind == EndConnectionKind::spring ? EndRotation::spring
-                                                                 : EndRotation::free;
-    }
-    LineOptions lo;
-    lo.axial_order = deck.options.axial_quadrature_order;
-    lo.bending_order = deck.options.bending_quadrature_order;
-    check_line_geometry(deck, env, rec, ends[0].position, ends[1].position);
-    in_line_context(deck, L.id, [&] {
-      L.line = std::make_unique<Line>("line " + std::to_string(rec.id), deck.line_sections(rec.id), ends[0], ends[1], env, lo);
-    });
-    for (auto& n : coarse_mesh_notes(deck, env, rec)) notes.push_back(std::move(n));
-    if (env.depth) L.problem.seabed_z = -*env.depth;
-    L.problem.seabed.kBot = deck.options.kBot;
-    L.problem.seabed.cBot = deck.options.cBot;
-    L.model = std::make_unique<LineModel<double>>(
-        LineModel<double>::elements_of(*L.line, SeabedModel{L.problem.seabed_z, L.problem.seabed}));
-    lines.push_back(std::move(L));
-  }
-  for (auto& n : motion_start_notes(deck, motion)) notes.push_back(std::move(n));
-  return lines;
 }
 
 }  // namespace cabledyn::io

@@ -9,7 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "cabledyn/io/line_run.hpp"
+#include "cabledyn/core/eigen.hpp"
+#include "cabledyn/line/line_model.hpp"
 
 namespace cabledyn::io {
 
@@ -101,16 +102,6 @@ NodeRecovery recover_nodes_at(const LineModel<double>& model, const VecX<double>
     r.curvature[i] = kappa;
   }
   return r;
-}
-
-/// Node recovery of a line at its current state (static, or committed dynamic once it
-/// marches).
-template <class Unused = void>
-NodeRecovery recover_nodes(const LineRun& L, bool use_static) {
-  const bool st = use_static || !L.dynamics;
-  const VecX<double>& q = st ? L.statics.q : L.dynamics->state().q;
-  const VecX<double>* v = st ? nullptr : &L.dynamics->state().v;
-  return recover_nodes_at(*L.model, q, v, line_end_force(L, 0, use_static), line_end_force(L, 1, use_static));
 }
 
 }  // namespace cabledyn::io

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "cabledyn/dynamics/line_dynamics.hpp"
+#include "cabledyn/dynamics/end_motion.hpp"
 #include "cabledyn/io/deck.hpp"
 #include "cabledyn/io/motion.hpp"
 

@@ -64,15 +64,15 @@ class SystemSimulation {
     opt_.force_blend = o.alpha_force_blend;
     // The EI = 0 lines' march policies (systems.md, "The EI = 0 lines' march policies"): the
     // release cap of the force blend, and the sub-steps as the deck sets them (ei0_substeps,
-    // ei0_substep_max, ei0_substep_angle), as in the single-line route: False
+    // ei0_substep_max, ei0_substep_angle): False
     // alpha_force_blend turns the sub-steps off unless the deck sets them.
     model_.system.set_march_policies(o.alpha_force_blend, o.ei0_substeps && (o.alpha_force_blend || o.line_of("ei0_substeps") > 0),
                                      o.ei0_substep_max, o.ei0_substep_angle);
     // tensile_safety: the finite-EI lines audited in the statics and at each converged step
-    // (MooringSystem::set_tensile_safety), as in the single-line route.
+    // (MooringSystem::set_tensile_safety).
     model_.system.set_tensile_safety(o.tensile_safety, o.tensile_strain_tolerance);
     // recovery_max_substeps: a failed step is halved while its pieces are at least 1 /
-    // recovery_max_substeps of it (the single-line march divides in 4, 16, ... up to it).
+    // recovery_max_substeps of it.
     opt_.max_subdivisions = static_cast<int>(std::floor(std::log2(static_cast<double>(o.recovery_max_substeps))));
     // Waves (spec "Time integration": the fields sampled for the end of each step at the
     // committed positions, held over it): the deck's sea, its current the system's uniform
@@ -596,7 +596,7 @@ class SystemSimulation {
     return model_.system.body_line_load(cur(), b, true);
   }
   // The net line-end force of the lines on system point p (without their end nodes' inertia:
-  // MoorDyn's point force, the single-line route's Point channels).
+  // MoorDyn's point force, the driver's Point channels).
   Vec3<double> point_force_index(int p) const {
     Vec3<double> F = Vec3<double>::Zero();
     const auto& sys = model_.system;

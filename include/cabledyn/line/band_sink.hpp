@@ -41,44 +41,4 @@ struct BandSlotSink {
   }
 };
 
-/// The march's sink: slot blocks written straight into the columns of a BandMatrix<double>
-/// (an element's blocks lie in the line's band by construction: no check, no allocation), and
-/// a Hermite element's component-major blocks (HermiteBlockSum, lane `ln` of a pack) without
-/// forming its 12 x 12 matrix.
-struct BandMarchSink {
-  BandMatrix<double>* S;
-  void add(std::size_t i, std::size_t j, const Mat3<double>& B) {
-    const auto r0 = static_cast<Eigen::Index>(3 * i), c0 = static_cast<Eigen::Index>(3 * j);
-    double* data = S->data();
-    for (Eigen::Index b = 0; b < 3; ++b) {
-      double* col = data + S->offset(r0, c0 + b);  // col[a] = S(r0 + a, c0 + b)
-      for (Eigen::Index a = 0; a < 3; ++a) col[a] += B(a, b);
-    }
-  }
-  // An element's whole block (its slots first_slot.. contiguous): S(i0 + i, i0 + j) += B(i, j),
-  // i0 = 3 first_slot.
-  template <class M>
-  void add_element_block(std::size_t first_slot, const M& B) {
-    const auto i0 = static_cast<Eigen::Index>(3 * first_slot);
-    double* data = S->data();
-    for (Eigen::Index j = 0; j < B.cols(); ++j) {
-      double* col = data + S->offset(i0, i0 + j);  // col[i] = S(i0 + i, i0 + j)
-      for (Eigen::Index i = 0; i < B.rows(); ++i) col[i] += B(i, j);
-    }
-  }
-  // S(i0 + 3k + i, i0 + 3l + j) += R(k + 4l, i + 3j), i0 = 3 first_slot.
-  template <class P>
-  void add_hermite_blocks(std::size_t first_slot, HermiteBlockSum<P>& blocks, int ln) {
-    const auto i0 = static_cast<Eigen::Index>(3 * first_slot);
-    const auto& R = blocks.matrix();
-    double* data = S->data();
-    for (int l = 0; l < 4; ++l)
-      for (int j = 0; j < 3; ++j) {
-        double* col = data + S->offset(i0, i0 + 3 * l + j);  // col[i] = S(i0 + i, i0 + 3l + j)
-        for (int k = 0; k < 4; ++k)
-          for (int i = 0; i < 3; ++i) col[3 * k + i] += lane(R(k + 4 * l, i + 3 * j), ln);
-      }
-  }
-};
-
 }  // namespace cabledyn::detail

@@ -575,8 +575,7 @@ class LineModel {
   /// is exact: the converged state is not affected). The system stepper holds a Hermite
   /// line's mass over a step instead, as the spec's Hermite path does (hermite_masses,
   /// held_inertia). The added mass is that of the wetted
-  /// part below the still water (the EI = 0 tangent holds the wetted fraction, as the
-  /// single-line march does).
+  /// part below the still water (the EI = 0 tangent holds the wetted fraction).
   template <class Sink>
   void inertia(const VecX<T>& x, const VecX<T>& ax, VecX<T>& Ma, Sink* sink, const T& wm, const T& wq) const {
     Ma.setZero(size());

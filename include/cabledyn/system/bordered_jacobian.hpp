@@ -118,7 +118,7 @@ class BorderedJacobian {
       const Index kb = std::max<Index>(0, std::min<Index>(s.half_bandwidth, std::max<Index>(0, s.size - 1)));
       band_.emplace_back(std::max<Index>(s.size, 1), kb, kb);
       // The templated band LU (the DGBTRF algorithm with block updates: faster than the
-      // reference LAPACK at a line's band widths, as in the single-line march).
+      // reference LAPACK at a line's band widths).
       lu_.emplace_back(std::max<Index>(s.size, 1), kb, kb, Backend::templated);
       const Index k = static_cast<Index>(s.coupled.size());
       U_.emplace_back(MatX<T>::Zero(s.size, k));

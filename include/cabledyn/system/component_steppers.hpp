@@ -5,8 +5,8 @@
 // are independent systems).
 //
 // Each component with DOFs gets a ComponentView and a SystemStepper of its own: its own Newton
-// test (on its own force scale), its own halvings, sub-steps, line search and factor reuse,
-// as the single-line route marches each line apart. A step steps every component over the
+// test (on its own force scale), its own halvings, sub-steps, line search and factor reuse
+// (a line between held points marches apart from the others). A step steps every component over the
 // same interval in turn, all with the prescribed kinematics the caller set for t + dt; the
 // state of the whole system is assembled from theirs after each step. A step that fails in
 // one component returns every component to the step start (nothing is committed) and throws.

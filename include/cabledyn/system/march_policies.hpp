@@ -44,7 +44,7 @@ class SystemMarchPolicies {
   using Sys = MooringSystem<T>;
   using Index = Eigen::Index;
 
-  /// The EI = 0 policies, as the single-line march has them: the release cap of the force
+  /// The EI = 0 policies: the release cap of the force
   /// blend, and the re-solve of a step whose taut segments turned by more than `angle`
   /// degrees (or one that snapped taut with its axial wave unresolved) in max(4, ceil(theta /
   /// angle)) equal sub-steps, at most max_count. Throws InputError for a count outside
@@ -138,9 +138,9 @@ class SystemMarchPolicies {
   /// be solved in again (1: none), the largest any EI = 0 line asks for (spec "Rotation- and
   /// snap-resolved sub-steps": a taut segment's chord turn above the angle, or a snap with
   /// the axial wave unresolved). A segment counts as taut above 1e-3 of the line's largest
-  /// step-start tension, floored at 1e-3 of its submerged weight (the single-line march floors
-  /// it at 1e-3 of the line's initial tension, a quantity of the run's history: the system's
-  /// decision depends on the step alone, so a restart repeats it).
+  /// step-start tension, floored at 1e-3 of its submerged weight (not of
+  /// the line's initial tension, a quantity of the run's history: the decision depends on the
+  /// step alone, so a restart repeats it).
   int substeps_wanted(const Sys& sys, const State& s1, const T& dt) const {
     if constexpr (std::is_same_v<T, double>) {
       if (!ei0_substeps_) return 1;
@@ -156,8 +156,8 @@ class SystemMarchPolicies {
     }
   }
 
-  /// The chord-turn statistic (spec "Rotation- and snap-resolved sub-steps"; the single-line
-  /// march's largest_turn_deg): turn_start(s0) at an attempt's start, the system holding the
+  /// The chord-turn statistic (spec "Rotation- and snap-resolved sub-steps"; the run
+  /// summaries' largest turn): turn_start(s0) at an attempt's start, the system holding the
   /// prescribed kinematics of s0's time; turn_end(s1, dt) after it converged, holding s1's:
   /// the largest chord turn [deg] of a taut segment of an EI = 0 line over the solver step
   /// (measure_chord_turn, taut as substeps_wanted counts it). 0 in another scalar T or without
@@ -187,7 +187,7 @@ class SystemMarchPolicies {
   /// subdivided, or nullptr. A converged step that changes the chord of an element of a
   /// finite-EI line by more than 20 % of its length, turns a nodal tangent by more than 15
   /// deg, or shrinks a nodal tangent below |m| = 0.01 (a singular parametrisation) is
-  /// rejected, as the single-line march rejects it (a step across a snap can otherwise
+  /// rejected (a step across a snap can otherwise
   /// converge on a far root of the step's equations: case 7 of the campaign, a cable stepped
   /// alone at dtM 0.138 s, converged at 4e7 N of tension).
   void geometry_start(const Sys& sys, const State& s0) const {

@@ -363,12 +363,11 @@ class MooringSystem {
   /// True when the system has a line: the stepper then takes a backtracking line search
   /// (SystemStepperOptions::LineSearch::automatic; spec "Time integration": the Hermite path
   /// halves a step until the residual decreases, and the EI = 0 march settles a snap with its
-  /// line search, as the single-line march does; an update that lowers the residual is not
+  /// line search; an update that lowers the residual is not
   /// touched).
   bool wants_line_search() const { return !lines_.empty(); }
   /// True when the system has a finite-EI line: the stepper then starts a step on the previous
-  /// step's factorised tangent (SystemStepperOptions::FactorReuse::automatic), as the
-  /// single-line march does on a Hermite line. An EI = 0 system factorises fresh (measured on
+  /// step's factorised tangent (SystemStepperOptions::FactorReuse::automatic). An EI = 0 system factorises fresh (measured on
   /// the OC4 chain at N = 160: reuse there saved factorisations, not time).
   bool wants_factor_reuse() const { return has_finite_ei_lines(); }
   /// True when the stepper starts each step from the Newmark predictor, q + dt v + dt^2 (1/2 -
@@ -376,7 +375,7 @@ class MooringSystem {
   /// finite EI (spec "Newton iteration": an EI = 0 step starts from it). Otherwise a step
   /// starts from the constant-acceleration predictor when the committed state balances over
   /// the translational rows (translational_dof) and from the Newmark predictor when it does
-  /// not, as the single-line march starts a Hermite step; a component with lines of both kinds
+  /// not (spec "Newton iteration": the Hermite path); a component with lines of both kinds
   /// takes the Hermite rule for all its DOFs, and one without lines (bodies alone: the spec
   /// names no other) the same rule.
   bool wants_newmark_predictor() const;
@@ -630,14 +629,14 @@ class MooringSystem {
   /// held ends' kinematics those the system holds (spec "Tension and coupled loads": the
   /// coupled load of a line end). Without `inertia`, -(f_int + f_damp - f_ext)_end: the
   /// line-end force that FairTen and AnchTen report (the end element and the end node's share
-  /// of weight, contact and fluid loads; DECK_FORMAT.md, "Outputs"), as the single-line march's.
+  /// of weight, contact and fluid loads; DECK_FORMAT.md, "Outputs").
   Vec3<T> line_end_force_dynamic(const SystemState<T>& s, int l, int end, bool inertia = true) const;
 
   /// The net non-inertial force on every node of line l in state s, -r(q, v) in the line's
   /// node-vector layout (f of its node vector's slots: internal and damping forces, weight and
   /// buoyancy, seabed contact, Morison drag and Froude-Krylov with the held fluid), its end
   /// nodes' rows the line-end forces (line_end_force_dynamic without inertia: what the end
-  /// element and the end node's loads exert on the end object), as the single-line route's node
+  /// element and the end node's loads exert on the end object), the driver's node
   /// force channels (spec "Tension and coupled loads").
   void line_node_forces(const SystemState<T>& s, int l, VecX<T>& f) const;
 
