@@ -15,71 +15,14 @@
 #include "cabledyn/linalg.hpp"
 #include "cabledyn/statics.hpp"
 #include "cabledyn/system.hpp"
+#include "oc3_case.hpp"
 
 using namespace cabledyn;
 
 namespace {
 
-// The OC3 line (902.2 m, 320 m depth) of 100 elements, EI = 0 or finite EI, from a coupled
-// fairlead to a fixed anchor, as a one-line MooringSystem at its static equilibrium.
-struct Case {
-  Vec3<double> fair{5.2, 0, -70}, anchor{853.87, 0, -320};
-  MooringSystem<double> sys;
-  SystemState<double> s0;
-  int pf = -1;
-  static LineType type(double EI) {
-    LineType t;
-    t.name = "OC3";
-    t.d = 0.09;
-    t.rho_A = 77.7066;
-    t.EA = 384.243e6;
-    t.EI = EI;
-    t.BA = -0.8;
-    t.Cdn = 1.6;
-    t.Cdt = 0.1;
-    t.Can = 1.0;
-    return t;
-  }
-  static Environment env() {
-    Environment e;
-    e.depth = 320;
-    return e;
-  }
-  explicit Case(double EI) : sys(env(), "OC3") {
-    SeabedModel bed;
-    bed.z = -320;
-    bed.params.kBot = 1e5;
-    PointModel<double> f, a;
-    f.kind = PointKind::coupled;
-    f.r = fair;
-    a.kind = PointKind::fixed;
-    a.r = anchor;
-    pf = sys.add_point(f);
-    const int pa = sys.add_point(a);
-    sys.add_line(LineModel<double>::from_line(Line("OC3", {{type(EI), 902.2, 100}}, LineEnd{fair}, LineEnd{anchor}, env()), bed),
-                 pf, pa);
-    sys.renumber();
-    s0 = sys.initial_state();
-    solve_statics(sys, s0);
-  }
-};
-
-// The fairlead's surge at time t: 2 m at 10 s, ramped in linearly over 10 s (the benchmark
-// runs long past it), with the velocity and acceleration of that motion.
-EndMotion surge(const Vec3<double>& fair, double t) {
-  const double A = 2, w = 2 * kPi / 10;
-  const double r = std::min(1.0, t / 10), r1 = t < 10 ? 0.1 : 0.0;
-  const double sn = std::sin(w * t), cs = std::cos(w * t);
-  EndMotion m;
-  m.x = fair;
-  m.x(0) += A * r * sn;
-  m.v(0) = A * (r1 * sn + r * w * cs);
-  m.a(0) = A * (2 * r1 * w * cs - r * w * w * sn);
-  return m;
-}
-
 void run_steps(benchmark::State& state, double EI, bool reuse = true, bool modified = false) {
-  Case c(EI);
+  oc3::OneLine c(oc3::type(EI), 100, 0);
   SystemStepperOptions o;
   o.reuse_factor = reuse ? SystemStepperOptions::FactorReuse::automatic : SystemStepperOptions::FactorReuse::off;
   o.modified_newton = modified;
@@ -89,8 +32,7 @@ void run_steps(benchmark::State& state, double EI, bool reuse = true, bool modif
   long k = 0;
   for (auto _ : state) {
     ++k;
-    const EndMotion m = surge(c.fair, k * dt);
-    c.sys.set_coupled(c.pf, m.x, m.v, m.a);
+    c.surge_to(k * dt);
     st.step(dt);
     benchmark::DoNotOptimize(st.state().q.data());
   }
@@ -116,12 +58,11 @@ BENCHMARK(BM_step_hermite_modified_noreuse)->Arg(100)->Unit(benchmark::kMicrosec
 // without (BM_force_*) and with (BM_force_tangent_*) its Jacobian wq dr/dq + wv dr/dv in the
 // bordered band storage, at a state of the surge run.
 void force_eval(benchmark::State& state, double EI, bool tangent) {
-  Case c(EI);
+  oc3::OneLine c(oc3::type(EI), 100, 0);
   SystemStepper<MooringSystem<double>> st(c.sys, SystemStepperOptions{});
   st.initialize(c.s0);
   for (int k = 1; k <= 40; ++k) {
-    const EndMotion m = surge(c.fair, k * 0.05);
-    c.sys.set_coupled(c.pf, m.x, m.v, m.a);
+    c.surge_to(k * 0.05);
     st.step(0.05);
   }
   VecX<double> r(c.sys.dofs());

@@ -26399,6 +26399,19 @@ std::optional<std::string> out_of_plane_note(std::size_t n, const Node& node, do
   return os.str();
 }
 
+namespace detail {
+/// True when height z lies below the deck's seabed (WtrDpth), beyond a round-off margin.
+inline bool below_seabed(const Environment& env, double z) { return env.depth && z < -*env.depth - 1e-6 * (1 + *env.depth); }
+/// The limit of the "below the seabed" errors.
+inline std::string seabed_limit(const Environment& env) { return ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m"; }
+/// Throws the InputError of POINTS row `pid` at height z below the seabed, naming its deck line.
+[[noreturn]] inline void throw_point_below_seabed(const Deck& deck, const Environment& env, int pid, double z) {
+  const PointRecord* p = deck.find_point(pid);
+  throw InputError(detail::where(deck.file, p ? p->line : 0) + " (point " + std::to_string(pid) + ")", "z", z,
+                   seabed_limit(env) + ": the point is below the seabed");
+}
+}  // namespace detail
+
 /// What can be checked before solving (spec "Static equilibrium": a line must reach between
 /// its ends): the ends apart, within reach (a chord below 2 L, strain 1), and not below the
 /// seabed. Throws InputError naming the deck line.
@@ -26415,16 +26428,10 @@ void check_line_geometry(const Deck& deck, const Environment& env, const LineRec
   if (!(chord < 2 * length))
     throw InputError(ctx, "chord between the ends", chord,
                      "< 2 L = " + cabledyn::to_text(2 * length) + " m: the line would stretch beyond strain 1");
-  if (env.depth)
-    for (int end = 0; end < 2; ++end) {
-      const int pid = end == 0 ? rec.fairlead() : rec.anchor();
-      const Vec3<double>& x = end == 0 ? a : b;
-      if (x(2) < -*env.depth - 1e-6 * (1 + *env.depth)) {
-        const PointRecord* p = deck.find_point(pid);
-        throw InputError(detail::where(deck.file, p ? p->line : 0) + " (point " + std::to_string(pid) + ")", "z", x(2),
-                         ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m: the point is below the seabed");
-      }
-    }
+  for (int end = 0; end < 2; ++end) {
+    const Vec3<double>& x = end == 0 ? a : b;
+    if (detail::below_seabed(env, x(2))) detail::throw_point_below_seabed(deck, env, end == 0 ? rec.fairlead() : rec.anchor(), x(2));
+  }
 }
 
 /// True when both ends of a LINES row are held POINTS rows (Fixed, Coupled or Vessel): points
@@ -26442,21 +26449,17 @@ inline bool line_between_held_points(const Deck& deck, const LineRecord& rec) {
 /// error). Throws InputError naming the point's deck line.
 template <class Unused = void>
 void check_held_points_above_seabed(const Deck& deck, const Environment& env) {
-  if (!env.depth) return;
   for (const auto& p : deck.points)
-    if ((p.type == PointType::fixed || p.moving()) && p.r[2] < -*env.depth - 1e-6 * (1 + *env.depth))
-      throw InputError(detail::where(deck.file, p.line) + " (point " + std::to_string(p.id) + ")", "z", p.r[2],
-                       ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m: the point is below the seabed");
+    if ((p.type == PointType::fixed || p.moving()) && detail::below_seabed(env, p.r[2]))
+      detail::throw_point_below_seabed(deck, env, p.id, p.r[2]);
 }
 
 /// The prescribed motion over the run, checked before the march: every line within reach of
 /// its ends and no moving point below the seabed, at each motion-table sample and at every
-/// sixteenth of a fairleadMotion period over the run (its ramp included). `lines_between_held`:
-/// only the lines between held points (line_between_held_points; the system route, where the
-/// other lines' ends are solved for).
+/// sixteenth of a fairleadMotion period over the run (its ramp included): the lines between
+/// held points (line_between_held_points; the other lines' ends are solved for).
 template <class Unused = void>
-void check_motion_envelope(const Deck& deck, const Environment& env, const PointMotions& motion,
-                           bool lines_between_held = false) {
+void check_motion_envelope(const Deck& deck, const Environment& env, const PointMotions& motion) {
   std::vector<double> times;
   const double tmax = *deck.options.TMax;
   if (motion.tracks) {
@@ -26479,7 +26482,7 @@ void check_motion_envelope(const Deck& deck, const Environment& env, const Point
       motion.tracks ? motion.tracks->file : deck.file + ":" + std::to_string(deck.options.line_of("fairleadMotion"));
   for (double t : times) {
     for (const auto& rec : deck.lines) {
-      if (lines_between_held && !line_between_held_points(deck, rec)) continue;
+      if (!line_between_held_points(deck, rec)) continue;
       const Vec3<double> a = motion(rec.fairlead(), t).x, b = motion(rec.anchor(), t).x;
       double length = 0;
       for (const auto& s : deck.sections_of(rec.id)) length += s.length;
@@ -26488,11 +26491,10 @@ void check_motion_envelope(const Deck& deck, const Environment& env, const Point
         throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "chord of line " + std::to_string(rec.id), chord,
                          "in (0, 2 L = " + cabledyn::to_text(2 * length) +
                              " m): the motion would stretch the line beyond strain 1 (or bring its ends together)");
-      if (env.depth)
-        for (const Vec3<double>* x : {&a, &b})
-          if ((*x)(2) < -*env.depth - 1e-6 * (1 + *env.depth))
-            throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "z of a moving point of line " + std::to_string(rec.id),
-                             (*x)(2), ">= -WtrDpth = " + cabledyn::to_text(-*env.depth) + " m: below the seabed");
+      for (const Vec3<double>* x : {&a, &b})
+        if (detail::below_seabed(env, (*x)(2)))
+          throw InputError(src + ": t = " + cabledyn::to_text(t) + " s", "z of a moving point of line " + std::to_string(rec.id),
+                           (*x)(2), detail::seabed_limit(env) + ": below the seabed");
     }
   }
 }
@@ -28157,7 +28159,7 @@ class SystemRunner {
         if (line_between_held_points(deck_, rec))
           check_line_geometry(deck_, env, rec, pm(rec.fairlead(), 0.0).x, pm(rec.anchor(), 0.0).x);
       if (dynamic_run()) {
-        check_motion_envelope(deck_, env, pm, true);
+        check_motion_envelope(deck_, env, pm);
         for (auto& n : motion_start_notes(deck_, pm)) notes_.push_back(std::move(n));
       }
     }

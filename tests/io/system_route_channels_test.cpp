@@ -25,6 +25,7 @@
 #include "cabledyn/statics.hpp"
 #include "cabledyn/io/system_runner.hpp"
 #include "cabledyn/system.hpp"
+#include "support/series_gap.hpp"
 
 using namespace cabledyn;
 
@@ -145,22 +146,11 @@ std::vector<std::vector<double>> finer_rows(std::string text, double dtm, int fa
   return r.channel_rows();
 }
 
-// The largest and rms differences of column k of two row tables, and the peak and range of a.
-struct ColumnGap {
-  double worst = 0, rms = 0, peak = 0, lo = 1e300, hi = -1e300;
-};
-ColumnGap column_gap(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b, std::size_t k) {
-  ColumnGap g;
-  double sq = 0;
-  for (std::size_t r = 0; r < a.size(); ++r) {
-    g.peak = std::max(g.peak, std::fabs(a[r][k]));
-    g.lo = std::min(g.lo, a[r][k]);
-    g.hi = std::max(g.hi, a[r][k]);
-    g.worst = std::max(g.worst, std::fabs(a[r][k] - b[r][k]));
-    sq += (a[r][k] - b[r][k]) * (a[r][k] - b[r][k]);
-  }
-  g.rms = std::sqrt(sq / static_cast<double>(a.size()));
-  return g;
+// The gap of column k of rows b from rows a (test_support::series_gap: largest and rms
+// difference, a's peak and range).
+test_support::SeriesGap column_gap(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b,
+                                   std::size_t k) {
+  return test_support::series_gap(a.size(), [&](std::size_t r) { return a[r][k]; }, [&](std::size_t r) { return b[r][k]; });
 }
 
 }  // namespace
@@ -332,7 +322,7 @@ TEST_CASE("The driver's node acceleration and force channels on a surged chain f
   const std::size_t nc = A[0].size();
   REQUIRE(nc == 8);
   for (std::size_t k = 0; k < nc; ++k) {
-    const ColumnGap g = column_gap(A, B, k);
+    const test_support::SeriesGap g = column_gap(A, B, k);
     INFO("channel " << k << ": peak " << g.peak << ", largest difference " << g.worst << ", rms " << g.rms);
     CHECK(g.peak > 0);
     // Observed (largest / rms, of the peak): FairTen and the fairlead node's force 2.3-2.9 % /
@@ -847,12 +837,11 @@ TEST_CASE("A prescribed vessel: yawed about the anchor it turns the catenary rig
   const auto& B = sys.channel_rows();
   REQUIRE(A.size() == B.size());
   REQUIRE(A.size() == 321);
-  double peak = 0, lo = 1e300, worst = 0, heave = 0;
+  const test_support::SeriesGap g = column_gap(A, B, 0);
+  const double peak = g.peak, lo = g.lo, worst = g.worst;
+  double heave = 0;
   for (std::size_t r = 0; r < A.size(); ++r) {
     const double t = 0.05 * static_cast<double>(r);
-    peak = std::max(peak, A[r][0]);
-    lo = std::min(lo, A[r][0]);
-    worst = std::max(worst, std::fabs(A[r][0] - B[r][0]));
     heave = std::max(heave, std::fabs(A[r][3] + 10));
     if (t >= 10) {  // after the ramp (one period)
       const double th = 5 * kPi / 180 * std::sin(2 * kPi * t / 10);
@@ -922,7 +911,7 @@ FairTen1
   const auto A = finer_rows(deck, 0.1, 4, 0.1, dir / "finer");
   const auto& B = sys.channel_rows();
   REQUIRE(A.size() == B.size());
-  const ColumnGap g = column_gap(A, B, 0);
+  const test_support::SeriesGap g = column_gap(A, B, 0);
   INFO("FairTen1 peak " << g.peak << " N; from the finer march: rms " << g.rms << " N, largest " << g.worst << " N");
   CHECK(g.rms <= 0.01 * g.peak);
   fs::remove_all(dir);

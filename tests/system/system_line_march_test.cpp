@@ -124,6 +124,30 @@ double slp_max_abs_diff(const std::vector<double>& a, const std::vector<double>&
   return m;
 }
 
+// The free swing of line 0 from state s at rho_inf = 1 (no numerical damping), `steps`
+// steps of dt: the mean period of the vertical motion of its middle node (of n elements)
+// from its up-crossings (at least min_crossings), and the stepper's statistics.
+struct Swing {
+  double period = 0;
+  SystemStepperStatistics stats;
+};
+Swing slp_swing(MooringSystem<double>& sys, const SystemState<double>& s, int n, double dt, int steps, std::size_t min_crossings) {
+  SystemStepperOptions so;
+  so.rho_inf = 1.0;
+  SystemStepper<MooringSystem<double>> st(sys, so);
+  st.initialize(s);
+  const Eigen::Index mid = sys.node_dof(0, static_cast<std::size_t>(n / 2)) + 1;
+  std::vector<double> ts, ys;
+  for (int k = 0; k < steps; ++k) {
+    st.step(dt);
+    ts.push_back(st.state().t);
+    ys.push_back(st.state().q(mid));
+  }
+  const auto c = test_support::upcrossings(ts, ys);
+  REQUIRE(c.size() >= min_crossings);
+  return Swing{test_support::mean_period(c), st.statistics()};
+}
+
 }  // namespace
 
 TEST_CASE("slp: a taut EI = 0 string between two fixed points oscillates at f = 1/(2l) sqrt(T/m)",
@@ -148,30 +172,19 @@ TEST_CASE("slp: a taut EI = 0 string between two fixed points oscillates at f = 
     const double x = double(i) / N;
     s.q.segment<3>(sys.node_dof(0, i)) = Vec3<double>(x * l, 0.02 * std::sin(kPi * x), -50);
   }
-  SystemStepperOptions so;
-  so.rho_inf = 1.0;
-  SystemStepper<MooringSystem<double>> st(sys, so);
-  st.initialize(s);
-  const double period = 1 / f1, dt = period / 200;
-  const Eigen::Index mid = sys.node_dof(0, static_cast<std::size_t>(N / 2)) + 1;
-  std::vector<double> ts, ys;
-  for (int k = 0; k < 1000; ++k) {
-    st.step(dt);
-    ts.push_back(st.state().t);
-    ys.push_back(st.state().q(mid));
-  }
-  const auto c = test_support::upcrossings(ts, ys);
-  REQUIRE(c.size() >= 4);
-  const double measured = test_support::mean_period(c);
+  const double period = 1 / f1;
+  const Swing sw = slp_swing(sys, s, N, period / 200, 1000, 4);
+  const double measured = sw.period;
+  const auto& stats = sw.stats;
   // The single-line test's tolerance (the same element model and scheme): linear elements with
   // consistent mass raise omega_1 by (pi/N)^2/24 (2.6e-4); the trapezoidal rule (rho_inf = 1)
   // lengthens the period by (omega dt)^2/12 (8e-5); the crossing interpolation is below 1e-5.
   const double rel = std::fabs(measured * f1 - 1);
   INFO("measured period " << measured << " analytic " << period << " relative error " << rel << "; "
-                          << st.statistics().subdivisions << " subdivided steps");
+                          << stats.subdivisions << " subdivided steps");
   CHECK(rel < 5e-4);  // system route: 2.1e-4
-  CHECK(st.statistics().release_caps == 0);  // a taut string: nothing releases
-  CHECK(st.statistics().substepped == 0);
+  CHECK(stats.release_caps == 0);  // a taut string: nothing releases
+  CHECK(stats.substepped == 0);
 }
 
 TEST_CASE("slp: a finite-EI beam pinned between two fixed points oscillates at the Euler-Bernoulli frequency",
@@ -199,29 +212,16 @@ TEST_CASE("slp: a finite-EI beam pinned between two fixed points oscillates at t
       s.q.segment<3>(sys.node_dof(0, i)) = Vec3<double>(x, A * std::sin(kPi * x / L), -50);
     sys.set_node_tangent(s, 0, i, Vec3<double>(1, A * kPi / L * std::cos(kPi * x / L), 0));
   }
-  SystemStepperOptions so;
-  so.rho_inf = 1.0;
-  SystemStepper<MooringSystem<double>> st(sys, so);
-  st.initialize(s);
-  const double dt = 1 / f1 / 200;
-  const Eigen::Index mid = sys.node_dof(0, static_cast<std::size_t>(N / 2)) + 1;
-  std::vector<double> ts, ys;
-  for (int k = 0; k < 800; ++k) {
-    st.step(dt);
-    ts.push_back(st.state().t);
-    ys.push_back(st.state().q(mid));
-  }
-  const auto c = test_support::upcrossings(ts, ys);
-  REQUIRE(c.size() >= 3);
-  const double measured = test_support::mean_period(c);
+  const Swing sw = slp_swing(sys, s, N, 1 / f1 / 200, 800, 3);
+  const double measured = sw.period;
   // The single-line test's tolerance: cubic-Hermite elements converge at h^4 (below 1e-6 on 16
   // elements); the trapezoidal rule's period error (omega dt)^2/12 = 8e-5; the axial tension the
   // deflection induces (EA (pi A / 2L)^2 = 0.6 N) raises f1 by 6e-5.
   const double rel = std::fabs(measured * f1 - 1);
   INFO("measured period " << measured << " analytic " << 1 / f1 << " relative error " << rel << "; "
-                          << st.statistics().subdivisions << " subdivided steps");
+                          << sw.stats.subdivisions << " subdivided steps");
   CHECK(rel < 2e-4);  // system route: 3.6e-5
-  CHECK(st.statistics().subdivisions == 0);  // no step beyond the step check's bounds
+  CHECK(sw.stats.subdivisions == 0);  // no step beyond the step check's bounds
 }
 
 TEST_CASE("slp: harmonic surge of a suspended line through SystemStepper: the fairlead tension converges at second "
@@ -274,12 +274,20 @@ TEST_CASE("slp: harmonic surge of a suspended line through SystemStepper: the fa
   CHECK(Th == Approx(T[2]).epsilon(1e-3));
 }
 
-TEST_CASE("slp: the release cap keeps a rattling slack cable's total energy bounded in the system march",
-          "[system][dynamics][release_cap]") {
-  // The spec's light, axially stiff cable (80 kg/m, EA 8e8 N) of 20 m between two fixed points
-  // 16 m apart, released from a V stretched by 2e-4, in vacuum: it falls, goes slack and snaps
-  // taut again and again. The system stepper has no created-energy counter (the single-line
-  // statistic); the total energy (kinetic plus potential: strain and weight) is its witness.
+namespace {
+
+// The spec's light, axially stiff cable (80 kg/m, EA 8e8 N, dashpot BA) of 20 m between two
+// fixed points 16 m apart, released in vacuum from a V stretched by 2e-4, marched for 10 s at
+// dt with the release cap on or off (the sub-steps off: every step as given, as the spec's
+// release-cap figures; rho_inf 0.4): the largest rise of the total energy (kinetic plus
+// potential: strain and weight) above its start, whether the march failed (a pumped rattle
+// that outran it), the capped element-steps and |E0|.
+struct Rattle {
+  double rise = 0, E0 = 0;
+  bool failed = false;
+  long caps = 0;
+};
+Rattle slp_rattle(double BA, double dt, bool cap) {
   Environment env;
   env.rho_w = 0;
   test_support::SectionNumbers n;
@@ -288,6 +296,7 @@ TEST_CASE("slp: the release cap keeps a rattling slack cable's total energy boun
   n.EA = 8e8;
   n.rho_A = 80;
   n.d = 0.1;
+  n.BA = BA;
   auto sys = slp_one_line(env, SeabedModel{}, n, {0, 0, 0}, {16, 0, 0}, false, "slack");
   auto s0 = sys.initial_state();
   const double Ls = 20 * (1 + 2e-4), h = std::sqrt(Ls * Ls / 4 - 64);
@@ -298,41 +307,49 @@ TEST_CASE("slp: the release cap keeps a rattling slack cable's total energy boun
                      : Vec3<double>(8 + 8 * (sa - Ls / 2) / (Ls / 2), 0, -h * (1 - (sa - Ls / 2) / (Ls / 2)));
   }
   auto energy = [&](const SystemState<double>& s) { return sys.kinetic_energy(s) + sys.potential_energy(s); };
-  const double E0 = energy(s0);
-  for (double dt : {0.005, 0.02}) {  // omega dt of a segment's axial mode: 8 and 32
-    double rise[2] = {0, 0};
-    bool failed[2] = {false, false};
-    long caps = 0;
-    for (int cap = 0; cap < 2; ++cap) {
-      sys.set_march_policies(cap == 1, false);  // every step as given, as the spec's release-cap figures
-      SystemStepperOptions so;
-      so.rho_inf = 0.4;  // DynamicOptions' default, the single-line figures'
-      SystemStepper<MooringSystem<double>> st(sys, so);
-      st.initialize(s0);
-      double Emax = E0;
-      try {
-        for (int k = 0; k < static_cast<int>(10 / dt); ++k) {
-          st.step(dt);
-          Emax = std::max(Emax, energy(st.state()));
-        }
-      } catch (const SolveError&) {
-        failed[cap] = true;  // the pumped rattle outran the march
-      }
-      rise[cap] = Emax - E0;
-      if (cap == 1) caps = st.statistics().release_caps;
+  Rattle r;
+  r.E0 = energy(s0);
+  sys.set_march_policies(cap, false);
+  SystemStepperOptions so;
+  so.rho_inf = 0.4;
+  SystemStepper<MooringSystem<double>> st(sys, so);
+  st.initialize(s0);
+  double Emax = r.E0;
+  try {
+    for (int k = 0; k < static_cast<int>(10 / dt); ++k) {
+      st.step(dt);
+      Emax = std::max(Emax, energy(st.state()));
     }
-    INFO("dt " << dt << ": largest total-energy rise without the cap " << rise[0] << " J"
-               << (failed[0] ? " (the march then failed)" : "") << ", with it " << rise[1] << " J; |E0| "
-               << std::fabs(E0) << " J; capped element-steps " << caps);
+  } catch (const SolveError&) {
+    r.failed = true;
+  }
+  r.rise = Emax - r.E0;
+  r.caps = st.statistics().release_caps;
+  r.E0 = std::fabs(r.E0);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("slp: the release cap keeps a rattling slack cable's total energy bounded in the system march",
+          "[system][dynamics][release_cap]") {
+  // The rattling cable of slp_rattle without a dashpot: it falls, goes slack and snaps taut
+  // again and again. The system stepper has no created-energy counter (the single-line
+  // statistic); the total energy is its witness.
+  for (double dt : {0.005, 0.02}) {  // omega dt of a segment's axial mode: 8 and 32
+    const Rattle plain = slp_rattle(0, dt, false), capped = slp_rattle(0, dt, true);
+    INFO("dt " << dt << ": largest total-energy rise without the cap " << plain.rise << " J"
+               << (plain.failed ? " (the march then failed)" : "") << ", with it " << capped.rise << " J; |E0| "
+               << capped.E0 << " J; capped element-steps " << capped.caps);
     // Single-line route: without the cap the force blend pumps the rattle (total-energy rise
     // above 10 |E0|), with it the rise stays below 0.2 |E0|; bounds kept. Without the cap the
     // system march may instead stop at a step it cannot follow: that counts as pumped.
     // System route: without the cap 5.0e7 J (dt 0.005) and 2.9e6 J (dt 0.02) against |E0| =
     // 4.7e4 J; with it 329 J and 358 J; 209 and 76 capped element-steps.
-    CHECK((failed[0] || rise[0] > 10 * std::fabs(E0)));
-    CHECK_FALSE(failed[1]);
-    CHECK(rise[1] < 0.2 * std::fabs(E0));
-    CHECK(caps > 50);
+    CHECK((plain.failed || plain.rise > 10 * plain.E0));
+    CHECK_FALSE(capped.failed);
+    CHECK(capped.rise < 0.2 * capped.E0);
+    CHECK(capped.caps > 50);
   }
 }
 
@@ -346,57 +363,17 @@ TEST_CASE("slp: the release cap with axial damping: the dashpot share is capped 
   // 206 J and 1646 J, |E0| 4.7e4 J; 46 and 26 capped element-steps. (The single-line march,
   // before it was retired, counted the created energy per element and step alone: 135 J ->
   // 0.009 J and 1157 J -> 6.6 J.)
-  Environment env;
-  env.rho_w = 0;
   for (const auto& [BA, dt] : {std::pair{3e4, 0.005}, std::pair{1e5, 0.02}}) {
-    test_support::SectionNumbers n;
-    n.length = 20;
-    n.segs = 10;
-    n.EA = 8e8;
-    n.rho_A = 80;
-    n.d = 0.1;
-    n.BA = BA;
-    auto sys = slp_one_line(env, SeabedModel{}, n, {0, 0, 0}, {16, 0, 0}, false, "slack");
-    auto s0 = sys.initial_state();
-    const double Ls = 20 * (1 + 2e-4), h = std::sqrt(Ls * Ls / 4 - 64);
-    for (std::size_t i = 1; i < 10; ++i) {
-      const double sa = double(i) / 10 * Ls;
-      s0.q.segment<3>(sys.node_dof(0, i)) =
-          sa <= Ls / 2 ? Vec3<double>(8 * sa / (Ls / 2), 0, -h * sa / (Ls / 2))
-                       : Vec3<double>(8 + 8 * (sa - Ls / 2) / (Ls / 2), 0, -h * (1 - (sa - Ls / 2) / (Ls / 2)));
-    }
-    auto energy = [&](const SystemState<double>& s) { return sys.kinetic_energy(s) + sys.potential_energy(s); };
-    const double E0 = energy(s0);
-    double rise[2] = {0, 0};
-    bool failed[2] = {false, false};
-    long caps = 0;
-    for (int cap = 0; cap < 2; ++cap) {
-      sys.set_march_policies(cap == 1, false);  // every step as given, as the spec's release-cap figures
-      SystemStepperOptions so;
-      so.rho_inf = 0.4;
-      SystemStepper<MooringSystem<double>> st(sys, so);
-      st.initialize(s0);
-      double Emax = E0;
-      try {
-        for (int k = 0; k < static_cast<int>(10 / dt); ++k) {
-          st.step(dt);
-          Emax = std::max(Emax, energy(st.state()));
-        }
-      } catch (const SolveError&) {
-        failed[cap] = true;  // the pumped rattle outran the march
-      }
-      rise[cap] = Emax - E0;
-      if (cap == 1) caps = st.statistics().release_caps;
-    }
-    INFO("BA " << BA << " dt " << dt << ": largest total-energy rise without the cap " << rise[0] << " J"
-               << (failed[0] ? " (the march then failed)" : "") << ", with it " << rise[1] << " J; |E0| "
-               << std::fabs(E0) << " J; capped element-steps " << caps);
-    CHECK_FALSE(failed[0]);  // the dashpot keeps the uncapped march going
-    CHECK_FALSE(failed[1]);
-    CHECK(rise[0] > 100.0);
-    CHECK(rise[1] < 0.7 * rise[0]);
-    CHECK(rise[1] < 0.05 * std::fabs(E0));
-    CHECK(caps > 20);
+    const Rattle plain = slp_rattle(BA, dt, false), capped = slp_rattle(BA, dt, true);
+    INFO("BA " << BA << " dt " << dt << ": largest total-energy rise without the cap " << plain.rise << " J"
+               << (plain.failed ? " (the march then failed)" : "") << ", with it " << capped.rise << " J; |E0| "
+               << capped.E0 << " J; capped element-steps " << capped.caps);
+    CHECK_FALSE(plain.failed);  // the dashpot keeps the uncapped march going
+    CHECK_FALSE(capped.failed);
+    CHECK(plain.rise > 100.0);
+    CHECK(capped.rise < 0.7 * plain.rise);
+    CHECK(capped.rise < 0.05 * capped.E0);
+    CHECK(capped.caps > 20);
   }
 }
 

@@ -15,6 +15,7 @@
 #include "cabledyn/dynamics.hpp"
 #include "cabledyn/statics.hpp"
 #include "support/motions.hpp"
+#include "support/series_gap.hpp"
 #include "support/system_builders.hpp"
 
 using namespace cabledyn;
@@ -79,39 +80,23 @@ Run march_chain(bool policies, double dt) {
   return r;
 }
 
-// The largest and rms differences of two tension histories, and the largest tension of b.
-struct Difference {
-  double worst = 0, rms = 0, Tmax = 0;
-};
-Difference difference(const std::vector<double>& a, const std::vector<double>& b) {
-  Difference d;
-  double sq = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d.worst = std::max(d.worst, std::fabs(a[i] - b[i]));
-    sq += (a[i] - b[i]) * (a[i] - b[i]);
-    d.Tmax = std::max(d.Tmax, b[i]);
-  }
-  d.rms = std::sqrt(sq / static_cast<double>(a.size()));
-  return d;
-}
-
 }  // namespace
 
 TEST_CASE("A chain surged slack and taut: with the release cap and sub-steps the system stepper follows a march "
           "of an eighth of its step",
           "[system][dynamics][policies]") {
   const Run on = march_chain(true, kDt), off = march_chain(false, kDt), fine = march_chain(true, kDt / 8);
-  const Difference don = difference(on.T, fine.T), doff = difference(off.T, fine.T);
+  const test_support::SeriesGap don = test_support::series_gap(fine.T, on.T), doff = test_support::series_gap(fine.T, off.T);
   const auto& ss = on.stats;
   INFO("policies on: largest fairlead tension difference from the dt / 8 march " << don.worst << " N, rms " << don.rms
-                                                                                  << " N, of " << don.Tmax
+                                                                                  << " N, of " << don.peak
                                                                                   << " N; release caps " << ss.release_caps
                                                                                   << ", sub-stepped steps " << ss.substepped
                                                                                   << " (up to " << ss.largest_substeps
                                                                                   << "), kept plain " << ss.kept_plain
                                                                                   << "; policies off: " << doff.worst
                                                                                   << " N, rms " << doff.rms << " N");
-  CHECK(don.Tmax > 1.5e6);  // the snaps: well above the 0.9 MN static tension
+  CHECK(don.peak > 1.5e6);  // the snaps: well above the 0.9 MN static tension
   CHECK(ss.release_caps > 0);
   CHECK(ss.substepped > 0);
   // The snap peaks are sensitive: a change at round-off in a sub-step's prescribed kinematics
@@ -120,8 +105,8 @@ TEST_CASE("A chain surged slack and taut: with the release cap and sub-steps the
   // converged at the snaps. Observed against the dt / 8 march: with the policies 14.5 % of the
   // peak at most and 2.3 % rms, without them 17.8 % and 3.8 %: the policies bring the march
   // toward the finer one (rms 0.60x).
-  CHECK(don.worst <= 0.2 * don.Tmax);
-  CHECK(don.rms <= 0.03 * don.Tmax);
+  CHECK(don.worst <= 0.2 * don.peak);
+  CHECK(don.rms <= 0.03 * don.peak);
   CHECK(don.rms <= 0.75 * doff.rms);
   CHECK(off.stats.release_caps == 0);
   CHECK(off.stats.substepped == 0);
@@ -494,11 +479,6 @@ std::vector<double> blend_march(bool force_blend, double dt) {
   return T;
 }
 
-double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::fabs(a[i] - b[i]));
-  return d;
-}
 
 }  // namespace
 
@@ -507,13 +487,13 @@ TEST_CASE("The configuration blend (False alpha_force_blend) in the system stepp
           "[system][dynamics][blend]") {
   // Observed order of accuracy against a 16x finer march of the same blend.
   const std::vector<double> ref = blend_march(false, 0.1 / 16);
-  double Tmax = 0;
-  for (double t : ref) Tmax = std::max(Tmax, t);
-  const double e1 = largest_difference(blend_march(false, 0.1), ref), e2 = largest_difference(blend_march(false, 0.05), ref),
-               e3 = largest_difference(blend_march(false, 0.025), ref);
+  using test_support::series_gap;
+  const double Tmax = series_gap(ref, ref).peak;
+  const double e1 = series_gap(ref, blend_march(false, 0.1)).worst, e2 = series_gap(ref, blend_march(false, 0.05)).worst,
+               e3 = series_gap(ref, blend_march(false, 0.025)).worst;
   const double p1 = std::log2(e1 / e2), p2 = std::log2(e2 / e3);
   // The force blend converges to the same march.
-  const double fb = largest_difference(blend_march(true, 0.1 / 16), ref);
+  const double fb = series_gap(ref, blend_march(true, 0.1 / 16)).worst;
   INFO("configuration blend: errors " << e1 << ", " << e2 << ", " << e3 << " N of " << Tmax << " N (orders " << p1
                                       << ", " << p2 << "); force blend at dt / 16: " << fb << " N from it");
   // Observed: errors 186, 49, 12 N of 0.91 MN (orders 1.93, 2.07); the force blend 0.40 N

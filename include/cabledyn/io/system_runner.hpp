@@ -96,7 +96,7 @@ class SystemRunner {
         if (line_between_held_points(deck_, rec))
           check_line_geometry(deck_, env, rec, pm(rec.fairlead(), 0.0).x, pm(rec.anchor(), 0.0).x);
       if (dynamic_run()) {
-        check_motion_envelope(deck_, env, pm, true);
+        check_motion_envelope(deck_, env, pm);
         for (auto& n : motion_start_notes(deck_, pm)) notes_.push_back(std::move(n));
       }
     }
