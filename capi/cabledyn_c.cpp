@@ -123,7 +123,7 @@ int cabledyn_body_pose(const cabledyn_system* s, int id, double r6[6]) {
     cabledyn::Vec3<double> r;
     cabledyn::Mat3<double> R;
     s->sim->body_pose(id, r, R);
-    const auto a = cabledyn::angles_xyz(R);
+    const auto a = cabledyn::io::deck_body_angles(s->sim->deck().options, R);
     for (int k = 0; k < 3; ++k) r6[k] = r(k), r6[3 + k] = a(k);
   });
 }

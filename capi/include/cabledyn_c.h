@@ -40,12 +40,14 @@ typedef struct cabledyn_system cabledyn_system;
  * failure). */
 CABLEDYN_C_API int cabledyn_create(const char* deck_path, cabledyn_system** out);
 /* Number of coupled DOFs, in MoorDyn's order of coupled objects: 6 per Coupled / Vessel /
- * CoupledPinned body (x y z of its reference point, roll pitch yaw [rad] of R = Rx Ry Rz;
+ * CoupledPinned body (x y z of its reference point, roll pitch yaw [rad] of R = Rx Ry Rz, or
+ * of R = Rz Ry Rx with the deck option bodyAngles orcaflex;
  * velocities: the reference point's and the angular velocity in world axes; loads: force and
  * moment about the reference point; a CoupledPinned body ignores its angles and returns zero
  * moments), in BODIES order; then 6 per Coupled / Vessel rod (End A and the angles of its axes,
  * z along the rod) and 3 per CoupledPinned rod (End A), in RODS order; then 3 per Coupled /
- * Vessel point (x y z), in POINTS order. */
+ * Vessel / Turbine<J> point (x y z), in POINTS order by turbine (Coupled and Vessel points are
+ * turbine 1's, as in MoorDyn-F). */
 CABLEDYN_C_API int cabledyn_coupled_dofs(const cabledyn_system* s, int* n);
 /* Number of coupled points and of coupled bodies and rods (their entries: cabledyn_coupled_dofs). */
 CABLEDYN_C_API int cabledyn_coupled_objects(const cabledyn_system* s, int* points, int* bodies);
@@ -61,7 +63,8 @@ CABLEDYN_C_API int cabledyn_step(cabledyn_system* s, const double* x, const doub
 /* Position [m] and net line force [N] of the point with deck ID id. */
 CABLEDYN_C_API int cabledyn_point_position(const cabledyn_system* s, int id, double r[3]);
 CABLEDYN_C_API int cabledyn_point_force(const cabledyn_system* s, int id, double f[3]);
-/* Body `id` (deck ID): position of its reference point [m] and roll pitch yaw [rad]; the
+/* Body `id` (deck ID): position of its reference point [m] and roll pitch yaw [rad] (the
+ * deck's bodyAngles convention); the
  * load of its lines about the reference point (force [N], moment [N m]); a coupled body's
  * load on the host (its lines' and its own loads less its inertia, as cabledyn_step). */
 CABLEDYN_C_API int cabledyn_body_pose(const cabledyn_system* s, int id, double r6[6]);

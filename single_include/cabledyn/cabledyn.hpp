@@ -13760,6 +13760,26 @@ Mat3<T> rotation_zyx(const T& roll, const T& pitch, const T& yaw) {
   return Mat3<T>(R[2] * R[1] * R[0]);
 }
 
+/// The angles (roll, pitch, yaw) of rotation_zyx that give R, pitch in [-pi/2, pi/2] (at
+/// pitch = +-pi/2 the roll is taken as 0).
+template <class T>
+Vec3<T> angles_zyx(const Mat3<T>& R) {
+  using std::asin;
+  using std::atan2;
+  // R(2, 0) = -sin(pitch); R(2, 1) = cos(pitch) sin(roll); R(2, 2) = cos(pitch) cos(roll);
+  // R(1, 0) = cos(pitch) sin(yaw); R(0, 0) = cos(pitch) cos(yaw).
+  T sp = T(0) - R(2, 0);
+  if (value_of(sp) > 1) sp = T(1);
+  if (value_of(sp) < -1) sp = T(-1);
+  const T pitch = asin(sp);
+  if (std::fabs(static_cast<double>(value_of(sp))) > 1 - 1e-12) {
+    // Gimbal lock: roll and yaw turn about one axis; put it all in yaw.
+    const T yaw = atan2(T(0) - R(0, 1), R(1, 1));
+    return Vec3<T>(T(0), pitch, yaw);
+  }
+  return Vec3<T>(atan2(R(2, 1), R(2, 2)), pitch, atan2(R(1, 0), R(0, 0)));
+}
+
 /// The angular velocity w and acceleration alpha, in global axes, of R = rotation_zyx(ang)
 /// with angle rates angd and second rates angdd (spec "Prescribed vessel motion": alpha is
 /// the exact time derivative of w): w = yaw' e_z + pitch' Rz e_y + roll' Rz Ry e_x, and, with
@@ -13841,6 +13861,34 @@ enum class BodyWetting {
   full,    ///< phi = 1 at any elevation (bodyWetting moordyn, as MoorDyn)
 };
 
+/// The linear hydrostatic restoring of a surface-piercing hull (spec "Attached objects and
+/// line ends": C33, C44, C55; deck BODY HYDROSTATICS): the heave force -C33 (z - z0) at the
+/// reference point and the moment -C44 tau_1 h_1 - C55 tau_2 h_2, tau the tilt rotation vector
+/// of the body axis `up` (body axes; vertical at the reference pose) from the vertical, h_1 the
+/// horizontal direction of the body x axis, h_2 = e_z x h_1 (so independent of the heading).
+/// A body with restoring keeps the submerged fraction phi = 1. HydrostaticRestoring::about
+/// takes a pose as the reference (the deck pose, spec "static equilibrium": "the hydrostatic
+/// restoring keeps the deck pose as its reference").
+template <class T>
+struct HydrostaticRestoring {
+  T C33 = T(0);  ///< heave stiffness [N/m]
+  T C44 = T(0);  ///< roll stiffness about h_1 [N m/rad]
+  T C55 = T(0);  ///< pitch stiffness about h_2 [N m/rad]
+  T z0 = T(0);   ///< reference height of the reference point [m]
+  Vec3<T> up = Vec3<T>::UnitZ();  ///< the body axis (unit, body axes) vertical at the reference pose
+  bool any() const { return value_of(C33) != 0 || value_of(C44) != 0 || value_of(C55) != 0; }
+  /// The restoring C33, C44, C55 about the pose (r, R).
+  static HydrostaticRestoring about(const Vec3<T>& r, const Mat3<T>& R, const T& C33, const T& C44, const T& C55) {
+    HydrostaticRestoring h;
+    h.C33 = C33;
+    h.C44 = C44;
+    h.C55 = C55;
+    h.z0 = r(2);
+    h.up = R.transpose() * Vec3<T>::UnitZ();
+    return h;
+  }
+};
+
 /// A rigid body (deck BODIES row). Parameters in T; offsets in body axes.
 template <class T>
 struct BodyModel {
@@ -13872,6 +13920,8 @@ struct BodyModel {
   Vec6<double> CdA = Vec6<double>::Zero();  ///< drag areas along the body axes: 3 translational [m^2], 3 rotational [m^5]
   Vec3<double> Ca = Vec3<double>::Zero();   ///< translational added-mass coefficients along the body axes
   BodyWetting wetting = BodyWetting::sphere;
+  /// Linear hydrostatic restoring (none by default); with it phi = 1 at any elevation.
+  HydrostaticRestoring<T> restoring;
   /// The fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt of a held fluid acceleration at
   /// the reference point (spec "Attached objects and line ends"; bodyHydro moordyn: false,
   /// as MoorDyn, which leaves it out).
@@ -13982,7 +14032,7 @@ BodyImmersion<T> body_immersion(const BodyModel<T>& B, const T& zb, const Enviro
   // directions) met with a seeded one cannot be made coherent by Eigen's AutoDiff.
   BodyImmersion<T> out;
   const T W = B.volume * (env.rho_w * env.g);
-  if (B.wetting == BodyWetting::full || !(value_of(B.volume) > 0)) {
+  if (B.wetting == BodyWetting::full || B.restoring.any() || !(value_of(B.volume) > 0)) {
     out.energy = -W * zb;
     return out;
   }
@@ -14381,9 +14431,66 @@ void for_each_body_fluid_site(const BodyModel<T>& B, const Vec3<T>& r, const Mat
   }
 }
 
+/// The tilt of a body with hydrostatic restoring H at orientation R (spec "Attached objects
+/// and line ends"): tau1 = tau . h_1, tau2 = tau . h_2 with tau the rotation vector that turns
+/// e_z onto the axis a = R H.up (angle atan2(|e_z x a|, a_z) about e_z x a), and h_1, h_2.
+template <class T>
+struct BodyTilt {
+  T tau1 = T(0), tau2 = T(0);
+  Vec3<T> h1 = Vec3<T>::UnitX(), h2 = Vec3<T>::UnitY();
+};
+
+template <class T>
+BodyTilt<T> body_tilt(const HydrostaticRestoring<T>& H, const Mat3<T>& R) {
+  using std::atan2;
+  using std::sqrt;
+  BodyTilt<T> out;
+  const Vec3<T> a = R * H.up;
+  const Vec3<T> c(T(-a(1)), a(0), T(0));  // e_z x a
+  const T s2 = c(0) * c(0) + c(1) * c(1);
+  // theta / sin(theta): its series 1 + s^2 / 6 near the upright pose, where sqrt's derivative fails.
+  T f;
+  if (value_of(s2) > 1e-16) {
+    const T s = sqrt(s2);
+    f = atan2(s, a(2)) / s;
+  } else {
+    f = T(1) + s2 / 6.0;
+  }
+  const Vec3<T> x = R.col(0);
+  const T hx2 = x(0) * x(0) + x(1) * x(1);
+  if (value_of(hx2) > 1e-24) {  // else the body x axis is vertical: h_1 = e_x
+    const T hn = sqrt(hx2);
+    out.h1 = Vec3<T>(T(x(0) / hn), T(x(1) / hn), T(0));
+    out.h2 = Vec3<T>(T(-out.h1(1)), out.h1(0), T(0));
+  }
+  out.tau1 = f * c.dot(out.h1);
+  out.tau2 = f * c.dot(out.h2);
+  return out;
+}
+
+/// The hydrostatic restoring load (force, moment) about the reference point of a body with
+/// restoring H at pose (r, R): (0, 0, -C33 (z - z0)) and -C44 tau1 h1 - C55 tau2 h2.
+template <class T>
+Vec6<T> hydrostatic_restoring_load(const HydrostaticRestoring<T>& H, const Vec3<T>& r, const Mat3<T>& R) {
+  Vec6<T> F = Vec6<T>::Zero();
+  F(2) = -H.C33 * (r(2) - H.z0);
+  const BodyTilt<T> t = body_tilt<T>(H, R);
+  F.template tail<3>() = Vec3<T>(t.h1 * T(-H.C44 * t.tau1) + t.h2 * T(-H.C55 * t.tau2));
+  return F;
+}
+
+/// Its potential 1/2 C33 (z - z0)^2 + 1/2 (C44 tau1^2 + C55 tau2^2): exact for C44 = C55 (the
+/// moment -C tau is the gradient of C theta^2 / 2), to second order in the tilt otherwise.
+template <class T>
+T hydrostatic_restoring_energy(const HydrostaticRestoring<T>& H, const Vec3<T>& r, const Mat3<T>& R) {
+  const BodyTilt<T> t = body_tilt<T>(H, R);
+  const T dz = r(2) - H.z0;
+  return (H.C33 * dz * dz + H.C44 * t.tau1 * t.tau1 + H.C55 * t.tau2 * t.tau2) * 0.5;
+}
+
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
 /// in world axes: weight at the centre of gravity, buoyancy rho g phi V at the centre of
-/// buoyancy, the constant load, seabed contact over 1 m^2 at the reference point (kBot, cBot
+/// buoyancy, the hydrostatic restoring (hydrostatic_restoring_load), the constant load, seabed contact over 1 m^2 at the reference point (kBot, cBot
 /// per m^2; not on a rod's carrier, BodyModel::point_contact) and at each rod's stations
 /// (rod_seabed_stations: kBot d dl, cBot d dl), and (dynamic = true) the drag 1/2 rho phi R diag(CdA) R^T |u| u on the relative
 /// velocity u = U - v and -w (MoorDyn's rotational drag). With a held fluid (dynamic, held.u
@@ -14416,6 +14523,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
   const Vec3<T> gvec(T(0), T(0), T(-env.g));
   F.template head<3>() = Wg + Fb + B.force;
   F.template tail<3>() = h.cross(gvec) + b.cross(Fb) + B.moment;  // the weight m g at c = h / m
+  if (B.restoring.any()) F += hydrostatic_restoring_load<T>(B.restoring, r, R);
   for (std::size_t ki = 0; ki < B.lumps.size(); ++ki) {
     // A lumped point: its buoyancy at its offset and (dynamic) its drag on its own relative
     // velocity, and its fluid inertia in a held fluid.
@@ -14565,7 +14673,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
 }
 
 /// The potential energy of body B at pose (r, R) [J]: weight m g z_G, the buoyancy potential
-/// of body_immersion, the constant force's -F . r and the seabed penalty's (at the reference
+/// of body_immersion, the restoring's (hydrostatic_restoring_energy), the constant force's -F . r and the seabed penalty's (at the reference
 /// point and at the rods' stations).
 template <class T>
 T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env,
@@ -14601,6 +14709,7 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
     E -= k.volume * zp * (env.rho_w * env.g);
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
+  if (B.restoring.any()) E += hydrostatic_restoring_energy<T>(B.restoring, r, R);
   E -= B.force.dot(r);
   if (seabed_z && !B.joint && B.point_contact) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
   if (seabed_z && !B.joint)
@@ -15676,6 +15785,14 @@ class MooringSystem {
   /// rods or points it is its lines' load. Throws InputError for another body.
   Vec6<T> coupled_reaction(const State& s, int b) const;
 
+  /// The net load on body b in state s about its reference point in world axes, its inertia
+  /// excluded (MoorDyn's Rod Fx ... Mz, its F6net; spec "Attached objects and line ends"): its
+  /// lines' dynamic end loads with their lever moments plus its own loads (weight, buoyancy,
+  /// restoring, drag, fluid inertia, seabed contact); a Coupled or CoupledPinned body's is its
+  /// load on the host, coupled_reaction (MoorDyn's too: F6net less M a). The loads that bodies
+  /// pinned on b pass at their pins are left out. Allocates nothing.
+  Vec6<T> body_net_load(const State& s, int b) const;
+
   // The load F (force, moment about the pin) a pinned body passes at its pin with its angular
   // acceleration solved again for the current pin acceleration (spec: the rotation solves
   // M_rr alpha = M - M_rt a_p - omega x (I_p omega)): the moment F_M left by the committed
@@ -16336,8 +16453,8 @@ namespace cabledyn {
 /// arm); the estimate is the largest sqrt(K_ii / M_ii) over the six DOFs of every free body,
 /// M the body's mass matrix (structural and added mass, rods included). A rod whose axis
 /// crosses the still water adds its waterplane rho g pi d^2 / (4 |t_z|) at the crossing (the
-/// spec bounds the crossings within the coming step; this takes the present ones). The
-/// body's own seabed contact (1 m^2 at its reference point) and its rods' seabed stations
+/// spec bounds the crossings within the coming step; this takes the present ones); a body's
+/// hydrostatic restoring adds C33, C44 and C55 (BodyModel::restoring). The body's own seabed contact (1 m^2 at its reference point) and its rods' seabed stations
 /// (kBot d dl, those of a rod pinned on it included) add their local stiffness in heave, and
 /// at their arms in roll and pitch. 0 without free bodies. Allocates nothing once the dynamic workspaces exist.
 /// With `bodies` (one flag per body), the flagged bodies are estimated whatever their kind
@@ -16425,6 +16542,15 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
       }
     };
     waterplanes(sys.body(bi), rb, Rb);
+    // Its hydrostatic restoring: C33 in heave, C44 h_1 h_1^T + C55 h_2 h_2^T in roll and pitch.
+    if (const auto& H = sys.body(bi).restoring; H.any()) {
+      const BodyTilt<T> t = body_tilt<T>(H, Rb);
+      const Vec3<double> h1 = V3(t.h1), h2 = V3(t.h2);
+      const double c44 = static_cast<double>(value_of(H.C44)), c55 = static_cast<double>(value_of(H.C55));
+      K(2) += static_cast<double>(value_of(H.C33));
+      K(3) += c44 * h1(0) * h1(0) + c55 * h2(0) * h2(0);
+      K(4) += c44 * h1(1) * h1(1) + c55 * h2(1) * h2(1);
+    }
     // Seabed contact of stiffness kBot * width_length at the arm p from the reference point,
     // of a station of half-height `radius` (0 for the reference point's 1 m^2): its local
     // stiffness in heave, and k p_y^2, k p_x^2 in roll and pitch; counted at kBot * width_length
@@ -16562,6 +16688,20 @@ inline int MooringSystem<T>::add_body(BodyModel<T> b) {
     if (!(rod.Cd >= 0 && rod.Ca >= 0 && rod.CdEnd >= 0 && rod.CaEnd >= 0))
       throw InputError(ro, "Cd / Ca / CdEnd / CaEnd", std::min({rod.Cd, rod.Ca, rod.CdEnd, rod.CaEnd}), ">= 0");
     if (rod.segments < 1) throw InputError(ro, "NumSegs", rod.segments, ">= 1");
+  }
+  if (b.restoring.any() || value_of(b.restoring.up.squaredNorm()) != 1) {
+    const auto& H = b.restoring;
+    const double c[3] = {static_cast<double>(value_of(H.C33)), static_cast<double>(value_of(H.C44)),
+                         static_cast<double>(value_of(H.C55))};
+    const char* names[3] = {"hydrostatic C33", "hydrostatic C44", "hydrostatic C55"};
+    for (int k = 0; k < 3; ++k)
+      if (!(c[k] >= 0 && std::isfinite(c[k]))) throw InputError(obj, names[k], c[k], ">= 0 and finite");
+    const double un = static_cast<double>(value_of(H.up.norm()));
+    if (!(std::fabs(un - 1) < 1e-9) || !is_finite(H.z0))
+      throw InputError(obj, "hydrostatic reference (|up|, z0)", un, "|up| = 1 and a finite z0 (HydrostaticRestoring::about)");
+    if (H.any() && (b.kind == BodyKind::fixed || b.kind == BodyKind::coupled || b.joint))
+      throw InputError(obj, "hydrostatic restoring", b.joint ? "on a direction joint" : "on a prescribed body",
+                       "a Free or Pinned body (a prescribed body's restoring moves nothing; its host carries it)");
   }
   if (b.joint) {
     if (b.kind != BodyKind::free && b.kind != BodyKind::pinned)
@@ -18010,6 +18150,20 @@ inline Vec6<T> MooringSystem<T>::coupled_reaction(const State& s, int b) const {
     }
   if (pin) resolve_pin_moment(M, F);
   return F;
+}
+
+template <class T>
+inline Vec6<T> MooringSystem<T>::body_net_load(const State& s, int b) const {
+  require_numbered();
+  const auto& B = bodies_.at(static_cast<std::size_t>(b));
+  if (B.kind == BodyKind::coupled || (B.kind == BodyKind::pinned && B.host_pin)) return coupled_reaction(s, b);
+  Vec3<T> rb;
+  Mat3<T> Rb;
+  body_pose(s, b, rb, Rb);
+  const Vec6<T> vel = body_motion(s, b, 1);
+  return Vec6<T>(body_line_load(s, b, true) + body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()),
+                                                                     Vec3<T>(vel.template tail<3>()), env_, seabed_.z,
+                                                                     seabed_.params, current_, true, body_fluid(b)));
 }
 
 template <class T>
@@ -22995,6 +23149,10 @@ struct Options {
   bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
   bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
+  /// [bodyAngles] orcaflex: the deck's body angles (BODIES r0 p0 y0), a Coupled body's or rod's
+  /// coupled angle entries and the body channels' Roll Pitch Yaw in the OrcaFlex vessel
+  /// convention R = Rz(yaw) Ry(pitch) Rx(roll); moordyn (default): MoorDyn's R = Rx Ry Rz.
+  bool body_angles_orcaflex = false;
   bool body_fluid_inertia = true;       ///< [bodyHydro] moordyn: no fluid inertia on bodies in waves (as MoorDyn)
   bool body_substep_accuracy = true;    ///< [bodySubstep] accuracy (default): free bodies' steps in sub-steps with omega dt <= 0.28; none: dtM as given
   /// [bodyScheme] staggered: the free bodies and the rods pinned at a held pin stepped by the
@@ -23143,6 +23301,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"bodySubstep", OptionRole::typed, false, "", ""},
   {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
   {"bodyWetting", OptionRole::typed, false, "", ""},
+  {"bodyAngles", OptionRole::typed, false, "", ""},
   {"bodyHydro", OptionRole::typed, false, "", ""},
   // Features the library does not implement: their default value is accepted silently.
   {"frictionMu", OptionRole::default_only, false, "none|0", "seabed friction"},
@@ -23432,6 +23591,10 @@ class OptionsParser {
       if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
       else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;
       else bad(name, x.text, "sphere (the equivalent sphere, default) or moordyn (phi = 1)");
+    } else if (name == "bodyAngles") {
+      if (iequals(x.text, "orcaflex")) o_.body_angles_orcaflex = true;
+      else if (iequals(x.text, "moordyn")) o_.body_angles_orcaflex = false;
+      else bad(name, x.text, "moordyn (R = Rx Ry Rz, default) or orcaflex (the OrcaFlex vessel convention R = Rz Ry Rx)");
     } else if (name == "bodyHydro") {
       if (iequals(x.text, "moordyn")) o_.body_fluid_inertia = false;
       else if (iequals(x.text, "cabledyn") || iequals(x.text, "full")) o_.body_fluid_inertia = true;
@@ -23708,6 +23871,29 @@ struct BuoyancyRecord {
   int line = 0;
 };
 
+/// A BODY HYDROSTATICS row `BodyID C33 C44 C55` (cabledyn's extension; spec "Attached objects
+/// and line ends": the linear hydrostatic restoring of a surface-piercing hull, heave [N/m],
+/// roll and pitch [N m/rad] about the body's deck pose, which then keeps phi = 1). A Free or
+/// CoupledPinned body of BODIES, one row each.
+struct BodyHydrostaticsRecord {
+  int body = 0;
+  double C33 = 0, C44 = 0, C55 = 0;
+  int line = 0;
+};
+
+/// A TURBINES row `ID X Y` (cabledyn's extension; FAST.Farm's WT_X WT_Y): the reference
+/// position in the farm of turbine ID, which the deck X Y Z of its Turbine<ID> points are
+/// relative to (MoorDyn-F's TurbineRefPos, at z = 0).
+struct TurbineRecord {
+  int id = 0;
+  double x = 0, y = 0;
+  int line = 0;
+};
+
+/// The feature name under which the reader records a Turbine<J> point (a coupled point of host
+/// turbine J; the system route models it, io/system_model.hpp).
+inline constexpr const char* kTurbinePointsFeature = "points on turbines (Turbine<J>)";
+
 /// The feature name under which the reader records a Free / Connect point in
 /// Deck::unsupported (the reader's callers that model it read with
 /// ReadOptions::accept_unsupported: the driver's system, io/system_model.hpp).
@@ -23769,7 +23955,8 @@ struct BodyRecord {
 };
 
 /// Point types of MoorDyn v2 (and MoorDyn-F's Turbine<J>). Fixed, Coupled and Vessel points
-/// are implemented; the others are read and recorded in Deck::unsupported.
+/// are implemented on every route; Free, Body<N> and Turbine<J> points are recorded in
+/// Deck::unsupported under the features the system route models (io/system_model.hpp).
 enum class PointType { fixed, coupled, vessel, free, body, turbine };
 
 /// A POINTS row `ID Type X Y Z [Mass Vol CdA Ca]` or MoorDyn's 12-column row `ID Type X Y Z
@@ -23778,15 +23965,20 @@ struct PointRecord {
   int id = 0;
   PointType type = PointType::fixed;
   int attached = 0;           ///< Body<N> / Turbine<J>: N or J
-  std::array<double, 3> r{};  ///< position [m]
+  /// Position [m]. A Turbine<J> point's deck X Y Z are in turbine J's frame (MoorDyn-F): the
+  /// reader adds the turbine's reference position (TURBINES), so r is in the global frame.
+  std::array<double, 3> r{};
   double mass = 0;            ///< [kg] (no effect on Fixed points; 0 on Coupled/Vessel)
   double volume = 0;          ///< [m^3]
   double CdA = 0;             ///< [m^2]
   double Ca = 0;              ///< [-]
   std::array<double, 3> force{};  ///< constant external force [N] (12-column rows)
   int line = 0;
-  /// Coupled and Vessel points move (prescribed motion); Fixed points are anchors.
-  bool moving() const { return type == PointType::coupled || type == PointType::vessel; }
+  /// Coupled, Vessel and Turbine<J> points move (prescribed motion); Fixed points are anchors.
+  bool moving() const { return type == PointType::coupled || type == PointType::vessel || type == PointType::turbine; }
+  /// The host turbine whose coupled DOFs move a moving point: J for Turbine<J>, 1 for Coupled
+  /// and Vessel points (MoorDyn-F counts them as turbine 1's).
+  int turbine() const { return type == PointType::turbine ? attached : 1; }
 };
 
 /// A LINES row: `ID NodeA NodeB [Outputs]` (sections from SECTIONS) or the stock MoorDyn
@@ -23859,6 +24051,8 @@ struct Deck {
   std::vector<BuoyancyRecord> buoyancy;
   std::vector<PointRecord> points;
   std::vector<BodyRecord> bodies;
+  std::vector<BodyHydrostaticsRecord> body_hydrostatics;
+  std::vector<TurbineRecord> turbines;
   std::vector<RodTypeRecord> rod_types;
   std::vector<RodRecord> rods;
   std::vector<LineRecord> lines;
@@ -23872,6 +24066,19 @@ struct Deck {
   /// Requests for features that are not implemented (empty unless read with
   /// ReadOptions::accept_unsupported).
   std::vector<UnsupportedRecord> unsupported;
+
+  /// The IDs of the moving points (Coupled, Vessel, Turbine<J>) in the order of the host's
+  /// coupled DOFs (MoorDyn-F's): by turbine (Coupled and Vessel points are turbine 1's), in
+  /// POINTS order within each.
+  std::vector<int> coupled_point_ids() const {
+    std::vector<const PointRecord*> m;
+    for (const auto& p : points)
+      if (p.moving()) m.push_back(&p);
+    std::stable_sort(m.begin(), m.end(), [](const PointRecord* a, const PointRecord* b) { return a->turbine() < b->turbine(); });
+    std::vector<int> ids;
+    for (const auto* p : m) ids.push_back(p->id);
+    return ids;
+  }
 
   const LineTypeRecord* find_line_type(std::string_view name) const {
     for (const auto& t : line_types)
@@ -24033,7 +24240,7 @@ inline bool operator==(const Deck& a, const Deck& b) { return first_difference(a
 namespace detail {
 
 /// Section kinds.
-enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, rod_types, rods, unimplemented };
+enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, body_hydrostatics, turbines, rod_types, rods, unimplemented };
 
 struct SectionAlias {
   const char* name;
@@ -24056,6 +24263,8 @@ inline constexpr SectionAlias kSectionNames[] = {
   {"ATTACHMENTS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"CLUMPS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"BODIES", Sec::bodies, ""}, {"BODY LIST", Sec::bodies, ""}, {"BODY PROPERTIES", Sec::bodies, ""},
+  {"BODY HYDROSTATICS", Sec::body_hydrostatics, ""},
+  {"TURBINES", Sec::turbines, ""},
   {"ROD TYPES", Sec::rod_types, ""}, {"ROD DICTIONARY", Sec::rod_types, ""},
   {"RODS", Sec::rods, ""}, {"ROD LIST", Sec::rods, ""}, {"ROD PROPERTIES", Sec::rods, ""},
   {"FAILURE", Sec::unimplemented, "line failure (FAILURE)"},
@@ -24253,6 +24462,8 @@ class DeckParser {
       case Sec::end_connections: end_connection_row(t, line); break;
       case Sec::buoyancy: buoyancy_row(t, line); break;
       case Sec::bodies: body_row(t, line); break;
+      case Sec::body_hydrostatics: body_hydrostatics_row(t, line); break;
+      case Sec::turbines: turbine_row(t, line); break;
       case Sec::rod_types: rod_type_row(t, line); break;
       case Sec::rods: rod_row(t, line); break;
       case Sec::unimplemented:
@@ -24624,6 +24835,37 @@ class DeckParser {
     d_.bodies.push_back(b);
   }
 
+  void body_hydrostatics_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"BodyID", "C33", "C44", "C55"};
+    const std::string form = "BodyID C33 C44 C55 (N/m, N m/rad, N m/rad)";
+    const std::size_t n = t.size();
+    if (n < 4) fail(file_, line, col("BODY HYDROSTATICS", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 4, "BODY HYDROSTATICS", line, form);
+    auto c = [&](int k) { return col("BODY HYDROSTATICS", k + 1, names[k]); };
+    BodyHydrostaticsRecord h;
+    h.line = line;
+    h.body = id(t[0], c(0), line);
+    h.C33 = at_most(num_nonneg(t[1], c(1), line), t[1], c(1), line, 1e12, "N/m");
+    h.C44 = at_most(num_nonneg(t[2], c(2), line), t[2], c(2), line, 1e15, "N m/rad");
+    h.C55 = at_most(num_nonneg(t[3], c(3), line), t[3], c(3), line, 1e15, "N m/rad");
+    d_.body_hydrostatics.push_back(h);
+  }
+
+  void turbine_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"ID", "X", "Y"};
+    const std::string form = "ID X Y (turbine J's reference position in the farm [m])";
+    const std::size_t n = t.size();
+    if (n < 3) fail(file_, line, col("TURBINES", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 3, "TURBINES", line, form);
+    auto c = [&](int k) { return col("TURBINES", k + 1, names[k]); };
+    TurbineRecord r;
+    r.line = line;
+    r.id = id(t[0], c(0), line);
+    r.x = at_most(num(t[1], c(1), line), t[1], c(1), line, 1e7, "m");
+    r.y = at_most(num(t[2], c(2), line), t[2], c(2), line, 1e7, "m");
+    d_.turbines.push_back(r);
+  }
+
   void rod_type_row(const std::vector<Token>& t, int line) {
     static const char* const names[] = {"TypeName", "Diam", "Mass/m", "Cd", "Ca", "CdEnd", "CaEnd"};
     const std::string form = "TypeName Diam Mass/m Cd Ca CdEnd CaEnd (MoorDyn v2)";
@@ -24701,10 +24943,10 @@ class DeckParser {
       p.type = PointType::body;
       p.attached = number;
       unsupported(kBodyPointsFeature, line, what, t.text);
-    } else if (letters == "TURBINE" && number > 0 && rest.empty()) {
-      p.type = PointType::turbine;
+    } else if ((letters == "TURBINE" || letters == "T") && number > 0 && rest.empty()) {
+      p.type = PointType::turbine;  // its deck X Y Z in turbine J's frame (finish adds the reference)
       p.attached = number;
-      unsupported("points on turbines (Turbine<J>, FAST.Farm)", line, what, t.text);
+      unsupported(kTurbinePointsFeature, line, what, t.text);
     } else {
       fail(file_, line, what, t.text,
            "Fixed (Fix, Anchor), Coupled (Cpld, Fairlead), Vessel (Ves), Free (Connect, Con, Point), Body<N> or "
@@ -24973,6 +25215,46 @@ class DeckParser {
       ty.d = b.d;
       ty.rho_A = rho_A;
     }
+    // TURBINES: one row per turbine; a Turbine<J> point's deck X Y Z are relative to turbine
+    // J's reference position (MoorDyn-F's TurbineRefPos), which a TURBINES row gives; turbine
+    // 1 without a row is at the origin (MoorDyn-F's one-turbine OpenFAST coupling), any other
+    // needs its row.
+    std::map<int, const TurbineRecord*> turbine_ref;
+    for (const TurbineRecord& r : d_.turbines) {
+      if (turbine_ref.count(r.id))
+        fail(file_, r.line, col("TURBINES", 1, "ID"), std::to_string(r.id),
+             "one row per turbine (first given at line " + std::to_string(turbine_ref[r.id]->line) + ")");
+      turbine_ref[r.id] = &r;
+    }
+    for (PointRecord& p : d_.points) {
+      if (p.type != PointType::turbine) continue;
+      const auto it = turbine_ref.find(p.attached);
+      if (it == turbine_ref.end()) {
+        if (p.attached != 1)
+          fail(file_, p.line, col("POINTS", 2, "Type"), "Turbine" + std::to_string(p.attached),
+               "a TURBINES row `" + std::to_string(p.attached) +
+                   " X Y` giving the turbine's reference position (its points' X Y Z are relative to it)");
+        continue;
+      }
+      p.r[0] += it->second->x;
+      p.r[1] += it->second->y;
+    }
+    // BODY HYDROSTATICS: an existing Free or CoupledPinned body, one row each.
+    std::map<int, int> restored;
+    for (const BodyHydrostaticsRecord& h : d_.body_hydrostatics) {
+      const std::string what = col("BODY HYDROSTATICS", 1, "BodyID");
+      if (h.body < 1 || h.body > static_cast<int>(d_.bodies.size()))
+        fail(file_, h.line, what, std::to_string(h.body),
+             "a body of BODIES (1.." + std::to_string(d_.bodies.size()) + ")");
+      if (restored.count(h.body))
+        fail(file_, h.line, what, std::to_string(h.body),
+             "one row per body (first given at line " + std::to_string(restored[h.body]) + ")");
+      restored[h.body] = h.line;
+      const BodyType ty = d_.bodies[static_cast<std::size_t>(h.body - 1)].type;
+      if (ty != BodyType::free && ty != BodyType::coupled_pinned)
+        fail(file_, h.line, what, std::to_string(h.body),
+             "a Free or CoupledPinned body (a Fixed or Coupled body's restoring moves nothing; its host carries it)");
+    }
     if (d_.lines.empty()) {
       // MoorDyn accepts a deck of objects without lines; those objects are not implemented.
       if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
@@ -25082,7 +25364,13 @@ class DeckParser {
     }
     if (o.vesselRef) {
       bool any = false;
-      for (const PointRecord& p : d_.points) any = any || p.moving();
+      for (const PointRecord& p : d_.points) {
+        any = any || p.moving();
+        if (p.moving() && p.turbine() != 1)
+          fail(file_, o.line_of("vesselRef"), "vesselRef", "a deck with points on Turbine" + std::to_string(p.turbine()),
+               "points of turbine 1 only (the vessel is one rigid body; turbines 2, ... move apart: give their "
+               "points a motionFile)");
+      }
       if (!any)
         fail(file_, o.line_of("vesselRef"), "vesselRef", "no Coupled/Vessel point",
              "a Coupled or Vessel point for the vessel to carry");
@@ -25306,15 +25594,16 @@ inline std::string to_text(const Deck& d) {
 }  // namespace cabledyn::io
 // ---- end cabledyn/io/deck.hpp ----
 // ---- begin cabledyn/io/motion.hpp ----
-// cabledyn: prescribed motion of a deck's Coupled and Vessel points: the motionFile (any
+// cabledyn: prescribed motion of a deck's Coupled, Vessel and Turbine<J> points: the motionFile (any
 // sampling, interpolated to C2) and the harmonic `fairleadMotion` option.
 // Spec "Prescribed motion": the prescribed position, velocity and acceleration of a moving
 // line end enter the step; the core does not ramp them.
 //
 // A motionFile is a table of numbers (the deck's comment rules; rows without a numeric token
 // are headers; values separated by blanks, tabs or commas) in one of three layouts, told apart
-// by the number of values per row against the deck's coupled points (P of them, Coupled and
-// Vessel, in POINTS order):
+// by the number of values per row against the deck's coupled points (P of them, Coupled,
+// Vessel and Turbine<J>, in the host's order: Deck::coupled_point_ids, by turbine, POINTS order
+// within each):
 //   - MoorDyn's coupled-DOF layout: `t x1 y1 z1 x2 y2 z2 ...`, 1 + 3 P values (what a host hands
 //     MoorDyn_Step, one row per time), or `t x1 y1 z1 roll1 pitch1 yaw1 ...`, 1 + 6 P values
 //     with every rotation 0 (a point has none);
@@ -25575,7 +25864,7 @@ struct VesselTrack {
 
 /// The layouts of a motionFile.
 enum class MotionLayout {
-  moordyn,        ///< t x y z per coupled point, in POINTS order (1 + 3 P values)
+  moordyn,        ///< t x y z per coupled point, in the host's order (1 + 3 P values)
   moordyn6,       ///< t x y z roll pitch yaw per coupled point, rotations 0 (1 + 6 P values)
   id_positions,   ///< t id x y z
   id_kinematics,  ///< t id x y z vx vy vz ax ay az [0 ...]
@@ -25605,9 +25894,7 @@ inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double
   using detail::number_text;
   MotionTracks out;
   out.file = m.file;
-  std::vector<int> coupled;
-  for (const PointRecord& p : deck.points)
-    if (p.moving()) coupled.push_back(p.id);
+  const std::vector<int> coupled = deck.coupled_point_ids();  // the host's order (by turbine)
   const std::size_t P = coupled.size(), n = m.rows.front().values.size();
   const int first = m.rows.front().line;
   if (P == 0) fail(m.file, first, "motionFile", "a table", "a deck with a Coupled or Vessel point to move");
@@ -26787,6 +27074,7 @@ NodeRecovery recover_nodes_at(const LineModel<double>& model, const VecX<double>
 // physics silently left out.
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -26805,7 +27093,7 @@ inline bool has_free_points(const Deck& d) {
 /// (free points, bodies, points on bodies).
 inline bool system_route_feature(const std::string& feature) {
   return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature ||
-         feature == kRodsFeature || feature == kRodLinesFeature || feature == kCoupledPointPropertiesFeature;
+         feature == kTurbinePointsFeature || feature == kRodsFeature || feature == kRodLinesFeature || feature == kCoupledPointPropertiesFeature;
 }
 
 /// Throws the NotImplementedError of the first request in deck.unsupported that the system
@@ -26818,13 +27106,40 @@ inline void refuse_unmodelled(const Deck& deck) {
     throw *e;
 }
 
+/// The orientation that a deck's body angles give (BODIES r0 p0 y0, a Coupled body's or rod's
+/// coupled angle entries; radians): MoorDyn's R = Rx Ry Rz, or, with bodyAngles orcaflex, the
+/// OrcaFlex vessel convention R = Rz Ry Rx (spec "Attached objects and line ends": Rigid6
+/// bodies, prescribed ones in the OrcaFlex vessel convention on request).
+inline Mat3<double> deck_body_rotation(const Options& o, double roll, double pitch, double yaw) {
+  return o.body_angles_orcaflex ? rotation_zyx(roll, pitch, yaw) : rotation_xyz(roll, pitch, yaw);
+}
+
+/// The deck convention's angles (roll, pitch, yaw) [rad] of R (deck_body_rotation's inverse).
+inline Vec3<double> deck_body_angles(const Options& o, const Mat3<double>& R) {
+  return o.body_angles_orcaflex ? angles_zyx(R) : angles_xyz(R);
+}
+
+/// The angular velocity in world axes of deck_body_rotation(ang) turning with the angle rates
+/// `rate`.
+inline std::array<double, 3> deck_body_angular_velocity(const Options& o, const std::array<double, 3>& ang,
+                                                         const std::array<double, 3>& rate) {
+  if (!o.body_angles_orcaflex) return angular_velocity_xyz(ang, rate);
+  Vec3<double> w, alpha;
+  rates_zyx<double>(Vec3<double>(ang[0], ang[1], ang[2]), Vec3<double>(rate[0], rate[1], rate[2]),
+                    Vec3<double>::Zero(), w, alpha);
+  return {w(0), w(1), w(2)};
+}
+
 /// A deck's mooring system and its maps.
 struct DeckSystem {
   MooringSystem<double> system;
   std::map<int, int> point_index;  ///< deck point ID -> system point index
   std::vector<int> point_id;       ///< system point index -> deck point ID (0: a rod's point)
   std::vector<int> line_id;        ///< system line index -> deck line ID
-  std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
+  /// System indices of the Coupled, Vessel and Turbine<J> points in the host's order
+  /// (Deck::coupled_point_ids: by turbine, Coupled and Vessel points turbine 1's, in POINTS
+  /// order within each).
+  std::vector<int> coupled;
   /// System indices of the coupled bodies in MoorDyn's order: the Coupled / Vessel /
   /// CoupledPinned BODIES rows, then the bodies of the Coupled / Vessel / CoupledPinned RODS rows.
   std::vector<int> coupled_bodies;
@@ -26900,7 +27215,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     m.host_pin = b.type == BodyType::coupled_pinned;  // CoupledPinned: the host moves the pin
     m.r = Vec3<double>(b.r[0], b.r[1], b.r[2]);
     constexpr double deg = 3.14159265358979323846 / 180;
-    m.R = rotation_xyz(b.angles[0] * deg, b.angles[1] * deg, b.angles[2] * deg);
+    m.R = deck_body_rotation(o, b.angles[0] * deg, b.angles[1] * deg, b.angles[2] * deg);
     m.mass = b.mass;
     m.cg = Vec3<double>(b.cg[0], b.cg[1], b.cg[2]);
     m.inertia = Vec3<double>(b.inertia[0], b.inertia[1], b.inertia[2]);
@@ -26909,6 +27224,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     m.Ca = Vec3<double>(b.Ca[0], b.Ca[1], b.Ca[2]);
     m.wetting = o.body_wetting_full ? BodyWetting::full : BodyWetting::sphere;
     m.fluid_inertia = o.body_fluid_inertia;
+    for (const auto& h : deck.body_hydrostatics)  // about the deck pose
+      if (h.body == b.id) m.restoring = HydrostaticRestoring<double>::about(m.r, m.R, h.C33, h.C44, h.C55);
     bodies.push_back(std::move(m));
   }
   // Rods (spec "Attached objects and line ends"): a rod of NumSegs 0 or no length is a
@@ -27124,7 +27441,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         ds.coupled_width.push_back(m.host_pin ? 3 : 6);
         Vec6<double> pose;
         pose.head<3>() = m.r;
-        pose.tail<3>() = angles_xyz(m.R);
+        pose.tail<3>() = deck_body_angles(deck.options, m.R);
         ds.coupled_deck_pose.push_back(pose);
       }
       const double L = m.rods[0].b(2);
@@ -27143,6 +27460,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       case PointType::fixed: m.kind = PointKind::fixed; break;
       case PointType::coupled:
       case PointType::vessel:
+      case PointType::turbine:  // a coupled point of host turbine J (its r in the global frame)
       case PointType::free:
         // A free point's own mass, volume, drag and force in its equation; a coupled point's
         // in its load on the host (coupled_point_reaction).
@@ -27165,16 +27483,14 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         m.kind = PointKind::body;
         m.body = p.attached - 1;  // r: the offset from the body's reference point in body axes
         break;
-      default:
-        throw NotImplementedError(where(deck.file, p.line), "POINTS Type", "Turbine", "points on turbines (FAST.Farm)");
     }
     if (p.type == PointType::free && (p.mass < 0 || p.volume < 0))
       throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
     const int k = ds.system.add_point(m);
     ds.point_index[p.id] = k;
     ds.point_id.push_back(p.id);
-    if (m.kind == PointKind::coupled) ds.coupled.push_back(k);
   }
+  for (int id : deck.coupled_point_ids()) ds.coupled.push_back(ds.point_index.at(id));
   for (const auto& rec : deck.lines) {
     // As written: End A at AttachA, its sections first (line_sections gives them fairlead
     // first, reversed for a swapped line).
@@ -27301,10 +27617,12 @@ inline DeckSystem build_deck_system(const Deck& deck) {
 // "Time integration" (generalised-alpha, rhoInf from the deck).
 //
 // The pattern of mooring host coupling: create from a deck; the number of coupled DOFs (6
-// per Coupled / Vessel body, in BODIES order: x y z and roll pitch yaw [rad] of R = Rx Ry Rz,
+// per Coupled / Vessel body, in BODIES order: x y z and roll pitch yaw [rad] of R = Rx Ry Rz
+// (R = Rz Ry Rx with bodyAngles orcaflex: deck_body_rotation),
 // their velocities the reference point's and the angular velocity in world axes, their loads
-// force and moment about the reference point; then 3 per Coupled / Vessel point, in POINTS
-// order: MoorDyn's order of coupled objects); init with the coupled positions and
+// force and moment about the reference point; then 3 per Coupled / Vessel / Turbine<J>
+// point, in POINTS order by turbine: MoorDyn's order of coupled objects, MoorDyn-F's by
+// turbine); init with the coupled positions and
 // velocities (the statics); step from t to t + dt with the coupled states at t + dt,
 // returning the forces of the lines on the coupled points; queries; save and load of
 // everything committed (a bit-for-bit restart).
@@ -27928,7 +28246,8 @@ class SystemSimulation {
         vel(k) = v[o + static_cast<std::size_t>(k)];
         if (a) acc(k) = a[o + static_cast<std::size_t>(k)];
       }
-      const Mat3<double> R = w == 6 ? rotation_xyz(xb[3], xb[4], xb[5]) : Mat3<double>::Identity();
+      const Mat3<double> R =
+          w == 6 ? deck_body_rotation(deck_.options, xb[3], xb[4], xb[5]) : Mat3<double>(Mat3<double>::Identity());
       model_.system.set_coupled_body(model_.coupled_bodies[c], Vec3<double>(xb[0], xb[1], xb[2]), R, vel, acc);
       o += static_cast<std::size_t>(w);
     }
@@ -28387,12 +28706,13 @@ inline void SystemRunner::coupled_at(double t) {
       const PointKinematics k = dof_tracks_[g].at(t);
       for (std::size_t i = 0; i < 3; ++i) x_[3 * g + i] = k.x[i], v_[3 * g + i] = k.v[i];
     }
-    // The angle rates of a Coupled body or rod to its angular velocity in world axes.
+    // The angle rates of a Coupled body or rod to its angular velocity in world axes (in the
+    // deck's bodyAngles convention).
     std::size_t o = 0;
     for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
       if (m.coupled_width[c] == 6) {
         const std::array<double, 3> w =
-            angular_velocity_xyz({x_[o + 3], x_[o + 4], x_[o + 5]}, {v_[o + 3], v_[o + 4], v_[o + 5]});
+            deck_body_angular_velocity(deck_.options, {x_[o + 3], x_[o + 4], x_[o + 5]}, {v_[o + 3], v_[o + 4], v_[o + 5]});
         for (std::size_t i = 0; i < 3; ++i) v_[o + 3 + i] = w[i];
       }
       o += static_cast<std::size_t>(m.coupled_width[c]);
@@ -28595,15 +28915,17 @@ inline void SystemRunner::check_channel(const OutputChannel& c, const std::strin
       if (n > std::max(0, rm.segments))
         throw InputError(deck_.file, "output channel " + name + " node", n,
                          "in [0, " + std::to_string(std::max(0, rm.segments)) + "] (the rod's NumSegs)");
-      if (f == 6 || f == 7)
-        throw NotImplementedError(deck_.file, "output channel", name, "rod net force and moment channels (F, M)");
+      if ((f == 6 || f == 7) && deck_.rods[static_cast<std::size_t>(c.object - 1)].attachment == RodAttachment::body)
+        throw NotImplementedError(deck_.file, "output channel", name,
+                                  "the net force and moment of a rod fixed to a body (its share of the body's: the "
+                                  "Body<N> channels give the whole)");
       return;
     }
     default:
       throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
                                 "in the system route: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
                                 "velocities, accelerations, forces, tensions, curvatures and bend moments, point, body "
-                                "and rod channels (rods' net force and moment: not yet)");
+                                "and rod channels");
   }
 }
 
@@ -28647,6 +28969,20 @@ inline double SystemRunner::rod_channel_value(const OutputChannel& c) const {
             (e == 0 ? rec.rod_end_a : rec.rod_end_b) == end)
           F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e, false);  // line-end forces, as FairTen
     return F.norm();
+  }
+  if (f == 6 || f == 7) {
+    // Fx ... Mz: the net load on the rod about End A, its inertia excluded (MoorDyn's F6net; a
+    // Coupled rod's: its load on the host): its carrier body's (MooringSystem::body_net_load),
+    // or, for a zero-length rod without one, its lines' forces at its point.
+    Vec6<double> F = Vec6<double>::Zero();
+    if (rm.body >= 0) {
+      F = sys.body_net_load(st, rm.body);
+    } else {
+      for (int l = 0; l < static_cast<int>(sys.n_lines()); ++l)
+        for (int e = 0; e < 2; ++e)
+          if (sys.line(l).point[e] == rm.point) F.head<3>() += sys.line_end_force_dynamic(st, l, e, false);
+    }
+    return F(f == 6 ? k : 3 + k);
   }
   Vec3<double> rb;
   Mat3<double> Rb;
@@ -28752,7 +29088,7 @@ inline double SystemRunner::channel_value(const OutputChannel& c) const {
         case 0:
           return r(k);
         case 1:
-          return angles_xyz(R)(k) * 180 / kPi;
+          return deck_body_angles(deck_.options, R)(k) * 180 / kPi;
         case 2:
           return sim_->body_motion(c.object, 1)(k);
         case 3:
@@ -29010,7 +29346,7 @@ inline void SystemRunner::write_static_out() {
       Vec3<double> r;
       Mat3<double> R;
       sys.body_pose(static_state_, bi, r, R);
-      const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
+      const Vec3<double> ang = deck_body_angles(deck_.options, R) * (180 / kPi);
       const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
       const auto k = sys.body(bi).kind;
       // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).

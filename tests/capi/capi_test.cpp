@@ -922,7 +922,7 @@ TEST_CASE("Rod channels in the driver's system route: a pinned rod swinging as a
   CHECK(lo * deg < -9.9);  // it swings through to the other side
   CHECK(rate_err < 2e-3 * rate_max);
   CHECK(vel_err < 2e-3 * rate_max / deg * L);
-  // Named refusals: a node beyond NumSegs, the net force (not yet), another rod.
+  // Named refusals: a node beyond NumSegs, a node's force, another rod.
   std::ifstream in(deck_path);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto bad = [&](const std::string& channel) {
@@ -932,10 +932,30 @@ TEST_CASE("Rod channels in the driver's system route: a pinned rod swinging as a
     cabledyn::io::SystemRunner r(d, set);
   };
   CHECK_THROWS_WITH(bad("Rod1N5PX"), Catch::Contains("node = 5") && Catch::Contains("NumSegs"));
-  CHECK_THROWS_AS(bad("Rod1FX"), cabledyn::NotImplementedError);
+  CHECK_THROWS_WITH(bad("Rod1N2FX"), Catch::Contains("Rod1N2FX") && Catch::Contains("a channel of a rod of RODS"));
   CHECK_THROWS_WITH(bad("Rod2PX"), Catch::Contains("a channel of a rod of RODS"));
   CHECK_THROWS_WITH(bad("Rod1RZ"), Catch::Contains("a channel of a rod of RODS"));
   CHECK_NOTHROW(bad("Rod1TenB"));
+  // The net load on the rod about End A, its inertia (and the pin's reaction) excluded
+  // (MoorDyn's Rod F6net): in a vacuum its weight mu L g at the mid-point, Fz = -mu L g and
+  // My = x_c mu L g, x_c the mid-point's x from the pin; Fx, Mx and Mz zero.
+  {
+    std::string t = text;
+    t.replace(t.find("Rod1Sub\nEND"), 7, "Rod1Sub\nRod1FX\nRod1FZ\nRod1MX\nRod1MY\nRod1MZ\nEND");
+    t.replace(t.find("6        TMax"), 13, "1        TMax");
+    cabledyn::io::SystemRunner r(cabledyn::io::parse_deck(t, "swing_f.dat", ro), set);
+    r.run();
+    const double W = 5e3 * L * 9.80665;
+    double worst = 0;
+    for (const auto& row : r.channel_rows()) {
+      REQUIRE(row.size() == 17);
+      const double xc = 0.5 * (row[6] - row[0]);
+      worst = std::max({worst, std::fabs(row[12]) / W, std::fabs(row[14]) / (L * W), std::fabs(row[16]) / (L * W),
+                        std::fabs(row[13] + W) / W, std::fabs(row[15] - xc * W) / (L * W)});
+    }
+    INFO("largest departure from the hand load " << worst);
+    CHECK(worst < 1e-12);
+  }
   fs::remove_all(dir);
 }
 

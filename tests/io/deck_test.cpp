@@ -599,7 +599,7 @@ TEST_CASE("every error path names the file, the line and the field", "[deck][err
       {"free point", edit(11, "2 Free 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Free", "not implemented"}},
       {"body point", edit(11, "2 Body1 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Body1", "not implemented: points on bodies"}},
       {"rod point", edit(11, "2 Rod1A 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Rod1A", "Body<N> or Turbine<J>"}},
-      {"turbine point", edit(11, "2 Turbine2 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Turbine2", "not implemented"}},
+      {"turbine point without its row", edit(11, "2 Turbine2 0 0 0 0 0 0 0"), {11, "POINTS column 2 (Type)", "Turbine2", "a TURBINES row `2 X Y`"}},
       {"coupled point mass", edit(11, "2 Coupled 0 0 0 500 0 0 0"), {11, "POINTS column 6 (Mass)", "500", "not implemented"}},
       // LINES.
       {"unknown point id", edit(15, "1 2 9 -"), {15, "LINES column 3 (NodeB)", "9", "point ID of POINTS"}},

@@ -1,10 +1,12 @@
 // A deck's mooring system (io/system_model.hpp): points and lines as written, Free points
 // with their mass, volume, drag and force, the deck's seabed; its statics balance every free
-// point; what the system route does not model is refused by name.
+// point; Turbine<J> points and the bodyAngles convention; what the system route does not model
+// is refused by name.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -632,4 +634,178 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
   const std::string ei0 = "chain      0.1      150        5e8         -0.8       0.0";
   herm.replace(herm.find(ei0), ei0.size(), "chain      0.1      150        5e8         -0.8       1e4");
   CHECK_THROWS_AS(build_deck_system(parse_deck(herm, "herm.dat", ro)), NotImplementedError);
+}
+
+TEST_CASE("Turbine<J> points are coupled points of host turbine J: their X Y Z from its TURBINES row, their entries "
+          "after turbine 1's (MoorDyn-F's order)",
+          "[system][io][turbines]") {
+  // Two moorings of a farm: one on turbine 1 (a Coupled point, at the origin) and one on
+  // turbine 2 (a Turbine2 point 40 m from its reference at x = 1000 m), written before it in
+  // POINTS. The same farm written with both as Coupled points at their global positions moves
+  // alike, bit for bit, its coupled entries in POINTS order (turbine 2's first).
+  const std::string head = R"(--------------------- MoorDyn Input File ------------------------------------
+Two turbines' moorings (tests/system)
+--------------------- LINE TYPES ---------------------------------------
+TypeName   Diam     Mass/m     EA          BA/-zeta   EI       Cd    Ca    CdAx  CaAx
+chain      0.1      150        5e8         -0.8       0.0      1.2   1.0   0.2   0.0
+--------------------- POINTS -------------------------------------------
+ID    Type      X          Y          Z         Mass    Vol     CdA    Ca
+1     Fixed     -400       0          -200      0       0       0      0
+)";
+  const std::string tail = R"(3     Coupled   40         0          -10       0       0       0      0
+4     Fixed     600        0          -200      0       0       0      0
+--------------------- LINES --------------------------------------------
+ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+1    chain      1        3        470       30       -
+2    chain      4        2        470       30       -
+--------------------- OPTIONS ------------------------------------------
+200          WtrDpth
+0.6          rhoInf
+%EXTRA%
+--------------------- need this line ------------------------------------
+)";
+  const std::string turbines = "---------------------- TURBINES ----------------------\nID X Y\n(-) (m) (m)\n2 1000 0\n";
+  auto farm_text = [&](const std::string& type, const std::string& rows, const std::string& extra) {
+    std::string t = head + "2     " + type + "  40         0          -10       0       0       0      0\n" + tail;
+    t.replace(t.find("%EXTRA%"), 7, extra);
+    return rows + t;
+  };
+  ReadOptions ro;
+  ro.accept_unsupported = true;
+  const Deck farm = parse_deck(farm_text("Turbine2", turbines, ""), "farm.dat", ro);
+  std::string global_text = farm_text("Coupled ", "", "");
+  global_text.replace(global_text.find("2     Coupled   40  "), 20, "2     Coupled   1040");
+  const Deck global = parse_deck(global_text, "global.dat", ro);
+  const auto* p2 = farm.find_point(2);
+  REQUIRE(p2);
+  CHECK(p2->type == PointType::turbine);
+  CHECK(p2->turbine() == 2);
+  CHECK(p2->r == std::array<double, 3>{1040, 0, -10});
+  CHECK(farm.coupled_point_ids() == std::vector<int>{3, 2});
+  CHECK(global.coupled_point_ids() == std::vector<int>{2, 3});
+  SystemSimulation a(farm), b(global);
+  REQUIRE(a.coupled_dofs() == 6);
+  REQUIRE(b.coupled_dofs() == 6);
+  // Turbine 1 surges, turbine 2 sways: entries (turbine 1, turbine 2) on the farm deck,
+  // (point 2, point 3) on the global one.
+  auto motion = [](double t, int turbine, bool rate) {
+    const double w = 2 * kPi / 8, amp = turbine == 1 ? 2.0 : 1.5;
+    const double s = rate ? amp * w * std::cos(w * t) : amp * std::sin(w * t);
+    const double base = turbine == 1 ? 40 : 1040;
+    if (turbine == 1) return std::array<double, 3>{rate ? s : base + s, 0, rate ? 0 : -10.0};
+    return std::array<double, 3>{rate ? 0 : base, s, rate ? 0 : -10.0};
+  };
+  auto pack = [&](double t, bool rate, bool farm_order) {
+    const auto m1 = motion(t, 1, rate), m2 = motion(t, 2, rate);
+    const auto& f = farm_order ? m1 : m2;
+    const auto& g = farm_order ? m2 : m1;
+    return std::vector<double>{f[0], f[1], f[2], g[0], g[1], g[2]};
+  };
+  a.initialize(pack(0, false, true).data(), pack(0, true, true).data());
+  b.initialize(pack(0, false, false).data(), pack(0, true, false).data());
+  std::vector<double> fa(6), fb(6);
+  double peak = 0;
+  bool same = true;
+  for (int k = 1; k <= 30; ++k) {
+    const double t = k * 0.1;
+    a.step(pack(t, false, true).data(), pack(t, true, true).data(), a.time(), 0.1, fa.data());
+    b.step(pack(t, false, false).data(), pack(t, true, false).data(), b.time(), 0.1, fb.data());
+    for (int c = 0; c < 3; ++c) {
+      same = same && fa[static_cast<std::size_t>(c)] == fb[3 + static_cast<std::size_t>(c)] &&
+             fa[3 + static_cast<std::size_t>(c)] == fb[static_cast<std::size_t>(c)];
+      peak = std::max(peak, std::fabs(fa[3 + static_cast<std::size_t>(c)]));
+    }
+  }
+  CHECK(peak > 1e5);
+  CHECK(same);
+  CHECK(a.line_end_force(2, 1) == b.line_end_force(2, 1));
+  // Turbine 1 needs no row (MoorDyn-F's one-turbine coupling: at the origin); any other does,
+  // once; the one vessel of vesselRef carries turbine 1's points only.
+  std::string one = farm_text("Turbine1", "", "");
+  one.replace(one.find("4     Fixed     600 "), 20, "4     Fixed     -360");
+  CHECK(parse_deck(one, "one.dat", ro).find_point(2)->r == std::array<double, 3>{40, 0, -10});
+  CHECK_THROWS_WITH(parse_deck(farm_text("Turbine2", "", ""), "no_row.dat", ro),
+                    Catch::Contains("POINTS column 2 (Type)") && Catch::Contains("Turbine2") &&
+                        Catch::Contains("a TURBINES row `2 X Y`"));
+  CHECK_THROWS_WITH(parse_deck(farm_text("Turbine2", turbines + "2 5 5\n", ""), "twice.dat", ro),
+                    Catch::Contains("TURBINES column 1 (ID)") && Catch::Contains("one row per turbine"));
+  CHECK_THROWS_WITH(parse_deck(farm_text("Turbine2", turbines, "0 0 -10 vesselRef"), "vessel.dat", ro),
+                    Catch::Contains("vesselRef") && Catch::Contains("points of turbine 1 only"));
+  // Without accept_unsupported the reader names the feature (the system route models it).
+  CHECK_THROWS_WITH(parse_deck(farm_text("Turbine2", turbines, ""), "strict.dat"), Catch::Contains(kTurbinePointsFeature));
+}
+
+TEST_CASE("bodyAngles orcaflex: a Coupled body's deck and host angles in the OrcaFlex vessel convention R = Rz Ry Rx",
+          "[system][io][bodies]") {
+  // The angles of the two conventions round-trip, and their rates give the angular velocity
+  // (against central differences of the orientation).
+  const Vec3<double> ang(0.2, -0.35, 1.1), rate(0.05, -0.02, 0.07);
+  CHECK((angles_zyx(Mat3<double>(rotation_zyx(ang(0), ang(1), ang(2)))) - ang).norm() < 1e-15);
+  Options orca;
+  orca.body_angles_orcaflex = true;
+  const Options md;
+  for (const Options* o : std::vector<const Options*>{&orca, &md}) {
+    const auto w = deck_body_angular_velocity(*o, {ang(0), ang(1), ang(2)}, {rate(0), rate(1), rate(2)});
+    const double h = 1e-5;
+    const Vec3<double> ap = ang + h * rate, am = ang - h * rate;
+    const Mat3<double> Rp = deck_body_rotation(*o, ap(0), ap(1), ap(2)), Rm = deck_body_rotation(*o, am(0), am(1), am(2));
+    const Vec3<double> fd = so3_log(Mat3<double>(Rp * Rm.transpose())) / (2 * h);
+    CHECK((Vec3<double>(w[0], w[1], w[2]) - fd).norm() < 1e-9);
+    CHECK((deck_body_angles(*o, deck_body_rotation(*o, ang(0), ang(1), ang(2))) - ang).norm() < 1e-15);
+  }
+  // A Coupled body moored by three lines, its deck angles (10, -20, 30) deg in the OrcaFlex
+  // convention, against the same body with the MoorDyn angles of the same orientation: the same
+  // pose, and, driven through the same turns (each host given its own convention's angles),
+  // the same loads.
+  const double deg = kPi / 180;
+  const Vec3<double> a0(10 * deg, -20 * deg, 30 * deg);
+  const Vec3<double> m0 = angles_xyz(Mat3<double>(rotation_zyx(a0(0), a0(1), a0(2))));
+  auto deck = [&](const Vec3<double>& a, const std::string& option) {
+    std::string text = test_support::moored_float_deck(option);
+    const std::string row = "1       Free      0      0    -20    0       0      30 ";
+    std::ostringstream r;
+    r.precision(17);
+    r << "1       Coupled   0      0    -20    " << a(0) / deg << " " << a(1) / deg << " " << a(2) / deg << " ";
+    text.replace(text.find(row), row.size(), r.str());
+    ReadOptions ro;
+    ro.accept_unsupported = true;
+    return parse_deck(text, "angles.dat", ro);
+  };
+  SystemSimulation o(deck(a0, "orcaflex bodyAngles")), m(deck(m0, ""));
+  REQUIRE(o.coupled_dofs() == 6);
+  CHECK((o.model().system.body(0).R - m.model().system.body(0).R).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK((Vec3<double>(o.model().coupled_deck_pose[0].tail<3>()) - a0).norm() < 1e-14);
+  CHECK_THROWS_WITH(deck(a0, "euler bodyAngles"), Catch::Contains("bodyAngles") && Catch::Contains("orcaflex"));
+  auto entries = [&](double t, bool orcaflex) {
+    const Vec3<double> a = a0 + Vec3<double>(0.05 * std::sin(0.8 * t), 0.03 * std::sin(0.5 * t), 0);
+    const Mat3<double> R = rotation_zyx(a(0), a(1), a(2));
+    const Vec3<double> e = orcaflex ? a : angles_xyz(R);
+    return std::vector<double>{0, 0, -20, e(0), e(1), e(2)};
+  };
+  auto velocity = [&](double t) {  // the angular velocity in world axes (either convention)
+    const Vec3<double> a = a0 + Vec3<double>(0.05 * std::sin(0.8 * t), 0.03 * std::sin(0.5 * t), 0);
+    const auto w = deck_body_angular_velocity(orca, {a(0), a(1), a(2)}, {0.04 * std::cos(0.8 * t), 0.015 * std::cos(0.5 * t), 0});
+    return std::vector<double>{0, 0, 0, w[0], w[1], w[2]};
+  };
+  o.initialize(entries(0, true).data(), velocity(0).data());
+  m.initialize(entries(0, false).data(), velocity(0).data());
+  std::vector<double> fo(6), fm(6);
+  double worst = 0, peak = 0;
+  for (int k = 1; k <= 20; ++k) {
+    const double t = 0.2 * k;
+    o.step(entries(t, true).data(), velocity(t).data(), o.time(), 0.2, fo.data());
+    m.step(entries(t, false).data(), velocity(t).data(), m.time(), 0.2, fm.data());
+    for (std::size_t c = 0; c < 6; ++c) {
+      worst = std::max(worst, std::fabs(fo[c] - fm[c]));
+      peak = std::max(peak, std::fabs(fm[c]));
+    }
+  }
+  INFO("largest load difference " << worst << " of " << peak);
+  CHECK(peak > 1e5);
+  CHECK(worst <= 1e-12 * peak);
+  // The pose reads back in each deck's convention.
+  Vec3<double> r;
+  Mat3<double> R;
+  o.body_pose(1, r, R);
+  CHECK((deck_body_angles(o.deck().options, R) - Vec3<double>(entries(4.0, true)[3], entries(4.0, true)[4], entries(4.0, true)[5])).norm() < 1e-12);
 }

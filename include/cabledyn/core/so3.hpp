@@ -170,6 +170,26 @@ Mat3<T> rotation_zyx(const T& roll, const T& pitch, const T& yaw) {
   return Mat3<T>(R[2] * R[1] * R[0]);
 }
 
+/// The angles (roll, pitch, yaw) of rotation_zyx that give R, pitch in [-pi/2, pi/2] (at
+/// pitch = +-pi/2 the roll is taken as 0).
+template <class T>
+Vec3<T> angles_zyx(const Mat3<T>& R) {
+  using std::asin;
+  using std::atan2;
+  // R(2, 0) = -sin(pitch); R(2, 1) = cos(pitch) sin(roll); R(2, 2) = cos(pitch) cos(roll);
+  // R(1, 0) = cos(pitch) sin(yaw); R(0, 0) = cos(pitch) cos(yaw).
+  T sp = T(0) - R(2, 0);
+  if (value_of(sp) > 1) sp = T(1);
+  if (value_of(sp) < -1) sp = T(-1);
+  const T pitch = asin(sp);
+  if (std::fabs(static_cast<double>(value_of(sp))) > 1 - 1e-12) {
+    // Gimbal lock: roll and yaw turn about one axis; put it all in yaw.
+    const T yaw = atan2(T(0) - R(0, 1), R(1, 1));
+    return Vec3<T>(T(0), pitch, yaw);
+  }
+  return Vec3<T>(atan2(R(2, 1), R(2, 2)), pitch, atan2(R(1, 0), R(0, 0)));
+}
+
 /// The angular velocity w and acceleration alpha, in global axes, of R = rotation_zyx(ang)
 /// with angle rates angd and second rates angdd (spec "Prescribed vessel motion": alpha is
 /// the exact time derivative of w): w = yaw' e_z + pitch' Rz e_y + roll' Rz Ry e_x, and, with

@@ -68,6 +68,29 @@ struct BuoyancyRecord {
   int line = 0;
 };
 
+/// A BODY HYDROSTATICS row `BodyID C33 C44 C55` (cabledyn's extension; spec "Attached objects
+/// and line ends": the linear hydrostatic restoring of a surface-piercing hull, heave [N/m],
+/// roll and pitch [N m/rad] about the body's deck pose, which then keeps phi = 1). A Free or
+/// CoupledPinned body of BODIES, one row each.
+struct BodyHydrostaticsRecord {
+  int body = 0;
+  double C33 = 0, C44 = 0, C55 = 0;
+  int line = 0;
+};
+
+/// A TURBINES row `ID X Y` (cabledyn's extension; FAST.Farm's WT_X WT_Y): the reference
+/// position in the farm of turbine ID, which the deck X Y Z of its Turbine<ID> points are
+/// relative to (MoorDyn-F's TurbineRefPos, at z = 0).
+struct TurbineRecord {
+  int id = 0;
+  double x = 0, y = 0;
+  int line = 0;
+};
+
+/// The feature name under which the reader records a Turbine<J> point (a coupled point of host
+/// turbine J; the system route models it, io/system_model.hpp).
+inline constexpr const char* kTurbinePointsFeature = "points on turbines (Turbine<J>)";
+
 /// The feature name under which the reader records a Free / Connect point in
 /// Deck::unsupported (the reader's callers that model it read with
 /// ReadOptions::accept_unsupported: the driver's system, io/system_model.hpp).
@@ -129,7 +152,8 @@ struct BodyRecord {
 };
 
 /// Point types of MoorDyn v2 (and MoorDyn-F's Turbine<J>). Fixed, Coupled and Vessel points
-/// are implemented; the others are read and recorded in Deck::unsupported.
+/// are implemented on every route; Free, Body<N> and Turbine<J> points are recorded in
+/// Deck::unsupported under the features the system route models (io/system_model.hpp).
 enum class PointType { fixed, coupled, vessel, free, body, turbine };
 
 /// A POINTS row `ID Type X Y Z [Mass Vol CdA Ca]` or MoorDyn's 12-column row `ID Type X Y Z
@@ -138,15 +162,20 @@ struct PointRecord {
   int id = 0;
   PointType type = PointType::fixed;
   int attached = 0;           ///< Body<N> / Turbine<J>: N or J
-  std::array<double, 3> r{};  ///< position [m]
+  /// Position [m]. A Turbine<J> point's deck X Y Z are in turbine J's frame (MoorDyn-F): the
+  /// reader adds the turbine's reference position (TURBINES), so r is in the global frame.
+  std::array<double, 3> r{};
   double mass = 0;            ///< [kg] (no effect on Fixed points; 0 on Coupled/Vessel)
   double volume = 0;          ///< [m^3]
   double CdA = 0;             ///< [m^2]
   double Ca = 0;              ///< [-]
   std::array<double, 3> force{};  ///< constant external force [N] (12-column rows)
   int line = 0;
-  /// Coupled and Vessel points move (prescribed motion); Fixed points are anchors.
-  bool moving() const { return type == PointType::coupled || type == PointType::vessel; }
+  /// Coupled, Vessel and Turbine<J> points move (prescribed motion); Fixed points are anchors.
+  bool moving() const { return type == PointType::coupled || type == PointType::vessel || type == PointType::turbine; }
+  /// The host turbine whose coupled DOFs move a moving point: J for Turbine<J>, 1 for Coupled
+  /// and Vessel points (MoorDyn-F counts them as turbine 1's).
+  int turbine() const { return type == PointType::turbine ? attached : 1; }
 };
 
 /// A LINES row: `ID NodeA NodeB [Outputs]` (sections from SECTIONS) or the stock MoorDyn
@@ -219,6 +248,8 @@ struct Deck {
   std::vector<BuoyancyRecord> buoyancy;
   std::vector<PointRecord> points;
   std::vector<BodyRecord> bodies;
+  std::vector<BodyHydrostaticsRecord> body_hydrostatics;
+  std::vector<TurbineRecord> turbines;
   std::vector<RodTypeRecord> rod_types;
   std::vector<RodRecord> rods;
   std::vector<LineRecord> lines;
@@ -232,6 +263,19 @@ struct Deck {
   /// Requests for features that are not implemented (empty unless read with
   /// ReadOptions::accept_unsupported).
   std::vector<UnsupportedRecord> unsupported;
+
+  /// The IDs of the moving points (Coupled, Vessel, Turbine<J>) in the order of the host's
+  /// coupled DOFs (MoorDyn-F's): by turbine (Coupled and Vessel points are turbine 1's), in
+  /// POINTS order within each.
+  std::vector<int> coupled_point_ids() const {
+    std::vector<const PointRecord*> m;
+    for (const auto& p : points)
+      if (p.moving()) m.push_back(&p);
+    std::stable_sort(m.begin(), m.end(), [](const PointRecord* a, const PointRecord* b) { return a->turbine() < b->turbine(); });
+    std::vector<int> ids;
+    for (const auto* p : m) ids.push_back(p->id);
+    return ids;
+  }
 
   const LineTypeRecord* find_line_type(std::string_view name) const {
     for (const auto& t : line_types)
@@ -393,7 +437,7 @@ inline bool operator==(const Deck& a, const Deck& b) { return first_difference(a
 namespace detail {
 
 /// Section kinds.
-enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, rod_types, rods, unimplemented };
+enum class Sec { closed, line_types, points, lines, sections, end_connections, buoyancy, options, outputs, bodies, body_hydrostatics, turbines, rod_types, rods, unimplemented };
 
 struct SectionAlias {
   const char* name;
@@ -416,6 +460,8 @@ inline constexpr SectionAlias kSectionNames[] = {
   {"ATTACHMENTS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"CLUMPS", Sec::unimplemented, "discrete attachments (ATTACHMENTS)"},
   {"BODIES", Sec::bodies, ""}, {"BODY LIST", Sec::bodies, ""}, {"BODY PROPERTIES", Sec::bodies, ""},
+  {"BODY HYDROSTATICS", Sec::body_hydrostatics, ""},
+  {"TURBINES", Sec::turbines, ""},
   {"ROD TYPES", Sec::rod_types, ""}, {"ROD DICTIONARY", Sec::rod_types, ""},
   {"RODS", Sec::rods, ""}, {"ROD LIST", Sec::rods, ""}, {"ROD PROPERTIES", Sec::rods, ""},
   {"FAILURE", Sec::unimplemented, "line failure (FAILURE)"},
@@ -613,6 +659,8 @@ class DeckParser {
       case Sec::end_connections: end_connection_row(t, line); break;
       case Sec::buoyancy: buoyancy_row(t, line); break;
       case Sec::bodies: body_row(t, line); break;
+      case Sec::body_hydrostatics: body_hydrostatics_row(t, line); break;
+      case Sec::turbines: turbine_row(t, line); break;
       case Sec::rod_types: rod_type_row(t, line); break;
       case Sec::rods: rod_row(t, line); break;
       case Sec::unimplemented:
@@ -984,6 +1032,37 @@ class DeckParser {
     d_.bodies.push_back(b);
   }
 
+  void body_hydrostatics_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"BodyID", "C33", "C44", "C55"};
+    const std::string form = "BodyID C33 C44 C55 (N/m, N m/rad, N m/rad)";
+    const std::size_t n = t.size();
+    if (n < 4) fail(file_, line, col("BODY HYDROSTATICS", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 4, "BODY HYDROSTATICS", line, form);
+    auto c = [&](int k) { return col("BODY HYDROSTATICS", k + 1, names[k]); };
+    BodyHydrostaticsRecord h;
+    h.line = line;
+    h.body = id(t[0], c(0), line);
+    h.C33 = at_most(num_nonneg(t[1], c(1), line), t[1], c(1), line, 1e12, "N/m");
+    h.C44 = at_most(num_nonneg(t[2], c(2), line), t[2], c(2), line, 1e15, "N m/rad");
+    h.C55 = at_most(num_nonneg(t[3], c(3), line), t[3], c(3), line, 1e15, "N m/rad");
+    d_.body_hydrostatics.push_back(h);
+  }
+
+  void turbine_row(const std::vector<Token>& t, int line) {
+    static const char* const names[] = {"ID", "X", "Y"};
+    const std::string form = "ID X Y (turbine J's reference position in the farm [m])";
+    const std::size_t n = t.size();
+    if (n < 3) fail(file_, line, col("TURBINES", static_cast<int>(n) + 1, names[n]), "missing", form);
+    columns_at_most(t, 3, "TURBINES", line, form);
+    auto c = [&](int k) { return col("TURBINES", k + 1, names[k]); };
+    TurbineRecord r;
+    r.line = line;
+    r.id = id(t[0], c(0), line);
+    r.x = at_most(num(t[1], c(1), line), t[1], c(1), line, 1e7, "m");
+    r.y = at_most(num(t[2], c(2), line), t[2], c(2), line, 1e7, "m");
+    d_.turbines.push_back(r);
+  }
+
   void rod_type_row(const std::vector<Token>& t, int line) {
     static const char* const names[] = {"TypeName", "Diam", "Mass/m", "Cd", "Ca", "CdEnd", "CaEnd"};
     const std::string form = "TypeName Diam Mass/m Cd Ca CdEnd CaEnd (MoorDyn v2)";
@@ -1061,10 +1140,10 @@ class DeckParser {
       p.type = PointType::body;
       p.attached = number;
       unsupported(kBodyPointsFeature, line, what, t.text);
-    } else if (letters == "TURBINE" && number > 0 && rest.empty()) {
-      p.type = PointType::turbine;
+    } else if ((letters == "TURBINE" || letters == "T") && number > 0 && rest.empty()) {
+      p.type = PointType::turbine;  // its deck X Y Z in turbine J's frame (finish adds the reference)
       p.attached = number;
-      unsupported("points on turbines (Turbine<J>, FAST.Farm)", line, what, t.text);
+      unsupported(kTurbinePointsFeature, line, what, t.text);
     } else {
       fail(file_, line, what, t.text,
            "Fixed (Fix, Anchor), Coupled (Cpld, Fairlead), Vessel (Ves), Free (Connect, Con, Point), Body<N> or "
@@ -1333,6 +1412,46 @@ class DeckParser {
       ty.d = b.d;
       ty.rho_A = rho_A;
     }
+    // TURBINES: one row per turbine; a Turbine<J> point's deck X Y Z are relative to turbine
+    // J's reference position (MoorDyn-F's TurbineRefPos), which a TURBINES row gives; turbine
+    // 1 without a row is at the origin (MoorDyn-F's one-turbine OpenFAST coupling), any other
+    // needs its row.
+    std::map<int, const TurbineRecord*> turbine_ref;
+    for (const TurbineRecord& r : d_.turbines) {
+      if (turbine_ref.count(r.id))
+        fail(file_, r.line, col("TURBINES", 1, "ID"), std::to_string(r.id),
+             "one row per turbine (first given at line " + std::to_string(turbine_ref[r.id]->line) + ")");
+      turbine_ref[r.id] = &r;
+    }
+    for (PointRecord& p : d_.points) {
+      if (p.type != PointType::turbine) continue;
+      const auto it = turbine_ref.find(p.attached);
+      if (it == turbine_ref.end()) {
+        if (p.attached != 1)
+          fail(file_, p.line, col("POINTS", 2, "Type"), "Turbine" + std::to_string(p.attached),
+               "a TURBINES row `" + std::to_string(p.attached) +
+                   " X Y` giving the turbine's reference position (its points' X Y Z are relative to it)");
+        continue;
+      }
+      p.r[0] += it->second->x;
+      p.r[1] += it->second->y;
+    }
+    // BODY HYDROSTATICS: an existing Free or CoupledPinned body, one row each.
+    std::map<int, int> restored;
+    for (const BodyHydrostaticsRecord& h : d_.body_hydrostatics) {
+      const std::string what = col("BODY HYDROSTATICS", 1, "BodyID");
+      if (h.body < 1 || h.body > static_cast<int>(d_.bodies.size()))
+        fail(file_, h.line, what, std::to_string(h.body),
+             "a body of BODIES (1.." + std::to_string(d_.bodies.size()) + ")");
+      if (restored.count(h.body))
+        fail(file_, h.line, what, std::to_string(h.body),
+             "one row per body (first given at line " + std::to_string(restored[h.body]) + ")");
+      restored[h.body] = h.line;
+      const BodyType ty = d_.bodies[static_cast<std::size_t>(h.body - 1)].type;
+      if (ty != BodyType::free && ty != BodyType::coupled_pinned)
+        fail(file_, h.line, what, std::to_string(h.body),
+             "a Free or CoupledPinned body (a Fixed or Coupled body's restoring moves nothing; its host carries it)");
+    }
     if (d_.lines.empty()) {
       // MoorDyn accepts a deck of objects without lines; those objects are not implemented.
       if (!d_.unsupported.empty() && !ro_.accept_unsupported) throw_unsupported();
@@ -1442,7 +1561,13 @@ class DeckParser {
     }
     if (o.vesselRef) {
       bool any = false;
-      for (const PointRecord& p : d_.points) any = any || p.moving();
+      for (const PointRecord& p : d_.points) {
+        any = any || p.moving();
+        if (p.moving() && p.turbine() != 1)
+          fail(file_, o.line_of("vesselRef"), "vesselRef", "a deck with points on Turbine" + std::to_string(p.turbine()),
+               "points of turbine 1 only (the vessel is one rigid body; turbines 2, ... move apart: give their "
+               "points a motionFile)");
+      }
       if (!any)
         fail(file_, o.line_of("vesselRef"), "vesselRef", "no Coupled/Vessel point",
              "a Coupled or Vessel point for the vessel to carry");

@@ -188,6 +188,10 @@ struct Options {
   bool WriteUnits = false;              ///< [WriteUnits] a units row under the .out header (MoorDyn decks: true)
   double rhoInf = 0.4;                  ///< [rhoInf] spectral radius, in [0, 1]
   bool body_wetting_full = false;       ///< [bodyWetting] moordyn: a body's buoyancy at any elevation (phi = 1)
+  /// [bodyAngles] orcaflex: the deck's body angles (BODIES r0 p0 y0), a Coupled body's or rod's
+  /// coupled angle entries and the body channels' Roll Pitch Yaw in the OrcaFlex vessel
+  /// convention R = Rz(yaw) Ry(pitch) Rx(roll); moordyn (default): MoorDyn's R = Rx Ry Rz.
+  bool body_angles_orcaflex = false;
   bool body_fluid_inertia = true;       ///< [bodyHydro] moordyn: no fluid inertia on bodies in waves (as MoorDyn)
   bool body_substep_accuracy = true;    ///< [bodySubstep] accuracy (default): free bodies' steps in sub-steps with omega dt <= 0.28; none: dtM as given
   /// [bodyScheme] staggered: the free bodies and the rods pinned at a held pin stepped by the
@@ -336,6 +340,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"bodySubstep", OptionRole::typed, false, "", ""},
   {"bodyIC", OptionRole::default_only, false, "statics|static", "bodies started at their deck pose (bodyIC deck): they start at their static equilibrium"},
   {"bodyWetting", OptionRole::typed, false, "", ""},
+  {"bodyAngles", OptionRole::typed, false, "", ""},
   {"bodyHydro", OptionRole::typed, false, "", ""},
   // Features the library does not implement: their default value is accepted silently.
   {"frictionMu", OptionRole::default_only, false, "none|0", "seabed friction"},
@@ -625,6 +630,10 @@ class OptionsParser {
       if (iequals(x.text, "moordyn") || iequals(x.text, "full")) o_.body_wetting_full = true;
       else if (iequals(x.text, "sphere") || iequals(x.text, "cabledyn")) o_.body_wetting_full = false;
       else bad(name, x.text, "sphere (the equivalent sphere, default) or moordyn (phi = 1)");
+    } else if (name == "bodyAngles") {
+      if (iequals(x.text, "orcaflex")) o_.body_angles_orcaflex = true;
+      else if (iequals(x.text, "moordyn")) o_.body_angles_orcaflex = false;
+      else bad(name, x.text, "moordyn (R = Rx Ry Rz, default) or orcaflex (the OrcaFlex vessel convention R = Rz Ry Rx)");
     } else if (name == "bodyHydro") {
       if (iequals(x.text, "moordyn")) o_.body_fluid_inertia = false;
       else if (iequals(x.text, "cabledyn") || iequals(x.text, "full")) o_.body_fluid_inertia = true;

@@ -1,12 +1,13 @@
-// cabledyn: prescribed motion of a deck's Coupled and Vessel points: the motionFile (any
+// cabledyn: prescribed motion of a deck's Coupled, Vessel and Turbine<J> points: the motionFile (any
 // sampling, interpolated to C2) and the harmonic `fairleadMotion` option.
 // Spec "Prescribed motion": the prescribed position, velocity and acceleration of a moving
 // line end enter the step; the core does not ramp them.
 //
 // A motionFile is a table of numbers (the deck's comment rules; rows without a numeric token
 // are headers; values separated by blanks, tabs or commas) in one of three layouts, told apart
-// by the number of values per row against the deck's coupled points (P of them, Coupled and
-// Vessel, in POINTS order):
+// by the number of values per row against the deck's coupled points (P of them, Coupled,
+// Vessel and Turbine<J>, in the host's order: Deck::coupled_point_ids, by turbine, POINTS order
+// within each):
 //   - MoorDyn's coupled-DOF layout: `t x1 y1 z1 x2 y2 z2 ...`, 1 + 3 P values (what a host hands
 //     MoorDyn_Step, one row per time), or `t x1 y1 z1 roll1 pitch1 yaw1 ...`, 1 + 6 P values
 //     with every rotation 0 (a point has none);
@@ -274,7 +275,7 @@ struct VesselTrack {
 
 /// The layouts of a motionFile.
 enum class MotionLayout {
-  moordyn,        ///< t x y z per coupled point, in POINTS order (1 + 3 P values)
+  moordyn,        ///< t x y z per coupled point, in the host's order (1 + 3 P values)
   moordyn6,       ///< t x y z roll pitch yaw per coupled point, rotations 0 (1 + 6 P values)
   id_positions,   ///< t id x y z
   id_kinematics,  ///< t id x y z vx vy vz ax ay az [0 ...]
@@ -304,9 +305,7 @@ inline MotionTracks motion_tracks(const MotionTable& m, const Deck& deck, double
   using detail::number_text;
   MotionTracks out;
   out.file = m.file;
-  std::vector<int> coupled;
-  for (const PointRecord& p : deck.points)
-    if (p.moving()) coupled.push_back(p.id);
+  const std::vector<int> coupled = deck.coupled_point_ids();  // the host's order (by turbine)
   const std::size_t P = coupled.size(), n = m.rows.front().values.size();
   const int first = m.rows.front().line;
   if (P == 0) fail(m.file, first, "motionFile", "a table", "a deck with a Coupled or Vessel point to move");

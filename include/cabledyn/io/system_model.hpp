@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "cabledyn/core/so3.hpp"
 #include "cabledyn/io/deck.hpp"
 #include "cabledyn/io/deck_sea.hpp"
+#include "cabledyn/io/motion.hpp"
 #include "cabledyn/system.hpp"
 
 namespace cabledyn::io {
@@ -32,7 +34,7 @@ inline bool has_free_points(const Deck& d) {
 /// (free points, bodies, points on bodies).
 inline bool system_route_feature(const std::string& feature) {
   return feature == kFreePointsFeature || feature == kBodiesFeature || feature == kBodyPointsFeature ||
-         feature == kRodsFeature || feature == kRodLinesFeature || feature == kCoupledPointPropertiesFeature;
+         feature == kTurbinePointsFeature || feature == kRodsFeature || feature == kRodLinesFeature || feature == kCoupledPointPropertiesFeature;
 }
 
 /// Throws the NotImplementedError of the first request in deck.unsupported that the system
@@ -45,13 +47,40 @@ inline void refuse_unmodelled(const Deck& deck) {
     throw *e;
 }
 
+/// The orientation that a deck's body angles give (BODIES r0 p0 y0, a Coupled body's or rod's
+/// coupled angle entries; radians): MoorDyn's R = Rx Ry Rz, or, with bodyAngles orcaflex, the
+/// OrcaFlex vessel convention R = Rz Ry Rx (spec "Attached objects and line ends": Rigid6
+/// bodies, prescribed ones in the OrcaFlex vessel convention on request).
+inline Mat3<double> deck_body_rotation(const Options& o, double roll, double pitch, double yaw) {
+  return o.body_angles_orcaflex ? rotation_zyx(roll, pitch, yaw) : rotation_xyz(roll, pitch, yaw);
+}
+
+/// The deck convention's angles (roll, pitch, yaw) [rad] of R (deck_body_rotation's inverse).
+inline Vec3<double> deck_body_angles(const Options& o, const Mat3<double>& R) {
+  return o.body_angles_orcaflex ? angles_zyx(R) : angles_xyz(R);
+}
+
+/// The angular velocity in world axes of deck_body_rotation(ang) turning with the angle rates
+/// `rate`.
+inline std::array<double, 3> deck_body_angular_velocity(const Options& o, const std::array<double, 3>& ang,
+                                                         const std::array<double, 3>& rate) {
+  if (!o.body_angles_orcaflex) return angular_velocity_xyz(ang, rate);
+  Vec3<double> w, alpha;
+  rates_zyx<double>(Vec3<double>(ang[0], ang[1], ang[2]), Vec3<double>(rate[0], rate[1], rate[2]),
+                    Vec3<double>::Zero(), w, alpha);
+  return {w(0), w(1), w(2)};
+}
+
 /// A deck's mooring system and its maps.
 struct DeckSystem {
   MooringSystem<double> system;
   std::map<int, int> point_index;  ///< deck point ID -> system point index
   std::vector<int> point_id;       ///< system point index -> deck point ID (0: a rod's point)
   std::vector<int> line_id;        ///< system line index -> deck line ID
-  std::vector<int> coupled;        ///< system indices of the Coupled / Vessel points, in POINTS order
+  /// System indices of the Coupled, Vessel and Turbine<J> points in the host's order
+  /// (Deck::coupled_point_ids: by turbine, Coupled and Vessel points turbine 1's, in POINTS
+  /// order within each).
+  std::vector<int> coupled;
   /// System indices of the coupled bodies in MoorDyn's order: the Coupled / Vessel /
   /// CoupledPinned BODIES rows, then the bodies of the Coupled / Vessel / CoupledPinned RODS rows.
   std::vector<int> coupled_bodies;
@@ -127,7 +156,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     m.host_pin = b.type == BodyType::coupled_pinned;  // CoupledPinned: the host moves the pin
     m.r = Vec3<double>(b.r[0], b.r[1], b.r[2]);
     constexpr double deg = 3.14159265358979323846 / 180;
-    m.R = rotation_xyz(b.angles[0] * deg, b.angles[1] * deg, b.angles[2] * deg);
+    m.R = deck_body_rotation(o, b.angles[0] * deg, b.angles[1] * deg, b.angles[2] * deg);
     m.mass = b.mass;
     m.cg = Vec3<double>(b.cg[0], b.cg[1], b.cg[2]);
     m.inertia = Vec3<double>(b.inertia[0], b.inertia[1], b.inertia[2]);
@@ -136,6 +165,8 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     m.Ca = Vec3<double>(b.Ca[0], b.Ca[1], b.Ca[2]);
     m.wetting = o.body_wetting_full ? BodyWetting::full : BodyWetting::sphere;
     m.fluid_inertia = o.body_fluid_inertia;
+    for (const auto& h : deck.body_hydrostatics)  // about the deck pose
+      if (h.body == b.id) m.restoring = HydrostaticRestoring<double>::about(m.r, m.R, h.C33, h.C44, h.C55);
     bodies.push_back(std::move(m));
   }
   // Rods (spec "Attached objects and line ends"): a rod of NumSegs 0 or no length is a
@@ -351,7 +382,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         ds.coupled_width.push_back(m.host_pin ? 3 : 6);
         Vec6<double> pose;
         pose.head<3>() = m.r;
-        pose.tail<3>() = angles_xyz(m.R);
+        pose.tail<3>() = deck_body_angles(deck.options, m.R);
         ds.coupled_deck_pose.push_back(pose);
       }
       const double L = m.rods[0].b(2);
@@ -370,6 +401,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       case PointType::fixed: m.kind = PointKind::fixed; break;
       case PointType::coupled:
       case PointType::vessel:
+      case PointType::turbine:  // a coupled point of host turbine J (its r in the global frame)
       case PointType::free:
         // A free point's own mass, volume, drag and force in its equation; a coupled point's
         // in its load on the host (coupled_point_reaction).
@@ -392,16 +424,14 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         m.kind = PointKind::body;
         m.body = p.attached - 1;  // r: the offset from the body's reference point in body axes
         break;
-      default:
-        throw NotImplementedError(where(deck.file, p.line), "POINTS Type", "Turbine", "points on turbines (FAST.Farm)");
     }
     if (p.type == PointType::free && (p.mass < 0 || p.volume < 0))
       throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
     const int k = ds.system.add_point(m);
     ds.point_index[p.id] = k;
     ds.point_id.push_back(p.id);
-    if (m.kind == PointKind::coupled) ds.coupled.push_back(k);
   }
+  for (int id : deck.coupled_point_ids()) ds.coupled.push_back(ds.point_index.at(id));
   for (const auto& rec : deck.lines) {
     // As written: End A at AttachA, its sections first (line_sections gives them fairlead
     // first, reversed for a swapped line).

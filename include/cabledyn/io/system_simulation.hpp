@@ -5,10 +5,12 @@
 // "Time integration" (generalised-alpha, rhoInf from the deck).
 //
 // The pattern of mooring host coupling: create from a deck; the number of coupled DOFs (6
-// per Coupled / Vessel body, in BODIES order: x y z and roll pitch yaw [rad] of R = Rx Ry Rz,
+// per Coupled / Vessel body, in BODIES order: x y z and roll pitch yaw [rad] of R = Rx Ry Rz
+// (R = Rz Ry Rx with bodyAngles orcaflex: deck_body_rotation),
 // their velocities the reference point's and the angular velocity in world axes, their loads
-// force and moment about the reference point; then 3 per Coupled / Vessel point, in POINTS
-// order: MoorDyn's order of coupled objects); init with the coupled positions and
+// force and moment about the reference point; then 3 per Coupled / Vessel / Turbine<J>
+// point, in POINTS order by turbine: MoorDyn's order of coupled objects, MoorDyn-F's by
+// turbine); init with the coupled positions and
 // velocities (the statics); step from t to t + dt with the coupled states at t + dt,
 // returning the forces of the lines on the coupled points; queries; save and load of
 // everything committed (a bit-for-bit restart).
@@ -638,7 +640,8 @@ class SystemSimulation {
         vel(k) = v[o + static_cast<std::size_t>(k)];
         if (a) acc(k) = a[o + static_cast<std::size_t>(k)];
       }
-      const Mat3<double> R = w == 6 ? rotation_xyz(xb[3], xb[4], xb[5]) : Mat3<double>::Identity();
+      const Mat3<double> R =
+          w == 6 ? deck_body_rotation(deck_.options, xb[3], xb[4], xb[5]) : Mat3<double>(Mat3<double>::Identity());
       model_.system.set_coupled_body(model_.coupled_bodies[c], Vec3<double>(xb[0], xb[1], xb[2]), R, vel, acc);
       o += static_cast<std::size_t>(w);
     }

@@ -63,6 +63,34 @@ enum class BodyWetting {
   full,    ///< phi = 1 at any elevation (bodyWetting moordyn, as MoorDyn)
 };
 
+/// The linear hydrostatic restoring of a surface-piercing hull (spec "Attached objects and
+/// line ends": C33, C44, C55; deck BODY HYDROSTATICS): the heave force -C33 (z - z0) at the
+/// reference point and the moment -C44 tau_1 h_1 - C55 tau_2 h_2, tau the tilt rotation vector
+/// of the body axis `up` (body axes; vertical at the reference pose) from the vertical, h_1 the
+/// horizontal direction of the body x axis, h_2 = e_z x h_1 (so independent of the heading).
+/// A body with restoring keeps the submerged fraction phi = 1. HydrostaticRestoring::about
+/// takes a pose as the reference (the deck pose, spec "static equilibrium": "the hydrostatic
+/// restoring keeps the deck pose as its reference").
+template <class T>
+struct HydrostaticRestoring {
+  T C33 = T(0);  ///< heave stiffness [N/m]
+  T C44 = T(0);  ///< roll stiffness about h_1 [N m/rad]
+  T C55 = T(0);  ///< pitch stiffness about h_2 [N m/rad]
+  T z0 = T(0);   ///< reference height of the reference point [m]
+  Vec3<T> up = Vec3<T>::UnitZ();  ///< the body axis (unit, body axes) vertical at the reference pose
+  bool any() const { return value_of(C33) != 0 || value_of(C44) != 0 || value_of(C55) != 0; }
+  /// The restoring C33, C44, C55 about the pose (r, R).
+  static HydrostaticRestoring about(const Vec3<T>& r, const Mat3<T>& R, const T& C33, const T& C44, const T& C55) {
+    HydrostaticRestoring h;
+    h.C33 = C33;
+    h.C44 = C44;
+    h.C55 = C55;
+    h.z0 = r(2);
+    h.up = R.transpose() * Vec3<T>::UnitZ();
+    return h;
+  }
+};
+
 /// A rigid body (deck BODIES row). Parameters in T; offsets in body axes.
 template <class T>
 struct BodyModel {
@@ -94,6 +122,8 @@ struct BodyModel {
   Vec6<double> CdA = Vec6<double>::Zero();  ///< drag areas along the body axes: 3 translational [m^2], 3 rotational [m^5]
   Vec3<double> Ca = Vec3<double>::Zero();   ///< translational added-mass coefficients along the body axes
   BodyWetting wetting = BodyWetting::sphere;
+  /// Linear hydrostatic restoring (none by default); with it phi = 1 at any elevation.
+  HydrostaticRestoring<T> restoring;
   /// The fluid inertia phi rho V (I + R diag(Ca) R^T) du/dt of a held fluid acceleration at
   /// the reference point (spec "Attached objects and line ends"; bodyHydro moordyn: false,
   /// as MoorDyn, which leaves it out).
@@ -204,7 +234,7 @@ BodyImmersion<T> body_immersion(const BodyModel<T>& B, const T& zb, const Enviro
   // directions) met with a seeded one cannot be made coherent by Eigen's AutoDiff.
   BodyImmersion<T> out;
   const T W = B.volume * (env.rho_w * env.g);
-  if (B.wetting == BodyWetting::full || !(value_of(B.volume) > 0)) {
+  if (B.wetting == BodyWetting::full || B.restoring.any() || !(value_of(B.volume) > 0)) {
     out.energy = -W * zb;
     return out;
   }
@@ -603,9 +633,66 @@ void for_each_body_fluid_site(const BodyModel<T>& B, const Vec3<T>& r, const Mat
   }
 }
 
+/// The tilt of a body with hydrostatic restoring H at orientation R (spec "Attached objects
+/// and line ends"): tau1 = tau . h_1, tau2 = tau . h_2 with tau the rotation vector that turns
+/// e_z onto the axis a = R H.up (angle atan2(|e_z x a|, a_z) about e_z x a), and h_1, h_2.
+template <class T>
+struct BodyTilt {
+  T tau1 = T(0), tau2 = T(0);
+  Vec3<T> h1 = Vec3<T>::UnitX(), h2 = Vec3<T>::UnitY();
+};
+
+template <class T>
+BodyTilt<T> body_tilt(const HydrostaticRestoring<T>& H, const Mat3<T>& R) {
+  using std::atan2;
+  using std::sqrt;
+  BodyTilt<T> out;
+  const Vec3<T> a = R * H.up;
+  const Vec3<T> c(T(-a(1)), a(0), T(0));  // e_z x a
+  const T s2 = c(0) * c(0) + c(1) * c(1);
+  // theta / sin(theta): its series 1 + s^2 / 6 near the upright pose, where sqrt's derivative fails.
+  T f;
+  if (value_of(s2) > 1e-16) {
+    const T s = sqrt(s2);
+    f = atan2(s, a(2)) / s;
+  } else {
+    f = T(1) + s2 / 6.0;
+  }
+  const Vec3<T> x = R.col(0);
+  const T hx2 = x(0) * x(0) + x(1) * x(1);
+  if (value_of(hx2) > 1e-24) {  // else the body x axis is vertical: h_1 = e_x
+    const T hn = sqrt(hx2);
+    out.h1 = Vec3<T>(T(x(0) / hn), T(x(1) / hn), T(0));
+    out.h2 = Vec3<T>(T(-out.h1(1)), out.h1(0), T(0));
+  }
+  out.tau1 = f * c.dot(out.h1);
+  out.tau2 = f * c.dot(out.h2);
+  return out;
+}
+
+/// The hydrostatic restoring load (force, moment) about the reference point of a body with
+/// restoring H at pose (r, R): (0, 0, -C33 (z - z0)) and -C44 tau1 h1 - C55 tau2 h2.
+template <class T>
+Vec6<T> hydrostatic_restoring_load(const HydrostaticRestoring<T>& H, const Vec3<T>& r, const Mat3<T>& R) {
+  Vec6<T> F = Vec6<T>::Zero();
+  F(2) = -H.C33 * (r(2) - H.z0);
+  const BodyTilt<T> t = body_tilt<T>(H, R);
+  F.template tail<3>() = Vec3<T>(t.h1 * T(-H.C44 * t.tau1) + t.h2 * T(-H.C55 * t.tau2));
+  return F;
+}
+
+/// Its potential 1/2 C33 (z - z0)^2 + 1/2 (C44 tau1^2 + C55 tau2^2): exact for C44 = C55 (the
+/// moment -C tau is the gradient of C theta^2 / 2), to second order in the tilt otherwise.
+template <class T>
+T hydrostatic_restoring_energy(const HydrostaticRestoring<T>& H, const Vec3<T>& r, const Mat3<T>& R) {
+  const BodyTilt<T> t = body_tilt<T>(H, R);
+  const T dz = r(2) - H.z0;
+  return (H.C33 * dz * dz + H.C44 * t.tau1 * t.tau1 + H.C55 * t.tau2 * t.tau2) * 0.5;
+}
+
 /// The external load on body B at pose (r, R) moving with (v, w), about its reference point
 /// in world axes: weight at the centre of gravity, buoyancy rho g phi V at the centre of
-/// buoyancy, the constant load, seabed contact over 1 m^2 at the reference point (kBot, cBot
+/// buoyancy, the hydrostatic restoring (hydrostatic_restoring_load), the constant load, seabed contact over 1 m^2 at the reference point (kBot, cBot
 /// per m^2; not on a rod's carrier, BodyModel::point_contact) and at each rod's stations
 /// (rod_seabed_stations: kBot d dl, cBot d dl), and (dynamic = true) the drag 1/2 rho phi R diag(CdA) R^T |u| u on the relative
 /// velocity u = U - v and -w (MoorDyn's rotational drag). With a held fluid (dynamic, held.u
@@ -638,6 +725,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
   const Vec3<T> gvec(T(0), T(0), T(-env.g));
   F.template head<3>() = Wg + Fb + B.force;
   F.template tail<3>() = h.cross(gvec) + b.cross(Fb) + B.moment;  // the weight m g at c = h / m
+  if (B.restoring.any()) F += hydrostatic_restoring_load<T>(B.restoring, r, R);
   for (std::size_t ki = 0; ki < B.lumps.size(); ++ki) {
     // A lumped point: its buoyancy at its offset and (dynamic) its drag on its own relative
     // velocity, and its fluid inertia in a held fluid.
@@ -787,7 +875,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
 }
 
 /// The potential energy of body B at pose (r, R) [J]: weight m g z_G, the buoyancy potential
-/// of body_immersion, the constant force's -F . r and the seabed penalty's (at the reference
+/// of body_immersion, the restoring's (hydrostatic_restoring_energy), the constant force's -F . r and the seabed penalty's (at the reference
 /// point and at the rods' stations).
 template <class T>
 T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& R, const Environment& env,
@@ -823,6 +911,7 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
     E -= k.volume * zp * (env.rho_w * env.g);
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
+  if (B.restoring.any()) E += hydrostatic_restoring_energy<T>(B.restoring, r, R);
   E -= B.force.dot(r);
   if (seabed_z && !B.joint && B.point_contact) E += seabed_contact<T, T>(r(2), T(0), *seabed_z, T(1), T(1), bed).energy;
   if (seabed_z && !B.joint)

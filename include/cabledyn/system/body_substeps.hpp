@@ -24,8 +24,8 @@ namespace cabledyn {
 /// arm); the estimate is the largest sqrt(K_ii / M_ii) over the six DOFs of every free body,
 /// M the body's mass matrix (structural and added mass, rods included). A rod whose axis
 /// crosses the still water adds its waterplane rho g pi d^2 / (4 |t_z|) at the crossing (the
-/// spec bounds the crossings within the coming step; this takes the present ones). The
-/// body's own seabed contact (1 m^2 at its reference point) and its rods' seabed stations
+/// spec bounds the crossings within the coming step; this takes the present ones); a body's
+/// hydrostatic restoring adds C33, C44 and C55 (BodyModel::restoring). The body's own seabed contact (1 m^2 at its reference point) and its rods' seabed stations
 /// (kBot d dl, those of a rod pinned on it included) add their local stiffness in heave, and
 /// at their arms in roll and pitch. 0 without free bodies. Allocates nothing once the dynamic workspaces exist.
 /// With `bodies` (one flag per body), the flagged bodies are estimated whatever their kind
@@ -113,6 +113,15 @@ double body_frequency_estimate(const MooringSystem<T>& sys, const SystemState<T>
       }
     };
     waterplanes(sys.body(bi), rb, Rb);
+    // Its hydrostatic restoring: C33 in heave, C44 h_1 h_1^T + C55 h_2 h_2^T in roll and pitch.
+    if (const auto& H = sys.body(bi).restoring; H.any()) {
+      const BodyTilt<T> t = body_tilt<T>(H, Rb);
+      const Vec3<double> h1 = V3(t.h1), h2 = V3(t.h2);
+      const double c44 = static_cast<double>(value_of(H.C44)), c55 = static_cast<double>(value_of(H.C55));
+      K(2) += static_cast<double>(value_of(H.C33));
+      K(3) += c44 * h1(0) * h1(0) + c55 * h2(0) * h2(0);
+      K(4) += c44 * h1(1) * h1(1) + c55 * h2(1) * h2(1);
+    }
     // Seabed contact of stiffness kBot * width_length at the arm p from the reference point,
     // of a station of half-height `radius` (0 for the reference point's 1 m^2): its local
     // stiffness in heave, and k p_y^2, k p_x^2 in roll and pitch; counted at kBot * width_length

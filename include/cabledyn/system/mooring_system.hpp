@@ -297,6 +297,14 @@ class MooringSystem {
   /// rods or points it is its lines' load. Throws InputError for another body.
   Vec6<T> coupled_reaction(const State& s, int b) const;
 
+  /// The net load on body b in state s about its reference point in world axes, its inertia
+  /// excluded (MoorDyn's Rod Fx ... Mz, its F6net; spec "Attached objects and line ends"): its
+  /// lines' dynamic end loads with their lever moments plus its own loads (weight, buoyancy,
+  /// restoring, drag, fluid inertia, seabed contact); a Coupled or CoupledPinned body's is its
+  /// load on the host, coupled_reaction (MoorDyn's too: F6net less M a). The loads that bodies
+  /// pinned on b pass at their pins are left out. Allocates nothing.
+  Vec6<T> body_net_load(const State& s, int b) const;
+
   // The load F (force, moment about the pin) a pinned body passes at its pin with its angular
   // acceleration solved again for the current pin acceleration (spec: the rotation solves
   // M_rr alpha = M - M_rt a_p - omega x (I_p omega)): the moment F_M left by the committed

@@ -68,15 +68,17 @@ inline void SystemRunner::check_channel(const OutputChannel& c, const std::strin
       if (n > std::max(0, rm.segments))
         throw InputError(deck_.file, "output channel " + name + " node", n,
                          "in [0, " + std::to_string(std::max(0, rm.segments)) + "] (the rod's NumSegs)");
-      if (f == 6 || f == 7)
-        throw NotImplementedError(deck_.file, "output channel", name, "rod net force and moment channels (F, M)");
+      if ((f == 6 || f == 7) && deck_.rods[static_cast<std::size_t>(c.object - 1)].attachment == RodAttachment::body)
+        throw NotImplementedError(deck_.file, "output channel", name,
+                                  "the net force and moment of a rod fixed to a body (its share of the body's: the "
+                                  "Body<N> channels give the whole)");
       return;
     }
     default:
       throw NotImplementedError(deck_.file, "output channel", text.empty() ? c.name() : text,
                                 "in the system route: FairTen, AnchTen, FairIncl, AnchIncl, node positions, "
                                 "velocities, accelerations, forces, tensions, curvatures and bend moments, point, body "
-                                "and rod channels (rods' net force and moment: not yet)");
+                                "and rod channels");
   }
 }
 
@@ -120,6 +122,20 @@ inline double SystemRunner::rod_channel_value(const OutputChannel& c) const {
             (e == 0 ? rec.rod_end_a : rec.rod_end_b) == end)
           F += sys.line_end_force_dynamic(st, sim_->line_index(rec.id), e, false);  // line-end forces, as FairTen
     return F.norm();
+  }
+  if (f == 6 || f == 7) {
+    // Fx ... Mz: the net load on the rod about End A, its inertia excluded (MoorDyn's F6net; a
+    // Coupled rod's: its load on the host): its carrier body's (MooringSystem::body_net_load),
+    // or, for a zero-length rod without one, its lines' forces at its point.
+    Vec6<double> F = Vec6<double>::Zero();
+    if (rm.body >= 0) {
+      F = sys.body_net_load(st, rm.body);
+    } else {
+      for (int l = 0; l < static_cast<int>(sys.n_lines()); ++l)
+        for (int e = 0; e < 2; ++e)
+          if (sys.line(l).point[e] == rm.point) F.head<3>() += sys.line_end_force_dynamic(st, l, e, false);
+    }
+    return F(f == 6 ? k : 3 + k);
   }
   Vec3<double> rb;
   Mat3<double> Rb;
@@ -225,7 +241,7 @@ inline double SystemRunner::channel_value(const OutputChannel& c) const {
         case 0:
           return r(k);
         case 1:
-          return angles_xyz(R)(k) * 180 / kPi;
+          return deck_body_angles(deck_.options, R)(k) * 180 / kPi;
         case 2:
           return sim_->body_motion(c.object, 1)(k);
         case 3:

@@ -232,7 +232,7 @@ inline void SystemRunner::write_static_out() {
       Vec3<double> r;
       Mat3<double> R;
       sys.body_pose(static_state_, bi, r, R);
-      const Vec3<double> ang = angles_xyz(R) * (180 / kPi);
+      const Vec3<double> ang = deck_body_angles(deck_.options, R) * (180 / kPi);
       const Vec6<double> F = sys.body_line_load(static_state_, bi, false);
       const auto k = sys.body(bi).kind;
       // Deck bodies first (BODIES IDs), then the bodies of Fixed, Free and Pinned rods (named).

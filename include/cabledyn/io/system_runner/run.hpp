@@ -81,12 +81,13 @@ inline void SystemRunner::coupled_at(double t) {
       const PointKinematics k = dof_tracks_[g].at(t);
       for (std::size_t i = 0; i < 3; ++i) x_[3 * g + i] = k.x[i], v_[3 * g + i] = k.v[i];
     }
-    // The angle rates of a Coupled body or rod to its angular velocity in world axes.
+    // The angle rates of a Coupled body or rod to its angular velocity in world axes (in the
+    // deck's bodyAngles convention).
     std::size_t o = 0;
     for (std::size_t c = 0; c < m.coupled_bodies.size(); ++c) {
       if (m.coupled_width[c] == 6) {
         const std::array<double, 3> w =
-            angular_velocity_xyz({x_[o + 3], x_[o + 4], x_[o + 5]}, {v_[o + 3], v_[o + 4], v_[o + 5]});
+            deck_body_angular_velocity(deck_.options, {x_[o + 3], x_[o + 4], x_[o + 5]}, {v_[o + 3], v_[o + 4], v_[o + 5]});
         for (std::size_t i = 0; i < 3; ++i) v_[o + 3 + i] = w[i];
       }
       o += static_cast<std::size_t>(m.coupled_width[c]);

@@ -106,6 +106,20 @@ inline Vec6<T> MooringSystem<T>::coupled_reaction(const State& s, int b) const {
 }
 
 template <class T>
+inline Vec6<T> MooringSystem<T>::body_net_load(const State& s, int b) const {
+  require_numbered();
+  const auto& B = bodies_.at(static_cast<std::size_t>(b));
+  if (B.kind == BodyKind::coupled || (B.kind == BodyKind::pinned && B.host_pin)) return coupled_reaction(s, b);
+  Vec3<T> rb;
+  Mat3<T> Rb;
+  body_pose(s, b, rb, Rb);
+  const Vec6<T> vel = body_motion(s, b, 1);
+  return Vec6<T>(body_line_load(s, b, true) + body_external_load<T>(B, rb, Rb, Vec3<T>(vel.template head<3>()),
+                                                                     Vec3<T>(vel.template tail<3>()), env_, seabed_.z,
+                                                                     seabed_.params, current_, true, body_fluid(b)));
+}
+
+template <class T>
 inline void MooringSystem<T>::resolve_pin_moment(const Mat6<T>& M, Vec6<T>& F) {
   Mat3<T> Mrr, Mtr;
   for (int i = 0; i < 3; ++i)

@@ -61,6 +61,20 @@ inline int MooringSystem<T>::add_body(BodyModel<T> b) {
       throw InputError(ro, "Cd / Ca / CdEnd / CaEnd", std::min({rod.Cd, rod.Ca, rod.CdEnd, rod.CaEnd}), ">= 0");
     if (rod.segments < 1) throw InputError(ro, "NumSegs", rod.segments, ">= 1");
   }
+  if (b.restoring.any() || value_of(b.restoring.up.squaredNorm()) != 1) {
+    const auto& H = b.restoring;
+    const double c[3] = {static_cast<double>(value_of(H.C33)), static_cast<double>(value_of(H.C44)),
+                         static_cast<double>(value_of(H.C55))};
+    const char* names[3] = {"hydrostatic C33", "hydrostatic C44", "hydrostatic C55"};
+    for (int k = 0; k < 3; ++k)
+      if (!(c[k] >= 0 && std::isfinite(c[k]))) throw InputError(obj, names[k], c[k], ">= 0 and finite");
+    const double un = static_cast<double>(value_of(H.up.norm()));
+    if (!(std::fabs(un - 1) < 1e-9) || !is_finite(H.z0))
+      throw InputError(obj, "hydrostatic reference (|up|, z0)", un, "|up| = 1 and a finite z0 (HydrostaticRestoring::about)");
+    if (H.any() && (b.kind == BodyKind::fixed || b.kind == BodyKind::coupled || b.joint))
+      throw InputError(obj, "hydrostatic restoring", b.joint ? "on a direction joint" : "on a prescribed body",
+                       "a Free or Pinned body (a prescribed body's restoring moves nothing; its host carries it)");
+  }
   if (b.joint) {
     if (b.kind != BodyKind::free && b.kind != BodyKind::pinned)
       throw InputError(obj, "attachment of a direction joint", "held or coupled", "Free or Pinned (a joint turns)");
