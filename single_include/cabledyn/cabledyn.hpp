@@ -12344,7 +12344,9 @@ class ReleaseCap {
 //   get_held(Held&), set_held(const Held&): the prescribed kinematics (the caller sets those of
 //       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps with
 //       Held::interpolate(x, y, tau, dt), a fraction tau of the step of dt from x to y, and
-//       copies with Held::assign);
+//       copies with Held::assign; optionally Held::shift_accelerations(x, y, shift) -> bool:
+//       the inertia force then takes the prescribed accelerations of a (sub-)step's ends at
+//       the scheme's time t + (alpha_m - alpha_f) dt, the forces the given ones);
 //   check_state(State): throws for a state outside the model;
 //   commit(State&): normalises a committed state (a body's rotation increment folded into its
 //       orientation), the configuration unchanged;
@@ -12552,6 +12554,8 @@ class SystemStepper {
     r_.setZero(n);
     Ma_.setZero(n);
     G_.setZero(n);
+    dG_.setZero(n);
+    if constexpr (requires { sys_.blends_mass(); }) blend_mass_ = sys_.blends_mass();
     dq_.setZero(n);
     base_r0_.setZero(n);
     sys_.get_held(h0_);
@@ -12559,6 +12563,8 @@ class SystemStepper {
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
     sys_.get_held(ha_);
+    sys_.get_held(hi0_);
+    sys_.get_held(hi1_);
     xa_ = x_;
     scale_ = sys_.force_scale(s);
     // The line search and the seabed's update limit per connected component of the system
@@ -12868,6 +12874,30 @@ class SystemStepper {
     // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
     hs0_.interpolate(h0_, h1_, tau0, dt_);
     hs1_.interpolate(h0_, h1_, tau1, dt_);
+    // The prescribed accelerations of the inertia force at the (sub-)step's ends, moved to
+    // t + (alpha_m - alpha_f) dt (Held::shift_accelerations), where the scheme's own
+    // accelerations are: a system without the hook, or at rho_inf = 1, takes them as given.
+    shifted_ = false;
+    if constexpr (requires { hi1_.shift_accelerations(hs0_, hs1_, T(0)); }) {
+      const T shift = g.alpha_m - g.alpha_f;
+      if (value_of(shift) != 0) {
+        hi0_.assign(hs0_);
+        hi1_.assign(hs1_);
+        shifted_ = hi0_.shift_accelerations(hs0_, hs1_, shift);
+        hi1_.shift_accelerations(hs0_, hs1_, shift);
+      }
+    }
+    const Held& inertia0 = shifted_ ? hi0_ : hs0_;
+    const Held& inertia1 = shifted_ ? hi1_ : hs1_;
+    // The bodies' mass blend (System::blend_mass): M0 and A0 of the committed state, with the
+    // inertia's prescribed kinematics.
+    if constexpr (requires { sys_.blend_mass_start(x_); }) {
+      if (blend_mass_) {
+        sys_.set_held(inertia0);
+        sys_.blend_mass_start(x_);
+        sys_.set_held(hs0_);
+      }
+    }
 
     // The trial starts as a copy of the committed state, so whatever else the state holds, a
     // body's orientation, is the committed one; its q is the predictor's (below).
@@ -12904,7 +12934,11 @@ class SystemStepper {
     if constexpr (requires { sys_.hold_inertia(x_); }) {
       sys_.set_held(hs0_);
       release.on = true;
-      if (sys_.hold_inertia(x_)) sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
+      if (sys_.hold_inertia(x_)) {
+        if (shifted_) sys_.set_held(inertia0);
+        sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
+        if (shifted_) sys_.set_held(hs0_);
+      }
     }
     // Predictor (spec "Newton iteration"): constant acceleration, q + dt v + dt^2/2 a, when
     // the system takes it (constant_acceleration_predictor) and allow_ca; otherwise Newmark's,
@@ -12941,8 +12975,11 @@ class SystemStepper {
     auto evaluate = [&](bool tangent) {
       Jacobian* J = tangent ? &work() : nullptr;
       if (tangent) work().set_zero();
-      sys_.set_held(hs1_);
+      sys_.set_held(inertia1);
       sys_.inertia(trial_, Ma_, J, wm, T(1) - g.alpha_m);
+      if constexpr (requires { sys_.blend_mass(trial_, g.alpha_m, g.alpha_f, wm, dG_, J); })
+        if (blend_mass_) sys_.blend_mass(trial_, g.alpha_m, g.alpha_f, wm, dG_, J);
+      if (shifted_) sys_.set_held(hs1_);
       if (!opt_.force_blend) {
         // The configuration blend: r at (q_alpha, v_alpha), d/dq1 of it with the same weights.
         xa_.q = (T(1) - g.alpha_f) * trial_.q + g.alpha_f * x_.q;
@@ -12952,10 +12989,12 @@ class SystemStepper {
         sys_.dynamic_residual(xa_, r_, J, wq, wv);
         sys_.set_held(hs1_);
         G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + r_;
+        if (blend_mass_) G_ += dG_;
         return;
       }
       sys_.dynamic_residual(trial_, r_, J, wq, wv);
       G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      if (blend_mass_) G_ += dG_;
       if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, J); }) caps = sys_.correct_blend(trial_, dt, g, G_, J);
     };
     // The round-off floor of G: its inertia differences positions of size |q| through
@@ -13218,6 +13257,10 @@ class SystemStepper {
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
   double turn_before_ = 0;  // the largest chord turn at the step start (likewise)
   Held h0_, h1_, hs0_, hs1_, ha_;  // ha_: the configuration blend's prescribed kinematics at alpha
+  Held hi0_, hi1_;                 // the inertia's prescribed kinematics (accelerations shifted)
+  bool shifted_ = false;           // this attempt's inertia takes hi0_, hi1_
+  bool blend_mass_ = false;        // the system blends its bodies' masses (System::blends_mass)
+  VecX<T> dG_;                     // their correction of the residual
   State xa_;                        // the configuration blend's state at alpha
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;
@@ -13929,12 +13972,14 @@ struct BodyModel {
   Vec3<T> force = Vec3<T>::Zero();   ///< constant external force at the reference point [N]
   Vec3<T> moment = Vec3<T>::Zero();  ///< constant external moment [N m]
   std::vector<RodPart<T>> rods;      ///< rods fixed to the body (a free or pinned rod: the only part)
-  /// Points with mass, volume or drag fixed on the body (MoorDyn's Body<N> points with M, V,
-  /// CdA, Ca): lumped at their offsets in body axes.
+  /// Points with mass, volume, drag or a constant force fixed on the body (MoorDyn's Body<N>
+  /// points with M, V, CdA, Ca, Fx Fy Fz): lumped at their offsets in body axes, the force in
+  /// global axes (its direction fixed as the body turns, as a point's).
   struct Lump {
     Vec3<T> p = Vec3<T>::Zero();
     T mass = T(0), volume = T(0);
     double CdA = 0, Ca = 0;
+    Vec3<T> force = Vec3<T>::Zero();
   };
   std::vector<Lump> lumps;
   /// A direction joint (spec "Attached objects and line ends": a zero-length rod that joins the
@@ -14530,6 +14575,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     const auto& k = B.lumps[ki];
     const Vec3<T> p = R * k.p;
     Vec3<T> f(T(0), T(0), k.volume * (env.rho_w * env.g));
+    f += k.force;
     if (fluid) f += (k.volume * (env.rho_w * (1 + k.Ca))) * fluid->a[1 + ki].template cast<T>();
     if (dynamic && k.CdA > 0) {
       const Vec3<T> u = (fluid ? fluid->u[1 + ki] : current).template cast<T>() - v - w.cross(p);
@@ -14705,8 +14751,9 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
     });
   }
   for (const auto& k : B.lumps) {
-    const T zp = r(2) + Vec3<T>(R * k.p)(2);
-    E -= k.volume * zp * (env.rho_w * env.g);
+    const Vec3<T> xp = r + Vec3<T>(R * k.p);
+    E -= k.volume * xp(2) * (env.rho_w * env.g);
+    E -= k.force.dot(xp);  // a constant force's potential
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   if (B.restoring.any()) E += hydrostatic_restoring_energy<T>(B.restoring, r, R);
@@ -15507,6 +15554,27 @@ struct HeldKinematics {
       bR[b] = x.bR[b] == y.bR[b] ? x.bR[b] : so3_interpolate<T>(x.bR[b], y.bR[b], w);
     }
   }
+  /// The accelerations of the generalised-alpha inertia (spec "Time integration": the
+  /// scheme's accelerations a_n approximate the true ones at t_n + (alpha_m - alpha_f) dt, so
+  /// the blend (1 - alpha_m) a_1 + alpha_m a_0 of the inertia force meets the forces at
+  /// t_(n+1-alpha_f)): this one's accelerations (a copy of x or y, the step's ends) moved by
+  /// shift (y - x), shift = alpha_m - alpha_f, the linear extrapolation to t + shift dt of
+  /// the prescribed accelerations of points and bodies. With the true prescribed accelerations
+  /// in the blend, a rod on a moving pin converged at first order at rho_inf < 1. An
+  /// acceleration the same at both ends stays exactly what it is; returns whether any moved.
+  /// Allocates nothing.
+  bool shift_accelerations(const HeldKinematics& x, const HeldKinematics& y, const T& shift) {
+    bool any = false;
+    auto moved = [&](Vec3<T>& u, const Vec3<T>& u0, const Vec3<T>& u1) {
+      if (u0 == u1) return;
+      u = Vec3<T>(u + shift * Vec3<T>(u1 - u0));
+      any = true;
+    };
+    for (std::size_t p = 0; p < a.size(); ++p) moved(a[p], x.a[p], y.a[p]);
+    for (std::size_t b = 0; b < ba.size(); ++b) moved(ba[b], x.ba[b], y.ba[b]), moved(balpha[b], x.balpha[b], y.balpha[b]);
+    return any;
+  }
+
   /// The kinematics a fraction tau of a step of dt from x (at its start) to y (at its end)
   /// into this one (spec "Adaptive step subdivision": the quintic end trajectory): positions,
   /// velocities and accelerations of points and body origins on the quintic Hermite
@@ -15939,6 +16007,26 @@ class MooringSystem {
   bool hold_inertia(const State& s) const;
   /// Ends a hold_inertia(): inertia() evaluates every line's mass at the configuration again.
   void release_inertia() const { mass_held_ = false; }
+
+  /// SystemStepper hooks of the bodies' mass blend (spec "Time integration": second order
+  /// where the mass matrix turns with the configuration). The stepper's inertia blend
+  /// (1 - alpha_m) M(q1) A1 + alpha_m M(q0) A0 meets M(t) A(t) at t_(n+1-alpha_f) only up to
+  /// (alpha_m - alpha_f) dt (dM/dt) A; a body's rows take M_f A_m instead, M_f = (1 - alpha_f)
+  /// M1 + alpha_f M0 and A_m = (1 - alpha_m) A1 + alpha_m A0 (A the acceleration of its
+  /// reference point and its angular acceleration, prescribed parts included; for a body pinned
+  /// on a parent, a_p + alpha_p x rho, the centripetal w_p x (w_p x rho) being among its
+  /// velocity terms, as in inertia()): the stepper adds
+  /// dG = (M1 - M0)(alpha_m A0 - alpha_f A_m) to its residual. blends_mass(): whether a body
+  /// has DOFs (else the hooks do nothing); blend_mass_start(s0): M0 and A0 of every such body
+  /// at the committed state (with the inertia's prescribed kinematics held), once per attempt;
+  /// blend_mass(s1, ...): dG at the trial state into dG (zeroed first) and, with J, its tangent
+  /// (wm = (1 - alpha_m) / (beta dt^2), the stepper's mass weight). A body pinned on a moving
+  /// parent passes dG at its pin with the lever of the trial state (the turn of the lever
+  /// within the step is left out). Allocate nothing after the first call.
+  bool blends_mass() const;
+  void blend_mass_start(const State& s0) const;
+  void blend_mass(const State& s1, const T& alpha_m, const T& alpha_f, const T& wm, VecX<T>& dG,
+                  BorderedJacobian<T>* J) const;
 
   // The SystemStepper hooks of the march policies and the finite-EI step check
   // (system/march_policies.hpp documents each).
@@ -16421,6 +16509,8 @@ class MooringSystem {
   mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
   SystemMarchPolicies<T> policies_;  // the lines' march policies and the finite-EI step check
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
+  mutable std::vector<Mat6<T>> blend_M0_;      // blend_mass_start: each body's M0 and A0
+  mutable std::vector<Vec6<T>> blend_A0_;
   mutable std::vector<Vec3<double>> field_u_, field_a_;  // a body's current-field samples (statics)
   mutable std::vector<double> field_p_;                  // their (zero) dynamic pressure
   std::vector<double> joint_k_, joint_m_;      // per body: a direction joint's roll scales [N m/rad], [kg m^2] (renumber())
@@ -16679,6 +16769,10 @@ inline int MooringSystem<T>::add_body(BodyModel<T> b) {
   }
   for (int c = 0; c < 6; ++c)
     if (!(b.CdA(c) >= 0)) throw InputError(obj, "CdA", b.CdA(c), ">= 0");
+  for (std::size_t k = 0; k < b.lumps.size(); ++k)
+    for (int c = 0; c < 3; ++c)
+      if (!is_finite(b.lumps[k].force(c)) || !is_finite(b.lumps[k].p(c)))
+        throw InputError(obj + " point " + std::to_string(k + 1), "offset / force", "non-finite", "finite");
   for (const auto& rod : b.rods) {
     const std::string ro = obj + " rod (" + rod.name + ")";
     if (!(value_of(rod.d) > 0)) throw InputError(ro, "diameter", value_of(rod.d), "> 0");
@@ -17082,6 +17176,8 @@ inline void MooringSystem<T>::renumber() {
     wr_[l].setZero(n);
   }
   wlim_.setZero(n_dofs_);
+  blend_M0_.assign(bodies_.size(), Mat6<T>::Zero());  // the mass blend's (blend_mass_start)
+  blend_A0_.assign(bodies_.size(), Vec6<T>::Zero());
   held_mass_.assign(lines_.size(), {});
   for (std::size_t l = 0; l < lines_.size(); ++l)
     if (lines_[l].model.hermite()) held_mass_[l].resize(lines_[l].model.n_elements());
@@ -18449,6 +18545,66 @@ inline bool MooringSystem<T>::nonpotential_loads(const State& s) const {
     if (lines_[l].model.nonpotential_wetting(wx_[l])) return true;
   }
   return false;
+}
+
+template <class T>
+inline bool MooringSystem<T>::blends_mass() const {
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    if (body_dof_[b] >= 0 && !bodies_[b].joint && live_body(b)) return true;
+  return false;
+}
+
+template <class T>
+inline void MooringSystem<T>::blend_mass_start(const State& s) const {
+  require_numbered();
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const int bi = static_cast<int>(b);
+    if (body_dof_[b] < 0 || bodies_[b].joint || !live_body(b)) continue;
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    pose_of(bi, s.q, s.R, rb, Rb);
+    blend_M0_[b] = body_mass_at(bi, rb, Rb);
+    blend_A0_[b] = motion_at(bi, s.q, s.v, &s.a, s.R, 2, false);
+  }
+}
+
+template <class T>
+inline void MooringSystem<T>::blend_mass(const State& s, const T& alpha_m, const T& alpha_f, const T& wm, VecX<T>& dG,
+                                         BorderedJacobian<T>* J) const {
+  zero_rows(dG);
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const int bi = static_cast<int>(b);
+    if (body_dof_[b] < 0 || bodies_[b].joint || !live_body(b)) continue;
+    auto mass = [&](const VecX<T>& q) {
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      pose_of(bi, q, s.R, rb, Rb);
+      return body_mass_at(bi, rb, Rb);
+    };
+    const Mat6<T> M1 = mass(s.q);
+    const Vec6<T> A1 = motion_at(bi, s.q, s.v, &s.a, s.R, 2, false);
+    const Vec6<T>& A0 = blend_A0_[b];
+    const Mat6<T> dM = M1 - blend_M0_[b];
+    // w = alpha_m A0 - alpha_f ((1 - alpha_m) A1 + alpha_m A0).
+    Vec6<T> w;
+    for (int k = 0; k < 6; ++k) w(k) = alpha_m * A0(k) - alpha_f * ((T(1) - alpha_m) * A1(k) + alpha_m * A0(k));
+    add_body_rows(bi, mul6<T>(dM, w), dG, pin_arm(bi, s.q, s.R));
+    if (!J) continue;
+    // d/dq1: the turn of M1 at fixed w (central differences, as the bodies' own loads), and
+    // (M1 - M0) dw/dq1 = -alpha_f (1 - alpha_m) dA1/dq1, the mass weight's columns.
+    auto Mw = [&](const VecX<T>& q, const VecX<T>&) { return mul6<T>(mass(q), w); };
+    body_own_tangent(s, bi, Mw, J, T(1), T(0));
+    const T wa = T(0) - alpha_f * wm;
+    if (on_parent(bi)) {
+      pinned_inertia_tangent(s, bi, dM, mass, J, wa, T(0));
+      continue;
+    }
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) {
+        const Index ri = body_row(bi, i), cj = body_row(bi, j);
+        if (ri >= 0 && cj >= 0) J->add(ri, cj, wa * dM(i, j));
+      }
+  }
 }
 
 template <class T>
@@ -20418,6 +20574,17 @@ class ComponentView {
     return on(s, [&](const State& w) { return sys_.hold_inertia(w); });
   }
   void release_inertia() const { sys_.release_inertia(); }
+  bool blends_mass() const {
+    const Active active(sys_, c_);
+    return sys_.blends_mass();
+  }
+  void blend_mass_start(const State& s0) const {
+    on(s0, [&](const State& w) { sys_.blend_mass_start(w); });
+  }
+  void blend_mass(const State& s1, const T& alpha_m, const T& alpha_f, const T& wm, VecX<T>& dG, Jacobian* J) const {
+    on(s1, [&](const State& w) { sys_.blend_mass(w, alpha_m, alpha_f, wm, w_.r, J); });
+    take(w_.r, dG);
+  }
 
  private:
   // The system restricted to c for the length of one call.
@@ -27380,11 +27547,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     m.rods.push_back(part);
     rod_bodies.emplace_back(i, std::move(m));
   }
-  // Points on bodies with a mass, volume or drag: lumped on their body at their offset (as
-  // MoorDyn adds them to it).
+  // Points on bodies with a mass, volume, drag or constant force: lumped on their body at their
+  // offset (as MoorDyn adds them to it; the force in global axes, as a point's).
   for (const auto& p : deck.points)
     if (p.type == PointType::body && p.attached >= 1 && p.attached <= static_cast<int>(bodies.size()) &&
-        (p.mass != 0 || p.volume != 0 || p.CdA != 0)) {
+        (p.mass != 0 || p.volume != 0 || p.CdA != 0 || p.force != std::array<double, 3>{})) {
       if (p.mass < 0 || p.volume < 0)
         throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
       typename BodyModel<double>::Lump k;
@@ -27393,6 +27560,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       k.volume = p.volume;
       k.CdA = p.CdA;
       k.Ca = p.Ca;
+      k.force = Vec3<double>(p.force[0], p.force[1], p.force[2]);
       bodies[static_cast<std::size_t>(p.attached - 1)].lumps.push_back(k);
     }
   for (std::size_t k = 0; k < bodies.size(); ++k) {
@@ -27475,9 +27643,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         if (p.attached < 1 || p.attached > static_cast<int>(deck.bodies.size()))
           throw InputError(where(deck.file, p.line), "POINTS Type", "Body" + std::to_string(p.attached),
                            "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
-        if (p.force[0] != 0 || p.force[1] != 0 || p.force[2] != 0)
-          throw NotImplementedError(where(deck.file, p.line), "POINTS force of a Body point", "nonzero",
-                                    "0 (a constant force on a point of a body is not in yet)");
         if (p.mass < 0 || p.volume < 0)
           throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
         m.kind = PointKind::body;

@@ -147,6 +147,7 @@ TEST_CASE("every typed keyword is parsed", "[deck][options]") {
       {"TMax", {"0.01 dtM\n0 TMax", [](const Options& o) { return o.TMax == 0.0 && o.dynamic() && o.steps() == 0; }}},
       {"rhoInf", {"1 rhoInf", [](const Options& o) { return o.rhoInf == 1.0; }}},
       {"bodyWetting", {"moordyn bodyWetting", [](const Options& o) { return o.body_wetting_full; }}},
+      {"bodyAngles", {"orcaflex bodyAngles", [](const Options& o) { return o.body_angles_orcaflex; }}},
       {"bodySubstep", {"none bodySubstep", [](const Options& o) { return !o.body_substep_accuracy; }}},
       {"bodyScheme", {"staggered bodyScheme", [](const Options& o) { return o.body_scheme_staggered; }}},
       {"bodyHydro", {"moordyn bodyHydro", [](const Options& o) { return !o.body_fluid_inertia; }}},

@@ -809,3 +809,43 @@ TEST_CASE("bodyAngles orcaflex: a Coupled body's deck and host angles in the Orc
   o.body_pose(1, r, R);
   CHECK((deck_body_angles(o.deck().options, R) - Vec3<double>(entries(4.0, true)[3], entries(4.0, true)[4], entries(4.0, true)[5])).norm() < 1e-12);
 }
+
+TEST_CASE("A Body point's constant force (MoorDyn's 12-column POINTS row) acts on its body at the point",
+          "[system][io][bodies]") {
+  // 50 kN along +x and 20 kN down at the point (1, 0, 0) of the body (global directions): the
+  // statics balance it with the weight, the buoyancy and the lines, its moment about the
+  // reference point with the point's arm turned by the body.
+  const Deck d = ds_body("", "0", "100 0 -150 0 0 0 0\n7     Body1     1 0 0 0 0 5e4 0 -2e4 0 0");
+  auto ds = build_deck_system(d);
+  auto& sys = ds.system;
+  REQUIRE(sys.body(0).lumps.size() == 1);
+  CHECK(sys.body(0).lumps[0].force == Vec3<double>(5e4, 0, -2e4));
+  CHECK(body_rigid_mass(sys.body(0)).m == Approx(2e5));  // a force, no mass
+  auto s = sys.initial_state();
+  solve_statics(sys, s);
+  Vec3<double> rb;
+  Mat3<double> Rb;
+  sys.body_pose(s, 0, rb, Rb);
+  const Environment env = d.environment();
+  const Vec3<double> Fp(5e4, 0, -2e4), arm = Rb * Vec3<double>(1, 0, 0);
+  Vec3<double> F = Vec3<double>(0, 0, (env.rho_w * 250 - 2e5) * env.g) + Fp;
+  Vec3<double> M = Vec3<double>(Rb * Vec3<double>(0.3, 0, -5)).cross(Vec3<double>(0, 0, -2e5 * env.g)) + arm.cross(Fp);
+  double tension = 0;
+  for (int l = 0; l < 3; ++l) {
+    const Vec3<double> f = sys.line_end_force(s, l, 0);
+    F += f;
+    M += Vec3<double>(sys.point_position(s, sys.line(l).point[0]) - rb).cross(f);
+    tension = std::max(tension, f.norm());
+  }
+  INFO("net force " << F.transpose() << " N, moment " << M.transpose() << " N m of tension " << tension << " N");
+  CHECK(F.norm() <= 1e-6 * tension);
+  CHECK(M.norm() <= 1e-6 * tension * 3);
+  // The body moved: the force is carried (against the same deck without it).
+  auto plain = build_deck_system(ds_body());
+  auto sp = plain.system.initial_state();
+  solve_statics(plain.system, sp);
+  Vec3<double> rp;
+  Mat3<double> Rp;
+  plain.system.body_pose(sp, 0, rp, Rp);
+  CHECK((rb - rp).norm() > 0.1);
+}

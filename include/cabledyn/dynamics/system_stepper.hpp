@@ -13,7 +13,9 @@
 //   get_held(Held&), set_held(const Held&): the prescribed kinematics (the caller sets those of
 //       t + dt before step(dt); the stepper keeps those of t and interpolates sub-steps with
 //       Held::interpolate(x, y, tau, dt), a fraction tau of the step of dt from x to y, and
-//       copies with Held::assign);
+//       copies with Held::assign; optionally Held::shift_accelerations(x, y, shift) -> bool:
+//       the inertia force then takes the prescribed accelerations of a (sub-)step's ends at
+//       the scheme's time t + (alpha_m - alpha_f) dt, the forces the given ones);
 //   check_state(State): throws for a state outside the model;
 //   commit(State&): normalises a committed state (a body's rotation increment folded into its
 //       orientation), the configuration unchanged;
@@ -227,6 +229,8 @@ class SystemStepper {
     r_.setZero(n);
     Ma_.setZero(n);
     G_.setZero(n);
+    dG_.setZero(n);
+    if constexpr (requires { sys_.blends_mass(); }) blend_mass_ = sys_.blends_mass();
     dq_.setZero(n);
     base_r0_.setZero(n);
     sys_.get_held(h0_);
@@ -234,6 +238,8 @@ class SystemStepper {
     sys_.get_held(hs0_);
     sys_.get_held(hs1_);
     sys_.get_held(ha_);
+    sys_.get_held(hi0_);
+    sys_.get_held(hi1_);
     xa_ = x_;
     scale_ = sys_.force_scale(s);
     // The line search and the seabed's update limit per connected component of the system
@@ -543,6 +549,30 @@ class SystemStepper {
     // Prescribed kinematics at the ends of this (sub-)step and the acceleration blend.
     hs0_.interpolate(h0_, h1_, tau0, dt_);
     hs1_.interpolate(h0_, h1_, tau1, dt_);
+    // The prescribed accelerations of the inertia force at the (sub-)step's ends, moved to
+    // t + (alpha_m - alpha_f) dt (Held::shift_accelerations), where the scheme's own
+    // accelerations are: a system without the hook, or at rho_inf = 1, takes them as given.
+    shifted_ = false;
+    if constexpr (requires { hi1_.shift_accelerations(hs0_, hs1_, T(0)); }) {
+      const T shift = g.alpha_m - g.alpha_f;
+      if (value_of(shift) != 0) {
+        hi0_.assign(hs0_);
+        hi1_.assign(hs1_);
+        shifted_ = hi0_.shift_accelerations(hs0_, hs1_, shift);
+        hi1_.shift_accelerations(hs0_, hs1_, shift);
+      }
+    }
+    const Held& inertia0 = shifted_ ? hi0_ : hs0_;
+    const Held& inertia1 = shifted_ ? hi1_ : hs1_;
+    // The bodies' mass blend (System::blend_mass): M0 and A0 of the committed state, with the
+    // inertia's prescribed kinematics.
+    if constexpr (requires { sys_.blend_mass_start(x_); }) {
+      if (blend_mass_) {
+        sys_.set_held(inertia0);
+        sys_.blend_mass_start(x_);
+        sys_.set_held(hs0_);
+      }
+    }
 
     // The trial starts as a copy of the committed state, so whatever else the state holds, a
     // body's orientation, is the committed one; its q is the predictor's (below).
@@ -579,7 +609,11 @@ class SystemStepper {
     if constexpr (requires { sys_.hold_inertia(x_); }) {
       sys_.set_held(hs0_);
       release.on = true;
-      if (sys_.hold_inertia(x_)) sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
+      if (sys_.hold_inertia(x_)) {
+        if (shifted_) sys_.set_held(inertia0);
+        sys_.inertia(x_, Ma0_, nullptr, T(0), T(0));
+        if (shifted_) sys_.set_held(hs0_);
+      }
     }
     // Predictor (spec "Newton iteration"): constant acceleration, q + dt v + dt^2/2 a, when
     // the system takes it (constant_acceleration_predictor) and allow_ca; otherwise Newmark's,
@@ -616,8 +650,11 @@ class SystemStepper {
     auto evaluate = [&](bool tangent) {
       Jacobian* J = tangent ? &work() : nullptr;
       if (tangent) work().set_zero();
-      sys_.set_held(hs1_);
+      sys_.set_held(inertia1);
       sys_.inertia(trial_, Ma_, J, wm, T(1) - g.alpha_m);
+      if constexpr (requires { sys_.blend_mass(trial_, g.alpha_m, g.alpha_f, wm, dG_, J); })
+        if (blend_mass_) sys_.blend_mass(trial_, g.alpha_m, g.alpha_f, wm, dG_, J);
+      if (shifted_) sys_.set_held(hs1_);
       if (!opt_.force_blend) {
         // The configuration blend: r at (q_alpha, v_alpha), d/dq1 of it with the same weights.
         xa_.q = (T(1) - g.alpha_f) * trial_.q + g.alpha_f * x_.q;
@@ -627,10 +664,12 @@ class SystemStepper {
         sys_.dynamic_residual(xa_, r_, J, wq, wv);
         sys_.set_held(hs1_);
         G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + r_;
+        if (blend_mass_) G_ += dG_;
         return;
       }
       sys_.dynamic_residual(trial_, r_, J, wq, wv);
       G_ = (T(1) - g.alpha_m) * Ma_ + g.alpha_m * Ma0_ + (T(1) - g.alpha_f) * r_ + g.alpha_f * r0_;
+      if (blend_mass_) G_ += dG_;
       if constexpr (requires { sys_.correct_blend(trial_, dt, g, G_, J); }) caps = sys_.correct_blend(trial_, dt, g, G_, J);
     };
     // The round-off floor of G: its inertia differences positions of size |q| through
@@ -893,6 +932,10 @@ class SystemStepper {
   long caps_before_ = 0;  // the release-cap count at the step start (a re-solved step counts its own)
   double turn_before_ = 0;  // the largest chord turn at the step start (likewise)
   Held h0_, h1_, hs0_, hs1_, ha_;  // ha_: the configuration blend's prescribed kinematics at alpha
+  Held hi0_, hi1_;                 // the inertia's prescribed kinematics (accelerations shifted)
+  bool shifted_ = false;           // this attempt's inertia takes hi0_, hi1_
+  bool blend_mass_ = false;        // the system blends its bodies' masses (System::blends_mass)
+  VecX<T> dG_;                     // their correction of the residual
   State xa_;                        // the configuration blend's state at alpha
   T dt_ = T(0);  // the whole step's dt (the prescribed kinematics' interval)
   double scale_ = 1;

@@ -321,11 +321,11 @@ inline DeckSystem build_deck_system(const Deck& deck) {
     m.rods.push_back(part);
     rod_bodies.emplace_back(i, std::move(m));
   }
-  // Points on bodies with a mass, volume or drag: lumped on their body at their offset (as
-  // MoorDyn adds them to it).
+  // Points on bodies with a mass, volume, drag or constant force: lumped on their body at their
+  // offset (as MoorDyn adds them to it; the force in global axes, as a point's).
   for (const auto& p : deck.points)
     if (p.type == PointType::body && p.attached >= 1 && p.attached <= static_cast<int>(bodies.size()) &&
-        (p.mass != 0 || p.volume != 0 || p.CdA != 0)) {
+        (p.mass != 0 || p.volume != 0 || p.CdA != 0 || p.force != std::array<double, 3>{})) {
       if (p.mass < 0 || p.volume < 0)
         throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
       typename BodyModel<double>::Lump k;
@@ -334,6 +334,7 @@ inline DeckSystem build_deck_system(const Deck& deck) {
       k.volume = p.volume;
       k.CdA = p.CdA;
       k.Ca = p.Ca;
+      k.force = Vec3<double>(p.force[0], p.force[1], p.force[2]);
       bodies[static_cast<std::size_t>(p.attached - 1)].lumps.push_back(k);
     }
   for (std::size_t k = 0; k < bodies.size(); ++k) {
@@ -416,9 +417,6 @@ inline DeckSystem build_deck_system(const Deck& deck) {
         if (p.attached < 1 || p.attached > static_cast<int>(deck.bodies.size()))
           throw InputError(where(deck.file, p.line), "POINTS Type", "Body" + std::to_string(p.attached),
                            "a body of BODIES (1.." + std::to_string(deck.bodies.size()) + ")");
-        if (p.force[0] != 0 || p.force[1] != 0 || p.force[2] != 0)
-          throw NotImplementedError(where(deck.file, p.line), "POINTS force of a Body point", "nonzero",
-                                    "0 (a constant force on a point of a body is not in yet)");
         if (p.mass < 0 || p.volume < 0)
           throw InputError(where(deck.file, p.line), "POINTS Mass / Volume", std::min(p.mass, p.volume), ">= 0");
         m.kind = PointKind::body;

@@ -131,12 +131,14 @@ struct BodyModel {
   Vec3<T> force = Vec3<T>::Zero();   ///< constant external force at the reference point [N]
   Vec3<T> moment = Vec3<T>::Zero();  ///< constant external moment [N m]
   std::vector<RodPart<T>> rods;      ///< rods fixed to the body (a free or pinned rod: the only part)
-  /// Points with mass, volume or drag fixed on the body (MoorDyn's Body<N> points with M, V,
-  /// CdA, Ca): lumped at their offsets in body axes.
+  /// Points with mass, volume, drag or a constant force fixed on the body (MoorDyn's Body<N>
+  /// points with M, V, CdA, Ca, Fx Fy Fz): lumped at their offsets in body axes, the force in
+  /// global axes (its direction fixed as the body turns, as a point's).
   struct Lump {
     Vec3<T> p = Vec3<T>::Zero();
     T mass = T(0), volume = T(0);
     double CdA = 0, Ca = 0;
+    Vec3<T> force = Vec3<T>::Zero();
   };
   std::vector<Lump> lumps;
   /// A direction joint (spec "Attached objects and line ends": a zero-length rod that joins the
@@ -732,6 +734,7 @@ Vec6<T> body_external_load(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T
     const auto& k = B.lumps[ki];
     const Vec3<T> p = R * k.p;
     Vec3<T> f(T(0), T(0), k.volume * (env.rho_w * env.g));
+    f += k.force;
     if (fluid) f += (k.volume * (env.rho_w * (1 + k.Ca))) * fluid->a[1 + ki].template cast<T>();
     if (dynamic && k.CdA > 0) {
       const Vec3<T> u = (fluid ? fluid->u[1 + ki] : current).template cast<T>() - v - w.cross(p);
@@ -907,8 +910,9 @@ T body_potential_energy(const BodyModel<T>& B, const Vec3<T>& r, const Mat3<T>& 
     });
   }
   for (const auto& k : B.lumps) {
-    const T zp = r(2) + Vec3<T>(R * k.p)(2);
-    E -= k.volume * zp * (env.rho_w * env.g);
+    const Vec3<T> xp = r + Vec3<T>(R * k.p);
+    E -= k.volume * xp(2) * (env.rho_w * env.g);
+    E -= k.force.dot(xp);  // a constant force's potential
   }
   E += body_immersion<T>(B, T(r(2) + b(2)), env).energy;
   if (B.restoring.any()) E += hydrostatic_restoring_energy<T>(B.restoring, r, R);

@@ -148,6 +148,17 @@ class ComponentView {
     return on(s, [&](const State& w) { return sys_.hold_inertia(w); });
   }
   void release_inertia() const { sys_.release_inertia(); }
+  bool blends_mass() const {
+    const Active active(sys_, c_);
+    return sys_.blends_mass();
+  }
+  void blend_mass_start(const State& s0) const {
+    on(s0, [&](const State& w) { sys_.blend_mass_start(w); });
+  }
+  void blend_mass(const State& s1, const T& alpha_m, const T& alpha_f, const T& wm, VecX<T>& dG, Jacobian* J) const {
+    on(s1, [&](const State& w) { sys_.blend_mass(w, alpha_m, alpha_f, wm, w_.r, J); });
+    take(w_.r, dG);
+  }
 
  private:
   // The system restricted to c for the length of one call.

@@ -452,6 +452,26 @@ class MooringSystem {
   /// Ends a hold_inertia(): inertia() evaluates every line's mass at the configuration again.
   void release_inertia() const { mass_held_ = false; }
 
+  /// SystemStepper hooks of the bodies' mass blend (spec "Time integration": second order
+  /// where the mass matrix turns with the configuration). The stepper's inertia blend
+  /// (1 - alpha_m) M(q1) A1 + alpha_m M(q0) A0 meets M(t) A(t) at t_(n+1-alpha_f) only up to
+  /// (alpha_m - alpha_f) dt (dM/dt) A; a body's rows take M_f A_m instead, M_f = (1 - alpha_f)
+  /// M1 + alpha_f M0 and A_m = (1 - alpha_m) A1 + alpha_m A0 (A the acceleration of its
+  /// reference point and its angular acceleration, prescribed parts included; for a body pinned
+  /// on a parent, a_p + alpha_p x rho, the centripetal w_p x (w_p x rho) being among its
+  /// velocity terms, as in inertia()): the stepper adds
+  /// dG = (M1 - M0)(alpha_m A0 - alpha_f A_m) to its residual. blends_mass(): whether a body
+  /// has DOFs (else the hooks do nothing); blend_mass_start(s0): M0 and A0 of every such body
+  /// at the committed state (with the inertia's prescribed kinematics held), once per attempt;
+  /// blend_mass(s1, ...): dG at the trial state into dG (zeroed first) and, with J, its tangent
+  /// (wm = (1 - alpha_m) / (beta dt^2), the stepper's mass weight). A body pinned on a moving
+  /// parent passes dG at its pin with the lever of the trial state (the turn of the lever
+  /// within the step is left out). Allocate nothing after the first call.
+  bool blends_mass() const;
+  void blend_mass_start(const State& s0) const;
+  void blend_mass(const State& s1, const T& alpha_m, const T& alpha_f, const T& wm, VecX<T>& dG,
+                  BorderedJacobian<T>* J) const;
+
   // The SystemStepper hooks of the march policies and the finite-EI step check
   // (system/march_policies.hpp documents each).
   void prepare_blend(const State& s) const { policies_.prepare_blend(*this, s); }
@@ -933,6 +953,8 @@ class MooringSystem {
   mutable std::vector<double> audit_work_;      // the audit's scratch, reserved by set_tensile_safety
   SystemMarchPolicies<T> policies_;  // the lines' march policies and the finite-EI step check
   mutable VecX<T> fdq_, fdv_;                  // finite-difference copies of the state (bodies)
+  mutable std::vector<Mat6<T>> blend_M0_;      // blend_mass_start: each body's M0 and A0
+  mutable std::vector<Vec6<T>> blend_A0_;
   mutable std::vector<Vec3<double>> field_u_, field_a_;  // a body's current-field samples (statics)
   mutable std::vector<double> field_p_;                  // their (zero) dynamic pressure
   std::vector<double> joint_k_, joint_m_;      // per body: a direction joint's roll scales [N m/rad], [kg m^2] (renumber())

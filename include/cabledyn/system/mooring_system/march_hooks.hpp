@@ -101,6 +101,66 @@ inline bool MooringSystem<T>::nonpotential_loads(const State& s) const {
 }
 
 template <class T>
+inline bool MooringSystem<T>::blends_mass() const {
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    if (body_dof_[b] >= 0 && !bodies_[b].joint && live_body(b)) return true;
+  return false;
+}
+
+template <class T>
+inline void MooringSystem<T>::blend_mass_start(const State& s) const {
+  require_numbered();
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const int bi = static_cast<int>(b);
+    if (body_dof_[b] < 0 || bodies_[b].joint || !live_body(b)) continue;
+    Vec3<T> rb;
+    Mat3<T> Rb;
+    pose_of(bi, s.q, s.R, rb, Rb);
+    blend_M0_[b] = body_mass_at(bi, rb, Rb);
+    blend_A0_[b] = motion_at(bi, s.q, s.v, &s.a, s.R, 2, false);
+  }
+}
+
+template <class T>
+inline void MooringSystem<T>::blend_mass(const State& s, const T& alpha_m, const T& alpha_f, const T& wm, VecX<T>& dG,
+                                         BorderedJacobian<T>* J) const {
+  zero_rows(dG);
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const int bi = static_cast<int>(b);
+    if (body_dof_[b] < 0 || bodies_[b].joint || !live_body(b)) continue;
+    auto mass = [&](const VecX<T>& q) {
+      Vec3<T> rb;
+      Mat3<T> Rb;
+      pose_of(bi, q, s.R, rb, Rb);
+      return body_mass_at(bi, rb, Rb);
+    };
+    const Mat6<T> M1 = mass(s.q);
+    const Vec6<T> A1 = motion_at(bi, s.q, s.v, &s.a, s.R, 2, false);
+    const Vec6<T>& A0 = blend_A0_[b];
+    const Mat6<T> dM = M1 - blend_M0_[b];
+    // w = alpha_m A0 - alpha_f ((1 - alpha_m) A1 + alpha_m A0).
+    Vec6<T> w;
+    for (int k = 0; k < 6; ++k) w(k) = alpha_m * A0(k) - alpha_f * ((T(1) - alpha_m) * A1(k) + alpha_m * A0(k));
+    add_body_rows(bi, mul6<T>(dM, w), dG, pin_arm(bi, s.q, s.R));
+    if (!J) continue;
+    // d/dq1: the turn of M1 at fixed w (central differences, as the bodies' own loads), and
+    // (M1 - M0) dw/dq1 = -alpha_f (1 - alpha_m) dA1/dq1, the mass weight's columns.
+    auto Mw = [&](const VecX<T>& q, const VecX<T>&) { return mul6<T>(mass(q), w); };
+    body_own_tangent(s, bi, Mw, J, T(1), T(0));
+    const T wa = T(0) - alpha_f * wm;
+    if (on_parent(bi)) {
+      pinned_inertia_tangent(s, bi, dM, mass, J, wa, T(0));
+      continue;
+    }
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) {
+        const Index ri = body_row(bi, i), cj = body_row(bi, j);
+        if (ri >= 0 && cj >= 0) J->add(ri, cj, wa * dM(i, j));
+      }
+  }
+}
+
+template <class T>
 inline bool MooringSystem<T>::hold_inertia(const State& s) const {
   require_numbered();
   bool any = false;

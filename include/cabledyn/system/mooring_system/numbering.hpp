@@ -158,6 +158,8 @@ inline void MooringSystem<T>::renumber() {
     wr_[l].setZero(n);
   }
   wlim_.setZero(n_dofs_);
+  blend_M0_.assign(bodies_.size(), Mat6<T>::Zero());  // the mass blend's (blend_mass_start)
+  blend_A0_.assign(bodies_.size(), Vec6<T>::Zero());
   held_mass_.assign(lines_.size(), {});
   for (std::size_t l = 0; l < lines_.size(); ++l)
     if (lines_[l].model.hermite()) held_mass_[l].resize(lines_[l].model.n_elements());

@@ -51,6 +51,10 @@ inline int MooringSystem<T>::add_body(BodyModel<T> b) {
   }
   for (int c = 0; c < 6; ++c)
     if (!(b.CdA(c) >= 0)) throw InputError(obj, "CdA", b.CdA(c), ">= 0");
+  for (std::size_t k = 0; k < b.lumps.size(); ++k)
+    for (int c = 0; c < 3; ++c)
+      if (!is_finite(b.lumps[k].force(c)) || !is_finite(b.lumps[k].p(c)))
+        throw InputError(obj + " point " + std::to_string(k + 1), "offset / force", "non-finite", "finite");
   for (const auto& rod : b.rods) {
     const std::string ro = obj + " rod (" + rod.name + ")";
     if (!(value_of(rod.d) > 0)) throw InputError(ro, "diameter", value_of(rod.d), "> 0");

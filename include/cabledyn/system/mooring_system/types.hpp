@@ -103,6 +103,27 @@ struct HeldKinematics {
       bR[b] = x.bR[b] == y.bR[b] ? x.bR[b] : so3_interpolate<T>(x.bR[b], y.bR[b], w);
     }
   }
+  /// The accelerations of the generalised-alpha inertia (spec "Time integration": the
+  /// scheme's accelerations a_n approximate the true ones at t_n + (alpha_m - alpha_f) dt, so
+  /// the blend (1 - alpha_m) a_1 + alpha_m a_0 of the inertia force meets the forces at
+  /// t_(n+1-alpha_f)): this one's accelerations (a copy of x or y, the step's ends) moved by
+  /// shift (y - x), shift = alpha_m - alpha_f, the linear extrapolation to t + shift dt of
+  /// the prescribed accelerations of points and bodies. With the true prescribed accelerations
+  /// in the blend, a rod on a moving pin converged at first order at rho_inf < 1. An
+  /// acceleration the same at both ends stays exactly what it is; returns whether any moved.
+  /// Allocates nothing.
+  bool shift_accelerations(const HeldKinematics& x, const HeldKinematics& y, const T& shift) {
+    bool any = false;
+    auto moved = [&](Vec3<T>& u, const Vec3<T>& u0, const Vec3<T>& u1) {
+      if (u0 == u1) return;
+      u = Vec3<T>(u + shift * Vec3<T>(u1 - u0));
+      any = true;
+    };
+    for (std::size_t p = 0; p < a.size(); ++p) moved(a[p], x.a[p], y.a[p]);
+    for (std::size_t b = 0; b < ba.size(); ++b) moved(ba[b], x.ba[b], y.ba[b]), moved(balpha[b], x.balpha[b], y.balpha[b]);
+    return any;
+  }
+
   /// The kinematics a fraction tau of a step of dt from x (at its start) to y (at its end)
   /// into this one (spec "Adaptive step subdivision": the quintic end trajectory): positions,
   /// velocities and accelerations of points and body origins on the quintic Hermite
