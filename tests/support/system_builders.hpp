@@ -296,4 +296,19 @@ std::array<double, 3> clamped_tangent_errors(MooringSystem<double>& sys, const M
   return e;
 }
 
+/// Adds to F and M the static End A forces of lines 0 .. n - 1 of sys in state s (each on the
+/// point its End A is on) and their moments about rb: a body's balance written by hand in a
+/// test. Returns the largest of those forces [N].
+inline double add_end_a_loads(const MooringSystem<double>& sys, const SystemState<double>& s, int n,
+                              const Vec3<double>& rb, Vec3<double>& F, Vec3<double>& M) {
+  double largest = 0;
+  for (int l = 0; l < n; ++l) {
+    const Vec3<double> f = sys.line_end_force(s, l, 0);
+    F += f;
+    M += Vec3<double>(sys.point_position(s, sys.line(l).point[0]) - rb).cross(f);
+    largest = std::max(largest, f.norm());
+  }
+  return largest;
+}
+
 }  // namespace cabledyn::test_support

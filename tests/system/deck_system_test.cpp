@@ -12,6 +12,7 @@
 
 #include "cabledyn/io/system_model.hpp"
 #include "cabledyn/io/system_simulation.hpp"
+#include "support/system_builders.hpp"
 #include "support/system_decks.hpp"
 
 using namespace cabledyn;
@@ -208,13 +209,7 @@ TEST_CASE("A deck's free body and its points become a mooring system whose stati
   // by the deck's yaw and the static tilt.
   const Environment env = d.environment();
   Vec3<double> F(0, 0, (env.rho_w * 250 - 2e5) * env.g), M = Vec3<double>(Rb * Vec3<double>(0.3, 0, -5)).cross(Vec3<double>(0, 0, -2e5 * env.g));
-  double tension = 0;
-  for (int l = 0; l < 3; ++l) {
-    const Vec3<double> f = sys.line_end_force(s, l, 0);
-    F += f;
-    M += Vec3<double>(sys.point_position(s, sys.line(l).point[0]) - rb).cross(f);
-    tension = std::max(tension, f.norm());
-  }
+  const double tension = test_support::add_end_a_loads(sys, s, 3, rb, F, M);
   INFO("net force " << F.transpose() << " N, moment " << M.transpose() << " N m of tension " << tension << " N");
   CHECK(F.norm() <= 1e-6 * tension);
   CHECK(M.norm() <= 1e-6 * tension * 3);
@@ -283,13 +278,7 @@ ID   RodType  Attachment   Xa   Ya   Za    Xb   Yb   Zb    NumSegs  RodOutputs
   const Vec3<double> Fr(0, 0, -wr);
   Vec3<double> F = Vec3<double>(0, 0, (env.rho_w * 250 - 2e5) * env.g) + Fr;
   Vec3<double> M = Vec3<double>(Rb * Vec3<double>(0.3, 0, -5)).cross(Vec3<double>(0, 0, -2e5 * env.g)) + (rc - rb).cross(Fr);
-  double tension = 0;
-  for (int l = 0; l < 3; ++l) {
-    const Vec3<double> f = sys.line_end_force(s, l, 0);
-    F += f;
-    M += Vec3<double>(sys.point_position(s, sys.line(l).point[0]) - rb).cross(f);
-    tension = std::max(tension, f.norm());
-  }
+  const double tension = test_support::add_end_a_loads(sys, s, 3, rb, F, M);
   INFO("net force " << F.transpose() << " N, moment " << M.transpose() << " N m of tension " << tension << " N");
   CHECK(F.norm() <= 1e-6 * tension);
   CHECK(M.norm() <= 1e-6 * tension * 3);
@@ -731,6 +720,15 @@ ID   LineType   AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
                     Catch::Contains("TURBINES column 1 (ID)") && Catch::Contains("one row per turbine"));
   CHECK_THROWS_WITH(parse_deck(farm_text("Turbine2", turbines, "0 0 -10 vesselRef"), "vessel.dat", ro),
                     Catch::Contains("vesselRef") && Catch::Contains("points of turbine 1 only"));
+  // Turbine 1 away from the origin with a Coupled point on the deck: ambiguous (MoorDyn-F
+  // would place the Coupled point relative to it too), refused; a row no point uses is noted.
+  CHECK_THROWS_WITH(parse_deck(farm_text("Turbine2", turbines + "1 100 0\n", ""), "t1.dat", ro),
+                    Catch::Contains("TURBINES column 2 (X)") && Catch::Contains("0 0 for turbine 1"));
+  CHECK_NOTHROW(parse_deck(farm_text("Turbine2", turbines + "1 0 0\n", ""), "t1_origin.dat", ro));
+  const Deck spare = parse_deck(farm_text("Turbine2", turbines + "3 50 50\n", ""), "spare.dat", ro);
+  bool noted = false;
+  for (const auto& n : spare.notes) noted = noted || n.find("TURBINES row of turbine 3") != std::string::npos;
+  CHECK(noted);
   // Without accept_unsupported the reader names the feature (the system route models it).
   CHECK_THROWS_WITH(parse_deck(farm_text("Turbine2", turbines, ""), "strict.dat"), Catch::Contains(kTurbinePointsFeature));
 }
@@ -830,13 +828,7 @@ TEST_CASE("A Body point's constant force (MoorDyn's 12-column POINTS row) acts o
   const Vec3<double> Fp(5e4, 0, -2e4), arm = Rb * Vec3<double>(1, 0, 0);
   Vec3<double> F = Vec3<double>(0, 0, (env.rho_w * 250 - 2e5) * env.g) + Fp;
   Vec3<double> M = Vec3<double>(Rb * Vec3<double>(0.3, 0, -5)).cross(Vec3<double>(0, 0, -2e5 * env.g)) + arm.cross(Fp);
-  double tension = 0;
-  for (int l = 0; l < 3; ++l) {
-    const Vec3<double> f = sys.line_end_force(s, l, 0);
-    F += f;
-    M += Vec3<double>(sys.point_position(s, sys.line(l).point[0]) - rb).cross(f);
-    tension = std::max(tension, f.norm());
-  }
+  const double tension = test_support::add_end_a_loads(sys, s, 3, rb, F, M);
   INFO("net force " << F.transpose() << " N, moment " << M.transpose() << " N m of tension " << tension << " N");
   CHECK(F.norm() <= 1e-6 * tension);
   CHECK(M.norm() <= 1e-6 * tension * 3);

@@ -17,6 +17,7 @@
 #include "cabledyn/system.hpp"
 #include "support/crossings.hpp"
 #include "support/eigen_malloc_check.hpp"  // first: Eigen malloc checks in every build
+#include "support/system_builders.hpp"
 #include "support/system_decks.hpp"
 
 using namespace cabledyn;
@@ -220,13 +221,7 @@ TEST_CASE("BODY HYDROSTATICS rows reach the deck's system, whose statics balance
   Vec3<double> M = Vec3<double>(Rb * Vec3<double>(0.3, 0, -5)).cross(W);
   const BodyTilt<double> t = body_tilt(H, Rb);
   M -= 3e7 * t.tau1 * t.h1 + 5e7 * t.tau2 * t.h2;
-  double tension = 0;
-  for (int l = 0; l < 3; ++l) {
-    const Vec3<double> f = sys.line_end_force(s, l, 0);
-    F += f;
-    M += Vec3<double>(sys.point_position(s, sys.line(l).point[0]) - rb).cross(f);
-    tension = std::max(tension, f.norm());
-  }
+  const double tension = test_support::add_end_a_loads(sys, s, 3, rb, F, M);
   INFO("heave " << rb(2) + 20 << " m, tilt " << t.tau1 << " / " << t.tau2 << " rad; net force " << F.transpose()
                 << " N, moment " << M.transpose() << " N m of tension " << tension << " N");
   CHECK(std::fabs(rb(2) + 20) > 1e-3);  // the restoring carries a share of the load

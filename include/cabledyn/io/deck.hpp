@@ -1423,8 +1423,24 @@ class DeckParser {
              "one row per turbine (first given at line " + std::to_string(turbine_ref[r.id]->line) + ")");
       turbine_ref[r.id] = &r;
     }
+    // Turbine 1 away from the origin would be ambiguous with Coupled / Vessel points or coupled
+    // bodies and rods, which MoorDyn-F counts as turbine 1's and places relative to its
+    // reference too: refused.
+    if (const auto t1 = turbine_ref.find(1); t1 != turbine_ref.end() && (t1->second->x != 0 || t1->second->y != 0)) {
+      bool other = false;
+      for (const PointRecord& p : d_.points) other = other || p.type == PointType::coupled || p.type == PointType::vessel;
+      for (const BodyRecord& b : d_.bodies) other = other || b.type == BodyType::coupled || b.type == BodyType::coupled_pinned;
+      for (const RodRecord& r : d_.rods)
+        other = other || r.attachment == RodAttachment::coupled || r.attachment == RodAttachment::coupled_pinned;
+      if (other)
+        fail(file_, t1->second->line, col("TURBINES", 2, "X"), number_text(t1->second->x) + " " + number_text(t1->second->y),
+             "0 0 for turbine 1 on a deck with Coupled or Vessel points, bodies or rods (MoorDyn-F counts them as "
+             "turbine 1's, relative to its reference: write them as Turbine1 points, or put turbine 1 at the origin)");
+    }
+    std::set<int> used;
     for (PointRecord& p : d_.points) {
       if (p.type != PointType::turbine) continue;
+      used.insert(p.attached);
       const auto it = turbine_ref.find(p.attached);
       if (it == turbine_ref.end()) {
         if (p.attached != 1)
@@ -1436,6 +1452,10 @@ class DeckParser {
       p.r[0] += it->second->x;
       p.r[1] += it->second->y;
     }
+    for (const TurbineRecord& r : d_.turbines)
+      if (!used.count(r.id))
+        d_.notes.push_back(where(file_, r.line) + ": TURBINES row of turbine " + std::to_string(r.id) +
+                           ": no Turbine" + std::to_string(r.id) + " point; the row moves nothing");
     // BODY HYDROSTATICS: an existing Free or CoupledPinned body, one row each.
     std::map<int, int> restored;
     for (const BodyHydrostaticsRecord& h : d_.body_hydrostatics) {

@@ -464,7 +464,8 @@ class MooringSystem {
   /// has DOFs (else the hooks do nothing); blend_mass_start(s0): M0 and A0 of every such body
   /// at the committed state (with the inertia's prescribed kinematics held), once per attempt;
   /// blend_mass(s1, ...): dG at the trial state into dG (zeroed first) and, with J, its tangent
-  /// (wm = (1 - alpha_m) / (beta dt^2), the stepper's mass weight). A body pinned on a moving
+  /// -alpha_f wm (M1 - M0) on the acceleration's columns (wm = (1 - alpha_m) / (beta dt^2), the
+  /// stepper's mass weight; the turn of M1 at fixed w is left out). A body pinned on a moving
   /// parent passes dG at its pin with the lever of the trial state (the turn of the lever
   /// within the step is left out). Allocate nothing after the first call.
   bool blends_mass() const;
@@ -819,6 +820,13 @@ class MooringSystem {
   // The pose of body b from the DOF vector q and the reference orientations Rs (a state's R;
   // empty: the bodies' own): a body pinned on a parent has its pin on the parent's pose.
   void pose_of(int b, const VecX<T>& q, const std::vector<Mat3<T>>& Rs, Vec3<T>& r, Mat3<T>& R) const;
+  // Body b's mass matrix (body_mass_at) at its pose from q and Rs (pose_of).
+  Mat6<T> mass_of(int b, const VecX<T>& q, const std::vector<Mat3<T>>& Rs) const {
+    Vec3<T> r;
+    Mat3<T> R;
+    pose_of(b, q, Rs, r, R);
+    return body_mass_at(b, r, R);
+  }
   // dof_component_ and n_components_ from the numbering (renumber): a union-find over the
   // lines, the free points and the bodies with DOFs.
   void number_components();

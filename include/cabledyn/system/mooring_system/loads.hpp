@@ -127,12 +127,7 @@ inline void MooringSystem<T>::inertia(const SystemState<T>& s, VecX<T>& Ma, Bord
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     const int bi = static_cast<int>(b);
     if (body_dof_[b] < 0 || bodies_[b].joint || !live_body(b)) continue;  // a joint has no mass of its own
-    auto mass = [&](const VecX<T>& q) {
-      Vec3<T> rb;
-      Mat3<T> Rb;
-      pose_of(bi, q, s.R, rb, Rb);
-      return body_mass_at(bi, rb, Rb);
-    };
+    auto mass = [&](const VecX<T>& q) { return mass_of(bi, q, s.R); };
     const Mat6<T> M = mass(s.q);
     // A pinned body: its pin's acceleration (on a parent: a_p + alpha_p x rho, the centripetal
     // term among the velocity terms).
